@@ -1,0 +1,100 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EMBEDDING_DIMENSIONS } from "@/lib/config";
+import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { type Database, selectRows } from "./client";
+import { memories, users } from "./schema";
+
+/** A unit vector pointing mostly along axis `i`, tilted towards axis `j` by `tilt`. */
+function axisVector(i: number, j: number, tilt: number): number[] {
+  const v = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
+  v[i] = Math.cos(tilt);
+  v[j] = Math.sin(tilt);
+  return v;
+}
+
+describe.each(DB_KINDS)("database on %s", (kind) => {
+  let database: Database;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("applies every migration, with pgvector and all tables", async () => {
+    const ext = await database.query<{ extversion: string }>(
+      "SELECT extversion FROM pg_extension WHERE extname = 'vector'",
+    );
+    expect(ext[0]?.extversion).toMatch(/^0\.8\./);
+    const tables = await database.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+    );
+    expect(tables.map((t) => t.table_name)).toEqual([
+      "accounts",
+      "conversations",
+      "gmail_operations",
+      "memories",
+      "memory_events",
+      "memory_extractions",
+      "message_notes",
+      "messages",
+      "prompt_debug",
+      "sessions",
+      "users",
+      "verification_tokens",
+    ]);
+    const hnsw = await database.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'",
+    );
+    expect(hnsw[0]?.indexdef).toContain("hnsw (embedding vector_cosine_ops)");
+  });
+
+  it("is idempotent: migrating again changes nothing", async () => {
+    const { migrateDatabase } = await import("./client");
+    await expect(migrateDatabase(database)).resolves.toBeUndefined();
+  });
+
+  it("orders memories by cosine distance (<=>)", async () => {
+    const { db } = database;
+    const [user] = await db.insert(users).values({ email: `vec-${kind}@example.com` }).returning();
+    if (!user) throw new Error("no user");
+    // Three memories at increasing angles from axis 0.
+    await db.insert(memories).values([
+      { userId: user.id, content: "far", provenance: "user_created", embedding: axisVector(0, 1, 1.2) },
+      { userId: user.id, content: "near", provenance: "user_created", embedding: axisVector(0, 1, 0.1) },
+      { userId: user.id, content: "middle", provenance: "user_created", embedding: axisVector(0, 1, 0.6) },
+    ]);
+    const query = `[${axisVector(0, 1, 0).join(",")}]`;
+    const rows = await selectRows<{ content: string; distance: number }>(
+      db,
+      sql`SELECT content, (embedding <=> ${query}::vector) AS distance FROM memories WHERE user_id = ${user.id} ORDER BY distance`,
+    );
+    expect(rows.map((r) => r.content)).toEqual(["near", "middle", "far"]);
+    expect(Number(rows[0]?.distance)).toBeCloseTo(1 - Math.cos(0.1), 6);
+  });
+
+  it("enforces importance between 0 and 1", async () => {
+    const { db } = database;
+    const [user] = await db.insert(users).values({ email: `check-${kind}@example.com` }).returning();
+    if (!user) throw new Error("no user");
+    await expect(
+      db.insert(memories).values({ userId: user.id, content: "x", provenance: "user_created", importance: 1.5 }),
+    ).rejects.toThrow();
+  });
+
+  it("keeps a full-text search vector of title and content", async () => {
+    const { db } = database;
+    const [user] = await db.insert(users).values({ email: `fts-${kind}@example.com` }).returning();
+    if (!user) throw new Error("no user");
+    await db
+      .insert(memories)
+      .values({ userId: user.id, title: "Tea", content: "Prefers green tea", provenance: "user_created" });
+    const rows = await selectRows<{ content: string }>(
+      db,
+      sql`SELECT content FROM memories WHERE user_id = ${user.id} AND search_vector @@ plainto_tsquery('english', 'teas')`,
+    );
+    expect(rows.map((r) => r.content)).toEqual(["Prefers green tea"]);
+  });
+});

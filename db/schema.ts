@@ -1,0 +1,409 @@
+/**
+ * Lifeline's whole data model. Every table that holds a user's data carries `user_id`
+ * (the owner), so every query can — and must — filter by it (see db/queries/*).
+ */
+import { type SQL, sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  boolean,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  vector,
+} from "drizzle-orm/pg-core";
+import { EMBEDDING_DIMENSIONS } from "../lib/config";
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+
+// ---------------------------------------------------------------------------
+// Enums
+// ---------------------------------------------------------------------------
+
+export const CHAT_MODES = ["conversational", "coaching", "therapeutic", "productivity", "creative", "agent"] as const;
+export type ChatMode = (typeof CHAT_MODES)[number];
+export const chatModeEnum = pgEnum("chat_mode", CHAT_MODES);
+
+export const MESSAGE_ROLES = ["user", "assistant", "system"] as const;
+export const messageRoleEnum = pgEnum("message_role", MESSAGE_ROLES);
+
+/** streaming: the answer is being produced; complete | aborted (client stopped) | error (model failed). */
+export const MESSAGE_STATUSES = ["streaming", "complete", "aborted", "error"] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export const messageStatusEnum = pgEnum("message_status", MESSAGE_STATUSES);
+
+export const MEMORY_TYPES = [
+  "personal",
+  "preference",
+  "goal",
+  "insight",
+  "fact",
+  "context",
+  "actionable",
+  "event",
+  "decision",
+] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+export const memoryTypeEnum = pgEnum("memory_type", MEMORY_TYPES);
+
+/** Who the memory's content comes from: the user said it, the assistant suggested it, or the user typed it in. */
+export const MEMORY_PROVENANCES = ["user_stated", "assistant_suggested", "user_created"] as const;
+export type MemoryProvenance = (typeof MEMORY_PROVENANCES)[number];
+export const memoryProvenanceEnum = pgEnum("memory_provenance", MEMORY_PROVENANCES);
+
+/** Only `active` memories are ever retrieved into a prompt. */
+export const MEMORY_STATUSES = ["active", "pending_confirmation", "superseded", "deleted"] as const;
+export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
+export const memoryStatusEnum = pgEnum("memory_status", MEMORY_STATUSES);
+
+export const MEMORY_EVENT_ACTIONS = ["create", "update", "supersede", "delete", "restore", "confirm", "discard"] as const;
+export type MemoryEventAction = (typeof MEMORY_EVENT_ACTIONS)[number];
+export const memoryEventActionEnum = pgEnum("memory_event_action", MEMORY_EVENT_ACTIONS);
+
+export const ACTORS = ["user", "extraction", "system"] as const;
+export type Actor = (typeof ACTORS)[number];
+export const actorEnum = pgEnum("actor", ACTORS);
+
+export const RETRIEVAL_STATUSES = ["ok", "failed", "disabled"] as const;
+export type RetrievalStatus = (typeof RETRIEVAL_STATUSES)[number];
+export const retrievalStatusEnum = pgEnum("retrieval_status", RETRIEVAL_STATUSES);
+
+export const EXTRACTION_STATUSES = ["queued", "running", "succeeded", "failed", "skipped"] as const;
+export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
+export const extractionStatusEnum = pgEnum("extraction_status", EXTRACTION_STATUSES);
+
+export const GMAIL_OPERATION_STATUSES = ["pending_confirmation", "succeeded", "failed", "cancelled"] as const;
+export const gmailOperationStatusEnum = pgEnum("gmail_operation_status", GMAIL_OPERATION_STATUSES);
+
+// ---------------------------------------------------------------------------
+// Auth.js tables (shape required by @auth/drizzle-adapter) + password hash
+// ---------------------------------------------------------------------------
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name"),
+    email: text("email").notNull(),
+    emailVerified: timestamp("email_verified", { withTimezone: true, mode: "date" }),
+    image: text("image"),
+    /** bcrypt hash for email + password sign-in; null for OAuth-only users. */
+    passwordHash: text("password_hash"),
+    /** Default of conversations.memory_enabled for this user's new chats. */
+    memoryEnabledDefault: boolean("memory_enabled_default").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`)],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    provider: text("provider").notNull(),
+    providerAccountId: text("provider_account_id").notNull(),
+    refresh_token: text("refresh_token"),
+    access_token: text("access_token"),
+    expires_at: integer("expires_at"),
+    token_type: text("token_type"),
+    scope: text("scope"),
+    id_token: text("id_token"),
+    session_state: text("session_state"),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] }), index("accounts_user_idx").on(t.userId)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    sessionToken: text("session_token").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const verificationTokens = pgTable(
+  "verification_tokens",
+  {
+    identifier: text("identifier").notNull(),
+    token: text("token").notNull(),
+    expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] })],
+);
+
+// ---------------------------------------------------------------------------
+// Chat
+// ---------------------------------------------------------------------------
+
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull().default("New chat"),
+    mode: chatModeEnum("mode").notNull().default("conversational"),
+    /** Model id from the registry (lib/ai); null → the registry's default. */
+    model: text("model"),
+    archived: boolean("archived").notNull().default(false),
+    /** false = "temporary chat": no retrieval, no extraction. */
+    memoryEnabled: boolean("memory_enabled").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("conversations_user_updated_idx").on(t.userId, t.archived, t.updatedAt)],
+);
+
+export const messages = pgTable(
+  "messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    role: messageRoleEnum("role").notNull(),
+    /** Plain text of the message (what history and extraction read). */
+    content: text("content").notNull().default(""),
+    /** AI SDK UIMessage parts, as streamed to the client. */
+    parts: jsonb("parts").$type<unknown[]>().notNull().default([]),
+    model: text("model"),
+    status: messageStatusEnum("status").notNull().default("complete"),
+    error: text("error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("messages_conversation_created_idx").on(t.conversationId, t.createdAt), index("messages_user_idx").on(t.userId)],
+);
+
+export const messageNotes = pgTable(
+  "message_notes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    content: text("content").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("message_notes_user_idx").on(t.userId), index("message_notes_message_idx").on(t.messageId)],
+);
+
+// ---------------------------------------------------------------------------
+// Memory
+// ---------------------------------------------------------------------------
+
+export const memories = pgTable(
+  "memories",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    content: text("content").notNull(),
+    title: text("title"),
+    type: memoryTypeEnum("type").notNull().default("personal"),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    importance: real("importance").notNull().default(0.5),
+    /** The extractor's confidence (0–1); null for memories the user typed in. */
+    confidence: real("confidence"),
+    embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
+    /** Which embedder produced `embedding` ("offline/hash-ngram-v1", "openai/text-embedding-3-small"…). */
+    embeddingModel: text("embedding_model"),
+    sourceConversationId: uuid("source_conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    sourceUserMessageId: uuid("source_user_message_id").references(() => messages.id, { onDelete: "set null" }),
+    sourceAssistantMessageId: uuid("source_assistant_message_id").references(() => messages.id, {
+      onDelete: "set null",
+    }),
+    /** Every message the extractor read when it produced this memory. */
+    examinedMessageIds: uuid("examined_message_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    /** Short quotes, each tagged with the role it came from: why the extractor believed this. */
+    evidence: jsonb("evidence").$type<{ role: "user" | "assistant"; quote: string }[]>().notNull().default([]),
+    provenance: memoryProvenanceEnum("provenance").notNull(),
+    status: memoryStatusEnum("status").notNull().default("active"),
+    supersededById: uuid("superseded_by_id").references((): AnyPgColumn => memories.id, { onDelete: "set null" }),
+    isActionable: boolean("is_actionable").notNull().default(false),
+    deadline: date("deadline", { mode: "string" }),
+    pinned: boolean("pinned").notNull().default(false),
+    accessCount: integer("access_count").notNull().default(0),
+    lastAccessedAt: timestamp("last_accessed_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    /** Recency is computed from this column; reading a memory never touches it. */
+    updatedAt: updatedAt(),
+    editedAt: timestamp("edited_at", { withTimezone: true, mode: "date" }),
+    /** Full-text search vector over title + content (text search, hybrid retrieval). */
+    searchVector: tsvector("search_vector").generatedAlwaysAs(
+      (): SQL => sql`to_tsvector('english', coalesce(${memories.title}, '') || ' ' || ${memories.content})`,
+    ),
+  },
+  (t) => [
+    check("memories_importance_range", sql`${t.importance} >= 0 AND ${t.importance} <= 1`),
+    check("memories_confidence_range", sql`${t.confidence} IS NULL OR (${t.confidence} >= 0 AND ${t.confidence} <= 1)`),
+    index("memories_user_status_idx").on(t.userId, t.status),
+    index("memories_source_conversation_idx").on(t.sourceConversationId),
+    index("memories_embedding_hnsw_idx").using("hnsw", t.embedding.op("vector_cosine_ops")),
+    index("memories_search_vector_idx").using("gin", t.searchVector),
+  ],
+);
+
+export type MemorySnapshot = Partial<
+  Pick<
+    typeof memories.$inferSelect,
+    "content" | "title" | "type" | "tags" | "importance" | "status" | "pinned" | "supersededById" | "deadline" | "isActionable"
+  >
+>;
+
+export const memoryEvents = pgTable(
+  "memory_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    memoryId: uuid("memory_id")
+      .notNull()
+      .references(() => memories.id, { onDelete: "cascade" }),
+    action: memoryEventActionEnum("action").notNull(),
+    actor: actorEnum("actor").notNull(),
+    before: jsonb("before").$type<MemorySnapshot | null>(),
+    after: jsonb("after").$type<MemorySnapshot | null>(),
+    /** Why (e.g. the consolidation decision), free text. */
+    reason: text("reason"),
+    extractionId: uuid("extraction_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("memory_events_memory_idx").on(t.memoryId, t.createdAt), index("memory_events_user_idx").on(t.userId)],
+);
+
+export const memoryExtractions = pgTable(
+  "memory_extractions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userMessageId: uuid("user_message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    assistantMessageId: uuid("assistant_message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    status: extractionStatusEnum("status").notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** Memories created or updated by this extraction (empty on success = nothing worth keeping). */
+    memoryIds: uuid("memory_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    /** The consolidation decisions (add/update/supersede/skip), for the debug view. */
+    decisions: jsonb("decisions").$type<unknown[]>().notNull().default([]),
+    /** "inngest" | "in-process". */
+    runner: text("runner"),
+    queuedAt: timestamp("queued_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("memory_extractions_pair_idx").on(t.userMessageId, t.assistantMessageId),
+    index("memory_extractions_user_idx").on(t.userId),
+    index("memory_extractions_status_idx").on(t.status),
+  ],
+);
+
+// ---------------------------------------------------------------------------
+// Debug record: exactly what the model received, and why
+// ---------------------------------------------------------------------------
+
+export const promptDebug = pgTable(
+  "prompt_debug",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    /** The assistant message this record explains (one record per assistant message). */
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    /** The params each model call received, captured at the model boundary (not rebuilt). */
+    modelInput: jsonb("model_input").$type<unknown[]>().notNull().default([]),
+    /** The assembly trace: every candidate memory and its fate, token counts per section. */
+    trace: jsonb("trace").$type<unknown>(),
+    provider: text("provider").notNull(),
+    modelId: text("model_id").notNull(),
+    mode: chatModeEnum("mode").notNull(),
+    temperature: real("temperature"),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
+    totalTokens: integer("total_tokens"),
+    timeToFirstTokenMs: integer("time_to_first_token_ms"),
+    latencyMs: integer("latency_ms"),
+    finishReason: text("finish_reason"),
+    retrievalStatus: retrievalStatusEnum("retrieval_status").notNull(),
+    retrievalError: text("retrieval_error"),
+    error: text("error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("prompt_debug_message_idx").on(t.messageId), index("prompt_debug_user_idx").on(t.userId)],
+);
+
+// ---------------------------------------------------------------------------
+// Gmail agent
+// ---------------------------------------------------------------------------
+
+export const gmailOperations = pgTable(
+  "gmail_operations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    messageId: uuid("message_id").references(() => messages.id, { onDelete: "set null" }),
+    /** search_emails | read_email | send_email | list_labels | … */
+    operation: text("operation").notNull(),
+    params: jsonb("params").$type<Record<string, unknown>>().notNull().default({}),
+    status: gmailOperationStatusEnum("status").notNull(),
+    result: jsonb("result").$type<unknown>(),
+    error: text("error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("gmail_operations_user_idx").on(t.userId, t.createdAt)],
+);

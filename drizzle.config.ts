@@ -1,0 +1,11 @@
+import { defineConfig } from "drizzle-kit";
+
+/** `npm run db:generate` diffs db/schema.ts into a new SQL migration under db/migrations. */
+export default defineConfig({
+  dialect: "postgresql",
+  schema: "./db/schema.ts",
+  out: "./db/migrations",
+  dbCredentials: { url: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+  strict: true,
+  verbose: true,
+});

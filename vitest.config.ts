@@ -1,0 +1,29 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const root = path.resolve(__dirname);
+const common = ["node_modules/**", ".next/**", "e2e/**", ".lifeline/**"];
+
+export default defineConfig({
+  resolve: { alias: { "@": root } },
+  test: {
+    environment: "node",
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["**/*.test.ts"], exclude: [...common, "**/*.int.test.ts"] },
+      },
+      {
+        extends: true,
+        // Integration tests run against real databases (PGlite and Postgres) and real HTTP servers.
+        test: {
+          name: "integration",
+          include: ["**/*.int.test.ts"],
+          exclude: common,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
