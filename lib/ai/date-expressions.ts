@@ -1,0 +1,138 @@
+/**
+ * Resolution of the date expressions people use for deadlines ("tomorrow", "Friday",
+ * "Dec 5", "2026-12-04") against a current date. All arithmetic is on calendar dates in UTC,
+ * so the result never depends on the server's time zone.
+ */
+
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+] as const;
+/** Month names and their abbreviations (with an optional dot), longest first so alternation prefers them. */
+const MONTH =
+  "(?:january|february|march|april|may|june|july|august|september|october|november|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\\.?";
+const DAY = "(?:[12]\\d|3[01]|0?[1-9])(?:st|nd|rd|th)?";
+/** Full weekday names only: abbreviations such as "sun" or "sat" are ordinary words too often. */
+const WEEKDAY = "(?:sun|mon|tues|wednes|thurs|fri|satur)day";
+const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+};
+
+/**
+ * Regular-expression source (no groups, case-insensitive use) matching one supported date expression:
+ * today · tonight · tomorrow · the day after tomorrow · [this|next|on] <weekday> · in N days|weeks ·
+ * YYYY-MM-DD · <month> <day>[, <year>] · [the] <day> [of] <month> [<year>].
+ */
+export const DATE_EXPRESSION_SOURCE = [
+  "today",
+  "tonight",
+  "(?:the\\s+day\\s+after\\s+)?tomorrow",
+  `(?:(?:this|next|on)\\s+)?${WEEKDAY}`,
+  "in\\s+(?:\\d{1,3}|a|an|one|two|three|four|five|six|seven)\\s+(?:days?|weeks?)",
+  "\\d{4}-\\d{2}-\\d{2}",
+  `${MONTH}\\s+${DAY}(?:,?\\s+\\d{4})?`,
+  `(?:the\\s+)?${DAY}(?:\\s+of)?\\s+${MONTH}(?:,?\\s+\\d{4})?`,
+].join("|");
+
+const WHOLE_EXPRESSION = new RegExp(`^(?:${DATE_EXPRESSION_SOURCE})$`, "i");
+
+function parseIsoDate(iso: string): Date | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!match) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return validDate(year, month - 1, day);
+}
+
+/** The UTC date, or undefined when the day does not exist in that month (e.g. February 30). */
+function validDate(year: number, monthIndex: number, day: number): Date | undefined {
+  const date = new Date(Date.UTC(year, monthIndex, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === monthIndex && date.getUTCDate() === day
+    ? date
+    : undefined;
+}
+
+export function formatIsoDate(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+function addDays(date: Date, days: number): Date {
+  return new Date(date.getTime() + days * 86_400_000);
+}
+
+function weekdayIndex(word: string): number {
+  return WEEKDAYS.findIndex((day) => day.startsWith(word.slice(0, 3)));
+}
+
+function monthIndex(word: string): number {
+  return MONTHS.findIndex((month) => month.startsWith(word.replace(".", "").slice(0, 3)));
+}
+
+/** A month and day without a year: this year's, or next year's if this year's has passed. */
+function nextMonthDay(today: Date, month: number, day: number, year: number | undefined): Date | undefined {
+  if (year !== undefined) return validDate(year, month, day);
+  const thisYear = validDate(today.getUTCFullYear(), month, day);
+  return thisYear && thisYear >= today ? thisYear : validDate(today.getUTCFullYear() + 1, month, day);
+}
+
+/**
+ * Resolves `expression` (one of DATE_EXPRESSION_SOURCE) against `currentDate` (YYYY-MM-DD) to a
+ * YYYY-MM-DD date, or undefined when it is not a supported or valid date.
+ * A weekday means its next occurrence strictly after today ("Friday" said on a Friday is a week later);
+ * "this"/"next" do not change that.
+ */
+export function resolveDateExpression(expression: string, currentDate: string): string | undefined {
+  const today = parseIsoDate(currentDate);
+  const text = expression.trim().toLowerCase().replace(/\s+/g, " ");
+  if (!today || !WHOLE_EXPRESSION.test(text)) return undefined;
+
+  const resolved = ((): Date | undefined => {
+    if (text === "today" || text === "tonight") return today;
+    if (text === "tomorrow") return addDays(today, 1);
+    if (text === "the day after tomorrow") return addDays(today, 2);
+    if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return parseIsoDate(text);
+
+    const relative = /^in (\S+) (day|week)s?$/.exec(text);
+    if (relative) {
+      const count = NUMBER_WORDS[relative[1] ?? ""] ?? Number(relative[1]);
+      return addDays(today, relative[2] === "week" ? count * 7 : count);
+    }
+
+    const weekday = new RegExp(`^(?:(?:this|next|on) )?(${WEEKDAY})$`).exec(text);
+    if (weekday) {
+      const target = weekdayIndex(weekday[1] ?? "");
+      const ahead = (target - today.getUTCDay() + 7) % 7 || 7;
+      return addDays(today, ahead);
+    }
+
+    const monthFirst = new RegExp(`^(${MONTH}) (\\d{1,2})(?:st|nd|rd|th)?(?:,? (\\d{4}))?$`).exec(text);
+    const dayFirst = new RegExp(`^(?:the )?(\\d{1,2})(?:st|nd|rd|th)?(?: of)? (${MONTH})(?:,? (\\d{4}))?$`).exec(text);
+    const [month, day, year] = monthFirst
+      ? [monthFirst[1], monthFirst[2], monthFirst[3]]
+      : dayFirst
+        ? [dayFirst[2], dayFirst[1], dayFirst[3]]
+        : [];
+    if (month === undefined || day === undefined) return undefined;
+    return nextMonthDay(today, monthIndex(month), Number(day), year === undefined ? undefined : Number(year));
+  })();
+
+  return resolved ? formatIsoDate(resolved) : undefined;
+}

@@ -1,0 +1,135 @@
+/**
+ * Rewriting between grammatical persons, for the offline models: the extractor turns what the
+ * user said ("I love my dog") into memory phrasing ("Loves their dog"), and the chat model
+ * turns memory phrasing back into an answer addressed to the user ("you love your dog").
+ */
+
+type WordMap = Readonly<Record<string, string>>;
+
+const FIRST_TO_THIRD: WordMap = {
+  i: "they",
+  "i'm": "they're",
+  "i've": "they've",
+  "i'll": "they'll",
+  "i'd": "they'd",
+  me: "them",
+  my: "their",
+  mine: "theirs",
+  myself: "themselves",
+};
+const FIRST_TO_SECOND: WordMap = {
+  i: "you",
+  "i'm": "you're",
+  "i've": "you've",
+  "i'll": "you'll",
+  "i'd": "you'd",
+  me: "you",
+  my: "your",
+  mine: "yours",
+  myself: "yourself",
+};
+/** Used only when the user is the memory's subject, so "their" cannot mean someone else. */
+const THIRD_TO_SECOND: WordMap = {
+  they: "you",
+  "they're": "you're",
+  "they've": "you've",
+  "they'll": "you'll",
+  "they'd": "you'd",
+  them: "you",
+  their: "your",
+  theirs: "yours",
+  themselves: "yourself",
+  themself: "yourself",
+};
+
+/**
+ * Replaces whole words by `map` (keys lower-case). A capitalised word keeps its capital ("My" →
+ * "Their"), except the pronoun I and its contractions, which are capitalised everywhere.
+ */
+function replaceWords(text: string, map: WordMap): string {
+  return text.replace(/[A-Za-z]+(?:['’][a-z]+)?/g, (word) => {
+    const lower = word.toLowerCase().replace("’", "'");
+    const replacement = map[lower];
+    if (replacement === undefined) return word;
+    const capitalised = /^[A-Z]/.test(word) && !/^i(?:$|')/.test(lower);
+    return capitalised ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
+  });
+}
+
+/** First person → third person: "call my mom" → "call their mom", "I am" → "they are". */
+export function toThirdPerson(text: string): string {
+  return replaceWords(text.replace(/\bI am\b/gi, "they are").replace(/\bI was\b/gi, "they were"), FIRST_TO_THIRD);
+}
+
+/** Verbs a memory may start with when the user is the implied subject ("Prefers green tea"). */
+const THIRD_PERSON_VERBS = new Set(
+  `adores aims attends avoids believes cares cooks dislikes does drinks eats enjoys feels finds gets goes has hates
+  hikes hopes intends is keeps knows likes listens lives loves misses needs owns plans plays prefers reads runs
+  speaks struggles studies suffers swims takes teaches tends thinks travels tries uses values visits volunteers
+  walks wants was watches wishes works writes`.split(/\s+/),
+);
+/** Words that take "you" as they are: modals and past tenses ("Would like to…", "Moved to Berlin"). */
+const SUBJECT_READY_WORDS = new Set(
+  `would can cannot can't could should will might must adopted began bought completed decided finished got graduated
+  joined left lost met moved quit recently started switched used visited`.split(/\s+/),
+);
+const IRREGULAR_BASE_FORMS: WordMap = { is: "are", was: "were", has: "have", does: "do", goes: "go" };
+/** Nouns a memory may start with that describe something of the user's ("Favorite color is blue"). */
+const OWNED_NOUNS = new Set(
+  `age birthday career diet dog cat favorite favourite goal home hometown job name native occupation partner pet
+  plan role`.split(/\s+/),
+);
+
+/** "prefers" → "prefer", "studies" → "study", "watches" → "watch", "is" → "are". */
+function baseForm(verb: string): string {
+  const irregular = IRREGULAR_BASE_FORMS[verb];
+  if (irregular) return irregular;
+  if (verb.endsWith("ies")) return `${verb.slice(0, -3)}y`;
+  if (/(ch|sh|ss|x|z|o)es$/.test(verb)) return verb.slice(0, -2);
+  return verb.endsWith("s") ? verb.slice(0, -1) : verb;
+}
+
+function uncapitalize(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/**
+ * Rewrites a memory so it speaks to the user, or returns undefined when it cannot do so safely
+ * (e.g. "Maya is a doctor": whose Maya is not clear). Handles memories written as
+ * - a subjectless verb phrase: "Prefers green tea" → "you prefer green tea"
+ * - the user's own words: "I prefer green tea" / "My sister's name is Maya" → "you prefer…" / "your sister's…"
+ * - "The user …" phrasing: "The user's sister is Maya" → "your sister is Maya"
+ * - a possessed noun: "Sister's name is Maya", "Favorite color is blue" → "your sister's name…", "your favorite…"
+ * A trailing period is dropped so the phrase can be embedded in a sentence.
+ */
+export function toSecondPerson(memory: string): string | undefined {
+  const text = memory.trim().replace(/(?<!\.)\.$/, "");
+  const [first = "", ...rest] = text.split(/\s+/);
+  const firstLower = first.toLowerCase().replace("’", "'");
+  const remainder = rest.join(" ");
+
+  const userSubject = /^(?:the )?user(?:'s|’s)?\s/i.exec(text);
+  if (userSubject) {
+    const afterSubject = text.slice(userSubject[0].length);
+    if (/'s|’s/.test(userSubject[0])) return `your ${replaceWords(afterSubject, THIRD_TO_SECOND)}`;
+    const [verb = "", ...tail] = afterSubject.split(/\s+/);
+    const lowerVerb = verb.toLowerCase();
+    const subjectVerb = SUBJECT_READY_WORDS.has(lowerVerb) ? lowerVerb : baseForm(lowerVerb);
+    return `you ${subjectVerb} ${replaceWords(tail.join(" "), THIRD_TO_SECOND)}`.trimEnd();
+  }
+  if (firstLower in FIRST_TO_SECOND) {
+    const adjusted = text.replace(/^I am\b/i, "you are").replace(/^I was\b/i, "you were");
+    return uncapitalize(replaceWords(adjusted, FIRST_TO_SECOND));
+  }
+  if (THIRD_PERSON_VERBS.has(firstLower)) {
+    return `you ${baseForm(firstLower)} ${replaceWords(replaceWords(remainder, FIRST_TO_SECOND), THIRD_TO_SECOND)}`.trimEnd();
+  }
+  if (SUBJECT_READY_WORDS.has(firstLower)) {
+    return `you ${firstLower} ${replaceWords(replaceWords(remainder, FIRST_TO_SECOND), THIRD_TO_SECOND)}`.trimEnd();
+  }
+  const possessedNoun = firstLower.replace(/'s$/, "");
+  if (/'s$/.test(firstLower) || OWNED_NOUNS.has(possessedNoun)) {
+    return `your ${uncapitalize(first)} ${replaceWords(remainder, FIRST_TO_SECOND)}`.trimEnd();
+  }
+  return undefined;
+}

@@ -1,0 +1,305 @@
+/**
+ * Which models Lifeline talks to, chosen by environment variables:
+ *
+ * | env                                  | provider            | chat models                         | embeddings                       |
+ * |--------------------------------------|---------------------|-------------------------------------|----------------------------------|
+ * | OPENAI_BASE_URL set (Ollama, vLLM…)  | "openai-compatible" | LIFELINE_CHAT_MODELS (see below)    | LIFELINE_EMBEDDING_MODEL, padded |
+ * | else OPENAI_API_KEY set              | "openai"            | LIFELINE_CHAT_MODELS or defaults    | LIFELINE_EMBEDDING_MODEL @ 1536  |
+ * | neither                              | "offline"           | lifeline-offline-1                  | hash-ngram-v1                    |
+ *
+ * - LIFELINE_CHAT_MODELS: comma-separated model ids; the first is the default.
+ *   Defaults to "gpt-4o-mini,gpt-4o". An OpenAI-compatible server has no universal model
+ *   names, so it should always be set there; without it the OpenAI defaults are used (which
+ *   is right for OpenAI-style gateways) and a warning is recorded in `AiConfig.warnings`.
+ * - LIFELINE_EMBEDDING_MODEL: defaults to "text-embedding-3-small" (same caveat).
+ * - LIFELINE_EXTRACTION_MODEL: model for memory extraction and titles; defaults to the
+ *   default chat model. It need not be one of the chat models.
+ * Chat models are used through the Chat Completions API (`provider.chat(id)`), which every
+ * OpenAI-compatible server implements and which keeps no state server-side.
+ *
+ * Every embedding is EMBEDDING_DIMENSIONS (1536) long, whatever the embedder (see withFixedDimensions).
+ */
+
+import { createOpenAI } from "@ai-sdk/openai";
+import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
+import { defaultEmbeddingSettingsMiddleware, embedMany, wrapEmbeddingModel } from "ai";
+import { OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel } from "@/lib/ai/offline-embedder";
+import { OFFLINE_CHAT_MODEL_ID, offlineLanguageModel } from "@/lib/ai/offline-model";
+import { EMBEDDING_DIMENSIONS } from "@/lib/config";
+
+/** Environment variables, as in process.env (a plain object in tests). */
+export type EnvVars = Readonly<Record<string, string | undefined>>;
+
+export type AiProvider = "openai" | "openai-compatible" | "offline";
+
+export interface ChatModelOption {
+  id: string;
+  label: string;
+}
+
+export interface AiConfig {
+  provider: AiProvider;
+  chatModels: ChatModelOption[];
+  defaultChatModel: string;
+  embeddingModelId: string;
+  extractionModel: string;
+  /** OPENAI_BASE_URL, for "openai-compatible" only. */
+  baseURL?: string;
+  /** Configuration that was ignored or defaulted in a way an operator should know about. */
+  warnings: string[];
+}
+
+export interface ProviderDescription {
+  /** "<provider>/<default chat model id>", e.g. "offline/lifeline-offline-1". */
+  model: string;
+  /** "<provider>/<embedding model id>", e.g. "openai/text-embedding-3-small". */
+  embedder: string;
+}
+
+/** Thrown by getLanguageModel for a model id that is not configured; an API route maps it to 400. */
+export class UnknownChatModelError extends Error {
+  override readonly name = "UnknownChatModelError";
+
+  constructor(
+    readonly modelId: string,
+    readonly availableModelIds: readonly string[],
+  ) {
+    super(`Unknown chat model "${modelId}". Available: ${availableModelIds.join(", ")}.`);
+  }
+}
+
+/** Thrown when an embedder returns vectors longer than EMBEDDING_DIMENSIONS (they cannot be stored). */
+export class EmbeddingDimensionError extends Error {
+  override readonly name = "EmbeddingDimensionError";
+
+  constructor(
+    readonly modelId: string,
+    readonly dimensions: number,
+  ) {
+    super(
+      `Embedding model "${modelId}" returned ${dimensions} dimensions; Lifeline stores ${EMBEDDING_DIMENSIONS}. ` +
+        `Use an embedding model with at most ${EMBEDDING_DIMENSIONS} dimensions (LIFELINE_EMBEDDING_MODEL).`,
+    );
+  }
+}
+
+const DEFAULT_CHAT_MODELS = ["gpt-4o-mini", "gpt-4o"];
+const DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
+
+function setting(env: EnvVars, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function modelList(value: string | undefined): string[] {
+  return [
+    ...new Set(
+      (value ?? "")
+        .split(",")
+        .map((id) => id.trim())
+        .filter((id) => id.length > 0),
+    ),
+  ];
+}
+
+/** The AI configuration described by `env`. Pure: reads nothing else and creates no clients. */
+export function getAiConfig(env: EnvVars = process.env): AiConfig {
+  const baseURL = setting(env, "OPENAI_BASE_URL");
+  const apiKey = setting(env, "OPENAI_API_KEY");
+  const warnings: string[] = [];
+
+  if (!baseURL && !apiKey) {
+    for (const name of ["LIFELINE_CHAT_MODELS", "LIFELINE_EMBEDDING_MODEL", "LIFELINE_EXTRACTION_MODEL"]) {
+      if (setting(env, name))
+        warnings.push(`${name} is ignored: no OPENAI_API_KEY or OPENAI_BASE_URL, so the offline models are used.`);
+    }
+    return {
+      provider: "offline",
+      chatModels: [{ id: OFFLINE_CHAT_MODEL_ID, label: "Lifeline offline" }],
+      defaultChatModel: OFFLINE_CHAT_MODEL_ID,
+      embeddingModelId: OFFLINE_EMBEDDING_MODEL_ID,
+      extractionModel: OFFLINE_CHAT_MODEL_ID,
+      warnings,
+    };
+  }
+
+  const provider: AiProvider = baseURL ? "openai-compatible" : "openai";
+  const configured = modelList(setting(env, "LIFELINE_CHAT_MODELS"));
+  const embeddingModelId = setting(env, "LIFELINE_EMBEDDING_MODEL") ?? DEFAULT_EMBEDDING_MODEL;
+  if (provider === "openai-compatible") {
+    if (configured.length === 0) {
+      warnings.push(
+        `LIFELINE_CHAT_MODELS is not set for OPENAI_BASE_URL; assuming the server serves ${DEFAULT_CHAT_MODELS.join(", ")}.`,
+      );
+    }
+    if (!setting(env, "LIFELINE_EMBEDDING_MODEL")) {
+      warnings.push(
+        `LIFELINE_EMBEDDING_MODEL is not set for OPENAI_BASE_URL; assuming the server serves ${DEFAULT_EMBEDDING_MODEL}.`,
+      );
+    }
+  }
+  const chatModelIds = configured.length > 0 ? configured : DEFAULT_CHAT_MODELS;
+  const defaultChatModel = chatModelIds[0] ?? OFFLINE_CHAT_MODEL_ID;
+  return {
+    provider,
+    chatModels: chatModelIds.map((id) => ({ id, label: id })),
+    defaultChatModel,
+    embeddingModelId,
+    extractionModel: setting(env, "LIFELINE_EXTRACTION_MODEL") ?? defaultChatModel,
+    ...(baseURL ? { baseURL } : {}),
+    warnings,
+  };
+}
+
+/**
+ * Makes every embedding of `model` exactly EMBEDDING_DIMENSIONS long. Shorter vectors (e.g.
+ * 768-d nomic-embed-text, 1024-d mxbai) are zero-padded: padding adds nothing to the dot
+ * product or to either norm, so cosine similarity between two padded vectors equals that of
+ * the originals. (Vectors from different embedders are never comparable, padded or not:
+ * changing the embedder requires re-embedding stored memories.) Longer vectors cannot be
+ * stored and throw EmbeddingDimensionError.
+ */
+export function withFixedDimensions(model: EmbeddingModelV3): EmbeddingModelV3 {
+  return wrapEmbeddingModel({
+    model,
+    middleware: {
+      specificationVersion: "v3",
+      async wrapEmbed({ doEmbed }) {
+        const result = await doEmbed();
+        const embeddings = result.embeddings.map((embedding) => {
+          if (embedding.length > EMBEDDING_DIMENSIONS)
+            throw new EmbeddingDimensionError(model.modelId, embedding.length);
+          return embedding.length === EMBEDDING_DIMENSIONS
+            ? embedding
+            : [...embedding, ...new Array<number>(EMBEDDING_DIMENSIONS - embedding.length).fill(0)];
+        });
+        return { ...result, embeddings };
+      },
+    },
+  });
+}
+
+/** A custom fetch for the OpenAI client (tests, corporate proxies). */
+export interface AiRegistryOptions {
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface AiRegistry {
+  readonly config: AiConfig;
+  isKnownChatModel(id: string): boolean;
+  /** The chat model `modelId` (default: the configured default); UnknownChatModelError if not configured. */
+  getLanguageModel(modelId?: string): LanguageModelV3;
+  /** The model for memory extraction and conversation titles. */
+  getExtractionModel(): LanguageModelV3;
+  /** The embedding model; every embedding it returns is EMBEDDING_DIMENSIONS long. */
+  getEmbeddingModel(): EmbeddingModelV3;
+  embedTexts(texts: string[]): Promise<number[][]>;
+  embedText(text: string): Promise<number[]>;
+  describeProviders(): ProviderDescription;
+}
+
+/**
+ * Text-embedding-3 models can shorten their output natively (`dimensions`); older OpenAI
+ * models (ada-002, 1536-d) reject the parameter.
+ */
+function supportsDimensionsParameter(modelId: string): boolean {
+  return modelId.startsWith("text-embedding-3");
+}
+
+/** Builds the models for `env`. Models are created lazily and reused. */
+export function createAiRegistry(env: EnvVars = process.env, options: AiRegistryOptions = {}): AiRegistry {
+  const config = getAiConfig(env);
+  const openai =
+    config.provider === "offline"
+      ? undefined
+      : createOpenAI({
+          apiKey: setting(env, "OPENAI_API_KEY") ?? (config.provider === "openai-compatible" ? "none" : undefined),
+          ...(config.baseURL ? { baseURL: config.baseURL, name: "openai-compatible" } : {}),
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        });
+  const languageModels = new Map<string, LanguageModelV3>();
+  let embeddingModel: EmbeddingModelV3 | undefined;
+
+  const languageModel = (modelId: string): LanguageModelV3 => {
+    let model = languageModels.get(modelId);
+    if (!model) {
+      model = openai ? openai.chat(modelId) : offlineLanguageModel;
+      languageModels.set(modelId, model);
+    }
+    return model;
+  };
+
+  const isKnownChatModel = (id: string) => config.chatModels.some((model) => model.id === id);
+
+  const getEmbeddingModel = (): EmbeddingModelV3 => {
+    if (embeddingModel) return embeddingModel;
+    if (!openai) {
+      embeddingModel = offlineEmbeddingModel;
+    } else {
+      const base = openai.embedding(config.embeddingModelId);
+      // Only real OpenAI is asked for 1536 dimensions; other servers often reject the parameter, so their vectors are padded.
+      const sized =
+        config.provider === "openai" && supportsDimensionsParameter(config.embeddingModelId)
+          ? wrapEmbeddingModel({
+              model: base,
+              middleware: defaultEmbeddingSettingsMiddleware({
+                settings: { providerOptions: { openai: { dimensions: EMBEDDING_DIMENSIONS } } },
+              }),
+            })
+          : base;
+      embeddingModel = withFixedDimensions(sized);
+    }
+    return embeddingModel;
+  };
+
+  const embedTexts = async (texts: string[]): Promise<number[][]> => {
+    if (texts.length === 0) return [];
+    const { embeddings } = await embedMany({ model: getEmbeddingModel(), values: texts });
+    return embeddings;
+  };
+
+  return {
+    config,
+    isKnownChatModel,
+    getLanguageModel(modelId = config.defaultChatModel) {
+      if (!isKnownChatModel(modelId)) {
+        throw new UnknownChatModelError(
+          modelId,
+          config.chatModels.map((model) => model.id),
+        );
+      }
+      return languageModel(modelId);
+    },
+    getExtractionModel: () => languageModel(config.extractionModel),
+    getEmbeddingModel,
+    embedTexts,
+    async embedText(text) {
+      const [embedding] = await embedTexts([text]);
+      if (!embedding) throw new Error("embedText: the embedding model returned no embedding");
+      return embedding;
+    },
+    describeProviders: () => ({
+      model: `${config.provider}/${config.defaultChatModel}`,
+      embedder: `${config.provider}/${config.embeddingModelId}`,
+    }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The process-wide registry, configured from process.env on first use.
+// ---------------------------------------------------------------------------------------------
+
+let processRegistry: AiRegistry | undefined;
+
+function registry(): AiRegistry {
+  processRegistry ??= createAiRegistry(process.env);
+  return processRegistry;
+}
+
+export const isKnownChatModel = (id: string): boolean => registry().isKnownChatModel(id);
+export const getLanguageModel = (modelId?: string): LanguageModelV3 => registry().getLanguageModel(modelId);
+export const getExtractionModel = (): LanguageModelV3 => registry().getExtractionModel();
+export const getEmbeddingModel = (): EmbeddingModelV3 => registry().getEmbeddingModel();
+export const embedTexts = (texts: string[]): Promise<number[][]> => registry().embedTexts(texts);
+export const embedText = (text: string): Promise<number[]> => registry().embedText(text);
+export const describeProviders = (): ProviderDescription => registry().describeProviders();

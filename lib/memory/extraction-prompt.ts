@@ -1,0 +1,132 @@
+/**
+ * Prompts for memory extraction and conversation titling, plus their parsers.
+ *
+ * The prompt text wraps every piece of conversation in explicit delimiters so the model can
+ * tell instructions from data, and so the offline model can read the pieces back
+ * (`parseExtractionPrompt`, `parseTitlePrompt`). Delimiter tags that occur inside message text
+ * are defanged (`<user_message>` → `‹user_message›`) so a message can neither close its own
+ * block nor forge another one.
+ */
+
+export type ConversationRole = "user" | "assistant";
+
+export interface ConversationMessage {
+  role: ConversationRole;
+  content: string;
+}
+
+export interface ExtractionPromptInput {
+  /** Today in the user's calendar, YYYY-MM-DD; relative dates are resolved against it. */
+  currentDate: string;
+  userName?: string;
+  /** Earlier messages, oldest first: context only, already processed. */
+  previousMessages: ConversationMessage[];
+  userMessage: string;
+  assistantMessage: string;
+}
+
+export interface BuiltPrompt {
+  system: string;
+  prompt: string;
+}
+
+export interface ParsedExtractionPrompt {
+  currentDate: string;
+  userMessage: string;
+  assistantMessage: string;
+}
+
+const DELIMITER_TAGS = ["previous_messages", "user_message", "assistant_message", "conversation"] as const;
+const DELIMITER_TAG_PATTERN = new RegExp(`<(/?)(${DELIMITER_TAGS.join("|")})>`, "gi");
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+function defang(text: string): string {
+  return text.replace(DELIMITER_TAG_PATTERN, "‹$1$2›");
+}
+
+function block(tag: (typeof DELIMITER_TAGS)[number], body: string): string {
+  return `<${tag}>\n${body}\n</${tag}>`;
+}
+
+function transcript(messages: ConversationMessage[]): string {
+  return messages.map((message) => `${message.role}: ${defang(message.content.trim())}`).join("\n\n");
+}
+
+function readBlock(prompt: string, tag: (typeof DELIMITER_TAGS)[number]): string | undefined {
+  return new RegExp(`<${tag}>\\n([\\s\\S]*?)\\n</${tag}>`).exec(prompt)?.[1];
+}
+
+export const EXTRACTION_SYSTEM_PROMPT = `You maintain the long-term memory of Lifeline, a personal assistant. You read one exchange — the user's newest message and the assistant's reply — and extract durable facts about the USER that will still be useful in future conversations.
+
+What is worth remembering:
+- Personal details: name, where they live, job, relationships and the names of people in their life, pets.
+- Stable preferences and dislikes, habits, health constraints (allergies, diet).
+- Goals, plans and decisions the user has made.
+- Tasks and commitments the user has to do, with their deadlines.
+- Significant events in the user's life.
+
+Rules:
+- Returning zero memories is a valid and common answer. Greetings, small talk, questions, one-off requests ("write a haiku"), general knowledge and passing states ("I'm tired today") are not memories.
+- Only record what the USER said or explicitly confirmed. The assistant's suggestions, advice, examples, assumptions or questions are never facts about the user: if the assistant says "you might enjoy green tea", the user has not said they like green tea.
+- Extract from <user_message>. Use <assistant_message> only to understand what the user is replying to or confirming, and <previous_messages> only as context: do not re-extract facts that appear only there.
+- Do not guess or embellish. If the user did not say a name, date or reason, do not invent one.
+- One fact per memory: split compound statements ("I prefer tea and my sister's name is Maya" is two memories). Return at most 10 memories; fewer is usually better.
+
+Fields:
+- title: a short label of at most 6 words, e.g. "Tea preference", "Sister's name".
+- content: one concise, self-contained sentence in the third person with the user as implied subject, e.g. "Prefers green tea over coffee.", "Sister's name is Maya.", "Needs to call mom by 2026-12-04." Never write "I", "my" or "the user said".
+- type: personal (identity, relationships, home, job), preference (likes and dislikes), goal (aims and plans), insight (something the user realised about themselves), fact (other stable facts, e.g. health), context (ongoing situation), actionable (a task the user must do), event (something that happened or will happen), decision (a choice the user made).
+- importance (0–1): 0.9–1.0 for health and safety (allergies, medication) and hard deadlines; 0.6–0.8 for identity, relationships, job, home and long-term goals; 0.3–0.5 for everyday preferences and context. If something would be below 0.3, leave it out.
+- confidence (0–1): 1.0 when stated outright, lower when hedged ("I think I might…") or only implied.
+- isActionable: true only when the user has something to do (a task, reminder or commitment); such memories normally have type "actionable".
+- deadline: the due date as YYYY-MM-DD, or null. Resolve relative dates against the current date given in the prompt: "today", "tomorrow", "Friday" (the next Friday after today), "next week", "December 5" (this year, or next year if that date has passed). Never leave a relative expression in the deadline.
+- tags: up to 5 short lowercase keywords, e.g. "family", "food", "work".
+- evidence: one or more short verbatim quotes that support the memory, each tagged with the role of the message it was copied from ("user" or "assistant"). Every memory needs at least one quote from the user's message.`;
+
+/** The prompt for extracting memories from the newest exchange of a conversation. */
+export function buildExtractionPrompt(input: ExtractionPromptInput): BuiltPrompt {
+  if (!DATE_PATTERN.test(input.currentDate)) {
+    throw new Error(`buildExtractionPrompt: currentDate must be YYYY-MM-DD, got "${input.currentDate}"`);
+  }
+  const userLine = input.userName?.trim() ? `The user's name is ${defang(input.userName.trim())}.\n` : "";
+  const previous = input.previousMessages.length > 0 ? transcript(input.previousMessages) : "(none)";
+  const prompt = [
+    `Current date: ${input.currentDate}`,
+    `${userLine}Extract the memories worth keeping from the user's newest message, following the rules.`,
+    block("previous_messages", previous),
+    block("user_message", defang(input.userMessage.trim())),
+    block("assistant_message", defang(input.assistantMessage.trim())),
+  ].join("\n\n");
+  return { system: EXTRACTION_SYSTEM_PROMPT, prompt };
+}
+
+/** Recovers the pieces of a prompt made by {@link buildExtractionPrompt}; undefined if it is not one. */
+export function parseExtractionPrompt(prompt: string): ParsedExtractionPrompt | undefined {
+  const currentDate = /^Current date: (\d{4}-\d{2}-\d{2})$/m.exec(prompt)?.[1];
+  const userMessage = readBlock(prompt, "user_message");
+  const assistantMessage = readBlock(prompt, "assistant_message");
+  if (currentDate === undefined || userMessage === undefined || assistantMessage === undefined) return undefined;
+  return { currentDate, userMessage, assistantMessage };
+}
+
+export const TITLE_SYSTEM_PROMPT = `You name conversations for the sidebar of Lifeline, a personal assistant. Given the opening of a conversation, reply with a short, specific title of at most 8 words that says what the conversation is about, in the language of the conversation. No quotes, no trailing punctuation, no emoji, and do not start with "Conversation about" or "Chat about".`;
+
+/** The prompt for titling a conversation from its first messages. */
+export function buildTitlePrompt(firstMessages: ConversationMessage[]): BuiltPrompt {
+  const prompt = [
+    "Write a title for this conversation.",
+    block("conversation", firstMessages.length > 0 ? transcript(firstMessages) : "(empty)"),
+  ].join("\n\n");
+  return { system: TITLE_SYSTEM_PROMPT, prompt };
+}
+
+/** Recovers the messages of a prompt made by {@link buildTitlePrompt}; undefined if it is not one. */
+export function parseTitlePrompt(prompt: string): ConversationMessage[] | undefined {
+  const body = readBlock(prompt, "conversation");
+  if (body === undefined) return undefined;
+  return body
+    .split(/\n\n(?=(?:user|assistant): )/)
+    .map((entry) => /^(user|assistant): ([\s\S]*)$/.exec(entry))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => ({ role: match[1] as ConversationRole, content: match[2] ?? "" }));
+}
