@@ -58,7 +58,10 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
 
   it("orders memories by cosine distance (<=>)", async () => {
     const { db } = database;
-    const [user] = await db.insert(users).values({ email: `vec-${kind}@example.com` }).returning();
+    const [user] = await db
+      .insert(users)
+      .values({ email: `vec-${kind}@example.com` })
+      .returning();
     if (!user) throw new Error("no user");
     // Three memories at increasing angles from axis 0.
     await db.insert(memories).values([
@@ -77,7 +80,10 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
 
   it("enforces importance between 0 and 1", async () => {
     const { db } = database;
-    const [user] = await db.insert(users).values({ email: `check-${kind}@example.com` }).returning();
+    const [user] = await db
+      .insert(users)
+      .values({ email: `check-${kind}@example.com` })
+      .returning();
     if (!user) throw new Error("no user");
     await expect(
       db.insert(memories).values({ userId: user.id, content: "x", provenance: "user_created", importance: 1.5 }),
@@ -86,7 +92,10 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
 
   it("keeps a full-text search vector of title and content", async () => {
     const { db } = database;
-    const [user] = await db.insert(users).values({ email: `fts-${kind}@example.com` }).returning();
+    const [user] = await db
+      .insert(users)
+      .values({ email: `fts-${kind}@example.com` })
+      .returning();
     if (!user) throw new Error("no user");
     await db
       .insert(memories)

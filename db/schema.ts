@@ -69,7 +69,15 @@ export const MEMORY_STATUSES = ["active", "pending_confirmation", "superseded", 
 export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
 export const memoryStatusEnum = pgEnum("memory_status", MEMORY_STATUSES);
 
-export const MEMORY_EVENT_ACTIONS = ["create", "update", "supersede", "delete", "restore", "confirm", "discard"] as const;
+export const MEMORY_EVENT_ACTIONS = [
+  "create",
+  "update",
+  "supersede",
+  "delete",
+  "restore",
+  "confirm",
+  "discard",
+] as const;
 export type MemoryEventAction = (typeof MEMORY_EVENT_ACTIONS)[number];
 export const memoryEventActionEnum = pgEnum("memory_event_action", MEMORY_EVENT_ACTIONS);
 
@@ -197,7 +205,10 @@ export const messages = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("messages_conversation_created_idx").on(t.conversationId, t.createdAt), index("messages_user_idx").on(t.userId)],
+  (t) => [
+    index("messages_conversation_created_idx").on(t.conversationId, t.createdAt),
+    index("messages_user_idx").on(t.userId),
+  ],
 );
 
 export const messageNotes = pgTable(
@@ -277,7 +288,16 @@ export const memories = pgTable(
 export type MemorySnapshot = Partial<
   Pick<
     typeof memories.$inferSelect,
-    "content" | "title" | "type" | "tags" | "importance" | "status" | "pinned" | "supersededById" | "deadline" | "isActionable"
+    | "content"
+    | "title"
+    | "type"
+    | "tags"
+    | "importance"
+    | "status"
+    | "pinned"
+    | "supersededById"
+    | "deadline"
+    | "isActionable"
   >
 >;
 

@@ -1,0 +1,58 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * E2E runs a production build (`next build` first) with `next start` on the embedded default:
+ * a fresh PGlite data dir per run, the offline model and embedder, the in-process job runner.
+ */
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${port}`;
+const dataDir = process.env.E2E_DATA_DIR ?? `.lifeline/e2e-${Date.now()}`;
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    command: `npx next start -H 127.0.0.1 -p ${port}`,
+    url: `${baseURL}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      LIFELINE_DATA_DIR: dataDir,
+      // The embedded default: no keys, no external services.
+      DATABASE_URL: "",
+      OPENAI_API_KEY: "",
+      OPENAI_BASE_URL: "",
+      INNGEST_EVENT_KEY: "",
+      INNGEST_DEV: "",
+      AUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-secret-not-for-production-0123456789",
+      AUTH_TRUST_HOST: "true",
+    },
+  },
+});

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `npm test`: installs what the suites need that is missing (Debian: Chromium, pgvector in the
+# local PostgreSQL), then runs every suite — lint, typecheck, unit, integration on PGlite and on
+# the real Postgres at TEST_DATABASE_URL, a production build, and Playwright e2e in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
+export NEXT_TELEMETRY_DISABLED=1
+# Suites pick their own databases and providers; a developer's .env must not leak into them.
+unset DATABASE_URL OPENAI_API_KEY OPENAI_BASE_URL INNGEST_EVENT_KEY INNGEST_DEV
+
+step() { printf '\n\033[1m▶ %s\033[0m\n' "$*"; }
+started=$SECONDS
+
+step "System dependencies"
+bash scripts/ensure-test-deps.sh
+
+step "Lint and format (biome)"
+npx biome ci .
+
+step "Typecheck (tsc)"
+npx tsc --noEmit
+
+step "Unit and integration tests (vitest: PGlite and Postgres)"
+npx vitest run
+
+step "Production build (next build)"
+npx next build
+
+step "End-to-end tests (Playwright, Chromium, embedded default)"
+npx playwright test
+
+printf '\n\033[1m✔ All suites passed in %ss\033[0m\n' "$((SECONDS - started))"
