@@ -17,6 +17,11 @@ export const retrievalConfig = {
   recencyWindowDays: 30,
   /** Conversation branch: at most this many memories of the current conversation. */
   conversationLimit: 3,
+  /**
+   * Semantic branch: the query also returns the best above-threshold candidates that lost to
+   * `semanticLimit`, up to this many rows in all, so the trace can show them as dropped by limit.
+   */
+  traceCandidateLimit: 20,
 } as const;
 
 export const formatterConfig = {

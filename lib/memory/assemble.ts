@@ -1,0 +1,170 @@
+/**
+ * assembleContext(): the whole pipeline for one chat turn — conversation branch, embedding,
+ * semantic branch, merge, formatter, prompt builder — and the trace of every step.
+ * Text model and Gmail agent alike consume its `messages`.
+ */
+import type { ModelMessage } from "ai";
+import { DrizzleQueryError } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import type { ChatMode } from "@/db/schema";
+import { type AssemblyConfig, DEFAULT_ASSEMBLY_CONFIG } from "./assembly-config";
+import { type ConversationCandidate, retrieveConversationMemories } from "./conversation-branch";
+import { formatMemories } from "./format";
+import { mergeBranches } from "./merge";
+import { buildPrompt, type HistoryMessage, type MemorySection } from "./prompt";
+import { retrieveSemantic, type SemanticResult } from "./retrieve";
+import { type ContextTrace, type FailedStage, traceCandidates } from "./trace";
+
+export interface AssembleInput {
+  userId: string;
+  userName?: string | null;
+  /** The current conversation; without it the conversation branch does not run. */
+  conversationId?: string | null;
+  /** The new user message. */
+  message: string;
+  /** Earlier messages of the conversation, oldest first, without the new message. */
+  history: readonly HistoryMessage[];
+  mode: ChatMode;
+  /** false (temporary chat): no retrieval at all, status `disabled`. */
+  memoryEnabled: boolean;
+  /** The embedder for the new message (injected: the provider registry in the app, a fixture in tests). */
+  embed: (text: string) => Promise<number[]>;
+  /** Recency is measured from this instant; default: now. */
+  now?: Date;
+  /** Default true; false leaves access_count and last_accessed_at untouched (previews). */
+  countAccess?: boolean;
+  config?: AssemblyConfig;
+}
+
+export interface AssembledContext {
+  /** The system message, the history that fit the budget, the new user message. */
+  messages: ModelMessage[];
+  trace: ContextTrace;
+}
+
+type Timings = Omit<ContextTrace["timings"], "totalMs">;
+
+type Retrieval =
+  | { status: "ok"; semantic: SemanticResult; conversation: ConversationCandidate[] | null; timings: Timings }
+  | { status: "failed"; error: string; failedStage: FailedStage; timings: Timings }
+  | { status: "disabled"; timings: Timings };
+
+/**
+ * Builds the model input for one chat turn and the trace explaining it. Never throws for a
+ * retrieval problem: a failing embedder or database gives status `failed` with the error and a
+ * prompt without memories (not a "nothing matched" prompt), and the chat goes on.
+ */
+export async function assembleContext(db: Db, input: AssembleInput): Promise<AssembledContext> {
+  const started = performance.now();
+  const now = input.now ?? new Date();
+  const config = input.config ?? DEFAULT_ASSEMBLY_CONFIG;
+  const countAccess = input.countAccess ?? true;
+
+  const retrieval: Retrieval = input.memoryEnabled
+    ? await retrieve(db, input, now, config, countAccess)
+    : { status: "disabled", timings: { embedMs: null, semanticSqlMs: null, conversationSqlMs: null } };
+
+  const semantic = retrieval.status === "ok" ? retrieval.semantic.candidates : [];
+  const conversation = (retrieval.status === "ok" && retrieval.conversation) || [];
+  const selected = semantic.filter((candidate) => candidate.selected);
+  const merged = mergeBranches(selected, conversation);
+  const formatted = formatMemories(merged, config.formatter);
+  const memory: MemorySection =
+    retrieval.status === "ok" ? { status: "ok", lines: formatted.lines } : { status: retrieval.status };
+  const prompt = buildPrompt({
+    mode: input.mode,
+    userName: input.userName,
+    memory,
+    history: input.history,
+    message: input.message,
+    historyTokenBudget: config.prompt.historyTokenBudget,
+  });
+
+  const ok = retrieval.status === "ok" ? retrieval : null;
+  const trace: ContextTrace = {
+    status: retrieval.status,
+    error: retrieval.status === "failed" ? retrieval.error : null,
+    failedStage: retrieval.status === "failed" ? retrieval.failedStage : null,
+    mode: input.mode,
+    now: now.toISOString(),
+    countAccess,
+    config,
+    semantic: ok && {
+      aboveThreshold: ok.semantic.aboveThreshold,
+      listed: ok.semantic.candidates.length,
+      selected: selected.length,
+    },
+    conversation:
+      ok?.conversation && input.conversationId
+        ? { conversationId: input.conversationId, returned: ok.conversation.length }
+        : null,
+    candidates: traceCandidates(semantic, conversation, merged, formatted),
+    memoryLines: memory.status === "ok" ? formatted.lines : [],
+    tokens: prompt.tokens,
+    history: prompt.history,
+    timings: { ...retrieval.timings, totalMs: elapsedSince(started) },
+  };
+  return { messages: prompt.messages, trace };
+}
+
+/** assembleContext without access accounting: what the model would receive, with nothing written. */
+export function previewContext(db: Db, input: Omit<AssembleInput, "countAccess">): Promise<AssembledContext> {
+  return assembleContext(db, { ...input, countAccess: false });
+}
+
+/**
+ * Both branches. The read-only conversation branch runs first and the semantic query — the only
+ * write — last, so a failure never leaves access counted for memories that were not sent.
+ */
+async function retrieve(
+  db: Db,
+  input: AssembleInput,
+  now: Date,
+  config: AssemblyConfig,
+  countAccess: boolean,
+): Promise<Retrieval> {
+  const timings: Timings = { embedMs: null, semanticSqlMs: null, conversationSqlMs: null };
+  let stage: FailedStage = "conversation";
+  try {
+    let conversation: ConversationCandidate[] | null = null;
+    const { conversationId } = input;
+    if (conversationId) {
+      const start = performance.now();
+      conversation = await retrieveConversationMemories(db, {
+        userId: input.userId,
+        conversationId,
+        limit: config.retrieval.conversationLimit,
+      });
+      timings.conversationSqlMs = elapsedSince(start);
+    }
+
+    stage = "embed";
+    let start = performance.now();
+    const embedding = await input.embed(input.message);
+    timings.embedMs = elapsedSince(start);
+
+    stage = "semantic";
+    start = performance.now();
+    const semantic = await retrieveSemantic(db, {
+      userId: input.userId,
+      embedding,
+      now,
+      config: config.retrieval,
+      countAccess,
+    });
+    timings.semanticSqlMs = elapsedSince(start);
+    return { status: "ok", semantic, conversation, timings };
+  } catch (error) {
+    return { status: "failed", error: describeError(error), failedStage: stage, timings };
+  }
+}
+
+/** The message worth showing: drizzle wraps driver errors in one that repeats the SQL and every parameter. */
+function describeError(error: unknown): string {
+  const root = error instanceof DrizzleQueryError && error.cause instanceof Error ? error.cause : error;
+  return root instanceof Error ? root.message : String(root);
+}
+
+function elapsedSince(start: number): number {
+  return Math.round((performance.now() - start) * 100) / 100;
+}

@@ -1,0 +1,50 @@
+/**
+ * Conversation branch: memories extracted from the current conversation, whatever their
+ * similarity to the new message (so a memory included this way is NOT a similarity match).
+ */
+import { and, asc, desc, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { memories } from "@/db/schema";
+import type { RetrievedMemory } from "./memory-row";
+import { float4 } from "./score";
+
+export interface ConversationCandidate extends RetrievedMemory {
+  /** 1-based position in this branch's order. */
+  rank: number;
+}
+
+export interface ConversationQuery {
+  userId: string;
+  conversationId: string;
+  limit: number;
+}
+
+/**
+ * Up to `limit` of the user's active memories whose source is `conversationId`, by importance
+ * desc, then created_at desc (then id, so equal rows come back in a stable order).
+ * Owner-scoped: another user's memories never match, even with the same conversation id.
+ */
+export async function retrieveConversationMemories(db: Db, query: ConversationQuery): Promise<ConversationCandidate[]> {
+  const rows = await db
+    .select({
+      id: memories.id,
+      title: memories.title,
+      content: memories.content,
+      importance: memories.importance,
+      createdAt: memories.createdAt,
+      updatedAt: memories.updatedAt,
+    })
+    .from(memories)
+    .where(
+      and(
+        eq(memories.userId, query.userId),
+        eq(memories.sourceConversationId, query.conversationId),
+        eq(memories.status, "active"),
+      ),
+    )
+    .orderBy(desc(memories.importance), desc(memories.createdAt), asc(memories.id))
+    .limit(query.limit);
+  // The driver parses float4 text ("0.7") to the nearest double; widen it the way the semantic
+  // SQL's importance::float8 does, so both branches carry the identical number for one memory.
+  return rows.map((row, index) => ({ ...row, importance: float4(row.importance), rank: index + 1 }));
+}

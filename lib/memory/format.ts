@@ -1,0 +1,70 @@
+/** Formatter: the merged memories as the bullet lines the prompt carries. */
+import type { RetrievedMemory } from "./memory-row";
+
+export interface FormatterSettings {
+  readonly maxMemories: number;
+  readonly maxLineChars: number;
+  readonly maxTitleChars: number;
+  readonly bullet: string;
+}
+
+export type FormattableMemory = Pick<RetrievedMemory, "id" | "title" | "content" | "importance" | "createdAt">;
+
+export interface FormattedMemory {
+  id: string;
+  /** false: dropped by the formatter cap (maxMemories). */
+  included: boolean;
+  /** The text was longer than maxLineChars and was cut. */
+  truncated: boolean;
+  /** The exact line sent, bullet included; null when not included. */
+  line: string | null;
+}
+
+export interface FormattedContext {
+  /** The included lines, in prompt order. */
+  lines: string[];
+  /** Every input memory, in formatter order (included first), with its fate. */
+  memories: FormattedMemory[];
+}
+
+/**
+ * Orders by importance desc, then created_at desc (then id, for a stable order); keeps
+ * `maxMemories`; renders each as `title: content` when the title is non-empty and shorter than
+ * `maxTitleChars`, else content; cuts a text longer than `maxLineChars` to its first
+ * maxLineChars − 3 characters + "...". Whitespace runs (newlines included) become one space, so
+ * a memory is always one line. Lengths count Unicode code points, so a cut never splits a
+ * character. The retrieval score plays no part in this order.
+ */
+export function formatMemories(memories: readonly FormattableMemory[], config: FormatterSettings): FormattedContext {
+  const ordered = [...memories].sort(
+    (a, b) =>
+      b.importance - a.importance ||
+      b.createdAt.getTime() - a.createdAt.getTime() ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  const formatted = ordered.map((memory, index): FormattedMemory => {
+    if (index >= config.maxMemories) return { id: memory.id, included: false, truncated: false, line: null };
+    const { text, truncated } = cut(memoryText(memory, config), config.maxLineChars);
+    return { id: memory.id, included: true, truncated, line: `${config.bullet}${text}` };
+  });
+  return {
+    lines: formatted.flatMap((memory) => (memory.line === null ? [] : [memory.line])),
+    memories: formatted,
+  };
+}
+
+function memoryText(memory: FormattableMemory, config: FormatterSettings): string {
+  const content = oneLine(memory.content);
+  const title = oneLine(memory.title ?? "");
+  return title !== "" && [...title].length < config.maxTitleChars ? `${title}: ${content}` : content;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function cut(text: string, maxChars: number): { text: string; truncated: boolean } {
+  const chars = [...text];
+  if (chars.length <= maxChars) return { text, truncated: false };
+  return { text: `${chars.slice(0, maxChars - 3).join("")}...`, truncated: true };
+}

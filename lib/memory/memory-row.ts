@@ -1,0 +1,10 @@
+/** The fields of a memory that the assembly stages after retrieval read. */
+export interface RetrievedMemory {
+  id: string;
+  title: string | null;
+  content: string;
+  /** The stored float4 value widened to float8 (see `float4` in score.ts). */
+  importance: number;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,124 @@
+/**
+ * The assembly trace: what the model received for one message, and why each candidate memory
+ * was or was not in it. Plain JSON (no Dates, no undefined), stored in prompt_debug.trace and
+ * rendered by the debug page and the preview API.
+ */
+import type { ChatMode, RetrievalStatus } from "@/db/schema";
+import type { AssemblyConfig } from "./assembly-config";
+import type { ConversationCandidate } from "./conversation-branch";
+import type { FormattedContext } from "./format";
+import type { Branch, MergedMemory } from "./merge";
+import type { HistoryEntry, PromptTokens } from "./prompt";
+import type { SemanticCandidate } from "./retrieve";
+
+/**
+ * - included: its line is in the prompt.
+ * - dropped_limit: above the threshold, but ranked below semanticLimit.
+ * - dropped_dedup: the conversation branch returned it, but the semantic branch had already selected it.
+ * - dropped_formatter_cap: selected by a branch, but past the formatter's maxMemories.
+ */
+export type CandidateFate = "included" | "dropped_limit" | "dropped_dedup" | "dropped_formatter_cap";
+
+/** One row a branch returned. A memory returned by both branches appears twice, once per branch. */
+export interface TraceCandidate {
+  memoryId: string;
+  title: string | null;
+  /** The stored content (the line sent may be shorter: see `truncated`). */
+  content: string;
+  /** The branch that returned this row. */
+  branch: Branch;
+  /** Position in that branch's order, from 1. */
+  rank: number;
+  /** The semantic components; null when the semantic branch did not list this memory. */
+  similarity: number | null;
+  importance: number;
+  recency: number | null;
+  score: number | null;
+  /** Every branch that selected this memory after merging; empty when none did. */
+  selectedBy: Branch[];
+  fate: CandidateFate;
+  truncated: boolean;
+  /** The exact line sent (bullet included) on the row whose fate is `included`; else null. */
+  line: string | null;
+}
+
+export type FailedStage = "embed" | "semantic" | "conversation";
+
+export interface ContextTrace {
+  /** ok: retrieval ran (it may have found nothing); disabled: memory off, no query ran; failed: see `error`. */
+  status: RetrievalStatus;
+  error: string | null;
+  failedStage: FailedStage | null;
+  mode: ChatMode;
+  /** ISO instant recency was measured from. */
+  now: string;
+  /** Whether the selected memories' access_count was incremented (false for previews). */
+  countAccess: boolean;
+  /** The numbers this assembly ran with. */
+  config: AssemblyConfig;
+  /** null unless the semantic query ran. `listed` ≤ traceCandidateLimit ≤ … `aboveThreshold`. */
+  semantic: { aboveThreshold: number; listed: number; selected: number } | null;
+  /** null unless the conversation branch ran (it needs a conversation id). */
+  conversation: { conversationId: string; returned: number } | null;
+  /** Semantic rows by rank, then conversation rows by rank. */
+  candidates: TraceCandidate[];
+  /** The memory lines sent, in prompt order. */
+  memoryLines: string[];
+  tokens: PromptTokens;
+  history: HistoryEntry[];
+  timings: { embedMs: number | null; semanticSqlMs: number | null; conversationSqlMs: number | null; totalMs: number };
+}
+
+/** The fate of every row both branches returned, from the merge and the formatter's results. */
+export function traceCandidates(
+  semantic: readonly SemanticCandidate[],
+  conversation: readonly ConversationCandidate[],
+  merged: readonly MergedMemory[],
+  formatted: FormattedContext,
+): TraceCandidate[] {
+  const selectedBy = new Map(merged.map((memory) => [memory.id, memory.branches]));
+  const formatOf = new Map(formatted.memories.map((memory) => [memory.id, memory]));
+  const semanticOf = new Map(semantic.map((candidate) => [candidate.id, candidate]));
+
+  const formatterFate = (id: string) => {
+    const format = formatOf.get(id);
+    if (!format?.included) return { fate: "dropped_formatter_cap" as const, truncated: false, line: null };
+    return { fate: "included" as const, truncated: format.truncated, line: format.line };
+  };
+  const notSent = (fate: CandidateFate) => ({ fate, truncated: false, line: null });
+
+  return [
+    ...semantic.map(
+      (candidate): TraceCandidate => ({
+        memoryId: candidate.id,
+        title: candidate.title,
+        content: candidate.content,
+        branch: "semantic",
+        rank: candidate.rank,
+        similarity: candidate.similarity,
+        importance: candidate.importance,
+        recency: candidate.recency,
+        score: candidate.score,
+        selectedBy: selectedBy.get(candidate.id) ?? [],
+        ...(candidate.selected ? formatterFate(candidate.id) : notSent("dropped_limit")),
+      }),
+    ),
+    ...conversation.map((candidate): TraceCandidate => {
+      const branches = selectedBy.get(candidate.id) ?? [];
+      const components = semanticOf.get(candidate.id);
+      return {
+        memoryId: candidate.id,
+        title: candidate.title,
+        content: candidate.content,
+        branch: "conversation",
+        rank: candidate.rank,
+        similarity: components?.similarity ?? null,
+        importance: candidate.importance,
+        recency: components?.recency ?? null,
+        score: components?.score ?? null,
+        selectedBy: branches,
+        ...(branches[0] === "semantic" ? notSent("dropped_dedup") : formatterFate(candidate.id)),
+      };
+    }),
+  ];
+}
