@@ -1,6 +1,9 @@
 import { expect, test } from "@playwright/test";
+import { registerViaUi } from "./auth-helpers";
 
 test("the home page renders and reports the embedded default", async ({ page }) => {
+  // `/` needs a signed-in user: register one (the app signs them in and lands on `/`).
+  await registerViaUi(page, "home");
   const errors: string[] = [];
   page.on("console", (msg) => {
     if (msg.type() === "error") errors.push(msg.text());

@@ -1,0 +1,49 @@
+/**
+ * Linked sign-in providers (Auth.js `accounts` rows: Google's OAuth tokens for the Gmail agent).
+ * The Auth.js adapter creates and links them; these queries read and refresh them for their owner.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { accounts } from "@/db/schema";
+
+export async function listLinkedProviders(db: Db, { userId }: { userId: string }): Promise<string[]> {
+  const rows = await db.select({ provider: accounts.provider }).from(accounts).where(eq(accounts.userId, userId));
+  return rows.map((r) => r.provider).sort();
+}
+
+export interface OAuthTokens {
+  access_token?: string | null;
+  refresh_token?: string | null;
+  expires_at?: number | null;
+  scope?: string | null;
+  token_type?: string | null;
+  id_token?: string | null;
+}
+
+/**
+ * Stores the tokens of a fresh sign-in on the user's existing provider account (Auth.js only writes
+ * them when it first links the account). A refresh token is kept when the provider sends none.
+ */
+export async function updateOAuthTokens(
+  db: Db,
+  input: { userId: string; provider: string; providerAccountId: string; tokens: OAuthTokens },
+): Promise<void> {
+  const { tokens } = input;
+  await db
+    .update(accounts)
+    .set({
+      access_token: tokens.access_token ?? null,
+      expires_at: tokens.expires_at ?? null,
+      scope: tokens.scope ?? null,
+      token_type: tokens.token_type ?? null,
+      id_token: tokens.id_token ?? null,
+      ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),
+    })
+    .where(
+      and(
+        eq(accounts.userId, input.userId),
+        eq(accounts.provider, input.provider),
+        eq(accounts.providerAccountId, input.providerAccountId),
+      ),
+    );
+}

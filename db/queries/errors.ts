@@ -1,0 +1,14 @@
+/** Recognising Postgres errors through drizzle's wrappers, on either driver (pg and PGlite). */
+
+/** True when `error` (or any error in its `cause` chain) is a unique violation (SQLSTATE 23505). */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  for (
+    let e: unknown = error, depth = 0;
+    e && typeof e === "object" && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
+    const { code, constraint: name } = e as { code?: unknown; constraint?: unknown };
+    if (code === "23505") return constraint === undefined || name === constraint;
+  }
+  return false;
+}

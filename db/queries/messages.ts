@@ -1,0 +1,76 @@
+/** Messages, always of one owner: every query filters by user_id. */
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { conversations, type MessageStatus, messages } from "@/db/schema";
+import { notFound } from "@/lib/errors";
+import { getConversation } from "./conversations";
+
+export type Message = typeof messages.$inferSelect;
+
+/**
+ * Adds a message to the user's conversation. The insert selects from the conversation filtered by
+ * owner, so a foreign conversation id inserts nothing (→ `not_found:conversation`).
+ */
+export async function createMessage(
+  db: Db,
+  input: {
+    userId: string;
+    conversationId: string;
+    role: Message["role"];
+    content: string;
+    parts?: unknown[];
+    model?: string | null;
+    status?: MessageStatus;
+  },
+): Promise<Message> {
+  const [row] = await db
+    .insert(messages)
+    .select(
+      db
+        .select({
+          id: sql`gen_random_uuid()`.as("id"),
+          userId: conversations.userId,
+          conversationId: conversations.id,
+          role: sql`${input.role}::message_role`.as("role"),
+          content: sql`${input.content}`.as("content"),
+          parts: sql`${JSON.stringify(input.parts ?? [])}::jsonb`.as("parts"),
+          model: sql`${input.model ?? null}::text`.as("model"),
+          status: sql`${input.status ?? "complete"}::message_status`.as("status"),
+          error: sql`NULL::text`.as("error"),
+          createdAt: sql`now()`.as("created_at"),
+          updatedAt: sql`now()`.as("updated_at"),
+        })
+        .from(conversations)
+        .where(and(eq(conversations.id, input.conversationId), eq(conversations.userId, input.userId))),
+    )
+    .returning();
+  if (!row) throw notFound("conversation");
+  return row;
+}
+
+/** The user's message; a missing or foreign id is the same `not_found:message`. */
+export async function getMessage(
+  db: Db,
+  { userId, messageId }: { userId: string; messageId: string },
+): Promise<Message> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
+    .limit(1);
+  if (!row) throw notFound("message");
+  return row;
+}
+
+/** The messages of the user's conversation, oldest first. */
+export async function listMessages(
+  db: Db,
+  { userId, conversationId }: { userId: string; conversationId: string },
+): Promise<Message[]> {
+  await getConversation(db, { userId, conversationId });
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.userId, userId)))
+    .orderBy(asc(messages.createdAt));
+}

@@ -1,0 +1,71 @@
+/**
+ * Notes on messages, always of one owner. The earlier app's notes had no ownership check: here the
+ * owner filter is in every statement, and a missing or foreign id gives the same 404.
+ */
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { messageNotes, messages } from "@/db/schema";
+import { notFound } from "@/lib/errors";
+import { getMessage } from "./messages";
+
+export interface Note {
+  id: string;
+  messageId: string;
+  content: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const noteColumns = {
+  id: messageNotes.id,
+  messageId: messageNotes.messageId,
+  content: messageNotes.content,
+  createdAt: messageNotes.createdAt,
+  updatedAt: messageNotes.updatedAt,
+};
+
+/** Notes on the user's message, oldest first (`not_found:message` if the message is not theirs). */
+export async function listNotes(db: Db, { userId, messageId }: { userId: string; messageId: string }): Promise<Note[]> {
+  await getMessage(db, { userId, messageId });
+  return db
+    .select(noteColumns)
+    .from(messageNotes)
+    .where(and(eq(messageNotes.messageId, messageId), eq(messageNotes.userId, userId)))
+    .orderBy(asc(messageNotes.createdAt), asc(messageNotes.id));
+}
+
+/**
+ * Adds a note to the user's message in one statement: the insert selects from the message filtered
+ * by owner, so a foreign message id writes nothing (→ `not_found:message`).
+ */
+export async function createNote(
+  db: Db,
+  { userId, messageId, content }: { userId: string; messageId: string; content: string },
+): Promise<Note> {
+  const [row] = await db
+    .insert(messageNotes)
+    .select(
+      db
+        .select({
+          id: sql`gen_random_uuid()`.as("id"),
+          userId: messages.userId,
+          messageId: messages.id,
+          content: sql`${content}`.as("content"),
+          createdAt: sql`now()`.as("created_at"),
+          updatedAt: sql`now()`.as("updated_at"),
+        })
+        .from(messages)
+        .where(and(eq(messages.id, messageId), eq(messages.userId, userId))),
+    )
+    .returning(noteColumns);
+  if (!row) throw notFound("message");
+  return row;
+}
+
+export async function deleteNote(db: Db, { userId, noteId }: { userId: string; noteId: string }): Promise<void> {
+  const [row] = await db
+    .delete(messageNotes)
+    .where(and(eq(messageNotes.id, noteId), eq(messageNotes.userId, userId)))
+    .returning({ id: messageNotes.id });
+  if (!row) throw notFound("note");
+}

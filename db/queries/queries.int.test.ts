@@ -1,0 +1,193 @@
+/** Ownership lives in the query: every function on owned data, exercised as owner and as someone else. */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/db/client";
+import { lifelineAdapter } from "@/lib/auth/config";
+import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { snapshot } from "@/tests/security/db-snapshot";
+import { listLinkedProviders, updateOAuthTokens } from "./accounts";
+import { createConversation, getConversation, listConversations } from "./conversations";
+import { createMessage, getMessage, listMessages } from "./messages";
+import { createNote, deleteNote, listNotes } from "./notes";
+import { createUser, findUserForSignIn, getAccount, getPasswordHash, setPasswordHash, updateAccount } from "./users";
+
+describe.each(DB_KINDS)("db/queries on %s", (kind) => {
+  let database: Database;
+  let alice: string;
+  let bob: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    alice = (await createUser(database.db, { email: `alice-${kind}@example.com`, name: "Alice", passwordHash: "h1" }))
+      .id;
+    bob = (await createUser(database.db, { email: `bob-${kind}@example.com`, name: null, passwordHash: null })).id;
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const rejects = async (promise: Promise<unknown>, code: string) => {
+    await expect(promise).rejects.toMatchObject({ code });
+  };
+
+  describe("users", () => {
+    it("creates, finds case-insensitively, refuses a duplicate email with conflict:email", async () => {
+      const { db } = database;
+      expect((await findUserForSignIn(db, { email: `ALICE-${kind}@example.com` }))?.id).toBe(alice);
+      expect(await findUserForSignIn(db, { email: "nobody@example.com" })).toBeNull();
+      const before = await snapshot(database);
+      await rejects(
+        createUser(db, { email: `alice-${kind}@example.com`, name: "Again", passwordHash: null }),
+        "conflict:email",
+      );
+      expect(await snapshot(database)).toEqual(before);
+    });
+
+    it("reads and updates only the given user; an email taken by another is conflict:email", async () => {
+      const { db } = database;
+      expect(await getAccount(db, { userId: alice })).toMatchObject({ id: alice, name: "Alice", hasPassword: true });
+      expect(await getAccount(db, { userId: bob })).toMatchObject({ id: bob, hasPassword: false });
+      const updated = await updateAccount(db, { userId: bob, patch: { name: "Bob", memoryEnabledDefault: false } });
+      expect(updated).toMatchObject({ name: "Bob", memoryEnabledDefault: false });
+      expect((await getAccount(db, { userId: alice })).name).toBe("Alice");
+      await rejects(
+        updateAccount(db, { userId: bob, patch: { email: `alice-${kind}@example.com` } }),
+        "conflict:email",
+      );
+      await rejects(getAccount(db, { userId: randomUUID() }), "not_found:user");
+      await rejects(updateAccount(db, { userId: randomUUID(), patch: { name: "x" } }), "not_found:user");
+    });
+
+    it("password hashes per user", async () => {
+      const { db } = database;
+      await setPasswordHash(db, { userId: bob, passwordHash: "h2" });
+      expect(await getPasswordHash(db, { userId: bob })).toBe("h2");
+      expect(await getPasswordHash(db, { userId: alice })).toBe("h1");
+      await rejects(setPasswordHash(db, { userId: randomUUID(), passwordHash: "x" }), "not_found:user");
+    });
+  });
+
+  describe("conversations and messages", () => {
+    it("a foreign or missing conversation is not_found:conversation, and nothing is written", async () => {
+      const { db } = database;
+      const conversation = await createConversation(db, { userId: alice, title: "Alice's" });
+      expect((await getConversation(db, { userId: alice, conversationId: conversation.id })).title).toBe("Alice's");
+      await rejects(getConversation(db, { userId: bob, conversationId: conversation.id }), "not_found:conversation");
+      await rejects(getConversation(db, { userId: alice, conversationId: randomUUID() }), "not_found:conversation");
+      expect((await listConversations(db, { userId: bob })).map((c) => c.id)).not.toContain(conversation.id);
+      expect((await listConversations(db, { userId: alice })).map((c) => c.id)).toContain(conversation.id);
+
+      const before = await snapshot(database);
+      await rejects(
+        createMessage(db, { userId: bob, conversationId: conversation.id, role: "user", content: "sneaky" }),
+        "not_found:conversation",
+      );
+      await rejects(listMessages(db, { userId: bob, conversationId: conversation.id }), "not_found:conversation");
+      expect(await snapshot(database)).toEqual(before);
+
+      const message = await createMessage(db, {
+        userId: alice,
+        conversationId: conversation.id,
+        role: "assistant",
+        content: "hello",
+        parts: [{ type: "text", text: "hello" }],
+        model: "offline/echo",
+        status: "streaming",
+      });
+      expect(message).toMatchObject({
+        userId: alice,
+        conversationId: conversation.id,
+        role: "assistant",
+        content: "hello",
+        parts: [{ type: "text", text: "hello" }],
+        model: "offline/echo",
+        status: "streaming",
+        error: null,
+      });
+      expect((await getMessage(db, { userId: alice, messageId: message.id })).id).toBe(message.id);
+      await rejects(getMessage(db, { userId: bob, messageId: message.id }), "not_found:message");
+      expect((await listMessages(db, { userId: alice, conversationId: conversation.id })).map((m) => m.id)).toEqual([
+        message.id,
+      ]);
+    });
+  });
+
+  describe("notes", () => {
+    it("are created, listed and deleted only by the message's owner", async () => {
+      const { db } = database;
+      const conversation = await createConversation(db, { userId: alice });
+      const message = await createMessage(db, {
+        userId: alice,
+        conversationId: conversation.id,
+        role: "user",
+        content: "m",
+      });
+
+      const before = await snapshot(database);
+      await rejects(createNote(db, { userId: bob, messageId: message.id, content: "x" }), "not_found:message");
+      await rejects(listNotes(db, { userId: bob, messageId: message.id }), "not_found:message");
+      expect(await snapshot(database)).toEqual(before);
+
+      const note = await createNote(db, { userId: alice, messageId: message.id, content: "mine" });
+      expect(note).toMatchObject({ messageId: message.id, content: "mine" });
+      expect(note).not.toHaveProperty("userId");
+      const [row] = await database.query<{ user_id: string }>("SELECT user_id FROM message_notes WHERE id = $1", [
+        note.id,
+      ]);
+      expect(row?.user_id).toBe(alice);
+      expect((await listNotes(db, { userId: alice, messageId: message.id })).map((n) => n.id)).toEqual([note.id]);
+
+      const beforeDelete = await snapshot(database);
+      await rejects(deleteNote(db, { userId: bob, noteId: note.id }), "not_found:note");
+      await rejects(deleteNote(db, { userId: alice, noteId: randomUUID() }), "not_found:note");
+      expect(await snapshot(database)).toEqual(beforeDelete);
+      await deleteNote(db, { userId: alice, noteId: note.id });
+      expect(await listNotes(db, { userId: alice, messageId: message.id })).toEqual([]);
+    });
+  });
+
+  describe("accounts (Auth.js adapter + token refresh)", () => {
+    it("links through the adapter, lists providers per user, refreshes tokens of the owner's account only", async () => {
+      const { db } = database;
+      const adapter = lifelineAdapter(db);
+      expect((await adapter.getUserByEmail?.(`ALICE-${kind}@EXAMPLE.com`))?.id).toBe(alice);
+      const created = await adapter.createUser?.({
+        id: "ignored",
+        email: `Carol-${kind}@Example.com`,
+        emailVerified: null,
+      });
+      expect(created?.email).toBe(`carol-${kind}@example.com`);
+      expect(created?.id).toMatch(/^[0-9a-f-]{36}$/);
+
+      await adapter.linkAccount?.({
+        userId: alice,
+        type: "oidc",
+        provider: "google",
+        providerAccountId: `g-${kind}`,
+        access_token: "a1",
+        refresh_token: "r1",
+        expires_at: 100,
+        scope: "openid",
+        token_type: "bearer",
+      });
+      expect(await listLinkedProviders(db, { userId: alice })).toEqual(["google"]);
+      expect(await listLinkedProviders(db, { userId: bob })).toEqual([]);
+
+      const tokens = { access_token: "a2", expires_at: 200, scope: "openid gmail", token_type: "bearer" };
+      await updateOAuthTokens(db, { userId: bob, provider: "google", providerAccountId: `g-${kind}`, tokens });
+      const q = "SELECT access_token, refresh_token, expires_at FROM accounts WHERE provider_account_id = $1";
+      expect((await database.query(q, [`g-${kind}`]))[0]).toEqual({
+        access_token: "a1",
+        refresh_token: "r1",
+        expires_at: 100,
+      });
+
+      await updateOAuthTokens(db, { userId: alice, provider: "google", providerAccountId: `g-${kind}`, tokens });
+      expect((await database.query(q, [`g-${kind}`]))[0]).toEqual({
+        access_token: "a2",
+        refresh_token: "r1",
+        expires_at: 200,
+      });
+    });
+  });
+});

@@ -1,0 +1,261 @@
+/**
+ * The one way to write an API route handler.
+ *
+ *   export const POST = route(
+ *     { params: idParams, body: noteCreateBody, status: 201 },
+ *     async ({ db, userId, params, body }) => ({ note: await createNote(db, { userId, messageId: params.id, content: body.content }) }),
+ *   );
+ *
+ * In order, for every request:
+ *   1. request id: a well-formed incoming `x-request-id` is kept, else a new one; every response carries it;
+ *   2. session (lib/auth/session.ts): absent → 401, unless the route says `auth: "public"`;
+ *   3. rate limit (`rateLimit: "chat"`): over the limit → 429 with Retry-After;
+ *   4. params, query, body parsed with the route's zod schemas → 400 naming each bad field
+ *      (`fields: { "body.email": "…", "params.id": "…" }`); bodies must be JSON (415), ≤ 64 KB (413),
+ *      well-formed (400);
+ *   5. the handler runs with `{ db, userId, params, query, body, request, requestId, log }`; it returns
+ *      data (→ JSON with `status`, default 200), `undefined` (→ 204) or a Response of its own;
+ *   6. an `AppError` becomes its status and `{ error: { code, message, fields?, requestId } }`;
+ *      anything else is logged and answered 500 `internal` — never a stack trace.
+ * Nothing touches the database before steps 2–4 have passed.
+ */
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { type Db, getDb } from "@/db/client";
+import { getRequestSession } from "@/lib/auth/session";
+import { AppError, type ErrorBody, type FieldErrors, isAppError } from "@/lib/errors";
+import { type Logger, logger } from "@/lib/logger";
+import { getRateLimiter, type RateLimitName } from "./rate-limit";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+type Schema = z.ZodType;
+type Output<S> = S extends Schema ? z.output<S> : undefined;
+
+export interface RouteOptions<A extends "user" | "public", P, Q, B> {
+  /** "user" (default): a signed-in user is required. "public": anyone; `userId` may be null. */
+  auth?: A;
+  /** Path parameters (`[id]` segments). Use strict objects. */
+  params?: P;
+  /** Query string, as an object of strings. Use strict objects. */
+  query?: Q;
+  /** JSON body. Use strict objects: unknown fields are a 400. */
+  body?: B;
+  /** A named per-user limit from lib/api/rate-limit.ts. Requires `auth: "user"`. */
+  rateLimit?: A extends "public" ? never : RateLimitName;
+  /** Status of a successful response when the handler returns data (default 200). */
+  status?: number;
+}
+
+export interface RouteContext<A extends "user" | "public", P, Q, B> {
+  db: Db;
+  userId: A extends "public" ? string | null : string;
+  params: Output<P>;
+  query: Output<Q>;
+  body: Output<B>;
+  request: Request;
+  requestId: string;
+  log: Logger;
+}
+
+/** What Next passes as the second argument of a route handler. */
+export interface NextRouteContext {
+  params: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export type RouteHandler = (request: Request, context: NextRouteContext) => Promise<Response>;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+function requestIdOf(request: Request): string {
+  const incoming = request.headers.get("x-request-id");
+  return incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+export function errorResponse(error: AppError, requestId: string): Response {
+  const body: ErrorBody = {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.fields ? { fields: error.fields } : {}),
+      requestId,
+    },
+  };
+  const headers = new Headers({ "x-request-id": requestId, "cache-control": "no-store" });
+  if (error.retryAfter !== undefined) headers.set("retry-after", String(error.retryAfter));
+  return Response.json(body, { status: error.status, headers });
+}
+
+function internalResponse(requestId: string): Response {
+  return errorResponse(
+    new AppError("internal", "Something went wrong on our side. Quote the request id if you report it."),
+    requestId,
+  );
+}
+
+/** Returns the response with `x-request-id` set (copying it when its headers are immutable). */
+function withRequestId(response: Response, requestId: string): Response {
+  try {
+    response.headers.set("x-request-id", requestId);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set("x-request-id", requestId);
+    return copy;
+  }
+}
+
+/** zod issues → `{ "<where>.<path>": message }`; unknown keys get one entry each. */
+export function fieldErrors(where: string, error: z.ZodError): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of error.issues) {
+    const base = [where, ...issue.path.map(String)].join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) fields[`${base}.${key}`] ??= "Unknown field";
+    } else {
+      fields[base] ??= issue.message;
+    }
+  }
+  return fields;
+}
+
+function parseWith<S extends Schema>(schema: S, where: string, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const fields = fieldErrors(where, result.error);
+    const first = Object.entries(fields)[0];
+    throw new AppError("bad_request", first ? `${first[0]}: ${first[1]}` : `Invalid ${where}`, { fields });
+  }
+  return result.data;
+}
+
+const bodyError = (message: string) => new AppError("bad_request", message, { fields: { body: message } });
+
+/** Reads at most MAX_BODY_BYTES of a JSON body, whatever Content-Length claims. */
+async function readJsonBody(request: Request): Promise<unknown> {
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new AppError("unsupported_media_type", "Request body must be JSON (Content-Type: application/json)");
+  }
+  const tooLarge = () => new AppError("payload_too_large", `Request body must be at most ${MAX_BODY_BYTES / 1024} KB`);
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) throw bodyError("Request body is required");
+
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw bodyError("Request body is not valid UTF-8");
+  }
+  if (text.trim() === "") throw bodyError("Request body is required");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw bodyError("Malformed JSON");
+  }
+}
+
+function queryObject(request: Request): Record<string, string> {
+  return Object.fromEntries(new URL(request.url).searchParams);
+}
+
+export function route<
+  A extends "user" | "public" = "user",
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+>(options: RouteOptions<A, P, Q, B>, handler: (ctx: RouteContext<A, P, Q, B>) => Promise<unknown>): RouteHandler {
+  const access = options.auth ?? "user";
+  if (access === "public" && options.rateLimit) throw new Error('rateLimit needs a signed-in user (auth: "user")');
+
+  return async (request, context) => {
+    const requestId = requestIdOf(request);
+    const started = performance.now();
+    const path = new URL(request.url).pathname;
+    let log = logger.child({ requestId, method: request.method, path });
+    let response: Response;
+    try {
+      const session = await getRequestSession(request);
+      if (!session && access === "user") throw new AppError("unauthorized", "Sign in to continue");
+      const userId = session?.id ?? null;
+      if (userId) log = log.child({ userId });
+
+      if (options.rateLimit && userId) {
+        const decision = getRateLimiter(options.rateLimit)?.take(`${options.rateLimit}:${userId}`);
+        if (decision && !decision.ok) {
+          throw new AppError("rate_limited", "Too many requests — try again shortly", {
+            retryAfter: decision.retryAfterSeconds,
+          });
+        }
+      }
+
+      const params = options.params ? parseWith(options.params, "params", await context.params) : undefined;
+      const query = options.query ? parseWith(options.query, "query", queryObject(request)) : undefined;
+      const body = options.body ? parseWith(options.body, "body", await readJsonBody(request)) : undefined;
+
+      const db = await getDb();
+      const result = await handler({
+        db,
+        userId: userId as RouteContext<A, P, Q, B>["userId"],
+        params: params as Output<P>,
+        query: query as Output<Q>,
+        body: body as Output<B>,
+        request,
+        requestId,
+        log,
+      });
+      if (result instanceof Response) response = withRequestId(result, requestId);
+      else if (result === undefined)
+        response = new Response(null, { status: 204, headers: { "x-request-id": requestId } });
+      else
+        response = Response.json(result, {
+          status: options.status ?? 200,
+          headers: { "x-request-id": requestId, "cache-control": "no-store" },
+        });
+    } catch (error) {
+      if (isAppError(error) && error.code !== "internal") {
+        response = errorResponse(error, requestId);
+      } else {
+        log.error({ err: error }, "unhandled error in route handler");
+        response = internalResponse(requestId);
+      }
+    }
+    log.info({ status: response.status, ms: Math.round(performance.now() - started) }, "request");
+    return response;
+  };
+}
+
+/**
+ * For handlers that are not ours to write (Auth.js): adds the request id and turns a thrown
+ * error into the same 500 JSON, without touching the request.
+ */
+export function passthrough<R extends Request>(
+  handler: (request: R) => Promise<Response>,
+): (request: R) => Promise<Response> {
+  return async (request) => {
+    const requestId = requestIdOf(request);
+    try {
+      return withRequestId(await handler(request), requestId);
+    } catch (error) {
+      logger.error(
+        { err: error, requestId, method: request.method, path: new URL(request.url).pathname },
+        "unhandled error in route handler",
+      );
+      return internalResponse(requestId);
+    }
+  };
+}

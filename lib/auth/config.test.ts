@@ -1,0 +1,57 @@
+import { drizzle } from "drizzle-orm/node-postgres";
+import { describe, expect, it } from "vitest";
+import type { Db } from "@/db/client";
+import * as schema from "@/db/schema";
+import { createAuthConfig } from "./config";
+import { GMAIL_SCOPES } from "./google";
+
+// A drizzle handle with no connection: the config only keeps it for the adapter and providers.
+const db = drizzle.mock({ schema }) as unknown as Db;
+const base = { NODE_ENV: "test", AUTH_SECRET: "config-test-secret-0123456789" } as NodeJS.ProcessEnv;
+
+type ProviderLike = { id: string; options?: { authorization?: { params?: Record<string, string> } } };
+
+describe("createAuthConfig", () => {
+  it("JWT sessions, our sign-in page, the secret from the environment", () => {
+    const config = createAuthConfig(db, base);
+    expect(config.session?.strategy).toBe("jwt");
+    expect(config.pages).toEqual({ signIn: "/login", error: "/login" });
+    expect(config.secret).toBe("config-test-secret-0123456789");
+  });
+
+  it("offers only email + password when Google is not configured", () => {
+    const ids = createAuthConfig(db, base).providers.map((p) => (p as ProviderLike).id);
+    expect(ids).toEqual(["credentials"]);
+    const half = createAuthConfig(db, { ...base, AUTH_GOOGLE_ID: "id-only" }).providers;
+    expect(half.map((p) => (p as ProviderLike).id)).toEqual(["credentials"]);
+  });
+
+  it("adds Google with the Gmail scopes, offline access and forced consent when configured", () => {
+    const config = createAuthConfig(db, { ...base, AUTH_GOOGLE_ID: "gid", AUTH_GOOGLE_SECRET: "gsecret" });
+    const google = config.providers.map((p) => p as ProviderLike).find((p) => p.id === "google");
+    const params = google?.options?.authorization?.params ?? {};
+    expect(params.access_type).toBe("offline");
+    expect(params.prompt).toBe("consent");
+    const scopes = (params.scope ?? "").split(" ");
+    expect(scopes).toEqual(expect.arrayContaining(["openid", "email", "profile", ...GMAIL_SCOPES]));
+  });
+
+  it("lets a Google account in only with an address Google has verified", async () => {
+    const { signIn } = createAuthConfig(db, base).callbacks ?? {};
+    const google = { provider: "google", type: "oidc", providerAccountId: "1" } as never;
+    const user = { id: "u" } as never;
+    expect(await signIn?.({ user, account: google, profile: { email_verified: true } as never })).toBe(true);
+    expect(await signIn?.({ user, account: google, profile: { email_verified: false } as never })).toBe(false);
+    expect(await signIn?.({ user, account: google, profile: {} as never })).toBe(false);
+    const credentials = { provider: "credentials", type: "credentials", providerAccountId: "u" } as never;
+    expect(await signIn?.({ user, account: credentials })).toBe(true);
+  });
+
+  it("puts the user id in the token and exposes it as session.user.id", async () => {
+    const { jwt, session } = createAuthConfig(db, base).callbacks ?? {};
+    const token = await jwt?.({ token: { sub: "old" }, user: { id: "user-1" } } as never);
+    expect(token).toMatchObject({ sub: "user-1" });
+    const result = await session?.({ session: { user: { email: "a@b.c" }, expires: "x" }, token } as never);
+    expect(result).toMatchObject({ user: { id: "user-1", email: "a@b.c" } });
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Typed application errors. Anything below the route layer (db/queries, lib/*) throws an
+ * `AppError` with a code; the route wrapper (lib/api/route.ts) turns it into a JSON response
+ * with the status that code maps to. Any other thrown value is an unexpected error → 500.
+ */
+
+/** Resources whose absence (or foreignness — the same answer) is a 404 `not_found:<resource>`. */
+export type Resource = "user" | "conversation" | "message" | "note" | "memory" | "route";
+
+export type ErrorCode =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | `forbidden:${string}`
+  | `not_found:${Resource}`
+  | `conflict:${string}`
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "rate_limited"
+  | "internal";
+
+/** Field path (e.g. "body.email", "params.id") → human-readable message. */
+export type FieldErrors = Record<string, string>;
+
+export interface AppErrorOptions {
+  fields?: FieldErrors;
+  /** Seconds until the client may retry (rate_limited → Retry-After). */
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fields?: FieldErrors;
+  readonly retryAfter?: number;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.fields = options.fields;
+    this.retryAfter = options.retryAfter;
+  }
+
+  get status(): number {
+    return statusOf(this.code);
+  }
+}
+
+/** The HTTP status of an error code: the part before ":" decides. */
+export function statusOf(code: ErrorCode): number {
+  const kind = code.split(":")[0];
+  switch (kind) {
+    case "bad_request":
+      return 400;
+    case "unauthorized":
+      return 401;
+    case "forbidden":
+      return 403;
+    case "not_found":
+      return 404;
+    case "conflict":
+      return 409;
+    case "payload_too_large":
+      return 413;
+    case "unsupported_media_type":
+      return 415;
+    case "rate_limited":
+      return 429;
+    default:
+      return 500;
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** The one "missing or not yours" answer: callers cannot tell the two apart. */
+export function notFound(resource: Resource): AppError {
+  const label = resource.charAt(0).toUpperCase() + resource.slice(1);
+  return new AppError(`not_found:${resource}`, `${label} not found`);
+}
+
+/** A 400 naming the offending fields. */
+export function badRequest(fields: FieldErrors, message?: string): AppError {
+  const first = Object.entries(fields)[0];
+  return new AppError("bad_request", message ?? (first ? `${first[0]}: ${first[1]}` : "Invalid request"), { fields });
+}
+
+/** The JSON body of every error response. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; fields?: FieldErrors; requestId?: string };
+}
+
+/** For `.catch()` on the signed-in user's own row: a session whose user no longer exists is no session (401). */
+export function userGoneAsUnauthorized(error: unknown): never {
+  if (isAppError(error) && error.code === "not_found:user") {
+    throw new AppError("unauthorized", "Your account no longer exists — sign in again");
+  }
+  throw error;
+}

@@ -1,0 +1,90 @@
+/**
+ * Shared string rules for every user-supplied text field. Lengths are counted in Unicode code
+ * points (what Postgres' char_length counts), never in UTF-16 units, so an emoji is one character.
+ * Rejected everywhere: unpaired surrogates (not valid Unicode; cannot be stored as UTF-8) and NUL
+ * and other control characters (Postgres text cannot hold NUL). Text made only of whitespace and
+ * invisible format characters (zero-width space/joiner, BOM, direction marks) counts as empty.
+ */
+import { z } from "zod";
+
+const LONE_SURROGATE = /\p{Surrogate}/u;
+/** Control characters (C0, DEL, C1), except tab, line feed and carriage return. */
+const CONTROL_MULTILINE = /(?![\t\n\r])\p{Cc}/u;
+/** Every control character, line breaks included. */
+const CONTROL_SINGLE_LINE = /\p{Cc}/u;
+/** Bidi embedding/override/isolate controls: they can make a one-line value display as something else. */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+const INVISIBLE = /[\s\p{Cf}]/gu;
+
+/** Length in code points. */
+export function codePointLength(value: string): number {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}
+
+/** True when the string has at least one visible character. */
+export function hasVisibleText(value: string): boolean {
+  return value.replace(INVISIBLE, "").length > 0;
+}
+
+export interface TextOptions {
+  min?: number;
+  max: number;
+  /** Allow line breaks and tabs (notes, messages); names and titles are single-line. */
+  multiline?: boolean;
+}
+
+/** Checks that apply to every string: valid Unicode, no NUL or stray control characters. */
+function unicodeIssue(value: string, multiline: boolean): string | null {
+  if (LONE_SURROGATE.test(value)) return "Contains an invalid character (unpaired surrogate)";
+  if ((multiline ? CONTROL_MULTILINE : CONTROL_SINGLE_LINE).test(value)) return "Contains a control character";
+  if (!multiline && BIDI_CONTROL.test(value)) return "Contains a bidirectional control character";
+  return null;
+}
+
+/** A trimmed text field of `min`–`max` code points (min defaults to 1). */
+export function text({ min = 1, max, multiline = false }: TextOptions) {
+  return z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const issue = unicodeIssue(value, multiline);
+      if (issue) {
+        ctx.addIssue({ code: "custom", message: issue });
+        return;
+      }
+      const length = codePointLength(value);
+      if (min > 0 && !hasVisibleText(value)) ctx.addIssue({ code: "custom", message: "Must not be empty" });
+      else if (length < min) ctx.addIssue({ code: "custom", message: `Must be at least ${min} characters` });
+      else if (length > max) ctx.addIssue({ code: "custom", message: `Must be at most ${max} characters` });
+    });
+}
+
+/** An email address, trimmed and lower-cased (accounts are unique on lower(email)). */
+export const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: "Enter a valid email address" }).max(254, "Must be at most 254 characters"));
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 200;
+
+/** A new password: 8–200 code points, never trimmed, valid Unicode. */
+export const newPassword = z.string().superRefine((value, ctx) => {
+  if (LONE_SURROGATE.test(value)) {
+    ctx.addIssue({ code: "custom", message: "Contains an invalid character (unpaired surrogate)" });
+    return;
+  }
+  const length = codePointLength(value);
+  if (length < PASSWORD_MIN) ctx.addIssue({ code: "custom", message: `Must be at least ${PASSWORD_MIN} characters` });
+  else if (length > PASSWORD_MAX)
+    ctx.addIssue({ code: "custom", message: `Must be at most ${PASSWORD_MAX} characters` });
+});
+
+/** A password being checked against a stored hash: any non-empty string up to the maximum. */
+export const existingPassword = z
+  .string()
+  .min(1, "Required")
+  .refine((value) => codePointLength(value) <= PASSWORD_MAX, `Must be at most ${PASSWORD_MAX} characters`);

@@ -1,0 +1,334 @@
+/**
+ * Security regression matrix: every API route × method, over real HTTP (tests/http-server.ts) on a
+ * real database, PGlite and Postgres. Cases come from ONE registry, tests/security/route-cases.ts;
+ * a route file without an entry there fails the first test.
+ *
+ * Users sign in through the real Auth.js Credentials flow (csrf + callback). Forged cookies are
+ * minted with the encoder Auth.js itself uses (next-auth/jwt `encode`).
+ */
+import { randomUUID } from "node:crypto";
+import { encode } from "next-auth/jwt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/db/client";
+import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { HttpClient, type HttpResult, registerAndSignIn } from "@/tests/http-client";
+import { type HttpMethod, loadRoutes, startTestServer, type TestServer } from "@/tests/http-server";
+import { ownedSnapshot, snapshot } from "./db-snapshot";
+import {
+  type Actor,
+  type Fixture,
+  type InvalidRequest,
+  type RouteCase,
+  type RouteKey,
+  routeCases,
+} from "./route-cases";
+
+const SECRET = "security-matrix-secret-0123456789abcdef";
+process.env.AUTH_SECRET = SECRET;
+const COOKIE = "authjs.session-token";
+
+const UUID_IN_PATH = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/** Path segments that are not UUIDs, already URL-encoded. */
+const BAD_IDS = [
+  "not-a-uuid",
+  "123",
+  "00000000-0000-0000-0000-00000000000g",
+  encodeURIComponent("' OR '1'='1"),
+  `${randomUUID()}x`,
+  "%00",
+];
+
+/** Malformed bodies every JSON route must reject, built from its valid body. */
+const GENERIC_JSON_INVALID: ((valid: unknown) => InvalidRequest)[] = [
+  () => ({ name: "malformed JSON", raw: '{"oops": ', field: "body" }),
+  (valid) => ({
+    name: "JSON sent as text/plain",
+    raw: JSON.stringify(valid),
+    contentType: "text/plain",
+    status: 415,
+    code: "unsupported_media_type",
+  }),
+  (valid) => ({
+    name: "no content type",
+    raw: JSON.stringify(valid),
+    contentType: null,
+    status: 415,
+    code: "unsupported_media_type",
+  }),
+  () => ({ name: "empty body", raw: "", field: "body" }),
+  () => ({ name: "array body", json: [], field: "body" }),
+  () => ({ name: "null body", raw: "null", field: "body" }),
+  () => ({ name: "string body", json: "just a string", field: "body" }),
+  () => ({ name: "number body", raw: "42", field: "body" }),
+  () => ({ name: "unknown extra field", patch: (v) => ({ ...v, isAdmin: true }), field: "body.isAdmin" }),
+  (valid) => ({
+    name: "__proto__ key",
+    raw: JSON.stringify(valid).replace(/^\{/, '{"__proto__":{"isAdmin":true},'),
+    field: "body.__proto__",
+  }),
+  () => ({
+    name: "invalid UTF-8",
+    raw: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+    field: "body",
+  }),
+  () => ({
+    name: "body over 64 KB",
+    patch: (v) => ({ ...v, padding: "x".repeat(70_000) }),
+    status: 413,
+    code: "payload_too_large",
+  }),
+];
+
+// Route discovery: every route file and its exported methods.
+const mounted = await loadRoutes();
+const discovered = mounted.flatMap((r) => r.methods.map((m) => `${m} ${r.pattern}`)).sort();
+const registered = Object.keys(routeCases).sort();
+
+let executed = 0;
+const perKind: Record<string, number> = {};
+
+function check(kind: string, name: string, fn: () => Promise<void>) {
+  it(name, async () => {
+    await fn();
+    executed++;
+    perKind[kind] = (perKind[kind] ?? 0) + 1;
+  });
+}
+
+afterAll(() => {
+  const detail = Object.entries(perKind)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
+  console.log(`security matrix: ${executed} cases (${detail}) over ${discovered.length} route methods`);
+});
+
+it("every API route and method has exactly one case in tests/security/route-cases.ts", () => {
+  const missing = discovered.filter((k) => !registered.includes(k));
+  const stale = registered.filter((k) => !discovered.includes(k));
+  expect({ missing, stale }, "add a case for each missing route; remove cases of deleted routes").toEqual({
+    missing: [],
+    stale: [],
+  });
+  executed++;
+});
+
+function firstParamName(pattern: string): string {
+  return /\[([^\].]+)\]/.exec(pattern)?.[1] ?? "id";
+}
+
+function expectError(res: HttpResult, rc: RouteCase, status: number, code: string, field?: string) {
+  expect(res.status, res.text).toBe(status);
+  if (rc.wrapped === false) return;
+  const body = res.json as {
+    error?: { code: string; message: string; fields?: Record<string, string>; requestId: string };
+  };
+  expect(body?.error?.code, res.text).toBe(code);
+  expect(body.error?.message).toEqual(expect.any(String));
+  expect(body.error?.requestId).toBe(res.headers.get("x-request-id"));
+  expect(res.text).not.toMatch(/\n\s+at |node_modules|\.ts:\d+/);
+  if (field) {
+    expect(Object.keys(body.error?.fields ?? {}), res.text).toContain(field);
+    expect(body.error?.fields?.[field]).toMatch(/\S/);
+  }
+}
+
+function expectRequestId(res: HttpResult, rc: RouteCase) {
+  if (rc.wrapped !== false) expect(res.headers.get("x-request-id")).toMatch(/\S{8,}/);
+}
+
+describe.each(DB_KINDS)("security matrix on %s", (kind) => {
+  let database: Database;
+  let server: TestServer;
+  let owner: Actor;
+  let intruder: Actor;
+  let n = 0;
+  const unique = () => `${kind}-${process.pid}-${++n}`;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    server = await startTestServer({ database });
+    owner = await registerAndSignIn(server.url, `owner-${kind}`);
+    intruder = await registerAndSignIn(server.url, `intruder-${kind}`);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.close();
+  });
+
+  const setup = (rc: RouteCase, actor: Actor) => rc.setup({ db: database.db, actor, unique: unique() });
+
+  async function send(client: HttpClient, method: string, fixture: Fixture, override?: Partial<InvalidRequest>) {
+    const { path } = fixture;
+    if (fixture.form && !override) return client.request(method, path, { form: await fixture.form(client) });
+    if (override?.raw !== undefined) {
+      const headers: Record<string, string> = {};
+      if (override.contentType !== null) headers["content-type"] = override.contentType ?? "application/json";
+      return client.request(method, path, { body: override.raw, headers });
+    }
+    if (override?.json !== undefined) return client.request(method, path, { json: override.json });
+    return client.request(method, path, fixture.json === undefined ? {} : { json: fixture.json });
+  }
+
+  function anonymousClient(cookie?: string) {
+    const client = new HttpClient(server.url);
+    if (cookie) {
+      const [name = "", value = ""] = cookie.split(/=(.*)/s);
+      client.cookies.set(name, value);
+    }
+    return client;
+  }
+
+  for (const [key, rc] of Object.entries(routeCases) as [RouteKey, RouteCase][]) {
+    const [method, pattern] = key.split(" ") as [HttpMethod, string];
+
+    describe(key, () => {
+      // ---- who may call it -------------------------------------------------------------------
+      if (rc.access === "public") {
+        check(kind, "anonymous → success", async () => {
+          const fixture = await setup(rc, owner);
+          const res = await send(anonymousClient(), method, fixture);
+          expect(res.status, res.text).toBe(rc.success);
+          expectRequestId(res, rc);
+          fixture.check?.(res);
+        });
+      } else {
+        check(kind, "anonymous → 401, nothing written", async () => {
+          const fixture = await setup(rc, owner);
+          const before = await snapshot(database);
+          const res = await send(anonymousClient(), method, fixture);
+          expectError(res, rc, 401, "unauthorized");
+          expect(await snapshot(database)).toEqual(before);
+        });
+
+        const forgeries: [string, () => Promise<string>][] = [
+          ["a garbage session cookie", async () => `${COOKIE}=not.a.real.token`],
+          [
+            "a session cookie encrypted with another secret",
+            async () =>
+              `${COOKIE}=${await encode({ token: { sub: owner.id }, secret: "some-other-secret-0123456789", salt: COOKIE })}`,
+          ],
+          [
+            "an expired session cookie",
+            async () =>
+              `${COOKIE}=${await encode({ token: { sub: owner.id }, secret: SECRET, salt: COOKIE, maxAge: -3600 })}`,
+          ],
+          [
+            "a session cookie under the other cookie name (wrong salt)",
+            async () =>
+              `__Secure-${COOKIE}=${await encode({ token: { sub: owner.id }, secret: SECRET, salt: COOKIE })}`,
+          ],
+        ];
+        for (const [label, mint] of forgeries) {
+          check(kind, `${label} → 401, nothing written`, async () => {
+            const fixture = await setup(rc, owner);
+            const before = await snapshot(database);
+            const res = await send(anonymousClient(await mint()), method, fixture);
+            expectError(res, rc, 401, "unauthorized");
+            expect(await snapshot(database)).toEqual(before);
+          });
+        }
+
+        check(kind, "a valid session of a user that does not exist → no data, nothing written", async () => {
+          const fixture = await setup(rc, owner);
+          const before = await snapshot(database);
+          const ghost = await encode({ token: { sub: randomUUID() }, secret: SECRET, salt: COOKIE });
+          const res = await send(anonymousClient(`${COOKIE}=${ghost}`), method, fixture);
+          if (rc.scope === "resource") expect(res.status, res.text).toBe(404);
+          else expectError(res, rc, 401, "unauthorized");
+          expect(await snapshot(database)).toEqual(before);
+        });
+      }
+
+      // ---- whose data it reaches -------------------------------------------------------------
+      if (rc.scope === "resource") {
+        check(kind, "another user → 404, nothing written", async () => {
+          const fixture = await setup(rc, owner);
+          const before = await snapshot(database);
+          const res = await send(intruder.client, method, fixture);
+          expect(res.status, res.text).toBe(404);
+          expect((res.json as { error: { code: string } }).error.code).toMatch(/^not_found:/);
+          expectRequestId(res, rc);
+          expect(await snapshot(database)).toEqual(before);
+        });
+
+        check(kind, "a missing id → the same 404 as a foreign one", async () => {
+          const fixture = await setup(rc, owner);
+          const foreign = await send(intruder.client, method, fixture);
+          const missing = await send(owner.client, method, {
+            ...fixture,
+            path: fixture.path.replace(UUID_IN_PATH, randomUUID()),
+          });
+          const answer = (r: HttpResult) => ({
+            status: r.status,
+            error: { ...(r.json as { error?: object } | undefined)?.error, requestId: undefined },
+          });
+          expect(answer(missing).status, missing.text).toBe(404);
+          expect(answer(foreign)).toEqual(answer(missing));
+        });
+
+        const param = firstParamName(pattern);
+        for (const bad of BAD_IDS) {
+          check(kind, `id "${decodeURIComponent(bad).replace("\u0000", "\\0")}" → 400 params.${param}`, async () => {
+            const fixture = await setup(rc, owner);
+            const before = await snapshot(database);
+            const res = await send(owner.client, method, { ...fixture, path: fixture.path.replace(UUID_IN_PATH, bad) });
+            expectError(res, rc, 400, "bad_request", `params.${param}`);
+            expect(await snapshot(database)).toEqual(before);
+          });
+        }
+      }
+
+      if (rc.scope === "self") {
+        check(kind, "another user acting → their own account only, the owner's data unchanged", async () => {
+          const fixture = await setup(rc, intruder);
+          const before = await ownedSnapshot(database, owner.id);
+          const res = await send(intruder.client, method, fixture);
+          expect(res.status, res.text).toBe(rc.success);
+          expect(await ownedSnapshot(database, owner.id)).toEqual(before);
+        });
+      }
+
+      check(kind, `the owner → ${rc.success}`, async () => {
+        const fixture = await setup(rc, owner);
+        expect(fixture.json !== undefined, '`body: "json"` ⇔ the fixture has a JSON body').toBe(rc.body === "json");
+        const res = await send(owner.client, method, fixture);
+        expect(res.status, res.text).toBe(rc.success);
+        expectRequestId(res, rc);
+        fixture.check?.(res);
+      });
+
+      for (const variant of rc.variants ?? []) {
+        check(kind, `valid: ${variant.name} → ${variant.status}`, async () => {
+          const fixture = await variant.setup({ db: database.db, actor: owner, unique: unique() });
+          const res = await send(owner.client, method, fixture);
+          expect(res.status, res.text).toBe(variant.status);
+          fixture.check?.(res);
+        });
+      }
+
+      // ---- what it accepts -------------------------------------------------------------------
+      const all: ((valid: unknown) => InvalidRequest)[] = [
+        ...(rc.body === "json" ? GENERIC_JSON_INVALID : []),
+        ...(rc.invalid ?? []).map((i) => () => i),
+      ];
+      for (const make of all) {
+        const name = make({}).name;
+        check(kind, `invalid: ${name}`, async () => {
+          const fixture = await setup(rc, owner);
+          const valid = (fixture.json ?? {}) as Record<string, unknown>;
+          const spec = make(valid);
+          const override: Partial<InvalidRequest> = spec.patch
+            ? { json: spec.patch(valid, { db: database.db, actor: owner, unique: unique(), others: [intruder] }) }
+            : spec;
+          const before = await snapshot(database);
+          const res = await send(owner.client, method, fixture, override);
+          const status = spec.status ?? 400;
+          expectError(res, rc, status, spec.code ?? "bad_request", status === 400 ? spec.field : undefined);
+          if (status === 400) expect(spec.field, "a 400 case must name its field").toBeDefined();
+          expect(await snapshot(database)).toEqual(before);
+        });
+      }
+    });
+  }
+});

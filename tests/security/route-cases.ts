@@ -1,0 +1,428 @@
+/**
+ * THE registry of API routes for the security matrix (tests/security/matrix.int.test.ts).
+ *
+ * Every exported method of every `app/api/**\/route.ts` must have an entry here, keyed
+ * "METHOD /api/path/[param]" exactly as the file path spells it — a route added without one fails
+ * the matrix. An entry says who may call the route, how to create what a valid request needs for a
+ * given user (fixtures through db/queries), and the route's own invalid inputs. From it the matrix
+ * derives, for each route: anonymous → 401; another user → 404 (or, for routes on the caller's own
+ * account, no change to anyone else); the owner → success; forged, expired and foreign-secret
+ * session cookies → 401; and, for JSON bodies, a battery of malformed bodies (see GENERIC_* in
+ * the matrix) on top of the `invalid` list here. Every rejected request must leave the database
+ * byte-for-byte unchanged.
+ *
+ * Adding a route: add an entry with `setup` (and `invalid` cases for its body fields).
+ */
+import { expect } from "vitest";
+import type { Db } from "@/db/client";
+import { createConversation } from "@/db/queries/conversations";
+import { createMessage } from "@/db/queries/messages";
+import { createNote } from "@/db/queries/notes";
+import type { HttpClient, HttpResult } from "@/tests/http-client";
+import type { HttpMethod } from "@/tests/http-server";
+
+export interface Actor {
+  id: string;
+  email: string;
+  password: string;
+  name: string;
+  client: HttpClient;
+}
+
+export interface SetupContext {
+  db: Db;
+  /** The user the fixture belongs to (the owner, or for "self" routes whoever is acting). */
+  actor: Actor;
+  /** A fresh string per call, for unique emails. */
+  unique: string;
+}
+
+/** A valid request, ready to send. */
+export interface Fixture {
+  path: string;
+  /** JSON body. Routes with one also get the generic malformed-body battery. */
+  json?: unknown;
+  /** Form body (Auth.js endpoints), built with the client that will send it (CSRF cookie). */
+  form?: (client: HttpClient) => Promise<Record<string, string>>;
+  /** Extra assertions on a successful response. */
+  check?: (res: HttpResult) => void;
+}
+
+export interface InvalidRequest {
+  name: string;
+  /** Replaces the valid JSON body… */
+  json?: unknown;
+  /** …or a raw body, sent as application/json unless `contentType` says otherwise (null: no header). */
+  raw?: string | Uint8Array<ArrayBuffer>;
+  contentType?: string | null;
+  /** A body built from the fixture's valid one. */
+  patch?: (valid: Record<string, unknown>, ctx: SetupContext & { others: Actor[] }) => unknown;
+  /** Expected status (default 400). */
+  status?: number;
+  /** Expected error code (default "bad_request"). */
+  code?: string;
+  /** The field the error must name (a key of error.fields). Required for 400s. */
+  field?: string;
+}
+
+export interface RouteCase {
+  access: "public" | "user";
+  /**
+   * resource: the path names a row of the owner's — anyone else gets 404;
+   * self: the route acts on the caller's own account — acting as someone else changes nothing of the owner's;
+   * public: no user data behind it.
+   */
+  scope: "resource" | "self" | "public";
+  /** Status of a valid request by its owner (or by anyone, for public routes). */
+  success: number;
+  /** The route takes a JSON body: the matrix adds its malformed-body battery (GENERIC_JSON_INVALID). */
+  body?: "json";
+  /** Through lib/api/route: every response has x-request-id, errors are JSON. Default true. */
+  wrapped?: boolean;
+  setup(ctx: SetupContext): Promise<Fixture>;
+  invalid?: InvalidRequest[];
+  /** More valid requests (edge cases that must be accepted). */
+  variants?: { name: string; status: number; setup(ctx: SetupContext): Promise<Fixture> }[];
+}
+
+export type RouteKey = `${HttpMethod} /api/${string}`;
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------------------------
+
+async function ownedMessage(db: Db, userId: string) {
+  const conversation = await createConversation(db, { userId, title: "Fixture chat" });
+  return createMessage(db, { userId, conversationId: conversation.id, role: "user", content: "Fixture message" });
+}
+
+const repeat = (s: string, n: number) => s.repeat(n);
+const EMOJI = "😀"; // one code point, two UTF-16 units
+
+function expectNote(res: HttpResult, content: string) {
+  const { note } = res.json as { note: { id: string; content: string } };
+  expect(note.content).toBe(content);
+  expect(note.id).toMatch(/^[0-9a-f-]{36}$/);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The registry
+// ---------------------------------------------------------------------------------------------
+
+export const routeCases: Record<RouteKey, RouteCase> = {
+  "GET /api/health": {
+    access: "public",
+    scope: "public",
+    success: 200,
+    wrapped: false,
+    setup: async () => ({ path: "/api/health", check: (res) => expect(res.json).toMatchObject({ ok: true }) }),
+  },
+
+  "GET /api/auth/[...nextauth]": {
+    access: "public",
+    scope: "public",
+    success: 200,
+    setup: async () => ({
+      path: "/api/auth/providers",
+      check: (res) => expect(res.json).toHaveProperty("credentials"),
+    }),
+  },
+
+  "POST /api/auth/[...nextauth]": {
+    access: "public",
+    scope: "public",
+    success: 302,
+    setup: async ({ actor }) => ({
+      path: "/api/auth/callback/credentials",
+      form: async (client) => {
+        const csrf = await client.request("GET", "/api/auth/csrf");
+        const { csrfToken } = csrf.json as { csrfToken: string };
+        return { email: actor.email, password: actor.password, csrfToken, callbackUrl: "/" };
+      },
+      check: (res) => {
+        expect(res.headers.get("location")).not.toContain("error=");
+        expect(res.headers.getSetCookie().join(";")).toContain("authjs.session-token=");
+      },
+    }),
+  },
+
+  "POST /api/auth/register": {
+    body: "json",
+    access: "public",
+    scope: "public",
+    success: 201,
+    setup: async ({ unique }) => ({
+      path: "/api/auth/register",
+      json: { email: `new-${unique}@example.com`, password: "a-good-password", name: "New User" },
+      check: (res) =>
+        expect(res.json).toMatchObject({ user: { email: `new-${unique}@example.com`, name: "New User" } }),
+    }),
+    invalid: [
+      { name: "missing email", patch: ({ email: _, ...rest }) => rest, field: "body.email" },
+      { name: "email is a number", patch: (v) => ({ ...v, email: 42 }), field: "body.email" },
+      { name: "email without @", patch: (v) => ({ ...v, email: "not-an-email" }), field: "body.email" },
+      {
+        name: "email too long",
+        patch: (v) => ({ ...v, email: `${repeat("a", 250)}@example.com` }),
+        field: "body.email",
+      },
+      {
+        name: "email with zero-width space",
+        patch: (v) => ({ ...v, email: "ze\u200Bro@example.com" }),
+        field: "body.email",
+      },
+      { name: "missing password", patch: ({ password: _, ...rest }) => rest, field: "body.password" },
+      { name: "password of 7 characters", patch: (v) => ({ ...v, password: "1234567" }), field: "body.password" },
+      {
+        name: "password of 201 characters",
+        patch: (v) => ({ ...v, password: repeat("p", 201) }),
+        field: "body.password",
+      },
+      {
+        name: "password of 7 emoji (14 UTF-16 units, 7 characters)",
+        patch: (v) => ({ ...v, password: repeat(EMOJI, 7) }),
+        field: "body.password",
+      },
+      {
+        name: "password with a lone surrogate",
+        patch: (v) => ({ ...v, password: "abcdefgh\uD800" }),
+        field: "body.password",
+      },
+      { name: "password is an array", patch: (v) => ({ ...v, password: ["a-good-password"] }), field: "body.password" },
+      { name: "missing name", patch: ({ name: _, ...rest }) => rest, field: "body.name" },
+      { name: "empty name", patch: (v) => ({ ...v, name: "" }), field: "body.name" },
+      {
+        name: "name of zero-width characters only",
+        patch: (v) => ({ ...v, name: "\u200B\u200C\u200D" }),
+        field: "body.name",
+      },
+      {
+        name: "name with a right-to-left override",
+        patch: (v) => ({ ...v, name: "abc\u202Egpj.exe" }),
+        field: "body.name",
+      },
+      { name: "name with NUL", patch: (v) => ({ ...v, name: "a\u0000b" }), field: "body.name" },
+      { name: "name with a line break", patch: (v) => ({ ...v, name: "a\nb" }), field: "body.name" },
+      { name: "name of 101 characters", patch: (v) => ({ ...v, name: repeat("n", 101) }), field: "body.name" },
+      { name: "name is a huge number", patch: (v) => ({ ...v, name: 1e308 }), field: "body.name" },
+      { name: "name is a negative number", patch: (v) => ({ ...v, name: -1 }), field: "body.name" },
+      {
+        name: "email already registered (other case)",
+        patch: (v, { others }) => ({ ...v, email: others[0]?.email.toUpperCase() }),
+        status: 409,
+        code: "conflict:email",
+      },
+    ],
+    variants: [
+      {
+        name: "email is trimmed and lower-cased",
+        status: 201,
+        setup: async ({ unique }) => ({
+          path: "/api/auth/register",
+          json: { email: `  MiXeD-${unique}@Example.COM `, password: "a-good-password", name: "Mixed" },
+          check: (res) => expect(res.json).toMatchObject({ user: { email: `mixed-${unique}@example.com` } }),
+        }),
+      },
+      {
+        name: "password of 200 characters and an emoji name",
+        status: 201,
+        setup: async ({ unique }) => ({
+          path: "/api/auth/register",
+          json: { email: `long-${unique}@example.com`, password: repeat(EMOJI, 200), name: `Zoë ${EMOJI}` },
+        }),
+      },
+    ],
+  },
+
+  "GET /api/account": {
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async ({ actor }) => ({
+      path: "/api/account",
+      check: (res) => {
+        expect(res.json).toMatchObject({ account: { id: actor.id, email: actor.email, hasPassword: true } });
+        expect(JSON.stringify(res.json)).not.toMatch(/passwordHash|password_hash|\$2[aby]\$/);
+      },
+    }),
+  },
+
+  "PATCH /api/account": {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async ({ actor }) => ({
+      path: "/api/account",
+      json: { name: `${actor.name} (edited)`, memoryEnabledDefault: false },
+      check: (res) => expect(res.json).toMatchObject({ account: { id: actor.id, memoryEnabledDefault: false } }),
+    }),
+    invalid: [
+      { name: "no fields", json: {}, field: "body" },
+      { name: "name is a number", json: { name: 123 }, field: "body.name" },
+      { name: "name of 101 characters", json: { name: repeat("x", 101) }, field: "body.name" },
+      { name: "name with a lone surrogate", json: { name: "\uDFFFname" }, field: "body.name" },
+      { name: "name with a bidi isolate", json: { name: "name\u2067" }, field: "body.name" },
+      { name: "invalid email", json: { email: "nope" }, field: "body.email" },
+      { name: "email null", json: { email: null }, field: "body.email" },
+      {
+        name: "memoryEnabledDefault is a string",
+        json: { memoryEnabledDefault: "yes" },
+        field: "body.memoryEnabledDefault",
+      },
+      { name: "memoryEnabledDefault is 1", json: { memoryEnabledDefault: 1 }, field: "body.memoryEnabledDefault" },
+      { name: "memoryEnabledDefault null", json: { memoryEnabledDefault: null }, field: "body.memoryEnabledDefault" },
+      {
+        name: "email of another account",
+        patch: (_, { others }) => ({ email: others[0]?.email }),
+        status: 409,
+        code: "conflict:email",
+      },
+    ],
+    variants: [
+      {
+        name: "name null clears it",
+        status: 200,
+        setup: async () => ({
+          path: "/api/account",
+          json: { name: null },
+          check: (res) => expect(res.json).toMatchObject({ account: { name: null } }),
+        }),
+      },
+    ],
+  },
+
+  "POST /api/account/password": {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 204,
+    // Same password again: a real change (new salt, new hash) that keeps the actor's credentials valid.
+    setup: async ({ actor }) => ({
+      path: "/api/account/password",
+      json: { currentPassword: actor.password, newPassword: actor.password },
+    }),
+    invalid: [
+      {
+        name: "missing currentPassword",
+        patch: ({ currentPassword: _, ...rest }) => rest,
+        field: "body.currentPassword",
+      },
+      { name: "empty currentPassword", patch: (v) => ({ ...v, currentPassword: "" }), field: "body.currentPassword" },
+      {
+        name: "currentPassword of 201 characters",
+        patch: (v) => ({ ...v, currentPassword: repeat("c", 201) }),
+        field: "body.currentPassword",
+      },
+      {
+        name: "wrong currentPassword",
+        patch: (v) => ({ ...v, currentPassword: "not-my-password" }),
+        field: "body.currentPassword",
+      },
+      { name: "missing newPassword", patch: ({ newPassword: _, ...rest }) => rest, field: "body.newPassword" },
+      { name: "newPassword too short", patch: (v) => ({ ...v, newPassword: "short" }), field: "body.newPassword" },
+      {
+        name: "newPassword of 201 characters",
+        patch: (v) => ({ ...v, newPassword: repeat("n", 201) }),
+        field: "body.newPassword",
+      },
+      { name: "newPassword is a number", patch: (v) => ({ ...v, newPassword: 12345678 }), field: "body.newPassword" },
+    ],
+  },
+
+  "GET /api/messages/[id]/notes": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const message = await ownedMessage(db, actor.id);
+      await createNote(db, { userId: actor.id, messageId: message.id, content: "Existing note" });
+      return {
+        path: `/api/messages/${message.id}/notes`,
+        check: (res) =>
+          expect(res.json).toMatchObject({ notes: [{ messageId: message.id, content: "Existing note" }] }),
+      };
+    },
+  },
+
+  "POST /api/messages/[id]/notes": {
+    body: "json",
+    access: "user",
+    scope: "resource",
+    success: 201,
+    setup: async ({ db, actor }) => {
+      const message = await ownedMessage(db, actor.id);
+      return {
+        path: `/api/messages/${message.id}/notes`,
+        json: { content: "Remember the dentist on Friday" },
+        check: (res) => expectNote(res, "Remember the dentist on Friday"),
+      };
+    },
+    invalid: [
+      { name: "missing content", json: {}, field: "body.content" },
+      { name: "content is a number", json: { content: 42 }, field: "body.content" },
+      { name: "content is negative", json: { content: -1 }, field: "body.content" },
+      { name: "content is 1e400 (Infinity)", raw: '{"content":1e400}', field: "body.content" },
+      { name: "content null", json: { content: null }, field: "body.content" },
+      { name: "content is an object", json: { content: { text: "x" } }, field: "body.content" },
+      { name: "empty content", json: { content: "" }, field: "body.content" },
+      { name: "whitespace-only content", json: { content: "  \n\t  " }, field: "body.content" },
+      { name: "zero-width-only content", json: { content: "\u200B\u200D\uFEFF" }, field: "body.content" },
+      { name: "content of 10,001 characters", json: { content: repeat("a", 10_001) }, field: "body.content" },
+      { name: "content of 10,001 emoji", json: { content: repeat(EMOJI, 10_001) }, field: "body.content" },
+      { name: "content with a lone surrogate", json: { content: "note \uDC00" }, field: "body.content" },
+      { name: "content with NUL", json: { content: "a\u0000b" }, field: "body.content" },
+    ],
+    variants: [
+      {
+        name: "10,000 emoji are 10,000 characters",
+        status: 201,
+        setup: async ({ db, actor }) => {
+          const message = await ownedMessage(db, actor.id);
+          const content = repeat(EMOJI, 10_000);
+          return {
+            path: `/api/messages/${message.id}/notes`,
+            json: { content },
+            check: (res) => expectNote(res, content),
+          };
+        },
+      },
+      {
+        name: "right-to-left text with direction marks",
+        status: 201,
+        setup: async ({ db, actor }) => {
+          const message = await ownedMessage(db, actor.id);
+          const content = "\u200Fמחר בבוקר: להתקשר לרופא\u200E — call at 9";
+          return {
+            path: `/api/messages/${message.id}/notes`,
+            json: { content },
+            check: (res) => expectNote(res, content),
+          };
+        },
+      },
+      {
+        name: "surrounding whitespace is trimmed",
+        status: 201,
+        setup: async ({ db, actor }) => {
+          const message = await ownedMessage(db, actor.id);
+          return {
+            path: `/api/messages/${message.id}/notes`,
+            json: { content: "\n  padded note \t" },
+            check: (res) => expectNote(res, "padded note"),
+          };
+        },
+      },
+    ],
+  },
+
+  "DELETE /api/notes/[id]": {
+    access: "user",
+    scope: "resource",
+    success: 204,
+    setup: async ({ db, actor }) => {
+      const message = await ownedMessage(db, actor.id);
+      const note = await createNote(db, { userId: actor.id, messageId: message.id, content: "To delete" });
+      return { path: `/api/notes/${note.id}` };
+    },
+  },
+};
