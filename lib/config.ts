@@ -42,3 +42,31 @@ export const promptConfig = {
 
 export type RetrievalConfig = typeof retrievalConfig;
 export type FormatterConfig = typeof formatterConfig;
+
+export const extractionConfig = {
+  /** Messages before the user message that the extractor reads as context (never re-extracted). */
+  previousMessages: 4,
+  /** Retries after a failed attempt: Inngest's `retries` and the in-process runner's, the same number. */
+  retries: 4,
+  /** In-process runner: the n-th retry waits min(backoffMaxMs, backoffBaseMs · 2^(n−1)). */
+  backoffBaseMs: 2_000,
+  backoffMaxMs: 60_000,
+  /** Model temperature of extraction and consolidation calls. */
+  temperature: 0.1,
+} as const;
+
+export const consolidationConfig = {
+  /**
+   * A stored memory (active or pending) at least this similar to a new candidate is "near" and is
+   * shown to the consolidation decision (add / update / supersede / skip); below it, the candidate
+   * is added without a model call. Measured with the offline embedder on "title: content" texts
+   * (docs/extraction.md): same-subject contradictions mostly 0.75–0.89 (Maya/Mia 0.89, Berlin/Paris
+   * 0.75; New York/Boston 0.68 falls below), refinements 0.82–0.90, paraphrases 0.71–0.88,
+   * unrelated facts of one template up to 0.84 (the decision tells those apart).
+   */
+  nearSimilarity: 0.75,
+  /** At most this many near memories are shown to the decision. */
+  nearLimit: 5,
+} as const;
+
+export type ConsolidationConfig = typeof consolidationConfig;

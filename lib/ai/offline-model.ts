@@ -7,7 +7,9 @@
  *   (see offline-chat).
  * - JSON (`responseFormat.type === "json"`): dispatches on `responseFormat.name`:
  *   "memory_extraction" → rule-based extraction from the prompt's <user_message>;
- *   "conversation_title" → the first meaningful words of the prompt's <conversation>.
+ *   "conversation_title" → the first meaningful words of the prompt's <conversation>;
+ *   "memory_consolidation" → rule-based add/update/supersede/skip of the prompt's <new_memory>
+ *   against its <existing_memories> (lib/memory/consolidation-rules).
  *   Any other name is an UnsupportedFunctionalityError.
  *
  * doStream behaves like a network provider: stream-start, response-metadata, text-start,
@@ -32,6 +34,9 @@ import { createIdGenerator } from "@ai-sdk/provider-utils";
 import { composeOfflineReply } from "@/lib/ai/offline-chat";
 import { extractMemoriesOffline, titleConversationOffline } from "@/lib/ai/offline-extractor";
 import { truncateToTokens } from "@/lib/ai/token-count";
+import { parseConsolidationPrompt } from "@/lib/memory/consolidation-prompt";
+import { consolidateOffline } from "@/lib/memory/consolidation-rules";
+import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/consolidation-schema";
 import { parseExtractionPrompt, parseTitlePrompt } from "@/lib/memory/extraction-prompt";
 import { EXTRACTION_OUTPUT_NAME, TITLE_OUTPUT_NAME } from "@/lib/memory/extraction-schema";
 import { countTokens } from "@/lib/memory/tokens";
@@ -97,10 +102,19 @@ function structuredOutput(name: string | undefined, prompt: LanguageModelV3Promp
       }
       return JSON.stringify(titleConversationOffline(messages));
     }
+    case CONSOLIDATION_OUTPUT_NAME: {
+      const parsed = parseConsolidationPrompt(userText);
+      if (!parsed) {
+        throw new Error(
+          `Offline model: a "${CONSOLIDATION_OUTPUT_NAME}" request needs a prompt made by buildConsolidationPrompt (<new_memory>, <existing_memories>).`,
+        );
+      }
+      return JSON.stringify(consolidateOffline(parsed));
+    }
     default:
       throw new UnsupportedFunctionalityError({
         functionality: `structured output "${name ?? "(unnamed)"}"`,
-        message: `The offline model only produces the structured outputs "${EXTRACTION_OUTPUT_NAME}" and "${TITLE_OUTPUT_NAME}" (got ${name === undefined ? "no name" : `"${name}"`}). Pass the name via Output.object({ schema, name }).`,
+        message: `The offline model only produces the structured outputs "${EXTRACTION_OUTPUT_NAME}", "${TITLE_OUTPUT_NAME}" and "${CONSOLIDATION_OUTPUT_NAME}" (got ${name === undefined ? "no name" : `"${name}"`}). Pass the name via Output.object({ schema, name }).`,
       });
   }
 }

@@ -5,8 +5,12 @@
  */
 export type JobRunnerKind = "inngest" | "in-process";
 
-export function jobRunnerKind(env: NodeJS.ProcessEnv = process.env): JobRunnerKind {
+/** INNGEST_DEV set to anything but "", "0" or "false" (e.g. "1" or the dev server's URL). */
+export function inngestDevMode(env: NodeJS.ProcessEnv = process.env): boolean {
   const dev = env.INNGEST_DEV;
-  const devEnabled = dev !== undefined && dev !== "" && dev !== "0" && dev !== "false";
-  return env.INNGEST_EVENT_KEY || devEnabled ? "inngest" : "in-process";
+  return dev !== undefined && dev !== "" && dev !== "0" && dev !== "false";
+}
+
+export function jobRunnerKind(env: NodeJS.ProcessEnv = process.env): JobRunnerKind {
+  return env.INNGEST_EVENT_KEY || inngestDevMode(env) ? "inngest" : "in-process";
 }

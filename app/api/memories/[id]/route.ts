@@ -1,0 +1,19 @@
+import { deleteMemory } from "@/db/queries/memories";
+import { route } from "@/lib/api/route";
+import { editMemory } from "@/lib/memory/memory-store";
+import { idParams } from "@/lib/validation/common";
+import { memoryPatchBody } from "@/lib/validation/memories";
+
+/**
+ * PATCH /api/memories/:id {content?, title?, type?, importance?, tags?, pinned?} → {memory}.
+ * A new content or title is re-embedded; the edit is recorded (actor user) and sets edited_at.
+ * 404 not_found:memory when missing or not yours; 409 conflict:memory_deleted for a deleted one.
+ */
+export const PATCH = route({ params: idParams, body: memoryPatchBody }, async ({ db, userId, params, body }) => ({
+  memory: await editMemory(db, { userId, memoryId: params.id, patch: body }),
+}));
+
+/** DELETE /api/memories/:id → {memory} marked deleted (never retrieved; undo with POST …/restore). */
+export const DELETE = route({ params: idParams }, async ({ db, userId, params }) => ({
+  memory: await deleteMemory(db, { userId, memoryId: params.id }),
+}));

@@ -1,0 +1,383 @@
+/**
+ * memory_extractions: one row per (user message, assistant message) pair — the status of its
+ * memory extraction, as data the user can see.
+ *
+ *   queued ──claim──▶ running ──store──▶ succeeded (memory_ids; empty = nothing worth keeping)
+ *     ▲                  │
+ *     └── failed attempt ┤ (attempts + 1, last_error; next_attempt_at when the in-process runner
+ *         with retries   │  schedules the retry, null when Inngest does)
+ *         left           └──▶ failed (attempts spent, or the job could not be dispatched) ──retry──▶ queued
+ *   skipped: memory was off for the conversation; nothing runs.
+ *
+ * Route-facing queries take the owner's id; the job's queries take the extraction id (a job has
+ * no session) and read the owner from the row.
+ */
+import { and, asc, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
+import { type ExtractionStatus, memoryExtractions, messages, users } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+
+export type Extraction = typeof memoryExtractions.$inferSelect;
+
+/** Statuses a job may still work on. */
+export const RUNNABLE_STATUSES = ["queued", "running"] as const satisfies readonly ExtractionStatus[];
+
+const noExtraction = () => new AppError("not_found:message", "No memory extraction for this message");
+
+/**
+ * Records the pair, once: the insert selects both messages filtered by owner, role and
+ * conversation, so a foreign or mismatched pair inserts nothing (→ `not_found:message`), and the
+ * unique pair index makes a second call return the existing row (`created: false`).
+ */
+export async function createExtraction(
+  db: Db,
+  input: {
+    userId: string;
+    conversationId: string;
+    userMessageId: string;
+    assistantMessageId: string;
+    status: "queued" | "skipped";
+    runner: string | null;
+  },
+): Promise<{ extraction: Extraction; created: boolean }> {
+  const userMessage = alias(messages, "user_message");
+  const assistantMessage = alias(messages, "assistant_message");
+  const finished = input.status === "skipped";
+  const [inserted] = await db
+    .insert(memoryExtractions)
+    .select(
+      db
+        .select({
+          id: sql`gen_random_uuid()`.as("id"),
+          userId: userMessage.userId,
+          conversationId: userMessage.conversationId,
+          userMessageId: userMessage.id,
+          assistantMessageId: assistantMessage.id,
+          status: sql`${input.status}::extraction_status`.as("status"),
+          attempts: sql`0`.as("attempts"),
+          lastError: sql`NULL::text`.as("last_error"),
+          memoryIds: sql`'{}'::uuid[]`.as("memory_ids"),
+          decisions: sql`'[]'::jsonb`.as("decisions"),
+          runner: sql`${input.runner}::text`.as("runner"),
+          queuedAt: sql`now()`.as("queued_at"),
+          startedAt: sql`NULL::timestamptz`.as("started_at"),
+          finishedAt: sql`${finished ? sql`now()` : sql`NULL::timestamptz`}`.as("finished_at"),
+          nextAttemptAt: sql`NULL::timestamptz`.as("next_attempt_at"),
+          createdAt: sql`now()`.as("created_at"),
+          updatedAt: sql`now()`.as("updated_at"),
+        })
+        .from(userMessage)
+        .innerJoin(
+          assistantMessage,
+          and(
+            eq(assistantMessage.id, input.assistantMessageId),
+            eq(assistantMessage.userId, input.userId),
+            eq(assistantMessage.role, "assistant"),
+            eq(assistantMessage.conversationId, input.conversationId),
+          ),
+        )
+        .where(
+          and(
+            eq(userMessage.id, input.userMessageId),
+            eq(userMessage.userId, input.userId),
+            eq(userMessage.role, "user"),
+            eq(userMessage.conversationId, input.conversationId),
+          ),
+        ),
+    )
+    .onConflictDoNothing({ target: [memoryExtractions.userMessageId, memoryExtractions.assistantMessageId] })
+    .returning();
+  if (inserted) return { extraction: inserted, created: true };
+
+  const [existing] = await db
+    .select()
+    .from(memoryExtractions)
+    .where(
+      and(
+        eq(memoryExtractions.userId, input.userId),
+        eq(memoryExtractions.userMessageId, input.userMessageId),
+        eq(memoryExtractions.assistantMessageId, input.assistantMessageId),
+      ),
+    )
+    .limit(1);
+  if (!existing) throw new AppError("not_found:message", "Message not found");
+  return { extraction: existing, created: false };
+}
+
+/** The job's read of its row (no owner filter: the row is the job's input). */
+export async function getExtraction(db: Db, { extractionId }: { extractionId: string }): Promise<Extraction | null> {
+  const [row] = await db.select().from(memoryExtractions).where(eq(memoryExtractions.id, extractionId)).limit(1);
+  return row ?? null;
+}
+
+/** The extraction of the user's pair whose assistant message is `assistantMessageId`; else 404. */
+export async function getExtractionForMessage(
+  db: Db,
+  { userId, assistantMessageId }: { userId: string; assistantMessageId: string },
+): Promise<Extraction> {
+  const [row] = await db
+    .select()
+    .from(memoryExtractions)
+    .where(and(eq(memoryExtractions.assistantMessageId, assistantMessageId), eq(memoryExtractions.userId, userId)))
+    .orderBy(desc(memoryExtractions.createdAt))
+    .limit(1);
+  if (!row) throw noExtraction();
+  return row;
+}
+
+/**
+ * Starts an attempt: queued|running → running. False when the row is not runnable (already
+ * succeeded, failed for good, skipped, or gone): the caller must stop.
+ */
+export async function claimExtraction(
+  db: Db,
+  { extractionId, runner, now }: { extractionId: string; runner: string; now: Date },
+): Promise<boolean> {
+  const [row] = await db
+    .update(memoryExtractions)
+    .set({ status: "running", runner, startedAt: now, nextAttemptAt: null, updatedAt: now })
+    .where(and(eq(memoryExtractions.id, extractionId), inArray(memoryExtractions.status, [...RUNNABLE_STATUSES])))
+    .returning({ id: memoryExtractions.id });
+  return row !== undefined;
+}
+
+export interface FailedAttempt {
+  status: "queued" | "failed";
+  attempts: number;
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Records a failed attempt of a runnable row: attempts + 1 and last_error; then `failed` when
+ * `maxAttempts` are spent, else `queued` with the retry time `retryAt` gives (null when the runner
+ * schedules retries itself). Null when the row is not runnable (nothing recorded).
+ */
+export async function recordFailedAttempt(
+  db: Db,
+  input: {
+    extractionId: string;
+    error: string;
+    maxAttempts: number;
+    retryAt: (failedAttempts: number) => Date | null;
+    now: Date;
+  },
+): Promise<FailedAttempt | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ attempts: memoryExtractions.attempts })
+      .from(memoryExtractions)
+      .where(
+        and(eq(memoryExtractions.id, input.extractionId), inArray(memoryExtractions.status, [...RUNNABLE_STATUSES])),
+      )
+      .for("update");
+    if (!row) return null;
+    const attempts = row.attempts + 1;
+    const spent = attempts >= input.maxAttempts;
+    const result: FailedAttempt = spent
+      ? { status: "failed", attempts, nextAttemptAt: null }
+      : { status: "queued", attempts, nextAttemptAt: input.retryAt(attempts) };
+    await tx
+      .update(memoryExtractions)
+      .set({
+        ...result,
+        lastError: input.error,
+        finishedAt: spent ? input.now : null,
+        updatedAt: input.now,
+      })
+      .where(eq(memoryExtractions.id, input.extractionId));
+    return result;
+  });
+}
+
+/**
+ * Marks a runnable row failed for good without counting an attempt: the job could not be handed
+ * to its runner, or the runner gave up on it (Inngest's onFailure). False when not runnable.
+ */
+export async function markExtractionFailed(
+  db: Db,
+  { extractionId, error, now }: { extractionId: string; error: string; now: Date },
+): Promise<boolean> {
+  const [row] = await db
+    .update(memoryExtractions)
+    .set({ status: "failed", lastError: error, nextAttemptAt: null, finishedAt: now, updatedAt: now })
+    .where(and(eq(memoryExtractions.id, extractionId), inArray(memoryExtractions.status, [...RUNNABLE_STATUSES])))
+    .returning({ id: memoryExtractions.id });
+  return row !== undefined;
+}
+
+/** The row, locked for the rest of the caller's transaction. */
+export async function lockExtraction(db: Db, { extractionId }: { extractionId: string }): Promise<Extraction | null> {
+  const [row] = await db.select().from(memoryExtractions).where(eq(memoryExtractions.id, extractionId)).for("update");
+  return row ?? null;
+}
+
+/** running → succeeded, inside the store transaction (the caller holds the row lock). */
+export async function completeExtraction(
+  db: Db,
+  input: { extractionId: string; memoryIds: string[]; decisions: readonly unknown[]; now: Date },
+): Promise<void> {
+  await db
+    .update(memoryExtractions)
+    .set({
+      status: "succeeded",
+      attempts: sql`${memoryExtractions.attempts} + 1`,
+      memoryIds: input.memoryIds,
+      decisions: [...input.decisions],
+      lastError: null,
+      nextAttemptAt: null,
+      finishedAt: input.now,
+      updatedAt: input.now,
+    })
+    .where(eq(memoryExtractions.id, input.extractionId));
+}
+
+/**
+ * The user's retry of a failed extraction: failed → queued with a fresh attempt budget (the last
+ * error stays visible until the next attempt ends). 404 for a missing or foreign message; 409 when
+ * its extraction is not failed.
+ */
+export async function requeueFailedExtraction(
+  db: Db,
+  {
+    userId,
+    assistantMessageId,
+    runner,
+    now,
+  }: { userId: string; assistantMessageId: string; runner: string; now: Date },
+): Promise<Extraction> {
+  const current = await getExtractionForMessage(db, { userId, assistantMessageId });
+  const [row] = await db
+    .update(memoryExtractions)
+    .set({
+      status: "queued",
+      attempts: 0,
+      runner,
+      queuedAt: now,
+      nextAttemptAt: null,
+      finishedAt: null,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(memoryExtractions.id, current.id),
+        eq(memoryExtractions.userId, userId),
+        eq(memoryExtractions.status, "failed"),
+      ),
+    )
+    .returning();
+  if (!row) {
+    throw new AppError(
+      "conflict:extraction_not_failed",
+      `Only a failed extraction can be retried (this one is ${current.status})`,
+    );
+  }
+  return row;
+}
+
+export interface ResumableExtraction {
+  id: string;
+  userId: string;
+  status: ExtractionStatus;
+  nextAttemptAt: Date | null;
+}
+
+/** Every queued or running row, oldest first (memory_extractions_status_idx): what a restart resumes. */
+export async function listResumableExtractions(db: Db): Promise<ResumableExtraction[]> {
+  return db
+    .select({
+      id: memoryExtractions.id,
+      userId: memoryExtractions.userId,
+      status: memoryExtractions.status,
+      nextAttemptAt: memoryExtractions.nextAttemptAt,
+    })
+    .from(memoryExtractions)
+    .where(inArray(memoryExtractions.status, [...RUNNABLE_STATUSES]))
+    .orderBy(asc(memoryExtractions.queuedAt), asc(memoryExtractions.id));
+}
+
+// Types, not interfaces: these travel through Inngest's step.run as JSON (see lib/jobs/steps.ts).
+export type SourceMessage = {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+};
+
+export type ExtractionSource = {
+  extractionId: string;
+  userId: string;
+  userName: string | null;
+  conversationId: string;
+  userMessage: SourceMessage;
+  assistantMessage: SourceMessage;
+  /** Up to `previousMessages` user/assistant messages before the user message, oldest first. */
+  previous: SourceMessage[];
+};
+
+/** What the extractor reads: the pair, the user's name and the few messages before the pair. */
+export async function loadExtractionSource(
+  db: Db,
+  { extractionId, previousMessages }: { extractionId: string; previousMessages: number },
+): Promise<ExtractionSource | null> {
+  const userMessage = alias(messages, "user_message");
+  const assistantMessage = alias(messages, "assistant_message");
+  const [pair] = await db
+    .select({
+      userId: memoryExtractions.userId,
+      userName: users.name,
+      conversationId: memoryExtractions.conversationId,
+      userMessageId: userMessage.id,
+      userContent: userMessage.content,
+      userCreatedAt: userMessage.createdAt,
+      assistantMessageId: assistantMessage.id,
+      assistantContent: assistantMessage.content,
+    })
+    .from(memoryExtractions)
+    .innerJoin(users, eq(users.id, memoryExtractions.userId))
+    .innerJoin(
+      userMessage,
+      and(eq(userMessage.id, memoryExtractions.userMessageId), eq(userMessage.userId, memoryExtractions.userId)),
+    )
+    .innerJoin(
+      assistantMessage,
+      and(
+        eq(assistantMessage.id, memoryExtractions.assistantMessageId),
+        eq(assistantMessage.userId, memoryExtractions.userId),
+      ),
+    )
+    .where(eq(memoryExtractions.id, extractionId))
+    .limit(1);
+  if (!pair) return null;
+
+  const previous =
+    previousMessages > 0
+      ? await db
+          .select({ id: messages.id, role: messages.role, content: messages.content })
+          .from(messages)
+          .where(
+            and(
+              eq(messages.conversationId, pair.conversationId),
+              eq(messages.userId, pair.userId),
+              inArray(messages.role, ["user", "assistant"]),
+              lt(messages.createdAt, pair.userCreatedAt),
+              ne(messages.id, pair.assistantMessageId),
+            ),
+          )
+          .orderBy(desc(messages.createdAt), desc(messages.id))
+          .limit(previousMessages)
+      : [];
+
+  return {
+    extractionId,
+    userId: pair.userId,
+    userName: pair.userName,
+    conversationId: pair.conversationId,
+    userMessage: { id: pair.userMessageId, role: "user", content: pair.userContent },
+    assistantMessage: { id: pair.assistantMessageId, role: "assistant", content: pair.assistantContent },
+    previous: previous.reverse().map((message) => ({
+      id: message.id,
+      role: message.role === "assistant" ? "assistant" : "user",
+      content: message.content,
+    })),
+  };
+}

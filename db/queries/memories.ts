@@ -1,0 +1,284 @@
+/**
+ * Memories, always of one owner: every statement filters by user_id, and a missing or foreign id is
+ * the same `not_found:memory`. Every change runs in a transaction with its memory_events row, so a
+ * memory never changes without its history saying who changed it and how.
+ */
+import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { type Db, selectRows } from "@/db/client";
+import {
+  type Actor,
+  type MemoryEventAction,
+  type MemoryStatus,
+  type MemoryType,
+  memories,
+  memoryEvents,
+} from "@/db/schema";
+import { EMBEDDING_DIMENSIONS } from "@/lib/config";
+import { AppError, notFound } from "@/lib/errors";
+import { insertMemoryEvents, type MemoryRow, snapshotOf } from "./memory-events";
+
+export type { MemoryRow };
+export type NewMemory = typeof memories.$inferInsert;
+
+/** A memory as the API shows it: every column but the embedding vector and the search vector. */
+export type MemoryRecord = Omit<MemoryRow, "embedding" | "searchVector">;
+
+const { embedding: _embedding, searchVector: _searchVector, ...recordColumns } = getTableColumns(memories);
+
+export function toMemoryRecord(row: MemoryRow): MemoryRecord {
+  const { embedding: _e, searchVector: _s, ...record } = row;
+  return record;
+}
+
+/** pgvector's text form of an embedding, after checking it can be compared at all. */
+export function vectorLiteral(embedding: readonly number[]): string {
+  if (embedding.length !== EMBEDDING_DIMENSIONS) {
+    throw new Error(`embedding has ${embedding.length} dimensions, expected ${EMBEDDING_DIMENSIONS}`);
+  }
+  if (!embedding.every(Number.isFinite)) throw new Error("embedding contains a non-finite number");
+  if (embedding.every((x) => x === 0)) throw new Error("embedding is the zero vector");
+  return `[${embedding.join(",")}]`;
+}
+
+/** The user's memory; a missing or foreign id is the same `not_found:memory`. */
+export async function getMemory(
+  db: Db,
+  { userId, memoryId }: { userId: string; memoryId: string },
+): Promise<MemoryRecord> {
+  const [row] = await db
+    .select(recordColumns)
+    .from(memories)
+    .where(and(eq(memories.id, memoryId), eq(memories.userId, userId)))
+    .limit(1);
+  if (!row) throw notFound("memory");
+  return row;
+}
+
+/** The user's memories among `ids`, in no particular order (ids of others are simply absent). */
+export async function listMemoriesByIds(
+  db: Db,
+  { userId, ids }: { userId: string; ids: readonly string[] },
+): Promise<MemoryRecord[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(recordColumns)
+    .from(memories)
+    .where(and(eq(memories.userId, userId), inArray(memories.id, [...ids])));
+}
+
+export interface NearMemory {
+  id: string;
+  title: string | null;
+  content: string;
+  type: MemoryType;
+  status: MemoryStatus;
+  provenance: MemoryRow["provenance"];
+  similarity: number;
+}
+
+/**
+ * The user's active or pending memories whose embedding — made by the same embedder, since vectors
+ * of different embedders are not comparable — has cosine similarity ≥ `minSimilarity` to
+ * `embedding`, most similar first. An exact scan of the user's rows (memories_user_status_idx),
+ * like retrieval and for the same reasons (see lib/memory/retrieve.ts).
+ */
+export async function findNearMemories(
+  db: Db,
+  query: { userId: string; embedding: readonly number[]; embeddingModel: string; minSimilarity: number; limit: number },
+): Promise<NearMemory[]> {
+  const vector = vectorLiteral(query.embedding);
+  return selectRows<NearMemory & Record<string, unknown>>(
+    db,
+    sql`
+      SELECT id, title, content, type, status, provenance, similarity
+      FROM (
+        SELECT id, title, content, type, status, provenance,
+               1 - (embedding <=> ${vector}::vector) AS similarity
+        FROM memories
+        WHERE user_id = ${query.userId}::uuid
+          AND status IN ('active', 'pending_confirmation')
+          AND embedding IS NOT NULL
+          AND embedding_model = ${query.embeddingModel}
+      ) scored
+      WHERE similarity >= ${query.minSimilarity}::float8 AND similarity <> 'NaN'::float8
+      ORDER BY similarity DESC, id
+      LIMIT ${query.limit}::int`,
+  );
+}
+
+/** The user's memory, locked for the rest of the transaction; null when missing or foreign. */
+export async function lockMemory(
+  db: Db,
+  { userId, memoryId }: { userId: string; memoryId: string },
+): Promise<MemoryRow | null> {
+  const [row] = await db
+    .select()
+    .from(memories)
+    .where(and(eq(memories.id, memoryId), eq(memories.userId, userId)))
+    .for("update")
+    .limit(1);
+  return row ?? null;
+}
+
+/** Inserts one memory (inside the caller's transaction) and returns it. */
+export async function insertMemory(db: Db, values: NewMemory): Promise<MemoryRow> {
+  const [row] = await db.insert(memories).values(values).returning();
+  if (!row) throw new Error("insert returned no memory");
+  return row;
+}
+
+interface ChangeOptions {
+  action: MemoryEventAction;
+  actor: Actor;
+  reason?: string | null;
+  extractionId?: string | null;
+}
+
+/** The columns a change sets (values or SQL expressions); null: nothing to change. */
+export type MemoryChange = PgUpdateSetSource<typeof memories> | null;
+
+/**
+ * Applies `change` to the locked memory and records the event, in one transaction (nested in the
+ * caller's when `db` is one). `change` sees the current row and returns the columns to set, null
+ * for "nothing to do" (no write, no event), or throws an AppError (e.g. a 409) to refuse.
+ */
+export async function changeMemory(
+  db: Db,
+  key: { userId: string; memoryId: string },
+  options: ChangeOptions,
+  change: (current: MemoryRow, tx: Db) => MemoryChange | Promise<MemoryChange>,
+): Promise<MemoryRow> {
+  return db.transaction(async (tx) => {
+    const current = await lockMemory(tx, key);
+    if (!current) throw notFound("memory");
+    const patch = await change(current, tx);
+    if (patch === null) return current;
+    const [updated] = await tx
+      .update(memories)
+      .set({ ...patch, updatedAt: sql`clock_timestamp()` })
+      .where(and(eq(memories.id, key.memoryId), eq(memories.userId, key.userId)))
+      .returning();
+    if (!updated) throw notFound("memory");
+    await insertMemoryEvents(tx, [
+      {
+        userId: key.userId,
+        memoryId: key.memoryId,
+        action: options.action,
+        actor: options.actor,
+        before: snapshotOf(current),
+        after: snapshotOf(updated),
+        reason: options.reason,
+        extractionId: options.extractionId,
+      },
+    ]);
+    return updated;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the user does to their memories (routes under /api/memories/[id])
+// ---------------------------------------------------------------------------------------------
+
+export interface MemoryPatch {
+  content?: string;
+  title?: string | null;
+  type?: MemoryType;
+  importance?: number;
+  tags?: string[];
+  pinned?: boolean;
+}
+
+/** An embedding and the title and content it was made from. */
+export interface EmbeddingOf {
+  vector: number[];
+  model: string;
+  title: string | null;
+  content: string;
+}
+
+/**
+ * The user's edit: sets edited_at, records an `update` event by the user. When content or title
+ * change, `embedding` must be the embedding of the resulting title and content (the caller embeds
+ * before the transaction): the stored vector always describes the stored text. If the memory
+ * changed in between so that the embedding no longer matches, the edit is refused (409).
+ */
+export async function updateMemory(
+  db: Db,
+  input: { userId: string; memoryId: string; patch: MemoryPatch; embedding?: EmbeddingOf },
+): Promise<MemoryRecord> {
+  const { patch, embedding } = input;
+  const row = await changeMemory(db, input, { action: "update", actor: "user" }, (current) => {
+    if (current.status === "deleted") {
+      throw new AppError("conflict:memory_deleted", "This memory is deleted; restore it before editing it");
+    }
+    const title = patch.title !== undefined ? patch.title : current.title;
+    const content = patch.content ?? current.content;
+    const textChanged = title !== current.title || content !== current.content;
+    if (textChanged && (!embedding || embedding.title !== title || embedding.content !== content)) {
+      throw new AppError("conflict:memory_changed", "The memory changed while it was being edited; try again");
+    }
+    return {
+      ...patch,
+      ...(textChanged && embedding ? { embedding: embedding.vector, embeddingModel: embedding.model } : {}),
+      editedAt: sql`clock_timestamp()`,
+    };
+  });
+  return toMemoryRecord(row);
+}
+
+/** Marks the memory deleted (never retrieved again; restorable). Deleting a deleted memory changes nothing. */
+export async function deleteMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
+  const row = await changeMemory(db, key, { action: "delete", actor: "user" }, (current) =>
+    current.status === "deleted" ? null : { status: "deleted" },
+  );
+  return toMemoryRecord(row);
+}
+
+/** Undoes a delete or discard: the memory gets back the status it had before (active or pending). */
+export async function restoreMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
+  const row = await changeMemory(db, key, { action: "restore", actor: "user" }, async (current, tx) => {
+    if (current.status !== "deleted") {
+      throw new AppError("conflict:memory_not_deleted", "Only a deleted memory can be restored");
+    }
+    const [last] = await tx
+      .select({ before: memoryEvents.before })
+      .from(memoryEvents)
+      .where(
+        and(
+          eq(memoryEvents.memoryId, key.memoryId),
+          eq(memoryEvents.userId, key.userId),
+          inArray(memoryEvents.action, ["delete", "discard"]),
+        ),
+      )
+      .orderBy(desc(memoryEvents.createdAt), desc(memoryEvents.id))
+      .limit(1);
+    const previous = last?.before?.status;
+    return { status: previous && previous !== "deleted" ? previous : "active" };
+  });
+  return toMemoryRecord(row);
+}
+
+const notPending = () =>
+  new AppError(
+    "conflict:memory_not_pending",
+    "Only a suggestion waiting for confirmation can be confirmed or discarded",
+  );
+
+/** The user confirms an assistant suggestion: it becomes active, and so retrievable. */
+export async function confirmMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
+  const row = await changeMemory(db, key, { action: "confirm", actor: "user" }, (current) => {
+    if (current.status !== "pending_confirmation") throw notPending();
+    return { status: "active" };
+  });
+  return toMemoryRecord(row);
+}
+
+/** The user discards an assistant suggestion: it is marked deleted (restorable as a suggestion). */
+export async function discardMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
+  const row = await changeMemory(db, key, { action: "discard", actor: "user" }, (current) => {
+    if (current.status !== "pending_confirmation") throw notPending();
+    return { status: "deleted" };
+  });
+  return toMemoryRecord(row);
+}

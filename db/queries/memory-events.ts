@@ -1,0 +1,108 @@
+/**
+ * The history of each memory: one row per change, with the visible fields before and after,
+ * who made it (user, extraction, system) and why. Rows are only ever appended.
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { type Actor, type MemoryEventAction, type MemorySnapshot, type memories, memoryEvents } from "@/db/schema";
+
+export type MemoryRow = typeof memories.$inferSelect;
+
+export interface MemoryEvent {
+  id: string;
+  memoryId: string;
+  action: MemoryEventAction;
+  actor: Actor;
+  before: MemorySnapshot | null;
+  after: MemorySnapshot | null;
+  reason: string | null;
+  extractionId: string | null;
+  createdAt: Date;
+}
+
+export interface NewMemoryEvent {
+  userId: string;
+  memoryId: string;
+  action: MemoryEventAction;
+  actor: Actor;
+  before: MemorySnapshot | null;
+  after: MemorySnapshot | null;
+  reason?: string | null;
+  extractionId?: string | null;
+}
+
+/** The fields of a memory that its history shows. */
+export function snapshotOf(
+  memory: Pick<
+    MemoryRow,
+    | "content"
+    | "title"
+    | "type"
+    | "tags"
+    | "importance"
+    | "status"
+    | "pinned"
+    | "supersededById"
+    | "deadline"
+    | "isActionable"
+  >,
+): MemorySnapshot {
+  return {
+    content: memory.content,
+    title: memory.title,
+    type: memory.type,
+    tags: memory.tags,
+    importance: memory.importance,
+    status: memory.status,
+    pinned: memory.pinned,
+    supersededById: memory.supersededById,
+    deadline: memory.deadline,
+    isActionable: memory.isActionable,
+  };
+}
+
+const eventColumns = {
+  id: memoryEvents.id,
+  memoryId: memoryEvents.memoryId,
+  action: memoryEvents.action,
+  actor: memoryEvents.actor,
+  before: memoryEvents.before,
+  after: memoryEvents.after,
+  reason: memoryEvents.reason,
+  extractionId: memoryEvents.extractionId,
+  createdAt: memoryEvents.createdAt,
+};
+
+/** Appends events (callers pass their transaction so a change and its event commit together). */
+export async function insertMemoryEvents(db: Db, events: readonly NewMemoryEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.insert(memoryEvents).values(
+    events.map((event) => ({
+      userId: event.userId,
+      memoryId: event.memoryId,
+      action: event.action,
+      actor: event.actor,
+      before: event.before,
+      after: event.after,
+      reason: event.reason ?? null,
+      extractionId: event.extractionId ?? null,
+      // Wall-clock time, not the transaction's start: events of one transaction keep their order.
+      createdAt: sql`clock_timestamp()`,
+    })),
+  );
+}
+
+/**
+ * The events of one of the user's memories, newest first. Callers check the memory is the user's
+ * first (getMemory); the owner filter here keeps the query safe on its own.
+ */
+export async function listMemoryEvents(
+  db: Db,
+  { userId, memoryId }: { userId: string; memoryId: string },
+): Promise<MemoryEvent[]> {
+  return db
+    .select(eventColumns)
+    .from(memoryEvents)
+    .where(and(eq(memoryEvents.memoryId, memoryId), eq(memoryEvents.userId, userId)))
+    .orderBy(desc(memoryEvents.createdAt), desc(memoryEvents.id));
+}

@@ -1,0 +1,59 @@
+/**
+ * The Inngest function `extract-memories`: on `lifeline/message-pair.completed`, runs the
+ * extraction job (lib/jobs/extraction-job) with Inngest's step.run as its steps. Retries with
+ * Inngest's backoff (extractionConfig.retries), one run at a time per user, and — when Inngest
+ * gives up on a run for any reason the body could not record — onFailure marks the row failed.
+ */
+import { NonRetriableError } from "inngest";
+import { markExtractionFailed } from "@/db/queries/extractions";
+import { extractionConfig } from "@/lib/config";
+import { defaultExtractionDeps } from "@/lib/jobs/extraction-deps";
+import { type ExtractionDeps, runExtraction } from "@/lib/jobs/extraction-job";
+import { FinalJobError, type JobSteps } from "@/lib/jobs/steps";
+import { type InngestClient, inngest, messagePairCompleted } from "../client";
+
+/** The part of Inngest's step tools the job uses. */
+interface InngestStepRun {
+  run(id: string, fn: () => Promise<unknown>): Promise<unknown>;
+}
+
+/** Inngest's step.run as the job's steps; a FinalJobError becomes a NonRetriableError. */
+export function inngestSteps(step: InngestStepRun): JobSteps {
+  return {
+    runner: "inngest",
+    run: <T>(id: string, fn: () => Promise<T>) =>
+      step.run(id, async () => {
+        try {
+          return await fn();
+        } catch (error) {
+          if (error instanceof FinalJobError) throw new NonRetriableError(error.message, { cause: error.cause });
+          throw error;
+        }
+      }) as Promise<T>,
+    retryAt: () => null,
+  };
+}
+
+export function createExtractMemoriesFunction(getDeps: () => Promise<ExtractionDeps>, client: InngestClient = inngest) {
+  return client.createFunction(
+    {
+      id: "extract-memories",
+      name: "Extract memories from a message pair",
+      triggers: [messagePairCompleted],
+      retries: extractionConfig.retries,
+      concurrency: { key: "event.data.userId", limit: 1 },
+      onFailure: async ({ event, error }) => {
+        const deps = await getDeps();
+        await markExtractionFailed(deps.db, {
+          extractionId: event.data.event.data.extractionId,
+          error: `inngest gave up: ${error.message}`,
+          now: deps.now(),
+        });
+      },
+    },
+    async ({ event, step }) =>
+      runExtraction(await getDeps(), { extractionId: event.data.extractionId }, inngestSteps(step)),
+  );
+}
+
+export const extractMemories = createExtractMemoriesFunction(defaultExtractionDeps);

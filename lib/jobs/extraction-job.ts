@@ -1,0 +1,158 @@
+/**
+ * The memory extraction job — ONE body for both runners (Inngest's `extract-memories` function
+ * and the in-process runner):
+ *
+ *   load-pair → extract → embed → consolidate → store
+ *
+ * Each step is `steps.run(id, fn)`. Around every step:
+ *   - the first step a runner executes in an invocation claims the row (queued|running → running);
+ *     a row that is not runnable (succeeded, failed for good, skipped, gone) stops the job quietly —
+ *     that is what a redelivered event or a duplicate dispatch meets;
+ *   - a failure is recorded on the row before it propagates (attempts + 1, last_error prefixed with
+ *     the step id, then `queued` for a retry or `failed` when attempts are spent — then the error
+ *     is a FinalJobError so Inngest stops retrying too).
+ * The store step is a single transaction guarded by the row's status (lib/memory/extraction-store),
+ * so no retry or duplicate ever stores a second memory for the pair.
+ */
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { Db } from "@/db/client";
+import { claimExtraction, loadExtractionSource, recordFailedAttempt } from "@/db/queries/extractions";
+import { extractionConfig } from "@/lib/config";
+import { logger } from "@/lib/logger";
+import { planConsolidation } from "@/lib/memory/consolidate";
+import { currentDateOf, extractMemories } from "@/lib/memory/extract";
+import { storeExtraction } from "@/lib/memory/extraction-store";
+import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/memory-store";
+import { errorMessage, FinalJobError, type JobSteps, type Json } from "./steps";
+
+/** Everything the job talks to, injectable (tests pass mocks; the app passes the registry's). */
+export interface ExtractionDeps {
+  db: Db;
+  /** The extraction model: extraction and consolidation calls. */
+  model: LanguageModelV3;
+  embed: (texts: string[]) => Promise<number[][]>;
+  /** "<provider>/<model>" of `embed`, stored with every embedding. */
+  embeddingModel: string;
+  now: () => Date;
+}
+
+/** Attempts per job, whichever runner: the first one and `extractionConfig.retries` retries. */
+export const MAX_EXTRACTION_ATTEMPTS = extractionConfig.retries + 1;
+
+export type ExtractionOutcome =
+  | { extractionId: string; status: "succeeded"; memoryIds: string[]; alreadyStored: boolean }
+  | { extractionId: string; status: "not-runnable" };
+
+type NotRunnable = { notRunnable: true };
+const NOT_RUNNABLE: NotRunnable = { notRunnable: true };
+
+function isNotRunnable(value: unknown): value is NotRunnable {
+  return typeof value === "object" && value !== null && (value as { notRunnable?: unknown }).notRunnable === true;
+}
+
+/** Records the failed attempt and returns what the step should throw. */
+async function failedAttempt(
+  deps: ExtractionDeps,
+  extractionId: string,
+  stepId: string,
+  error: unknown,
+  steps: JobSteps,
+): Promise<unknown> {
+  const message = `${stepId}: ${errorMessage(error)}`;
+  try {
+    const now = deps.now();
+    const recorded = await recordFailedAttempt(deps.db, {
+      extractionId,
+      error: message,
+      maxAttempts: MAX_EXTRACTION_ATTEMPTS,
+      retryAt: (failed) => steps.retryAt(failed, now),
+      now,
+    });
+    if (recorded === null)
+      return new FinalJobError(`${message} (the extraction is no longer runnable)`, { cause: error });
+    if (recorded.status === "failed") {
+      return new FinalJobError(`${message} (attempt ${recorded.attempts} of ${MAX_EXTRACTION_ATTEMPTS}; giving up)`, {
+        cause: error,
+      });
+    }
+  } catch (recordError) {
+    // The row keeps its status; the runner's retry (or a restart's resume) finds it again.
+    logger.error({ err: recordError, extractionId }, "could not record a failed extraction attempt");
+  }
+  return error;
+}
+
+export async function runExtraction(
+  deps: ExtractionDeps,
+  { extractionId }: { extractionId: string },
+  steps: JobSteps,
+): Promise<ExtractionOutcome> {
+  let claimed = false;
+  const step = <T extends Json>(id: string, fn: () => Promise<T>): Promise<T | NotRunnable> =>
+    steps.run<T | NotRunnable>(id, async () => {
+      if (!claimed) {
+        claimed = true;
+        const runnable = await claimExtraction(deps.db, { extractionId, runner: steps.runner, now: deps.now() });
+        if (!runnable) return NOT_RUNNABLE;
+      }
+      try {
+        return await fn();
+      } catch (error) {
+        throw await failedAttempt(deps, extractionId, id, error, steps);
+      }
+    });
+  const stopped: ExtractionOutcome = { extractionId, status: "not-runnable" };
+
+  const loaded = await step("load-pair", async () => {
+    const source = await loadExtractionSource(deps.db, {
+      extractionId,
+      previousMessages: extractionConfig.previousMessages,
+    });
+    if (!source) throw new Error("the message pair could not be read");
+    return { source, currentDate: currentDateOf(deps.now()) };
+  });
+  if (isNotRunnable(loaded)) return stopped;
+  const { source, currentDate } = loaded;
+
+  const candidates = await step("extract", () =>
+    extractMemories(deps.model, {
+      currentDate,
+      userName: source.userName,
+      previousMessages: source.previous.map(({ role, content }) => ({ role, content })),
+      userMessage: source.userMessage.content,
+      assistantMessage: source.assistantMessage.content,
+    }),
+  );
+  if (isNotRunnable(candidates)) return stopped;
+
+  // Nothing worth keeping: no embedding, no consolidation — straight to the (idempotent) store.
+  const embeddings =
+    candidates.length === 0
+      ? []
+      : await step("embed", () => embedMemoryTexts(deps.embed, candidates.map(memoryEmbeddingText)));
+  if (isNotRunnable(embeddings)) return stopped;
+
+  const decisions =
+    candidates.length === 0
+      ? []
+      : await step("consolidate", () => planConsolidation(deps, { userId: source.userId, candidates, embeddings }));
+  if (isNotRunnable(decisions)) return stopped;
+
+  const stored = await step("store", () =>
+    storeExtraction(deps.db, {
+      extractionId,
+      userId: source.userId,
+      conversationId: source.conversationId,
+      userMessageId: source.userMessage.id,
+      assistantMessageId: source.assistantMessage.id,
+      examinedMessageIds: [...source.previous.map((m) => m.id), source.userMessage.id, source.assistantMessage.id],
+      candidates,
+      embeddings,
+      decisions,
+      embeddingModel: deps.embeddingModel,
+      now: deps.now(),
+    }),
+  );
+  if (isNotRunnable(stored) || stored.status !== "succeeded") return stopped;
+  return { extractionId, status: "succeeded", memoryIds: stored.memoryIds, alreadyStored: stored.alreadyStored };
+}

@@ -1,0 +1,375 @@
+/**
+ * enqueueExtraction and the in-process runner against real databases (PGlite and Postgres):
+ * the answer's path returns before extraction runs, retries are recorded on the row, one job at a
+ * time per user, and a restart resumes what a stopped process left behind.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Database, type Db, setDatabase } from "@/db/client";
+import { getExtraction } from "@/db/queries/extractions";
+import { memories, memoryExtractions } from "@/db/schema";
+import { createInngestClient } from "@/inngest/client";
+import { logger } from "@/lib/logger";
+import { parseExtractionPrompt } from "@/lib/memory/extraction-prompt";
+import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction-schema";
+import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { MAX_EXTRACTION_ATTEMPTS } from "./extraction-job";
+import {
+  type ExtractionDispatcher,
+  enqueueExtraction,
+  getInProcessRunner,
+  inngestDispatcher,
+  retryExtraction,
+} from "./extraction-queue";
+import { INTERRUPTED_ERROR, InProcessRunner } from "./in-process-runner";
+import { resumeExtractions } from "./resume";
+import {
+  createConversation,
+  createPair,
+  createQueuedPair,
+  createUser,
+  gate,
+  promptText,
+  scriptedModel,
+  testDeps,
+} from "./test-kit";
+
+const FAST = { backoffBaseMs: 20, backoffMaxMs: 200 };
+
+describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) => {
+  let database: Database;
+  let db: Db;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    db = database.db;
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const owner = async () => {
+    const userId = await createUser(db);
+    return { userId, conversationId: await createConversation(db, userId) };
+  };
+  const row = async (extractionId: string) => {
+    const extraction = await getExtraction(db, { extractionId });
+    if (!extraction) throw new Error("extraction row vanished");
+    return extraction;
+  };
+  const contentsOf = async (userId: string) =>
+    (await db.select({ content: memories.content }).from(memories).where(eq(memories.userId, userId))).map(
+      (m) => m.content,
+    );
+  const runnerWith = (deps: Parameters<typeof testDeps>[1] = {}) =>
+    new InProcessRunner({ deps: async () => testDeps(db, deps), backoff: FAST });
+  const dispatchingTo = (runner: InProcessRunner, calls: string[] = []): ExtractionDispatcher => ({
+    kind: "in-process",
+    dispatch: (job) => {
+      calls.push(job.extractionId);
+      return runner.run(job);
+    },
+  });
+
+  it("returns to the answer before extraction runs; the memory is stored after", async () => {
+    const me = await owner();
+    const pair = await createPair(db, me, "I prefer green tea", "Noted.");
+    const held = gate();
+    const model = scriptedModel({
+      [EXTRACTION_OUTPUT_NAME]: async () => {
+        await held.promise;
+        return null;
+      },
+    });
+    const runner = runnerWith({ model });
+
+    const result = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, dispatchingTo(runner));
+
+    expect(result.status).toBe("queued");
+    expect(await contentsOf(me.userId)).toEqual([]);
+    expect(["queued", "running"]).toContain((await row(result.extractionId)).status);
+    held.open();
+    await runner.idle();
+    expect(await row(result.extractionId)).toMatchObject({ status: "succeeded", attempts: 1, runner: "in-process" });
+    expect(await contentsOf(me.userId)).toEqual(["Prefers green tea"]);
+  });
+
+  it("wires the default path: the process database, the offline models and the process runner", async () => {
+    setDatabase(database);
+    try {
+      const me = await owner();
+      const pair = await createPair(db, me, "My dog's name is Rex", "Hi Rex!");
+      const result = await enqueueExtraction(db, { ...pair, memoryEnabled: true });
+      await getInProcessRunner().idle();
+      expect(await row(result.extractionId)).toMatchObject({ status: "succeeded", runner: "in-process" });
+      expect(await contentsOf(me.userId)).toEqual(["Dog's name is Rex"]);
+    } finally {
+      setDatabase(undefined);
+    }
+  });
+
+  it("records a pair once: enqueueing it again returns the same row and dispatches nothing", async () => {
+    const me = await owner();
+    const pair = await createPair(db, me, "I live in Porto", "Nice!");
+    const runner = runnerWith();
+    const calls: string[] = [];
+    const first = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, dispatchingTo(runner, calls));
+    await runner.idle();
+    const again = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, dispatchingTo(runner, calls));
+    await runner.idle();
+
+    expect(again).toEqual({ extractionId: first.extractionId, status: "succeeded" });
+    expect(calls).toEqual([first.extractionId]);
+    expect(await contentsOf(me.userId)).toEqual(["Lives in Porto"]);
+  });
+
+  it("records a temporary chat's pair as skipped and runs nothing", async () => {
+    const me = await owner();
+    const pair = await createPair(db, me, "I live in Porto", "Nice!");
+    const calls: string[] = [];
+    const result = await enqueueExtraction(db, { ...pair, memoryEnabled: false }, dispatchingTo(runnerWith(), calls));
+
+    expect(result.status).toBe("skipped");
+    expect(calls).toEqual([]);
+    expect(await row(result.extractionId)).toMatchObject({
+      status: "skipped",
+      runner: null,
+      finishedAt: expect.any(Date),
+    });
+    expect(await contentsOf(me.userId)).toEqual([]);
+  });
+
+  it("refuses a pair that is not the user's (or not a pair), writing nothing", async () => {
+    const me = await owner();
+    const someoneElse = await owner();
+    const pair = await createPair(db, me, "I live in Porto", "Nice!");
+    const before = await db.select().from(memoryExtractions);
+
+    await expect(
+      enqueueExtraction(db, { ...pair, userId: someoneElse.userId, memoryEnabled: true }, dispatchingTo(runnerWith())),
+    ).rejects.toMatchObject({ code: "not_found:message" });
+    await expect(
+      enqueueExtraction(
+        db,
+        {
+          ...pair,
+          userMessageId: pair.assistantMessageId,
+          assistantMessageId: pair.userMessageId,
+          memoryEnabled: true,
+        },
+        dispatchingTo(runnerWith()),
+      ),
+    ).rejects.toMatchObject({ code: "not_found:message" });
+    expect(await db.select().from(memoryExtractions)).toHaveLength(before.length);
+  });
+
+  it("a dispatch failure never throws into the answer: the row says failed, with the reason", async () => {
+    const me = await owner();
+    const pair = await createPair(db, me, "I live in Porto", "Nice!");
+    // No INNGEST_EVENT_KEY and no dev mode here: sending is refused, as on a misconfigured server.
+    const unreachable = inngestDispatcher(
+      createInngestClient({ log: { info() {}, warn() {}, error() {}, debug() {} } }),
+    );
+
+    const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
+    try {
+      const result = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, unreachable);
+
+      expect(result.status).toBe("queued");
+      await expect.poll(async () => (await row(result.extractionId)).status).toBe("failed");
+      expect(await row(result.extractionId)).toMatchObject({
+        runner: "inngest",
+        attempts: 0,
+        lastError: expect.stringMatching(/^dispatch \(inngest\): .*event key/i),
+      });
+      expect(logged).toHaveBeenCalledWith(
+        expect.objectContaining({ extractionId: result.extractionId }),
+        "could not dispatch an extraction",
+      );
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it("sends lifeline/message-pair.completed with the row id and a dedup id to Inngest", async () => {
+    const me = await owner();
+    const pair = await createPair(db, me, "I live in Porto", "Nice!");
+    const sent: unknown[] = [];
+    const fakeInngest: typeof fetch = async (_url, init) => {
+      sent.push(...(JSON.parse(String(init?.body)) as unknown[]));
+      return Response.json({ ids: ["01J"], status: 200 });
+    };
+    process.env.INNGEST_EVENT_KEY = "test-key";
+    try {
+      const client = createInngestClient({ fetch: fakeInngest });
+      const result = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, inngestDispatcher(client));
+      await expect.poll(() => sent.length).toBe(1);
+      const queuedAt = (await row(result.extractionId)).queuedAt.getTime();
+      expect(sent[0]).toMatchObject({
+        name: "lifeline/message-pair.completed",
+        data: { extractionId: result.extractionId, userId: me.userId },
+        id: `extraction-${result.extractionId}-${queuedAt}`,
+      });
+      expect(await row(result.extractionId)).toMatchObject({ status: "queued", runner: "inngest" });
+    } finally {
+      delete process.env.INNGEST_EVENT_KEY;
+    }
+  });
+
+  it("retries a failed attempt with exponential backoff, recording attempts, next_attempt_at and last_error", async () => {
+    const me = await owner();
+    const pair = await createQueuedPair(db, me, "My favorite color is teal");
+    const seen: { status: string; attempts: number; lastError: string | null }[] = [];
+    let calls = 0;
+    const model = scriptedModel({
+      [EXTRACTION_OUTPUT_NAME]: async () => {
+        const { status, attempts, lastError } = await row(pair.extraction.id);
+        seen.push({ status, attempts, lastError });
+        calls += 1;
+        return calls <= 2 ? "not json" : null;
+      },
+    });
+    const runner = runnerWith({ model });
+
+    await runner.run({ extractionId: pair.extraction.id, userId: me.userId });
+    const afterFirst = await row(pair.extraction.id);
+    expect(afterFirst).toMatchObject({ status: "queued", attempts: 1, lastError: expect.stringMatching(/^extract: /) });
+    const delay = (afterFirst.nextAttemptAt?.getTime() ?? 0) - afterFirst.updatedAt.getTime();
+    expect(delay).toBe(FAST.backoffBaseMs);
+
+    await runner.idle();
+    expect(seen).toEqual([
+      { status: "running", attempts: 0, lastError: null },
+      { status: "running", attempts: 1, lastError: expect.stringMatching(/^extract: .*could not parse/) },
+      { status: "running", attempts: 2, lastError: expect.stringMatching(/^extract: /) },
+    ]);
+    expect(await row(pair.extraction.id)).toMatchObject({
+      status: "succeeded",
+      attempts: 3,
+      lastError: null,
+      nextAttemptAt: null,
+    });
+    expect(await contentsOf(me.userId)).toEqual(["Favorite color is teal"]);
+  });
+
+  it("gives up after the same number of attempts as Inngest; the user's retry starts afresh", async () => {
+    const me = await owner();
+    const pair = await createQueuedPair(db, me, "My favorite color is teal");
+    let broken = true;
+    const model = scriptedModel({ [EXTRACTION_OUTPUT_NAME]: () => (broken ? "not json" : null) });
+    const runner = runnerWith({ model });
+
+    await runner.run({ extractionId: pair.extraction.id, userId: me.userId });
+    await runner.idle();
+    expect(await row(pair.extraction.id)).toMatchObject({
+      status: "failed",
+      attempts: MAX_EXTRACTION_ATTEMPTS,
+      nextAttemptAt: null,
+      finishedAt: expect.any(Date),
+    });
+    expect(model.doGenerateCalls).toHaveLength(MAX_EXTRACTION_ATTEMPTS);
+
+    const stranger = await owner();
+    await expect(
+      retryExtraction(
+        db,
+        { userId: stranger.userId, assistantMessageId: pair.assistantMessageId },
+        dispatchingTo(runner),
+      ),
+    ).rejects.toMatchObject({ code: "not_found:message" });
+
+    broken = false;
+    const requeued = await retryExtraction(
+      db,
+      { userId: me.userId, assistantMessageId: pair.assistantMessageId },
+      dispatchingTo(runner),
+    );
+    expect(requeued).toMatchObject({ status: "queued", attempts: 0 });
+    await expect.poll(async () => (await row(pair.extraction.id)).status).toBe("succeeded");
+    await runner.idle();
+    expect(await contentsOf(me.userId)).toEqual(["Favorite color is teal"]);
+
+    await expect(
+      retryExtraction(db, { userId: me.userId, assistantMessageId: pair.assistantMessageId }, dispatchingTo(runner)),
+    ).rejects.toMatchObject({ code: "conflict:extraction_not_failed" });
+  });
+
+  it("runs one job at a time per user, other users' jobs meanwhile", async () => {
+    const ada = await owner();
+    const bob = await owner();
+    const adaFirst = await createQueuedPair(db, ada, "I live in Oslo");
+    const adaSecond = await createQueuedPair(db, ada, "I work at Acme");
+    const bobs = await createQueuedPair(db, bob, "I live in Rome");
+    const held = gate();
+    const started: string[] = [];
+    const model = scriptedModel({
+      [EXTRACTION_OUTPUT_NAME]: async (options) => {
+        const said = parseExtractionPrompt(promptText(options))?.userMessage ?? "";
+        started.push(said.includes("Oslo") ? "ada-1" : said.includes("Acme") ? "ada-2" : "bob");
+        if (said.includes("Oslo")) await held.promise;
+        return null;
+      },
+    });
+    const runner = runnerWith({ model });
+
+    void runner.run({ extractionId: adaFirst.extraction.id, userId: ada.userId });
+    void runner.run({ extractionId: adaSecond.extraction.id, userId: ada.userId });
+    await runner.run({ extractionId: bobs.extraction.id, userId: bob.userId });
+
+    expect(started).toEqual(["ada-1", "bob"]);
+    expect((await row(adaSecond.extraction.id)).status).toBe("queued");
+    held.open();
+    await runner.idle();
+    expect(started).toEqual(["ada-1", "bob", "ada-2"]);
+    expect((await contentsOf(ada.userId)).sort()).toEqual(["Lives in Oslo", "Works at Acme"]);
+  });
+
+  it("a fresh process resumes what a stopped one left queued or running; an interrupted attempt counts", async () => {
+    const me = await owner();
+    const interrupted = await createQueuedPair(db, me, "I live in Vienna");
+    const waiting = await createQueuedPair(db, me, "I work at Initech");
+    const lastChance = await createQueuedPair(db, me, "My favorite food is ramen");
+    const done = await createQueuedPair(db, me, "I am allergic to peanuts");
+    const at = new Date();
+    await db
+      .update(memoryExtractions)
+      .set({ status: "running", startedAt: at })
+      .where(eq(memoryExtractions.id, interrupted.extraction.id));
+    await db
+      .update(memoryExtractions)
+      .set({ attempts: 1, lastError: "extract: timeout", nextAttemptAt: new Date(at.getTime() - 1000) })
+      .where(eq(memoryExtractions.id, waiting.extraction.id));
+    await db
+      .update(memoryExtractions)
+      .set({ status: "running", attempts: MAX_EXTRACTION_ATTEMPTS - 1 })
+      .where(eq(memoryExtractions.id, lastChance.extraction.id));
+    await db
+      .update(memoryExtractions)
+      .set({ status: "succeeded", attempts: 1 })
+      .where(eq(memoryExtractions.id, done.extraction.id));
+
+    const fresh = runnerWith(); // a new process: nothing in memory about these jobs
+    const pendingBefore = (
+      await db.select().from(memoryExtractions).where(eq(memoryExtractions.userId, me.userId))
+    ).filter((r) => ["queued", "running"].includes(r.status));
+    expect(pendingBefore).toHaveLength(3);
+    expect(await fresh.resume()).toBeGreaterThanOrEqual(3);
+    await fresh.idle();
+
+    expect(await row(interrupted.extraction.id)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(await row(waiting.extraction.id)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(await row(lastChance.extraction.id)).toMatchObject({
+      status: "failed",
+      attempts: MAX_EXTRACTION_ATTEMPTS,
+      lastError: INTERRUPTED_ERROR,
+    });
+    expect(await row(done.extraction.id)).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect((await contentsOf(me.userId)).sort()).toEqual(["Lives in Vienna", "Works at Initech"]);
+  });
+
+  it("resume on start does nothing without an in-process runner or without a database yet", async () => {
+    const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
+    expect(await resumeExtractions(env({ INNGEST_DEV: "1" }))).toBe(0);
+    expect(await resumeExtractions(env({ LIFELINE_DATA_DIR: "/nonexistent/lifeline-data" }))).toBe(0);
+  });
+});

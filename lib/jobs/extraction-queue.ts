@@ -1,0 +1,148 @@
+/**
+ * The boundary the chat turn calls once an answer is saved: record the pair's extraction row and
+ * hand the job to the configured runner — Inngest when a server is configured, else the
+ * in-process runner (lib/jobs/runner-kind.ts). The answer never waits for extraction, and a
+ * dispatch failure never reaches it: it is written on the row (status failed, last_error) where
+ * the user sees it and can retry.
+ */
+import type { Db } from "@/db/client";
+import {
+  createExtraction,
+  type Extraction,
+  markExtractionFailed,
+  requeueFailedExtraction,
+} from "@/db/queries/extractions";
+import type { ExtractionStatus } from "@/db/schema";
+import { type InngestClient, inngest, messagePairCompleted } from "@/inngest/client";
+import { logger } from "@/lib/logger";
+import { runAfterResponse } from "./after-response";
+import { defaultExtractionDeps } from "./extraction-deps";
+import { type ExtractionJob, InProcessRunner } from "./in-process-runner";
+import { type JobRunnerKind, jobRunnerKind } from "./runner-kind";
+import { errorMessage } from "./steps";
+
+export { runAfterResponse };
+
+export interface ExtractionDispatcher {
+  readonly kind: JobRunnerKind;
+  /** Hands the job over; rejects when it could not be (the caller records that on the row). */
+  dispatch(job: ExtractionJob & { queuedAt: Date }): Promise<void>;
+}
+
+// One runner per server process, kept across dev-server hot reloads.
+const globalForJobs = globalThis as unknown as { __lifelineInProcessRunner?: InProcessRunner };
+
+/** The process's in-process runner (its jobs use the process database and the registry's models). */
+export function getInProcessRunner(): InProcessRunner {
+  globalForJobs.__lifelineInProcessRunner ??= new InProcessRunner({ deps: defaultExtractionDeps });
+  return globalForJobs.__lifelineInProcessRunner;
+}
+
+/**
+ * Sends `lifeline/message-pair.completed`. The event id dedups a double send of one enqueue at
+ * Inngest; a retry (new queued_at) is a new event.
+ */
+export function inngestDispatcher(client: InngestClient = inngest): ExtractionDispatcher {
+  return {
+    kind: "inngest",
+    async dispatch({ extractionId, userId, queuedAt }) {
+      await client.send(
+        messagePairCompleted.create(
+          { extractionId, userId },
+          { id: `extraction-${extractionId}-${queuedAt.getTime()}` },
+        ),
+      );
+    },
+  };
+}
+
+export const inProcessDispatcher: ExtractionDispatcher = {
+  kind: "in-process",
+  dispatch: (job) => getInProcessRunner().run(job),
+};
+
+export function defaultDispatcher(kind: JobRunnerKind = jobRunnerKind()): ExtractionDispatcher {
+  return kind === "inngest" ? inngestDispatcher() : inProcessDispatcher;
+}
+
+/**
+ * Hands the queued row to `dispatcher`. Never throws: a failure marks the row failed with the
+ * reason (unless the job has already moved on).
+ */
+export async function dispatchExtraction(
+  db: Db,
+  extraction: Pick<Extraction, "id" | "userId" | "queuedAt">,
+  dispatcher: ExtractionDispatcher = defaultDispatcher(),
+): Promise<void> {
+  try {
+    await dispatcher.dispatch({
+      extractionId: extraction.id,
+      userId: extraction.userId,
+      queuedAt: extraction.queuedAt,
+    });
+  } catch (error) {
+    logger.error(
+      { err: error, extractionId: extraction.id, runner: dispatcher.kind },
+      "could not dispatch an extraction",
+    );
+    await markExtractionFailed(db, {
+      extractionId: extraction.id,
+      error: `dispatch (${dispatcher.kind}): ${errorMessage(error)}`,
+      now: new Date(),
+    }).catch((markError: unknown) =>
+      logger.error({ err: markError, extractionId: extraction.id }, "could not record a failed dispatch"),
+    );
+  }
+}
+
+export interface MessagePair {
+  userId: string;
+  conversationId: string;
+  userMessageId: string;
+  assistantMessageId: string;
+  /** The conversation's memory setting: false (temporary chat) records the pair as skipped. */
+  memoryEnabled: boolean;
+}
+
+/**
+ * Records the pair's extraction — once: calling again for the same pair returns the existing row
+ * and dispatches nothing — and, when memory is on, dispatches it after the response. Returns the
+ * row's status (`queued` or `skipped` for a new row). Throws only when the row cannot be written:
+ * a database error, or a pair that is not the user's (AppError `not_found:message`).
+ */
+export async function enqueueExtraction(
+  db: Db,
+  pair: MessagePair,
+  dispatcher: ExtractionDispatcher = defaultDispatcher(),
+): Promise<{ extractionId: string; status: ExtractionStatus }> {
+  const { extraction, created } = await createExtraction(db, {
+    userId: pair.userId,
+    conversationId: pair.conversationId,
+    userMessageId: pair.userMessageId,
+    assistantMessageId: pair.assistantMessageId,
+    status: pair.memoryEnabled ? "queued" : "skipped",
+    runner: pair.memoryEnabled ? dispatcher.kind : null,
+  });
+  if (created && extraction.status === "queued") runAfterResponse(() => dispatchExtraction(db, extraction, dispatcher));
+  return { extractionId: extraction.id, status: extraction.status };
+}
+
+/**
+ * The user's retry of the failed extraction of the pair answered by `assistantMessageId`:
+ * failed → queued (a fresh attempt budget), dispatched after the response like a new one.
+ * 404 for a missing or foreign message, 409 when its extraction is not failed.
+ */
+export async function retryExtraction(
+  db: Db,
+  { userId, assistantMessageId }: { userId: string; assistantMessageId: string },
+  dispatcher: ExtractionDispatcher = defaultDispatcher(),
+): Promise<Extraction> {
+  const extraction = await requeueFailedExtraction(db, {
+    userId,
+    assistantMessageId,
+    runner: dispatcher.kind,
+    now: new Date(),
+  });
+  runAfterResponse(() => dispatchExtraction(db, extraction, dispatcher));
+  return extraction;
+}

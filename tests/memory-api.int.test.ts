@@ -1,0 +1,285 @@
+/**
+ * The memory and extraction routes over real HTTP (tests/http-server.ts), signed in through the
+ * real Auth.js flow, on PGlite and Postgres. Extraction runs in-process with the offline models,
+ * as in the embedded default.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database, Db } from "@/db/client";
+import { createExtraction } from "@/db/queries/extractions";
+import { memories, memoryEvents, memoryExtractions } from "@/db/schema";
+import { embedOffline } from "@/lib/ai/offline-embedder";
+import { enqueueExtraction, getInProcessRunner } from "@/lib/jobs/extraction-queue";
+import { createConversation, createPair } from "@/lib/jobs/test-kit";
+import { memoryEmbeddingText } from "@/lib/memory/memory-store";
+import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { type HttpClient, registerAndSignIn } from "@/tests/http-client";
+import { startTestServer, type TestServer } from "@/tests/http-server";
+
+process.env.AUTH_SECRET = "memory-api-test-secret-0123456789abcdef";
+
+type Json = Record<string, unknown>;
+
+/** The largest component-wise difference of two vectors. */
+const distance = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length ? Math.max(...a.map((x, i) => Math.abs(x - (b[i] ?? 0)))) : Number.POSITIVE_INFINITY;
+
+describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
+  let database: Database;
+  let db: Db;
+  let server: TestServer;
+  let ada: { id: string; client: HttpClient };
+  let bob: { id: string; client: HttpClient };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    db = database.db;
+    server = await startTestServer({ database });
+    ada = await registerAndSignIn(server.url, "ada");
+    bob = await registerAndSignIn(server.url, "bob");
+  });
+  afterAll(async () => {
+    await getInProcessRunner().idle();
+    await server?.close();
+    await database?.close();
+  });
+
+  /** An exchange of ada's, extracted in-process like after a chat answer. */
+  async function exchange(userText: string, assistantText = "Noted.") {
+    const conversationId = await createConversation(db, ada.id);
+    const pair = await createPair(db, { userId: ada.id, conversationId }, userText, assistantText);
+    const { extractionId } = await enqueueExtraction(db, { ...pair, memoryEnabled: true });
+    await getInProcessRunner().idle();
+    return { ...pair, extractionId };
+  }
+  const memoryRow = async (id: string) => {
+    const [row] = await db.select().from(memories).where(eq(memories.id, id));
+    if (!row) throw new Error("memory row vanished");
+    return row;
+  };
+  const eventsOf = (id: string) =>
+    db.select().from(memoryEvents).where(eq(memoryEvents.memoryId, id)).orderBy(asc(memoryEvents.createdAt));
+  const snapshot = async () => ({
+    memories: await db.select().from(memories).orderBy(asc(memories.id)),
+    events: await db.select().from(memoryEvents).orderBy(asc(memoryEvents.id)),
+    extractions: await db.select().from(memoryExtractions).orderBy(asc(memoryExtractions.id)),
+  });
+
+  describe("GET /api/messages/:id/extraction", () => {
+    it("shows the owner the extraction of the pair the assistant message answers", async () => {
+      const pair = await exchange("I prefer green tea", "Green tea it is.");
+      const res = await ada.client.request("GET", `/api/messages/${pair.assistantMessageId}/extraction`);
+
+      expect(res.status).toBe(200);
+      const { extraction } = res.json as { extraction: Json };
+      expect(extraction).toMatchObject({
+        id: pair.extractionId,
+        status: "succeeded",
+        attempts: 1,
+        maxAttempts: 5,
+        retrying: false,
+        lastError: null,
+        runner: "in-process",
+        memories: [{ content: "Prefers green tea", status: "active", provenance: "user_stated" }],
+        decisions: [{ action: "add", candidate: { content: "Prefers green tea", provenance: "user_stated" } }],
+      });
+    });
+
+    it("is 404 for another user's message, for a user message and for an unknown id; 400 for a malformed one", async () => {
+      const pair = await exchange("I live in Oslo");
+      for (const [client, id] of [
+        [bob.client, pair.assistantMessageId],
+        [ada.client, pair.userMessageId],
+        [ada.client, crypto.randomUUID()],
+      ] as const) {
+        const res = await client.request("GET", `/api/messages/${id}/extraction`);
+        expect(res.status).toBe(404);
+        expect(res.json).toMatchObject({ error: { code: "not_found:message" } });
+      }
+      expect((await ada.client.request("GET", "/api/messages/not-a-uuid/extraction")).status).toBe(400);
+    });
+  });
+
+  describe("POST /api/messages/:id/extraction/retry", () => {
+    it("re-runs a failed extraction; anything not failed is 409; another user's is 404 and changes nothing", async () => {
+      const conversationId = await createConversation(db, ada.id);
+      const pair = await createPair(db, { userId: ada.id, conversationId }, "My dog's name is Rex", "Hi Rex!");
+      const { extraction } = await createExtraction(db, { ...pair, status: "queued", runner: "in-process" });
+      await db
+        .update(memoryExtractions)
+        .set({ status: "failed", attempts: 5, lastError: "extract: timeout" })
+        .where(eq(memoryExtractions.id, extraction.id));
+
+      const before = await snapshot();
+      const foreign = await bob.client.request("POST", `/api/messages/${pair.assistantMessageId}/extraction/retry`);
+      expect(foreign.status).toBe(404);
+      expect(await snapshot()).toEqual(before);
+
+      const res = await ada.client.request("POST", `/api/messages/${pair.assistantMessageId}/extraction/retry`);
+      expect(res.status).toBe(202);
+      expect((res.json as { extraction: Json }).extraction).toMatchObject({
+        status: "queued",
+        attempts: 0,
+        retrying: true,
+      });
+      await getInProcessRunner().idle();
+
+      const after = await ada.client.request("GET", `/api/messages/${pair.assistantMessageId}/extraction`);
+      expect((after.json as { extraction: Json }).extraction).toMatchObject({
+        status: "succeeded",
+        lastError: null,
+        memories: [{ content: "Dog's name is Rex" }],
+      });
+      const again = await ada.client.request("POST", `/api/messages/${pair.assistantMessageId}/extraction/retry`);
+      expect(again.status).toBe(409);
+      expect(again.json).toMatchObject({ error: { code: "conflict:extraction_not_failed" } });
+    });
+  });
+
+  describe("/api/memories/:id", () => {
+    it("PATCH edits, re-embeds a new text, sets edited_at and records the user's update", async () => {
+      const pair = await exchange("My favorite color is green");
+      const [memory] = await db
+        .select()
+        .from(memories)
+        .where(eq(memories.sourceAssistantMessageId, pair.assistantMessageId));
+      if (!memory) throw new Error("no memory extracted");
+
+      const res = await ada.client.request("PATCH", `/api/memories/${memory.id}`, {
+        json: { content: "Favorite color is teal", tags: ["colors", "style"], importance: 0.8 },
+      });
+
+      expect(res.status).toBe(200);
+      const { memory: edited } = res.json as { memory: Json };
+      expect(edited).toMatchObject({ content: "Favorite color is teal", tags: ["colors", "style"], importance: 0.8 });
+      expect(edited).not.toHaveProperty("embedding");
+      const row = await memoryRow(memory.id);
+      expect(row.editedAt).toBeInstanceOf(Date);
+      // pgvector stores float4: the stored vector is the new text's embedding to float4 precision.
+      const expected = embedOffline(memoryEmbeddingText({ title: memory.title, content: "Favorite color is teal" }));
+      expect(distance(row.embedding ?? [], expected)).toBeLessThan(1e-6);
+      expect(distance(memory.embedding ?? [], expected)).toBeGreaterThan(0.1);
+      const events = await eventsOf(memory.id);
+      expect(events.map((e) => [e.action, e.actor])).toEqual([
+        ["create", "extraction"],
+        ["update", "user"],
+      ]);
+      expect(events[1]).toMatchObject({
+        before: { content: "Favorite color is green" },
+        after: { content: "Favorite color is teal", importance: 0.8 },
+      });
+
+      const pinned = await ada.client.request("PATCH", `/api/memories/${memory.id}`, { json: { pinned: true } });
+      expect(pinned.status).toBe(200);
+      expect((await memoryRow(memory.id)).embedding).toEqual(row.embedding); // no new text, no new embedding
+
+      const history = await ada.client.request("GET", `/api/memories/${memory.id}/history`);
+      expect((history.json as { events: Json[] }).events.map((e) => e.action)).toEqual(["update", "update", "create"]);
+    });
+
+    it("PATCH rejects an empty, unknown or out-of-range change with 400, and another user's memory with 404", async () => {
+      const pair = await exchange("I live in Bergen");
+      const [memory] = await db
+        .select()
+        .from(memories)
+        .where(eq(memories.sourceAssistantMessageId, pair.assistantMessageId));
+      if (!memory) throw new Error("no memory extracted");
+      const before = await snapshot();
+
+      for (const [json, field] of [
+        [{}, "body"],
+        [{ status: "active" }, "body.status"],
+        [{ importance: 2 }, "body.importance"],
+        [{ content: "   " }, "body.content"],
+        [{ type: "relationship" }, "body.type"],
+        [{ tags: ["a", "a"] }, "body.tags"],
+      ] as const) {
+        const res = await ada.client.request("PATCH", `/api/memories/${memory.id}`, { json });
+        expect(res.status).toBe(400);
+        expect((res.json as { error: { fields: Json } }).error.fields).toHaveProperty([field]);
+      }
+      const foreign = await bob.client.request("PATCH", `/api/memories/${memory.id}`, {
+        json: { content: "Lives in Hell" },
+      });
+      expect(foreign.status).toBe(404);
+      expect(foreign.json).toMatchObject({ error: { code: "not_found:memory" } });
+      for (const [method, path] of [
+        ["DELETE", ""],
+        ["POST", "/restore"],
+        ["POST", "/confirm"],
+        ["POST", "/discard"],
+        ["GET", "/history"],
+      ] as const) {
+        expect((await bob.client.request(method, `/api/memories/${memory.id}${path}`)).status).toBe(404);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("DELETE marks deleted (undoable); a deleted memory cannot be edited; restore brings it back", async () => {
+      const pair = await exchange("I work at Acme");
+      const [memory] = await db
+        .select()
+        .from(memories)
+        .where(eq(memories.sourceAssistantMessageId, pair.assistantMessageId));
+      if (!memory) throw new Error("no memory extracted");
+      const path = `/api/memories/${memory.id}`;
+
+      const deleted = await ada.client.request("DELETE", path);
+      expect(deleted.status).toBe(200);
+      expect(deleted.json).toMatchObject({ memory: { id: memory.id, status: "deleted" } });
+      expect((await ada.client.request("DELETE", path)).status).toBe(200); // idempotent, no second event
+      const edit = await ada.client.request("PATCH", path, { json: { content: "Works at Initech" } });
+      expect(edit.status).toBe(409);
+      expect(edit.json).toMatchObject({ error: { code: "conflict:memory_deleted" } });
+
+      const restored = await ada.client.request("POST", `${path}/restore`);
+      expect(restored.json).toMatchObject({ memory: { status: "active" } });
+      expect((await ada.client.request("POST", `${path}/restore`)).json).toMatchObject({
+        error: { code: "conflict:memory_not_deleted" },
+      });
+      expect((await eventsOf(memory.id)).map((e) => e.action)).toEqual(["create", "delete", "restore"]);
+    });
+
+    it("confirm activates a pending suggestion, discard drops one (restorable as a suggestion); others are 409", async () => {
+      const conversationId = await createConversation(db, ada.id);
+      const suggestion = (content: string) => ({
+        userId: ada.id,
+        content,
+        provenance: "assistant_suggested" as const,
+        status: "pending_confirmation" as const,
+        sourceConversationId: conversationId,
+        evidence: [{ role: "assistant" as const, quote: content }],
+      });
+      const [kept, dropped] = await db
+        .insert(memories)
+        .values([suggestion("Might enjoy jazz"), suggestion("Might enjoy opera")])
+        .returning({ id: memories.id });
+      if (!kept || !dropped) throw new Error("no suggestions inserted");
+
+      expect((await ada.client.request("POST", `/api/memories/${kept.id}/confirm`)).json).toMatchObject({
+        memory: { status: "active", provenance: "assistant_suggested" },
+      });
+      expect((await ada.client.request("POST", `/api/memories/${kept.id}/confirm`)).status).toBe(409);
+      expect((await ada.client.request("POST", `/api/memories/${kept.id}/discard`)).json).toMatchObject({
+        error: { code: "conflict:memory_not_pending" },
+      });
+
+      expect((await ada.client.request("POST", `/api/memories/${dropped.id}/discard`)).json).toMatchObject({
+        memory: { status: "deleted" },
+      });
+      expect((await ada.client.request("POST", `/api/memories/${dropped.id}/restore`)).json).toMatchObject({
+        memory: { status: "pending_confirmation" },
+      });
+      const history = await ada.client.request("GET", `/api/memories/${dropped.id}/history`);
+      expect((history.json as { events: Json[] }).events).toMatchObject([
+        { action: "restore", actor: "user", before: { status: "deleted" }, after: { status: "pending_confirmation" } },
+        { action: "discard", actor: "user", before: { status: "pending_confirmation" }, after: { status: "deleted" } },
+      ]);
+      const [confirmEvent] = await db
+        .select()
+        .from(memoryEvents)
+        .where(and(eq(memoryEvents.memoryId, kept.id), eq(memoryEvents.action, "confirm")));
+      expect(confirmEvent).toMatchObject({ actor: "user", after: { status: "active" } });
+    });
+  });
+});
