@@ -20,6 +20,7 @@ step "Lint and format (biome)"
 npx biome ci .
 
 step "Typecheck (tsc)"
+npx next typegen >/dev/null   # route types in .next/types, fresh for the current app/
 npx tsc --noEmit
 
 step "Unit and integration tests (vitest: PGlite and Postgres)"

@@ -129,7 +129,8 @@ export function matchRoute(
   return null;
 }
 
-function toNextRequest(req: IncomingMessage): NextRequest {
+/** Like Next's server: the request's signal aborts when the client goes away before the response ends. */
+function toNextRequest(req: IncomingMessage, res: ServerResponse): NextRequest {
   const url = `http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`;
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
@@ -138,9 +139,14 @@ function toNextRequest(req: IncomingMessage): NextRequest {
   }
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
   return new NextRequest(url, {
     method,
     headers,
+    signal: controller.signal,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
     // Node's fetch needs duplex for streamed request bodies.
     duplex: "half",
@@ -155,7 +161,10 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader("set-cookie", cookies);
   if (response.body) {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      if (res.destroyed) break;
+      res.write(chunk);
+    }
   }
   res.end();
 }
@@ -187,7 +196,7 @@ export async function startTestServer({ database }: { database: Database }): Pro
         const allow = match.route.methods.join(", ");
         return void (await writeResponse(res, new Response(null, { status: 405, headers: { allow } })));
       }
-      const response = await handler(toNextRequest(req), { params: Promise.resolve(match.params) });
+      const response = await handler(toNextRequest(req, res), { params: Promise.resolve(match.params) });
       await writeResponse(res, response);
     } catch (error) {
       // What Next does with a handler that throws: a bare 500. Our wrapper never lets it get here.

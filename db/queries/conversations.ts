@@ -1,8 +1,8 @@
 /** Conversations, always of one owner: every query filters by user_id. */
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, ilike, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { type ChatMode, conversations } from "@/db/schema";
-import { notFound } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/errors";
 
 export type Conversation = typeof conversations.$inferSelect;
 
@@ -38,14 +38,118 @@ export async function getConversation(
   return row;
 }
 
+export interface ConversationPage {
+  conversations: Conversation[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** Cursor = the last row's (updated_at, id), so pages stay stable while new chats arrive. */
+function encodeCursor(row: Conversation): string {
+  return Buffer.from(`${row.updatedAt.toISOString()}|${row.id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { updatedAt: Date; id: string } {
+  const [at = "", id = ""] = Buffer.from(cursor, "base64url").toString().split("|");
+  const updatedAt = new Date(at);
+  if (Number.isNaN(updatedAt.getTime()) || !UUID.test(id)) {
+    throw new AppError("bad_request", "Invalid cursor", { fields: { "query.cursor": "Invalid cursor" } });
+  }
+  return { updatedAt, id };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The user's conversations, most recently active first; `q` filters titles (case-insensitive). */
 export async function listConversations(
   db: Db,
-  { userId, archived = false, limit = 50 }: { userId: string; archived?: boolean; limit?: number },
-): Promise<Conversation[]> {
-  return db
+  {
+    userId,
+    archived = false,
+    q,
+    limit = 30,
+    cursor,
+  }: { userId: string; archived?: boolean; q?: string; limit?: number; cursor?: string },
+): Promise<ConversationPage> {
+  const after = cursor ? decodeCursor(cursor) : null;
+  // Postgres keeps microseconds, a JS Date milliseconds: compare and order at millisecond precision.
+  const activeAt = sql<Date>`date_trunc('milliseconds', ${conversations.updatedAt})`;
+  const rows = await db
     .select()
     .from(conversations)
-    .where(and(eq(conversations.userId, userId), eq(conversations.archived, archived)))
-    .orderBy(desc(conversations.updatedAt))
-    .limit(limit);
+    .where(
+      and(
+        eq(conversations.userId, userId),
+        eq(conversations.archived, archived),
+        q ? ilike(conversations.title, `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+        after
+          ? or(lt(activeAt, after.updatedAt), and(eq(activeAt, after.updatedAt), lt(conversations.id, after.id)))
+          : undefined,
+      ),
+    )
+    .orderBy(desc(activeAt), desc(conversations.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { conversations: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+export const DEFAULT_CONVERSATION_TITLE = "New chat";
+
+export type ConversationPatch = Partial<Pick<Conversation, "title" | "archived" | "mode" | "model" | "memoryEnabled">>;
+
+/** Changes the user's conversation; missing or foreign → `not_found:conversation`. */
+export async function updateConversation(
+  db: Db,
+  { userId, conversationId, patch }: { userId: string; conversationId: string; patch: ConversationPatch },
+): Promise<Conversation> {
+  const [row] = await db
+    .update(conversations)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))
+    .returning();
+  if (!row) throw notFound("conversation");
+  return row;
+}
+
+/** Marks activity: the conversation moves to the top of the list. */
+export async function touchConversation(
+  db: Db,
+  { userId, conversationId }: { userId: string; conversationId: string },
+): Promise<void> {
+  await db
+    .update(conversations)
+    .set({ updatedAt: new Date() })
+    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
+}
+
+/** Sets an automatic title unless the conversation already has one; true when it changed. */
+export async function setTitleIfDefault(
+  db: Db,
+  { userId, conversationId, title }: { userId: string; conversationId: string; title: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(conversations)
+    .set({ title })
+    .where(
+      and(
+        eq(conversations.id, conversationId),
+        eq(conversations.userId, userId),
+        eq(conversations.title, DEFAULT_CONVERSATION_TITLE),
+      ),
+    )
+    .returning({ id: conversations.id });
+  return rows.length > 0;
+}
+
+/** Deletes the user's conversation with its messages, notes and debug records; missing or foreign → 404. */
+export async function deleteConversation(
+  db: Db,
+  { userId, conversationId }: { userId: string; conversationId: string },
+): Promise<void> {
+  const rows = await db
+    .delete(conversations)
+    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))
+    .returning({ id: conversations.id });
+  if (rows.length === 0) throw notFound("conversation");
 }

@@ -74,3 +74,29 @@ export async function listMessages(
     .where(and(eq(messages.conversationId, conversationId), eq(messages.userId, userId)))
     .orderBy(asc(messages.createdAt));
 }
+
+/** Records how an assistant answer ended (complete, aborted or error) with the text produced. */
+export async function finishMessage(
+  db: Db,
+  input: {
+    userId: string;
+    messageId: string;
+    content: string;
+    parts: unknown[];
+    status: Exclude<MessageStatus, "streaming">;
+    error: string | null;
+  },
+): Promise<void> {
+  const rows = await db
+    .update(messages)
+    .set({
+      content: input.content,
+      parts: input.parts,
+      status: input.status,
+      error: input.error,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(messages.id, input.messageId), eq(messages.userId, input.userId)))
+    .returning({ id: messages.id });
+  if (rows.length === 0) throw notFound("message");
+}

@@ -74,8 +74,12 @@ describe.each(DB_KINDS)("db/queries on %s", (kind) => {
       expect((await getConversation(db, { userId: alice, conversationId: conversation.id })).title).toBe("Alice's");
       await rejects(getConversation(db, { userId: bob, conversationId: conversation.id }), "not_found:conversation");
       await rejects(getConversation(db, { userId: alice, conversationId: randomUUID() }), "not_found:conversation");
-      expect((await listConversations(db, { userId: bob })).map((c) => c.id)).not.toContain(conversation.id);
-      expect((await listConversations(db, { userId: alice })).map((c) => c.id)).toContain(conversation.id);
+      expect((await listConversations(db, { userId: bob })).conversations.map((c) => c.id)).not.toContain(
+        conversation.id,
+      );
+      expect((await listConversations(db, { userId: alice })).conversations.map((c) => c.id)).toContain(
+        conversation.id,
+      );
 
       const before = await snapshot(database);
       await rejects(

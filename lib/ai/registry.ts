@@ -296,6 +296,19 @@ function registry(): AiRegistry {
   return processRegistry;
 }
 
+/** The registry this process uses (the AI configuration of process.env unless replaced). */
+export function getAiRegistry(): AiRegistry {
+  return registry();
+}
+
+/**
+ * Replaces the process-wide registry, like setDatabase does for the database: scripts and tests
+ * that bring their own models (e.g. a scripted MockLanguageModelV3). `undefined` restores the env's.
+ */
+export function setAiRegistry(next: AiRegistry | undefined): void {
+  processRegistry = next;
+}
+
 export const isKnownChatModel = (id: string): boolean => registry().isKnownChatModel(id);
 export const getLanguageModel = (modelId?: string): LanguageModelV3 => registry().getLanguageModel(modelId);
 export const getExtractionModel = (): LanguageModelV3 => registry().getExtractionModel();

@@ -8,8 +8,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { encode } from "next-auth/jwt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
+import { afterResponseIdle } from "@/lib/jobs/after-response";
+import { getInProcessRunner } from "@/lib/jobs/extraction-queue";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { HttpClient, type HttpResult, registerAndSignIn } from "@/tests/http-client";
 import { type HttpMethod, loadRoutes, startTestServer, type TestServer } from "@/tests/http-server";
@@ -25,6 +27,9 @@ import {
 
 const SECRET = "security-matrix-secret-0123456789abcdef";
 process.env.AUTH_SECRET = SECRET;
+// The matrix sends dozens of requests per user to /api/chat: rate limiting has its own tests.
+process.env.LIFELINE_CHAT_RATE_LIMIT = "off";
+process.env.LIFELINE_OFFLINE_DELAY_MS = "0";
 const COOKIE = "authjs.session-token";
 
 const UUID_IN_PATH = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
@@ -96,6 +101,13 @@ function check(kind: string, name: string, fn: () => Promise<void>) {
   });
 }
 
+// A successful chat turn leaves work behind (saving the extraction row, running the job): let it
+// finish before the next case snapshots the database, or that case would see someone else's write.
+afterEach(async () => {
+  await afterResponseIdle();
+  await getInProcessRunner().idle();
+});
+
 afterAll(() => {
   const detail = Object.entries(perKind)
     .map(([k, n]) => `${k} ${n}`)
@@ -115,6 +127,13 @@ it("every API route and method has exactly one case in tests/security/route-case
 
 function firstParamName(pattern: string): string {
   return /\[([^\].]+)\]/.exec(pattern)?.[1] ?? "id";
+}
+
+/** The fixture with its resource id replaced: in the path, or in the body field the case names. */
+function withResourceId(rc: RouteCase, fixture: Fixture, id: string): Fixture {
+  if (!rc.resourceIdInBody) return { ...fixture, path: fixture.path.replace(UUID_IN_PATH, id) };
+  const json = fixture.json as Record<string, unknown>;
+  return { ...fixture, json: { ...json, [rc.resourceIdInBody]: decodeURIComponent(id) } };
 }
 
 function expectError(res: HttpResult, rc: RouteCase, status: number, code: string, field?: string) {
@@ -255,10 +274,7 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
         check(kind, "a missing id → the same 404 as a foreign one", async () => {
           const fixture = await setup(rc, owner);
           const foreign = await send(intruder.client, method, fixture);
-          const missing = await send(owner.client, method, {
-            ...fixture,
-            path: fixture.path.replace(UUID_IN_PATH, randomUUID()),
-          });
+          const missing = await send(owner.client, method, withResourceId(rc, fixture, randomUUID()));
           const answer = (r: HttpResult) => ({
             status: r.status,
             error: { ...(r.json as { error?: object } | undefined)?.error, requestId: undefined },
@@ -267,13 +283,13 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
           expect(answer(foreign)).toEqual(answer(missing));
         });
 
-        const param = firstParamName(pattern);
+        const idField = rc.resourceIdInBody ? `body.${rc.resourceIdInBody}` : `params.${firstParamName(pattern)}`;
         for (const bad of BAD_IDS) {
-          check(kind, `id "${decodeURIComponent(bad).replace("\u0000", "\\0")}" → 400 params.${param}`, async () => {
+          check(kind, `id "${decodeURIComponent(bad).replace("\u0000", "\\0")}" → 400 ${idField}`, async () => {
             const fixture = await setup(rc, owner);
             const before = await snapshot(database);
-            const res = await send(owner.client, method, { ...fixture, path: fixture.path.replace(UUID_IN_PATH, bad) });
-            expectError(res, rc, 400, "bad_request", `params.${param}`);
+            const res = await send(owner.client, method, withResourceId(rc, fixture, bad));
+            expectError(res, rc, 400, "bad_request", idField);
             expect(await snapshot(database)).toEqual(before);
           });
         }

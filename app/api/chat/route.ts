@@ -1,0 +1,16 @@
+import { getAiRegistry } from "@/lib/ai/registry";
+import { route } from "@/lib/api/route";
+import { runChatTurn } from "@/lib/chat/turn";
+import { chatBody } from "@/lib/validation/chat";
+
+/** Streaming answers can take a while on serverless hosts. */
+export const maxDuration = 60;
+
+/**
+ * POST /api/chat {conversationId?, message: {text} | UI message, model?, mode?, temperature?}
+ * → a UI message stream (useChat). Without conversationId a conversation is created; its id is in
+ * the `x-conversation-id` header and in the stream's message metadata.
+ */
+export const POST = route({ body: chatBody, rateLimit: "chat" }, ({ db, userId, body, request, log }) =>
+  runChatTurn(db, getAiRegistry(), { userId, body, signal: request.signal, log }),
+);

@@ -1,0 +1,21 @@
+import { createConversation, listConversations } from "@/db/queries/conversations";
+import { getAccount } from "@/db/queries/users";
+import { getAiRegistry } from "@/lib/ai/registry";
+import { route } from "@/lib/api/route";
+import { assertKnownModel } from "@/lib/chat/models";
+import { userGoneAsUnauthorized } from "@/lib/errors";
+import { conversationCreateBody, conversationListQuery } from "@/lib/validation/chat";
+
+/** GET /api/conversations?archived=&q=&limit=&cursor= → {conversations, nextCursor}, most recent first. */
+export const GET = route({ query: conversationListQuery }, async ({ db, userId, query }) => {
+  await getAccount(db, { userId }).catch(userGoneAsUnauthorized);
+  return listConversations(db, { userId, ...query });
+});
+
+/** POST /api/conversations {title?, mode?, model?, memoryEnabled?} → 201 {conversation}. */
+export const POST = route({ body: conversationCreateBody, status: 201 }, async ({ db, userId, body }) => {
+  if (body.model !== undefined) assertKnownModel(getAiRegistry(), body.model);
+  const account = await getAccount(db, { userId }).catch(userGoneAsUnauthorized);
+  const memoryEnabled = body.memoryEnabled ?? account.memoryEnabledDefault;
+  return { conversation: await createConversation(db, { userId, ...body, memoryEnabled }) };
+});

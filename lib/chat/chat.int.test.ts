@@ -1,0 +1,254 @@
+/**
+ * POST /api/chat over real HTTP, through the real route, on PGlite and Postgres, with a scripted
+ * MockLanguageModelV3 in place of the provider: what the model received is compared with the
+ * debug record, and failures (retrieval, model mid-stream, client abort) are injected.
+ */
+import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { simulateReadableStream } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { and, eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/db/client";
+import { conversations, memories, messages, promptDebug } from "@/db/schema";
+import { toCapturedParams } from "@/lib/ai/capture";
+import { embedOffline } from "@/lib/ai/offline-embedder";
+import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
+import type { ContextTrace } from "@/lib/memory/trace";
+import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { registerAndSignIn } from "@/tests/http-client";
+import { startTestServer, type TestServer } from "@/tests/http-server";
+
+process.env.AUTH_SECRET ??= "chat-test-secret-0123456789abcdef";
+process.env.LIFELINE_CHAT_RATE_LIMIT = "off";
+process.env.LIFELINE_OFFLINE_DELAY_MS = "0";
+
+const usage = {
+  inputTokens: { total: 42, noCache: 42, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 7, text: 7, reasoning: undefined },
+};
+
+function textStream(words: string[], { error, delayMs = 0 }: { error?: Error; delayMs?: number } = {}) {
+  const chunks: LanguageModelV3StreamPart[] = [
+    { type: "stream-start", warnings: [] },
+    { type: "text-start", id: "t" },
+    ...words.map((w) => ({ type: "text-delta" as const, id: "t", delta: w })),
+  ];
+  if (error) chunks.push({ type: "error", error });
+  else
+    chunks.push(
+      { type: "text-end", id: "t" },
+      { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+    );
+  return { stream: simulateReadableStream({ chunks, chunkDelayInMs: delayMs }) };
+}
+
+/** The offline registry, with the chat model (and optionally the embedder) replaced. */
+function registryWith(model: MockLanguageModelV3, embedText?: AiRegistry["embedText"]): AiRegistry {
+  const base = createAiRegistry({});
+  return { ...base, getLanguageModel: () => model, ...(embedText ? { embedText } : {}) };
+}
+
+async function readStream(res: Response): Promise<string> {
+  return res.text();
+}
+
+describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
+  let database: Database;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    server = await startTestServer({ database });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.close();
+  });
+  afterEach(() => setAiRegistry(undefined));
+
+  async function userWithMemories(label: string, contents: string[]) {
+    const user = await registerAndSignIn(server.url, `${label}-${kind}`);
+    for (const content of contents) {
+      await database.db.insert(memories).values({
+        userId: user.id,
+        content,
+        provenance: "user_created",
+        importance: 0.7,
+        embedding: embedOffline(content),
+        embeddingModel: "offline/hash-ngram-v1",
+      });
+    }
+    return user;
+  }
+
+  async function post(user: Awaited<ReturnType<typeof userWithMemories>>, json: unknown, signal?: AbortSignal) {
+    return fetch(`${server.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: user.client.cookieHeader() },
+      body: JSON.stringify(json),
+      signal,
+    });
+  }
+
+  async function waitFor<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+    for (let i = 0; i < 100; i++) {
+      const value = await read();
+      if (value !== undefined) return value;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  async function debugOf(conversationId: string) {
+    const [assistant] = await database.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversationId), eq(messages.role, "assistant")));
+    if (!assistant) throw new Error("no assistant message");
+    const [record] = await database.db.select().from(promptDebug).where(eq(promptDebug.messageId, assistant.id));
+    return { assistant, record };
+  }
+
+  it("stores exactly what the model received, and the memory lines the trace marks included", async () => {
+    const model = new MockLanguageModelV3({ doStream: async () => textStream(["You ", "like ", "green tea."]) });
+    setAiRegistry(registryWith(model));
+    const user = await userWithMemories("capture", ["Prefers green tea", "Sister's name is Maya", "Works as a nurse"]);
+
+    const res = await post(user, { message: { text: "What tea do I like?" }, temperature: 0.3, mode: "coaching" });
+    expect(res.status).toBe(200);
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    const sse = await readStream(res);
+    expect(sse).toContain('"delta":"green tea."');
+
+    const { assistant, record } = await waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.record && r.assistant.status === "complete" ? r : undefined;
+    }, "the debug record");
+    expect(assistant.content).toBe("You like green tea.");
+    expect(sse).toContain(assistant.id);
+
+    // The model received exactly what the debug record stores.
+    expect(model.doStreamCalls).toHaveLength(1);
+    const received = toCapturedParams(model.doStreamCalls[0] as never);
+    expect(record?.modelInput).toEqual([expect.objectContaining({ type: "stream", params: received })]);
+    expect(received.temperature).toBe(0.3);
+    expect(record).toMatchObject({ mode: "coaching", temperature: 0.3, retrievalStatus: "ok", inputTokens: 42 });
+
+    // The memory lines in the system message are the ones the trace marks included.
+    const trace = record?.trace as ContextTrace;
+    const included = trace.candidates.filter((c) => c.fate === "included").map((c) => c.line);
+    expect(included).toContain("• Prefers green tea");
+    const prompt = received.prompt as { role: string; content: unknown }[];
+    const system = String(prompt.find((m) => m.role === "system")?.content);
+    const bulletLines = system.split("\n").filter((l) => l.startsWith("• "));
+    expect(bulletLines).toEqual(trace.memoryLines);
+    expect(new Set(bulletLines)).toEqual(new Set(included));
+    // The new message is the last one the model saw.
+    expect(prompt.at(-1)).toMatchObject({ role: "user", content: [{ type: "text", text: "What tea do I like?" }] });
+  });
+
+  it("when retrieval fails the answer still streams and the record says retrieval failed", async () => {
+    const model = new MockLanguageModelV3({ doStream: async () => textStream(["Still ", "here."]) });
+    setAiRegistry(
+      registryWith(model, async () => {
+        throw new Error("embedding service unavailable");
+      }),
+    );
+    const user = await userWithMemories("retrieval-fails", ["Prefers green tea"]);
+    const res = await post(user, { message: { text: "What tea do I like?" } });
+    expect(res.status).toBe(200);
+    expect(await readStream(res)).toContain("here.");
+    const { record } = await waitFor(async () => {
+      const r = await debugOf(res.headers.get("x-conversation-id") ?? "").catch(() => undefined);
+      return r?.record ? r : undefined;
+    }, "the debug record");
+    expect(record).toMatchObject({ retrievalStatus: "failed", retrievalError: "embedding service unavailable" });
+    expect((record?.trace as ContextTrace).memoryLines).toEqual([]);
+  });
+
+  it("a model failure mid-stream sends a clear error event and keeps both messages, the answer with status error", async () => {
+    const model = new MockLanguageModelV3({
+      doStream: async () => textStream(["Partial ", "answer"], { error: new Error("upstream overloaded") }),
+    });
+    setAiRegistry(registryWith(model));
+    const user = await userWithMemories("model-fails", []);
+    const res = await post(user, { message: { text: "Tell me something" } });
+    const sse = await readStream(res);
+    expect(sse).toContain('"type":"error"');
+    expect(sse).toContain("The model failed while answering: upstream overloaded");
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    const { assistant, record } = await waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.record ? r : undefined;
+    }, "the error record");
+    expect(assistant).toMatchObject({ status: "error", content: "Partial answer", error: "upstream overloaded" });
+    expect(record).toMatchObject({ error: "upstream overloaded", finishReason: "error" });
+    const rows = await database.db.select().from(messages).where(eq(messages.conversationId, conversationId));
+    expect(rows.find((m) => m.role === "user")).toMatchObject({ content: "Tell me something", status: "complete" });
+  });
+
+  it("a client abort keeps the partial answer with status aborted", async () => {
+    const words = Array.from({ length: 200 }, (_, i) => `w${i} `);
+    const model = new MockLanguageModelV3({ doStream: async () => textStream(words, { delayMs: 20 }) });
+    setAiRegistry(registryWith(model));
+    const user = await userWithMemories("abort", []);
+    const controller = new AbortController();
+    const res = await post(user, { message: { text: "Write a long story" } }, controller.signal);
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    const reader = res.body?.getReader();
+    const first = await reader?.read();
+    expect(first?.done).toBe(false);
+    await new Promise((r) => setTimeout(r, 200));
+    controller.abort();
+    const { assistant } = await waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.record ? r : undefined;
+    }, "the aborted record");
+    expect(assistant.status).toBe("aborted");
+    expect(assistant.content.length).toBeGreaterThan(0);
+    expect(assistant.content.length).toBeLessThan(words.join("").length);
+  });
+
+  it("a foreign conversationId is 404 and writes nothing", async () => {
+    setAiRegistry(registryWith(new MockLanguageModelV3({ doStream: async () => textStream(["x"]) })));
+    const owner = await userWithMemories("owner", []);
+    const other = await userWithMemories("intruder", []);
+    const [conversation] = await database.db
+      .insert(conversations)
+      .values({ userId: owner.id, title: "Private" })
+      .returning();
+    const count = async () => (await database.db.select().from(messages)).length;
+    const before = await count();
+    const res = await post(other, { conversationId: conversation?.id, message: { text: "let me in" } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("not_found:conversation");
+    expect(await count()).toBe(before);
+  });
+
+  it("an unknown model is a 400 naming body.model, and creates no conversation", async () => {
+    setAiRegistry(registryWith(new MockLanguageModelV3({ doStream: async () => textStream(["x"]) })));
+    const user = await userWithMemories("bad-model", []);
+    const res = await post(user, { message: { text: "hi" }, model: "gpt-nonexistent" });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { fields: Record<string, string> } };
+    expect(Object.keys(body.error.fields)).toEqual(["body.model"]);
+    const rows = await database.db.select().from(conversations).where(eq(conversations.userId, user.id));
+    expect(rows).toEqual([]);
+  });
+
+  it("the offline provider answers a chat turn end to end with no API key, using the memory", async () => {
+    setAiRegistry(createAiRegistry({}));
+    const user = await userWithMemories("offline", ["Prefers green tea"]);
+    const res = await post(user, { message: { text: "What tea do I like?" } });
+    expect(res.status).toBe(200);
+    const sse = await readStream(res);
+    expect(sse).toContain('"type":"text-delta"');
+    const { assistant, record } = await waitFor(async () => {
+      const r = await debugOf(res.headers.get("x-conversation-id") ?? "").catch(() => undefined);
+      return r?.record ? r : undefined;
+    }, "the offline record");
+    expect(assistant.status).toBe("complete");
+    expect(assistant.content).toMatch(/green tea/);
+    expect(record).toMatchObject({ provider: "offline", modelId: "lifeline-offline-1", retrievalStatus: "ok" });
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * Auto-title: once a conversation has AUTO_TITLE_AFTER_MESSAGES messages and still has the default
+ * title, the extraction model names it (≤ 8 words, ≤ 100 chars). Runs after the response; a title
+ * the user set is never overwritten.
+ */
+import { generateText, Output } from "ai";
+import type { Db } from "@/db/client";
+import { DEFAULT_CONVERSATION_TITLE, getConversation, setTitleIfDefault } from "@/db/queries/conversations";
+import { listMessages } from "@/db/queries/messages";
+import type { AiRegistry } from "@/lib/ai/registry";
+import { buildTitlePrompt } from "@/lib/memory/extraction-prompt";
+import { TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction-schema";
+
+export const AUTO_TITLE_AFTER_MESSAGES = 3;
+export const TITLE_MAX_WORDS = 8;
+export const TITLE_MAX_CHARS = 100;
+
+/** A model's title → at most 8 words and 100 characters, without quotes or trailing punctuation. */
+export function cleanTitle(raw: string): string {
+  const words = raw
+    .replace(/["“”'`]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .split(" ")
+    .slice(0, TITLE_MAX_WORDS);
+  let title = words.join(" ");
+  if (title.length > TITLE_MAX_CHARS) title = title.slice(0, TITLE_MAX_CHARS).trimEnd();
+  return title.replace(/[\s.,;:!?-]+$/, "");
+}
+
+/** Titles the conversation when it is due; returns the new title, or null when nothing changed. */
+export async function maybeTitleConversation(
+  db: Db,
+  ai: AiRegistry,
+  { userId, conversationId }: { userId: string; conversationId: string },
+): Promise<string | null> {
+  const conversation = await getConversation(db, { userId, conversationId });
+  if (conversation.title !== DEFAULT_CONVERSATION_TITLE) return null;
+  const messages = await listMessages(db, { userId, conversationId });
+  if (messages.length < AUTO_TITLE_AFTER_MESSAGES) return null;
+  const opening = messages
+    .filter((m) => (m.role === "user" || m.role === "assistant") && m.content.trim() !== "")
+    .slice(0, 4)
+    .map((m) => ({ role: m.role as "user" | "assistant", content: m.content.slice(0, 2000) }));
+  const { system, prompt } = buildTitlePrompt(opening);
+  const { output } = await generateText({
+    model: ai.getExtractionModel(),
+    system,
+    prompt,
+    temperature: 0.2,
+    output: Output.object({ schema: titleSchema, name: TITLE_OUTPUT_NAME }),
+  });
+  const title = cleanTitle(output.title);
+  if (!title || title === DEFAULT_CONVERSATION_TITLE) return null;
+  const changed = await setTitleIfDefault(db, { userId, conversationId, title });
+  return changed ? title : null;
+}

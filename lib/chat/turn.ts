@@ -1,0 +1,240 @@
+/**
+ * One chat turn, end to end:
+ *   conversation (owner-scoped; created when absent) → save the user message → assembleContext()
+ *   → stream the answer (the model wrapped so its exact input is captured) → on finish, abort or
+ *   error: save the assistant message with its status and the debug record → after the response:
+ *   enqueue memory extraction for the pair, and title the conversation.
+ * The answer never waits on extraction or titling, and never fails because of them.
+ */
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { consumeStream, type LanguageModelUsage, streamText } from "ai";
+import type { Db } from "@/db/client";
+import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
+import { createMessage, finishMessage, listMessages, type Message } from "@/db/queries/messages";
+import { savePromptDebug } from "@/db/queries/prompt-debug";
+import { getAccount } from "@/db/queries/users";
+import type { ChatMode, MessageStatus } from "@/db/schema";
+import { type CapturedCall, withCapture } from "@/lib/ai/capture";
+import type { AiRegistry } from "@/lib/ai/registry";
+import { userGoneAsUnauthorized } from "@/lib/errors";
+import { enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
+import type { Logger } from "@/lib/logger";
+import { assembleContext } from "@/lib/memory/assemble";
+import type { HistoryMessage } from "@/lib/memory/prompt";
+import type { ChatBody } from "@/lib/validation/chat";
+import { assertKnownModel } from "./models";
+import { maybeTitleConversation } from "./title";
+
+/** Temperature when neither the request nor the conversation sets one. */
+export const DEFAULT_TEMPERATURE = 0.7;
+
+/** What the client learns about the turn in the stream's message metadata. */
+export interface TurnMetadata {
+  conversationId: string;
+  userMessageId: string;
+  assistantMessageId: string;
+  model: string;
+  mode: ChatMode;
+  retrievalStatus: string;
+  /** On finish only. */
+  usage?: LanguageModelUsage;
+  latencyMs?: number;
+}
+
+export interface ChatTurnInput {
+  userId: string;
+  body: ChatBody;
+  /** Aborts the model call when the client goes away or presses stop. */
+  signal: AbortSignal;
+  log: Logger;
+}
+
+/** Messages that reach the model as history: what was said, including answers the user stopped. */
+function toHistory(messages: Message[]): HistoryMessage[] {
+  return messages
+    .filter((m) => (m.role === "user" || m.role === "assistant") && m.status !== "error" && m.content.trim() !== "")
+    .map((m) => ({ id: m.id, role: m.role as "user" | "assistant", content: m.content }));
+}
+
+/** The model for this turn: the request's (must be configured), else the conversation's if still configured, else the default. */
+function resolveModelId(ai: AiRegistry, requested: string | undefined, stored: string | null | undefined): string {
+  if (requested !== undefined) {
+    assertKnownModel(ai, requested);
+    return requested;
+  }
+  return stored && ai.isKnownChatModel(stored) ? stored : ai.config.defaultChatModel;
+}
+
+function errorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.length > 500 ? `${message.slice(0, 497)}...` : message;
+}
+
+/** Runs one chat turn and returns the UI message stream response. */
+export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput): Promise<Response> {
+  const { userId, body, log } = input;
+
+  // Everything that can reject the request happens before the first write.
+  const existing = body.conversationId
+    ? await getConversation(db, { userId, conversationId: body.conversationId })
+    : null;
+  const modelId = resolveModelId(ai, body.model, existing?.model);
+  const account = await getAccount(db, { userId }).catch(userGoneAsUnauthorized);
+
+  const conversation =
+    existing === null
+      ? await createConversation(db, {
+          userId,
+          mode: body.mode,
+          model: body.model ?? null,
+          memoryEnabled: account.memoryEnabledDefault,
+        })
+      : body.mode !== undefined || body.model !== undefined
+        ? await updateConversation(db, {
+            userId,
+            conversationId: existing.id,
+            patch: { mode: body.mode ?? existing.mode, model: body.model ?? existing.model },
+          })
+        : existing;
+  const mode = conversation.mode;
+  const temperature = body.temperature ?? DEFAULT_TEMPERATURE;
+
+  const history = toHistory(await listMessages(db, { userId, conversationId: conversation.id }));
+  const userMessage = await createMessage(db, {
+    userId,
+    conversationId: conversation.id,
+    role: "user",
+    content: body.message,
+    parts: [{ type: "text", text: body.message }],
+  });
+  await touchConversation(db, { userId, conversationId: conversation.id });
+  const assistantMessage = await createMessage(db, {
+    userId,
+    conversationId: conversation.id,
+    role: "assistant",
+    content: "",
+    model: modelId,
+    status: "streaming",
+  });
+
+  const { messages, trace } = await assembleContext(db, {
+    userId,
+    userName: account.name,
+    conversationId: conversation.id,
+    message: body.message,
+    history,
+    mode,
+    memoryEnabled: conversation.memoryEnabled,
+    embed: (text) => ai.embedText(text),
+  });
+  if (trace.status === "failed") log.warn({ error: trace.error, stage: trace.failedStage }, "memory retrieval failed");
+
+  const baseModel: LanguageModelV3 = ai.getLanguageModel(modelId);
+  const calls: CapturedCall[] = [];
+  const started = performance.now();
+  let firstTokenMs: number | null = null;
+  let text = "";
+  let settled = false;
+
+  const metadata: TurnMetadata = {
+    conversationId: conversation.id,
+    userMessageId: userMessage.id,
+    assistantMessageId: assistantMessage.id,
+    model: modelId,
+    mode,
+    retrievalStatus: trace.status,
+  };
+
+  /** Saves the outcome once, whichever of finish / abort / error comes first. */
+  const settle = async (
+    status: Exclude<MessageStatus, "streaming">,
+    outcome: { usage?: LanguageModelUsage; finishReason?: string; error?: string },
+  ) => {
+    if (settled) return;
+    settled = true;
+    const latencyMs = Math.round(performance.now() - started);
+    try {
+      await finishMessage(db, {
+        userId,
+        messageId: assistantMessage.id,
+        content: text,
+        parts: text ? [{ type: "text", text }] : [],
+        status,
+        error: outcome.error ?? null,
+      });
+      await savePromptDebug(db, {
+        userId,
+        conversationId: conversation.id,
+        messageId: assistantMessage.id,
+        modelInput: calls,
+        trace,
+        provider: baseModel.provider,
+        modelId: baseModel.modelId,
+        mode,
+        temperature,
+        inputTokens: outcome.usage?.inputTokens ?? null,
+        outputTokens: outcome.usage?.outputTokens ?? null,
+        totalTokens: outcome.usage?.totalTokens ?? null,
+        timeToFirstTokenMs: firstTokenMs,
+        latencyMs,
+        finishReason: outcome.finishReason ?? (status === "aborted" ? "aborted" : null),
+        retrievalStatus: trace.status,
+        retrievalError: trace.error,
+        error: outcome.error ?? null,
+      });
+    } catch (error) {
+      log.error({ err: error, messageId: assistantMessage.id }, "could not save the chat turn");
+      return;
+    }
+    if (status === "error") return;
+    runAfterResponse(async () => {
+      await enqueueExtraction(db, {
+        userId,
+        conversationId: conversation.id,
+        userMessageId: userMessage.id,
+        assistantMessageId: assistantMessage.id,
+        memoryEnabled: conversation.memoryEnabled,
+      });
+      await maybeTitleConversation(db, ai, { userId, conversationId: conversation.id });
+    });
+  };
+
+  const result = streamText({
+    model: withCapture(baseModel, calls),
+    messages,
+    // The only system message is the one assembleContext built; user text never becomes one.
+    allowSystemInMessages: true,
+    temperature,
+    abortSignal: input.signal,
+    onChunk: ({ chunk }) => {
+      if (chunk.type !== "text-delta") return;
+      if (firstTokenMs === null) firstTokenMs = Math.round(performance.now() - started);
+      text += chunk.text;
+    },
+    onFinish: async ({ totalUsage, finishReason }) => {
+      await settle("complete", { usage: totalUsage, finishReason });
+    },
+    onAbort: async () => {
+      await settle("aborted", {});
+    },
+    onError: async ({ error }) => {
+      log.warn({ err: error, messageId: assistantMessage.id }, "the model failed mid-answer");
+      await settle("error", { error: errorText(error), finishReason: "error" });
+    },
+  });
+
+  return result.toUIMessageStreamResponse({
+    headers: { "x-conversation-id": conversation.id, "cache-control": "no-store" },
+    generateMessageId: () => assistantMessage.id,
+    messageMetadata: ({ part }) => {
+      if (part.type === "start") return { ...metadata };
+      if (part.type === "finish") {
+        return { ...metadata, usage: part.totalUsage, latencyMs: Math.round(performance.now() - started) };
+      }
+      return undefined;
+    },
+    onError: (error) => `The model failed while answering: ${errorText(error)}. Your message was saved; you can retry.`,
+    // Keep consuming when the client disconnects, so abort and finish are always saved.
+    consumeSseStream: consumeStream,
+  });
+}

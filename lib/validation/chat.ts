@@ -1,0 +1,80 @@
+/** Bodies of the chat and conversation routes (shared by the routes and the UI). */
+import { z } from "zod";
+import { CHAT_MODES } from "@/db/schema";
+import { uuid } from "./common";
+import { text } from "./strings";
+
+export const MESSAGE_MAX = 20_000;
+export const TITLE_MAX = 100;
+export const TEMPERATURE_MAX = 2;
+
+const messageText = text({ max: MESSAGE_MAX, multiline: true });
+
+/** A user message as `useChat` sends it: text parts only (files are not supported yet). */
+const uiUserMessage = z.object({
+  id: z.string().max(200).optional(),
+  role: z.literal("user", { error: "Only user messages can be sent" }),
+  parts: z
+    .array(
+      z.object({
+        type: z.literal("text", { error: "Only text parts are supported" }),
+        text: z.string(),
+        // useChat may add these; they carry nothing the server reads.
+        state: z.string().optional(),
+        providerMetadata: z.unknown().optional(),
+      }),
+    )
+    .min(1, { error: "A message needs at least one text part" })
+    .max(20),
+  metadata: z.unknown().optional(),
+});
+
+/** `{ text }` or a UI message → its text, validated like any message text. */
+export const chatMessage = z
+  .union([z.strictObject({ text: z.string() }), uiUserMessage], {
+    error: "Must be { text } or a user UI message with text parts",
+  })
+  .transform((message) => ("text" in message ? message.text : message.parts.map((p) => p.text).join("\n")))
+  .pipe(messageText);
+
+export const chatModeSchema = z.enum(CHAT_MODES);
+export const modelIdSchema = z.string().trim().min(1).max(100);
+export const temperatureSchema = z.number().min(0).max(TEMPERATURE_MAX);
+
+export const chatBody = z.strictObject({
+  conversationId: uuid.optional(),
+  message: chatMessage,
+  model: modelIdSchema.optional(),
+  mode: chatModeSchema.optional(),
+  temperature: temperatureSchema.optional(),
+});
+export type ChatBody = z.infer<typeof chatBody>;
+
+export const conversationCreateBody = z.strictObject({
+  title: text({ max: TITLE_MAX }).optional(),
+  mode: chatModeSchema.optional(),
+  model: modelIdSchema.optional(),
+  memoryEnabled: z.boolean().optional(),
+});
+
+export const conversationPatchBody = z
+  .strictObject({
+    title: text({ max: TITLE_MAX }).optional(),
+    archived: z.boolean().optional(),
+    mode: chatModeSchema.optional(),
+    model: modelIdSchema.nullable().optional(),
+    memoryEnabled: z.boolean().optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: "Provide at least one of title, archived, mode, model, memoryEnabled",
+  });
+
+const booleanString = z.enum(["true", "false"]).transform((v) => v === "true");
+
+export const conversationListQuery = z.strictObject({
+  archived: booleanString.optional(),
+  q: z.string().trim().max(TITLE_MAX).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  /** Opaque cursor from the previous page's `nextCursor`. */
+  cursor: z.string().max(200).optional(),
+});
