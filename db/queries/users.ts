@@ -99,3 +99,9 @@ export async function setPasswordHash(db: Db, { userId, passwordHash }: { userId
     .returning({ id: users.id });
   if (!row) throw notFound("user");
 }
+
+/** True when the account exists (a session can outlive its account). */
+export async function userExists(db: Db, { userId }: { userId: string }): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+  return row !== undefined;
+}

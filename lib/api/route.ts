@@ -8,7 +8,8 @@
  *
  * In order, for every request:
  *   1. request id: a well-formed incoming `x-request-id` is kept, else a new one; every response carries it;
- *   2. session (lib/auth/session.ts): absent → 401, unless the route says `auth: "public"`;
+ *   2. session (lib/auth/session.ts): absent → 401, unless the route says `auth: "public"`; a session
+ *      whose account no longer exists is a 401 too (checked once the request has parsed);
  *   3. rate limit (`rateLimit: "chat"`): over the limit → 429 with Retry-After;
  *   4. params, query, body parsed with the route's zod schemas → 400 naming each bad field
  *      (`fields: { "body.email": "…", "params.id": "…" }`); bodies must be JSON (415), ≤ 64 KB (413),
@@ -22,6 +23,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { type Db, getDb } from "@/db/client";
+import { userExists } from "@/db/queries/users";
 import { getRequestSession } from "@/lib/auth/session";
 import { AppError, type ErrorBody, type FieldErrors, isAppError } from "@/lib/errors";
 import { type Logger, logger } from "@/lib/logger";
@@ -208,6 +210,10 @@ export function route<
       const body = options.body ? parseWith(options.body, "body", await readJsonBody(request)) : undefined;
 
       const db = await getDb();
+      // A valid session of an account that no longer exists (deleted, or another database) is signed out.
+      if (userId && access === "user" && !(await userExists(db, { userId }))) {
+        throw new AppError("unauthorized", "Your account no longer exists — sign in again");
+      }
       const result = await handler({
         db,
         userId: userId as RouteContext<A, P, Q, B>["userId"],

@@ -10,18 +10,17 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { consumeStream, type LanguageModelUsage, streamText } from "ai";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
-import { createMessage, finishMessage, listMessages, type Message } from "@/db/queries/messages";
+import { createMessage, finishMessage } from "@/db/queries/messages";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { getAccount } from "@/db/queries/users";
 import type { ChatMode, MessageStatus } from "@/db/schema";
 import { type CapturedCall, withCapture } from "@/lib/ai/capture";
 import type { AiRegistry } from "@/lib/ai/registry";
-import { userGoneAsUnauthorized } from "@/lib/errors";
 import { enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
 import type { Logger } from "@/lib/logger";
 import { assembleContext } from "@/lib/memory/assemble";
-import type { HistoryMessage } from "@/lib/memory/prompt";
 import type { ChatBody } from "@/lib/validation/chat";
+import { loadHistory } from "./history";
 import { assertKnownModel } from "./models";
 import { maybeTitleConversation } from "./title";
 
@@ -49,13 +48,6 @@ export interface ChatTurnInput {
   log: Logger;
 }
 
-/** Messages that reach the model as history: what was said, including answers the user stopped. */
-function toHistory(messages: Message[]): HistoryMessage[] {
-  return messages
-    .filter((m) => (m.role === "user" || m.role === "assistant") && m.status !== "error" && m.content.trim() !== "")
-    .map((m) => ({ id: m.id, role: m.role as "user" | "assistant", content: m.content }));
-}
-
 /** The model for this turn: the request's (must be configured), else the conversation's if still configured, else the default. */
 function resolveModelId(ai: AiRegistry, requested: string | undefined, stored: string | null | undefined): string {
   if (requested !== undefined) {
@@ -79,7 +71,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     ? await getConversation(db, { userId, conversationId: body.conversationId })
     : null;
   const modelId = resolveModelId(ai, body.model, existing?.model);
-  const account = await getAccount(db, { userId }).catch(userGoneAsUnauthorized);
+  const account = await getAccount(db, { userId });
 
   const conversation =
     existing === null
@@ -99,7 +91,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   const mode = conversation.mode;
   const temperature = body.temperature ?? DEFAULT_TEMPERATURE;
 
-  const history = toHistory(await listMessages(db, { userId, conversationId: conversation.id }));
+  const history = await loadHistory(db, { userId, conversationId: conversation.id });
   const userMessage = await createMessage(db, {
     userId,
     conversationId: conversation.id,

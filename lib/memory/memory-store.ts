@@ -4,7 +4,16 @@
  * stored vector always describes the stored text.
  */
 import type { Db } from "@/db/client";
-import { getMemory, type MemoryPatch, type MemoryRecord, updateMemory } from "@/db/queries/memories";
+import {
+  getMemory,
+  insertMemory,
+  type MemoryPatch,
+  type MemoryRecord,
+  toMemoryRecord,
+  updateMemory,
+} from "@/db/queries/memories";
+import { insertMemoryEvents, snapshotOf } from "@/db/queries/memory-events";
+import type { MemoryType } from "@/db/schema";
 import { describeProviders, embedTexts } from "@/lib/ai/registry";
 import { EMBEDDING_DIMENSIONS } from "@/lib/config";
 import { AppError } from "@/lib/errors";
@@ -76,4 +85,48 @@ export async function editMemory(
   const [vector] = await embedMemoryTexts((texts) => embedder.embed(texts), [memoryEmbeddingText({ title, content })]);
   if (!vector) throw new EmbeddingOutputError("The embedder returned no embedding");
   return updateMemory(db, { ...input, embedding: { vector, model: embedder.model, title, content } });
+}
+
+export interface NewUserMemory {
+  userId: string;
+  content: string;
+  title?: string | null;
+  type?: MemoryType;
+  importance?: number;
+  tags?: string[];
+}
+
+/**
+ * A memory the user typed in: embedded on write, provenance user_created, active at once, with a
+ * `create` event by the user — in one transaction.
+ */
+export async function createUserMemory(
+  db: Db,
+  input: NewUserMemory,
+  embedder: MemoryEmbedder = defaultMemoryEmbedder(),
+): Promise<MemoryRecord> {
+  const title = input.title ?? null;
+  const [vector] = await embedMemoryTexts(
+    (texts) => embedder.embed(texts),
+    [memoryEmbeddingText({ title, content: input.content })],
+  );
+  if (!vector) throw new EmbeddingOutputError("The embedder returned no embedding");
+  return db.transaction(async (tx) => {
+    const row = await insertMemory(tx, {
+      userId: input.userId,
+      content: input.content,
+      title,
+      type: input.type,
+      importance: input.importance,
+      tags: input.tags,
+      embedding: vector,
+      embeddingModel: embedder.model,
+      provenance: "user_created",
+      status: "active",
+    });
+    await insertMemoryEvents(tx, [
+      { userId: input.userId, memoryId: row.id, action: "create", actor: "user", before: null, after: snapshotOf(row) },
+    ]);
+    return toMemoryRecord(row);
+  });
 }

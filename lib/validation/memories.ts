@@ -1,6 +1,7 @@
 /** Bodies of the memory routes (app/api/memories/**). */
 import { z } from "zod";
-import { MEMORY_TYPES } from "@/db/schema";
+import { MEMORY_SORTS } from "@/db/queries/memory-list";
+import { MEMORY_PROVENANCES, MEMORY_STATUSES, MEMORY_TYPES } from "@/db/schema";
 import { text } from "./strings";
 
 export const MEMORY_CONTENT_MAX = 2000;
@@ -24,3 +25,48 @@ export const memoryPatchBody = z
     pinned: z.boolean().optional(),
   })
   .refine((patch) => Object.keys(patch).length > 0, "Give at least one field to change");
+
+const tags = z
+  .array(text({ max: MEMORY_TAG_MAX }))
+  .max(MEMORY_TAGS_MAX)
+  .refine((list) => new Set(list).size === list.length, "Tags must be unique");
+
+/** POST /api/memories — a memory the user types in. */
+export const memoryCreateBody = z.strictObject({
+  content: text({ max: MEMORY_CONTENT_MAX, multiline: true }),
+  title: text({ max: MEMORY_TITLE_MAX }).optional(),
+  type: z.enum(MEMORY_TYPES).optional(),
+  importance: z.number().min(0).max(1).optional(),
+  tags: tags.optional(),
+});
+
+const booleanString = z.enum(["true", "false"]).transform((v) => v === "true");
+
+/** GET /api/memories — filters, search, sort and page. */
+export const memoryListQuery = z.strictObject({
+  q: z.string().trim().min(1).max(200).optional(),
+  /** text (default): words in title/content; semantic: ranked by meaning (needs q). */
+  match: z.enum(["text", "semantic"]).optional(),
+  type: z.enum(MEMORY_TYPES).optional(),
+  tag: z.string().trim().min(1).max(MEMORY_TAG_MAX).optional(),
+  provenance: z.enum(MEMORY_PROVENANCES).optional(),
+  status: z.enum(MEMORY_STATUSES).optional(),
+  pinned: booleanString.optional(),
+  sort: z.enum(MEMORY_SORTS).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).optional(),
+  pageSize: z.coerce.number().int().min(1).max(100).optional(),
+});
+export type MemoryListQuery = z.infer<typeof memoryListQuery>;
+
+/** POST /api/memories/preview — what a chat turn would assemble for this message. */
+export const previewBody = z.strictObject({
+  message: text({ max: 20_000, multiline: true }),
+  conversationId: z.uuid({ error: "Must be a valid UUID" }).optional(),
+});
+
+export const DELETE_ALL_CONFIRMATION = "delete all";
+
+/** DELETE /api/memories — the user must type the confirmation phrase. */
+export const deleteAllBody = z.strictObject({
+  confirm: z.literal(DELETE_ALL_CONFIRMATION, { error: `Type "${DELETE_ALL_CONFIRMATION}" to confirm` }),
+});

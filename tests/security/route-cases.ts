@@ -850,4 +850,136 @@ export const routeCases: Record<RouteKey, RouteCase> = {
   "GET /api/inngest": inngestNotConfigured,
   "POST /api/inngest": inngestNotConfigured,
   "PUT /api/inngest": inngestNotConfigured,
+  "GET /api/memories": {
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const memoryId = await ownedMemory(db, actor.id);
+      return {
+        path: "/api/memories?q=tea&sort=importance",
+        check: (res) => {
+          const page = res.json as { memories: { id: string; userId: string }[]; total: number };
+          expect(page.memories.map((m) => m.id)).toContain(memoryId);
+          expect(page.memories.every((m) => m.userId === actor.id)).toBe(true);
+          expect(JSON.stringify(res.json)).not.toContain('"embedding"');
+        },
+      };
+    },
+  },
+
+  "POST /api/memories": {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 201,
+    setup: async () => ({
+      path: "/api/memories",
+      json: { content: "Allergic to peanuts", title: "Allergy", type: "fact", importance: 0.9, tags: ["health"] },
+      check: (res) =>
+        expect(res.json).toMatchObject({
+          memory: { content: "Allergic to peanuts", provenance: "user_created", status: "active", importance: 0.9 },
+        }),
+    }),
+    invalid: [
+      { name: "missing content", patch: ({ content: _, ...rest }) => rest, field: "body.content" },
+      { name: "empty content", patch: (v) => ({ ...v, content: " " }), field: "body.content" },
+      {
+        name: "content of 2,001 characters",
+        patch: (v) => ({ ...v, content: repeat("m", 2001) }),
+        field: "body.content",
+      },
+      { name: "content with a lone surrogate", patch: (v) => ({ ...v, content: "\uD83D tea" }), field: "body.content" },
+      { name: "unknown type", patch: (v) => ({ ...v, type: "rumour" }), field: "body.type" },
+      { name: "importance above 1", patch: (v) => ({ ...v, importance: 1.01 }), field: "body.importance" },
+      { name: "negative importance", patch: (v) => ({ ...v, importance: -0.5 }), field: "body.importance" },
+      { name: "importance is a string", patch: (v) => ({ ...v, importance: "high" }), field: "body.importance" },
+      { name: "tags is a string", patch: (v) => ({ ...v, tags: "health" }), field: "body.tags" },
+      { name: "duplicate tags", patch: (v) => ({ ...v, tags: ["a", "a"] }), field: "body.tags" },
+      { name: "a tag of 41 characters", patch: (v) => ({ ...v, tags: [repeat("t", 41)] }), field: "body.tags.0" },
+      {
+        name: "provenance cannot be set",
+        patch: (v) => ({ ...v, provenance: "user_stated" }),
+        field: "body.provenance",
+      },
+    ],
+  },
+
+  "DELETE /api/memories": {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      await ownedMemory(db, actor.id);
+      return {
+        path: "/api/memories",
+        json: { confirm: "delete all" },
+        check: (res) => expect((res.json as { deleted: number }).deleted).toBeGreaterThanOrEqual(1),
+      };
+    },
+    invalid: [
+      { name: "missing confirmation", json: {}, field: "body.confirm" },
+      { name: "wrong confirmation", json: { confirm: "yes" }, field: "body.confirm" },
+      { name: "confirmation in capitals", json: { confirm: "DELETE ALL" }, field: "body.confirm" },
+    ],
+  },
+
+  "GET /api/memories/[id]": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const memoryId = await ownedMemory(db, actor.id);
+      return {
+        path: `/api/memories/${memoryId}`,
+        check: (res) => expect(res.json).toMatchObject({ memory: { id: memoryId, accessCount: 0 } }),
+      };
+    },
+  },
+
+  "POST /api/memories/preview": {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const conversation = await quietConversation(db, actor.id);
+      return {
+        path: "/api/memories/preview",
+        json: { message: "What tea do I like?", conversationId: conversation.id },
+        check: (res) => expect(res.json).toMatchObject({ trace: { status: "disabled", countAccess: false } }),
+      };
+    },
+    invalid: [
+      { name: "missing message", json: {}, field: "body.message" },
+      { name: "empty message", json: { message: "" }, field: "body.message" },
+      { name: "message is a number", json: { message: 12 }, field: "body.message" },
+      { name: "conversationId not a UUID", json: { message: "hi", conversationId: "x" }, field: "body.conversationId" },
+      {
+        name: "another user's conversation",
+        patch: (v) => ({ ...v, conversationId: "00000000-0000-4000-8000-000000000000" }),
+        status: 404,
+        code: "not_found:conversation",
+      },
+    ],
+  },
+
+  "GET /api/memories/export": {
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const memoryId = await ownedMemory(db, actor.id);
+      return {
+        path: "/api/memories/export",
+        check: (res) => {
+          expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="lifeline-memories-/);
+          const { memories } = res.json as { memories: { id: string; userId: string }[] };
+          expect(memories.map((m) => m.id)).toContain(memoryId);
+          expect(memories.every((m) => m.userId === actor.id)).toBe(true);
+        },
+      };
+    },
+  },
 };

@@ -3,19 +3,16 @@ import { getAccount } from "@/db/queries/users";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { route } from "@/lib/api/route";
 import { assertKnownModel } from "@/lib/chat/models";
-import { userGoneAsUnauthorized } from "@/lib/errors";
 import { conversationCreateBody, conversationListQuery } from "@/lib/validation/chat";
 
 /** GET /api/conversations?archived=&q=&limit=&cursor= → {conversations, nextCursor}, most recent first. */
-export const GET = route({ query: conversationListQuery }, async ({ db, userId, query }) => {
-  await getAccount(db, { userId }).catch(userGoneAsUnauthorized);
-  return listConversations(db, { userId, ...query });
-});
+export const GET = route({ query: conversationListQuery }, async ({ db, userId, query }) =>
+  listConversations(db, { userId, ...query }),
+);
 
 /** POST /api/conversations {title?, mode?, model?, memoryEnabled?} → 201 {conversation}. */
 export const POST = route({ body: conversationCreateBody, status: 201 }, async ({ db, userId, body }) => {
   if (body.model !== undefined) assertKnownModel(getAiRegistry(), body.model);
-  const account = await getAccount(db, { userId }).catch(userGoneAsUnauthorized);
-  const memoryEnabled = body.memoryEnabled ?? account.memoryEnabledDefault;
+  const memoryEnabled = body.memoryEnabled ?? (await getAccount(db, { userId })).memoryEnabledDefault;
   return { conversation: await createConversation(db, { userId, ...body, memoryEnabled }) };
 });

@@ -1,8 +1,13 @@
-import { deleteMemory } from "@/db/queries/memories";
+import { deleteMemory, getMemory } from "@/db/queries/memories";
 import { route } from "@/lib/api/route";
 import { editMemory } from "@/lib/memory/memory-store";
 import { idParams } from "@/lib/validation/common";
 import { memoryPatchBody } from "@/lib/validation/memories";
+
+/** GET /api/memories/:id → {memory} with access_count, last_accessed_at and its source ids. */
+export const GET = route({ params: idParams }, async ({ db, userId, params }) => ({
+  memory: await getMemory(db, { userId, memoryId: params.id }),
+}));
 
 /**
  * PATCH /api/memories/:id {content?, title?, type?, importance?, tags?, pinned?} → {memory}.

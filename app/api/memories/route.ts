@@ -1,0 +1,25 @@
+import { deleteAllMemories, listMemories } from "@/db/queries/memory-list";
+import { embedText } from "@/lib/ai/registry";
+import { route } from "@/lib/api/route";
+import { createUserMemory } from "@/lib/memory/memory-store";
+import { deleteAllBody, memoryCreateBody, memoryListQuery } from "@/lib/validation/memories";
+
+/**
+ * GET /api/memories?q=&match=text|semantic&type=&tag=&provenance=&status=&pinned=&sort=&page=&pageSize=
+ * → {memories, total, page, pageSize}. Without `status`: active and pending memories.
+ */
+export const GET = route({ query: memoryListQuery }, async ({ db, userId, query }) => {
+  const { match, ...filters } = query;
+  const semanticEmbedding = match === "semantic" && query.q ? await embedText(query.q) : undefined;
+  return listMemories(db, { userId, ...filters, semanticEmbedding });
+});
+
+/** POST /api/memories {content, title?, type?, importance?, tags?} → 201 {memory} (embedded, provenance user_created). */
+export const POST = route({ body: memoryCreateBody, status: 201 }, async ({ db, userId, body }) => ({
+  memory: await createUserMemory(db, { userId, ...body }),
+}));
+
+/** DELETE /api/memories {confirm: "delete all"} → {deleted: n}: erases every memory and its history. */
+export const DELETE = route({ body: deleteAllBody }, async ({ db, userId }) => ({
+  deleted: await deleteAllMemories(db, { userId }),
+}));

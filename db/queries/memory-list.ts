@@ -1,0 +1,136 @@
+/**
+ * Browsing a user's memories: filtered, searched (full text or by meaning), sorted and paginated
+ * listings for the memories page and API, the JSON export, and delete-all. Owner-scoped.
+ */
+import { and, asc, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import {
+  conversations,
+  type MemoryProvenance,
+  type MemoryStatus,
+  type MemoryType,
+  memories,
+  memoryEvents,
+} from "@/db/schema";
+import { type MemoryRecord, vectorLiteral } from "./memories";
+
+export const MEMORY_SORTS = ["recent", "importance", "used"] as const;
+export type MemorySort = (typeof MEMORY_SORTS)[number];
+
+export interface MemoryFilters {
+  userId: string;
+  /** Text search over title and content (full text, plus a substring match for short words). */
+  q?: string;
+  /** With `q`: rank by meaning instead (cosine similarity to this embedding of `q`). */
+  semanticEmbedding?: readonly number[];
+  type?: MemoryType;
+  tag?: string;
+  provenance?: MemoryProvenance;
+  /** Default: active and pending_confirmation (what a user thinks of as "my memories"). */
+  status?: MemoryStatus;
+  pinned?: boolean;
+  sort?: MemorySort;
+  page?: number;
+  pageSize?: number;
+}
+
+export interface ListedMemory extends MemoryRecord {
+  /** Title of the conversation the memory came from, when it still exists. */
+  sourceConversationTitle: string | null;
+  /** With a semantic search: cosine similarity to the query. */
+  similarity: number | null;
+}
+
+export interface MemoryPage {
+  memories: ListedMemory[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+const { embedding: _embedding, searchVector: _searchVector, ...recordColumns } = getTableColumns(memories);
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export async function listMemories(db: Db, filters: MemoryFilters): Promise<MemoryPage> {
+  const page = Math.max(1, filters.page ?? 1);
+  const pageSize = Math.min(100, Math.max(1, filters.pageSize ?? 20));
+  const q = filters.q?.trim();
+  const semantic = q && filters.semanticEmbedding ? vectorLiteral(filters.semanticEmbedding) : null;
+
+  const conditions: (SQL | undefined)[] = [
+    eq(memories.userId, filters.userId),
+    filters.status
+      ? eq(memories.status, filters.status)
+      : sql`${memories.status} IN ('active', 'pending_confirmation')`,
+    filters.type ? eq(memories.type, filters.type) : undefined,
+    filters.provenance ? eq(memories.provenance, filters.provenance) : undefined,
+    filters.pinned !== undefined ? eq(memories.pinned, filters.pinned) : undefined,
+    filters.tag ? sql`${filters.tag} = ANY(${memories.tags})` : undefined,
+    semantic ? sql`${memories.embedding} IS NOT NULL` : undefined,
+    q && !semantic
+      ? sql`(${memories.searchVector} @@ websearch_to_tsquery('english', ${q})
+             OR ${memories.content} ILIKE ${`%${escapeLike(q)}%`}
+             OR ${memories.title} ILIKE ${`%${escapeLike(q)}%`})`
+      : undefined,
+  ];
+  const where = and(...conditions);
+  const similarity = semantic
+    ? sql<number>`(1 - (${memories.embedding} <=> ${semantic}::vector))::float8`
+    : sql<null>`NULL::float8`;
+
+  const order: SQL[] = semantic
+    ? [sql`${memories.embedding} <=> ${semantic}::vector`]
+    : filters.sort === "importance"
+      ? [desc(memories.importance), desc(memories.updatedAt)]
+      : filters.sort === "used"
+        ? [desc(memories.accessCount), sql`${memories.lastAccessedAt} DESC NULLS LAST`]
+        : [desc(memories.pinned), desc(memories.updatedAt)];
+
+  const [rows, [count]] = await Promise.all([
+    db
+      .select({ ...recordColumns, sourceConversationTitle: conversations.title, similarity })
+      .from(memories)
+      .leftJoin(
+        conversations,
+        and(eq(conversations.id, memories.sourceConversationId), eq(conversations.userId, filters.userId)),
+      )
+      .where(where)
+      .orderBy(...order, asc(memories.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: sql<number>`count(*)::int` }).from(memories).where(where),
+  ]);
+  return { memories: rows, total: count?.total ?? 0, page, pageSize };
+}
+
+/** Everything Lifeline remembers about the user, with each memory's history, for download. */
+export async function exportMemories(db: Db, { userId }: { userId: string }) {
+  const [rows, events] = await Promise.all([
+    db.select(recordColumns).from(memories).where(eq(memories.userId, userId)).orderBy(asc(memories.createdAt)),
+    db
+      .select({
+        memoryId: memoryEvents.memoryId,
+        action: memoryEvents.action,
+        actor: memoryEvents.actor,
+        before: memoryEvents.before,
+        after: memoryEvents.after,
+        reason: memoryEvents.reason,
+        createdAt: memoryEvents.createdAt,
+      })
+      .from(memoryEvents)
+      .where(eq(memoryEvents.userId, userId))
+      .orderBy(asc(memoryEvents.createdAt)),
+  ]);
+  return rows.map((memory) => ({ ...memory, history: events.filter((e) => e.memoryId === memory.id) }));
+}
+
+/** Erases every memory of the user and its history (not a soft delete); returns how many. */
+export async function deleteAllMemories(db: Db, { userId }: { userId: string }): Promise<number> {
+  return db.transaction(async (tx) => {
+    const deleted = await tx.delete(memories).where(eq(memories.userId, userId)).returning({ id: memories.id });
+    return deleted.length;
+  });
+}
