@@ -1,18 +1,15 @@
-import { expect, test } from "@playwright/test";
 import { registerViaUi } from "./auth-helpers";
+import { expect, messageBox, test } from "./fixtures";
 
-test("the home page renders and reports the embedded default", async ({ page }) => {
+test("/ is a new chat that names the offline model", async ({ page }) => {
   // `/` needs a signed-in user: register one (the app signs them in and lands on `/`).
   await registerViaUi(page, "home");
-  const errors: string[] = [];
-  page.on("console", (msg) => {
-    if (msg.type() === "error") errors.push(msg.text());
-  });
-  await page.goto("/");
-  await expect(page.getByRole("heading", { name: "Lifeline" })).toBeVisible();
-  await expect(page.getByTestId("status-db")).toHaveText(/pglite · pgvector 0\.8\./);
-  await expect(page.getByRole("status")).toContainText("offline model");
-  expect(errors).toEqual([]);
+  await expect(page.getByRole("heading", { name: "What’s on your mind?" })).toBeVisible();
+  await expect(page.getByTestId("offline-banner")).toContainText("offline model");
+  await expect(page.getByTestId("offline-banner")).toContainText("offline/lifeline-offline-1");
+  await expect(messageBox(page)).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Model" })).toHaveValue("lifeline-offline-1");
+  await expect(page.getByRole("switch", { name: "Memory" })).toBeChecked();
 });
 
 test("/api/health reports pglite, pgvector, the offline provider and the in-process runner", async ({ request }) => {

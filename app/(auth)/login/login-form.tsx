@@ -45,7 +45,7 @@ export function LoginForm({
     <div className="space-y-6">
       <div className="space-y-1">
         <h1 className="text-xl font-semibold tracking-tight">Sign in</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">Welcome back.</p>
+        <p className="text-sm text-muted-foreground">Welcome back.</p>
       </div>
       <form action={action} className="space-y-4" aria-describedby={state.error ? "login-error" : undefined}>
         {state.error && (
@@ -68,20 +68,17 @@ export function LoginForm({
       </form>
       {googleEnabled && (
         <>
-          <div className="flex items-center gap-3 text-xs text-zinc-500 dark:text-zinc-400">
-            <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+          <div className="flex items-center gap-3 text-xs text-muted-foreground">
+            <span className="h-px flex-1 bg-border" />
             or
-            <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+            <span className="h-px flex-1 bg-border" />
           </div>
           <GoogleButton callbackUrl={callbackUrl} />
         </>
       )}
-      <p className="text-center text-sm text-zinc-600 dark:text-zinc-400">
+      <p className="text-center text-sm text-muted-foreground">
         No account yet?{" "}
-        <Link
-          href={registerHref}
-          className="font-medium text-zinc-900 underline-offset-4 hover:underline dark:text-zinc-100"
-        >
+        <Link href={registerHref} className="font-medium text-foreground underline underline-offset-4 hover:text-brand">
           Create one
         </Link>
       </p>

@@ -79,7 +79,7 @@ export function RegisterForm({ callbackUrl, googleEnabled }: { callbackUrl: stri
     <div className="space-y-6">
       <div className="space-y-1">
         <h1 className="text-xl font-semibold tracking-tight">Create your account</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">An assistant that remembers — and shows you what.</p>
+        <p className="text-sm text-muted-foreground">An assistant that remembers — and shows you what.</p>
       </div>
       <form action={action} className="space-y-4">
         {state.error && <FormAlert>{state.error}</FormAlert>}
@@ -117,12 +117,9 @@ export function RegisterForm({ callbackUrl, googleEnabled }: { callbackUrl: stri
         </SubmitButton>
       </form>
       {googleEnabled && <GoogleButton callbackUrl={callbackUrl} label="Sign up with Google" />}
-      <p className="text-center text-sm text-zinc-600 dark:text-zinc-400">
+      <p className="text-center text-sm text-muted-foreground">
         Already have an account?{" "}
-        <Link
-          href={loginHref}
-          className="font-medium text-zinc-900 underline-offset-4 hover:underline dark:text-zinc-100"
-        >
+        <Link href={loginHref} className="font-medium text-foreground underline underline-offset-4 hover:text-brand">
           Sign in
         </Link>
       </p>

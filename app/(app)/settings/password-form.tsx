@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import { Field, FormAlert } from "@/app/(auth)/_components/form-parts";
+import { Button } from "@/components/ui/button";
 
 interface State {
   status: "idle" | "saved" | "error";
@@ -63,13 +64,9 @@ export function PasswordForm() {
         hint="At least 8 characters."
         error={state.fields.newPassword}
       />
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-lg bg-zinc-900 px-4 py-2 text-sm font-medium text-white transition hover:bg-zinc-800 disabled:opacity-60 dark:bg-white dark:text-zinc-900 dark:hover:bg-zinc-200"
-      >
+      <Button type="submit" disabled={pending}>
         {pending ? "Saving…" : "Change password"}
-      </button>
+      </Button>
     </form>
   );
 }

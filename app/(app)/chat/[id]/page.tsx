@@ -1,0 +1,68 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { Chat } from "@/components/chat/chat";
+import { OfflineNotice } from "@/components/chat/offline-notice";
+import { getDb } from "@/db/client";
+import { getConversation } from "@/db/queries/conversations";
+import { listTranscript } from "@/db/queries/transcript";
+import { getAiConfig } from "@/lib/ai/registry";
+import { requireServerSession } from "@/lib/auth/server";
+import { DEFAULT_TEMPERATURE } from "@/lib/chat/turn";
+import { isAppError } from "@/lib/errors";
+import { jsonify } from "@/lib/ui/json";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ id: string }>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The user's conversation, or null when it is missing, foreign or the id is malformed (all: 404). */
+async function loadConversation(userId: string, conversationId: string) {
+  if (!UUID.test(conversationId)) return null;
+  const db = await getDb();
+  try {
+    const [conversation, transcript] = await Promise.all([
+      getConversation(db, { userId, conversationId }),
+      listTranscript(db, { userId, conversationId }),
+    ]);
+    return { conversation, transcript };
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found:conversation") return null;
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { id } = await params;
+  const session = await requireServerSession(`/chat/${id}`);
+  const loaded = UUID.test(id)
+    ? await getConversation(await getDb(), { userId: session.id, conversationId: id }).catch(() => null)
+    : null;
+  return { title: loaded?.title ?? "Chat" };
+}
+
+export default async function ChatPage({ params }: { params: Params }) {
+  const { id } = await params;
+  const session = await requireServerSession(`/chat/${id}`);
+  const loaded = await loadConversation(session.id, id);
+  if (!loaded) notFound();
+  const { conversation, transcript } = loaded;
+  const ai = getAiConfig();
+  const model = ai.chatModels.some((m) => m.id === conversation.model) ? conversation.model : null;
+  return (
+    <Chat
+      key={conversation.id}
+      conversation={{ id: conversation.id, title: conversation.title, memoryEnabled: conversation.memoryEnabled }}
+      initialMessages={jsonify(transcript)}
+      models={ai.chatModels}
+      initialSettings={{
+        model: model ?? ai.defaultChatModel,
+        mode: conversation.mode,
+        temperature: DEFAULT_TEMPERATURE,
+        memoryEnabled: conversation.memoryEnabled,
+      }}
+      notice={<OfflineNotice />}
+    />
+  );
+}

@@ -1,0 +1,191 @@
+import { DownloadIcon, PlusIcon } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { DeleteAllDialog } from "@/components/memories/delete-all-dialog";
+import { MemoryCard } from "@/components/memories/memory-card";
+import { type FilterValues, MemoryFilters } from "@/components/memories/memory-filters";
+import { MemoryFormDialog } from "@/components/memories/memory-form-dialog";
+import { Pagination } from "@/components/memories/pagination";
+import { PreviewBox } from "@/components/memories/preview-box";
+import { PageHeader } from "@/components/page-header";
+import { SectionCard } from "@/components/section-card";
+import { Button, buttonVariants } from "@/components/ui/button";
+import { type Db, getDb } from "@/db/client";
+import { getConversation } from "@/db/queries/conversations";
+import { getMemory } from "@/db/queries/memories";
+import { type ListedMemory, listMemories, type MemoryPage } from "@/db/queries/memory-list";
+import { embedText } from "@/lib/ai/registry";
+import { requireServerSession } from "@/lib/auth/server";
+import { isAppError } from "@/lib/errors";
+import { memoryListQuery } from "@/lib/validation/memories";
+
+export const metadata: Metadata = { title: "Memories" };
+export const dynamic = "force-dynamic";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const PAGE_SIZE = 20;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The query string's non-empty single values (an empty select submits `type=`). */
+function cleanParams(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(raw).flatMap(([key, value]) => {
+      const first = Array.isArray(value) ? value[0] : value;
+      return first?.trim() ? [[key, first.trim()]] : [];
+    }),
+  );
+}
+
+/** One memory by id (links from the debug view), shaped like a listed one. */
+async function loadOne(db: Db, userId: string, memoryId: string): Promise<ListedMemory | null> {
+  try {
+    const memory = await getMemory(db, { userId, memoryId });
+    const conversation = memory.sourceConversationId
+      ? await getConversation(db, { userId, conversationId: memory.sourceConversationId }).catch(() => null)
+      : null;
+    return { ...memory, sourceConversationTitle: conversation?.title ?? null, similarity: null };
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found:memory") return null;
+    throw error;
+  }
+}
+
+type Listing = { kind: "page"; page: MemoryPage } | { kind: "error"; message: string };
+
+async function loadPage(db: Db, userId: string, params: Record<string, string>): Promise<Listing> {
+  const { id: _id, ...listParams } = params;
+  const parsed = memoryListQuery.safeParse(listParams);
+  if (!parsed.success) return { kind: "error", message: "Some filters are not valid; clear them and try again." };
+  const { match, ...filters } = parsed.data;
+  let semanticEmbedding: number[] | undefined;
+  if (match === "semantic" && filters.q) {
+    try {
+      semanticEmbedding = await embedText(filters.q);
+    } catch (error) {
+      // Never shown as "no memories": the search could not run.
+      return { kind: "error", message: `Search by meaning failed: ${error instanceof Error ? error.message : error}` };
+    }
+  }
+  return {
+    kind: "page",
+    page: await listMemories(db, { userId, ...filters, semanticEmbedding, pageSize: filters.pageSize ?? PAGE_SIZE }),
+  };
+}
+
+export default async function MemoriesPage({ searchParams }: { searchParams: SearchParams }) {
+  const session = await requireServerSession("/memories");
+  const params = cleanParams(await searchParams);
+  const db = await getDb();
+  const single = params.id && UUID.test(params.id) ? await loadOne(db, session.id, params.id) : undefined;
+  const listing = single === undefined ? await loadPage(db, session.id, params) : null;
+  const values: FilterValues = {
+    q: params.q,
+    match: params.match === "semantic" ? "semantic" : undefined,
+    type: params.type,
+    tag: params.tag,
+    provenance: params.provenance,
+    status: params.status,
+    pinned: params.pinned === undefined ? undefined : params.pinned === "true",
+    sort: params.sort,
+  };
+  const filtered = Object.keys(params).some((key) => key !== "page");
+
+  return (
+    <div className="mx-auto w-full max-w-4xl space-y-5 px-4 py-8 sm:px-6">
+      <PageHeader
+        title="Memories"
+        description="What Lifeline remembers about you, where each memory came from, and how often it is used."
+        actions={
+          <>
+            <MemoryFormDialog
+              trigger={
+                <Button size="sm">
+                  <PlusIcon aria-hidden="true" />
+                  Add memory
+                </Button>
+              }
+            />
+            <a href="/api/memories/export" download className={buttonVariants({ variant: "outline", size: "sm" })}>
+              <DownloadIcon aria-hidden="true" />
+              Export JSON
+            </a>
+            <DeleteAllDialog />
+          </>
+        }
+      />
+
+      <SectionCard
+        id="preview"
+        title="What would Lifeline remember for…"
+        description="Type a message to see which memories a chat turn would put in the prompt — and why the others would not. Nothing is sent to a model."
+      >
+        <PreviewBox />
+      </SectionCard>
+
+      <MemoryFilters values={values} />
+
+      {single !== undefined ? (
+        <div className="space-y-3">
+          <p className="text-sm text-muted-foreground">
+            Showing one memory.{" "}
+            <Link href="/memories" className="text-brand hover:underline">
+              Show all
+            </Link>
+          </p>
+          {single ? (
+            <MemoryCard memory={single} highlighted />
+          ) : (
+            <p className="rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
+              This memory no longer exists.
+            </p>
+          )}
+        </div>
+      ) : listing?.kind === "error" ? (
+        <p
+          role="alert"
+          className="rounded-xl border border-destructive/30 bg-red-50 p-4 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-200"
+        >
+          {listing.message}
+        </p>
+      ) : listing ? (
+        <div className="space-y-3">
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {listing.page.total === 0
+              ? ""
+              : `${listing.page.total} ${listing.page.total === 1 ? "memory" : "memories"}${filtered ? " match" : ""}`}
+          </p>
+          {listing.page.memories.length === 0 ? (
+            <div className="rounded-xl border border-dashed p-10 text-center">
+              <p className="font-medium">{filtered ? "No memories match these filters." : "No memories yet."}</p>
+              <p className="mt-1 text-sm text-muted-foreground">
+                {filtered
+                  ? "Try other words, or search by meaning."
+                  : "Tell Lifeline about yourself in a chat, or add a memory by hand."}
+              </p>
+              {filtered && (
+                <Link href="/memories" className={`${buttonVariants({ variant: "outline", size: "sm" })} mt-4`}>
+                  Clear filters
+                </Link>
+              )}
+            </div>
+          ) : (
+            <ul className="space-y-3" aria-label="Memories">
+              {listing.page.memories.map((memory) => (
+                <li key={memory.id}>
+                  <MemoryCard memory={memory} />
+                </li>
+              ))}
+            </ul>
+          )}
+          <Pagination
+            page={listing.page.page}
+            pageSize={listing.page.pageSize}
+            total={listing.page.total}
+            params={params}
+          />
+        </div>
+      ) : null}
+    </div>
+  );
+}

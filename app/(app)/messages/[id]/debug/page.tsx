@@ -1,0 +1,199 @@
+import { ArrowLeftIcon, CircleAlertIcon } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { CandidateTable } from "@/components/debug/candidate-table";
+import { ExtractionPanel } from "@/components/debug/extraction-panel";
+import { ModelInput } from "@/components/debug/model-input";
+import { TokenBudget } from "@/components/debug/token-budget";
+import { Markdown } from "@/components/markdown";
+import { PageHeader } from "@/components/page-header";
+import { SectionCard } from "@/components/section-card";
+import { Badge } from "@/components/ui/badge";
+import { getDb } from "@/db/client";
+import { requireServerSession } from "@/lib/auth/server";
+import { type DebugView, getDebugView } from "@/lib/chat/debug-view";
+import { isAppError } from "@/lib/errors";
+import { getMessageExtraction } from "@/lib/jobs/extraction-view";
+import { formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
+import { jsonify } from "@/lib/ui/json";
+import { MODE_LABELS } from "@/lib/ui/modes";
+
+export const metadata: Metadata = { title: "Why this answer" };
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ id: string }>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Missing, foreign, not an answer, or no debug record yet: all null (→ 404). */
+async function orNull<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load();
+  } catch (error) {
+    if (isAppError(error) && error.code.startsWith("not_found")) return null;
+    throw error;
+  }
+}
+
+function Stat({ label, children, hint }: { label: string; children: ReactNode; hint?: ReactNode }) {
+  return (
+    <div className="rounded-xl border bg-card px-4 py-3">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="mt-0.5 text-sm font-medium">{children}</dd>
+      {hint && <dd className="text-xs text-muted-foreground">{hint}</dd>}
+    </div>
+  );
+}
+
+function RetrievalStatus({ retrieval }: { retrieval: DebugView["retrieval"] }) {
+  if (retrieval.status === "ok") return <Badge variant="success">ran</Badge>;
+  if (retrieval.status === "disabled") return <Badge variant="outline">memory off</Badge>;
+  return <Badge variant="danger">failed</Badge>;
+}
+
+export default async function DebugPage({ params }: { params: Params }) {
+  const { id } = await params;
+  const session = await requireServerSession(`/messages/${id}/debug`);
+  if (!UUID.test(id)) notFound();
+  const db = await getDb();
+  const [view, extraction] = await Promise.all([
+    orNull(() => getDebugView(db, { userId: session.id, messageId: id })),
+    orNull(() => getMessageExtraction(db, { userId: session.id, assistantMessageId: id })),
+  ]);
+  if (!view) notFound();
+
+  const trace = view.trace;
+  const call = view.modelInput[0];
+  const usage = view.usage;
+
+  return (
+    <div className="mx-auto w-full max-w-5xl space-y-5 px-4 py-8 sm:px-6">
+      <Link
+        href={`/chat/${view.conversationId}`}
+        className="inline-flex items-center gap-1.5 text-sm text-muted-foreground hover:text-foreground"
+      >
+        <ArrowLeftIcon className="size-4" aria-hidden="true" />
+        Back to the chat
+      </Link>
+      <PageHeader
+        title="Why the assistant said this"
+        description={`What the model received, which memories were considered and why, and what Lifeline learned — answer of ${formatDateTime(view.createdAt)}.`}
+      />
+
+      <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
+        <Stat label="Model" hint={view.model.provider}>
+          <span className="font-mono">{view.model.id}</span>
+        </Stat>
+        <Stat label="Mode · temperature">
+          {MODE_LABELS[view.mode].label} · {formatScore(view.temperature, 1)}
+        </Stat>
+        <Stat label="Latency" hint={`first token after ${formatMs(view.timings.timeToFirstTokenMs)}`}>
+          {formatMs(view.timings.latencyMs)}
+        </Stat>
+        <Stat
+          label="Tokens"
+          hint={`${usage.inputTokens?.toLocaleString("en-US") ?? "—"} in · ${usage.outputTokens?.toLocaleString("en-US") ?? "—"} out`}
+        >
+          {usage.totalTokens?.toLocaleString("en-US") ?? "—"}
+        </Stat>
+        <Stat label="Memory retrieval" hint={trace ? `${formatMs(trace.timings.totalMs)} total` : undefined}>
+          <span data-testid="retrieval-status">
+            <RetrievalStatus retrieval={view.retrieval} />
+          </span>
+        </Stat>
+        <Stat label="Memories sent">{trace ? trace.memoryLines.length : "—"}</Stat>
+        <Stat label="Finish reason">{view.finishReason ?? "—"}</Stat>
+        <Stat label="Answer status">{view.answer.status}</Stat>
+      </dl>
+
+      {view.retrieval.status === "failed" && (
+        <p
+          role="alert"
+          className="flex items-start gap-2 rounded-xl border border-destructive/30 bg-red-50 px-4 py-3 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-200"
+        >
+          <CircleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>
+            Memory retrieval failed{trace?.failedStage ? ` at the ${trace.failedStage} stage` : ""}:{" "}
+            {view.retrieval.error ?? "unknown error"}. The model answered without a memory section — this is not the
+            same as “no memories found”.
+          </span>
+        </p>
+      )}
+      {view.error && (
+        <p
+          role="alert"
+          className="rounded-xl border border-destructive/30 bg-red-50 px-4 py-3 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-200"
+        >
+          The model failed: {view.error}
+        </p>
+      )}
+
+      <SectionCard id="answer" title="The answer">
+        {view.answer.content ? (
+          <Markdown className="text-[15px]">{view.answer.content}</Markdown>
+        ) : (
+          <p className="text-sm text-muted-foreground">(empty)</p>
+        )}
+      </SectionCard>
+
+      <SectionCard
+        id="model-input"
+        title="What the model received"
+        description="Captured at the model boundary, after every conversion — not rebuilt. Highlighted lines are the memories sent."
+      >
+        {call ? (
+          <ModelInput call={call} memoryLines={trace?.memoryLines ?? []} />
+        ) : (
+          <p className="text-sm text-muted-foreground">No model call was recorded for this answer.</p>
+        )}
+        {view.modelInput.length > 1 && (
+          <p className="mt-3 text-sm text-muted-foreground">
+            {view.modelInput.length - 1} further model call(s) were made for this answer.
+          </p>
+        )}
+      </SectionCard>
+
+      {trace && (
+        <>
+          <SectionCard
+            id="candidates"
+            title="Memory candidates"
+            description="Every memory a retrieval branch returned, its score components, and its fate."
+          >
+            <CandidateTable trace={trace} />
+          </SectionCard>
+          <SectionCard id="tokens" title="Token budget" description="Content tokens per section of the prompt.">
+            <TokenBudget trace={trace} />
+          </SectionCard>
+          <SectionCard id="timings" title="Retrieval timings">
+            <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+              {(
+                [
+                  ["Embed the message", trace.timings.embedMs],
+                  ["Semantic SQL", trace.timings.semanticSqlMs],
+                  ["Conversation SQL", trace.timings.conversationSqlMs],
+                  ["Assembly total", trace.timings.totalMs],
+                ] as const
+              ).map(([label, ms]) => (
+                <div key={label}>
+                  <dt className="text-xs text-muted-foreground">{label}</dt>
+                  <dd className="font-mono tabular-nums">{formatMs(ms)}</dd>
+                </div>
+              ))}
+            </dl>
+          </SectionCard>
+        </>
+      )}
+
+      <SectionCard
+        id="extraction"
+        title="What Lifeline learned"
+        description="The memory extraction that read this question and answer, after the answer was sent."
+      >
+        <ExtractionPanel extraction={extraction ? jsonify(extraction) : null} messageId={view.messageId} />
+      </SectionCard>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { DownloadIcon, MailIcon } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { GoogleButton } from "@/app/(auth)/_components/google-button";
+import { PageHeader } from "@/components/page-header";
+import { Badge } from "@/components/ui/badge";
+import { buttonVariants } from "@/components/ui/button";
+import { getDb } from "@/db/client";
+import { listLinkedProviders } from "@/db/queries/accounts";
+import { getAccount } from "@/db/queries/users";
+import { GOOGLE_PROVIDER_ID, isGoogleConfigured } from "@/lib/auth/google";
+import { requireServerSession } from "@/lib/auth/server";
+import { MemoryDefaultSwitch } from "./memory-default-switch";
+import { PasswordForm } from "./password-form";
+import { ProfileForm } from "./profile-form";
+import { SignOutButton } from "./sign-out-button";
+
+export const metadata: Metadata = { title: "Settings" };
+export const dynamic = "force-dynamic";
+
+function Section({
+  id,
+  title,
+  description,
+  children,
+}: {
+  id: string;
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={`${id}-heading`} className="rounded-xl border bg-card p-5 sm:p-6">
+      <h2 id={`${id}-heading`} className="text-base font-semibold">
+        {title}
+      </h2>
+      {description && <p className="mt-1 text-sm text-muted-foreground">{description}</p>}
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+function GmailStatus({ configured, linked }: { configured: boolean; linked: boolean }) {
+  if (linked) return <Badge variant="success">Connected</Badge>;
+  if (!configured) return <Badge variant="outline">Not configured</Badge>;
+  return <Badge variant="warning">Not connected</Badge>;
+}
+
+export default async function SettingsPage() {
+  const session = await requireServerSession("/settings");
+  const db = await getDb();
+  const [account, providers] = await Promise.all([
+    getAccount(db, { userId: session.id }),
+    listLinkedProviders(db, { userId: session.id }),
+  ]);
+  const googleLinked = providers.includes(GOOGLE_PROVIDER_ID);
+  const googleConfigured = isGoogleConfigured();
+
+  return (
+    <div className="mx-auto w-full max-w-2xl space-y-5 px-4 py-8 sm:px-6">
+      <PageHeader title="Settings" description="Your profile, how memory works for you, and your data." />
+
+      <Section id="profile" title="Profile">
+        <p className="mb-5 text-sm text-muted-foreground">
+          Signed in as{" "}
+          <span data-testid="account-name" className="font-medium text-foreground">
+            {account.name ?? "—"}
+          </span>{" "}
+          (<span data-testid="account-email">{account.email}</span>).
+        </p>
+        <ProfileForm name={account.name ?? ""} email={account.email} />
+      </Section>
+
+      <Section
+        id="memory"
+        title="Memory"
+        description="New chats use and save memories unless you turn it off here or in a single chat."
+      >
+        <MemoryDefaultSwitch initial={account.memoryEnabledDefault} />
+        <div className="mt-5 flex flex-wrap gap-2">
+          <Link href="/memories" className={buttonVariants({ variant: "outline", size: "sm" })}>
+            Manage memories
+          </Link>
+          <a href="/api/memories/export" download className={buttonVariants({ variant: "outline", size: "sm" })}>
+            <DownloadIcon aria-hidden="true" />
+            Export all memories (JSON)
+          </a>
+        </div>
+      </Section>
+
+      <Section
+        id="gmail"
+        title="Gmail"
+        description="Connect Google to let the Gmail agent search, read and send email."
+      >
+        <div className="flex flex-wrap items-center gap-3 text-sm">
+          <MailIcon className="size-4 text-muted-foreground" aria-hidden="true" />
+          <span>Google account</span>
+          <span data-testid="gmail-status">
+            <GmailStatus configured={googleConfigured} linked={googleLinked} />
+          </span>
+        </div>
+        {googleConfigured && !googleLinked && (
+          <div className="mt-4 max-w-xs">
+            <GoogleButton callbackUrl="/settings" label="Connect Google (Gmail)" />
+          </div>
+        )}
+        {!googleConfigured && (
+          <p className="mt-3 text-sm text-muted-foreground">
+            Google sign-in is not configured on this server (AUTH_GOOGLE_ID and AUTH_GOOGLE_SECRET).
+          </p>
+        )}
+      </Section>
+
+      {account.hasPassword && (
+        <Section id="password" title="Password">
+          <PasswordForm />
+        </Section>
+      )}
+
+      <Section id="session" title="Session">
+        <SignOutButton />
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,282 @@
+"use client";
+
+import { useChat } from "@ai-sdk/react";
+import { DefaultChatTransport } from "ai";
+import { ArrowDownIcon, CircleAlertIcon, RotateCcwIcon } from "lucide-react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { toast } from "sonner";
+import { useConversations } from "@/components/shell/conversations-context";
+import { Button } from "@/components/ui/button";
+import type { ChatModelOption } from "@/lib/ai/registry";
+import { api, errorMessage } from "@/lib/ui/api";
+import { ChatToolbar } from "./chat-toolbar";
+import { Composer } from "./composer";
+import { EmptyChat } from "./empty-chat";
+import { AssistantMessage, UserMessage } from "./message";
+import { type ChatMessage, type ChatSettings, fromTranscript, type MessageInfo, type TranscriptItem } from "./types";
+
+export interface ChatProps {
+  /** null on the new-chat page until the first answer starts. */
+  conversation: { id: string; title: string; memoryEnabled: boolean } | null;
+  initialMessages: TranscriptItem[];
+  models: ChatModelOption[];
+  initialSettings: ChatSettings;
+  /** Shown above the messages (the offline-model banner). */
+  notice?: ReactNode;
+}
+
+/** Keeps the message list scrolled to the end while an answer streams, unless the reader scrolled up. */
+function useStickToBottom(dependency: unknown) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [atBottom, setAtBottom] = useState(true);
+  const atBottomRef = useRef(true);
+  useEffect(() => {
+    const el = ref.current;
+    if (el && atBottomRef.current && dependency !== undefined) el.scrollTop = el.scrollHeight;
+  }, [dependency]);
+  const onScroll = () => {
+    const el = ref.current;
+    if (!el) return;
+    const near = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    atBottomRef.current = near;
+    setAtBottom(near);
+  };
+  const scrollToBottom = () => ref.current?.scrollTo({ top: ref.current.scrollHeight, behavior: "smooth" });
+  return { ref, atBottom, onScroll, scrollToBottom };
+}
+
+const SYNC_ATTEMPTS = 10;
+
+/**
+ * The stored transcript is final once no answer is still streaming and the newest answer's
+ * extraction row exists (it is queued just after the answer is saved; failed answers get none).
+ */
+function isSettled(stored: TranscriptItem[]): boolean {
+  if (stored.some((m) => m.status === "streaming")) return false;
+  const newest = stored.findLast((m) => m.role === "assistant");
+  return !newest || newest.status === "error" || newest.extraction !== null;
+}
+
+export function Chat({ conversation, initialMessages, models, initialSettings, notice }: ChatProps) {
+  const { conversations, refresh: refreshSidebar } = useConversations();
+  const initial = useMemo(() => fromTranscript(initialMessages), [initialMessages]);
+  const [infos, setInfos] = useState<Record<string, MessageInfo>>(initial.infos);
+  const [settings, setSettings] = useState(initialSettings);
+  const [memoryPending, setMemoryPending] = useState(false);
+  const settingsRef = useRef(settings);
+  settingsRef.current = settings;
+  const conversationIdRef = useRef(conversation?.id ?? null);
+
+  /** A new chat got its id: the URL becomes /chat/:id without interrupting the stream. */
+  const adoptConversation = useCallback(
+    (id: string) => {
+      if (conversationIdRef.current) return;
+      conversationIdRef.current = id;
+      window.history.replaceState(null, "", `/chat/${id}`);
+      void refreshSidebar();
+    },
+    [refreshSidebar],
+  );
+
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<ChatMessage>({
+        api: "/api/chat",
+        fetch: async (input, init) => {
+          const res = await fetch(input, init);
+          const id = res.headers.get("x-conversation-id");
+          if (res.ok && id) adoptConversation(id);
+          return res;
+        },
+        prepareSendMessagesRequest: async ({ messages }) => {
+          const { model, mode, temperature, memoryEnabled } = settingsRef.current;
+          // A new chat with memory off is created first, so its very first turn is already private.
+          if (!conversationIdRef.current && !memoryEnabled) {
+            const { conversation: created } = await api<{ conversation: { id: string } }>("/api/conversations", {
+              json: { memoryEnabled: false, mode, model },
+            });
+            adoptConversation(created.id);
+          }
+          return {
+            body: {
+              conversationId: conversationIdRef.current ?? undefined,
+              message: messages.at(-1),
+              model,
+              mode,
+              temperature,
+            },
+          };
+        },
+      }),
+    [adoptConversation],
+  );
+
+  const { messages, sendMessage, status, stop, error, regenerate, setMessages, clearError } = useChat<ChatMessage>({
+    id: conversation?.id,
+    messages: initial.messages,
+    transport,
+    onFinish: () => void syncTranscript(),
+  });
+
+  /**
+   * After an answer (finished, stopped or failed), reload the stored transcript: message ids become
+   * the stored ones, and each answer gets its debug summary and extraction status.
+   */
+  const syncTranscript = async () => {
+    const id = conversationIdRef.current;
+    if (!id) return;
+    for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
+      try {
+        const { messages: stored } = await api<{ messages: TranscriptItem[] }>(`/api/conversations/${id}/messages`);
+        if (isSettled(stored) || attempt === SYNC_ATTEMPTS - 1) {
+          const next = fromTranscript(stored);
+          setInfos(next.infos);
+          setMessages(next.messages);
+          void refreshSidebar();
+          return;
+        }
+      } catch {
+        // try again below
+      }
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    }
+  };
+
+  // Titles are written after the answer, next to extraction: the sidebar's list picks up a new one.
+  const onExtractionSettled = useCallback(() => void refreshSidebar(), [refreshSidebar]);
+  const title = conversations.find((c) => c.id === conversationIdRef.current)?.title ?? conversation?.title ?? null;
+
+  const setMemory = async (enabled: boolean) => {
+    const id = conversationIdRef.current;
+    setSettings((s) => ({ ...s, memoryEnabled: enabled }));
+    if (!id) return; // applied when the chat is created
+    setMemoryPending(true);
+    try {
+      await api(`/api/conversations/${id}`, { method: "PATCH", json: { memoryEnabled: enabled } });
+      toast.success(enabled ? "Memory is on for this chat" : "Memory is off for this chat", {
+        description: enabled
+          ? "Answers use your memories, and new ones can be saved."
+          : "Answers won't use your memories, and nothing said here will be saved.",
+      });
+    } catch (cause) {
+      setSettings((s) => ({ ...s, memoryEnabled: !enabled }));
+      toast.error(`Could not change memory: ${errorMessage(cause)}`);
+    } finally {
+      setMemoryPending(false);
+    }
+  };
+
+  const busy = status === "submitted" || status === "streaming";
+  const lastMessage = messages.at(-1);
+  const scroll = useStickToBottom(
+    lastMessage
+      ? `${messages.length}:${lastMessage.parts.length}:${JSON.stringify(lastMessage.parts).length}`
+      : undefined,
+  );
+  const newestAssistantId = [...messages].reverse().find((m) => m.role === "assistant")?.id;
+  const lastInfo = lastMessage ? infos[lastMessage.id] : undefined;
+  const failedMessage = error
+    ? errorMessage(error)
+    : lastMessage?.role === "assistant" && lastInfo?.status === "error"
+      ? "This answer failed. Retry to ask again."
+      : null;
+
+  const retry = () => {
+    clearError();
+    void regenerate();
+  };
+
+  return (
+    // The chat fills the viewport (below the phone's top bar) and scrolls its messages itself.
+    <div className="flex h-[calc(100dvh-3rem)] flex-col md:h-dvh">
+      <ChatToolbar
+        title={title}
+        settings={settings}
+        models={models}
+        onChange={(patch) => setSettings((s) => ({ ...s, ...patch }))}
+        onMemoryChange={(enabled) => void setMemory(enabled)}
+        memoryPending={memoryPending}
+      />
+      <div className="relative min-h-0 flex-1">
+        <div ref={scroll.ref} onScroll={scroll.onScroll} className="h-full overflow-y-auto">
+          <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:px-6">
+            {notice}
+            {messages.length === 0 ? (
+              <EmptyChat memoryEnabled={settings.memoryEnabled} onPick={(text) => void sendMessage({ text })} />
+            ) : (
+              <div role="log" aria-label="Messages" aria-busy={busy} className="space-y-6 pb-4">
+                {messages.map((message) =>
+                  message.role === "user" ? (
+                    <UserMessage key={message.id} message={message} stored={message.id in infos} />
+                  ) : (
+                    <AssistantMessage
+                      key={message.id}
+                      message={message}
+                      info={infos[message.id]}
+                      streaming={busy && message.id === lastMessage?.id}
+                      isNewest={message.id === newestAssistantId}
+                      onExtractionSettled={onExtractionSettled}
+                    />
+                  ),
+                )}
+                {status === "submitted" && lastMessage?.role === "user" && (
+                  <AssistantMessage
+                    message={{ id: "pending", role: "assistant", parts: [] }}
+                    info={undefined}
+                    streaming
+                    isNewest={false}
+                    onExtractionSettled={onExtractionSettled}
+                  />
+                )}
+                {failedMessage && !busy && (
+                  <div
+                    role="alert"
+                    className="flex flex-col gap-3 rounded-xl border border-destructive/30 bg-red-50 p-4 text-sm text-red-900 sm:flex-row sm:items-center dark:bg-red-950/40 dark:text-red-200"
+                  >
+                    <CircleAlertIcon className="size-5 shrink-0" aria-hidden="true" />
+                    <p className="flex-1">{failedMessage}</p>
+                    <Button variant="outline" size="sm" onClick={retry}>
+                      <RotateCcwIcon aria-hidden="true" />
+                      Retry
+                    </Button>
+                  </div>
+                )}
+              </div>
+            )}
+          </div>
+        </div>
+        {!scroll.atBottom && (
+          <Button
+            variant="outline"
+            size="icon-sm"
+            className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full shadow-md"
+            onClick={scroll.scrollToBottom}
+            aria-label="Scroll to the newest message"
+          >
+            <ArrowDownIcon aria-hidden="true" />
+          </Button>
+        )}
+      </div>
+      <div className="mx-auto w-full max-w-3xl shrink-0 px-3 pb-3 sm:px-6 sm:pb-4">
+        {!settings.memoryEnabled && (
+          <p className="mb-2 text-center text-xs text-muted-foreground">
+            Memory is off for this chat: nothing is recalled or saved.
+          </p>
+        )}
+        <Composer busy={busy} onSend={(text) => void sendMessage({ text })} onStop={() => void stop()} />
+        <p className="sr-only" role="status" aria-live="polite">
+          {status === "submitted"
+            ? "Sending…"
+            : status === "streaming"
+              ? "Lifeline is answering…"
+              : status === "error"
+                ? "The answer failed."
+                : ""}
+        </p>
+        <p className="mt-2 hidden text-center text-xs text-muted-foreground sm:block">
+          Lifeline can be wrong. Every answer shows what it remembered — click “Inspect”.
+        </p>
+      </div>
+    </div>
+  );
+}

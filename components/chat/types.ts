@@ -1,0 +1,53 @@
+import type { UIMessage } from "ai";
+import type { TranscriptMessage } from "@/db/queries/transcript";
+import type { TurnMetadata } from "@/lib/chat/turn";
+import type { Jsonify } from "@/lib/ui/json";
+
+/** A chat message in useChat: its metadata is what POST /api/chat streams at start and finish. */
+export type ChatMessage = UIMessage<Jsonify<TurnMetadata>>;
+
+/** A stored message as GET /api/conversations/:id/messages returns it. */
+export type TranscriptItem = Jsonify<TranscriptMessage>;
+
+/** What the server knows about a stored message beyond its text (the metadata line reads this). */
+export type MessageInfo = Pick<TranscriptItem, "status" | "error" | "debug" | "extraction">;
+
+export type ExtractionSummary = NonNullable<TranscriptItem["extraction"]>;
+
+export interface ChatSettings {
+  model: string;
+  mode: TurnMetadata["mode"];
+  temperature: number;
+  memoryEnabled: boolean;
+}
+
+/** Stored messages → useChat messages (the text is the stored content) and their infos by id. */
+export function fromTranscript(items: readonly TranscriptItem[]): {
+  messages: ChatMessage[];
+  infos: Record<string, MessageInfo>;
+} {
+  const shown = items.filter((item) => item.role === "user" || item.role === "assistant");
+  return {
+    messages: shown.map((item) => ({
+      id: item.id,
+      role: item.role as "user" | "assistant",
+      parts: item.content ? [{ type: "text" as const, text: item.content }] : [],
+    })),
+    infos: Object.fromEntries(
+      shown.map((item) => [
+        item.id,
+        { status: item.status, error: item.error, debug: item.debug, extraction: item.extraction },
+      ]),
+    ),
+  };
+}
+
+export function messageText(message: ChatMessage): string {
+  return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+const TERMINAL_EXTRACTION: readonly string[] = ["succeeded", "failed", "skipped"];
+
+export function isTerminalExtraction(status: string): boolean {
+  return TERMINAL_EXTRACTION.includes(status);
+}

@@ -1,0 +1,100 @@
+import Link from "next/link";
+import { BranchBadge } from "@/components/chat/branch-badge";
+import { Badge } from "@/components/ui/badge";
+import type { ContextTrace } from "@/lib/memory/trace";
+import { formatScore } from "@/lib/ui/format";
+import { FateBadge } from "./fate-badge";
+import { ScoreBar, ScoreLegend } from "./score-bar";
+
+const th = "px-2 py-2 text-left text-xs font-medium whitespace-nowrap text-muted-foreground";
+const td = "px-2 py-2 align-top";
+
+/** Every row both retrieval branches returned, with its score components and what happened to it. */
+export function CandidateTable({ trace }: { trace: ContextTrace }) {
+  const { retrieval, formatter } = trace.config;
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-muted-foreground">
+        Semantic branch: similarity ≥ {retrieval.similarityThreshold}, best {retrieval.semanticLimit} by score
+        {trace.semantic
+          ? ` — ${trace.semantic.aboveThreshold} above the threshold, ${trace.semantic.selected} selected.`
+          : " — did not run."}{" "}
+        Conversation branch: up to {retrieval.conversationLimit} memories saved from this chat, no similarity test
+        {trace.conversation ? ` — ${trace.conversation.returned} returned.` : " — did not run (a new chat)."} Then at
+        most {formatter.maxMemories} lines of ≤ {formatter.maxLineChars} characters.
+      </p>
+      <ScoreLegend weights={retrieval.weights} />
+      {trace.candidates.length === 0 ? (
+        <p className="rounded-lg border border-dashed px-4 py-6 text-center text-sm text-muted-foreground">
+          {trace.status === "ok"
+            ? "Retrieval ran and no memory qualified for this message."
+            : trace.status === "disabled"
+              ? "Memory was off for this chat: no retrieval ran."
+              : "Retrieval failed, so there are no candidates — this is not the same as “nothing matched”."}
+        </p>
+      ) : (
+        <div className="-mx-4 overflow-x-auto sm:mx-0">
+          <table className="w-full min-w-[52rem] border-collapse text-sm" data-testid="candidate-table">
+            <thead className="border-b">
+              <tr>
+                <th className={th}>Memory</th>
+                <th className={th}>Branch</th>
+                <th className={`${th} text-right`}>Rank</th>
+                <th className={`${th} text-right`}>Similarity</th>
+                <th className={`${th} text-right`}>Importance</th>
+                <th className={`${th} text-right`}>Recency</th>
+                <th className={th}>Score</th>
+                <th className={th}>Fate</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y">
+              {trace.candidates.map((c) => (
+                <tr
+                  key={`${c.branch}:${c.memoryId}`}
+                  data-fate={c.fate}
+                  className={c.fate === "included" ? "" : "text-muted-foreground"}
+                >
+                  <td className={`${td} max-w-72`}>
+                    <Link href={`/memories?id=${c.memoryId}`} className="font-medium text-foreground hover:underline">
+                      {c.title ?? "Untitled"}
+                    </Link>
+                    <p className="line-clamp-2 text-xs text-muted-foreground">{c.content}</p>
+                    {c.line && <p className="mt-1 font-mono text-[11px] text-muted-foreground">sent: {c.line}</p>}
+                  </td>
+                  <td className={td}>
+                    <BranchBadge branch={c.branch} />
+                  </td>
+                  <td className={`${td} text-right font-mono tabular-nums`}>{c.rank}</td>
+                  <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.similarity, 3)}</td>
+                  <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.importance)}</td>
+                  <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.recency)}</td>
+                  <td className={td}>
+                    {c.similarity !== null && c.recency !== null && c.score !== null ? (
+                      <ScoreBar
+                        similarity={c.similarity}
+                        importance={c.importance}
+                        recency={c.recency}
+                        score={c.score}
+                        weights={retrieval.weights}
+                      />
+                    ) : (
+                      <span className="text-xs">not scored</span>
+                    )}
+                  </td>
+                  <td className={`${td} space-y-1`}>
+                    <FateBadge fate={c.fate} />
+                    {c.truncated && (
+                      <Badge variant="warning" title={`The line sent was cut to ${formatter.maxLineChars} characters`}>
+                        truncated
+                      </Badge>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

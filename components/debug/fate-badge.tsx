@@ -1,0 +1,30 @@
+import { Badge, type BadgeVariant } from "@/components/ui/badge";
+import type { CandidateFate } from "@/lib/memory/trace";
+
+const FATES: Record<CandidateFate, { label: string; variant: BadgeVariant; hint: string }> = {
+  included: { label: "included", variant: "success", hint: "Its line is in the prompt" },
+  dropped_limit: {
+    label: "over limit",
+    variant: "outline",
+    hint: "Above the similarity threshold, but ranked below the semantic limit",
+  },
+  dropped_dedup: {
+    label: "duplicate",
+    variant: "outline",
+    hint: "The conversation branch returned it too, but the semantic branch had already selected it",
+  },
+  dropped_formatter_cap: {
+    label: "over line cap",
+    variant: "warning",
+    hint: "Selected by a branch, but past the formatter's maximum number of lines",
+  },
+};
+
+export function FateBadge({ fate }: { fate: CandidateFate }) {
+  const { label, variant, hint } = FATES[fate];
+  return (
+    <Badge variant={variant} title={hint}>
+      {label}
+    </Badge>
+  );
+}

@@ -1,0 +1,93 @@
+import { Badge } from "@/components/ui/badge";
+import type { CapturedCall } from "@/lib/ai/capture";
+import { cn } from "@/lib/ui/cn";
+
+interface PromptMessage {
+  role: string;
+  content: unknown;
+}
+
+/** A captured prompt message's content as text: a string (system) or the text of its parts. */
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return JSON.stringify(content, null, 2);
+  return content
+    .map((part: { type?: string; text?: string }) =>
+      part.type === "text" ? (part.text ?? "") : `[${part.type ?? "part"}]`,
+    )
+    .join("\n");
+}
+
+const ROLE_STYLES: Record<string, string> = {
+  system: "border-l-brand",
+  user: "border-l-foreground/40",
+  assistant: "border-l-conversation",
+};
+
+/** The system message, with the memory lines the trace lists as sent highlighted. */
+function SystemText({ text, memoryLines }: { text: string; memoryLines: ReadonlySet<string> }) {
+  return (
+    <div className="font-mono text-[12.5px] leading-relaxed whitespace-pre-wrap break-words">
+      {text.split("\n").map((line, index) => {
+        const key = `${index}:${line}`;
+        if (memoryLines.has(line)) {
+          return (
+            <div key={key} className="-mx-2 flex items-start gap-2 rounded bg-highlight px-2" data-testid="memory-line">
+              <mark className="flex-1 bg-transparent text-foreground">{line}</mark>
+              <Badge variant="success" className="mt-0.5 shrink-0">
+                memory
+              </Badge>
+            </div>
+          );
+        }
+        if (line.startsWith("## ")) {
+          return (
+            <div key={key} className="font-semibold text-brand">
+              {line}
+            </div>
+          );
+        }
+        return <div key={key}>{line || "\u00a0"}</div>;
+      })}
+    </div>
+  );
+}
+
+/** One model call's input, message by message, exactly as captured at the model boundary. */
+export function ModelInput({ call, memoryLines }: { call: CapturedCall; memoryLines: readonly string[] }) {
+  const prompt = (Array.isArray(call.params.prompt) ? call.params.prompt : []) as PromptMessage[];
+  const lines = new Set(memoryLines);
+  const { prompt: _prompt, ...settings } = call.params;
+  return (
+    <div className="space-y-3">
+      <ol className="space-y-3" aria-label="Messages sent to the model">
+        {prompt.map((message, index) => (
+          <li
+            // biome-ignore lint/suspicious/noArrayIndexKey: the captured prompt is fixed; its order is its identity
+            key={index}
+            className={cn(
+              "rounded-lg border border-l-4 bg-surface p-3",
+              ROLE_STYLES[message.role] ?? "border-l-border",
+            )}
+          >
+            <div className="mb-2 flex items-center gap-2 text-xs">
+              <span className="font-semibold tracking-wide uppercase">{message.role}</span>
+              <span className="text-muted-foreground">#{index + 1}</span>
+            </div>
+            {message.role === "system" ? (
+              <SystemText text={contentText(message.content)} memoryLines={lines} />
+            ) : (
+              <div className="text-sm whitespace-pre-wrap break-words">{contentText(message.content)}</div>
+            )}
+          </li>
+        ))}
+      </ol>
+      <details className="rounded-lg border bg-surface p-3 text-sm">
+        <summary className="cursor-pointer font-medium">
+          Call settings ({call.type}, {call.provider}/{call.modelId})
+        </summary>
+        <pre className="mt-2 overflow-x-auto font-mono text-xs">{JSON.stringify(settings, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import type { AssemblyConfig } from "@/lib/memory/assembly-config";
+
+const SCORE_PARTS = [
+  { key: "similarity", label: "similarity", className: "bg-semantic" },
+  { key: "importance", label: "importance", className: "bg-amber-500" },
+  { key: "recency", label: "recency", className: "bg-sky-500" },
+] as const;
+
+/**
+ * score = similarity·w + importance·w + recency·w, drawn as three stacked segments on a 0–1 scale
+ * (pure CSS). The accessible name spells the arithmetic out.
+ */
+export function ScoreBar({
+  similarity,
+  importance,
+  recency,
+  score,
+  weights,
+}: {
+  similarity: number;
+  importance: number;
+  recency: number;
+  score: number;
+  weights: AssemblyConfig["retrieval"]["weights"];
+}) {
+  const values = { similarity, importance, recency };
+  const arithmetic = SCORE_PARTS.map(({ key }) => `${weights[key]}×${values[key].toFixed(2)}`).join(" + ");
+  return (
+    <div className="flex items-center gap-2" role="img" aria-label={`${arithmetic} = ${score.toFixed(3)}`}>
+      <div
+        className="flex h-2.5 w-28 overflow-hidden rounded-full bg-muted"
+        title={`${arithmetic} = ${score.toFixed(3)}`}
+      >
+        {SCORE_PARTS.map(({ key, className }) => (
+          <div key={key} className={className} style={{ width: `${Math.max(0, weights[key] * values[key]) * 100}%` }} />
+        ))}
+      </div>
+      <span className="font-mono text-xs tabular-nums">{score.toFixed(3)}</span>
+    </div>
+  );
+}
+
+export function ScoreLegend({ weights }: { weights: AssemblyConfig["retrieval"]["weights"] }) {
+  return (
+    <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground" aria-label="Score components">
+      {SCORE_PARTS.map(({ key, label, className }) => (
+        <li key={key} className="inline-flex items-center gap-1.5">
+          <span className={`size-2.5 rounded-sm ${className}`} aria-hidden="true" />
+          {label} × {weights[key]}
+        </li>
+      ))}
+    </ul>
+  );
+}

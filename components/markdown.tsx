@@ -1,0 +1,72 @@
+"use client";
+
+import { type ComponentProps, memo, useRef } from "react";
+import ReactMarkdown, { type Components, type ExtraProps } from "react-markdown";
+import rehypeHighlight from "rehype-highlight";
+import remarkGfm from "remark-gfm";
+import { CopyButton } from "@/components/copy-button";
+import { cn } from "@/lib/ui/cn";
+
+type HastElement = NonNullable<ExtraProps["node"]>;
+
+function languageOf(node: HastElement | undefined): string | null {
+  const code = node?.children.find(
+    (child): child is HastElement => child.type === "element" && child.tagName === "code",
+  );
+  const classes = code?.properties.className;
+  const language = Array.isArray(classes)
+    ? classes.map(String).find((name) => name.startsWith("language-"))
+    : undefined;
+  return language ? language.slice("language-".length) : null;
+}
+
+/** A fenced code block: language label, copy button, horizontal scroll. */
+function CodeBlock({ node, children, className, ...props }: ComponentProps<"pre"> & ExtraProps) {
+  const ref = useRef<HTMLPreElement>(null);
+  const language = languageOf(node);
+  return (
+    <div className="my-3 overflow-hidden rounded-lg border bg-muted/60">
+      <div className="flex items-center justify-between border-b bg-muted px-3 py-1 text-xs text-muted-foreground">
+        <span className="font-mono">{language ?? "code"}</span>
+        <CopyButton text={() => ref.current?.textContent ?? ""} label="Copy code" />
+      </div>
+      <pre ref={ref} className={cn("overflow-x-auto p-3 font-mono text-[13px] leading-relaxed", className)} {...props}>
+        {children}
+      </pre>
+    </div>
+  );
+}
+
+const components: Components = {
+  pre: CodeBlock,
+  a: ({ node: _node, ...props }) => (
+    <a {...props} target="_blank" rel="noreferrer noopener" className="text-brand underline underline-offset-2" />
+  ),
+  table: ({ node: _node, ...props }) => (
+    <div className="my-3 overflow-x-auto">
+      <table className="w-full border-collapse text-sm" {...props} />
+    </div>
+  ),
+  th: ({ node: _node, ...props }) => <th className="border-b px-2 py-1 text-left font-semibold" {...props} />,
+  td: ({ node: _node, ...props }) => <td className="border-b px-2 py-1 align-top" {...props} />,
+};
+
+/** Markdown as the assistant writes it: GFM (tables, lists, strikethrough), highlighted code (offline). */
+export const Markdown = memo(function Markdown({ children, className }: { children: string; className?: string }) {
+  return (
+    <div
+      className={cn(
+        "space-y-3 leading-7 break-words [&_:not(pre)>code]:rounded [&_:not(pre)>code]:bg-muted [&_:not(pre)>code]:px-1 [&_:not(pre)>code]:py-0.5 [&_:not(pre)>code]:font-mono [&_:not(pre)>code]:text-[0.85em] [&_blockquote]:border-l-2 [&_blockquote]:pl-3 [&_blockquote]:text-muted-foreground [&_h1]:text-xl [&_h1]:font-semibold [&_h2]:text-lg [&_h2]:font-semibold [&_h3]:font-semibold [&_hr]:my-4 [&_li]:my-1 [&_ol]:list-decimal [&_ol]:pl-6 [&_strong]:font-semibold [&_ul]:list-disc [&_ul]:pl-6",
+        className,
+      )}
+    >
+      <ReactMarkdown
+        remarkPlugins={[remarkGfm]}
+        rehypePlugins={[[rehypeHighlight, { detect: false }]]}
+        components={components}
+      >
+        {children}
+      </ReactMarkdown>
+    </div>
+  );
+});

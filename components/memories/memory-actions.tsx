@@ -1,0 +1,119 @@
+"use client";
+
+import { CheckIcon, PencilIcon, PinIcon, PinOffIcon, RotateCcwIcon, Trash2Icon, XIcon } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import type { MemoryStatus } from "@/db/schema";
+import { api, errorMessage } from "@/lib/ui/api";
+import { HistoryDialog } from "./history-dialog";
+import { type EditableMemory, MemoryFormDialog } from "./memory-form-dialog";
+
+/** The buttons of one memory card: confirm/discard a suggestion, edit, pin, history, delete (with undo). */
+export function MemoryActions({ memory }: { memory: EditableMemory & { pinned: boolean; status: MemoryStatus } }) {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+
+  const run = async (action: () => Promise<unknown>, success: string, undo?: () => Promise<unknown>) => {
+    setPending(true);
+    try {
+      await action();
+      router.refresh();
+      toast.success(success, {
+        action: undo
+          ? {
+              label: "Undo",
+              onClick: () =>
+                void undo()
+                  .then(() => {
+                    toast.success("Restored");
+                    router.refresh();
+                  })
+                  .catch((error) => toast.error(`Could not undo: ${errorMessage(error)}`)),
+            }
+          : undefined,
+      });
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const url = `/api/memories/${memory.id}`;
+  const restore = () => api(`${url}/restore`, { method: "POST" });
+
+  if (memory.status === "deleted") {
+    return (
+      <Button variant="outline" size="xs" disabled={pending} onClick={() => void run(restore, "Memory restored")}>
+        <RotateCcwIcon aria-hidden="true" />
+        Restore
+      </Button>
+    );
+  }
+
+  return (
+    <div className="flex flex-wrap items-center gap-1">
+      {memory.status === "pending_confirmation" && (
+        <>
+          <Button
+            size="xs"
+            disabled={pending}
+            onClick={() =>
+              void run(() => api(`${url}/confirm`, { method: "POST" }), "Memory confirmed — it will be used")
+            }
+          >
+            <CheckIcon aria-hidden="true" />
+            Confirm
+          </Button>
+          <Button
+            variant="outline"
+            size="xs"
+            disabled={pending}
+            onClick={() => void run(() => api(`${url}/discard`, { method: "POST" }), "Suggestion discarded", restore)}
+          >
+            <XIcon aria-hidden="true" />
+            Discard
+          </Button>
+        </>
+      )}
+      <MemoryFormDialog
+        memory={memory}
+        trigger={
+          <Button variant="ghost" size="xs" aria-label={`Edit memory: ${memory.title ?? memory.content}`}>
+            <PencilIcon aria-hidden="true" />
+            Edit
+          </Button>
+        }
+      />
+      <Button
+        variant="ghost"
+        size="xs"
+        disabled={pending}
+        aria-pressed={memory.pinned}
+        onClick={() =>
+          void run(
+            () => api(url, { method: "PATCH", json: { pinned: !memory.pinned } }),
+            memory.pinned ? "Unpinned" : "Pinned",
+          )
+        }
+      >
+        {memory.pinned ? <PinOffIcon aria-hidden="true" /> : <PinIcon aria-hidden="true" />}
+        {memory.pinned ? "Unpin" : "Pin"}
+      </Button>
+      <HistoryDialog memoryId={memory.id} />
+      <Button
+        variant="ghost"
+        size="xs"
+        className="text-destructive hover:text-destructive"
+        disabled={pending}
+        aria-label={`Delete memory: ${memory.title ?? memory.content}`}
+        onClick={() => void run(() => api(url, { method: "DELETE" }), "Memory deleted", restore)}
+      >
+        <Trash2Icon aria-hidden="true" />
+        Delete
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { MessageSquareIcon, PinIcon, SearchCodeIcon } from "lucide-react";
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import type { ListedMemory } from "@/db/queries/memory-list";
+import { cn } from "@/lib/ui/cn";
+import { formatDateTime, formatRelative, plural } from "@/lib/ui/format";
+import { PROVENANCE_LABELS, STATUS_LABELS, TYPE_LABELS } from "@/lib/ui/memory-labels";
+import { MemoryActions } from "./memory-actions";
+
+function ImportanceMeter({ value }: { value: number }) {
+  return (
+    <span className="inline-flex items-center gap-1.5" title={`Importance ${value.toFixed(2)} of 1`}>
+      <span className="h-1.5 w-12 overflow-hidden rounded-full bg-muted" aria-hidden="true">
+        <span className="block h-full rounded-full bg-amber-500" style={{ width: `${value * 100}%` }} />
+      </span>
+      <span>importance {value.toFixed(2)}</span>
+    </span>
+  );
+}
+
+/** Where a memory came from: the chat and the exchange (whose debug view shows the extraction). */
+function Source({ memory }: { memory: ListedMemory }) {
+  if (memory.provenance === "user_created") return <span>Added by you</span>;
+  if (!memory.sourceConversationId) return <span>From a deleted chat</span>;
+  const anchor = memory.sourceUserMessageId ? `#message-${memory.sourceUserMessageId}` : "";
+  return (
+    <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
+      <Link
+        href={`/chat/${memory.sourceConversationId}${anchor}`}
+        className="inline-flex items-center gap-1 text-brand hover:underline"
+        data-testid="memory-source"
+      >
+        <MessageSquareIcon className="size-3.5" aria-hidden="true" />
+        From “{memory.sourceConversationTitle ?? "a chat"}”
+      </Link>
+      {memory.sourceAssistantMessageId && (
+        <Link
+          href={`/messages/${memory.sourceAssistantMessageId}/debug#extraction`}
+          className="inline-flex items-center gap-1 hover:text-foreground hover:underline"
+        >
+          <SearchCodeIcon className="size-3.5" aria-hidden="true" />
+          source message
+        </Link>
+      )}
+    </span>
+  );
+}
+
+export function MemoryCard({ memory, highlighted = false }: { memory: ListedMemory; highlighted?: boolean }) {
+  const provenance = PROVENANCE_LABELS[memory.provenance];
+  const pending = memory.status === "pending_confirmation";
+  return (
+    <article
+      id={`memory-${memory.id}`}
+      aria-labelledby={`memory-${memory.id}-title`}
+      data-testid="memory-card"
+      className={cn(
+        "rounded-xl border bg-card p-4 transition-shadow sm:p-5",
+        pending && "border-amber-500/40",
+        highlighted && "ring-2 ring-brand/40",
+        memory.status === "deleted" && "opacity-70",
+      )}
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0 flex-1">
+          <h3 id={`memory-${memory.id}-title`} className="flex items-center gap-1.5 font-medium">
+            {memory.pinned && <PinIcon className="size-3.5 shrink-0 text-brand" aria-label="Pinned" />}
+            <span className="truncate">{memory.title ?? memory.content}</span>
+          </h3>
+          {memory.title && <p className="mt-1 text-[15px] leading-relaxed text-foreground/85">{memory.content}</p>}
+        </div>
+        <div className="flex flex-wrap gap-1">
+          <Badge variant={provenance.variant} title={provenance.hint}>
+            {provenance.label}
+          </Badge>
+          <Badge variant="outline">{TYPE_LABELS[memory.type]}</Badge>
+          {memory.status !== "active" && (
+            <Badge variant={pending ? "warning" : "outline"}>{STATUS_LABELS[memory.status]}</Badge>
+          )}
+          {memory.similarity !== null && (
+            <Badge variant="semantic" title="Cosine similarity to your search">
+              similarity {memory.similarity.toFixed(2)}
+            </Badge>
+          )}
+        </div>
+      </div>
+      {memory.tags.length > 0 && (
+        <ul className="mt-2 flex flex-wrap gap-1" aria-label="Tags">
+          {memory.tags.map((tag) => (
+            <li key={tag}>
+              <Link
+                href={`/memories?tag=${encodeURIComponent(tag)}`}
+                className="rounded-full bg-muted px-2 py-0.5 text-xs text-muted-foreground hover:text-foreground"
+              >
+                #{tag}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted-foreground">
+        <Source memory={memory} />
+        <ImportanceMeter value={memory.importance} />
+        <span>
+          used {plural(memory.accessCount, "time")}
+          {memory.lastAccessedAt ? `, last ${formatRelative(memory.lastAccessedAt)}` : ""}
+        </span>
+        <span title={formatDateTime(memory.createdAt)}>created {formatRelative(memory.createdAt)}</span>
+        {memory.editedAt && (
+          <span title={formatDateTime(memory.editedAt)}>edited {formatRelative(memory.editedAt)}</span>
+        )}
+      </div>
+      {pending && (
+        <p className="mt-3 text-sm text-amber-800 dark:text-amber-200">
+          The assistant suggested this; it is not used until you confirm it.
+        </p>
+      )}
+      <div className="mt-3 border-t pt-2">
+        <MemoryActions
+          memory={{
+            id: memory.id,
+            title: memory.title,
+            content: memory.content,
+            type: memory.type,
+            importance: memory.importance,
+            tags: memory.tags,
+            pinned: memory.pinned,
+            status: memory.status,
+          }}
+        />
+      </div>
+    </article>
+  );
+}

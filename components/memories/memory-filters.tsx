@@ -1,0 +1,140 @@
+"use client";
+
+import { SearchIcon, XIcon } from "lucide-react";
+import Form from "next/form";
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import { Input, NativeSelect } from "@/components/ui/input";
+import {
+  MEMORY_TYPE_OPTIONS,
+  PROVENANCE_LABELS,
+  PROVENANCE_OPTIONS,
+  SORT_LABELS,
+  STATUS_LABELS,
+  STATUS_OPTIONS,
+  TYPE_LABELS,
+} from "@/lib/ui/memory-labels";
+
+export interface FilterValues {
+  q?: string;
+  match?: "text" | "semantic";
+  type?: string;
+  tag?: string;
+  provenance?: string;
+  status?: string;
+  pinned?: boolean;
+  sort?: string;
+}
+
+const selectClass = "h-8 w-full text-[13px] sm:w-auto";
+
+/**
+ * Search and filters as a GET form (works without JavaScript; with it, next/form navigates
+ * client-side). Changing a select applies it at once.
+ */
+export function MemoryFilters({ values }: { values: FilterValues }) {
+  const active = Object.values(values).some((v) => v !== undefined && v !== "");
+  return (
+    <Form
+      action="/memories"
+      className="space-y-2"
+      onChange={(event) => {
+        if ((event.target as HTMLElement).tagName === "SELECT") event.currentTarget.requestSubmit();
+      }}
+      role="search"
+      aria-label="Search and filter memories"
+    >
+      <div className="flex flex-wrap gap-2">
+        <div className="relative min-w-0 basis-full sm:flex-1 sm:basis-auto">
+          <SearchIcon
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden="true"
+          />
+          <Input
+            type="search"
+            name="q"
+            defaultValue={values.q}
+            placeholder="Search memories"
+            aria-label="Search memories"
+            className="pl-9"
+          />
+        </div>
+        <NativeSelect
+          name="match"
+          defaultValue={values.match ?? "text"}
+          aria-label="Search by"
+          className="flex-1 sm:flex-none"
+        >
+          <option value="text">Words</option>
+          <option value="semantic">Meaning</option>
+        </NativeSelect>
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+      </div>
+      <div className="grid grid-cols-2 items-center gap-2 sm:flex sm:flex-wrap">
+        <NativeSelect name="type" defaultValue={values.type ?? ""} aria-label="Type" className={selectClass}>
+          <option value="">All types</option>
+          {MEMORY_TYPE_OPTIONS.map((type) => (
+            <option key={type} value={type}>
+              {TYPE_LABELS[type]}
+            </option>
+          ))}
+        </NativeSelect>
+        <NativeSelect
+          name="provenance"
+          defaultValue={values.provenance ?? ""}
+          aria-label="Source"
+          className={selectClass}
+        >
+          <option value="">Any source</option>
+          {PROVENANCE_OPTIONS.map((provenance) => (
+            <option key={provenance} value={provenance}>
+              {PROVENANCE_LABELS[provenance].label}
+            </option>
+          ))}
+        </NativeSelect>
+        <NativeSelect name="status" defaultValue={values.status ?? ""} aria-label="Status" className={selectClass}>
+          <option value="">Active & waiting</option>
+          {STATUS_OPTIONS.map((status) => (
+            <option key={status} value={status}>
+              {STATUS_LABELS[status]}
+            </option>
+          ))}
+        </NativeSelect>
+        <NativeSelect
+          name="pinned"
+          defaultValue={values.pinned === undefined ? "" : String(values.pinned)}
+          aria-label="Pinned"
+          className={selectClass}
+        >
+          <option value="">Pinned or not</option>
+          <option value="true">Pinned only</option>
+          <option value="false">Not pinned</option>
+        </NativeSelect>
+        <NativeSelect name="sort" defaultValue={values.sort ?? "recent"} aria-label="Sort" className={selectClass}>
+          {Object.entries(SORT_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </NativeSelect>
+        <Input
+          name="tag"
+          defaultValue={values.tag}
+          placeholder="Tag"
+          aria-label="Tag"
+          className="h-8 w-28 text-[13px]"
+        />
+        {active && (
+          <Button asChild variant="ghost" size="sm">
+            <Link href="/memories">
+              <XIcon aria-hidden="true" />
+              Clear
+            </Link>
+          </Button>
+        )}
+      </div>
+    </Form>
+  );
+}

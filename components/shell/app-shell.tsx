@@ -1,0 +1,65 @@
+"use client";
+
+import { MenuIcon, SquarePenIcon } from "lucide-react";
+import Link from "next/link";
+import { type ReactNode, useState } from "react";
+import { Logo } from "@/components/logo";
+import { Button } from "@/components/ui/button";
+import { Sheet, SheetContent, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
+import type { ConversationPage } from "@/db/queries/conversations";
+import type { Jsonify } from "@/lib/ui/json";
+import { ConversationsProvider } from "./conversations-context";
+import { type ShellUser, Sidebar } from "./sidebar";
+
+/** The signed-in layout: a sidebar column on desktop, a top bar with a drawer on phones. */
+export function AppShell({
+  user,
+  initialConversations,
+  children,
+}: {
+  user: ShellUser;
+  initialConversations: Jsonify<ConversationPage>;
+  children: ReactNode;
+}) {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+
+  return (
+    <ConversationsProvider initial={initialConversations}>
+      <div className="flex min-h-dvh">
+        <aside aria-label="Sidebar" className="sticky top-0 hidden h-dvh w-68 shrink-0 border-r bg-surface md:block">
+          <Sidebar user={user} />
+        </aside>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <header className="sticky top-0 z-30 flex h-12 shrink-0 items-center justify-between border-b bg-background/90 px-2 backdrop-blur md:hidden">
+            <Sheet open={drawerOpen} onOpenChange={setDrawerOpen}>
+              <SheetTrigger asChild>
+                <Button variant="ghost" size="icon" aria-label="Open sidebar">
+                  <MenuIcon aria-hidden="true" />
+                </Button>
+              </SheetTrigger>
+              <SheetContent
+                aria-describedby={undefined}
+                // Following a link in the drawer closes it.
+                onClick={(event) => {
+                  if ((event.target as HTMLElement).closest("a[href]")) setDrawerOpen(false);
+                }}
+              >
+                <SheetTitle className="sr-only">Sidebar</SheetTitle>
+                <Sidebar user={user} />
+              </SheetContent>
+            </Sheet>
+            <Link href="/" aria-label="Lifeline home">
+              <Logo />
+            </Link>
+            <Button asChild variant="ghost" size="icon" aria-label="New chat">
+              <Link href="/">
+                <SquarePenIcon aria-hidden="true" />
+              </Link>
+            </Button>
+          </header>
+          <main className="flex-1">{children}</main>
+        </div>
+      </div>
+    </ConversationsProvider>
+  );
+}

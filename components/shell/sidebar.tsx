@@ -1,0 +1,160 @@
+"use client";
+
+import { BrainIcon, SearchIcon, Settings2Icon, SquarePenIcon } from "lucide-react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useEffect, useState } from "react";
+import { Logo } from "@/components/logo";
+import { ThemeToggle } from "@/components/theme-toggle";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/lib/ui/cn";
+import { ArchivedSection } from "./archived-section";
+import { ConversationItemRow } from "./conversation-item";
+import { useConversations } from "./conversations-context";
+
+export interface ShellUser {
+  name: string | null;
+  email: string;
+}
+
+function activeConversationId(pathname: string): string | null {
+  return /^\/chat\/([^/]+)/.exec(pathname)?.[1] ?? null;
+}
+
+function SearchBox() {
+  const { query, setQuery } = useConversations();
+  const [value, setValue] = useState(query);
+  useEffect(() => {
+    if (value === query) return;
+    const timer = setTimeout(() => setQuery(value.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [value, query, setQuery]);
+  return (
+    <div className="relative px-3">
+      <SearchIcon
+        className="pointer-events-none absolute top-1/2 left-5.5 size-3.5 -translate-y-1/2 text-muted-foreground"
+        aria-hidden="true"
+      />
+      <input
+        type="search"
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        placeholder="Search chats"
+        aria-label="Search chats by title"
+        className="h-8 w-full rounded-md border border-transparent bg-muted pr-2 pl-7.5 text-sm outline-none placeholder:text-muted-foreground focus-visible:border-ring focus-visible:bg-background focus-visible:ring-2 focus-visible:ring-ring/20"
+      />
+    </div>
+  );
+}
+
+function ConversationList({ activeId }: { activeId: string | null }) {
+  const { conversations, nextCursor, query, loading, error, loadMore, update, refresh } = useConversations();
+  if (error) {
+    return (
+      <div role="alert" className="space-y-2 px-2.5 py-2 text-xs text-destructive">
+        <p>Could not load your chats: {error}</p>
+        <Button size="xs" variant="outline" onClick={() => void refresh()}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  if (conversations.length === 0) {
+    return (
+      <p className="px-2.5 py-2 text-xs text-muted-foreground" aria-live="polite">
+        {loading ? "Searching…" : query ? `No chats titled “${query}”.` : "No chats yet. Say hello!"}
+      </p>
+    );
+  }
+  return (
+    <>
+      <ul className="space-y-px" aria-label="Chats" aria-busy={loading}>
+        {conversations.map((conversation) => (
+          <ConversationItemRow
+            key={conversation.id}
+            conversation={conversation}
+            active={conversation.id === activeId}
+            onChanged={(change) => update(conversation.id, change)}
+          />
+        ))}
+      </ul>
+      {nextCursor && (
+        <Button variant="ghost" size="xs" className="mt-1 w-full text-muted-foreground" onClick={() => void loadMore()}>
+          Show more
+        </Button>
+      )}
+    </>
+  );
+}
+
+const navItems = [
+  { href: "/memories", label: "Memories", Icon: BrainIcon },
+  { href: "/settings", label: "Settings", Icon: Settings2Icon },
+] as const;
+
+/** Sidebar content, the same on desktop (a column) and on phones (a drawer). */
+export function Sidebar({ user }: { user: ShellUser }) {
+  const pathname = usePathname();
+  const activeId = activeConversationId(pathname);
+
+  return (
+    <div className="flex h-full flex-col gap-3 py-3">
+      <div className="flex items-center justify-between px-3">
+        <Link href="/" className="rounded-md px-1" aria-label="Lifeline — new chat">
+          <Logo />
+        </Link>
+        <Button asChild variant="ghost" size="icon-sm" aria-label="New chat" title="New chat">
+          <Link href="/">
+            <SquarePenIcon aria-hidden="true" />
+          </Link>
+        </Button>
+      </div>
+
+      <nav aria-label="Main" className="space-y-px px-3">
+        <Link
+          href="/"
+          className={cn(
+            "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm hover:bg-accent",
+            pathname === "/" && "bg-accent font-medium",
+          )}
+        >
+          <SquarePenIcon className="size-4 text-muted-foreground" aria-hidden="true" />
+          New chat
+        </Link>
+        {navItems.map(({ href, label, Icon }) => (
+          <Link
+            key={href}
+            href={href}
+            aria-current={pathname.startsWith(href) ? "page" : undefined}
+            className={cn(
+              "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm hover:bg-accent",
+              pathname.startsWith(href) && "bg-accent font-medium",
+            )}
+          >
+            <Icon className="size-4 text-muted-foreground" aria-hidden="true" />
+            {label}
+          </Link>
+        ))}
+      </nav>
+
+      <SearchBox />
+
+      <div className="min-h-0 flex-1 overflow-y-auto px-3">
+        <h2 className="px-2.5 pt-1 pb-1.5 text-xs font-medium text-muted-foreground">Chats</h2>
+        <ConversationList activeId={activeId} />
+        <ArchivedSection activeId={activeId} />
+      </div>
+
+      <div className="flex items-center gap-2 border-t px-3 pt-3">
+        <div className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand/15 text-sm font-semibold text-brand">
+          {(user.name ?? user.email).charAt(0).toUpperCase()}
+        </div>
+        <div className="min-w-0 flex-1 leading-tight">
+          <p className="truncate text-sm font-medium">{user.name ?? "You"}</p>
+          <p className="truncate text-xs text-muted-foreground">{user.email}</p>
+        </div>
+        <ThemeToggle />
+      </div>
+    </div>
+  );
+}
