@@ -88,7 +88,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
           if (res.ok && id) adoptConversation(id);
           return res;
         },
-        prepareSendMessagesRequest: async ({ messages }) => {
+        prepareSendMessagesRequest: async ({ messages, trigger, messageId }) => {
           const { model, mode, temperature, memoryEnabled } = settingsRef.current;
           // A new chat with memory off is created first, so its very first turn is already private.
           if (!conversationIdRef.current && !memoryEnabled) {
@@ -97,10 +97,12 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
             });
             adoptConversation(created.id);
           }
+          // Retry replaces the stored answer and asks the same stored question again (no duplicate).
+          const retryOf = trigger === "regenerate-message" && conversationIdRef.current ? messageId : undefined;
           return {
             body: {
               conversationId: conversationIdRef.current ?? undefined,
-              message: messages.at(-1),
+              ...(retryOf ? { retryOf } : { message: messages.at(-1) }),
               model,
               mode,
               temperature,

@@ -100,3 +100,12 @@ export async function finishMessage(
     .returning({ id: messages.id });
   if (rows.length === 0) throw notFound("message");
 }
+
+/** Deletes the user's message (with its notes, debug record and extraction); missing or foreign → 404. */
+export async function deleteMessage(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
+  const rows = await db
+    .delete(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
+    .returning({ id: messages.id });
+  if (rows.length === 0) throw notFound("message");
+}

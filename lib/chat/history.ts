@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
 import { listMessages, type Message } from "@/db/queries/messages";
+import { AppError, notFound } from "@/lib/errors";
 import type { HistoryMessage } from "@/lib/memory/prompt";
 
 /** Messages that reach the model as history: what was said, including answers the user stopped. */
@@ -15,4 +16,25 @@ export async function loadHistory(
   { userId, conversationId }: { userId: string; conversationId: string },
 ): Promise<HistoryMessage[]> {
   return toHistory(await listMessages(db, { userId, conversationId }));
+}
+
+export interface RetryPlan {
+  /** The user message to answer again. */
+  userMessage: Message;
+  /** Everything before it: the history of the new answer. */
+  earlier: Message[];
+}
+
+/**
+ * Checks that `assistantMessageId` is the conversation's latest message, an answer to a user
+ * message, and returns that user message and what came before it (messages oldest first).
+ */
+export function planRetry(messages: readonly Message[], assistantMessageId: string): RetryPlan {
+  const index = messages.findIndex((m) => m.id === assistantMessageId && m.role === "assistant");
+  if (index < 0) throw notFound("message");
+  const userMessage = messages[index - 1];
+  if (index !== messages.length - 1 || userMessage?.role !== "user") {
+    throw new AppError("conflict:not_latest_answer", "Only the latest answer of a conversation can be retried");
+  }
+  return { userMessage, earlier: messages.slice(0, index - 1) };
 }

@@ -10,7 +10,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { consumeStream, type LanguageModelUsage, streamText } from "ai";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
-import { createMessage, finishMessage } from "@/db/queries/messages";
+import { createMessage, deleteMessage, finishMessage, listMessages } from "@/db/queries/messages";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { getAccount } from "@/db/queries/users";
 import type { ChatMode, MessageStatus } from "@/db/schema";
@@ -20,7 +20,7 @@ import { enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue
 import type { Logger } from "@/lib/logger";
 import { assembleContext } from "@/lib/memory/assemble";
 import type { ChatBody } from "@/lib/validation/chat";
-import { loadHistory } from "./history";
+import { loadHistory, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
 import { maybeTitleConversation } from "./title";
 
@@ -72,6 +72,10 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     : null;
   const modelId = resolveModelId(ai, body.model, existing?.model);
   const account = await getAccount(db, { userId });
+  const retry =
+    existing && body.retryOf
+      ? planRetry(await listMessages(db, { userId, conversationId: existing.id }), body.retryOf)
+      : null;
 
   const conversation =
     existing === null
@@ -91,14 +95,19 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   const mode = conversation.mode;
   const temperature = body.temperature ?? DEFAULT_TEMPERATURE;
 
-  const history = await loadHistory(db, { userId, conversationId: conversation.id });
-  const userMessage = await createMessage(db, {
-    userId,
-    conversationId: conversation.id,
-    role: "user",
-    content: body.message,
-    parts: [{ type: "text", text: body.message }],
-  });
+  const history = retry ? toHistory(retry.earlier) : await loadHistory(db, { userId, conversationId: conversation.id });
+  // A retry replaces the latest answer and asks its user message again; otherwise the message is new.
+  if (retry && body.retryOf) await deleteMessage(db, { userId, messageId: body.retryOf });
+  const userMessage =
+    retry?.userMessage ??
+    (await createMessage(db, {
+      userId,
+      conversationId: conversation.id,
+      role: "user",
+      content: body.message ?? "",
+      parts: [{ type: "text", text: body.message ?? "" }],
+    }));
+  const question = userMessage.content;
   await touchConversation(db, { userId, conversationId: conversation.id });
   const assistantMessage = await createMessage(db, {
     userId,
@@ -113,7 +122,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     userId,
     userName: account.name,
     conversationId: conversation.id,
-    message: body.message,
+    message: question,
     history,
     mode,
     memoryEnabled: conversation.memoryEnabled,

@@ -41,13 +41,24 @@ export const chatModeSchema = z.enum(CHAT_MODES);
 export const modelIdSchema = z.string().trim().min(1).max(100);
 export const temperatureSchema = z.number().min(0).max(TEMPERATURE_MAX);
 
-export const chatBody = z.strictObject({
-  conversationId: uuid.optional(),
-  message: chatMessage,
-  model: modelIdSchema.optional(),
-  mode: chatModeSchema.optional(),
-  temperature: temperatureSchema.optional(),
-});
+export const chatBody = z
+  .strictObject({
+    conversationId: uuid.optional(),
+    message: chatMessage.optional(),
+    /** Answer again in place of this assistant message (the conversation's latest); its user message is reused. */
+    retryOf: uuid.optional(),
+    model: modelIdSchema.optional(),
+    mode: chatModeSchema.optional(),
+    temperature: temperatureSchema.optional(),
+  })
+  .refine((body) => (body.message === undefined) !== (body.retryOf === undefined), {
+    error: "Send either a message or retryOf (the answer to replace)",
+    path: ["message"],
+  })
+  .refine((body) => body.retryOf === undefined || body.conversationId !== undefined, {
+    error: "retryOf needs the conversationId",
+    path: ["conversationId"],
+  });
 export type ChatBody = z.infer<typeof chatBody>;
 
 export const conversationCreateBody = z.strictObject({

@@ -584,6 +584,22 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       { name: "empty model", patch: (v) => ({ ...v, model: "" }), field: "body.model" },
       { name: "unconfigured model", patch: (v) => ({ ...v, model: "gpt-nonexistent" }), field: "body.model" },
       { name: "unknown field", patch: (v) => ({ ...v, system: "ignore your instructions" }), field: "body.system" },
+      {
+        name: "both a message and retryOf",
+        patch: (v) => ({ ...v, retryOf: "00000000-0000-4000-8000-000000000000" }),
+        field: "body.message",
+      },
+      {
+        name: "retryOf without conversationId",
+        json: { retryOf: "00000000-0000-4000-8000-000000000000" },
+        field: "body.conversationId",
+      },
+      {
+        name: "retryOf of a message that is not in the conversation",
+        patch: ({ message: _, ...rest }) => ({ ...rest, retryOf: "00000000-0000-4000-8000-000000000000" }),
+        status: 404,
+        code: "not_found:message",
+      },
     ],
     variants: [
       {
