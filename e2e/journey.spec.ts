@@ -44,6 +44,7 @@ test("a new user's memory: said, saved, recalled with its reason, edited, delete
   await expect(recall).toContainText("green tea");
   const secondChatId = page.url().split("/chat/")[1] ?? "";
   expect(secondChatId).not.toBe(firstChatId);
+  await screenshot(page, "recall-desktop-light");
   await recall.getByTestId("inspect-link").click();
   await expect(page).toHaveURL(new RegExp(`/messages/${UUID}/debug$`));
   await expect(page.getByRole("heading", { name: "Why the assistant said this" })).toBeVisible();
