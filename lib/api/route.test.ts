@@ -8,6 +8,12 @@ import { logger } from "@/lib/logger";
 import { idParams } from "@/lib/validation/common";
 import { MAX_BODY_BYTES, route } from "./route";
 
+// Accounts exist unless a test says otherwise (the account check is the wrapper's one query of its own).
+const gone = new Set<string>();
+vi.mock("@/db/queries/users", () => ({
+  userExists: async (_db: unknown, { userId }: { userId: string }) => !gone.has(userId),
+}));
+
 const SECRET = "route-test-secret-0123456789abcdef";
 process.env.AUTH_SECRET = SECRET;
 process.env.LIFELINE_CHAT_RATE_LIMIT = "2/60s";
@@ -74,6 +80,14 @@ describe("route(): sessions", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ userId: id });
     expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("401 for a valid session whose account no longer exists", async () => {
+    const id = randomUUID();
+    gone.add(id);
+    const res = await handler(req("/api/x", { cookie: await cookieFor(id) }), ctx());
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).code).toBe("unauthorized");
   });
 
   it('auth: "public" lets anyone in, with userId null or the user', async () => {
