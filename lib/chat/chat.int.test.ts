@@ -13,6 +13,8 @@ import { conversations, memories, messages, promptDebug } from "@/db/schema";
 import { toCapturedParams } from "@/lib/ai/capture";
 import { embedOffline } from "@/lib/ai/offline-embedder";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
+import { afterResponseIdle } from "@/lib/jobs/after-response";
+import { getInProcessRunner } from "@/lib/jobs/extraction-queue";
 import type { ContextTrace } from "@/lib/memory/trace";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { registerAndSignIn } from "@/tests/http-client";
@@ -64,7 +66,12 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     await server?.close();
     await database?.close();
   });
-  afterEach(() => setAiRegistry(undefined));
+  // Each turn leaves extraction and titling behind: finish them before the next test (or teardown).
+  afterEach(async () => {
+    await afterResponseIdle();
+    await getInProcessRunner().idle();
+    setAiRegistry(undefined);
+  });
 
   async function userWithMemories(label: string, contents: string[]) {
     const user = await registerAndSignIn(server.url, `${label}-${kind}`);
