@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 /**
@@ -6,7 +8,8 @@ import { defineConfig, devices } from "@playwright/test";
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
-const dataDir = process.env.E2E_DATA_DIR ?? `.lifeline/e2e-${Date.now()}`;
+// A fresh database per run, outside the repo (the OS cleans its temp dir).
+const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `lifeline-e2e-${Date.now()}`);
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
