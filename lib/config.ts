@@ -6,13 +6,10 @@
 /** Dimensions of every stored embedding (memories.embedding is vector(EMBEDDING_DIMENSIONS)). */
 export const EMBEDDING_DIMENSIONS = 1536;
 
-export const retrievalConfig = {
+/** What every retrieval strategy shares: the limits and the recency window. */
+const retrievalLimits = {
   /** Semantic branch: at most this many memories. */
   semanticLimit: 5,
-  /** Semantic branch: cosine similarity below this is never selected, whatever its importance. */
-  similarityThreshold: 0.3,
-  /** score = similarity·w.similarity + importance·w.importance + recency·w.recency */
-  weights: { similarity: 0.6, importance: 0.3, recency: 0.1 },
   /** recency = 1 − min(1, whole days since updated_at / recencyWindowDays) */
   recencyWindowDays: 30,
   /** Conversation branch: at most this many memories of the current conversation. */
@@ -23,6 +20,68 @@ export const retrievalConfig = {
    */
   traceCandidateLimit: 20,
 } as const;
+
+/**
+ * The retrieval strategies: each is a configuration of the one semantic query
+ * (lib/memory/retrieve.ts), compared side by side by `npm run eval` (docs/evaluation.md).
+ *
+ *   score = w.similarity·relevance + w.importance·importance + w.recency·recency
+ *   relevance = cosine similarity, or with `fusion` the normalised reciprocal rank fusion of the
+ *   vector ranking and a BM25 ranking of the memories' full-text vectors.
+ *
+ * `similarityThreshold` applies to every embedder without an entry in `similarityThresholds`
+ * (embedder id → threshold, measured per embedder: see `thresholdFor`).
+ */
+export const retrievalStrategies = {
+  /** The nearest memories by cosine similarity: no threshold, nothing but similarity. */
+  nearest: {
+    ...retrievalLimits,
+    strategy: "nearest",
+    similarityThreshold: -1,
+    weights: { similarity: 1, importance: 0, recency: 0 },
+    fusion: null,
+  },
+  /** The original Lifeline's: threshold 0.3, then 0.6·similarity + 0.3·importance + 0.1·recency. */
+  weighted: {
+    ...retrievalLimits,
+    strategy: "weighted",
+    similarityThreshold: 0.3,
+    weights: { similarity: 0.6, importance: 0.3, recency: 0.1 },
+    fusion: null,
+  },
+  /** Vector and BM25 rankings fused (RRF), then importance and recency; the default. */
+  hybrid: {
+    ...retrievalLimits,
+    strategy: "hybrid",
+    similarityThreshold: 0.3,
+    /**
+     * Measured with `npm run eval` (docs/evaluation.md): the offline embedder's similarities of
+     * related texts are low (0.1–0.4), so 0.3 left 30% of the judged set's answerable questions
+     * with no memory; at 0.1 none is lost there, LoCoMo loses 0.1 point of hit@5, and 3 of the 8
+     * questions nothing should answer get no memory. OpenAI's scale is higher and unmeasured here
+     * (no key): it keeps the original 0.3.
+     */
+    similarityThresholds: { "offline/hash-ngram-v1": 0.1 } as Readonly<Record<string, number>>,
+    weights: { similarity: 0.8, importance: 0.1, recency: 0.1 },
+    fusion: { rrfK: 5, vectorWeight: 1, textWeight: 2, bm25K1: 1.2, bm25B: 0.75, textBypassesThreshold: false },
+  },
+} as const;
+
+export type RetrievalStrategyName = keyof typeof retrievalStrategies;
+
+/** The strategy every chat turn and preview uses. */
+export const DEFAULT_RETRIEVAL_STRATEGY: RetrievalStrategyName = "hybrid";
+
+/** The default strategy's numbers: what the chat turn retrieves with. */
+export const retrievalConfig = retrievalStrategies[DEFAULT_RETRIEVAL_STRATEGY];
+
+/** A strategy's similarity threshold for memories embedded by `embedderId` ("offline/hash-ngram-v1"). */
+export function thresholdFor(
+  embedderId: string,
+  strategy: { similarityThreshold: number; similarityThresholds?: Readonly<Record<string, number>> } = retrievalConfig,
+): number {
+  return strategy.similarityThresholds?.[embedderId] ?? strategy.similarityThreshold;
+}
 
 export const formatterConfig = {
   /** At most this many memory lines reach the prompt. */

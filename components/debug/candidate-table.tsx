@@ -23,7 +23,7 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
         {trace.conversation ? ` — ${trace.conversation.returned} returned.` : " — did not run (a new chat)."} Then at
         most {formatter.maxMemories} lines of ≤ {formatter.maxLineChars} characters.
       </p>
-      <ScoreLegend weights={retrieval.weights} />
+      <ScoreLegend weights={retrieval.weights} fused={retrieval.fusion !== null} />
       {trace.candidates.length === 0 ? (
         <p className="rounded-lg border border-dashed px-4 py-6 text-center text-sm text-muted-foreground">
           {trace.status === "ok"
@@ -71,7 +71,7 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                   <td className={td}>
                     {c.similarity !== null && c.recency !== null && c.score !== null ? (
                       <ScoreBar
-                        similarity={c.similarity}
+                        similarity={c.relevance ?? c.similarity}
                         importance={c.importance}
                         recency={c.recency}
                         score={c.score}

@@ -8,7 +8,8 @@ const SCORE_PARTS = [
 
 /**
  * score = similarity·w + importance·w + recency·w, drawn as three stacked segments on a 0–1 scale
- * (pure CSS). The accessible name spells the arithmetic out.
+ * (pure CSS). The accessible name spells the arithmetic out. With the hybrid strategy the first
+ * component is the fused relevance (vector + full-text ranks), not the raw cosine similarity.
  */
 export function ScoreBar({
   similarity,
@@ -40,13 +41,20 @@ export function ScoreBar({
   );
 }
 
-export function ScoreLegend({ weights }: { weights: AssemblyConfig["retrieval"]["weights"] }) {
+export function ScoreLegend({
+  weights,
+  fused,
+}: {
+  weights: AssemblyConfig["retrieval"]["weights"];
+  /** The first component is the fused relevance of the hybrid strategy. */
+  fused: boolean;
+}) {
   return (
     <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground" aria-label="Score components">
       {SCORE_PARTS.map(({ key, label, className }) => (
         <li key={key} className="inline-flex items-center gap-1.5">
           <span className={`size-2.5 rounded-sm ${className}`} aria-hidden="true" />
-          {label} × {weights[key]}
+          {key === "similarity" && fused ? "relevance (vector + text ranks)" : label} × {weights[key]}
         </li>
       ))}
     </ul>

@@ -127,6 +127,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     mode,
     memoryEnabled: conversation.memoryEnabled,
     embed: (text) => ai.embedText(text),
+    embeddingModel: ai.describeProviders().embedder,
   });
   if (trace.status === "failed") log.warn({ error: trace.error, stage: trace.failedStage }, "memory retrieval failed");
 

@@ -4,7 +4,7 @@ import type { Database } from "@/db/client";
 import { memories } from "@/db/schema";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { type AssembleInput, assembleContext, previewContext } from "./assemble";
-import { createConversation, createUser, insertMemories, sparseVector } from "./test-fixtures";
+import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "./test-fixtures";
 
 const NOW = new Date("2025-06-15T12:00:00.000Z");
 const TEA_QUESTION = "What tea do I like, and what is left to plan for Lisbon?";
@@ -83,6 +83,7 @@ describe.each(DB_KINDS)("assembleContext on %s", (kind) => {
     mode: "productivity",
     memoryEnabled: true,
     embed,
+    embeddingModel: TEST_EMBEDDER,
     now: NOW,
   });
 

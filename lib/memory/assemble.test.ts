@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
-import { EMBEDDING_DIMENSIONS } from "@/lib/config";
+import { EMBEDDING_DIMENSIONS, retrievalConfig, thresholdFor } from "@/lib/config";
 import { type AssembleInput, assembleContext } from "./assemble";
 import { DEFAULT_ASSEMBLY_CONFIG } from "./assembly-config";
 import { MODE_INSTRUCTIONS } from "./modes";
@@ -29,6 +29,7 @@ const input = (overrides: Partial<AssembleInput> = {}): AssembleInput => ({
   mode: "conversational",
   memoryEnabled: true,
   embed: async () => embedding,
+  embeddingModel: "test/fixture",
   now: new Date("2025-06-15T12:00:00.000Z"),
   ...overrides,
 });
@@ -87,7 +88,9 @@ describe("assembleContext without a working database", () => {
 
   it("records the config, the history inclusion and the token counts; the trace is plain JSON", async () => {
     const { trace } = await assembleContext(brokenDb, input({ memoryEnabled: false }));
+    // An embedder without a measured threshold gets the fallback: the default config, unchanged.
     expect(trace.config).toEqual(DEFAULT_ASSEMBLY_CONFIG);
+    expect(trace.embeddingModel).toBe("test/fixture");
     expect(trace.history.map((h) => [h.id, h.included])).toEqual([
       ["h1", true],
       ["h2", true],
@@ -95,5 +98,16 @@ describe("assembleContext without a working database", () => {
     expect(trace.tokens.total).toBe(trace.tokens.system + trace.tokens.history + trace.tokens.userMessage);
     expect(trace.now).toBe("2025-06-15T12:00:00.000Z");
     expect(JSON.parse(JSON.stringify(trace))).toEqual(trace);
+  });
+
+  it("records the embedder and applies the threshold measured for it", async () => {
+    const { trace } = await assembleContext(
+      brokenDb,
+      input({ memoryEnabled: false, embeddingModel: "offline/hash-ngram-v1" }),
+    );
+    expect(trace.embeddingModel).toBe("offline/hash-ngram-v1");
+    expect(trace.config.retrieval.similarityThreshold).toBe(thresholdFor("offline/hash-ngram-v1"));
+    expect(thresholdFor("offline/hash-ngram-v1")).not.toBe(retrievalConfig.similarityThreshold);
+    expect(thresholdFor("openai/text-embedding-3-small")).toBe(retrievalConfig.similarityThreshold);
   });
 });

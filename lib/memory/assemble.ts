@@ -7,7 +7,7 @@ import type { ModelMessage } from "ai";
 import { DrizzleQueryError } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { ChatMode } from "@/db/schema";
-import { type AssemblyConfig, DEFAULT_ASSEMBLY_CONFIG } from "./assembly-config";
+import { type AssemblyConfig, DEFAULT_ASSEMBLY_CONFIG, forEmbedder } from "./assembly-config";
 import { type ConversationCandidate, retrieveConversationMemories } from "./conversation-branch";
 import { formatMemories } from "./format";
 import { mergeBranches } from "./merge";
@@ -29,6 +29,11 @@ export interface AssembleInput {
   memoryEnabled: boolean;
   /** The embedder for the new message (injected: the provider registry in the app, a fixture in tests). */
   embed: (text: string) => Promise<number[]>;
+  /**
+   * The id of `embed`'s model, as stored in memories.embedding_model (the registry's
+   * `describeProviders().embedder`): only memories it embedded are compared, with its threshold.
+   */
+  embeddingModel: string;
   /** Recency is measured from this instant; default: now. */
   now?: Date;
   /** Default true; false leaves access_count and last_accessed_at untouched (previews). */
@@ -57,7 +62,8 @@ type Retrieval =
 export async function assembleContext(db: Db, input: AssembleInput): Promise<AssembledContext> {
   const started = performance.now();
   const now = input.now ?? new Date();
-  const config = input.config ?? DEFAULT_ASSEMBLY_CONFIG;
+  const given = input.config ?? DEFAULT_ASSEMBLY_CONFIG;
+  const config: AssemblyConfig = { ...given, retrieval: forEmbedder(given.retrieval, input.embeddingModel) };
   const countAccess = input.countAccess ?? true;
 
   const retrieval: Retrieval = input.memoryEnabled
@@ -87,6 +93,7 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
     failedStage: retrieval.status === "failed" ? retrieval.failedStage : null,
     mode: input.mode,
     now: now.toISOString(),
+    embeddingModel: input.embeddingModel,
     countAccess,
     config,
     semantic: ok && {
@@ -148,6 +155,8 @@ async function retrieve(
     const semantic = await retrieveSemantic(db, {
       userId: input.userId,
       embedding,
+      embeddingModel: input.embeddingModel,
+      text: input.message,
       now,
       config: config.retrieval,
       countAccess,

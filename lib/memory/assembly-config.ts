@@ -1,5 +1,5 @@
 /** Every number context assembly runs with; the default is lib/config's, tests and previews may pass another. */
-import { formatterConfig, promptConfig, retrievalConfig } from "@/lib/config";
+import { formatterConfig, promptConfig, retrievalConfig, thresholdFor } from "@/lib/config";
 import type { FormatterSettings } from "./format";
 import type { SemanticConfig } from "./retrieve";
 
@@ -14,3 +14,11 @@ export const DEFAULT_ASSEMBLY_CONFIG: AssemblyConfig = {
   formatter: formatterConfig,
   prompt: promptConfig,
 };
+
+/** `retrieval` with the similarity threshold measured for `embedderId` (lib/config's `thresholdFor`). */
+export function forEmbedder<T extends AssemblyConfig["retrieval"] | SemanticConfig>(
+  retrieval: T,
+  embedderId: string,
+): T {
+  return { ...retrieval, similarityThreshold: thresholdFor(embedderId, retrieval) };
+}

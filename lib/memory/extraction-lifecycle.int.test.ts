@@ -22,6 +22,7 @@ import {
   createUser,
   embedWith,
   mockEmbeddingModel,
+  OFFLINE_EMBEDDER_ID,
   testDeps,
 } from "@/lib/jobs/test-kit";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
@@ -75,6 +76,7 @@ describe.each(DB_KINDS)("extraction lifecycle on %s", (kind) => {
       mode: "conversational",
       memoryEnabled: true,
       embed,
+      embeddingModel: OFFLINE_EMBEDDER_ID,
     });
 
     expect(trace.status).toBe("ok");

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { retrievalConfig } from "@/lib/config";
+import { retrievalStrategies } from "@/lib/config";
 import { rankCandidates } from "./score";
 
 const NOW = new Date("2025-06-15T12:00:00.000Z");
@@ -28,7 +28,7 @@ function exampleTable(): string[][] {
   const ranked = rankCandidates(
     EXAMPLE.map((m) => ({ ...m, updatedAt: new Date(NOW.getTime() - m.days * DAY) })),
     NOW,
-    retrievalConfig,
+    retrievalStrategies.weighted,
   );
   const rows = [...EXAMPLE]
     .sort((x, y) => y.similarity - x.similarity)

@@ -1,11 +1,11 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/db/client";
+import { type Database, selectRows } from "@/db/client";
 import { MEMORY_STATUSES, memories } from "@/db/schema";
-import { EMBEDDING_DIMENSIONS, retrievalConfig } from "@/lib/config";
+import { EMBEDDING_DIMENSIONS, retrievalConfig, retrievalStrategies } from "@/lib/config";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { retrieveSemantic, type SemanticConfig, type SemanticResult } from "./retrieve";
-import { cosineSimilarity, rankCandidates, type ScoreInput } from "./score";
+import { bm25Scores, cosineSimilarity, type FusionConfig, rankCandidates, type ScoreInput } from "./score";
 import {
   createUser,
   DAY_MS,
@@ -15,9 +15,12 @@ import {
   randomUuid,
   seededRandom,
   sparseVector,
+  TEST_EMBEDDER,
 } from "./test-fixtures";
 
 const NOW = new Date("2025-06-15T12:00:00.000Z");
+/** The original formula (similarity, importance, recency; threshold 0.3): its ties and components. */
+const weighted = retrievalStrategies.weighted;
 const ago = (ms: number) => new Date(NOW.getTime() - ms);
 
 /** Ages that sit on the recency formula's edges (whole days, the window, the future). */
@@ -60,6 +63,15 @@ function expectSameRanking(result: SemanticResult, reference: ReturnType<typeof 
     for (const key of ["similarity", "importance", "recency", "score"] as const) {
       expect(Math.abs(actual[key] - want[key]), `${key} of rank ${want.rank}`).toBeLessThanOrEqual(1e-6);
     }
+    expect([actual.vectorRank, actual.textRank], `ranks of rank ${want.rank}`).toEqual([
+      want.vectorRank,
+      want.textRank,
+    ]);
+    for (const key of ["relevance", "textScore"] as const) {
+      const [a, w] = [actual[key], want[key]];
+      if (a == null || w == null) expect(a, `${key} of rank ${want.rank}`).toBe(w);
+      else expect(Math.abs(a - w), `${key} of rank ${want.rank}`).toBeLessThanOrEqual(1e-9);
+    }
   });
 }
 
@@ -73,7 +85,7 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
     await database?.close();
   });
 
-  describe("equals the reference scorer on 240 seeded-random memories", () => {
+  describe("weighted: equals the reference scorer on 240 seeded-random memories", () => {
     const random = seededRandom(4242);
     // Three related queries: the memories are spread around the first, so each query sees a
     // different ranking of an overlapping candidate set.
@@ -142,7 +154,7 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
 
     it.each([0, 1, 2])("query %i: every above-threshold candidate, in order, with its components", async (q) => {
       const query = queries[q] ?? [];
-      const config = { ...retrievalConfig, traceCandidateLimit: 1000 };
+      const config = { ...weighted, traceCandidateLimit: 1000 };
       const expected = reference(query, config);
       // The data is meant to straddle the threshold and the 30-day boundary; make sure it does.
       expect(expected.length).toBeGreaterThan(40);
@@ -155,21 +167,21 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
     });
 
     it("with the default config: top 5 selected, the next 15 listed as dropped by limit", async () => {
-      const expected = reference(query0, retrievalConfig);
+      const expected = reference(query0, weighted);
       const result = await retrieveSemantic(database.db, {
         userId,
         embedding: query0,
         now: NOW,
-        config: retrievalConfig,
+        config: weighted,
         countAccess: false,
       });
-      expect(result.candidates).toHaveLength(retrievalConfig.traceCandidateLimit);
-      expect(result.candidates.filter((c) => c.selected)).toHaveLength(retrievalConfig.semanticLimit);
-      expectSameRanking(result, expected, retrievalConfig.traceCandidateLimit);
+      expect(result.candidates).toHaveLength(weighted.traceCandidateLimit);
+      expect(result.candidates.filter((c) => c.selected)).toHaveLength(weighted.semanticLimit);
+      expectSameRanking(result, expected, weighted.traceCandidateLimit);
     });
 
     it("orders equal scores by id", async () => {
-      const config = { ...retrievalConfig, traceCandidateLimit: 1000 };
+      const config = { ...weighted, traceCandidateLimit: 1000 };
       const result = await retrieveSemantic(database.db, { userId, embedding: query0, now: NOW, config });
       const ties = result.candidates.filter((c, i) => result.candidates[i + 1]?.score === c.score);
       expect(ties.length).toBeGreaterThan(0);
@@ -177,6 +189,121 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
         const next = result.candidates[tie.rank];
         expect(next && tie.id < next.id).toBe(true);
       }
+    });
+  });
+
+  describe("hybrid: equals the reference scorer (BM25 + reciprocal rank fusion) on 200 seeded-random memories", () => {
+    const random = seededRandom(777);
+    const VOCABULARY =
+      "tea coffee garden river mountain piano violin lisbon berlin ramen sushi dog cat bike train sister brother running swimming deadline".split(
+        " ",
+      );
+    const base = randomVector(random, 3);
+    const words = (n: number) =>
+      Array.from({ length: n }, () => VOCABULARY[randomInt(random, 0, VOCABULARY.length - 1)]);
+    const fixtures: (MemoryFixture & { id: string })[] = [];
+    let userId = "";
+
+    beforeAll(async () => {
+      const { db } = database;
+      userId = await createUser(db, "Hybrid");
+      for (let i = 0; i < 200; i++) {
+        const previous = fixtures[randomInt(random, 0, Math.max(0, fixtures.length - 1))];
+        if (previous && i % 20 === 19) {
+          // An exact duplicate (text and vector): equal in every component, ordered by id alone.
+          fixtures.push({ ...previous, id: randomUuid(random) });
+          continue;
+        }
+        fixtures.push({
+          id: randomUuid(random),
+          userId,
+          // Repeated words give term frequencies above 1; "memo" pads some texts with a word no query has.
+          content: [...words(randomInt(random, 1, 6)), ...Array(randomInt(random, 0, 3)).fill("memo")].join(" "),
+          title: i % 7 === 0 ? words(1).join(" ") : null,
+          importance: random(),
+          embedding:
+            i === 13
+              ? sparseVector({})
+              : i % 4 === 3
+                ? randomVector(random, 3)
+                : nearVector(random, base, randomInt(random, 1, 12)),
+          embeddingModel: i % 29 === 5 ? "other/model" : TEST_EMBEDDER,
+          status: i % 17 === 3 ? "deleted" : "active",
+          updatedAt: ago(Math.round(random() * 60 * DAY_MS)),
+        });
+      }
+      await insertMemories(db, fixtures);
+    });
+
+    /** What Postgres's text search makes of each memory (the one part the reference does not redo). */
+    async function termDocuments() {
+      const rows = await selectRows<{ id: string; lexeme: string; tf: number }>(
+        database.db,
+        sql`SELECT m.id, t.lexeme, coalesce(cardinality(t.positions), 1)::int AS tf
+            FROM memories m CROSS JOIN LATERAL unnest(m.search_vector) AS t WHERE m.user_id = ${userId}::uuid`,
+      );
+      const docs = new Map<string, Map<string, number>>();
+      for (const row of rows) docs.set(row.id, (docs.get(row.id) ?? new Map()).set(row.lexeme, row.tf));
+      return docs;
+    }
+
+    async function queryTerms(text: string) {
+      const rows = await selectRows<{ lexeme: string }>(
+        database.db,
+        sql`SELECT lexeme FROM unnest(to_tsvector('english', ${text}))`,
+      );
+      return rows.map((row) => row.lexeme);
+    }
+
+    async function reference(query: readonly number[], text: string, config: SemanticConfig) {
+      const docs = await termDocuments();
+      const pool = fixtures.filter(
+        (f) => f.status === "active" && f.embedding && f.embeddingModel === TEST_EMBEDDER && f.id !== fixtures[13]?.id,
+      );
+      const fusion = config.fusion as FusionConfig;
+      const text_ = bm25Scores(
+        pool.map((f) => ({ id: f.id, terms: docs.get(f.id) ?? new Map() })),
+        await queryTerms(text),
+        { k1: fusion.bm25K1, b: fusion.bm25B },
+      );
+      const inputs: ScoreInput[] = pool.map((f) => ({
+        id: f.id,
+        similarity: cosineSimilarity(query, f.embedding ?? []),
+        importance: f.importance ?? 0.5,
+        updatedAt: f.updatedAt ?? NOW,
+        textScore: text_.get(f.id),
+      }));
+      return rankCandidates(inputs, NOW, config);
+    }
+
+    const hybrid = retrievalStrategies.hybrid;
+    it.each([
+      ["tea and sushi with my sister in Lisbon", { ...hybrid, similarityThreshold: 0.3 }],
+      [
+        "running, swimming, running",
+        { ...hybrid, similarityThreshold: 0.3, fusion: { ...hybrid.fusion, textBypassesThreshold: true } },
+      ],
+      [
+        "the piano deadline?",
+        { ...hybrid, similarityThreshold: -1, weights: { similarity: 1, importance: 0, recency: 0 } },
+      ],
+      ["nothing in the vocabulary", { ...hybrid, similarityThreshold: 0.2 }],
+    ])("query %j: every candidate, in order, with its components", async (text, strategy) => {
+      const config = { ...strategy, traceCandidateLimit: 1000 } as SemanticConfig;
+      const query = nearVector(random, base, 2);
+      const expected = await reference(query, text, config);
+      expect(expected.length).toBeGreaterThan(20);
+      const result = await retrieveSemantic(database.db, {
+        userId,
+        embedding: query,
+        embeddingModel: TEST_EMBEDDER,
+        text,
+        now: NOW,
+        config,
+        countAccess: false,
+      });
+      expectSameRanking(result, expected, config.traceCandidateLimit);
+      if (text !== "nothing in the vocabulary") expect(expected.some((c) => c.textRank !== null)).toBe(true);
     });
   });
 
@@ -231,6 +358,22 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       const result = await retrieveSemantic(db, { userId, embedding: query, now: NOW, config: retrievalConfig });
       expect(result.candidates.map((c) => c.id)).toEqual([active]);
       expect(result.aboveThreshold).toBe(1);
+    });
+
+    it("given an embedder, compares only the memories that embedder embedded", async () => {
+      const { db } = database;
+      const userId = await createUser(db, "Embedders");
+      const near = sparseVector({ 0: 1 });
+      const [mine, , unlabelled] = await insertMemories(db, [
+        { userId, content: "mine", embedding: near, embeddingModel: "offline/a" },
+        { userId, content: "another embedder's", embedding: near, embeddingModel: "openai/b" },
+        { userId, content: "no label", embedding: near, embeddingModel: null },
+      ]);
+      const run = (embeddingModel?: string) =>
+        retrieveSemantic(db, { userId, embedding: query, embeddingModel, now: NOW, config: retrievalConfig });
+      expect((await run("offline/a")).candidates.map((c) => c.id)).toEqual([mine]);
+      expect((await run()).candidates.map((c) => c.id)).toHaveLength(3);
+      expect((await run()).candidates.map((c) => c.id)).toContain(unlabelled);
     });
 
     it("marks rank > limit as dropped, lists at most traceCandidateLimit rows, counts all above threshold", async () => {
@@ -333,7 +476,7 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       userId,
       embedding: sparseVector({ 0: 2 }),
       now: NOW,
-      config: retrievalConfig,
+      config: weighted,
     });
     expect(result.candidates).toEqual([
       {

@@ -5,6 +5,9 @@ import { EMBEDDING_DIMENSIONS } from "@/lib/config";
 
 export const DAY_MS = 86_400_000;
 
+/** The embedding_model of fixture memories (hand-made vectors), unless a test sets its own. */
+export const TEST_EMBEDDER = "test/fixture";
+
 /** mulberry32: a small, fast, seeded PRNG returning floats in [0, 1). */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
@@ -57,12 +60,17 @@ export type MemoryFixture = Omit<typeof memories.$inferInsert, "provenance"> & {
   provenance?: (typeof memories.$inferInsert)["provenance"];
 };
 
-/** Inserts memories (provenance defaults to user_created) and returns their ids in input order. */
+/**
+ * Inserts memories (provenance defaults to user_created, embedding_model to TEST_EMBEDDER) and
+ * returns their ids in input order.
+ */
 export async function insertMemories(db: Db, rows: readonly MemoryFixture[]): Promise<string[]> {
   const ids: string[] = [];
   // Chunks keep each statement's parameter list (1536-dimension vectors) reasonably small.
   for (let i = 0; i < rows.length; i += 50) {
-    const chunk = rows.slice(i, i + 50).map((row) => ({ provenance: "user_created" as const, ...row }));
+    const chunk = rows
+      .slice(i, i + 50)
+      .map((row) => ({ provenance: "user_created" as const, embeddingModel: TEST_EMBEDDER, ...row }));
     const inserted = await db.insert(memories).values(chunk).returning({ id: memories.id });
     ids.push(...inserted.map((row) => row.id));
   }

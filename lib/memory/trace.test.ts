@@ -84,4 +84,20 @@ describe("traceCandidates", () => {
     expect(row).toMatchObject({ fate: "included", truncated: true, content: "x".repeat(150) });
     expect(row?.line).toHaveLength(102);
   });
+
+  it("carries a hybrid strategy's fusion components, and nothing extra for the others", () => {
+    const hybridRow: SemanticCandidate = {
+      ...semantic("h", 1, true, 0.5),
+      relevance: 0.8,
+      vectorRank: 2,
+      textRank: 1,
+      textScore: 3.5,
+    };
+    const rows = [hybridRow, semantic("plain", 2, true, 0.5)];
+    const merged = mergeBranches(rows, []);
+    const formatted = formatMemories(merged, { maxMemories: 8, maxLineChars: 100, maxTitleChars: 50, bullet: "- " });
+    const [hybrid, plain] = traceCandidates(rows, [], merged, formatted);
+    expect(hybrid).toMatchObject({ relevance: 0.8, vectorRank: 2, textRank: 1, textScore: 3.5 });
+    expect(plain && Object.keys(plain)).not.toContain("relevance");
+  });
 });

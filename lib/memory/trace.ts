@@ -34,6 +34,15 @@ export interface TraceCandidate {
   importance: number;
   recency: number | null;
   score: number | null;
+  /**
+   * Hybrid strategies only (absent otherwise): what the score weighs instead of the similarity —
+   * the normalised reciprocal rank fusion of `vectorRank` (by similarity) and `textRank` (by the
+   * BM25 `textScore`; both null when the memory matches no word of the message).
+   */
+  relevance?: number;
+  vectorRank?: number;
+  textRank?: number | null;
+  textScore?: number | null;
   /** Every branch that selected this memory after merging; empty when none did. */
   selectedBy: Branch[];
   fate: CandidateFate;
@@ -52,9 +61,11 @@ export interface ContextTrace {
   mode: ChatMode;
   /** ISO instant recency was measured from. */
   now: string;
+  /** The embedder of the message ("offline/hash-ngram-v1"): only memories it embedded were compared. */
+  embeddingModel: string;
   /** Whether the selected memories' access_count was incremented (false for previews). */
   countAccess: boolean;
-  /** The numbers this assembly ran with. */
+  /** The numbers this assembly ran with (the similarity threshold is the one for `embeddingModel`). */
   config: AssemblyConfig;
   /** null unless the semantic query ran. `listed` ≤ traceCandidateLimit ≤ … `aboveThreshold`. */
   semantic: { aboveThreshold: number; listed: number; selected: number } | null;
@@ -86,6 +97,16 @@ export function traceCandidates(
     return { fate: "included" as const, truncated: format.truncated, line: format.line };
   };
   const notSent = (fate: CandidateFate) => ({ fate, truncated: false, line: null });
+  /** The fusion components, only when the strategy produced them (the trace stays free of undefined). */
+  const fusion = (candidate: SemanticCandidate | undefined) =>
+    candidate?.relevance === undefined
+      ? {}
+      : {
+          relevance: candidate.relevance,
+          vectorRank: candidate.vectorRank ?? 0,
+          textRank: candidate.textRank ?? null,
+          textScore: candidate.textScore ?? null,
+        };
 
   return [
     ...semantic.map(
@@ -99,6 +120,7 @@ export function traceCandidates(
         importance: candidate.importance,
         recency: candidate.recency,
         score: candidate.score,
+        ...fusion(candidate),
         selectedBy: selectedBy.get(candidate.id) ?? [],
         ...(candidate.selected ? formatterFate(candidate.id) : notSent("dropped_limit")),
       }),
@@ -116,6 +138,7 @@ export function traceCandidates(
         importance: candidate.importance,
         recency: components?.recency ?? null,
         score: components?.score ?? null,
+        ...fusion(components),
         selectedBy: branches,
         ...(branches[0] === "semantic" ? notSent("dropped_dedup") : formatterFate(candidate.id)),
       };

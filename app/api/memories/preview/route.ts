@@ -25,6 +25,7 @@ export const POST = route({ body: previewBody }, async ({ db, userId, body }) =>
     mode: conversation?.mode ?? "conversational",
     memoryEnabled: conversation?.memoryEnabled ?? true,
     embed: (text) => ai.embedText(text),
+    embeddingModel: ai.describeProviders().embedder,
   });
   return { trace, memoryContext: trace.memoryLines.join("\n"), messages };
 });

@@ -1,0 +1,180 @@
+/**
+ * `npm run eval` — retrieval evaluation through the app's own storage, embedder and SQL.
+ * See docs/evaluation.md. Usage: npm run eval -- [flags]
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { type Database, openDatabase } from "@/db/client";
+import { createAiRegistry } from "@/lib/ai/registry";
+import { DatasetError, type EvalDataset, loadDatasetFile } from "./dataset";
+import { evaluate } from "./evaluate";
+import type { Embedder } from "./load";
+import { loadLocomo } from "./locomo";
+import { progressBar } from "./progress";
+import { type EvalReport, formatDatasetReport, svgChart } from "./report";
+import { STRATEGY_NAMES } from "./strategies";
+
+const HELP = `npm run eval -- [flags]
+
+  --dataset locomo|project|PATH   dataset(s), repeatable or comma-separated (default: locomo,project)
+  --strategies a,b                strategies to compare (default: ${STRATEGY_NAMES.join(",")})
+  --limit N                       at most N queries per dataset
+  --samples ID,ID                 LoCoMo samples by sample_id (conv-26) or 0-based index
+  --locomo PATH                   locomo10.json (default: $LOCOMO_PATH or ../shared/eval/locomo/locomo10.json)
+  --out FILE.json                 results JSON (the SVG chart goes next to it; default eval/results/eval-<time>.json)
+  --skip-calibration              do not run the threshold calibration
+  --help
+
+Database: Postgres when DATABASE_URL is set (evaluation users are created and deleted),
+else an in-memory PGlite. Embedder: the app's registry (OPENAI_API_KEY / OPENAI_BASE_URL, else offline).`;
+
+export const PROJECT_DATASET = path.join("eval", "datasets", "lifeline-judged.json");
+
+export interface CliOptions {
+  datasets: string[];
+  strategies?: string[];
+  limit?: number;
+  samples?: string[];
+  locomoPath: string;
+  out: string;
+  calibration: boolean;
+  help: boolean;
+}
+
+const list = (values: readonly string[] | undefined) =>
+  (values ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+/** Parses argv (without node and the script) into options; throws a readable error on bad input. */
+export function parseCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  repoRoot: string,
+  now = new Date(),
+): CliOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      dataset: { type: "string", multiple: true },
+      strategies: { type: "string", multiple: true },
+      limit: { type: "string" },
+      samples: { type: "string", multiple: true },
+      locomo: { type: "string" },
+      out: { type: "string" },
+      "skip-calibration": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  let limit: number | undefined;
+  if (values.limit !== undefined) {
+    limit = Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new Error(`--limit must be a positive integer, got "${values.limit}"`);
+  }
+  const stamp = now.toISOString().replace(/[:.]/g, "-");
+  const datasets = list(values.dataset);
+  return {
+    datasets: datasets.length ? datasets : ["locomo", "project"],
+    strategies: list(values.strategies).length ? list(values.strategies) : undefined,
+    limit,
+    samples: list(values.samples).length ? list(values.samples) : undefined,
+    locomoPath: path.resolve(
+      repoRoot,
+      values.locomo ?? env.LOCOMO_PATH ?? path.join("..", "shared", "eval", "locomo", "locomo10.json"),
+    ),
+    out: path.resolve(repoRoot, values.out ?? path.join("eval", "results", `eval-${stamp}.json`)),
+    calibration: !values["skip-calibration"],
+    help: values.help ?? false,
+  };
+}
+
+export async function loadDatasets(options: CliOptions, repoRoot: string, now: Date): Promise<EvalDataset[]> {
+  return Promise.all(
+    options.datasets.map((name) => {
+      if (name === "locomo") return loadLocomo(options.locomoPath, options.samples);
+      const file = name === "project" ? path.join(repoRoot, PROJECT_DATASET) : path.resolve(repoRoot, name);
+      return loadDatasetFile(file, now);
+    }),
+  );
+}
+
+async function openEvalDatabase(env: NodeJS.ProcessEnv): Promise<Database> {
+  if (env.DATABASE_URL) return openDatabase({ kind: "postgres", url: env.DATABASE_URL, migrate: true, max: 2 });
+  return openDatabase({ kind: "pglite", migrate: true });
+}
+
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const repoRoot = process.cwd();
+  const now = new Date();
+  let options: CliOptions;
+  try {
+    options = parseCli(argv, env, repoRoot, now);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (options.help) {
+    console.log(HELP);
+    return 0;
+  }
+
+  let datasets: EvalDataset[];
+  try {
+    datasets = await loadDatasets(options, repoRoot, now);
+  } catch (error) {
+    if (error instanceof DatasetError) {
+      console.error(error.message);
+      return 2;
+    }
+    throw error;
+  }
+
+  const registry = createAiRegistry(env);
+  for (const warning of registry.config.warnings) console.error(`warning: ${warning}`);
+  const embedder: Embedder = {
+    id: registry.describeProviders().embedder,
+    embed: (texts) => registry.embedTexts(texts),
+  };
+  const database = await openEvalDatabase(env);
+  console.error(`embedder ${embedder.id}, database ${database.kind}`);
+  let report: EvalReport;
+  try {
+    report = await evaluate(database, datasets, {
+      embedder,
+      strategies: options.strategies,
+      limit: options.limit,
+      calibration: options.calibration,
+      progress: progressBar(),
+    });
+  } finally {
+    await database.close();
+  }
+
+  console.log("");
+  for (const dataset of report.datasets) console.log(`${formatDatasetReport(dataset)}\n`);
+  await mkdir(path.dirname(options.out), { recursive: true });
+  const chart = `${options.out.replace(/\.json$/i, "")}.svg`;
+  await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(chart, svgChart(report));
+  console.log(`results: ${path.relative(repoRoot, options.out)}\nchart:   ${path.relative(repoRoot, chart)}`);
+  console.log(`total ${(report.totalMs / 1000).toFixed(1)}s`);
+  return 0;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && /eval[\\/]cli\.ts$/.test(process.argv[1]);
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

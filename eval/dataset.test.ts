@@ -1,0 +1,159 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseCli } from "./cli";
+import { DatasetError, datasetFromJson } from "./dataset";
+import { diaIds, parseSessionDate } from "./locomo";
+
+const NOW = new Date("2025-06-15T12:00:00.000Z");
+
+describe("datasetFromJson", () => {
+  it("turns the file format into one corpus: ages become timestamps, defaults filled in", () => {
+    const dataset = datasetFromJson(
+      {
+        name: "tiny",
+        memories: [
+          { id: "m1", content: "Prefers green tea", title: "Drink", type: "preference", importance: 0.7, age_days: 2 },
+          { id: "m2", content: "Lives in Lisbon" },
+        ],
+        queries: [
+          { id: "q1", text: "What tea do I like?", relevant: ["m1"], category: "preference" },
+          { id: "q2", text: "Capital of Peru?", relevant: [] },
+        ],
+      },
+      "tiny.json",
+      NOW,
+    );
+    const [corpus] = dataset.corpora;
+    expect(corpus?.memories).toEqual([
+      {
+        key: "m1",
+        content: "Prefers green tea",
+        title: "Drink",
+        type: "preference",
+        importance: 0.7,
+        createdAt: new Date("2025-06-13T12:00:00.000Z"),
+        updatedAt: new Date("2025-06-13T12:00:00.000Z"),
+      },
+      {
+        key: "m2",
+        content: "Lives in Lisbon",
+        title: null,
+        type: "personal",
+        importance: 0.5,
+        createdAt: NOW,
+        updatedAt: NOW,
+      },
+    ]);
+    expect(corpus?.queries.map((q) => [q.key, q.category, q.answerable])).toEqual([
+      ["q1", "preference", true],
+      ["q2", "no-answer", false],
+    ]);
+  });
+
+  it("lists every problem with its path", () => {
+    const bad = {
+      memories: [
+        { id: "m1", content: "x", importance: 2 },
+        { id: "m1", content: "y", color: "red" },
+      ],
+      queries: [{ id: "q1", text: "?", relevant: ["m9"] }],
+    };
+    expect(() => datasetFromJson(bad, "bad.json", NOW)).toThrow(DatasetError);
+    try {
+      datasetFromJson(bad, "bad.json", NOW);
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain("bad.json is not a valid dataset");
+      expect(message).toContain("memories[0].importance");
+      expect(message).toMatch(/memories\[1\].*color/);
+    }
+    expect(() =>
+      datasetFromJson(
+        {
+          memories: [
+            { id: "m1", content: "x" },
+            { id: "m1", content: "y" },
+          ],
+          queries: [{ id: "q", text: "t", relevant: ["m2"] }],
+        },
+        "dup.json",
+        NOW,
+      ),
+    ).toThrow(/memories\[1\]\.id: duplicate memory id "m1"[\s\S]*queries\[0\]\.relevant\[0\]: unknown memory id "m2"/);
+  });
+
+  it("accepts the project's judged set (≥ 150 memories, ≥ 60 queries)", () => {
+    const file = path.join(process.cwd(), "eval", "datasets", "lifeline-judged.json");
+    const dataset = datasetFromJson(JSON.parse(readFileSync(file, "utf8")), file, NOW);
+    const [corpus] = dataset.corpora;
+    expect(corpus?.memories.length).toBeGreaterThanOrEqual(150);
+    expect(corpus?.queries.length).toBeGreaterThanOrEqual(60);
+    const categories = new Set(corpus?.queries.map((q) => q.category));
+    for (const category of ["recency", "importance", "stable", "no-answer"]) expect(categories).toContain(category);
+  });
+});
+
+describe("LoCoMo parsing", () => {
+  it("reads session dates as UTC", () => {
+    expect(parseSessionDate("1:56 pm on 8 May, 2023").toISOString()).toBe("2023-05-08T13:56:00.000Z");
+    expect(parseSessionDate("12:09 am on 13 September, 2023").toISOString()).toBe("2023-09-13T00:09:00.000Z");
+    expect(() => parseSessionDate("yesterday")).toThrow(DatasetError);
+  });
+
+  it("reads the dia_ids the irregular references plainly mean", () => {
+    expect(diaIds("D1:3")).toEqual(["D1:3"]);
+    expect(diaIds(["D8:6; D9:17"])).toEqual(["D8:6", "D9:17"]);
+    expect(diaIds("D4:17, D4:19")).toEqual(["D4:17", "D4:19"]);
+    expect(diaIds("D:11:26")).toEqual(["D11:26"]);
+    expect(diaIds("D")).toEqual([]);
+  });
+});
+
+describe("parseCli", () => {
+  const root = "/repo";
+  it("defaults to both datasets, every strategy, and LoCoMo beside the repository", () => {
+    const options = parseCli([], {}, root, NOW);
+    expect(options).toMatchObject({
+      datasets: ["locomo", "project"],
+      strategies: undefined,
+      locomoPath: "/shared/eval/locomo/locomo10.json",
+      out: "/repo/eval/results/eval-2025-06-15T12-00-00-000Z.json",
+      calibration: true,
+    });
+  });
+
+  it("takes lists, a limit and overrides", () => {
+    const options = parseCli(
+      [
+        "--dataset",
+        "locomo,my.json",
+        "--strategies",
+        "nearest",
+        "--strategies",
+        "hybrid",
+        "--limit",
+        "5",
+        "--samples",
+        "conv-26",
+        "--out",
+        "x.json",
+        "--skip-calibration",
+      ],
+      { LOCOMO_PATH: "/data/locomo.json" },
+      root,
+      NOW,
+    );
+    expect(options).toMatchObject({
+      datasets: ["locomo", "my.json"],
+      strategies: ["nearest", "hybrid"],
+      limit: 5,
+      samples: ["conv-26"],
+      locomoPath: "/data/locomo.json",
+      out: "/repo/x.json",
+      calibration: false,
+    });
+    expect(() => parseCli(["--limit", "0"], {}, root)).toThrow(/--limit/);
+    expect(() => parseCli(["--nope"], {}, root)).toThrow();
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Judged retrieval datasets: the JSON file format (validated with zod) and the in-memory form
+ * every loader produces. One corpus is one user's memories with the queries judged against them.
+ */
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { MEMORY_TYPES, type MemoryType } from "@/db/schema";
+
+const DAY_MS = 86_400_000;
+
+export interface EvalMemory {
+  /** The dataset's id for the memory (the database assigns its own uuid). */
+  key: string;
+  content: string;
+  title: string | null;
+  type: MemoryType;
+  importance: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface EvalQuery {
+  key: string;
+  text: string;
+  /** Keys of the memories judged relevant. */
+  relevant: string[];
+  category: string;
+  /**
+   * true: the query has an answer, so it counts in hit/recall/MRR/nDCG even when `relevant` is
+   * empty (LoCoMo evidence that no observation cites: a guaranteed miss). false: nothing should
+   * be retrieved; it counts only in the "no-answer" share.
+   */
+  answerable: boolean;
+}
+
+/** One user: memories, the queries judged against them, and the instant recency is measured from. */
+export interface EvalCorpus {
+  name: string;
+  now: Date;
+  memories: EvalMemory[];
+  queries: EvalQuery[];
+}
+
+export interface EvalDataset {
+  name: string;
+  /** Where it was read from, and anything a reader of the results should know. */
+  source: string;
+  notes: string[];
+  corpora: EvalCorpus[];
+}
+
+const memorySchema = z.strictObject({
+  id: z.string().min(1),
+  content: z.string().trim().min(1),
+  title: z.string().nullish(),
+  type: z.enum(MEMORY_TYPES).optional(),
+  importance: z.number().min(0).max(1).optional(),
+  /** Days before `now` the memory was created and last updated (fractions allowed). */
+  age_days: z.number().min(0).optional(),
+});
+
+const querySchema = z.strictObject({
+  id: z.string().min(1),
+  text: z.string().trim().min(1),
+  /** Empty: a query nothing should answer. */
+  relevant: z.array(z.string().min(1)),
+  category: z.string().min(1).optional(),
+});
+
+/** The file format of `npm run eval -- --dataset PATH` (docs/evaluation.md). */
+export const datasetFileSchema = z
+  .strictObject({
+    name: z.string().min(1).optional(),
+    description: z.string().optional(),
+    memories: z.array(memorySchema).min(1),
+    queries: z.array(querySchema).min(1),
+  })
+  .superRefine((file, ctx) => {
+    const ids = new Set<string>();
+    file.memories.forEach((memory, i) => {
+      if (ids.has(memory.id))
+        ctx.addIssue({ code: "custom", path: ["memories", i, "id"], message: `duplicate memory id "${memory.id}"` });
+      ids.add(memory.id);
+    });
+    const queryIds = new Set<string>();
+    file.queries.forEach((query, i) => {
+      if (queryIds.has(query.id))
+        ctx.addIssue({ code: "custom", path: ["queries", i, "id"], message: `duplicate query id "${query.id}"` });
+      queryIds.add(query.id);
+      query.relevant.forEach((id, j) => {
+        if (!ids.has(id))
+          ctx.addIssue({ code: "custom", path: ["queries", i, "relevant", j], message: `unknown memory id "${id}"` });
+      });
+    });
+  });
+
+export type DatasetFile = z.infer<typeof datasetFileSchema>;
+
+/** A file that is not a valid dataset; the message lists every problem with its JSON path. */
+export class DatasetError extends Error {
+  override readonly name = "DatasetError";
+}
+
+/** Issues as `path: message` lines, e.g. `queries[3].relevant[0]: unknown memory id "m9"`. */
+export function describeIssues(error: z.ZodError, limit = 20): string {
+  const lines = error.issues.slice(0, limit).map((issue) => {
+    const at = issue.path.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("");
+    return `  ${at.replace(/^\./, "") || "(root)"}: ${issue.message}`;
+  });
+  const more = error.issues.length > limit ? [`  … and ${error.issues.length - limit} more`] : [];
+  return [...lines, ...more].join("\n");
+}
+
+/** Validates parsed JSON as a dataset file; `now` is the instant `age_days` count back from. */
+export function datasetFromJson(json: unknown, source: string, now: Date): EvalDataset {
+  const parsed = datasetFileSchema.safeParse(json);
+  if (!parsed.success) throw new DatasetError(`${source} is not a valid dataset:\n${describeIssues(parsed.error)}`);
+  const file = parsed.data;
+  const name = file.name ?? source;
+  const memories = file.memories.map((memory): EvalMemory => {
+    const at = new Date(now.getTime() - (memory.age_days ?? 0) * DAY_MS);
+    return {
+      key: memory.id,
+      content: memory.content,
+      title: memory.title?.trim() ? memory.title.trim() : null,
+      type: memory.type ?? "personal",
+      importance: memory.importance ?? 0.5,
+      createdAt: at,
+      updatedAt: at,
+    };
+  });
+  const queries = file.queries.map(
+    (query): EvalQuery => ({
+      key: query.id,
+      text: query.text,
+      relevant: query.relevant,
+      category: query.category ?? (query.relevant.length === 0 ? "no-answer" : "all"),
+      answerable: query.relevant.length > 0,
+    }),
+  );
+  return {
+    name,
+    source,
+    notes: file.description ? [file.description] : [],
+    corpora: [{ name, now, memories, queries }],
+  };
+}
+
+/** Reads and validates a dataset file (see `datasetFileSchema`). */
+export async function loadDatasetFile(filePath: string, now: Date): Promise<EvalDataset> {
+  let text: string;
+  try {
+    text = await readFile(filePath, "utf8");
+  } catch (error) {
+    throw new DatasetError(`cannot read dataset ${filePath}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new DatasetError(`${filePath} is not JSON: ${(error as Error).message}`);
+  }
+  return datasetFromJson(json, filePath, now);
+}

@@ -1,0 +1,112 @@
+/**
+ * Puts a corpus into the database the way the app stores memories: one user, memories inserted
+ * with `insertMemory`, embedded from `memoryEmbeddingText` ("title: content") by the configured
+ * embedder and checked by `embedMemoryTexts`, labelled with the embedder's id.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { eq, like } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { insertMemory } from "@/db/queries/memories";
+import { createUser } from "@/db/queries/users";
+import { users } from "@/db/schema";
+import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/memory-store";
+import type { EvalCorpus } from "./dataset";
+
+export interface Embedder {
+  /** "<provider>/<model>", stored as memories.embedding_model and filtered on by retrieval. */
+  id: string;
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+export interface LoadedCorpus {
+  userId: string;
+  /** Database id → dataset key, and back. */
+  keyOf: ReadonlyMap<string, string>;
+  idOf: ReadonlyMap<string, string>;
+}
+
+/** The domain of every evaluation user's email (reserved: never a real address). */
+export const EVAL_EMAIL_DOMAIN = "eval.lifeline.invalid";
+
+/**
+ * A memory's database id, derived from its corpus and key. Equal scores are ordered by id, so
+ * random ids would make a tie fall differently on every run; derived ones make runs repeatable.
+ * (Two evaluations must therefore not run at once against the same database.)
+ */
+export function memoryIdFor(corpus: string, key: string): string {
+  const hex = createHash("sha256").update(`${corpus}\u0000${key}`).digest("hex").slice(0, 32).split("");
+  hex[12] = "4";
+  hex[16] = "8";
+  const s = hex.join("");
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
+
+/** Texts per embedding call (the OpenAI API takes up to 2048; smaller batches keep progress visible). */
+export const EMBED_BATCH = 256;
+
+/** Embeds `texts` in batches, reporting each batch's size to `onBatch`. */
+export async function embedInBatches(
+  embedder: Embedder,
+  texts: readonly string[],
+  onBatch: (done: number) => void = () => {},
+): Promise<number[][]> {
+  const vectors: number[][] = [];
+  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+    const batch = texts.slice(i, i + EMBED_BATCH);
+    vectors.push(...(await embedMemoryTexts((values) => embedder.embed(values), batch)));
+    onBatch(batch.length);
+  }
+  return vectors;
+}
+
+/** Creates the corpus's user and memories (one transaction); `onMemory` is called per memory stored. */
+export async function loadCorpus(
+  db: Db,
+  corpus: EvalCorpus,
+  embedder: Embedder,
+  onMemory: (done: number) => void = () => {},
+): Promise<LoadedCorpus> {
+  const vectors = await embedInBatches(
+    embedder,
+    corpus.memories.map((memory) => memoryEmbeddingText(memory)),
+  );
+  return db.transaction(async (tx) => {
+    const user = await createUser(tx, {
+      email: `eval-${randomUUID()}@${EVAL_EMAIL_DOMAIN}`,
+      name: `eval ${corpus.name}`,
+      passwordHash: null,
+    });
+    const keyOf = new Map<string, string>();
+    const idOf = new Map<string, string>();
+    for (const [i, memory] of corpus.memories.entries()) {
+      const row = await insertMemory(tx, {
+        id: memoryIdFor(corpus.name, memory.key),
+        userId: user.id,
+        content: memory.content,
+        title: memory.title,
+        type: memory.type,
+        importance: memory.importance,
+        embedding: vectors[i],
+        embeddingModel: embedder.id,
+        provenance: "user_created",
+        status: "active",
+        createdAt: memory.createdAt,
+        updatedAt: memory.updatedAt,
+      });
+      keyOf.set(row.id, memory.key);
+      idOf.set(memory.key, row.id);
+      onMemory(1);
+    }
+    return { userId: user.id, keyOf, idOf };
+  });
+}
+
+/** Removes what an interrupted evaluation left behind: every evaluation user, with its memories. */
+export async function removeLeftoverEvalUsers(db: Db): Promise<void> {
+  await db.delete(users).where(like(users.email, `%@${EVAL_EMAIL_DOMAIN}`));
+}
+
+/** Removes an evaluation user and (by cascade) everything it owns. */
+export async function removeCorpus(db: Db, loaded: Pick<LoadedCorpus, "userId">): Promise<void> {
+  await db.delete(users).where(eq(users.id, loaded.userId));
+}

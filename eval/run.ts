@@ -1,0 +1,120 @@
+/**
+ * Runs a dataset through the real retrieval path: each corpus is stored (load.ts), each query is
+ * embedded by the same embedder and answered by `retrieveSemantic` — the one SQL statement the
+ * chat turn uses — once per strategy (countAccess false: the runs do not influence each other),
+ * and the selection is passed through `formatMemories` to see what would reach the prompt.
+ */
+import type { Db } from "@/db/client";
+import { formatterConfig } from "@/lib/config";
+import { formatMemories } from "@/lib/memory/format";
+import { retrieveSemantic, type SemanticConfig } from "@/lib/memory/retrieve";
+import type { EvalDataset } from "./dataset";
+import { type Embedder, embedInBatches, loadCorpus, removeCorpus } from "./load";
+import type { QueryOutcome } from "./metrics";
+
+export interface NamedStrategy {
+  name: string;
+  config: SemanticConfig;
+}
+
+export interface RunOutcome extends QueryOutcome {
+  /** The similarity of each of `ranked`. */
+  similarities: readonly number[];
+  /** Whether each of `ranked` matched a query term (hybrid only; else all false). */
+  textMatches: readonly boolean[];
+}
+
+export interface DatasetRun {
+  /** Strategy name → one outcome per query, in dataset order. */
+  outcomes: Record<string, RunOutcome[]>;
+  timings: { loadMs: number; embedQueriesMs: number; retrieveMs: number };
+}
+
+export interface RunProgress {
+  /** Called once with the total number of steps (memories stored + query × strategy runs). */
+  start(total: number, label: string): void;
+  tick(steps: number): void;
+}
+
+const silent: RunProgress = { start: () => {}, tick: () => {} };
+
+export async function runDataset(
+  db: Db,
+  dataset: EvalDataset,
+  options: { embedder: Embedder; strategies: readonly NamedStrategy[]; limit?: number; progress?: RunProgress },
+): Promise<DatasetRun> {
+  const { embedder, strategies, progress = silent } = options;
+  const corpora = limitQueries(dataset, options.limit);
+  const total = corpora.reduce((sum, c) => sum + c.memories.length + c.queries.length * strategies.length, 0);
+  progress.start(total, dataset.name);
+  const outcomes: Record<string, RunOutcome[]> = Object.fromEntries(strategies.map((s) => [s.name, []]));
+  const timings = { loadMs: 0, embedQueriesMs: 0, retrieveMs: 0 };
+
+  for (const corpus of corpora) {
+    let started = performance.now();
+    const loaded = await loadCorpus(db, corpus, embedder, (n) => progress.tick(n));
+    timings.loadMs += performance.now() - started;
+    try {
+      started = performance.now();
+      const vectors = await embedInBatches(
+        embedder,
+        corpus.queries.map((q) => q.text),
+      );
+      timings.embedQueriesMs += performance.now() - started;
+      started = performance.now();
+      for (const [i, query] of corpus.queries.entries()) {
+        const embedding = vectors[i];
+        if (!embedding) throw new Error(`no embedding for query ${query.key}`);
+        for (const strategy of strategies) {
+          const t0 = performance.now();
+          const result = await retrieveSemantic(db, {
+            userId: loaded.userId,
+            embedding,
+            embeddingModel: embedder.id,
+            text: query.text,
+            now: corpus.now,
+            config: strategy.config,
+            countAccess: false,
+          });
+          const latencyMs = performance.now() - t0;
+          const selected = result.candidates.filter((c) => c.selected);
+          const formatted = formatMemories(selected, formatterConfig);
+          const key = (id: string) => loaded.keyOf.get(id) ?? id;
+          outcomes[strategy.name]?.push({
+            query: query.key,
+            category: query.category,
+            answerable: query.answerable,
+            relevant: query.relevant,
+            ranked: result.candidates.map((c) => key(c.id)),
+            selectedCount: selected.length,
+            prompt: formatted.memories.filter((m) => m.included).map((m) => key(m.id)),
+            latencyMs,
+            topSimilarity: result.candidates.reduce<number | null>(
+              (max, c) => Math.max(max ?? c.similarity, c.similarity),
+              null,
+            ),
+            similarities: result.candidates.map((c) => c.similarity),
+            textMatches: result.candidates.map((c) => c.textRank != null),
+          });
+          progress.tick(1);
+        }
+      }
+      timings.retrieveMs += performance.now() - started;
+    } finally {
+      await removeCorpus(db, loaded);
+    }
+  }
+  return { outcomes, timings };
+}
+
+/** The first `limit` queries of the dataset (in corpus order), corpora without queries left out. */
+function limitQueries(dataset: EvalDataset, limit: number | undefined) {
+  if (limit === undefined) return dataset.corpora;
+  let left = limit;
+  return dataset.corpora.flatMap((corpus) => {
+    if (left <= 0) return [];
+    const queries = corpus.queries.slice(0, left);
+    left -= queries.length;
+    return [{ ...corpus, queries }];
+  });
+}
