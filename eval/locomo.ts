@@ -13,6 +13,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { MONTHS } from "@/lib/ai/date-expressions";
 import { DatasetError, describeIssues, type EvalCorpus, type EvalDataset, type EvalMemory } from "./dataset";
 
 const DAY_MS = 86_400_000;
@@ -44,25 +45,10 @@ const locomoSchema = z.array(
 
 type LocomoSample = z.infer<typeof locomoSchema>[number];
 
-const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
-
 /** "1:56 pm on 8 May, 2023" → that instant, read as UTC. */
 export function parseSessionDate(text: string): Date {
   const match = /^(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})$/i.exec(text.trim());
-  const month = match ? MONTHS.indexOf((match[5] ?? "").toLowerCase()) : -1;
+  const month = match ? (MONTHS as readonly string[]).indexOf((match[5] ?? "").toLowerCase()) : -1;
   if (!match || month < 0) throw new DatasetError(`unrecognised LoCoMo session date "${text}"`);
   const hour12 = Number(match[1]) % 12;
   const hour = (match[3] ?? "").toLowerCase() === "pm" ? hour12 + 12 : hour12;

@@ -5,7 +5,7 @@
  */
 
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
-const MONTHS = [
+export const MONTHS = [
   "january",
   "february",
   "march",
