@@ -285,21 +285,22 @@ export const memories = pgTable(
   ],
 );
 
-export type MemorySnapshot = Partial<
-  Pick<
-    typeof memories.$inferSelect,
-    | "content"
-    | "title"
-    | "type"
-    | "tags"
-    | "importance"
-    | "status"
-    | "pinned"
-    | "supersededById"
-    | "deadline"
-    | "isActionable"
-  >
->;
+/** The fields of a memory that its history (memory_events before/after) records. */
+export const MEMORY_SNAPSHOT_FIELDS = [
+  "content",
+  "title",
+  "type",
+  "tags",
+  "importance",
+  "status",
+  "pinned",
+  "supersededById",
+  "deadline",
+  "isActionable",
+] as const;
+type MemorySnapshotField = (typeof MEMORY_SNAPSHOT_FIELDS)[number];
+
+export type MemorySnapshot = Partial<Pick<typeof memories.$inferSelect, MemorySnapshotField>>;
 
 export const memoryEvents = pgTable(
   "memory_events",

@@ -4,7 +4,14 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { type Actor, type MemoryEventAction, type MemorySnapshot, type memories, memoryEvents } from "@/db/schema";
+import {
+  type Actor,
+  MEMORY_SNAPSHOT_FIELDS,
+  type MemoryEventAction,
+  type MemorySnapshot,
+  type memories,
+  memoryEvents,
+} from "@/db/schema";
 
 export type MemoryRow = typeof memories.$inferSelect;
 
@@ -31,34 +38,9 @@ export interface NewMemoryEvent {
   extractionId?: string | null;
 }
 
-/** The fields of a memory that its history shows. */
-export function snapshotOf(
-  memory: Pick<
-    MemoryRow,
-    | "content"
-    | "title"
-    | "type"
-    | "tags"
-    | "importance"
-    | "status"
-    | "pinned"
-    | "supersededById"
-    | "deadline"
-    | "isActionable"
-  >,
-): MemorySnapshot {
-  return {
-    content: memory.content,
-    title: memory.title,
-    type: memory.type,
-    tags: memory.tags,
-    importance: memory.importance,
-    status: memory.status,
-    pinned: memory.pinned,
-    supersededById: memory.supersededById,
-    deadline: memory.deadline,
-    isActionable: memory.isActionable,
-  };
+/** The fields of a memory that its history shows (MEMORY_SNAPSHOT_FIELDS). */
+export function snapshotOf(memory: Pick<MemoryRow, (typeof MEMORY_SNAPSHOT_FIELDS)[number]>): MemorySnapshot {
+  return Object.fromEntries(MEMORY_SNAPSHOT_FIELDS.map((field) => [field, memory[field]])) as MemorySnapshot;
 }
 
 const eventColumns = {
