@@ -67,11 +67,11 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   const { userId, body, log } = input;
 
   // Everything that can reject the request happens before the first write.
-  const existing = body.conversationId
-    ? await getConversation(db, { userId, conversationId: body.conversationId })
-    : null;
+  const [existing, account] = await Promise.all([
+    body.conversationId ? getConversation(db, { userId, conversationId: body.conversationId }) : null,
+    getAccount(db, { userId }),
+  ]);
   const modelId = resolveModelId(ai, body.model, existing?.model);
-  const account = await getAccount(db, { userId });
   const retry =
     existing && body.retryOf
       ? planRetry(await listMessages(db, { userId, conversationId: existing.id }), body.retryOf)
