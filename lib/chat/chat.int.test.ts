@@ -7,8 +7,7 @@ import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/db/client";
+import { afterEach, describe, expect, it } from "vitest";
 import { conversations, memories, messages, promptDebug } from "@/db/schema";
 import { toCapturedParams } from "@/lib/ai/capture";
 import { embedOffline } from "@/lib/ai/offline-embedder";
@@ -16,9 +15,9 @@ import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/regis
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import { getInProcessRunner } from "@/lib/jobs/extraction-queue";
 import type { ContextTrace } from "@/lib/memory/trace";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { registerAndSignIn } from "@/tests/http-client";
-import { startTestServer, type TestServer } from "@/tests/http-server";
+import { useTestServer } from "@/tests/test-server";
 
 process.env.AUTH_SECRET ??= "chat-test-secret-0123456789abcdef";
 process.env.LIFELINE_CHAT_RATE_LIMIT = "off";
@@ -50,22 +49,9 @@ function registryWith(model: MockLanguageModelV3, embedText?: AiRegistry["embedT
   return { ...base, getLanguageModel: () => model, ...(embedText ? { embedText } : {}) };
 }
 
-async function readStream(res: Response): Promise<string> {
-  return res.text();
-}
-
 describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
-  let database: Database;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    server = await startTestServer({ database });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await database?.close();
-  });
+  const context = useTestServer(kind);
+  const db = () => context.database.db;
   // Each turn leaves extraction and titling behind: finish them before the next test (or teardown).
   afterEach(async () => {
     await afterResponseIdle();
@@ -74,22 +60,24 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
   });
 
   async function userWithMemories(label: string, contents: string[]) {
-    const user = await registerAndSignIn(server.url, `${label}-${kind}`);
+    const user = await registerAndSignIn(context.server.url, `${label}-${kind}`);
     for (const content of contents) {
-      await database.db.insert(memories).values({
-        userId: user.id,
-        content,
-        provenance: "user_created",
-        importance: 0.7,
-        embedding: embedOffline(content),
-        embeddingModel: "offline/hash-ngram-v1",
-      });
+      await db()
+        .insert(memories)
+        .values({
+          userId: user.id,
+          content,
+          provenance: "user_created",
+          importance: 0.7,
+          embedding: embedOffline(content),
+          embeddingModel: "offline/hash-ngram-v1",
+        });
     }
     return user;
   }
 
   async function post(user: Awaited<ReturnType<typeof userWithMemories>>, json: unknown, signal?: AbortSignal) {
-    return fetch(`${server.url}/api/chat`, {
+    return fetch(`${context.server.url}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie: user.client.cookieHeader() },
       body: JSON.stringify(json),
@@ -107,12 +95,12 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
   }
 
   async function debugOf(conversationId: string) {
-    const [assistant] = await database.db
+    const [assistant] = await db()
       .select()
       .from(messages)
       .where(and(eq(messages.conversationId, conversationId), eq(messages.role, "assistant")));
     if (!assistant) throw new Error("no assistant message");
-    const [record] = await database.db.select().from(promptDebug).where(eq(promptDebug.messageId, assistant.id));
+    const [record] = await db().select().from(promptDebug).where(eq(promptDebug.messageId, assistant.id));
     return { assistant, record };
   }
 
@@ -124,7 +112,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     const res = await post(user, { message: { text: "What tea do I like?" }, temperature: 0.3, mode: "coaching" });
     expect(res.status).toBe(200);
     const conversationId = res.headers.get("x-conversation-id") ?? "";
-    const sse = await readStream(res);
+    const sse = await res.text();
     expect(sse).toContain('"delta":"green tea."');
 
     const { assistant, record } = await waitFor(async () => {
@@ -164,7 +152,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     const user = await userWithMemories("retrieval-fails", ["Prefers green tea"]);
     const res = await post(user, { message: { text: "What tea do I like?" } });
     expect(res.status).toBe(200);
-    expect(await readStream(res)).toContain("here.");
+    expect(await res.text()).toContain("here.");
     const { record } = await waitFor(async () => {
       const r = await debugOf(res.headers.get("x-conversation-id") ?? "").catch(() => undefined);
       return r?.record ? r : undefined;
@@ -180,7 +168,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     setAiRegistry(registryWith(model));
     const user = await userWithMemories("model-fails", []);
     const res = await post(user, { message: { text: "Tell me something" } });
-    const sse = await readStream(res);
+    const sse = await res.text();
     expect(sse).toContain('"type":"error"');
     expect(sse).toContain("The model failed while answering: upstream overloaded");
     const conversationId = res.headers.get("x-conversation-id") ?? "";
@@ -190,7 +178,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     }, "the error record");
     expect(assistant).toMatchObject({ status: "error", content: "Partial answer", error: "upstream overloaded" });
     expect(record).toMatchObject({ error: "upstream overloaded", finishReason: "error" });
-    const rows = await database.db.select().from(messages).where(eq(messages.conversationId, conversationId));
+    const rows = await db().select().from(messages).where(eq(messages.conversationId, conversationId));
     expect(rows.find((m) => m.role === "user")).toMatchObject({ content: "Tell me something", status: "complete" });
   });
 
@@ -203,7 +191,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     setAiRegistry(registryWith(model));
     const user = await userWithMemories("retry", []);
     const first = await post(user, { message: { text: "Are you there?" } });
-    await readStream(first);
+    await first.text();
     const conversationId = first.headers.get("x-conversation-id") ?? "";
     const { assistant: failed } = await waitFor(async () => {
       const r = await debugOf(conversationId).catch(() => undefined);
@@ -213,9 +201,9 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
 
     const second = await post(user, { conversationId, retryOf: failed.id });
     expect(second.status).toBe(200);
-    await readStream(second);
+    await second.text();
     const rows = await waitFor(async () => {
-      const all = await database.db.select().from(messages).where(eq(messages.conversationId, conversationId));
+      const all = await db().select().from(messages).where(eq(messages.conversationId, conversationId));
       return all.some((m) => m.role === "assistant" && m.status === "complete") ? all : undefined;
     }, "the second answer");
     expect(rows.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["Are you there?"]);
@@ -257,11 +245,8 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     setAiRegistry(registryWith(new MockLanguageModelV3({ doStream: async () => textStream(["x"]) })));
     const owner = await userWithMemories("owner", []);
     const other = await userWithMemories("intruder", []);
-    const [conversation] = await database.db
-      .insert(conversations)
-      .values({ userId: owner.id, title: "Private" })
-      .returning();
-    const count = async () => (await database.db.select().from(messages)).length;
+    const [conversation] = await db().insert(conversations).values({ userId: owner.id, title: "Private" }).returning();
+    const count = async () => (await db().select().from(messages)).length;
     const before = await count();
     const res = await post(other, { conversationId: conversation?.id, message: { text: "let me in" } });
     expect(res.status).toBe(404);
@@ -276,7 +261,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { fields: Record<string, string> } };
     expect(Object.keys(body.error.fields)).toEqual(["body.model"]);
-    const rows = await database.db.select().from(conversations).where(eq(conversations.userId, user.id));
+    const rows = await db().select().from(conversations).where(eq(conversations.userId, user.id));
     expect(rows).toEqual([]);
   });
 
@@ -285,7 +270,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     const user = await userWithMemories("offline", ["Prefers green tea"]);
     const res = await post(user, { message: { text: "What tea do I like?" } });
     expect(res.status).toBe(200);
-    const sse = await readStream(res);
+    const sse = await res.text();
     expect(sse).toContain('"type":"text-delta"');
     const { assistant, record } = await waitFor(async () => {
       const r = await debugOf(res.headers.get("x-conversation-id") ?? "").catch(() => undefined);

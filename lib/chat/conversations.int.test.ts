@@ -1,12 +1,11 @@
 /** Conversations over real HTTP: pagination, search, archive, rename, delete, and auto-titles. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/db/client";
+import { describe, expect, it } from "vitest";
 import { createConversation, DEFAULT_CONVERSATION_TITLE, getConversation } from "@/db/queries/conversations";
 import { createMessage } from "@/db/queries/messages";
 import { createAiRegistry } from "@/lib/ai/registry";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { registerAndSignIn } from "@/tests/http-client";
-import { startTestServer, type TestServer } from "@/tests/http-server";
+import { useTestServer } from "@/tests/test-server";
 import { maybeTitleConversation } from "./title";
 
 process.env.AUTH_SECRET ??= "conversations-test-secret-0123456789";
@@ -14,20 +13,10 @@ process.env.AUTH_SECRET ??= "conversations-test-secret-0123456789";
 type Page = { conversations: { id: string; title: string }[]; nextCursor: string | null };
 
 describe.each(DB_KINDS)("conversations on %s", (kind) => {
-  let database: Database;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    server = await startTestServer({ database });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await database?.close();
-  });
+  const context = useTestServer(kind);
 
   it("pages through every conversation once, most recent first, and searches titles", async () => {
-    const user = await registerAndSignIn(server.url, `pages-${kind}`);
+    const user = await registerAndSignIn(context.server.url, `pages-${kind}`);
     const created: string[] = [];
     for (let i = 0; i < 7; i++) {
       const res = await user.client.request("POST", "/api/conversations", { json: { title: `Chat ${i} 100%_done` } });
@@ -61,7 +50,7 @@ describe.each(DB_KINDS)("conversations on %s", (kind) => {
   });
 
   it("archives, renames and deletes; archived ones are listed apart", async () => {
-    const user = await registerAndSignIn(server.url, `archive-${kind}`);
+    const user = await registerAndSignIn(context.server.url, `archive-${kind}`);
     const { conversation } = (await user.client.request("POST", "/api/conversations", { json: {} })).json as {
       conversation: { id: string; title: string; memoryEnabled: boolean };
     };
@@ -82,30 +71,36 @@ describe.each(DB_KINDS)("conversations on %s", (kind) => {
 
   it("titles a conversation after its third message, once, and never over a user's title", async () => {
     const ai = createAiRegistry({});
-    const user = await registerAndSignIn(server.url, `title-${kind}`);
+    const user = await registerAndSignIn(context.server.url, `title-${kind}`);
     const userId = user.id;
-    const conversation = await createConversation(database.db, { userId });
+    const conversation = await createConversation(context.database.db, { userId });
     const say = (role: "user" | "assistant", content: string) =>
-      createMessage(database.db, { userId, conversationId: conversation.id, role, content });
+      createMessage(context.database.db, { userId, conversationId: conversation.id, role, content });
 
     await say("user", "Help me plan a weekend trip to Lisbon with my sister");
     await say("assistant", "Happy to help! What do you both enjoy?");
-    expect(await maybeTitleConversation(database.db, ai, { userId, conversationId: conversation.id })).toBeNull();
+    expect(
+      await maybeTitleConversation(context.database.db, ai, { userId, conversationId: conversation.id }),
+    ).toBeNull();
 
     await say("user", "We love food markets and old trams");
-    const title = await maybeTitleConversation(database.db, ai, { userId, conversationId: conversation.id });
+    const title = await maybeTitleConversation(context.database.db, ai, { userId, conversationId: conversation.id });
     expect(title).not.toBeNull();
     expect(title?.split(" ").length).toBeLessThanOrEqual(8);
     expect(title?.length).toBeLessThanOrEqual(100);
-    expect((await getConversation(database.db, { userId, conversationId: conversation.id })).title).toBe(title);
+    expect((await getConversation(context.database.db, { userId, conversationId: conversation.id })).title).toBe(title);
     // Already titled: nothing changes.
-    expect(await maybeTitleConversation(database.db, ai, { userId, conversationId: conversation.id })).toBeNull();
+    expect(
+      await maybeTitleConversation(context.database.db, ai, { userId, conversationId: conversation.id }),
+    ).toBeNull();
 
-    const named = await createConversation(database.db, { userId, title: "My own title" });
+    const named = await createConversation(context.database.db, { userId, title: "My own title" });
     for (const text of ["a", "b", "c"]) {
-      await createMessage(database.db, { userId, conversationId: named.id, role: "user", content: text });
+      await createMessage(context.database.db, { userId, conversationId: named.id, role: "user", content: text });
     }
-    expect(await maybeTitleConversation(database.db, ai, { userId, conversationId: named.id })).toBeNull();
-    expect((await getConversation(database.db, { userId, conversationId: named.id })).title).toBe("My own title");
+    expect(await maybeTitleConversation(context.database.db, ai, { userId, conversationId: named.id })).toBeNull();
+    expect((await getConversation(context.database.db, { userId, conversationId: named.id })).title).toBe(
+      "My own title",
+    );
   });
 });

@@ -1,0 +1,26 @@
+/**
+ * `useTestServer(kind)`: inside a describe block, a fresh database of that kind and a real HTTP
+ * server over the app's route handlers for the block's tests, torn down after them.
+ */
+import { afterAll, beforeAll } from "vitest";
+import type { Database, DbKind } from "@/db/client";
+import { createTestDatabase } from "./db";
+import { startTestServer, type TestServer } from "./http-server";
+
+export interface TestServerContext {
+  readonly database: Database;
+  readonly server: TestServer;
+}
+
+export function useTestServer(kind: DbKind): TestServerContext {
+  const context = {} as { database: Database; server: TestServer };
+  beforeAll(async () => {
+    context.database = await createTestDatabase(kind);
+    context.server = await startTestServer({ database: context.database });
+  });
+  afterAll(async () => {
+    await context.server?.close();
+    await context.database?.close();
+  });
+  return context;
+}
