@@ -314,6 +314,8 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
 
     void runner.run({ extractionId: adaFirst.extraction.id, userId: ada.userId });
     void runner.run({ extractionId: adaSecond.extraction.id, userId: ada.userId });
+    // Bob's job starts once Ada's first is holding (under load it may take a moment to get there).
+    for (let i = 0; i < 200 && !started.includes("ada-1"); i++) await new Promise((r) => setTimeout(r, 10));
     await runner.run({ extractionId: bobs.extraction.id, userId: bob.userId });
 
     expect(started).toEqual(["ada-1", "bob"]);
