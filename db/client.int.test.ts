@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
+import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMBEDDING_DIMENSIONS } from "@/lib/config";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { createTestDatabase, DB_KINDS, TEST_DATABASE_URL } from "@/tests/db";
 import { type Database, selectRows } from "./client";
 import { memories, users } from "./schema";
 
@@ -105,5 +106,29 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       sql`SELECT content FROM memories WHERE user_id = ${user.id} AND search_vector @@ plainto_tsquery('english', 'teas')`,
     );
     expect(rows.map((r) => r.content)).toEqual(["Prefers green tea"]);
+  });
+});
+
+describe("database on postgres: a connection ended by the server", () => {
+  it("is replaced by the pool instead of crashing the process", async () => {
+    const database = await createTestDatabase("postgres");
+    const crashes: unknown[] = [];
+    const onUncaught = (error: unknown) => crashes.push(error);
+    process.on("uncaughtException", onUncaught);
+    try {
+      await database.query("SELECT 1");
+      // End every other session on this database, as a server restart or failover would.
+      const [{ name } = { name: "" }] = await database.query<{ name: string }>("SELECT current_database() AS name");
+      const killer = new Client({ connectionString: TEST_DATABASE_URL });
+      await killer.connect();
+      await killer.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name]);
+      await killer.end();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await database.query<{ one: number }>("SELECT 1 AS one")).toEqual([{ one: 1 }]);
+      expect(crashes).toEqual([]);
+    } finally {
+      process.off("uncaughtException", onUncaught);
+      await database.close();
+    }
   });
 });

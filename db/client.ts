@@ -14,6 +14,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { Pool } from "pg";
+import { logger } from "../lib/logger";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -49,6 +50,9 @@ export type DatabaseOptions =
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") {
     const pool = new Pool({ connectionString: options.url, max: options.max ?? 10 });
+    // An idle connection the server ends (restart, failover, a dropped database) is reported here;
+    // without a listener node-postgres rethrows it and the whole process dies. The pool replaces it.
+    pool.on("error", (error) => logger.warn({ err: error }, "an idle database connection was closed"));
     const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
     const database: Database = {
       db,
