@@ -4,8 +4,8 @@ import { type ComponentProps, memo, useRef } from "react";
 import ReactMarkdown, { type Components, type ExtraProps } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
-import { CopyButton } from "@/components/copy-button";
 import { cn } from "@/lib/ui/cn";
+import { CopyButton } from "./copy-button";
 
 type HastElement = NonNullable<ExtraProps["node"]>;
 

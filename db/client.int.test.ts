@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMBEDDING_DIMENSIONS } from "@/lib/config";
+import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { createTestDatabase, DB_KINDS, TEST_DATABASE_URL } from "@/tests/db";
 import { type Database, selectRows } from "./client";
 import { memories, users } from "./schema";

@@ -14,7 +14,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { Pool } from "pg";
-import { logger } from "../lib/logger";
+import { logger } from "../core/logger";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;

@@ -22,7 +22,7 @@ import {
   uuid,
   vector,
 } from "drizzle-orm/pg-core";
-import { EMBEDDING_DIMENSIONS } from "../lib/config";
+import { EMBEDDING_DIMENSIONS } from "../core/config";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 

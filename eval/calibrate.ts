@@ -5,7 +5,7 @@
  * (the fused rankings are taken before it), so applying a threshold afterwards gives exactly what
  * a run at that threshold would select.
  */
-import type { SemanticConfig } from "@/lib/memory/retrieve";
+import type { SemanticConfig } from "@/lib/memory/retrieval/retrieve";
 import type { RunOutcome } from "./run";
 
 export const CALIBRATION_THRESHOLDS = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7] as const;

@@ -5,10 +5,10 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_RETRIEVAL_STRATEGY } from "@/core/config";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { createAiRegistry } from "@/lib/ai/registry";
-import { DEFAULT_RETRIEVAL_STRATEGY } from "@/lib/config";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { PROJECT_DATASET } from "./cli";
 import { loadDatasetFile } from "./dataset";

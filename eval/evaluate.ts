@@ -1,7 +1,8 @@
 /** One evaluation: every dataset, every strategy, metrics, calibration — as an EvalReport. */
+
+import { DEFAULT_RETRIEVAL_STRATEGY, retrievalStrategies } from "@/core/config";
 import type { Database } from "@/db/client";
-import { DEFAULT_RETRIEVAL_STRATEGY, retrievalStrategies } from "@/lib/config";
-import { forEmbedder } from "@/lib/memory/assembly-config";
+import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import { calibrate, calibrationStrategy } from "./calibrate";
 import type { EvalDataset } from "./dataset";
 import { type Embedder, removeLeftoverEvalUsers } from "./load";
@@ -13,7 +14,7 @@ import { isDefaultStrategy, resolveStrategies } from "./strategies";
 
 export interface EvaluateOptions {
   embedder: Embedder;
-  /** Strategy names (default: every one in lib/config's retrievalStrategies). */
+  /** Strategy names (default: every one in core/config's retrievalStrategies). */
   strategies?: readonly string[];
   /** At most this many queries per dataset. */
   limit?: number;

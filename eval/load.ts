@@ -9,7 +9,7 @@ import type { Db } from "@/db/client";
 import { insertMemory } from "@/db/queries/memories";
 import { createUser } from "@/db/queries/users";
 import { users } from "@/db/schema";
-import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/memory-store";
+import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/store/memory-store";
 import type { EvalCorpus } from "./dataset";
 
 export interface Embedder {

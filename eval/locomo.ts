@@ -13,7 +13,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { MONTHS } from "@/lib/ai/date-expressions";
+import { MONTHS } from "@/lib/ai/offline/date-expressions";
 import { DatasetError, describeIssues, type EvalCorpus, type EvalDataset, type EvalMemory } from "./dataset";
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 /** The evaluation's outputs: terminal tables, the results JSON and an SVG chart. */
-import type { SemanticConfig } from "@/lib/memory/retrieve";
+import type { SemanticConfig } from "@/lib/memory/retrieval/retrieve";
 import type { CalibrationRow } from "./calibrate";
 import type { Aggregate, Summary } from "./metrics";
 import { scoreQuery } from "./metrics";

@@ -4,10 +4,11 @@
  * chat turn uses — once per strategy (countAccess false: the runs do not influence each other),
  * and the selection is passed through `formatMemories` to see what would reach the prompt.
  */
+
+import { formatterConfig } from "@/core/config";
 import type { Db } from "@/db/client";
-import { formatterConfig } from "@/lib/config";
-import { formatMemories } from "@/lib/memory/format";
-import { retrieveSemantic, type SemanticConfig } from "@/lib/memory/retrieve";
+import { formatMemories } from "@/lib/memory/retrieval/format";
+import { retrieveSemantic, type SemanticConfig } from "@/lib/memory/retrieval/retrieve";
 import type { EvalDataset } from "./dataset";
 import { type Embedder, embedInBatches, loadCorpus, removeCorpus } from "./load";
 import type { QueryOutcome } from "./metrics";

@@ -1,6 +1,6 @@
-/** The strategies an evaluation compares: lib/config's `retrievalStrategies`, by name. */
-import { DEFAULT_RETRIEVAL_STRATEGY, type RetrievalStrategyName, retrievalStrategies } from "@/lib/config";
-import { forEmbedder } from "@/lib/memory/assembly-config";
+/** The strategies an evaluation compares: core/config's `retrievalStrategies`, by name. */
+import { DEFAULT_RETRIEVAL_STRATEGY, type RetrievalStrategyName, retrievalStrategies } from "@/core/config";
+import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import type { NamedStrategy } from "./run";
 
 export const STRATEGY_NAMES = Object.keys(retrievalStrategies) as RetrievalStrategyName[];

@@ -1,9 +1,9 @@
 /** Sign-up, sign-in, sign-out and account changes over real HTTP, through the real Auth.js handlers. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
-import { createTestDatabase } from "@/tests/db";
-import { HttpClient, registerAndSignIn } from "@/tests/http-client";
-import { startTestServer, type TestServer } from "@/tests/http-server";
+import { createTestDatabase } from "./db";
+import { HttpClient, registerAndSignIn } from "./http-client";
+import { startTestServer, type TestServer } from "./http-server";
 
 process.env.AUTH_SECRET = "auth-flow-test-secret-0123456789";
 

@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, Db } from "@/db/client";
 import { createExtraction } from "@/db/queries/extractions";
 import { memories, memoryEvents, memoryExtractions } from "@/db/schema";
-import { embedOffline } from "@/lib/ai/offline-embedder";
+import { embedOffline } from "@/lib/ai/offline/embedder";
 import { enqueueExtraction, getInProcessRunner } from "@/lib/jobs/extraction-queue";
-import { createConversation, createPair } from "@/lib/jobs/test-kit";
-import { memoryEmbeddingText } from "@/lib/memory/memory-store";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
-import { type HttpClient, registerAndSignIn } from "@/tests/http-client";
-import { startTestServer, type TestServer } from "@/tests/http-server";
+import { memoryEmbeddingText } from "@/lib/memory/store/memory-store";
+import { createConversation, createPair } from "@/tests/fixtures/jobs";
+import { createTestDatabase, DB_KINDS } from "./db";
+import { type HttpClient, registerAndSignIn } from "./http-client";
+import { startTestServer, type TestServer } from "./http-server";
 
 process.env.AUTH_SECRET = "memory-api-test-secret-0123456789abcdef";
 

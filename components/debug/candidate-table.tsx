@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { BranchBadge } from "@/components/chat/branch-badge";
 import { Badge } from "@/components/ui/badge";
-import type { ContextTrace } from "@/lib/memory/trace";
+import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { formatScore } from "@/lib/ui/format";
 import { FateBadge } from "./fate-badge";
 import { ScoreBar, ScoreLegend } from "./score-bar";

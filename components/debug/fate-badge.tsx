@@ -1,5 +1,5 @@
 import { Badge, type BadgeVariant } from "@/components/ui/badge";
-import type { CandidateFate } from "@/lib/memory/trace";
+import type { CandidateFate } from "@/lib/memory/retrieval/trace";
 
 const FATES: Record<CandidateFate, { label: string; variant: BadgeVariant; hint: string }> = {
   included: { label: "included", variant: "success", hint: "Its line is in the prompt" },

@@ -1,4 +1,4 @@
-import type { AssemblyConfig } from "@/lib/memory/assembly-config";
+import type { AssemblyConfig } from "@/lib/memory/retrieval/assembly-config";
 
 const SCORE_PARTS = [
   { key: "similarity", label: "similarity", className: "bg-semantic" },

@@ -1,4 +1,4 @@
-import type { ContextTrace } from "@/lib/memory/trace";
+import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 
 const SEGMENTS = [
   { key: "instructions", label: "System instructions", className: "bg-brand" },

@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 import { CandidateTable } from "@/components/debug/candidate-table";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import type { ContextTrace } from "@/lib/memory/trace";
+import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { api, errorMessage } from "@/lib/ui/api";
 
 type State =

@@ -1,8 +1,8 @@
 /** Conversations, always of one owner: every query filters by user_id. */
 import { and, desc, eq, ilike, lt, or, sql } from "drizzle-orm";
+import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type ChatMode, conversations } from "@/db/schema";
-import { AppError, notFound } from "@/lib/errors";
 
 export type Conversation = typeof conversations.$inferSelect;
 

@@ -14,9 +14,9 @@
  */
 import { and, asc, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type ExtractionStatus, memoryExtractions, messages, users } from "@/db/schema";
-import { AppError } from "@/lib/errors";
 
 export type Extraction = typeof memoryExtractions.$inferSelect;
 

@@ -5,6 +5,8 @@
  */
 import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { AppError, notFound } from "@/core/errors";
 import { type Db, selectRows } from "@/db/client";
 import {
   type Actor,
@@ -14,8 +16,6 @@ import {
   memories,
   memoryEvents,
 } from "@/db/schema";
-import { EMBEDDING_DIMENSIONS } from "@/lib/config";
-import { AppError, notFound } from "@/lib/errors";
 import { insertMemoryEvents, type MemoryRow, snapshotOf } from "./memory-events";
 
 export type { MemoryRow };
@@ -81,7 +81,7 @@ export interface NearMemory {
  * The user's active or pending memories whose embedding — made by the same embedder, since vectors
  * of different embedders are not comparable — has cosine similarity ≥ `minSimilarity` to
  * `embedding`, most similar first. An exact scan of the user's rows (memories_user_status_idx),
- * like retrieval and for the same reasons (see lib/memory/retrieve.ts).
+ * like retrieval and for the same reasons (see lib/memory/retrieval/retrieve.ts).
  */
 export async function findNearMemories(
   db: Db,

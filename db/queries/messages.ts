@@ -1,8 +1,8 @@
 /** Messages, always of one owner: every query filters by user_id. */
 import { and, asc, eq, sql } from "drizzle-orm";
+import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { conversations, type MessageStatus, messages } from "@/db/schema";
-import { notFound } from "@/lib/errors";
 import { getConversation } from "./conversations";
 
 export type Message = typeof messages.$inferSelect;

@@ -3,9 +3,9 @@
  * owner filter is in every statement, and a missing or foreign id gives the same 404.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
+import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { messageNotes, messages } from "@/db/schema";
-import { notFound } from "@/lib/errors";
 import { getMessage } from "./messages";
 
 export interface Note {

@@ -1,8 +1,8 @@
 /** Debug records — what the model received for an assistant message, and why. Owner-scoped. */
 import { and, eq } from "drizzle-orm";
+import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { promptDebug } from "@/db/schema";
-import { notFound } from "@/lib/errors";
 
 export type PromptDebug = typeof promptDebug.$inferSelect;
 export type NewPromptDebug = typeof promptDebug.$inferInsert;

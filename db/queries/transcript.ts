@@ -6,7 +6,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { memoryExtractions, messages, promptDebug } from "@/db/schema";
-import type { ContextTrace } from "@/lib/memory/trace";
+import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { getConversation } from "./conversations";
 
 export interface UsedMemory {

@@ -3,9 +3,9 @@
  * Emails are stored lower-cased (unique on lower(email)); callers pass them normalised (lib/validation).
  */
 import { eq, sql } from "drizzle-orm";
+import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
-import { AppError, notFound } from "@/lib/errors";
 import { isUniqueViolation } from "./errors";
 
 export interface Account {

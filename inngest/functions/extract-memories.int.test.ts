@@ -8,13 +8,18 @@ import { InngestTestEngine, mockCtx } from "@inngest/test";
 import { and, asc, eq } from "drizzle-orm";
 import { InngestExecutionEngine } from "inngest/internals";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { retrievalConfig } from "@/core/config";
 import type { Database, Db } from "@/db/client";
 import { getExtraction } from "@/db/queries/extractions";
 import { confirmMemory } from "@/db/queries/memories";
 import { memories, memoryEvents, memoryExtractions } from "@/db/schema";
-import { embedOffline } from "@/lib/ai/offline-embedder";
-import { retrievalConfig } from "@/lib/config";
+import { embedOffline } from "@/lib/ai/offline/embedder";
 import { MAX_EXTRACTION_ATTEMPTS } from "@/lib/jobs/extraction-job";
+import { createInngestClient } from "@/lib/jobs/inngest-client";
+import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation-schema";
+import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
+import { retrieveSemantic } from "@/lib/memory/retrieval/retrieve";
+import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import {
   createConversation,
   createQueuedPair,
@@ -24,12 +29,7 @@ import {
   promptText,
   scriptedModel,
   testDeps,
-} from "@/lib/jobs/test-kit";
-import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/consolidation-schema";
-import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction-schema";
-import { retrieveSemantic } from "@/lib/memory/retrieve";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
-import { createInngestClient } from "../client";
+} from "@/tests/fixtures/jobs";
 import { createExtractMemoriesFunction } from "./extract-memories";
 
 type Deps = ReturnType<typeof testDeps>;

@@ -5,12 +5,12 @@
  * gives up on a run for any reason the body could not record — onFailure marks the row failed.
  */
 import { NonRetriableError } from "inngest";
+import { extractionConfig } from "@/core/config";
 import { markExtractionFailed } from "@/db/queries/extractions";
-import { extractionConfig } from "@/lib/config";
 import { defaultExtractionDeps } from "@/lib/jobs/extraction-deps";
 import { type ExtractionDeps, runExtraction } from "@/lib/jobs/extraction-job";
+import { type InngestClient, inngest, messagePairCompleted } from "@/lib/jobs/inngest-client";
 import { FinalJobError, type JobSteps } from "@/lib/jobs/steps";
-import { type InngestClient, inngest, messagePairCompleted } from "../client";
 
 /** The part of Inngest's step tools the job uses. */
 interface InngestStepRun {

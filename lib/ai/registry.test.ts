@@ -1,15 +1,15 @@
 import { embedMany } from "ai";
 import { MockEmbeddingModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { cosineSimilarity, embedOffline } from "@/lib/ai/offline-embedder";
+import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { cosineSimilarity, embedOffline } from "@/lib/ai/offline/embedder";
 import {
   createAiRegistry,
   EmbeddingDimensionError,
   getAiConfig,
   UnknownChatModelError,
   withFixedDimensions,
-} from "@/lib/ai/registry";
-import { EMBEDDING_DIMENSIONS } from "@/lib/config";
+} from "./registry";
 
 describe("getAiConfig", () => {
   it("uses the offline models without OPENAI_API_KEY or OPENAI_BASE_URL", () => {

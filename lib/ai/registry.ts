@@ -23,9 +23,9 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
 import { defaultEmbeddingSettingsMiddleware, embedMany, wrapEmbeddingModel } from "ai";
-import { OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel } from "@/lib/ai/offline-embedder";
-import { OFFLINE_CHAT_MODEL_ID, offlineLanguageModel } from "@/lib/ai/offline-model";
-import { EMBEDDING_DIMENSIONS } from "@/lib/config";
+import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel } from "@/lib/ai/offline/embedder";
+import { OFFLINE_CHAT_MODEL_ID, offlineLanguageModel } from "@/lib/ai/offline/model";
 
 /** Environment variables, as in process.env (a plain object in tests). */
 export type EnvVars = Readonly<Record<string, string | undefined>>;

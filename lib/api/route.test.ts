@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { AppError, type ErrorCode } from "@/core/errors";
+import { logger } from "@/core/logger";
 import { type Database, type Db, setDatabase } from "@/db/client";
-import { AppError, type ErrorCode } from "@/lib/errors";
-import { logger } from "@/lib/logger";
 import { idParams } from "@/lib/validation/common";
 import { MAX_BODY_BYTES, route } from "./route";
 

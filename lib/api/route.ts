@@ -22,11 +22,11 @@
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
+import { AppError, type ErrorBody, type FieldErrors, isAppError } from "@/core/errors";
+import { type Logger, logger } from "@/core/logger";
 import { type Db, getDb } from "@/db/client";
 import { userExists } from "@/db/queries/users";
 import { getRequestSession } from "@/lib/auth/session";
-import { AppError, type ErrorBody, type FieldErrors, isAppError } from "@/lib/errors";
-import { type Logger, logger } from "@/lib/logger";
 import { getRateLimiter, type RateLimitName } from "./rate-limit";
 
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -6,7 +6,7 @@ import type { Db } from "@/db/client";
 import { getMessage } from "@/db/queries/messages";
 import { getPromptDebug } from "@/db/queries/prompt-debug";
 import type { CapturedCall } from "@/lib/ai/capture";
-import type { ContextTrace } from "@/lib/memory/trace";
+import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 
 export async function getDebugView(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
   const [message, record] = await Promise.all([

@@ -1,7 +1,7 @@
+import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { listMessages, type Message } from "@/db/queries/messages";
-import { AppError, notFound } from "@/lib/errors";
-import type { HistoryMessage } from "@/lib/memory/prompt";
+import type { HistoryMessage } from "@/lib/memory/retrieval/prompt";
 
 /** Messages that reach the model as history: what was said, including answers the user stopped. */
 export function toHistory(messages: readonly Message[]): HistoryMessage[] {

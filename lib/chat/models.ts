@@ -1,5 +1,5 @@
+import { AppError } from "@/core/errors";
 import type { AiRegistry } from "@/lib/ai/registry";
-import { AppError } from "@/lib/errors";
 
 /** 400 naming body.model when `modelId` is not a configured chat model. */
 export function assertKnownModel(ai: AiRegistry, modelId: string): void {

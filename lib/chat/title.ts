@@ -8,8 +8,8 @@ import type { Db } from "@/db/client";
 import { DEFAULT_CONVERSATION_TITLE, getConversation, setTitleIfDefault } from "@/db/queries/conversations";
 import { listMessages } from "@/db/queries/messages";
 import type { AiRegistry } from "@/lib/ai/registry";
-import { buildTitlePrompt } from "@/lib/memory/extraction-prompt";
-import { TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction-schema";
+import { buildTitlePrompt } from "@/lib/memory/extraction/prompt";
+import { TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction/schema";
 
 export const AUTO_TITLE_AFTER_MESSAGES = 3;
 export const TITLE_MAX_WORDS = 8;

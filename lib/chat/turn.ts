@@ -8,6 +8,7 @@
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { consumeStream, type LanguageModelUsage, streamText } from "ai";
+import type { Logger } from "@/core/logger";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
 import { createMessage, deleteMessage, finishMessage, listMessages } from "@/db/queries/messages";
@@ -17,8 +18,7 @@ import type { ChatMode, MessageStatus } from "@/db/schema";
 import { type CapturedCall, withCapture } from "@/lib/ai/capture";
 import type { AiRegistry } from "@/lib/ai/registry";
 import { enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
-import type { Logger } from "@/lib/logger";
-import { assembleContext } from "@/lib/memory/assemble";
+import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import type { ChatBody } from "@/lib/validation/chat";
 import { loadHistory, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";

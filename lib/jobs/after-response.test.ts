@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { logger } from "@/lib/logger";
+import { logger } from "@/core/logger";
+import { gate } from "@/tests/fixtures/jobs";
 import { runAfterResponse } from "./after-response";
-import { gate } from "./test-kit";
 
 describe("runAfterResponse outside a Next request scope", () => {
   it("returns at once and runs the task detached", async () => {

@@ -6,7 +6,7 @@
  * caller.
  */
 import { after } from "next/server";
-import { logger } from "@/lib/logger";
+import { logger } from "@/core/logger";
 
 const pending = new Set<Promise<void>>();
 

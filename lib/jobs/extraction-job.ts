@@ -11,18 +11,18 @@
  *   - a failure is recorded on the row before it propagates (attempts + 1, last_error prefixed with
  *     the step id, then `queued` for a retry or `failed` when attempts are spent — then the error
  *     is a FinalJobError so Inngest stops retrying too).
- * The store step is a single transaction guarded by the row's status (lib/memory/extraction-store),
+ * The store step is a single transaction guarded by the row's status (lib/memory/extraction/store),
  * so no retry or duplicate ever stores a second memory for the pair.
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { extractionConfig } from "@/core/config";
+import { logger } from "@/core/logger";
 import type { Db } from "@/db/client";
 import { claimExtraction, loadExtractionSource, recordFailedAttempt } from "@/db/queries/extractions";
-import { extractionConfig } from "@/lib/config";
-import { logger } from "@/lib/logger";
-import { planConsolidation } from "@/lib/memory/consolidate";
-import { currentDateOf, extractMemories } from "@/lib/memory/extract";
-import { storeExtraction } from "@/lib/memory/extraction-store";
-import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/memory-store";
+import { planConsolidation } from "@/lib/memory/extraction/consolidate";
+import { currentDateOf, extractMemories } from "@/lib/memory/extraction/extract";
+import { storeExtraction } from "@/lib/memory/extraction/store";
+import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/store/memory-store";
 import { errorMessage, FinalJobError, type JobSteps, type Json } from "./steps";
 
 /** Everything the job talks to, injectable (tests pass mocks; the app passes the registry's). */

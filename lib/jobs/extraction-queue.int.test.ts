@@ -5,24 +5,13 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { logger } from "@/core/logger";
 import { type Database, type Db, setDatabase } from "@/db/client";
 import { getExtraction } from "@/db/queries/extractions";
 import { memories, memoryExtractions } from "@/db/schema";
-import { createInngestClient } from "@/inngest/client";
-import { logger } from "@/lib/logger";
-import { parseExtractionPrompt } from "@/lib/memory/extraction-prompt";
-import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction-schema";
+import { parseExtractionPrompt } from "@/lib/memory/extraction/prompt";
+import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
-import { MAX_EXTRACTION_ATTEMPTS } from "./extraction-job";
-import {
-  type ExtractionDispatcher,
-  enqueueExtraction,
-  getInProcessRunner,
-  inngestDispatcher,
-  retryExtraction,
-} from "./extraction-queue";
-import { INTERRUPTED_ERROR, InProcessRunner } from "./in-process-runner";
-import { resumeExtractions } from "./resume";
 import {
   createConversation,
   createPair,
@@ -32,7 +21,18 @@ import {
   promptText,
   scriptedModel,
   testDeps,
-} from "./test-kit";
+} from "@/tests/fixtures/jobs";
+import { MAX_EXTRACTION_ATTEMPTS } from "./extraction-job";
+import {
+  type ExtractionDispatcher,
+  enqueueExtraction,
+  getInProcessRunner,
+  inngestDispatcher,
+  retryExtraction,
+} from "./extraction-queue";
+import { INTERRUPTED_ERROR, InProcessRunner } from "./in-process-runner";
+import { createInngestClient } from "./inngest-client";
+import { resumeExtractions } from "./resume";
 
 const FAST = { backoffBaseMs: 20, backoffMaxMs: 200 };
 

@@ -5,6 +5,8 @@
  * dispatch failure never reaches it: it is written on the row (status failed, last_error) where
  * the user sees it and can retry.
  */
+
+import { logger } from "@/core/logger";
 import type { Db } from "@/db/client";
 import {
   createExtraction,
@@ -13,11 +15,10 @@ import {
   requeueFailedExtraction,
 } from "@/db/queries/extractions";
 import type { ExtractionStatus } from "@/db/schema";
-import { type InngestClient, inngest, messagePairCompleted } from "@/inngest/client";
-import { logger } from "@/lib/logger";
 import { runAfterResponse } from "./after-response";
 import { defaultExtractionDeps } from "./extraction-deps";
 import { type ExtractionJob, InProcessRunner } from "./in-process-runner";
+import { type InngestClient, inngest, messagePairCompleted } from "./inngest-client";
 import { type JobRunnerKind, jobRunnerKind } from "./runner-kind";
 import { errorMessage } from "./steps";
 

@@ -6,7 +6,7 @@ import type { Db } from "@/db/client";
 import { type Extraction, getExtractionForMessage } from "@/db/queries/extractions";
 import { listMemoriesByIds, type MemoryRecord } from "@/db/queries/memories";
 import type { ExtractionStatus } from "@/db/schema";
-import type { StoredDecision } from "@/lib/memory/extraction-store";
+import type { StoredDecision } from "@/lib/memory/extraction/store";
 import { MAX_EXTRACTION_ATTEMPTS } from "./extraction-job";
 
 export interface ExtractionView {

@@ -10,9 +10,10 @@
  * guard still keeps it to one memory per pair) — and retry timers live in memory, so a retry due
  * while the server is down runs at the next start.
  */
+
+import { extractionConfig } from "@/core/config";
+import { logger } from "@/core/logger";
 import { getExtraction, listResumableExtractions, recordFailedAttempt } from "@/db/queries/extractions";
-import { extractionConfig } from "@/lib/config";
-import { logger } from "@/lib/logger";
 import { type ExtractionDeps, MAX_EXTRACTION_ATTEMPTS, runExtraction } from "./extraction-job";
 import type { JobSteps } from "./steps";
 

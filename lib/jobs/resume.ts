@@ -6,8 +6,8 @@
  * install has no jobs). Runs in the background: the server does not wait for it.
  */
 import { existsSync } from "node:fs";
+import { logger } from "@/core/logger";
 import { optionsFromEnv } from "@/db/client";
-import { logger } from "@/lib/logger";
 import { getInProcessRunner } from "./extraction-queue";
 import { jobRunnerKind } from "./runner-kind";
 

@@ -10,13 +10,13 @@ import { PreviewBox } from "@/components/memories/preview-box";
 import { PageHeader } from "@/components/page-header";
 import { SectionCard } from "@/components/section-card";
 import { Button, buttonVariants } from "@/components/ui/button";
+import { isAppError } from "@/core/errors";
 import { type Db, getDb } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
 import { getMemory } from "@/db/queries/memories";
 import { type ListedMemory, listMemories, type MemoryPage } from "@/db/queries/memory-list";
 import { embedText } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
-import { isAppError } from "@/lib/errors";
 import { memoryListQuery } from "@/lib/validation/memories";
 
 export const metadata: Metadata = { title: "Memories" };

@@ -1,8 +1,8 @@
+import { userGoneAsUnauthorized } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { listLinkedProviders } from "@/db/queries/accounts";
 import { type Account, getAccount, updateAccount } from "@/db/queries/users";
 import { route } from "@/lib/api/route";
-import { userGoneAsUnauthorized } from "@/lib/errors";
 import { accountPatchBody } from "@/lib/validation/account";
 
 async function accountView(db: Db, account: Account) {

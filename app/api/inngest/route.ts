@@ -4,10 +4,10 @@
  * configured, jobs run in-process and this endpoint does not exist (404).
  */
 import { serve } from "inngest/next";
-import { inngest } from "@/inngest/client";
+import { AppError } from "@/core/errors";
 import { functions } from "@/inngest/functions";
 import { route } from "@/lib/api/route";
-import { AppError } from "@/lib/errors";
+import { inngest } from "@/lib/jobs/inngest-client";
 import { jobRunnerKind } from "@/lib/jobs/runner-kind";
 
 const notConfigured = route({ auth: "public" }, async () => {

@@ -1,7 +1,7 @@
 import { deleteAllMemories, listMemories } from "@/db/queries/memory-list";
 import { embedText } from "@/lib/ai/registry";
 import { route } from "@/lib/api/route";
-import { createUserMemory } from "@/lib/memory/memory-store";
+import { createUserMemory } from "@/lib/memory/store/memory-store";
 import { deleteAllBody, memoryCreateBody, memoryListQuery } from "@/lib/validation/memories";
 
 /**

@@ -2,13 +2,13 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Chat } from "@/components/chat/chat";
 import { OfflineNotice } from "@/components/chat/offline-notice";
+import { isAppError } from "@/core/errors";
 import { getDb } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
 import { listTranscript } from "@/db/queries/transcript";
 import { getAiConfig } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
 import { DEFAULT_TEMPERATURE } from "@/lib/chat/turn";
-import { isAppError } from "@/lib/errors";
 import { jsonify } from "@/lib/ui/json";
 
 export const dynamic = "force-dynamic";

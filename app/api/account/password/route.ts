@@ -1,7 +1,7 @@
+import { badRequest, userGoneAsUnauthorized } from "@/core/errors";
 import { getPasswordHash, setPasswordHash } from "@/db/queries/users";
 import { route } from "@/lib/api/route";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
-import { badRequest, userGoneAsUnauthorized } from "@/lib/errors";
 import { passwordChangeBody } from "@/lib/validation/account";
 
 /**

@@ -1,6 +1,6 @@
 import { deleteMemory, getMemory } from "@/db/queries/memories";
 import { route } from "@/lib/api/route";
-import { editMemory } from "@/lib/memory/memory-store";
+import { editMemory } from "@/lib/memory/store/memory-store";
 import { idParams } from "@/lib/validation/common";
 import { memoryPatchBody } from "@/lib/validation/memories";
 

@@ -3,7 +3,7 @@ import { getAccount } from "@/db/queries/users";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { route } from "@/lib/api/route";
 import { loadHistory } from "@/lib/chat/history";
-import { previewContext } from "@/lib/memory/assemble";
+import { previewContext } from "@/lib/memory/retrieval/assemble";
 import { previewBody } from "@/lib/validation/memories";
 
 /**

@@ -1,0 +1,131 @@
+/**
+ * One source of truth for every number that shapes what a model receives.
+ * SQL retrieval, the reference scorer, the trace, the UI and docs all read from here.
+ */
+
+/** Dimensions of every stored embedding (memories.embedding is vector(EMBEDDING_DIMENSIONS)). */
+export const EMBEDDING_DIMENSIONS = 1536;
+
+/** What every retrieval strategy shares: the limits and the recency window. */
+const retrievalLimits = {
+  /** Semantic branch: at most this many memories. */
+  semanticLimit: 5,
+  /** recency = 1 − min(1, whole days since updated_at / recencyWindowDays) */
+  recencyWindowDays: 30,
+  /** Conversation branch: at most this many memories of the current conversation. */
+  conversationLimit: 3,
+  /**
+   * Semantic branch: the query also returns the best above-threshold candidates that lost to
+   * `semanticLimit`, up to this many rows in all, so the trace can show them as dropped by limit.
+   */
+  traceCandidateLimit: 20,
+} as const;
+
+/**
+ * The retrieval strategies: each is a configuration of the one semantic query
+ * (lib/memory/retrieval/retrieve.ts), compared side by side by `npm run eval` (docs/evaluation.md).
+ *
+ *   score = w.similarity·relevance + w.importance·importance + w.recency·recency
+ *   relevance = cosine similarity, or with `fusion` the normalised reciprocal rank fusion of the
+ *   vector ranking and a BM25 ranking of the memories' full-text vectors.
+ *
+ * `similarityThreshold` applies to every embedder without an entry in `similarityThresholds`
+ * (embedder id → threshold, measured per embedder: see `thresholdFor`).
+ */
+export const retrievalStrategies = {
+  /** The nearest memories by cosine similarity: no threshold, nothing but similarity. */
+  nearest: {
+    ...retrievalLimits,
+    strategy: "nearest",
+    similarityThreshold: -1,
+    weights: { similarity: 1, importance: 0, recency: 0 },
+    fusion: null,
+  },
+  /** The original Lifeline's: threshold 0.3, then 0.6·similarity + 0.3·importance + 0.1·recency. */
+  weighted: {
+    ...retrievalLimits,
+    strategy: "weighted",
+    similarityThreshold: 0.3,
+    weights: { similarity: 0.6, importance: 0.3, recency: 0.1 },
+    fusion: null,
+  },
+  /** Vector and BM25 rankings fused (RRF), then importance and recency; the default. */
+  hybrid: {
+    ...retrievalLimits,
+    strategy: "hybrid",
+    similarityThreshold: 0.3,
+    /**
+     * Measured with `npm run eval` (docs/evaluation.md): the offline embedder's similarities of
+     * related texts are low (0.1–0.4), so 0.3 left 30% of the judged set's answerable questions
+     * with no memory; at 0.1 none is lost there, LoCoMo loses 0.1 point of hit@5, and 3 of the 8
+     * questions nothing should answer get no memory. OpenAI's scale is higher and unmeasured here
+     * (no key): it keeps the original 0.3.
+     */
+    similarityThresholds: { "offline/hash-ngram-v1": 0.1 } as Readonly<Record<string, number>>,
+    weights: { similarity: 0.8, importance: 0.1, recency: 0.1 },
+    fusion: { rrfK: 5, vectorWeight: 1, textWeight: 2, bm25K1: 1.2, bm25B: 0.75, textBypassesThreshold: false },
+  },
+} as const;
+
+export type RetrievalStrategyName = keyof typeof retrievalStrategies;
+
+/** The strategy every chat turn and preview uses. */
+export const DEFAULT_RETRIEVAL_STRATEGY: RetrievalStrategyName = "hybrid";
+
+/** The default strategy's numbers: what the chat turn retrieves with. */
+export const retrievalConfig = retrievalStrategies[DEFAULT_RETRIEVAL_STRATEGY];
+
+/** A strategy's similarity threshold for memories embedded by `embedderId` ("offline/hash-ngram-v1"). */
+export function thresholdFor(
+  embedderId: string,
+  strategy: { similarityThreshold: number; similarityThresholds?: Readonly<Record<string, number>> } = retrievalConfig,
+): number {
+  return strategy.similarityThresholds?.[embedderId] ?? strategy.similarityThreshold;
+}
+
+export const formatterConfig = {
+  /** At most this many memory lines reach the prompt. */
+  maxMemories: 8,
+  /** A line longer than this is cut to (maxLineChars − 3) characters + "...". */
+  maxLineChars: 100,
+  /** A title is used as a `title: content` prefix only when shorter than this. */
+  maxTitleChars: 50,
+  /** Each memory line in the prompt starts with this bullet. */
+  bullet: "• ",
+} as const;
+
+export const promptConfig = {
+  /** Token budget for recent conversation history (counted with a real tokenizer). */
+  historyTokenBudget: 2000,
+} as const;
+
+export type RetrievalConfig = typeof retrievalConfig;
+export type FormatterConfig = typeof formatterConfig;
+
+export const extractionConfig = {
+  /** Messages before the user message that the extractor reads as context (never re-extracted). */
+  previousMessages: 4,
+  /** Retries after a failed attempt: Inngest's `retries` and the in-process runner's, the same number. */
+  retries: 4,
+  /** In-process runner: the n-th retry waits min(backoffMaxMs, backoffBaseMs · 2^(n−1)). */
+  backoffBaseMs: 2_000,
+  backoffMaxMs: 60_000,
+  /** Model temperature of extraction and consolidation calls. */
+  temperature: 0.1,
+} as const;
+
+export const consolidationConfig = {
+  /**
+   * A stored memory (active or pending) at least this similar to a new candidate is "near" and is
+   * shown to the consolidation decision (add / update / supersede / skip); below it, the candidate
+   * is added without a model call. Measured with the offline embedder on "title: content" texts
+   * (docs/extraction.md): same-subject contradictions mostly 0.75–0.89 (Maya/Mia 0.89, Berlin/Paris
+   * 0.75; New York/Boston 0.68 falls below), refinements 0.82–0.90, paraphrases 0.71–0.88,
+   * unrelated facts of one template up to 0.84 (the decision tells those apart).
+   */
+  nearSimilarity: 0.75,
+  /** At most this many near memories are shown to the decision. */
+  nearLimit: 5,
+} as const;
+
+export type ConsolidationConfig = typeof consolidationConfig;

@@ -1,0 +1,147 @@
+/**
+ * The offline model's consolidation decision: deterministic rules over the new candidate and its
+ * near memories (most similar first), producing the same structured output a real model gives.
+ *
+ *   1. the same text (normalised) or similarity ≥ 0.97             → SKIP
+ *   2. a single-valued subject ("Sister's name is …", "Lives in …",
+ *      "Works at …", "Is N years old", "Prefers …" under the same
+ *      title) with a different value                              → SUPERSEDE
+ *      …whose new value extends the old one ("Berlin" → "Berlin
+ *      Kreuzberg")                                                 → UPDATE
+ *   3. "Likes X" vs "Dislikes X" (opposite attitude, same thing)    → SUPERSEDE
+ *   4. the new text contains the old one                           → UPDATE; the reverse → SKIP
+ *   otherwise                                                      → ADD
+ *
+ * Multi-valued facts ("Is allergic to …", "Likes …", goals) never supersede each other.
+ */
+import type { ConsolidationCandidate, NearMemoryForPrompt } from "@/lib/memory/extraction/consolidation-prompt";
+import { type ConsolidationOutput, consolidationOutputSchema } from "@/lib/memory/extraction/consolidation-schema";
+
+/** Two embeddings this close are the same memory, whatever the wording differences. */
+export const SAME_MEMORY_SIMILARITY = 0.97;
+
+/** Lower-cased, straight apostrophes, no trailing punctuation, single spaces. */
+export function normaliseMemoryText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .replace(/[\s.!?;:,]+$/, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+interface Attitude {
+  kind: "attitude";
+  verb: string;
+  positive: boolean;
+  object: string;
+}
+
+interface Slot {
+  kind: "slot";
+  /** What the value is about: "sister's name", "lives in", "age", "prefers|drink preference". */
+  key: string;
+  value: string;
+}
+
+type Shape = Attitude | Slot;
+
+const ATTITUDE = /^(prefers|likes|loves|enjoys|adores|dislikes|is a fan of)\s+(.+)$/;
+const SINGLE_VALUED_LEADS = /^(lives in|works at|works as|is from)\s+(.+)$/;
+const AGE = /^is (\d{1,3}) years? old$/;
+const SUBJECT_IS_VALUE = /^(.{1,60}?)\s+(?:is|are)\s+(.+)$/;
+
+function shapeOf(content: string, title: string | null): Shape | undefined {
+  const text = normaliseMemoryText(content);
+  const attitude = ATTITUDE.exec(text);
+  if (attitude) {
+    const verb = attitude[1] ?? "";
+    const object = attitude[2] ?? "";
+    // "Prefers X" is exclusive within its topic (the title): one preferred tea at a time.
+    if (verb === "prefers" && title)
+      return { kind: "slot", key: `prefers|${normaliseMemoryText(title)}`, value: object };
+    return { kind: "attitude", verb, positive: verb !== "dislikes", object };
+  }
+  const lead = SINGLE_VALUED_LEADS.exec(text);
+  if (lead) return { kind: "slot", key: lead[1] ?? "", value: lead[2] ?? "" };
+  const age = AGE.exec(text);
+  if (age) return { kind: "slot", key: "age", value: age[1] ?? "" };
+  const subject = SUBJECT_IS_VALUE.exec(text);
+  // "Goal is to …" lists one of many goals; "Is …" has no subject of its own.
+  if (subject && !text.startsWith("is ") && !(subject[2] ?? "").startsWith("to ")) {
+    return { kind: "slot", key: subject[1] ?? "", value: subject[2] ?? "" };
+  }
+  return undefined;
+}
+
+/** True when `longer` contains `shorter` as whole words. */
+function containsWords(longer: string, shorter: string): boolean {
+  return longer.length > shorter.length && ` ${longer} `.includes(` ${shorter} `);
+}
+
+function decide(
+  action: ConsolidationOutput["action"],
+  target: NearMemoryForPrompt | null,
+  reason: string,
+  update?: { content: string; title: string },
+): ConsolidationOutput {
+  return consolidationOutputSchema.parse({
+    action,
+    targetId: target?.id ?? null,
+    content: update?.content ?? null,
+    title: update?.title ?? null,
+    reason,
+  });
+}
+
+function compare(candidate: ConsolidationCandidate, memory: NearMemoryForPrompt): ConsolidationOutput | undefined {
+  const next = normaliseMemoryText(candidate.content);
+  const stored = normaliseMemoryText(memory.content);
+  if (next === stored) return decide("SKIP", memory, "The same memory is already stored.");
+  if (memory.similarity >= SAME_MEMORY_SIMILARITY) {
+    return decide("SKIP", memory, `Nearly identical to a stored memory (similarity ${memory.similarity}).`);
+  }
+
+  const a = shapeOf(candidate.content, candidate.title);
+  const b = shapeOf(memory.content, memory.title);
+  if (a?.kind === "slot" && b?.kind === "slot" && a.key === b.key) {
+    if (a.value === b.value) return decide("SKIP", memory, `The stored memory already gives "${a.key}" this value.`);
+    if (containsWords(a.value, b.value)) {
+      return decide("UPDATE", memory, `Adds detail to the stored value of "${a.key}".`, {
+        content: candidate.content,
+        title: candidate.title,
+      });
+    }
+    return decide("SUPERSEDE", memory, `A new value for "${a.key}" replaces the stored one.`);
+  }
+  if (a?.kind === "attitude" && b?.kind === "attitude" && a.object === b.object && a.positive !== b.positive) {
+    return decide("SUPERSEDE", memory, `The user's attitude to "${a.object}" changed.`);
+  }
+
+  if (containsWords(next, stored)) {
+    return decide("UPDATE", memory, "Adds detail to the stored memory.", {
+      content: candidate.content,
+      title: candidate.title,
+    });
+  }
+  if (containsWords(stored, next))
+    return decide("SKIP", memory, "The stored memory already says this, in more detail.");
+  return undefined;
+}
+
+/** The rule-based decision for `candidate` against its near memories. */
+export function consolidateOffline(input: {
+  candidate: ConsolidationCandidate;
+  existing: readonly NearMemoryForPrompt[];
+}): ConsolidationOutput {
+  const bySimilarity = [...input.existing].sort((x, y) => y.similarity - x.similarity);
+  for (const memory of bySimilarity) {
+    const decision = compare(input.candidate, memory);
+    if (decision) return decision;
+  }
+  return decide(
+    "ADD",
+    null,
+    input.existing.length > 0 ? "Related memories state different facts." : "Nothing similar is stored.",
+  );
+}

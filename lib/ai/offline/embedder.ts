@@ -1,0 +1,153 @@
+/**
+ * Lifeline's offline embedder ("offline/hash-ngram-v1"): a deterministic feature-hashing
+ * embedding that needs no network and no model weights. It is a real, if modest, embedder —
+ * lexical overlap plus a hand-made concept table — used whenever no API key is configured.
+ *
+ * Features of a text (content words = tokens minus stopwords, see text-features):
+ *   concept      the concept of a content word (CONCEPT_GROUPS)                weight 0.8
+ *   w:<stem>     content-word stem (light suffix stripping)                   weight 1.0
+ *   b:<s1>_<s2>  adjacent content-word stems                                  weight 0.5
+ *   g:<n-gram>   character 3–5-grams of each content word, with < > marking its edges;
+ *                a word's grams share weight 0.5 (each 0.5/√count), so a long word's
+ *                spelling never outweighs the word itself
+ * Each feature's value is weight · (1 + ln tf) (sublinear term frequency).
+ *
+ * Layout: each concept owns one fixed dimension (0 … CONCEPT_NAMES.length − 1), so the
+ * paraphrase signal never collides with anything; all other features are hashed into the
+ * remaining dimensions with a hash-derived sign (collisions cancel on average instead of
+ * accumulating). The result is L2-normalised.
+ *
+ * A text with no content words falls back to its stopwords; a text with no words at all
+ * (empty, punctuation, emoji) maps to one fixed unit vector — never the zero vector, whose
+ * cosine similarity is undefined (NaN, e.g. in pgvector).
+ */
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { countTokens } from "@/lib/memory/tokens";
+import { CONCEPT_NAMES, conceptOf, isStopword, stem, tokenize } from "./text-features";
+
+export const OFFLINE_EMBEDDING_MODEL_ID = "hash-ngram-v1";
+
+const WEIGHTS = { concept: 0.8, word: 1.0, bigram: 0.5, charGramsPerWord: 0.5 } as const;
+const CHAR_GRAM_SIZES = [3, 4, 5] as const;
+const CONCEPT_SLOT = new Map(CONCEPT_NAMES.map((concept, i) => [concept, i]));
+const HASHED_DIMENSIONS = EMBEDDING_DIMENSIONS - CONCEPT_NAMES.length;
+/** The single feature of a text without any word. */
+const EMPTY_TEXT_FEATURE = "empty:";
+
+/** A feature's dimension, sign, base weight and term frequency. */
+type Feature = { index: number; sign: 1 | -1; weight: number; count: number };
+
+/** FNV-1a over UTF-16 code units, finished with murmur3's fmix32 for good avalanche. */
+function hash32(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+class FeatureBag {
+  readonly features = new Map<string, Feature>();
+
+  private add(key: string, weight: number, place: () => Pick<Feature, "index" | "sign">): void {
+    const existing = this.features.get(key);
+    if (existing) existing.count += 1;
+    else this.features.set(key, { ...place(), weight, count: 1 });
+  }
+
+  addHashed(key: string, weight: number): void {
+    this.add(key, weight, () => {
+      const h = hash32(key);
+      return { index: CONCEPT_NAMES.length + (h % HASHED_DIMENSIONS), sign: h & 0x80000000 ? -1 : 1 };
+    });
+  }
+
+  addConcept(concept: string): void {
+    const slot = CONCEPT_SLOT.get(concept);
+    if (slot !== undefined) this.add(`concept:${concept}`, WEIGHTS.concept, () => ({ index: slot, sign: 1 }));
+  }
+}
+
+function charGrams(word: string): string[] {
+  const padded = `<${word}>`;
+  return CHAR_GRAM_SIZES.flatMap((n) =>
+    Array.from({ length: Math.max(0, padded.length - n + 1) }, (_, i) => padded.slice(i, i + n)),
+  );
+}
+
+function extractFeatures(text: string): FeatureBag {
+  const bag = new FeatureBag();
+  const tokens = tokenize(text);
+  const content = tokens.filter((token) => !isStopword(token));
+  const words = content.length > 0 ? content : tokens;
+  if (words.length === 0) {
+    bag.addHashed(EMPTY_TEXT_FEATURE, 1);
+    return bag;
+  }
+  const stems = words.map(stem);
+  words.forEach((word, i) => {
+    const wordStem = stems[i] ?? word;
+    bag.addHashed(`w:${wordStem}`, WEIGHTS.word);
+    const concept = conceptOf(word);
+    if (concept) bag.addConcept(concept);
+    const next = stems[i + 1];
+    if (next !== undefined) bag.addHashed(`b:${wordStem}_${next}`, WEIGHTS.bigram);
+    const grams = charGrams(word.replace(/'/g, ""));
+    for (const gram of grams) bag.addHashed(`g:${gram}`, WEIGHTS.charGramsPerWord / Math.sqrt(grams.length));
+  });
+  return bag;
+}
+
+/**
+ * Embeds `text` into a deterministic, L2-normalised vector of EMBEDDING_DIMENSIONS numbers.
+ * Same text → same vector, on every machine and run.
+ */
+export function embedOffline(text: string): number[] {
+  const vector = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
+  for (const { index, sign, weight, count } of extractFeatures(text).features.values()) {
+    vector[index] = (vector[index] ?? 0) + sign * weight * (1 + Math.log(count));
+  }
+  const norm = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
+  // Only an exact cancellation of colliding hashed features could give norm 0: use the empty-text vector then.
+  return norm > 0 ? vector.map((x) => x / norm) : embedOffline("");
+}
+
+/** Cosine similarity of two equal-length vectors (0 when either is all-zero). */
+export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) throw new Error(`cosineSimilarity: length mismatch (${a.length} vs ${b.length})`);
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}
+
+/** The offline embedder as an AI SDK embedding model, so `embed`/`embedMany` work with it. */
+export const offlineEmbeddingModel: EmbeddingModelV3 = {
+  specificationVersion: "v3",
+  provider: "offline",
+  modelId: OFFLINE_EMBEDDING_MODEL_ID,
+  maxEmbeddingsPerCall: Number.POSITIVE_INFINITY,
+  supportsParallelCalls: true,
+  async doEmbed({ values, abortSignal }) {
+    abortSignal?.throwIfAborted();
+    return {
+      embeddings: values.map(embedOffline),
+      usage: { tokens: values.reduce((sum, value) => sum + countTokens(value), 0) },
+      warnings: [],
+    };
+  },
+};

@@ -1,0 +1,251 @@
+import { UnsupportedFunctionalityError } from "@ai-sdk/provider";
+import { generateText, Output, streamText } from "ai";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { buildExtractionPrompt, buildTitlePrompt } from "@/lib/memory/extraction/prompt";
+import {
+  EXTRACTION_OUTPUT_NAME,
+  extractionResultSchema,
+  TITLE_OUTPUT_NAME,
+  titleSchema,
+} from "@/lib/memory/extraction/schema";
+import { OFFLINE_DELAY_ENV, offlineDelayMs, offlineLanguageModel } from "./model";
+
+const model = offlineLanguageModel;
+
+const SYSTEM_WITH_MEMORIES = [
+  "You are Lifeline, a helpful assistant.",
+  "What you know about the user:",
+  "• Drink preference: Prefers green tea",
+  "• Sister's name: Sister's name is Maya",
+  "• Lives in Berlin",
+  "Use these memories when relevant.",
+].join("\n");
+
+beforeEach(() => {
+  vi.stubEnv(OFFLINE_DELAY_ENV, "0");
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe("offline model: chat", () => {
+  it("streams a reply that uses the relevant memory bullet, word by word", async () => {
+    const result = streamText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "What tea do I like?" });
+    const parts = [];
+    for await (const part of result.fullStream) parts.push(part);
+
+    const text = await result.text;
+    expect(text).toBe("From what you've told me, you prefer green tea.");
+    expect(parts.filter((part) => part.type === "text-delta").length).toBe(text.split(" ").length);
+    expect(await result.finishReason).toBe("stop");
+    const usage = await result.usage;
+    expect(usage.inputTokens).toBeGreaterThan(20);
+    expect(usage.outputTokens).toBeGreaterThan(5);
+  });
+
+  it("answers from several memories when several relate to the question", async () => {
+    const { text } = await generateText({
+      model,
+      system: SYSTEM_WITH_MEMORIES,
+      prompt: "Does my sister live in Berlin too?",
+    });
+    expect(text).toContain("your sister's name is Maya");
+    expect(text).toContain("you live in Berlin");
+    expect(text).not.toContain("tea");
+  });
+
+  it("lists what it knows when asked what it knows about the user", async () => {
+    const { text } = await generateText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "What do you know about me?" });
+    expect(text).toBe(
+      "From what you've told me, you prefer green tea, your sister's name is Maya, and you live in Berlin.",
+    );
+  });
+
+  it("answers only the newest user message", async () => {
+    const { text } = await generateText({
+      model,
+      system: SYSTEM_WITH_MEMORIES,
+      messages: [
+        { role: "user", content: "What tea do I like?" },
+        { role: "assistant", content: "From what you've told me, you prefer green tea." },
+        { role: "user", content: "And what's my sister called?" },
+      ],
+    });
+    expect(text).toBe("From what you've told me, your sister's name is Maya.");
+  });
+
+  it("says plainly that it has nothing relevant, names itself and acknowledges the message", async () => {
+    const { text } = await generateText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "How tall is Mount Everest?" });
+    expect(text).toBe(
+      'You asked: "How tall is Mount Everest?". I don\'t have any memories related to this yet. ' +
+        "I'm Lifeline's offline model (no API key is configured), so I can only answer from what you've told me.",
+    );
+  });
+
+  it("acknowledges facts the user states when it has no memory of them", async () => {
+    const { text } = await generateText({ model, prompt: "I prefer green tea and my sister's name is Maya" });
+    expect(text).toMatch(/^Thanks for telling me: you prefer green tea and your sister's name is Maya\. /);
+    expect(text).toContain("offline model (no API key is configured)");
+  });
+
+  it("stops streaming when aborted, like a network provider", async () => {
+    vi.stubEnv(OFFLINE_DELAY_ENV, "50");
+    const controller = new AbortController();
+    const onAbort = vi.fn();
+    const result = streamText({
+      model,
+      system: SYSTEM_WITH_MEMORIES,
+      prompt: "What do you know about me?",
+      abortSignal: controller.signal,
+      onAbort,
+    });
+    const types: string[] = [];
+    let streamed = "";
+    for await (const part of result.fullStream) {
+      types.push(part.type);
+      if (part.type === "text-delta") {
+        streamed += part.text;
+        controller.abort();
+      }
+    }
+    // Aborted after the first word: at most the word already in flight follows, never the whole reply.
+    expect(streamed).toMatch(/^From (what )?$/);
+    expect(types.at(-1)).toBe("abort");
+    expect(types).not.toContain("finish");
+    expect(onAbort).toHaveBeenCalledOnce();
+  });
+
+  it("errors its raw stream with an AbortError on abort", async () => {
+    vi.stubEnv(OFFLINE_DELAY_ENV, "1000");
+    const controller = new AbortController();
+    const { stream } = await model.doStream({
+      prompt: [{ role: "user", content: [{ type: "text", text: "Hello" }] }],
+      abortSignal: controller.signal,
+    });
+    const reader = stream.getReader();
+    const types = [
+      (await reader.read()).value?.type,
+      (await reader.read()).value?.type,
+      (await reader.read()).value?.type,
+    ];
+    expect(types).toEqual(["stream-start", "response-metadata", "text-start"]);
+    const pending = reader.read();
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("cuts the reply at maxOutputTokens and reports finishReason length", async () => {
+    const { text, finishReason, usage } = await generateText({
+      model,
+      system: SYSTEM_WITH_MEMORIES,
+      prompt: "What do you know about me?",
+      maxOutputTokens: 4,
+    });
+    expect(finishReason).toBe("length");
+    expect(usage.outputTokens).toBe(4);
+    expect(text).toBe("From what you've told"); // "you've" is one o200k token
+  });
+});
+
+describe("offline model: structured output", () => {
+  const extractionPrompt = (userMessage: string, assistantMessage = "Got it!") =>
+    buildExtractionPrompt({ currentDate: "2026-11-30", previousMessages: [], userMessage, assistantMessage });
+
+  const extract = async (userMessage: string, assistantMessage?: string) => {
+    const { system, prompt } = extractionPrompt(userMessage, assistantMessage);
+    const { output } = await generateText({
+      model,
+      system,
+      prompt,
+      output: Output.object({ schema: extractionResultSchema, name: EXTRACTION_OUTPUT_NAME }),
+    });
+    return output.memories;
+  };
+
+  it("extracts two memories from a compound sentence, each with user evidence", async () => {
+    const memories = await extract("I prefer green tea and my sister's name is Maya");
+    expect(extractionResultSchema.parse({ memories })).toEqual({ memories });
+    expect(memories).toMatchObject([
+      {
+        type: "preference",
+        content: "Prefers green tea",
+        isActionable: false,
+        deadline: null,
+        evidence: [{ role: "user", quote: "I prefer green tea" }],
+      },
+      {
+        type: "personal",
+        content: "Sister's name is Maya",
+        evidence: [{ role: "user", quote: "my sister's name is Maya" }],
+      },
+    ]);
+    for (const memory of memories) expect(memory.title.length).toBeLessThan(50);
+  });
+
+  it("resolves a weekday deadline against the prompt's current date", async () => {
+    const [reminder, ...rest] = await extract("remind me to call mom by Friday");
+    expect(rest).toEqual([]);
+    expect(reminder).toMatchObject({ type: "actionable", isActionable: true, deadline: "2026-12-04" });
+  });
+
+  it("returns no memories when nothing matches, and never learns from the assistant", async () => {
+    expect(await extract("What's the capital of France?", "Paris. I love Paris and you prefer green tea.")).toEqual([]);
+  });
+
+  it("streams structured output too", async () => {
+    const { system, prompt } = extractionPrompt("I live in Lisbon");
+    const result = streamText({
+      model,
+      system,
+      prompt,
+      output: Output.object({ schema: extractionResultSchema, name: EXTRACTION_OUTPUT_NAME }),
+    });
+    expect((await result.output).memories.map((memory) => memory.content)).toEqual(["Lives in Lisbon"]);
+  });
+
+  it("titles a conversation in at most eight words", async () => {
+    const { system, prompt } = buildTitlePrompt([
+      { role: "user", content: "Hey! Could you help me write a cover letter for a nursing job in Oslo please?" },
+      { role: "assistant", content: "Of course! Tell me about your experience." },
+    ]);
+    const { output } = await generateText({
+      model,
+      system,
+      prompt,
+      output: Output.object({ schema: titleSchema, name: TITLE_OUTPUT_NAME }),
+    });
+    expect(output.title).toBe("Help me write a cover letter for a");
+    expect(output.title.split(" ").length).toBeLessThanOrEqual(8);
+  });
+
+  it("rejects an unknown or missing output name with a clear error", async () => {
+    const call = (name?: string) =>
+      generateText({ model, prompt: "hi", output: Output.object({ schema: titleSchema, ...(name ? { name } : {}) }) });
+    await expect(call("recipe")).rejects.toSatisfy(
+      (error) => UnsupportedFunctionalityError.isInstance(error) && /"recipe"/.test((error as Error).message),
+    );
+    await expect(call()).rejects.toThrow(/no name/);
+  });
+
+  it("rejects an extraction request whose prompt was not built by buildExtractionPrompt", async () => {
+    await expect(
+      generateText({
+        model,
+        prompt: "I prefer tea",
+        output: Output.object({ schema: extractionResultSchema, name: EXTRACTION_OUTPUT_NAME }),
+      }),
+    ).rejects.toThrow(/buildExtractionPrompt/);
+  });
+});
+
+describe("offlineDelayMs", () => {
+  it.each([
+    [undefined, 15],
+    ["0", 0],
+    ["40", 40],
+    ["-5", 15],
+    ["soon", 15],
+  ])("reads %j as %i ms", (value, expected) => {
+    expect(offlineDelayMs(value === undefined ? {} : { [OFFLINE_DELAY_ENV]: value })).toBe(expected);
+  });
+});

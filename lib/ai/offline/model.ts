@@ -1,0 +1,243 @@
+/**
+ * Lifeline's offline language model ("offline/lifeline-offline-1"): a deterministic AI SDK
+ * LanguageModelV3 used whenever no API key is configured. It is not a test double — it runs in
+ * production in the embedded default — but it only knows what the prompt gives it:
+ *
+ * - Text (chat): answers the newest user message from the memory lines of the system prompt
+ *   (see ./chat.ts).
+ * - JSON (`responseFormat.type === "json"`): dispatches on `responseFormat.name`:
+ *   "memory_extraction" → rule-based extraction from the prompt's <user_message>;
+ *   "conversation_title" → the first meaningful words of the prompt's <conversation>;
+ *   "memory_consolidation" → rule-based add/update/supersede/skip of the prompt's <new_memory>
+ *   against its <existing_memories> (lib/ai/offline/consolidation).
+ *   Any other name is an UnsupportedFunctionalityError.
+ *
+ * doStream behaves like a network provider: stream-start, response-metadata, text-start,
+ * word-by-word text-deltas paced by LIFELINE_OFFLINE_DELAY_MS (default 15 ms, 0 = no delay),
+ * text-end, finish. Aborting the call's signal errors the stream with the signal's reason
+ * (an AbortError), exactly as an aborted fetch body would. Usage is counted with the o200k
+ * tokenizer; `maxOutputTokens` cuts the output and reports finishReason "length".
+ */
+import {
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3FinishReason,
+  type LanguageModelV3GenerateResult,
+  type LanguageModelV3Prompt,
+  type LanguageModelV3StreamPart,
+  type LanguageModelV3StreamResult,
+  type LanguageModelV3Usage,
+  type SharedV3Warning,
+  UnsupportedFunctionalityError,
+} from "@ai-sdk/provider";
+import { createIdGenerator } from "@ai-sdk/provider-utils";
+import { parseConsolidationPrompt } from "@/lib/memory/extraction/consolidation-prompt";
+import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation-schema";
+import { parseExtractionPrompt, parseTitlePrompt } from "@/lib/memory/extraction/prompt";
+import { EXTRACTION_OUTPUT_NAME, TITLE_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
+import { countTokens, truncateToTokens } from "@/lib/memory/tokens";
+import { composeOfflineReply } from "./chat";
+import { consolidateOffline } from "./consolidation";
+import { extractMemoriesOffline, titleConversationOffline } from "./extractor";
+
+export const OFFLINE_CHAT_MODEL_ID = "lifeline-offline-1";
+export const OFFLINE_DELAY_ENV = "LIFELINE_OFFLINE_DELAY_MS";
+const DEFAULT_DELAY_MS = 15;
+/** JSON has few spaces, so structured output is streamed in fixed-size slices instead of words. */
+const JSON_CHUNK_CHARS = 24;
+
+const generateResponseId = createIdGenerator({ prefix: "offline", size: 24 });
+
+/** What the model produces for one call, before it is packaged as a generate result or a stream. */
+interface Completion {
+  text: string;
+  chunks: string[];
+  finishReason: LanguageModelV3FinishReason;
+  usage: LanguageModelV3Usage;
+  warnings: SharedV3Warning[];
+}
+
+/** Per-chunk delay from LIFELINE_OFFLINE_DELAY_MS: a non-negative number of ms, else the default. */
+export function offlineDelayMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const raw = env[OFFLINE_DELAY_ENV]?.trim();
+  const value = raw ? Number(raw) : Number.NaN;
+  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_DELAY_MS;
+}
+
+function textOf(message: LanguageModelV3Prompt[number]): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+function systemText(prompt: LanguageModelV3Prompt): string {
+  return prompt
+    .filter((message) => message.role === "system")
+    .map(textOf)
+    .join("\n");
+}
+
+function userTexts(prompt: LanguageModelV3Prompt): string[] {
+  return prompt.filter((message) => message.role === "user").map(textOf);
+}
+
+function structuredOutput(name: string | undefined, prompt: LanguageModelV3Prompt): string {
+  const userText = userTexts(prompt).join("\n\n");
+  switch (name) {
+    case EXTRACTION_OUTPUT_NAME: {
+      const parsed = parseExtractionPrompt(userText);
+      if (!parsed) {
+        throw new Error(
+          `Offline model: a "${EXTRACTION_OUTPUT_NAME}" request needs a prompt made by buildExtractionPrompt (Current date, <user_message>, <assistant_message>).`,
+        );
+      }
+      return JSON.stringify(extractMemoriesOffline(parsed));
+    }
+    case TITLE_OUTPUT_NAME: {
+      const messages = parseTitlePrompt(userText);
+      if (!messages) {
+        throw new Error(
+          `Offline model: a "${TITLE_OUTPUT_NAME}" request needs a prompt made by buildTitlePrompt (<conversation>).`,
+        );
+      }
+      return JSON.stringify(titleConversationOffline(messages));
+    }
+    case CONSOLIDATION_OUTPUT_NAME: {
+      const parsed = parseConsolidationPrompt(userText);
+      if (!parsed) {
+        throw new Error(
+          `Offline model: a "${CONSOLIDATION_OUTPUT_NAME}" request needs a prompt made by buildConsolidationPrompt (<new_memory>, <existing_memories>).`,
+        );
+      }
+      return JSON.stringify(consolidateOffline(parsed));
+    }
+    default:
+      throw new UnsupportedFunctionalityError({
+        functionality: `structured output "${name ?? "(unnamed)"}"`,
+        message: `The offline model only produces the structured outputs "${EXTRACTION_OUTPUT_NAME}", "${TITLE_OUTPUT_NAME}" and "${CONSOLIDATION_OUTPUT_NAME}" (got ${name === undefined ? "no name" : `"${name}"`}). Pass the name via Output.object({ schema, name }).`,
+      });
+  }
+}
+
+/** Words with their trailing whitespace, so the chunks concatenate back to the text. */
+function wordChunks(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? [];
+}
+
+function fixedChunks(text: string, size: number): string[] {
+  return Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+}
+
+function complete(options: LanguageModelV3CallOptions): Completion {
+  const { prompt, responseFormat, maxOutputTokens } = options;
+  const isJson = responseFormat?.type === "json";
+  const fullText = isJson
+    ? structuredOutput(responseFormat.name, prompt)
+    : composeOfflineReply({ system: systemText(prompt), userMessage: userTexts(prompt).at(-1) ?? "" });
+  const text = maxOutputTokens === undefined ? fullText : truncateToTokens(fullText, maxOutputTokens);
+  const truncated = text !== fullText;
+
+  const warnings: SharedV3Warning[] = [];
+  if (options.tools?.length) {
+    warnings.push({ type: "unsupported", feature: "tools", details: "The offline model never calls tools." });
+  }
+
+  const inputTokens = countTokens(prompt.map(textOf).join("\n"));
+  const outputTokens = countTokens(text);
+  return {
+    text,
+    chunks: isJson ? fixedChunks(text, JSON_CHUNK_CHARS) : wordChunks(text),
+    finishReason: truncated ? { unified: "length", raw: "length" } : { unified: "stop", raw: "stop" },
+    usage: {
+      inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+    },
+    warnings,
+  };
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(abortReason(signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A pull-based stream of `parts`: each text-delta waits `delayMs` first; an abort errors the stream. */
+function pacedStream(
+  parts: LanguageModelV3StreamPart[],
+  delayMs: number,
+  signal: AbortSignal | undefined,
+): ReadableStream<LanguageModelV3StreamPart> {
+  const queue = [...parts];
+  return new ReadableStream<LanguageModelV3StreamPart>({
+    async pull(controller) {
+      try {
+        if (signal?.aborted) throw abortReason(signal);
+        const part = queue.shift();
+        if (part === undefined) {
+          controller.close();
+          return;
+        }
+        if (part.type === "text-delta" && delayMs > 0) await sleep(delayMs, signal);
+        controller.enqueue(part);
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    cancel() {
+      queue.length = 0;
+    },
+  });
+}
+
+export class OfflineLanguageModel implements LanguageModelV3 {
+  readonly specificationVersion = "v3";
+  readonly provider = "offline";
+  readonly modelId = OFFLINE_CHAT_MODEL_ID;
+  /** No URLs are fetched natively: the offline model reads text only. */
+  readonly supportedUrls = {};
+
+  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    options.abortSignal?.throwIfAborted();
+    const { text, finishReason, usage, warnings } = complete(options);
+    return {
+      content: [{ type: "text", text }],
+      finishReason,
+      usage,
+      warnings,
+      response: { id: generateResponseId(), modelId: this.modelId, timestamp: new Date() },
+    };
+  }
+
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    options.abortSignal?.throwIfAborted();
+    const { chunks, finishReason, usage, warnings } = complete(options);
+    const textId = "0";
+    const parts: LanguageModelV3StreamPart[] = [
+      { type: "stream-start", warnings },
+      { type: "response-metadata", id: generateResponseId(), modelId: this.modelId, timestamp: new Date() },
+      { type: "text-start", id: textId },
+      ...chunks.map((delta): LanguageModelV3StreamPart => ({ type: "text-delta", id: textId, delta })),
+      { type: "text-end", id: textId },
+      { type: "finish", finishReason, usage },
+    ];
+    return { stream: pacedStream(parts, offlineDelayMs(), options.abortSignal) };
+  }
+}
+
+/** The process-wide offline model instance (it holds no state). */
+export const offlineLanguageModel = new OfflineLanguageModel();

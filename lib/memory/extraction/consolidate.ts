@@ -1,0 +1,224 @@
+/**
+ * Consolidation: before anything is stored, each extracted candidate is compared with the user's
+ * near memories (active or pending, pgvector cosine ≥ consolidationConfig.nearSimilarity, same
+ * embedder) and one decision is made:
+ *
+ *   add        nothing near, or near memories state other facts
+ *   update     the same fact with more or corrected detail → merged into the stored memory (re-embedded)
+ *   supersede  a new value for the same subject → the stored memory becomes `superseded` (kept, linked)
+ *   skip       already known
+ *
+ * With near memories the decision is one structured-output call (`memory_consolidation`); without,
+ * it is `add` without a call. The model's answer is then held to two rules it cannot override:
+ *   - an assistant suggestion never changes a stored memory: its update/supersede becomes an add
+ *     (pending, for the user to confirm);
+ *   - a user statement of something only pending becomes an update that activates it.
+ * This module only plans; lib/memory/extraction/store.ts applies the plan in one transaction.
+ */
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { type ConsolidationConfig, consolidationConfig } from "@/core/config";
+import type { Db } from "@/db/client";
+import { findNearMemories, type NearMemory } from "@/db/queries/memories";
+import type { MemoryStatus } from "@/db/schema";
+import { normaliseMemoryText } from "@/lib/ai/offline/consolidation";
+import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/store/memory-store";
+import { generateStructured, MalformedOutputError } from "./call";
+import { buildConsolidationPrompt } from "./consolidation-prompt";
+import { CONSOLIDATION_OUTPUT_NAME, type ConsolidationOutput, consolidationOutputSchema } from "./consolidation-schema";
+import type { ExtractedMemory } from "./extract";
+
+export type DecisionAction = "add" | "update" | "supersede" | "skip";
+
+/** A near memory as the decision saw it. */
+export type NearRef = {
+  id: string;
+  title: string | null;
+  content: string;
+  status: MemoryStatus;
+  similarity: number;
+};
+
+export type ConsolidationDecision = {
+  /** Index of the candidate in the extraction's output. */
+  candidate: number;
+  action: DecisionAction;
+  /** The stored memory the action applies to; null for add (and for a duplicate within one extraction). */
+  targetId: string | null;
+  reason: string;
+  /** "rule": decided without a model call; "model": the memory_consolidation call. */
+  decidedBy: "rule" | "model";
+  near: NearRef[];
+  /** update only: the merged title and content, and their embedding. */
+  merged: { title: string; content: string; embedding: number[] } | null;
+  /** update only: the target is a pending suggestion the user has now stated → it becomes active. */
+  activates: boolean;
+  /** Why the model's answer was changed, when it was. */
+  override: string | null;
+};
+
+export interface ConsolidationDeps {
+  db: Db;
+  model: LanguageModelV3;
+  embed: (texts: string[]) => Promise<number[][]>;
+  /** The embedder of `embeddings` ("offline/hash-ngram-v1"): only its vectors are comparable. */
+  embeddingModel: string;
+}
+
+export interface ConsolidationInput {
+  userId: string;
+  candidates: readonly ExtractedMemory[];
+  /** One embedding per candidate, of memoryEmbeddingText(candidate). */
+  embeddings: readonly number[][];
+  config?: ConsolidationConfig;
+}
+
+type Planned = Omit<ConsolidationDecision, "merged"> & { merged: { title: string; content: string } | null };
+
+function nearRef(memory: NearMemory): NearRef {
+  return {
+    id: memory.id,
+    title: memory.title,
+    content: memory.content,
+    status: memory.status,
+    similarity: memory.similarity,
+  };
+}
+
+async function askModel(
+  model: LanguageModelV3,
+  candidate: ExtractedMemory,
+  near: readonly NearMemory[],
+): Promise<ConsolidationOutput> {
+  const { system, prompt } = buildConsolidationPrompt({
+    candidate: { title: candidate.title, content: candidate.content, type: candidate.type },
+    existing: near.map((memory) => ({ ...memory })),
+  });
+  const output = await generateStructured(model, {
+    schema: consolidationOutputSchema,
+    name: CONSOLIDATION_OUTPUT_NAME,
+    system,
+    prompt,
+  });
+  if (output.action !== "ADD" && !near.some((memory) => memory.id === output.targetId)) {
+    throw new MalformedOutputError(
+      CONSOLIDATION_OUTPUT_NAME,
+      `${output.action} needs the id of one of the near memories as targetId (got ${JSON.stringify(output.targetId)})`,
+    );
+  }
+  return output;
+}
+
+/** The model's answer, held to the provenance rules (see the module comment). */
+function decide(
+  index: number,
+  candidate: ExtractedMemory,
+  near: readonly NearMemory[],
+  output: ConsolidationOutput,
+): Planned {
+  const base = { candidate: index, reason: output.reason, decidedBy: "model" as const, near: near.map(nearRef) };
+  const target = near.find((memory) => memory.id === output.targetId);
+  if (output.action === "ADD" || !target) {
+    return { ...base, action: "add", targetId: null, merged: null, activates: false, override: null };
+  }
+  const userStated = candidate.provenance === "user_stated";
+  if (!userStated && (output.action === "UPDATE" || output.action === "SUPERSEDE")) {
+    return {
+      ...base,
+      action: "add",
+      targetId: null,
+      merged: null,
+      activates: false,
+      override: `The model said ${output.action} ${target.id}, but an assistant suggestion never changes a stored memory: added for the user to confirm.`,
+    };
+  }
+  const activates = userStated && target.status === "pending_confirmation";
+  if (output.action === "UPDATE" || (output.action === "SKIP" && activates)) {
+    return {
+      ...base,
+      action: "update",
+      targetId: target.id,
+      merged: {
+        title: output.action === "UPDATE" ? (output.title ?? candidate.title) : candidate.title,
+        content: output.action === "UPDATE" ? (output.content ?? candidate.content) : candidate.content,
+      },
+      activates,
+      override:
+        output.action === "SKIP"
+          ? "The model said SKIP, but the stored memory was only a pending suggestion and the user has now stated it: it becomes active."
+          : null,
+    };
+  }
+  return {
+    ...base,
+    action: output.action === "SUPERSEDE" ? "supersede" : "skip",
+    targetId: target.id,
+    merged: null,
+    activates: false,
+    override: null,
+  };
+}
+
+/** One decision per candidate, in order. Throws MalformedOutputError for an unusable model answer. */
+export async function planConsolidation(
+  deps: ConsolidationDeps,
+  input: ConsolidationInput,
+): Promise<ConsolidationDecision[]> {
+  const config = input.config ?? consolidationConfig;
+  const planned: Planned[] = [];
+  const seen = new Map<string, number>();
+
+  for (const [index, candidate] of input.candidates.entries()) {
+    const embedding = input.embeddings[index];
+    if (!embedding) throw new Error(`planConsolidation: no embedding for candidate ${index}`);
+    const key = normaliseMemoryText(candidate.content);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      planned.push({
+        candidate: index,
+        action: "skip",
+        targetId: null,
+        reason: `Repeats candidate ${earlier} of this extraction.`,
+        decidedBy: "rule",
+        near: [],
+        merged: null,
+        activates: false,
+        override: null,
+      });
+      continue;
+    }
+    seen.set(key, index);
+
+    const near = await findNearMemories(deps.db, {
+      userId: input.userId,
+      embedding,
+      embeddingModel: deps.embeddingModel,
+      minSimilarity: config.nearSimilarity,
+      limit: config.nearLimit,
+    });
+    if (near.length === 0) {
+      planned.push({
+        candidate: index,
+        action: "add",
+        targetId: null,
+        reason: `No stored memory is at least ${config.nearSimilarity} similar.`,
+        decidedBy: "rule",
+        near: [],
+        merged: null,
+        activates: false,
+        override: null,
+      });
+      continue;
+    }
+    planned.push(decide(index, candidate, near, await askModel(deps.model, candidate, near)));
+  }
+
+  // Merged memories are re-embedded, in one call.
+  const merges = planned.flatMap((decision) => (decision.merged ? [decision.merged] : []));
+  const vectors = await embedMemoryTexts(deps.embed, merges.map(memoryEmbeddingText));
+  let next = 0;
+  return planned.map((decision) =>
+    decision.merged
+      ? { ...decision, merged: { ...decision.merged, embedding: vectors[next++] ?? [] } }
+      : { ...decision, merged: null },
+  );
+}

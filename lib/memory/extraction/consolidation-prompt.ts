@@ -1,0 +1,108 @@
+/**
+ * The consolidation prompt and its parser. The new candidate and the near memories travel as JSON
+ * inside delimiter tags: a model reads them as data, and the offline model reads them back
+ * exactly (`parseConsolidationPrompt`). `<` is written as \u003c inside the JSON, so no stored
+ * text can close a block or forge one.
+ */
+import type { BuiltPrompt } from "./prompt";
+
+export interface ConsolidationCandidate {
+  title: string;
+  content: string;
+  type: string;
+}
+
+export interface NearMemoryForPrompt {
+  id: string;
+  title: string | null;
+  content: string;
+  type: string;
+  /** Cosine similarity to the candidate, 0–1. */
+  similarity: number;
+}
+
+export interface ParsedConsolidationPrompt {
+  candidate: ConsolidationCandidate;
+  existing: NearMemoryForPrompt[];
+}
+
+export const CONSOLIDATION_SYSTEM_PROMPT = `You keep the long-term memory of Lifeline, a personal assistant, free of duplicates and contradictions. You are given ONE new memory about the user and the stored memories most similar to it. Decide what to do with the new memory:
+
+- ADD: it states something the stored memories do not (a different fact, even about a related topic). targetId null.
+- UPDATE: it is the same fact as one stored memory but adds or corrects detail ("Likes pizza" → "Likes pizza with extra cheese"). Give that memory's id as targetId and the merged memory as content (one third-person sentence, no "I"/"my") and title (or null to keep the new ones).
+- SUPERSEDE: it gives a different value for the same single-valued subject as a stored memory, so the stored one is no longer true ("Sister's name is Maya" → "Sister's name is Mia", "Prefers green tea" → "Prefers black tea", "Lives in Berlin" → "Lives in Paris"). Give that memory's id as targetId.
+- SKIP: a stored memory already says the same thing. Give its id as targetId.
+
+Rules:
+- Similar wording is not sameness: "Is allergic to peanuts" and "Is allergic to shellfish" are two facts (ADD). Liking two things is not a contradiction.
+- Only use ids from <existing_memories>. When unsure between ADD and anything else, choose ADD.
+- content and title are null unless the action is UPDATE.
+- reason: one short sentence.`;
+
+const BLOCK_TAGS = ["new_memory", "existing_memories"] as const;
+type BlockTag = (typeof BLOCK_TAGS)[number];
+
+/** JSON that cannot contain "<", so it cannot contain a closing tag. */
+function safeJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/</g, "\\u003c");
+}
+
+function block(tag: BlockTag, value: unknown): string {
+  return `<${tag}>\n${safeJson(value)}\n</${tag}>`;
+}
+
+function readBlock(prompt: string, tag: BlockTag): unknown {
+  const body = new RegExp(`<${tag}>\\n([\\s\\S]*?)\\n</${tag}>`).exec(prompt)?.[1];
+  if (body === undefined) return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The prompt for deciding what to do with `candidate` given its near memories (most similar first). */
+export function buildConsolidationPrompt(input: ParsedConsolidationPrompt): BuiltPrompt {
+  const candidate = { title: input.candidate.title, content: input.candidate.content, type: input.candidate.type };
+  const existing = input.existing.map((memory) => ({
+    id: memory.id,
+    title: memory.title,
+    content: memory.content,
+    type: memory.type,
+    similarity: round(memory.similarity),
+  }));
+  const prompt = [
+    "Decide what to do with the new memory, following the rules.",
+    block("new_memory", candidate),
+    block("existing_memories", existing),
+  ].join("\n\n");
+  return { system: CONSOLIDATION_SYSTEM_PROMPT, prompt };
+}
+
+function isCandidate(value: unknown): value is ConsolidationCandidate {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.title === "string" && typeof v.content === "string" && typeof v.type === "string";
+}
+
+function isNearMemory(value: unknown): value is NearMemoryForPrompt {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.id === "string" &&
+    (typeof v.title === "string" || v.title === null) &&
+    typeof v.content === "string" &&
+    typeof v.type === "string" &&
+    typeof v.similarity === "number"
+  );
+}
+
+/** Recovers the pieces of a prompt made by {@link buildConsolidationPrompt}; undefined if it is not one. */
+export function parseConsolidationPrompt(prompt: string): ParsedConsolidationPrompt | undefined {
+  const candidate = readBlock(prompt, "new_memory");
+  const existing = readBlock(prompt, "existing_memories");
+  if (!isCandidate(candidate) || !Array.isArray(existing) || !existing.every(isNearMemory)) return undefined;
+  return { candidate, existing };
+}

@@ -1,0 +1,24 @@
+/** Every number context assembly runs with; the default is core/config's, tests and previews may pass another. */
+import { formatterConfig, promptConfig, retrievalConfig, thresholdFor } from "@/core/config";
+import type { FormatterSettings } from "./format";
+import type { SemanticConfig } from "./retrieve";
+
+export interface AssemblyConfig {
+  readonly retrieval: SemanticConfig & { readonly conversationLimit: number };
+  readonly formatter: FormatterSettings;
+  readonly prompt: { readonly historyTokenBudget: number };
+}
+
+export const DEFAULT_ASSEMBLY_CONFIG: AssemblyConfig = {
+  retrieval: retrievalConfig,
+  formatter: formatterConfig,
+  prompt: promptConfig,
+};
+
+/** `retrieval` with the similarity threshold measured for `embedderId` (core/config's `thresholdFor`). */
+export function forEmbedder<T extends AssemblyConfig["retrieval"] | SemanticConfig>(
+  retrieval: T,
+  embedderId: string,
+): T {
+  return { ...retrieval, similarityThreshold: thresholdFor(embedderId, retrieval) };
+}

@@ -1,0 +1,246 @@
+/**
+ * Semantic branch: ONE SQL statement that filters, scores, ranks and (optionally) counts access.
+ * Every retrieval strategy is a configuration of this statement (core/config's
+ * `retrievalStrategies`): similarity only, the weighted formula, or hybrid — the vector ranking
+ * fused with a BM25 ranking over memories.search_vector. The formula is the one in score.ts,
+ * which is the reference this query is tested against.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { type Db, selectRows } from "@/db/client";
+import type { RetrievedMemory } from "./memory-row";
+import type { FusionComponents, FusionConfig, RankingConfig, ScoreComponents } from "./score";
+
+export interface SemanticConfig extends RankingConfig {
+  /** Rows returned in all: the selected ones plus the best of those that lost to the limit. */
+  readonly traceCandidateLimit: number;
+  /** The strategy's name, for the trace and reports ("hybrid", "weighted", …). */
+  readonly strategy?: string;
+  /**
+   * Thresholds measured per embedder ("offline/hash-ngram-v2" → 0.1); `similarityThreshold` is the
+   * fallback. The query applies `similarityThreshold` only: resolve first (`forEmbedder`).
+   */
+  readonly similarityThresholds?: Readonly<Record<string, number>>;
+}
+
+export interface SemanticCandidate extends RetrievedMemory, ScoreComponents, Partial<FusionComponents> {
+  /** 1-based position among all of the user's above-threshold memories. */
+  rank: number;
+  /** rank ≤ semanticLimit; the others are listed only so the trace can show them as dropped by limit. */
+  selected: boolean;
+}
+
+export interface SemanticResult {
+  /** The top max(semanticLimit, traceCandidateLimit) above-threshold memories, by rank. */
+  candidates: SemanticCandidate[];
+  /** How many of the user's memories passed the threshold (may exceed `candidates.length`). */
+  aboveThreshold: number;
+}
+
+export interface SemanticQuery {
+  userId: string;
+  /** The query embedding; EMBEDDING_DIMENSIONS finite numbers, not all zero. */
+  embedding: readonly number[];
+  /**
+   * The embedder that made `embedding` ("offline/hash-ngram-v2"): only memories embedded by it are
+   * compared, since vectors of different embedders are not comparable. Omitted: every embedded
+   * memory (tests with hand-made vectors).
+   */
+  embeddingModel?: string;
+  /** The message itself: the text ranking of a fusing strategy matches its words. Omitted: no text matches. */
+  text?: string;
+  /** The instant recency is measured from and last_accessed_at is set to. */
+  now: Date;
+  config: SemanticConfig;
+  /** false (previews): nothing is written. Default true: selected memories get access_count + 1. */
+  countAccess?: boolean;
+}
+
+interface SemanticRow extends Record<string, unknown> {
+  id: string;
+  similarity: number;
+  importance: number;
+  recency: number;
+  relevance: number;
+  vector_rank: number | null;
+  text_rank: number | null;
+  text_score: number | null;
+  score: number;
+  rank: number;
+  above_threshold: number;
+  title: string | null;
+  content: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+/**
+ * The user's active memories embedded by `embeddingModel`, scored and ranked by the strategy in
+ * `config`; those passing the threshold are ranked, ranks 1…semanticLimit are selected and, unless
+ * `countAccess` is false, get access_count + 1 and last_accessed_at = now in the same statement.
+ * updated_at is never touched: reading a memory does not make it more recent.
+ *
+ * Performance: the plan is an exact scan of the user's rows via memories_user_status_idx, one
+ * cosine distance per embedded memory (and, for hybrid, one pass over each memory's tsvector),
+ * and a sort — linear in the user's memory count, which is fine for thousands. The HNSW index
+ * (memories_embedding_hnsw_idx) is not used and should not be: it can only order by distance,
+ * not by this score, and it is shared by all users, so `WHERE user_id = …` is a post-filter that
+ * (even with pgvector 0.8's `hnsw.iterative_scan = relaxed_order` and a raised
+ * `hnsw.max_scan_tuples`) can return fewer than all above-threshold rows — a recent, important
+ * memory just past the ef_search frontier would be silently lost and the threshold would become
+ * approximate. The GIN index on search_vector is not used either: BM25 needs every memory's
+ * length and each term's document frequency among the user's memories, i.e. the same scan. If
+ * users ever hold hundreds of thousands of memories, the route is a two-stage query (iterative
+ * HNSW for the nearest N, then this scoring), with the trace saying the candidate set is approximate.
+ */
+export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
+  const { userId, now, config, countAccess = true } = query;
+  const vector = toVectorLiteral(query.embedding);
+  const at = now.toISOString();
+  const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
+  const { weights, fusion } = config;
+  const sameEmbedder = query.embeddingModel === undefined ? sql`` : sql`AND embedding_model = ${query.embeddingModel}`;
+  const admitted =
+    fusion?.textBypassesThreshold === true
+      ? sql`(similarity >= ${config.similarityThreshold}::float8 OR text_rank IS NOT NULL)`
+      : sql`similarity >= ${config.similarityThreshold}::float8`;
+
+  // Data-modifying CTE: `touched` runs exactly once, to completion, even though the final SELECT
+  // does not read it; all parts see the same snapshot, so the SELECT reports pre-update rows.
+  const rows = await selectRows<SemanticRow>(
+    db,
+    sql`
+      WITH scored AS (
+        SELECT id,
+               1 - (embedding <=> ${vector}::vector) AS similarity,
+               importance::float8 AS importance,
+               1 - LEAST(1, GREATEST(0, floor(extract(epoch FROM (${at}::timestamptz - updated_at)) / 86400))::float8
+                            / ${config.recencyWindowDays}::float8) AS recency,
+               search_vector
+        FROM memories
+        WHERE user_id = ${userId}::uuid AND status = 'active' AND embedding IS NOT NULL ${sameEmbedder}
+      ),
+      -- NaN (a zero vector) sorts above every number in Postgres: such a memory is not comparable at all.
+      pool AS (SELECT * FROM scored WHERE similarity <> 'NaN'::float8),
+      ${fusion ? fusedCandidates(fusion, query.text ?? "") : plainCandidates},
+      above AS (
+        SELECT *,
+               ${weights.similarity}::float8 * relevance
+                 + ${weights.importance}::float8 * importance
+                 + ${weights.recency}::float8 * recency AS score
+        FROM candidates
+        WHERE ${admitted}
+      ),
+      ranked AS (
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score,
+               row_number() OVER (ORDER BY score DESC, id)::int AS rank,
+               count(*) OVER ()::int AS above_threshold
+        FROM above
+        ORDER BY rank
+        LIMIT ${listed}::int
+      ),
+      touched AS (
+        UPDATE memories
+        SET access_count = access_count + 1, last_accessed_at = ${at}::timestamptz
+        WHERE ${countAccess}::boolean AND id IN (SELECT id FROM ranked WHERE rank <= ${config.semanticLimit}::int)
+        RETURNING id
+      )
+      SELECT r.id, r.similarity, r.importance, r.recency, r.relevance, r.vector_rank, r.text_rank, r.text_score,
+             r.score, r.rank, r.above_threshold, m.title, m.content,
+             floor(extract(epoch FROM m.created_at) * 1000)::float8 AS created_at_ms,
+             floor(extract(epoch FROM m.updated_at) * 1000)::float8 AS updated_at_ms
+      FROM ranked r
+      JOIN memories m ON m.id = r.id
+      ORDER BY r.rank`,
+  );
+
+  return {
+    candidates: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      content: row.content,
+      importance: row.importance,
+      createdAt: new Date(row.created_at_ms),
+      updatedAt: new Date(row.updated_at_ms),
+      similarity: row.similarity,
+      recency: row.recency,
+      score: row.score,
+      rank: row.rank,
+      selected: row.rank <= config.semanticLimit,
+      ...(fusion
+        ? {
+            relevance: row.relevance,
+            vectorRank: row.vector_rank ?? 0,
+            textRank: row.text_rank,
+            textScore: row.text_score,
+          }
+        : {}),
+    })),
+    aboveThreshold: rows[0]?.above_threshold ?? 0,
+  };
+}
+
+/** Without fusion the relevance is the similarity itself. */
+const plainCandidates = sql`
+      candidates AS (
+        SELECT id, similarity, importance, recency, similarity AS relevance,
+               NULL::int AS vector_rank, NULL::int AS text_rank, NULL::float8 AS text_score
+        FROM pool
+      )`;
+
+/**
+ * Hybrid: BM25 of each memory's search_vector against the message's lexemes (to_tsvector, the
+ * same 'english' configuration as the generated column), with document frequencies and lengths
+ * taken over the pool, fused with the vector ranking by normalised reciprocal rank fusion.
+ * A term's frequency is its number of positions; a memory's length, the sum over its lexemes.
+ */
+function fusedCandidates(fusion: FusionConfig, text: string): SQL {
+  const { rrfK: k, vectorWeight: wv, textWeight: wt, bm25K1: k1, bm25B: b } = fusion;
+  return sql`
+      terms AS (
+        SELECT p.id, t.lexeme, coalesce(cardinality(t.positions), 1)::float8 AS tf
+        FROM pool p CROSS JOIN LATERAL unnest(p.search_vector) AS t
+      ),
+      lengths AS (SELECT id, sum(tf) AS len FROM terms GROUP BY id),
+      corpus AS (
+        SELECT count(*)::float8 AS n, avg(coalesce(l.len, 0)) AS avg_len
+        FROM pool p LEFT JOIN lengths l ON l.id = p.id
+      ),
+      matches AS (
+        SELECT id, lexeme, tf FROM terms
+        WHERE lexeme IN (SELECT lexeme FROM unnest(to_tsvector('english', ${text})))
+      ),
+      df AS (SELECT lexeme, count(*)::float8 AS df FROM matches GROUP BY lexeme),
+      bm25 AS (
+        SELECT m.id,
+               sum(ln(1 + (c.n - d.df + 0.5) / (d.df + 0.5)) * m.tf * (${k1}::float8 + 1)
+                   / (m.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * l.len / c.avg_len))
+                   ORDER BY m.lexeme COLLATE "C") AS text_score
+        FROM matches m JOIN df d ON d.lexeme = m.lexeme JOIN lengths l ON l.id = m.id CROSS JOIN corpus c
+        GROUP BY m.id
+      ),
+      ranks AS (
+        SELECT p.id, p.similarity, p.importance, p.recency, t.text_score,
+               row_number() OVER (ORDER BY p.similarity DESC, p.id)::int AS vector_rank,
+               CASE WHEN t.text_score IS NOT NULL
+                    THEN row_number() OVER (ORDER BY t.text_score DESC NULLS LAST, p.id)::int END AS text_rank
+        FROM pool p LEFT JOIN bm25 t ON t.id = p.id
+      ),
+      candidates AS (
+        SELECT id, similarity, importance, recency, vector_rank, text_rank, text_score,
+               (${wv}::float8 / (${k}::float8 + vector_rank)
+                 + coalesce(${wt}::float8 / (${k}::float8 + text_rank), 0))
+                 / ((${wv}::float8 + ${wt}::float8) / (${k}::float8 + 1)) AS relevance
+        FROM ranks
+      )`;
+}
+
+/** pgvector's text form, after checking the embedding can be compared at all. */
+function toVectorLiteral(embedding: readonly number[]): string {
+  if (embedding.length !== EMBEDDING_DIMENSIONS) {
+    throw new Error(`query embedding has ${embedding.length} dimensions, expected ${EMBEDDING_DIMENSIONS}`);
+  }
+  if (!embedding.every(Number.isFinite)) throw new Error("query embedding contains a non-finite number");
+  if (embedding.every((x) => x === 0)) throw new Error("query embedding is the zero vector");
+  return `[${embedding.join(",")}]`;
+}

@@ -1,0 +1,133 @@
+/**
+ * What a memory's embedding is made from, how embeddings are checked, and the user's edit (which
+ * re-embeds when the text changes). Every writer of memories.embedding goes through here, so the
+ * stored vector always describes the stored text.
+ */
+
+import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { AppError } from "@/core/errors";
+import type { Db } from "@/db/client";
+import {
+  getMemory,
+  insertMemory,
+  type MemoryPatch,
+  type MemoryRecord,
+  toMemoryRecord,
+  updateMemory,
+} from "@/db/queries/memories";
+import { insertMemoryEvents, snapshotOf } from "@/db/queries/memory-events";
+import type { MemoryType } from "@/db/schema";
+import { describeProviders, embedTexts } from "@/lib/ai/registry";
+
+/**
+ * The text a memory is embedded from: "title: content" (as the formatter shows it), or the content
+ * alone. The title's words (e.g. "Drink preference") make the memory findable by questions that do
+ * not repeat its content's words; see docs/extraction.md for the measurements.
+ */
+export function memoryEmbeddingText(memory: { title: string | null; content: string }): string {
+  const title = memory.title?.trim();
+  return title ? `${title}: ${memory.content}` : memory.content;
+}
+
+/** The embedder returned something that cannot be stored or compared. */
+export class EmbeddingOutputError extends Error {
+  override readonly name = "EmbeddingOutputError";
+}
+
+/** Embeds `texts` (none → no call) and checks every vector can be stored and compared. */
+export async function embedMemoryTexts(
+  embed: (texts: string[]) => Promise<number[][]>,
+  texts: readonly string[],
+): Promise<number[][]> {
+  if (texts.length === 0) return [];
+  const vectors = await embed([...texts]);
+  if (vectors.length !== texts.length) {
+    throw new EmbeddingOutputError(`The embedder returned ${vectors.length} embeddings for ${texts.length} texts`);
+  }
+  for (const vector of vectors) {
+    if (vector.length !== EMBEDDING_DIMENSIONS) {
+      throw new EmbeddingOutputError(
+        `The embedder returned ${vector.length} dimensions, expected ${EMBEDDING_DIMENSIONS}`,
+      );
+    }
+    if (!vector.every(Number.isFinite)) throw new EmbeddingOutputError("The embedder returned a non-finite number");
+    if (vector.every((x) => x === 0)) throw new EmbeddingOutputError("The embedder returned the zero vector");
+  }
+  return vectors;
+}
+
+export interface MemoryEmbedder {
+  embed(texts: string[]): Promise<number[][]>;
+  /** "<provider>/<model>", stored as memories.embedding_model. */
+  model: string;
+}
+
+/** The process's configured embedder (lib/ai/registry). */
+export function defaultMemoryEmbedder(): MemoryEmbedder {
+  return { embed: embedTexts, model: describeProviders().embedder };
+}
+
+/**
+ * The user's PATCH of a memory: when content or title change, the new text is embedded first and
+ * stored with the edit (one transaction, with an `update` event by the user and edited_at).
+ */
+export async function editMemory(
+  db: Db,
+  input: { userId: string; memoryId: string; patch: MemoryPatch },
+  embedder: MemoryEmbedder = defaultMemoryEmbedder(),
+): Promise<MemoryRecord> {
+  const current = await getMemory(db, input);
+  if (current.status === "deleted") {
+    throw new AppError("conflict:memory_deleted", "This memory is deleted; restore it before editing it");
+  }
+  const title = input.patch.title !== undefined ? input.patch.title : current.title;
+  const content = input.patch.content ?? current.content;
+  if (title === current.title && content === current.content) return updateMemory(db, input);
+  const [vector] = await embedMemoryTexts((texts) => embedder.embed(texts), [memoryEmbeddingText({ title, content })]);
+  if (!vector) throw new EmbeddingOutputError("The embedder returned no embedding");
+  return updateMemory(db, { ...input, embedding: { vector, model: embedder.model, title, content } });
+}
+
+export interface NewUserMemory {
+  userId: string;
+  content: string;
+  title?: string | null;
+  type?: MemoryType;
+  importance?: number;
+  tags?: string[];
+}
+
+/**
+ * A memory the user typed in: embedded on write, provenance user_created, active at once, with a
+ * `create` event by the user — in one transaction.
+ */
+export async function createUserMemory(
+  db: Db,
+  input: NewUserMemory,
+  embedder: MemoryEmbedder = defaultMemoryEmbedder(),
+): Promise<MemoryRecord> {
+  const title = input.title ?? null;
+  const [vector] = await embedMemoryTexts(
+    (texts) => embedder.embed(texts),
+    [memoryEmbeddingText({ title, content: input.content })],
+  );
+  if (!vector) throw new EmbeddingOutputError("The embedder returned no embedding");
+  return db.transaction(async (tx) => {
+    const row = await insertMemory(tx, {
+      userId: input.userId,
+      content: input.content,
+      title,
+      type: input.type,
+      importance: input.importance,
+      tags: input.tags,
+      embedding: vector,
+      embeddingModel: embedder.model,
+      provenance: "user_created",
+      status: "active",
+    });
+    await insertMemoryEvents(tx, [
+      { userId: input.userId, memoryId: row.id, action: "create", actor: "user", before: null, after: snapshotOf(row) },
+    ]);
+    return toMemoryRecord(row);
+  });
+}
