@@ -118,12 +118,16 @@ export const users = pgTable(
   (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`)],
 );
 
+/** The owner column of every owned table: its rows go when the user goes. */
+const ownerId = () =>
+  uuid("user_id")
+    .notNull()
+    .references((): AnyPgColumn => users.id, { onDelete: "cascade" });
+
 export const accounts = pgTable(
   "accounts",
   {
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     type: text("type").notNull(),
     provider: text("provider").notNull(),
     providerAccountId: text("provider_account_id").notNull(),
@@ -142,9 +146,7 @@ export const sessions = pgTable(
   "sessions",
   {
     sessionToken: text("session_token").primaryKey(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
@@ -168,9 +170,7 @@ export const conversations = pgTable(
   "conversations",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     title: text("title").notNull().default("New chat"),
     mode: chatModeEnum("mode").notNull().default("conversational"),
     /** Model id from the registry (lib/ai); null → the registry's default. */
@@ -188,9 +188,7 @@ export const messages = pgTable(
   "messages",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     conversationId: uuid("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
@@ -215,9 +213,7 @@ export const messageNotes = pgTable(
   "message_notes",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     messageId: uuid("message_id")
       .notNull()
       .references(() => messages.id, { onDelete: "cascade" }),
@@ -236,9 +232,7 @@ export const memories = pgTable(
   "memories",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     content: text("content").notNull(),
     title: text("title"),
     type: memoryTypeEnum("type").notNull().default("personal"),
@@ -306,9 +300,7 @@ export const memoryEvents = pgTable(
   "memory_events",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     memoryId: uuid("memory_id")
       .notNull()
       .references(() => memories.id, { onDelete: "cascade" }),
@@ -328,9 +320,7 @@ export const memoryExtractions = pgTable(
   "memory_extractions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     conversationId: uuid("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
@@ -371,9 +361,7 @@ export const promptDebug = pgTable(
   "prompt_debug",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     conversationId: uuid("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
@@ -412,9 +400,7 @@ export const gmailOperations = pgTable(
   "gmail_operations",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
     messageId: uuid("message_id").references(() => messages.id, { onDelete: "set null" }),
     /** search_emails | read_email | send_email | list_labels | … */
