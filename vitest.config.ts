@@ -8,6 +8,9 @@ export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {
     environment: "node",
+    // Test output stays readable: warnings and errors only (a developer's LOG_LEVEL wins).
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
+    setupFiles: ["tests/setup.ts"],
     projects: [
       {
         extends: true,

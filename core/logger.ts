@@ -1,14 +1,12 @@
 /**
- * The structured logger (pino, JSON lines on stdout). `LOG_LEVEL` sets the level
- * (default "info"; "warn" under vitest so test output stays readable — failures still show).
+ * The structured logger (pino, JSON lines on stdout). `LOG_LEVEL` sets the level (default "info";
+ * the test runner sets "warn" in vitest.config.ts so test output stays readable).
  * Secrets never reach a log line: the redact paths below cover the usual suspects.
  */
 import pino, { type Logger } from "pino";
 
-const defaultLevel = process.env.VITEST ? "warn" : "info";
-
 export const logger: Logger = pino({
-  level: process.env.LOG_LEVEL ?? defaultLevel,
+  level: process.env.LOG_LEVEL || "info",
   base: { app: "lifeline" },
   redact: {
     paths: [

@@ -9,8 +9,9 @@ import type { Database, Db } from "@/db/client";
 import { createExtraction } from "@/db/queries/extractions";
 import { memories, memoryEvents, memoryExtractions } from "@/db/schema";
 import { embedOffline } from "@/lib/ai/offline/embedder";
-import { enqueueExtraction, getInProcessRunner } from "@/lib/jobs/extraction-queue";
+import { enqueueExtraction } from "@/lib/jobs/extraction-queue";
 import { memoryEmbeddingText } from "@/lib/memory/store/memory-store";
+import { getInProcessRunner, processDispatcher } from "@/lib/runtime";
 import { createConversation, createPair } from "@/tests/fixtures/jobs";
 import { createTestDatabase, DB_KINDS } from "./db";
 import { type HttpClient, registerAndSignIn } from "./http-client";
@@ -48,7 +49,7 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
   async function exchange(userText: string, assistantText = "Noted.") {
     const conversationId = await createConversation(db, ada.id);
     const pair = await createPair(db, { userId: ada.id, conversationId }, userText, assistantText);
-    const { extractionId } = await enqueueExtraction(db, { ...pair, memoryEnabled: true });
+    const { extractionId } = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, processDispatcher());
     await getInProcessRunner().idle();
     return { ...pair, extractionId };
   }

@@ -1,10 +1,11 @@
 import { CpuIcon } from "lucide-react";
-import { describeProviders, getAiConfig } from "@/lib/ai/registry";
+import { getAiRegistry } from "@/lib/ai/registry";
 
 /** Names the offline provider when it is the one answering (server component). */
 export function OfflineNotice() {
-  if (getAiConfig().provider !== "offline") return null;
-  const { model } = describeProviders();
+  const ai = getAiRegistry();
+  if (ai.config.provider !== "offline") return null;
+  const { model } = ai.describeProviders();
   return (
     <p
       role="status"

@@ -1,5 +1,5 @@
 import type { UIMessage } from "ai";
-import type { TranscriptMessage } from "@/db/queries/transcript";
+import type { TranscriptMessage } from "@/lib/chat/transcript";
 import type { TurnMetadata } from "@/lib/chat/turn";
 import type { Jsonify } from "@/lib/ui/json";
 

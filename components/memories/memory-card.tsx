@@ -4,7 +4,7 @@ import { Badge } from "@/components/ui/badge";
 import type { ListedMemory } from "@/db/queries/memory-list";
 import { cn } from "@/lib/ui/cn";
 import { formatDateTime, formatRelative, plural } from "@/lib/ui/format";
-import { PROVENANCE_LABELS, STATUS_LABELS, TYPE_LABELS } from "@/lib/ui/memory-labels";
+import { PROVENANCE_LABELS, STATUS_LABELS, TYPE_LABELS } from "./labels";
 import { MemoryActions } from "./memory-actions";
 
 function ImportanceMeter({ value }: { value: number }) {

@@ -13,7 +13,7 @@ import {
   STATUS_LABELS,
   STATUS_OPTIONS,
   TYPE_LABELS,
-} from "@/lib/ui/memory-labels";
+} from "./labels";
 
 export interface FilterValues {
   q?: string;

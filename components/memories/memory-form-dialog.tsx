@@ -16,7 +16,7 @@ import {
 import { Input, Label, NativeSelect, Textarea } from "@/components/ui/input";
 import type { MemoryType } from "@/db/schema";
 import { ApiError, api, errorMessage } from "@/lib/ui/api";
-import { MEMORY_TYPE_OPTIONS, TYPE_LABELS } from "@/lib/ui/memory-labels";
+import { MEMORY_TYPE_OPTIONS, TYPE_LABELS } from "./labels";
 
 export interface EditableMemory {
   id: string;

@@ -1,8 +1,10 @@
 /** Conversations, always of one owner: every query filters by user_id. */
+
 import { and, desc, eq, ilike, lt, or, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type ChatMode, conversations } from "@/db/schema";
+import { firstOr } from "./first";
 
 export type Conversation = typeof conversations.$inferSelect;
 
@@ -29,13 +31,14 @@ export async function getConversation(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },
 ): Promise<Conversation> {
-  const [row] = await db
-    .select()
-    .from(conversations)
-    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))
-    .limit(1);
-  if (!row) throw notFound("conversation");
-  return row;
+  return firstOr(
+    db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))
+      .limit(1),
+    () => notFound("conversation"),
+  );
 }
 
 export interface ConversationPage {
@@ -103,13 +106,14 @@ export async function updateConversation(
   db: Db,
   { userId, conversationId, patch }: { userId: string; conversationId: string; patch: ConversationPatch },
 ): Promise<Conversation> {
-  const [row] = await db
-    .update(conversations)
-    .set({ ...patch, updatedAt: new Date() })
-    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))
-    .returning();
-  if (!row) throw notFound("conversation");
-  return row;
+  return firstOr(
+    db
+      .update(conversations)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))
+      .returning(),
+    () => notFound("conversation"),
+  );
 }
 
 /** Marks activity: the conversation moves to the top of the list. */

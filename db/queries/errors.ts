@@ -1,4 +1,13 @@
 /** Recognising Postgres errors through drizzle's wrappers, on either driver (pg and PGlite). */
+import { DrizzleQueryError } from "drizzle-orm";
+
+/**
+ * The error worth showing: drizzle wraps driver errors in one that repeats the SQL and every
+ * parameter (1536-float vectors included); its cause is what happened.
+ */
+export function unwrapQueryError(error: unknown): unknown {
+  return error instanceof DrizzleQueryError && error.cause instanceof Error ? error.cause : error;
+}
 
 /** True when `error` (or any error in its `cause` chain) is a unique violation (SQLSTATE 23505). */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

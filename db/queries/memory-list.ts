@@ -12,7 +12,9 @@ import {
   memories,
   memoryEvents,
 } from "@/db/schema";
-import { type MemoryRecord, vectorLiteral } from "./memories";
+import type { MemoryRecord } from "./memories";
+import { redactDeletedMemories } from "./redaction";
+import { vectorLiteral } from "./vectors";
 
 export const MEMORY_SORTS = ["recent", "importance", "used"] as const;
 export type MemorySort = (typeof MEMORY_SORTS)[number];
@@ -127,10 +129,21 @@ export async function exportMemories(db: Db, { userId }: { userId: string }) {
   return rows.map((memory) => ({ ...memory, history: events.filter((e) => e.memoryId === memory.id) }));
 }
 
-/** Erases every memory of the user and its history (not a soft delete); returns how many. */
+/**
+ * Erases every memory of the user and its history (not a soft delete), and redacts their text
+ * from every derived record (db/queries/redaction.ts), in one transaction; returns how many.
+ * The rows are locked in id order first, the order writers of derived records lock them in.
+ */
 export async function deleteAllMemories(db: Db, { userId }: { userId: string }): Promise<number> {
   return db.transaction(async (tx) => {
+    await tx
+      .select({ id: memories.id })
+      .from(memories)
+      .where(eq(memories.userId, userId))
+      .orderBy(asc(memories.id))
+      .for("update");
     const deleted = await tx.delete(memories).where(eq(memories.userId, userId)).returning({ id: memories.id });
+    await redactDeletedMemories(tx, { userId, memoryIds: deleted.map((row) => row.id) });
     return deleted.length;
   });
 }

@@ -2,10 +2,12 @@
  * Notes on messages, always of one owner. The earlier app's notes had no ownership check: here the
  * owner filter is in every statement, and a missing or foreign id gives the same 404.
  */
+
 import { and, asc, eq, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { messageNotes, messages } from "@/db/schema";
+import { firstOr } from "./first";
 import { getMessage } from "./messages";
 
 export interface Note {
@@ -42,24 +44,25 @@ export async function createNote(
   db: Db,
   { userId, messageId, content }: { userId: string; messageId: string; content: string },
 ): Promise<Note> {
-  const [row] = await db
-    .insert(messageNotes)
-    .select(
-      db
-        .select({
-          id: sql`gen_random_uuid()`.as("id"),
-          userId: messages.userId,
-          messageId: messages.id,
-          content: sql`${content}`.as("content"),
-          createdAt: sql`now()`.as("created_at"),
-          updatedAt: sql`now()`.as("updated_at"),
-        })
-        .from(messages)
-        .where(and(eq(messages.id, messageId), eq(messages.userId, userId))),
-    )
-    .returning(noteColumns);
-  if (!row) throw notFound("message");
-  return row;
+  return firstOr(
+    db
+      .insert(messageNotes)
+      .select(
+        db
+          .select({
+            id: sql`gen_random_uuid()`.as("id"),
+            userId: messages.userId,
+            messageId: messages.id,
+            content: sql`${content}`.as("content"),
+            createdAt: sql`now()`.as("created_at"),
+            updatedAt: sql`now()`.as("updated_at"),
+          })
+          .from(messages)
+          .where(and(eq(messages.id, messageId), eq(messages.userId, userId))),
+      )
+      .returning(noteColumns),
+    () => notFound("message"),
+  );
 }
 
 export async function deleteNote(db: Db, { userId, noteId }: { userId: string; noteId: string }): Promise<void> {

@@ -7,10 +7,10 @@
 import { NonRetriableError } from "inngest";
 import { extractionConfig } from "@/core/config";
 import { markExtractionFailed } from "@/db/queries/extractions";
-import { defaultExtractionDeps } from "@/lib/jobs/extraction-deps";
 import { type ExtractionDeps, runExtraction } from "@/lib/jobs/extraction-job";
 import { type InngestClient, inngest, messagePairCompleted } from "@/lib/jobs/inngest-client";
 import { FinalJobError, type JobSteps } from "@/lib/jobs/steps";
+import { processExtractionDeps } from "@/lib/runtime";
 
 /** The part of Inngest's step tools the job uses. */
 interface InngestStepRun {
@@ -56,4 +56,4 @@ export function createExtractMemoriesFunction(getDeps: () => Promise<ExtractionD
   );
 }
 
-export const extractMemories = createExtractMemoriesFunction(defaultExtractionDeps);
+export const extractMemories = createExtractMemoriesFunction(processExtractionDeps);

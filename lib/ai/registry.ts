@@ -24,8 +24,13 @@ import { createOpenAI } from "@ai-sdk/openai";
 import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
 import { defaultEmbeddingSettingsMiddleware, embedMany, wrapEmbeddingModel } from "ai";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
-import { OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel } from "@/lib/ai/offline/embedder";
-import { OFFLINE_CHAT_MODEL_ID, offlineLanguageModel } from "@/lib/ai/offline/model";
+import {
+  OFFLINE_CHAT_MODEL_ID,
+  OFFLINE_EMBEDDING_MODEL_ID,
+  offlineEmbeddingModel,
+  offlineLanguageModel,
+} from "@/lib/ai/offline";
+import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
 
 /** Environment variables, as in process.env (a plain object in tests). */
 export type EnvVars = Readonly<Record<string, string | undefined>>;
@@ -196,6 +201,8 @@ export interface AiRegistry {
   embedTexts(texts: string[]): Promise<number[][]>;
   embedText(text: string): Promise<number[]>;
   describeProviders(): ProviderDescription;
+  /** The embedder as the memory pipeline takes it: `embedTexts` and its "<provider>/<model>" id. */
+  readonly embedder: MemoryEmbedder;
 }
 
 /**
@@ -252,6 +259,11 @@ export function createAiRegistry(env: EnvVars = process.env, options: AiRegistry
     return embeddingModel;
   };
 
+  const description: ProviderDescription = {
+    model: `${config.provider}/${config.defaultChatModel}`,
+    embedder: `${config.provider}/${config.embeddingModelId}`,
+  };
+
   const embedTexts = async (texts: string[]): Promise<number[][]> => {
     if (texts.length === 0) return [];
     const { embeddings } = await embedMany({ model: getEmbeddingModel(), values: texts });
@@ -278,10 +290,8 @@ export function createAiRegistry(env: EnvVars = process.env, options: AiRegistry
       if (!embedding) throw new Error("embedText: the embedding model returned no embedding");
       return embedding;
     },
-    describeProviders: () => ({
-      model: `${config.provider}/${config.defaultChatModel}`,
-      embedder: `${config.provider}/${config.embeddingModelId}`,
-    }),
+    describeProviders: () => description,
+    embedder: { model: description.embedder, embed: embedTexts },
   };
 }
 
@@ -304,15 +314,9 @@ export function getAiRegistry(): AiRegistry {
 /**
  * Replaces the process-wide registry, like setDatabase does for the database: scripts and tests
  * that bring their own models (e.g. a scripted MockLanguageModelV3). `undefined` restores the env's.
+ * Only the app edge reads the process registry (lib/runtime.ts, the route wrapper, pages); the
+ * pipeline below it is handed a registry, an embedder or a model.
  */
 export function setAiRegistry(next: AiRegistry | undefined): void {
   processRegistry = next;
 }
-
-export const isKnownChatModel = (id: string): boolean => registry().isKnownChatModel(id);
-export const getLanguageModel = (modelId?: string): LanguageModelV3 => registry().getLanguageModel(modelId);
-export const getExtractionModel = (): LanguageModelV3 => registry().getExtractionModel();
-export const getEmbeddingModel = (): EmbeddingModelV3 => registry().getEmbeddingModel();
-export const embedTexts = (texts: string[]): Promise<number[][]> => registry().embedTexts(texts);
-export const embedText = (text: string): Promise<number[]> => registry().embedText(text);
-export const describeProviders = (): ProviderDescription => registry().describeProviders();

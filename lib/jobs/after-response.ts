@@ -1,17 +1,34 @@
 /**
- * runAfterResponse: work that must not delay the answer. Inside a Next request scope it is handed
- * to `after()` from next/server (Next runs it once the response is sent and keeps the request's
- * lifetime open until it settles); anywhere else — scripts, tests, the in-process HTTP test
- * harness — it runs as a detached promise. Either way a failure is logged, never thrown at the
- * caller.
+ * runAfterResponse: work that must not delay the answer. In the app it is handed to `after()` from
+ * next/server: Next runs it once the response is sent and keeps the request's lifetime (and a
+ * serverless function) open until it settles. A process that serves no Next request — a script,
+ * or the test harness that calls route handlers over plain node:http — chooses the detached
+ * scheduler instead, at its set-up (`setBackgroundScheduler(detachedScheduler)`). Either way a
+ * failing task is logged, never thrown at the caller.
  */
 import { after } from "next/server";
 import { logger } from "@/core/logger";
 
+/** Runs `task` at some point after the caller returns. */
+export type BackgroundScheduler = (task: () => Promise<void>) => void;
+
+/** Next's after(): the task runs once the current request's response is sent. */
+export const nextAfterScheduler: BackgroundScheduler = (task) => after(task);
+
+/** A detached promise, started now: for processes with no request scope (scripts, test harnesses). */
+export const detachedScheduler: BackgroundScheduler = (task) => void task();
+
+let scheduler: BackgroundScheduler = nextAfterScheduler;
+
+/** Chooses where background tasks run in this process (default: Next's after()). */
+export function setBackgroundScheduler(next: BackgroundScheduler): void {
+  scheduler = next;
+}
+
 const pending = new Set<Promise<void>>();
 
 export function runAfterResponse(task: () => Promise<unknown>): void {
-  const guarded = () => {
+  scheduler(() => {
     const run = (async () => {
       try {
         await task();
@@ -22,13 +39,7 @@ export function runAfterResponse(task: () => Promise<unknown>): void {
     pending.add(run);
     void run.finally(() => pending.delete(run));
     return run;
-  };
-  try {
-    // Throws outside a request scope ("`after` was called outside a request scope").
-    after(guarded);
-  } catch {
-    void guarded();
-  }
+  });
 }
 
 /** Resolves once every task handed to runAfterResponse so far (and any they start meanwhile) has settled. */

@@ -1,14 +1,14 @@
-/** The job's dependencies in the app: the process database and the configured models (lib/ai/registry). */
-import { getDb } from "@/db/client";
-import { describeProviders, embedTexts, getExtractionModel } from "@/lib/ai/registry";
+/** The extraction job's dependencies, built from a database, an AI registry and a clock (the app edge passes the process's: lib/runtime.ts). */
+import type { Db } from "@/db/client";
+import type { AiRegistry } from "@/lib/ai/registry";
 import type { ExtractionDeps } from "./extraction-job";
 
-export async function defaultExtractionDeps(): Promise<ExtractionDeps> {
+export function extractionDeps({ db, ai, now }: { db: Db; ai: AiRegistry; now: () => Date }): ExtractionDeps {
   return {
-    db: await getDb(),
-    model: getExtractionModel(),
-    embed: embedTexts,
-    embeddingModel: describeProviders().embedder,
-    now: () => new Date(),
+    db,
+    model: ai.getExtractionModel(),
+    embed: ai.embedder.embed,
+    embeddingModel: ai.embedder.model,
+    now,
   };
 }

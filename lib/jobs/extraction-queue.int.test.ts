@@ -11,6 +11,7 @@ import { getExtraction } from "@/db/queries/extractions";
 import { memories, memoryExtractions } from "@/db/schema";
 import { parseExtractionPrompt } from "@/lib/memory/extraction/prompt";
 import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
+import { getInProcessRunner, processDispatcher, resumeExtractions } from "@/lib/runtime";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import {
   createConversation,
@@ -23,16 +24,9 @@ import {
   testDeps,
 } from "@/tests/fixtures/jobs";
 import { MAX_EXTRACTION_ATTEMPTS } from "./extraction-job";
-import {
-  type ExtractionDispatcher,
-  enqueueExtraction,
-  getInProcessRunner,
-  inngestDispatcher,
-  retryExtraction,
-} from "./extraction-queue";
+import { type ExtractionDispatcher, enqueueExtraction, inngestDispatcher, retryExtraction } from "./extraction-queue";
 import { INTERRUPTED_ERROR, InProcessRunner } from "./in-process-runner";
 import { createInngestClient } from "./inngest-client";
-import { resumeExtractions } from "./resume";
 
 const FAST = { backoffBaseMs: 20, backoffMaxMs: 200 };
 
@@ -99,7 +93,7 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
     try {
       const me = await owner();
       const pair = await createPair(db, me, "My dog's name is Rex", "Hi Rex!");
-      const result = await enqueueExtraction(db, { ...pair, memoryEnabled: true });
+      const result = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, processDispatcher());
       await getInProcessRunner().idle();
       expect(await row(result.extractionId)).toMatchObject({ status: "succeeded", runner: "in-process" });
       expect(await contentsOf(me.userId)).toEqual(["Dog's name is Rex"]);

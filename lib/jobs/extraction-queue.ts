@@ -16,10 +16,9 @@ import {
 } from "@/db/queries/extractions";
 import type { ExtractionStatus } from "@/db/schema";
 import { runAfterResponse } from "./after-response";
-import { defaultExtractionDeps } from "./extraction-deps";
-import { type ExtractionJob, InProcessRunner } from "./in-process-runner";
+import type { ExtractionJob, InProcessRunner } from "./in-process-runner";
 import { type InngestClient, inngest, messagePairCompleted } from "./inngest-client";
-import { type JobRunnerKind, jobRunnerKind } from "./runner-kind";
+import type { JobRunnerKind } from "./runner-kind";
 import { errorMessage } from "./steps";
 
 export { runAfterResponse };
@@ -28,15 +27,6 @@ export interface ExtractionDispatcher {
   readonly kind: JobRunnerKind;
   /** Hands the job over; rejects when it could not be (the caller records that on the row). */
   dispatch(job: ExtractionJob & { queuedAt: Date }): Promise<void>;
-}
-
-// One runner per server process, kept across dev-server hot reloads.
-const globalForJobs = globalThis as unknown as { __lifelineInProcessRunner?: InProcessRunner };
-
-/** The process's in-process runner (its jobs use the process database and the registry's models). */
-export function getInProcessRunner(): InProcessRunner {
-  globalForJobs.__lifelineInProcessRunner ??= new InProcessRunner({ deps: defaultExtractionDeps });
-  return globalForJobs.__lifelineInProcessRunner;
 }
 
 /**
@@ -57,13 +47,9 @@ export function inngestDispatcher(client: InngestClient = inngest): ExtractionDi
   };
 }
 
-export const inProcessDispatcher: ExtractionDispatcher = {
-  kind: "in-process",
-  dispatch: (job) => getInProcessRunner().run(job),
-};
-
-export function defaultDispatcher(kind: JobRunnerKind = jobRunnerKind()): ExtractionDispatcher {
-  return kind === "inngest" ? inngestDispatcher() : inProcessDispatcher;
+/** Runs the job on `runner`, in this process. */
+export function inProcessDispatcher(runner: InProcessRunner): ExtractionDispatcher {
+  return { kind: "in-process", dispatch: (job) => runner.run(job) };
 }
 
 /**
@@ -73,7 +59,7 @@ export function defaultDispatcher(kind: JobRunnerKind = jobRunnerKind()): Extrac
 export async function dispatchExtraction(
   db: Db,
   extraction: Pick<Extraction, "id" | "userId" | "queuedAt">,
-  dispatcher: ExtractionDispatcher = defaultDispatcher(),
+  dispatcher: ExtractionDispatcher,
 ): Promise<void> {
   try {
     await dispatcher.dispatch({
@@ -114,7 +100,7 @@ export interface MessagePair {
 export async function enqueueExtraction(
   db: Db,
   pair: MessagePair,
-  dispatcher: ExtractionDispatcher = defaultDispatcher(),
+  dispatcher: ExtractionDispatcher,
 ): Promise<{ extractionId: string; status: ExtractionStatus }> {
   const { extraction, created } = await createExtraction(db, {
     userId: pair.userId,
@@ -136,7 +122,7 @@ export async function enqueueExtraction(
 export async function retryExtraction(
   db: Db,
   { userId, assistantMessageId }: { userId: string; assistantMessageId: string },
-  dispatcher: ExtractionDispatcher = defaultDispatcher(),
+  dispatcher: ExtractionDispatcher,
 ): Promise<Extraction> {
   const extraction = await requeueFailedExtraction(db, {
     userId,

@@ -4,7 +4,7 @@
  * Inngest); under the in-process runner it calls `fn` directly and the runner re-runs the whole
  * body on a retry. Step results cross a JSON boundary under Inngest, so they must be JSON values.
  */
-import { DrizzleQueryError } from "drizzle-orm";
+import { unwrapQueryError } from "@/db/queries/errors";
 import type { JobRunnerKind } from "./runner-kind";
 
 /** A JSON value (Dates, Maps, class instances and `undefined` array items do not survive `step.run`). */
@@ -36,7 +36,7 @@ const MAX_ERROR_CHARS = 1000;
  * repeats the SQL and every parameter (1536-float vectors included): its cause is what happened.
  */
 export function errorMessage(error: unknown): string {
-  const root = error instanceof DrizzleQueryError && error.cause instanceof Error ? error.cause : error;
+  const root = unwrapQueryError(error);
   const text = root instanceof Error ? root.message || root.name : String(root);
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;
 }

@@ -1,6 +1,6 @@
-import { getAiRegistry } from "@/lib/ai/registry";
 import { route } from "@/lib/api/route";
 import { runChatTurn } from "@/lib/chat/turn";
+import { processDispatcher } from "@/lib/runtime";
 import { chatBody } from "@/lib/validation/chat";
 
 /** Streaming answers can take a while on serverless hosts. */
@@ -11,6 +11,6 @@ export const maxDuration = 60;
  * → a UI message stream (useChat). Without conversationId a conversation is created; its id is in
  * the `x-conversation-id` header and in the stream's message metadata.
  */
-export const POST = route({ body: chatBody, rateLimit: "chat" }, ({ db, userId, body, request, log }) =>
-  runChatTurn(db, getAiRegistry(), { userId, body, signal: request.signal, log }),
+export const POST = route({ body: chatBody, rateLimit: "chat" }, ({ db, ai, userId, body, request, log }) =>
+  runChatTurn(db, ai, { userId, body, signal: request.signal, log, dispatcher: processDispatcher() }),
 );

@@ -1,6 +1,5 @@
 import { createConversation, listConversations } from "@/db/queries/conversations";
 import { getAccount } from "@/db/queries/users";
-import { getAiRegistry } from "@/lib/ai/registry";
 import { route } from "@/lib/api/route";
 import { assertKnownModel } from "@/lib/chat/models";
 import { conversationCreateBody, conversationListQuery } from "@/lib/validation/chat";
@@ -11,8 +10,8 @@ export const GET = route({ query: conversationListQuery }, async ({ db, userId, 
 );
 
 /** POST /api/conversations {title?, mode?, model?, memoryEnabled?} → 201 {conversation}. */
-export const POST = route({ body: conversationCreateBody, status: 201 }, async ({ db, userId, body }) => {
-  if (body.model !== undefined) assertKnownModel(getAiRegistry(), body.model);
+export const POST = route({ body: conversationCreateBody, status: 201 }, async ({ db, ai, userId, body }) => {
+  if (body.model !== undefined) assertKnownModel(ai, body.model);
   const memoryEnabled = body.memoryEnabled ?? (await getAccount(db, { userId })).memoryEnabledDefault;
   return { conversation: await createConversation(db, { userId, ...body, memoryEnabled }) };
 });

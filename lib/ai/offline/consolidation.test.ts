@@ -4,11 +4,12 @@ import { consolidationConfig } from "@/core/config";
 import {
   buildConsolidationPrompt,
   type NearMemoryForPrompt,
+  normaliseMemoryText,
   parseConsolidationPrompt,
 } from "@/lib/memory/extraction/consolidation-prompt";
 import { CONSOLIDATION_OUTPUT_NAME, consolidationOutputSchema } from "@/lib/memory/extraction/consolidation-schema";
 import { memoryEmbeddingText } from "@/lib/memory/store/memory-store";
-import { consolidateOffline, normaliseMemoryText } from "./consolidation";
+import { consolidateOffline } from "./consolidation";
 import { embedOffline } from "./embedder";
 import { extractMemoriesOffline } from "./extractor";
 import { offlineLanguageModel } from "./model";
@@ -151,5 +152,42 @@ describe("the consolidation prompt", () => {
       output: Output.object({ schema: consolidationOutputSchema, name: CONSOLIDATION_OUTPUT_NAME }),
     });
     expect(output).toMatchObject({ action: "SUPERSEDE", targetId: "m-maya" });
+  });
+});
+
+describe("contradictions in common phrasings supersede the stored memory", () => {
+  it.each([
+    ["I moved from Lisbon to Porto", "I live in Lisbon"],
+    ["I've relocated to San Francisco", "I live in New York"],
+    ["I now live in Porto", "I live in Lisbon"],
+    ["I live in Porto, not Lisbon", "I live in Lisbon"],
+    ["I don't live in Lisbon anymore", "I live in Lisbon"],
+    ["I no longer work at Acme Corp", "I work at Acme Corp"],
+    ["These days I work at Globex", "I work at Acme Corp"],
+    ["I'm not vegetarian anymore", "I'm vegetarian"],
+    ["I'm not allergic to penicillin", "I'm allergic to penicillin"],
+    ["I don't like coffee anymore", "I like coffee"],
+    ["I'm 35 now", "I am 34 years old"],
+    ["I live in Lisbon", "I don't live in Lisbon anymore"],
+  ])("%j supersedes %j, which is near enough to be compared", (next, stored) => {
+    const result = decide(next, stored);
+    expect(result.existing[0]?.similarity).toBeGreaterThanOrEqual(consolidationConfig.nearSimilarity);
+    expect(result).toMatchObject({ action: "SUPERSEDE", targetId: "m1" });
+  });
+
+  it("a negation never supersedes a different fact", () => {
+    expect(decide("I'm not allergic to penicillin", "I'm allergic to peanuts")).toMatchObject({ action: "ADD" });
+    expect(decide("I no longer live in Denver", "I live in Lisbon")).toMatchObject({ action: "ADD" });
+  });
+
+  it.each([
+    ["My sister Maya lives in Lisbon", "I live in Porto"],
+    ["My dad just moved to Florida", "I live in Boston"],
+    ["My wife works at Globex", "I work at Acme Corp"],
+    ["My mom is allergic to cats", "I'm allergic to peanuts"],
+  ])("a fact about someone else (%j) is not near the user's own (%j)", (next, stored) => {
+    const result = decide(next, stored);
+    expect(result.existing[0]?.similarity).toBeLessThan(consolidationConfig.nearSimilarity);
+    expect(result.action).not.toBe("SUPERSEDE");
   });
 });

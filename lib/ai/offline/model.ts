@@ -31,10 +31,15 @@ import {
   UnsupportedFunctionalityError,
 } from "@ai-sdk/provider";
 import { createIdGenerator } from "@ai-sdk/provider-utils";
-import { parseConsolidationPrompt } from "@/lib/memory/extraction/consolidation-prompt";
+import { type ParsedConsolidationPrompt, parseConsolidationPrompt } from "@/lib/memory/extraction/consolidation-prompt";
 import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation-schema";
-import { parseExtractionPrompt, parseTitlePrompt } from "@/lib/memory/extraction/prompt";
-import { EXTRACTION_OUTPUT_NAME, TITLE_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
+import {
+  type ConversationMessage,
+  type ParsedExtractionPrompt,
+  parseExtractionPrompt,
+  parseTitlePrompt,
+} from "@/lib/memory/extraction/prompt";
+import { EXTRACTION_OUTPUT_NAME, readHandoff, TITLE_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import { countTokens, truncateToTokens } from "@/lib/memory/tokens";
 import { composeOfflineReply } from "./chat";
 import { consolidateOffline } from "./consolidation";
@@ -80,11 +85,17 @@ function userTexts(prompt: LanguageModelV3Prompt): string[] {
   return prompt.filter((message) => message.role === "user").map(textOf);
 }
 
-function structuredOutput(name: string | undefined, prompt: LanguageModelV3Prompt): string {
-  const userText = userTexts(prompt).join("\n\n");
+/**
+ * A structured output. The pipeline hands over the input its prompt was built from
+ * (lib/memory/extraction/schema.ts handoffOptions), which is used as it is; a call without one (a
+ * hand-written prompt) is read back from the prompt's text, which must then have the builder's shape.
+ */
+function structuredOutput(options: LanguageModelV3CallOptions, name: string | undefined): string {
+  const userText = userTexts(options.prompt).join("\n\n");
+  const handoff = name === undefined ? undefined : readHandoff(options.providerOptions, name);
   switch (name) {
     case EXTRACTION_OUTPUT_NAME: {
-      const parsed = parseExtractionPrompt(userText);
+      const parsed = (handoff as ParsedExtractionPrompt | undefined) ?? parseExtractionPrompt(userText);
       if (!parsed) {
         throw new Error(
           `Offline model: a "${EXTRACTION_OUTPUT_NAME}" request needs a prompt made by buildExtractionPrompt (Current date, <user_message>, <assistant_message>).`,
@@ -93,7 +104,7 @@ function structuredOutput(name: string | undefined, prompt: LanguageModelV3Promp
       return JSON.stringify(extractMemoriesOffline(parsed));
     }
     case TITLE_OUTPUT_NAME: {
-      const messages = parseTitlePrompt(userText);
+      const messages = (handoff as ConversationMessage[] | undefined) ?? parseTitlePrompt(userText);
       if (!messages) {
         throw new Error(
           `Offline model: a "${TITLE_OUTPUT_NAME}" request needs a prompt made by buildTitlePrompt (<conversation>).`,
@@ -102,7 +113,7 @@ function structuredOutput(name: string | undefined, prompt: LanguageModelV3Promp
       return JSON.stringify(titleConversationOffline(messages));
     }
     case CONSOLIDATION_OUTPUT_NAME: {
-      const parsed = parseConsolidationPrompt(userText);
+      const parsed = (handoff as ParsedConsolidationPrompt | undefined) ?? parseConsolidationPrompt(userText);
       if (!parsed) {
         throw new Error(
           `Offline model: a "${CONSOLIDATION_OUTPUT_NAME}" request needs a prompt made by buildConsolidationPrompt (<new_memory>, <existing_memories>).`,
@@ -131,7 +142,7 @@ function complete(options: LanguageModelV3CallOptions): Completion {
   const { prompt, responseFormat, maxOutputTokens } = options;
   const isJson = responseFormat?.type === "json";
   const fullText = isJson
-    ? structuredOutput(responseFormat.name, prompt)
+    ? structuredOutput(options, responseFormat.name)
     : composeOfflineReply({ system: systemText(prompt), userMessage: userTexts(prompt).at(-1) ?? "" });
   const text = maxOutputTokens === undefined ? fullText : truncateToTokens(fullText, maxOutputTokens);
   const truncated = text !== fullText;

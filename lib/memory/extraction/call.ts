@@ -1,6 +1,7 @@
 /**
  * One structured-output model call, as extraction and consolidation make it: `generateText` with
- * `Output.object({ schema, name })` (the name is what the offline model dispatches on), a low
+ * `Output.object({ schema, name })` (the name is what the offline model dispatches on) and the
+ * structured input the prompt was built from (schema.ts handoffOptions), a low
  * temperature, and no SDK-level retries — the job's retries are the only ones, so every attempt
  * is counted and visible. Output that is not JSON or does not match the schema is a
  * MalformedOutputError: a failed attempt, never an empty answer.
@@ -9,6 +10,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { generateText, NoObjectGeneratedError, Output } from "ai";
 import type { z } from "zod";
 import { extractionConfig } from "@/core/config";
+import { handoffOptions } from "./schema";
 
 export class MalformedOutputError extends Error {
   override readonly name = "MalformedOutputError";
@@ -44,7 +46,14 @@ function issuesOf(error: unknown): string | undefined {
 
 export async function generateStructured<S extends z.ZodType>(
   model: LanguageModelV3,
-  request: { schema: S; name: string; system: string; prompt: string },
+  request: {
+    schema: S;
+    name: string;
+    system: string;
+    prompt: string;
+    /** What the prompt was built from, handed to the model beside it (see handoffOptions). */
+    input: unknown;
+  },
 ): Promise<z.output<S>> {
   try {
     const { output } = await generateText({
@@ -52,6 +61,7 @@ export async function generateStructured<S extends z.ZodType>(
       system: request.system,
       prompt: request.prompt,
       output: Output.object({ schema: request.schema, name: request.name }),
+      providerOptions: handoffOptions({ task: request.name, input: request.input }),
       temperature: extractionConfig.temperature,
       maxRetries: 0,
     });

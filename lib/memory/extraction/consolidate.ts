@@ -20,10 +20,14 @@ import { type ConsolidationConfig, consolidationConfig } from "@/core/config";
 import type { Db } from "@/db/client";
 import { findNearMemories, type NearMemory } from "@/db/queries/memories";
 import type { MemoryStatus } from "@/db/schema";
-import { normaliseMemoryText } from "@/lib/ai/offline/consolidation";
 import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/store/memory-store";
 import { generateStructured, MalformedOutputError } from "./call";
-import { buildConsolidationPrompt } from "./consolidation-prompt";
+import {
+  buildConsolidationPrompt,
+  normaliseMemoryText,
+  type ParsedConsolidationPrompt,
+  shownConsolidationInput,
+} from "./consolidation-prompt";
 import { CONSOLIDATION_OUTPUT_NAME, type ConsolidationOutput, consolidationOutputSchema } from "./consolidation-schema";
 import type { ExtractedMemory } from "./extract";
 
@@ -89,15 +93,17 @@ async function askModel(
   candidate: ExtractedMemory,
   near: readonly NearMemory[],
 ): Promise<ConsolidationOutput> {
-  const { system, prompt } = buildConsolidationPrompt({
+  const input: ParsedConsolidationPrompt = {
     candidate: { title: candidate.title, content: candidate.content, type: candidate.type },
     existing: near.map((memory) => ({ ...memory })),
-  });
+  };
+  const { system, prompt } = buildConsolidationPrompt(input);
   const output = await generateStructured(model, {
     schema: consolidationOutputSchema,
     name: CONSOLIDATION_OUTPUT_NAME,
     system,
     prompt,
+    input: shownConsolidationInput(input),
   });
   if (output.action !== "ADD" && !near.some((memory) => memory.id === output.targetId)) {
     throw new MalformedOutputError(

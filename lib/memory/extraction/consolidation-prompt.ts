@@ -63,16 +63,23 @@ function readBlock(prompt: string, tag: BlockTag): unknown {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
+/** Exactly what the consolidation prompt shows of `input`: the prompt's fields, similarities rounded. */
+export function shownConsolidationInput(input: ParsedConsolidationPrompt): ParsedConsolidationPrompt {
+  return {
+    candidate: { title: input.candidate.title, content: input.candidate.content, type: input.candidate.type },
+    existing: input.existing.map((memory) => ({
+      id: memory.id,
+      title: memory.title,
+      content: memory.content,
+      type: memory.type,
+      similarity: round(memory.similarity),
+    })),
+  };
+}
+
 /** The prompt for deciding what to do with `candidate` given its near memories (most similar first). */
 export function buildConsolidationPrompt(input: ParsedConsolidationPrompt): BuiltPrompt {
-  const candidate = { title: input.candidate.title, content: input.candidate.content, type: input.candidate.type };
-  const existing = input.existing.map((memory) => ({
-    id: memory.id,
-    title: memory.title,
-    content: memory.content,
-    type: memory.type,
-    similarity: round(memory.similarity),
-  }));
+  const { candidate, existing } = shownConsolidationInput(input);
   const prompt = [
     "Decide what to do with the new memory, following the rules.",
     block("new_memory", candidate),
@@ -105,4 +112,14 @@ export function parseConsolidationPrompt(prompt: string): ParsedConsolidationPro
   const existing = readBlock(prompt, "existing_memories");
   if (!isCandidate(candidate) || !Array.isArray(existing) || !existing.every(isNearMemory)) return undefined;
   return { candidate, existing };
+}
+
+/** Lower-cased, straight apostrophes, no trailing punctuation, single spaces. */
+export function normaliseMemoryText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .replace(/[\s.!?;:,]+$/, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }

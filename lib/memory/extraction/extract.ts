@@ -11,7 +11,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { MemoryProvenance, MemoryStatus } from "@/db/schema";
 import { generateStructured } from "./call";
-import { buildExtractionPrompt, type ConversationMessage } from "./prompt";
+import { buildExtractionPrompt, type ConversationMessage, type ParsedExtractionPrompt } from "./prompt";
 import { EXTRACTION_OUTPUT_NAME, type ExtractionCandidate, extractionResultSchema } from "./schema";
 
 export type ExtractedProvenance = Extract<MemoryProvenance, "user_stated" | "assistant_suggested">;
@@ -66,11 +66,17 @@ export async function extractMemories(model: LanguageModelV3, input: ExtractionI
     userMessage: input.userMessage,
     assistantMessage: input.assistantMessage,
   });
+  const handoff: ParsedExtractionPrompt = {
+    currentDate: input.currentDate,
+    userMessage: input.userMessage,
+    assistantMessage: input.assistantMessage,
+  };
   const result = await generateStructured(model, {
     schema: extractionResultSchema,
     name: EXTRACTION_OUTPUT_NAME,
     system,
     prompt,
+    input: handoff,
   });
   return result.memories.map((candidate) => {
     const provenance = provenanceOf(candidate, input.userMessage);

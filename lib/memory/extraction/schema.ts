@@ -45,3 +45,28 @@ export type Evidence = z.infer<typeof evidenceSchema>;
 export type ExtractionCandidate = z.infer<typeof extractionCandidateSchema>;
 export type ExtractionResult = z.infer<typeof extractionResultSchema>;
 export type TitleResult = z.infer<typeof titleSchema>;
+
+/**
+ * The structured input a task's prompt was built from, handed to the model beside the prompt as
+ * `providerOptions.lifeline` (AI SDK provider options are namespaced: OpenAI and compatible
+ * providers ignore this one). A model that works on structure — the offline model — reads it
+ * instead of parsing the prompt's text back.
+ */
+export const TASK_HANDOFF_NAMESPACE = "lifeline";
+
+export interface TaskHandoff {
+  /** The structured output's name: EXTRACTION_OUTPUT_NAME, TITLE_OUTPUT_NAME or CONSOLIDATION_OUTPUT_NAME. */
+  task: string;
+  input: unknown;
+}
+
+/** Provider options carrying `handoff` (JSON-serialisable: the inputs are plain data). */
+export function handoffOptions(handoff: TaskHandoff) {
+  return { [TASK_HANDOFF_NAMESPACE]: JSON.parse(JSON.stringify(handoff)) as Record<string, never> };
+}
+
+/** The hand-off of `task` in a call's provider options, if the caller sent one. */
+export function readHandoff(providerOptions: Record<string, unknown> | undefined, task: string): unknown {
+  const handoff = providerOptions?.[TASK_HANDOFF_NAMESPACE] as Partial<TaskHandoff> | undefined;
+  return handoff?.task === task ? handoff.input : undefined;
+}

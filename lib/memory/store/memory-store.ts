@@ -4,7 +4,6 @@
  * stored vector always describes the stored text.
  */
 
-import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import {
@@ -16,8 +15,8 @@ import {
   updateMemory,
 } from "@/db/queries/memories";
 import { insertMemoryEvents, snapshotOf } from "@/db/queries/memory-events";
+import { vectorProblem } from "@/db/queries/vectors";
 import type { MemoryType } from "@/db/schema";
-import { describeProviders, embedTexts } from "@/lib/ai/registry";
 
 /**
  * The text a memory is embedded from: "title: content" (as the formatter shows it), or the content
@@ -45,13 +44,8 @@ export async function embedMemoryTexts(
     throw new EmbeddingOutputError(`The embedder returned ${vectors.length} embeddings for ${texts.length} texts`);
   }
   for (const vector of vectors) {
-    if (vector.length !== EMBEDDING_DIMENSIONS) {
-      throw new EmbeddingOutputError(
-        `The embedder returned ${vector.length} dimensions, expected ${EMBEDDING_DIMENSIONS}`,
-      );
-    }
-    if (!vector.every(Number.isFinite)) throw new EmbeddingOutputError("The embedder returned a non-finite number");
-    if (vector.every((x) => x === 0)) throw new EmbeddingOutputError("The embedder returned the zero vector");
+    const problem = vectorProblem(vector);
+    if (problem) throw new EmbeddingOutputError(`The embedder returned an embedding that ${problem}`);
   }
   return vectors;
 }
@@ -62,11 +56,6 @@ export interface MemoryEmbedder {
   model: string;
 }
 
-/** The process's configured embedder (lib/ai/registry). */
-export function defaultMemoryEmbedder(): MemoryEmbedder {
-  return { embed: embedTexts, model: describeProviders().embedder };
-}
-
 /**
  * The user's PATCH of a memory: when content or title change, the new text is embedded first and
  * stored with the edit (one transaction, with an `update` event by the user and edited_at).
@@ -74,7 +63,7 @@ export function defaultMemoryEmbedder(): MemoryEmbedder {
 export async function editMemory(
   db: Db,
   input: { userId: string; memoryId: string; patch: MemoryPatch },
-  embedder: MemoryEmbedder = defaultMemoryEmbedder(),
+  embedder: MemoryEmbedder,
 ): Promise<MemoryRecord> {
   const current = await getMemory(db, input);
   if (current.status === "deleted") {
@@ -101,11 +90,7 @@ export interface NewUserMemory {
  * A memory the user typed in: embedded on write, provenance user_created, active at once, with a
  * `create` event by the user — in one transaction.
  */
-export async function createUserMemory(
-  db: Db,
-  input: NewUserMemory,
-  embedder: MemoryEmbedder = defaultMemoryEmbedder(),
-): Promise<MemoryRecord> {
+export async function createUserMemory(db: Db, input: NewUserMemory, embedder: MemoryEmbedder): Promise<MemoryRecord> {
   const title = input.title ?? null;
   const [vector] = await embedMemoryTexts(
     (texts) => embedder.embed(texts),

@@ -5,9 +5,9 @@ import { OfflineNotice } from "@/components/chat/offline-notice";
 import { isAppError } from "@/core/errors";
 import { getDb } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
-import { listTranscript } from "@/db/queries/transcript";
 import { getAiConfig } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
+import { listTranscript } from "@/lib/chat/transcript";
 import { DEFAULT_TEMPERATURE } from "@/lib/chat/turn";
 import { jsonify } from "@/lib/ui/json";
 

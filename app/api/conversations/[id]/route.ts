@@ -1,5 +1,4 @@
 import { deleteConversation, getConversation, updateConversation } from "@/db/queries/conversations";
-import { getAiRegistry } from "@/lib/ai/registry";
 import { route } from "@/lib/api/route";
 import { assertKnownModel } from "@/lib/chat/models";
 import { conversationPatchBody } from "@/lib/validation/chat";
@@ -11,10 +10,13 @@ export const GET = route({ params: idParams }, async ({ db, userId, params }) =>
 }));
 
 /** PATCH /api/conversations/:id {title?, archived?, mode?, model?, memoryEnabled?} → {conversation}. */
-export const PATCH = route({ params: idParams, body: conversationPatchBody }, async ({ db, userId, params, body }) => {
-  if (body.model) assertKnownModel(getAiRegistry(), body.model);
-  return { conversation: await updateConversation(db, { userId, conversationId: params.id, patch: body }) };
-});
+export const PATCH = route(
+  { params: idParams, body: conversationPatchBody },
+  async ({ db, ai, userId, params, body }) => {
+    if (body.model) assertKnownModel(ai, body.model);
+    return { conversation: await updateConversation(db, { userId, conversationId: params.id, patch: body }) };
+  },
+);
 
 /** DELETE /api/conversations/:id → 204; its messages, notes and debug records go with it. */
 export const DELETE = route({ params: idParams }, async ({ db, userId, params }) => {

@@ -1,6 +1,5 @@
 import { getConversation } from "@/db/queries/conversations";
 import { getAccount } from "@/db/queries/users";
-import { getAiRegistry } from "@/lib/ai/registry";
 import { route } from "@/lib/api/route";
 import { loadHistory } from "@/lib/chat/history";
 import { previewContext } from "@/lib/memory/retrieval/assemble";
@@ -10,12 +9,11 @@ import { previewBody } from "@/lib/validation/memories";
  * POST /api/memories/preview {message, conversationId?} → {trace, memoryContext, messages}: what a
  * chat turn would assemble for this message, without calling a model or counting an access.
  */
-export const POST = route({ body: previewBody }, async ({ db, userId, body }) => {
+export const POST = route({ body: previewBody }, async ({ db, ai, userId, body }) => {
   const account = await getAccount(db, { userId });
   const conversation = body.conversationId
     ? await getConversation(db, { userId, conversationId: body.conversationId })
     : null;
-  const ai = getAiRegistry();
   const { messages, trace } = await previewContext(db, {
     userId,
     userName: account.name,

@@ -1,5 +1,5 @@
-import { listTranscript } from "@/db/queries/transcript";
 import { route } from "@/lib/api/route";
+import { listTranscript } from "@/lib/chat/transcript";
 import { idParams } from "@/lib/validation/common";
 
 /**

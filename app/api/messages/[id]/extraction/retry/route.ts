@@ -1,6 +1,7 @@
 import { route } from "@/lib/api/route";
 import { retryExtraction } from "@/lib/jobs/extraction-queue";
 import { toExtractionView } from "@/lib/jobs/extraction-view";
+import { processDispatcher } from "@/lib/runtime";
 import { idParams } from "@/lib/validation/common";
 
 /**
@@ -9,5 +10,8 @@ import { idParams } from "@/lib/validation/common";
  * conflict:extraction_not_failed when it is not failed; 404 not_found:message when missing or not yours.
  */
 export const POST = route({ params: idParams, status: 202 }, async ({ db, userId, params }) => ({
-  extraction: await toExtractionView(db, await retryExtraction(db, { userId, assistantMessageId: params.id })),
+  extraction: await toExtractionView(
+    db,
+    await retryExtraction(db, { userId, assistantMessageId: params.id }, processDispatcher()),
+  ),
 }));

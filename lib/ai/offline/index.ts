@@ -1,0 +1,29 @@
+/**
+ * The offline provider: what Lifeline runs on when no model key is configured (the embedded
+ * default, every new user's first experience, and every test that needs no scripted model).
+ * It is a real, labelled implementation, chosen by configuration in lib/ai/registry.ts — never
+ * a test double, never a branch on NODE_ENV.
+ *
+ * Contract
+ * - `offlineLanguageModel` ("offline/lifeline-offline-1", model.ts) is an AI SDK LanguageModelV3:
+ *   deterministic, no network, streams like a provider (paced by LIFELINE_OFFLINE_DELAY_MS) and
+ *   honours abort signals and maxOutputTokens.
+ *   - Text: it answers the newest user message from the memory lines of the system prompt — only
+ *     what the model received, exactly as a remote model would (chat.ts).
+ *   - Structured outputs, by `responseFormat.name`: memory_extraction (extractor.ts),
+ *     conversation_title (extractor.ts) and memory_consolidation (consolidation.ts). Their input is
+ *     the structured hand-off the pipeline sends beside the prompt (providerOptions.lifeline,
+ *     lib/memory/extraction/schema.ts); a call without one is read back from a builder-made prompt.
+ *     The output is checked by the same zod schemas as any model's.
+ * - `offlineEmbeddingModel` ("offline/hash-ngram-v1", embedder.ts) is an AI SDK EmbeddingModelV3:
+ *   deterministic, unit-norm, EMBEDDING_DIMENSIONS long, built from hashed word, bigram,
+ *   character n-gram and concept features (text-features.ts). Its algorithm is pinned to its id by
+ *   a checksum test: changing it means a new id (and re-embedding stored memories).
+ * - Helpers: grammatical-person.ts (first ↔ second person), date-expressions.ts (relative dates
+ *   resolved against the current date).
+ *
+ * Dependencies point one way: this folder reads lib/memory's contracts (schemas, prompt shapes,
+ * the formatter's bullet in core/config); nothing in lib/memory imports it.
+ */
+export { OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel } from "./embedder";
+export { OFFLINE_CHAT_MODEL_ID, offlineLanguageModel } from "./model";

@@ -1,0 +1,145 @@
+/**
+ * The architecture, as a test: layers that only point down, no import cycle between folders, and
+ * the process's real dependencies built only at the app edge. docs/architecture.md draws it.
+ *
+ *   core/  ←  db/  ←  lib/  ←  app/, components/, inngest/
+ *
+ * Production sources only: tests, e2e, eval and scripts may import anything.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(__dirname, "..");
+const SOURCE_ROOTS = ["core", "db", "lib", "app", "components", "inngest"];
+const TOP_FILES = ["instrumentation.ts", "proxy.ts"];
+
+function walk(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir)).flatMap((name) => {
+    const rel = path.join(dir, name);
+    if (statSync(path.join(ROOT, rel)).isDirectory()) return name === "migrations" ? [] : walk(rel);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [rel] : [];
+  });
+}
+
+const files = [...SOURCE_ROOTS.flatMap(walk), ...TOP_FILES];
+const EXTENSIONS = ["", ".ts", ".tsx", "/index.ts", "/index.tsx"];
+
+/** The project files `file` imports (static, dynamic and type imports), resolved to paths. */
+function importsOf(file: string): string[] {
+  const source = readFileSync(path.join(ROOT, file), "utf8");
+  const specifiers = [...source.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1] as string);
+  return specifiers.flatMap((spec) => {
+    const base = spec.startsWith("@/")
+      ? spec.slice(2)
+      : spec.startsWith(".")
+        ? path.join(path.dirname(file), spec)
+        : null;
+    if (base === null) return [];
+    const found = EXTENSIONS.map((ext) => base + ext).find((candidate) => {
+      try {
+        return statSync(path.join(ROOT, candidate)).isFile();
+      } catch {
+        return false;
+      }
+    });
+    if (!found) throw new Error(`${file}: cannot resolve "${spec}"`);
+    return [path.normalize(found)];
+  });
+}
+
+const graph = new Map(files.map((file) => [file, importsOf(file)]));
+const top = (file: string) => file.split("/")[0] as string;
+
+function violations(from: string, allowed: string[]): string[] {
+  return [...graph]
+    .filter(([file]) => top(file) === from)
+    .flatMap(([file, imports]) => imports.filter((i) => !allowed.includes(top(i))).map((i) => `${file} → ${i}`));
+}
+
+describe("layers only point down", () => {
+  it("core/ imports nothing of the project", () => {
+    expect(violations("core", ["core"])).toEqual([]);
+  });
+
+  it("db/ imports only db/ and core/", () => {
+    expect(violations("db", ["db", "core"])).toEqual([]);
+  });
+
+  it("lib/ imports only lib/, db/ and core/ — never app/, components/ or inngest/", () => {
+    expect(violations("lib", ["lib", "db", "core"])).toEqual([]);
+  });
+
+  it("inngest/ and components/ do not import app/", () => {
+    expect([
+      ...violations("inngest", ["inngest", "lib", "db", "core"]),
+      ...violations("components", ["components", "lib", "db", "core"]),
+    ]).toEqual([]);
+  });
+});
+
+describe("no import cycle between folders", () => {
+  it("the folder graph is acyclic", () => {
+    const folderEdges = new Map<string, Set<string>>();
+    for (const [file, imports] of graph) {
+      const from = path.dirname(file);
+      for (const target of imports) {
+        const to = path.dirname(target);
+        if (to === from) continue;
+        if (!folderEdges.has(from)) folderEdges.set(from, new Set());
+        folderEdges.get(from)?.add(to);
+      }
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, "visiting" | "done">();
+    const visit = (folder: string, trail: string[]) => {
+      if (state.get(folder) === "done") return;
+      if (state.get(folder) === "visiting") {
+        cycles.push([...trail.slice(trail.indexOf(folder)), folder].join(" → "));
+        return;
+      }
+      state.set(folder, "visiting");
+      for (const next of folderEdges.get(folder) ?? []) visit(next, [...trail, folder]);
+      state.set(folder, "done");
+    };
+    for (const folder of folderEdges.keys()) visit(folder, []);
+    expect(cycles).toEqual([]);
+  });
+});
+
+describe("the process's dependencies are built only at the app edge", () => {
+  /** Modules of lib/ that may reach for the process database and registry: the composition root and the request edges. */
+  const EDGE = [
+    "lib/ai/registry.ts", // defines getAiRegistry
+    "lib/runtime.ts",
+    "lib/api/route.ts",
+    "lib/auth/index.ts", // Auth.js's handlers
+    "lib/auth/server.ts", // the session of server components (pages)
+    "lib/health.ts",
+  ];
+
+  it("no other lib/ module calls getDb, getDatabase or getAiRegistry, or imports lib/runtime", () => {
+    const offenders = [...graph.keys()]
+      .filter((file) => top(file) === "lib" && !EDGE.includes(file))
+      .filter((file) => {
+        const source = readFileSync(path.join(ROOT, file), "utf8");
+        return /\b(?:getDb|getDatabase|getAiRegistry)\s*\(/.test(source) || graph.get(file)?.includes("lib/runtime.ts");
+      });
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe("production code is not bent to fit tests", () => {
+  it("no production module reads VITEST or NODE_ENV=test", () => {
+    const offenders = [...graph.keys()].filter((file) =>
+      /process\.env\.VITEST|NODE_ENV\s*===?\s*["']test["']/.test(readFileSync(path.join(ROOT, file), "utf8")),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("no test fixture lives under lib/", () => {
+    expect([...graph.keys()].filter((file) => top(file) === "lib" && /(fixture|test-kit|mock)/i.test(file))).toEqual(
+      [],
+    );
+  });
+});
