@@ -42,6 +42,8 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "message_notes",
       "messages",
       "prompt_debug",
+      "rate_limits",
+      "revoked_sessions",
       "sessions",
       "users",
       "verification_tokens",

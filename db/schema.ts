@@ -112,6 +112,11 @@ export const users = pgTable(
     passwordHash: text("password_hash"),
     /** Default of conversations.memory_enabled for this user's new chats. */
     memoryEnabledDefault: boolean("memory_enabled_default").notNull().default(true),
+    /**
+     * Copied into every session (JWT claim `sv`) at sign-in; a session whose copy differs is ended.
+     * Bumped by a password change and "sign out everywhere" (lib/auth/revocation.ts).
+     */
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -160,6 +165,37 @@ export const verificationTokens = pgTable(
     expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.identifier, t.token] })],
+);
+
+/**
+ * Sessions ended by signing out (JWT claim `sid`), kept until the JWT itself would have expired.
+ * Other sessions of the user are unaffected; a user's rows go with the user.
+ */
+export const revokedSessions = pgTable(
+  "revoked_sessions",
+  {
+    sessionId: text("session_id").primaryKey(),
+    userId: ownerId(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("revoked_sessions_user_idx").on(t.userId), index("revoked_sessions_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * Rate-limit counters shared by every server instance (lib/limits/rate-limit.ts): one row per key,
+ * a fixed window that starts at the key's first hit. Not user data: keys are opaque strings
+ * ("signin:email:<sha256>", "chat:<user id>"), and expired rows are deleted opportunistically.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [index("rate_limits_expires_idx").on(t.expiresAt)],
 );
 
 // ---------------------------------------------------------------------------

@@ -89,7 +89,7 @@ describe("account", () => {
     const other = await registerAndSignIn(server.url, "taken");
     const newEmail = `Renamed-${Date.now()}@Example.com`;
     const res = await user.client.request("PATCH", "/api/account", {
-      json: { name: "Renamed", email: newEmail, memoryEnabledDefault: false },
+      json: { name: "Renamed", email: newEmail, memoryEnabledDefault: false, currentPassword: user.password },
     });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({
@@ -98,7 +98,9 @@ describe("account", () => {
     expect((await user.client.request("GET", "/api/account")).json).toMatchObject({ account: { name: "Renamed" } });
     expect((await new HttpClient(server.url).signIn(newEmail, user.password)).ok).toBe(true);
 
-    const taken = await user.client.request("PATCH", "/api/account", { json: { email: other.email } });
+    const taken = await user.client.request("PATCH", "/api/account", {
+      json: { email: other.email, currentPassword: user.password },
+    });
     expect(taken.status).toBe(409);
     expect(taken.json).toMatchObject({ error: { code: "conflict:email" } });
   });

@@ -14,6 +14,25 @@ vi.mock("@/db/queries/users", () => ({
   userExists: async (_db: unknown, { userId }: { userId: string }) => !gone.has(userId),
 }));
 
+// Rate-limit counters live in the database (db/queries/rate-limits.ts, tested on PGlite and
+// Postgres in tests/rate-limit.int.test.ts); here the same window in memory, over the fake database.
+vi.mock("@/db/queries/rate-limits", () => {
+  const windows = new Map<string, { end: number; count: number }>();
+  return {
+    hitRateLimit: async (_db: unknown, { key, limit, windowMs }: { key: string; limit: number; windowMs: number }) => {
+      const now = Date.now();
+      const w = windows.get(key);
+      const current = w && w.end > now ? w : { end: now + windowMs, count: 0 };
+      current.count = Math.min(current.count + 1, limit + 1);
+      windows.set(key, current);
+      return { count: current.count, resetInMs: current.end - now };
+    },
+    refundRateLimit: async () => {},
+    resetRateLimit: async () => {},
+    deleteExpiredRateLimits: async () => {},
+  };
+});
+
 const SECRET = "route-test-secret-0123456789abcdef";
 process.env.AUTH_SECRET = SECRET;
 process.env.LIFELINE_CHAT_RATE_LIMIT = "2/60s";

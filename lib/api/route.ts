@@ -9,16 +9,18 @@
  * In order, for every request:
  *   1. request id: a well-formed incoming `x-request-id` is kept, else a new one; every response carries it;
  *   2. session (lib/auth/session.ts): absent → 401, unless the route says `auth: "public"`; a session
- *      whose account no longer exists is a 401 too (checked once the request has parsed);
- *   3. rate limit (`rateLimit: "chat"`): over the limit → 429 with Retry-After;
- *   4. params, query, body parsed with the route's zod schemas → 400 naming each bad field
+ *      whose account no longer exists, or that was ended (signed out, password changed, "sign out
+ *      everywhere": lib/auth/revocation.ts), is a 401 too (checked once the request has parsed);
+ *   3. params, query, body parsed with the route's zod schemas → 400 naming each bad field
  *      (`fields: { "body.email": "…", "params.id": "…" }`); bodies must be JSON (415), ≤ 64 KB (413),
  *      well-formed (400);
+ *   4. rate limit (`rateLimit: "chat"`, counted in the database — lib/limits/rate-limit.ts): over the
+ *      limit → 429 with Retry-After. After validation, so requests refused with a 400 do not count;
  *   5. the handler runs with `{ db, userId, params, query, body, request, requestId, log }`; it returns
  *      data (→ JSON with `status`, default 200), `undefined` (→ 204) or a Response of its own;
  *   6. an `AppError` becomes its status and `{ error: { code, message, fields?, requestId } }`;
  *      anything else is logged and answered 500 `internal` — never a stack trace.
- * Nothing touches the database before steps 2–4 have passed.
+ * Nothing touches the database before steps 2–3 have passed.
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
@@ -26,10 +28,13 @@ import { AppError, type ErrorBody, type FieldErrors, isAppError } from "@/core/e
 import { type Logger, logger } from "@/core/logger";
 import { type Db, getDb } from "@/db/client";
 import { userExists } from "@/db/queries/users";
-import { getRequestSession } from "@/lib/auth/session";
-import { getRateLimiter, type RateLimitName } from "./rate-limit";
+import { type AiRegistry, getAiRegistry } from "@/lib/ai/registry";
+import { decodeRequestSession } from "@/lib/auth/session";
+import { getRateLimiter, type RateLimitName } from "@/lib/limits/rate-limit";
+import { queryObject, readJsonBody } from "./body";
 
-export const MAX_BODY_BYTES = 64 * 1024;
+// The body limit lives with the body reader; re-exported for callers of this module.
+export { MAX_BODY_BYTES } from "./body";
 
 type Schema = z.ZodType;
 type Output<S> = S extends Schema ? z.output<S> : undefined;
@@ -43,7 +48,7 @@ export interface RouteOptions<A extends "user" | "public", P, Q, B> {
   query?: Q;
   /** JSON body. Use strict objects: unknown fields are a 400. */
   body?: B;
-  /** A named per-user limit from lib/api/rate-limit.ts. Requires `auth: "user"`. */
+  /** A named per-user limit from lib/limits/rate-limit.ts. Requires `auth: "user"`. */
   rateLimit?: A extends "public" ? never : RateLimitName;
   /** Status of a successful response when the handler returns data (default 200). */
   status?: number;
@@ -51,6 +56,8 @@ export interface RouteOptions<A extends "user" | "public", P, Q, B> {
 
 export interface RouteContext<A extends "user" | "public", P, Q, B> {
   db: Db;
+  /** The process's models and embedder (lib/ai/registry). */
+  ai: AiRegistry;
   userId: A extends "public" ? string | null : string;
   params: Output<P>;
   query: Output<Q>;
@@ -131,50 +138,6 @@ function parseWith<S extends Schema>(schema: S, where: string, value: unknown): 
   return result.data;
 }
 
-const bodyError = (message: string) => new AppError("bad_request", message, { fields: { body: message } });
-
-/** Reads at most MAX_BODY_BYTES of a JSON body, whatever Content-Length claims. */
-async function readJsonBody(request: Request): Promise<unknown> {
-  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json") {
-    throw new AppError("unsupported_media_type", "Request body must be JSON (Content-Type: application/json)");
-  }
-  const tooLarge = () => new AppError("payload_too_large", `Request body must be at most ${MAX_BODY_BYTES / 1024} KB`);
-  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) throw bodyError("Request body is required");
-
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
-  } catch {
-    throw bodyError("Request body is not valid UTF-8");
-  }
-  if (text.trim() === "") throw bodyError("Request body is required");
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw bodyError("Malformed JSON");
-  }
-}
-
-function queryObject(request: Request): Record<string, string> {
-  return Object.fromEntries(new URL(request.url).searchParams);
-}
-
 export function route<
   A extends "user" | "public" = "user",
   P extends Schema | undefined = undefined,
@@ -191,31 +154,37 @@ export function route<
     let log = logger.child({ requestId, method: request.method, path });
     let response: Response;
     try {
-      const session = await getRequestSession(request);
+      const session = await decodeRequestSession(request);
       if (!session && access === "user") throw new AppError("unauthorized", "Sign in to continue");
-      const userId = session?.id ?? null;
+      const userId = session?.user.id ?? null;
       if (userId) log = log.child({ userId });
-
-      if (options.rateLimit && userId) {
-        const decision = getRateLimiter(options.rateLimit)?.take(`${options.rateLimit}:${userId}`);
-        if (decision && !decision.ok) {
-          throw new AppError("rate_limited", "Too many requests — try again shortly", {
-            retryAfter: decision.retryAfterSeconds,
-          });
-        }
-      }
 
       const params = options.params ? parseWith(options.params, "params", await context.params) : undefined;
       const query = options.query ? parseWith(options.query, "query", queryObject(request)) : undefined;
       const body = options.body ? parseWith(options.body, "body", await readJsonBody(request)) : undefined;
 
       const db = await getDb();
-      // A valid session of an account that no longer exists (deleted, or another database) is signed out.
-      if (userId && access === "user" && !(await userExists(db, { userId }))) {
-        throw new AppError("unauthorized", "Your account no longer exists — sign in again");
+      // A valid session of an account that no longer exists (deleted, or another database), or one
+      // that was ended (lib/auth/revocation.ts), is signed out.
+      if (
+        session &&
+        access === "user" &&
+        !(await userExists(db, { userId: session.user.id, session: session.claims }))
+      ) {
+        throw new AppError("unauthorized", "Your session has ended or your account no longer exists — sign in again");
+      }
+
+      if (options.rateLimit && userId) {
+        const decision = await getRateLimiter(options.rateLimit)?.take(db, userId);
+        if (decision && !decision.ok) {
+          throw new AppError("rate_limited", "Too many requests — try again shortly", {
+            retryAfter: decision.retryAfterSeconds,
+          });
+        }
       }
       const result = await handler({
         db,
+        ai: getAiRegistry(),
         userId: userId as RouteContext<A, P, Q, B>["userId"],
         params: params as Output<P>,
         query: query as Output<Q>,

@@ -11,14 +11,19 @@ export function safeCallbackUrl(raw: unknown, fallback = "/"): string {
   return raw;
 }
 
-/** The message a sign-in error code from Auth.js (`/login?error=…`) is shown as. */
-export function signInErrorMessage(code: string | null | undefined): string | null {
+/**
+ * The message a sign-in error from Auth.js (`/login?error=…&code=…`) is shown as. `detail` is the
+ * `code` of a CredentialsSignin (lib/auth/config.ts: "rate_limited", "busy").
+ */
+export function signInErrorMessage(code: string | null | undefined, detail?: string | null): string | null {
   switch (code) {
     case undefined:
     case null:
     case "":
       return null;
     case "CredentialsSignin":
+      if (detail === "rate_limited") return "Too many sign-in attempts. Wait a few minutes, then try again.";
+      if (detail === "busy") return "The server is busy. Try again in a few seconds.";
       return "Wrong email or password.";
     case "OAuthAccountNotLinked":
       return "This email already has a Lifeline account with a password. Sign in with your password, then connect Google from Settings.";

@@ -7,6 +7,10 @@
  * - Google, only when AUTH_GOOGLE_ID and AUTH_GOOGLE_SECRET are set (lib/auth/google.ts).
  * - The drizzle adapter stores users and linked accounts (Google tokens) in our tables.
  */
+import { createHash } from "node:crypto";
+// The class next-auth re-exports (the same module): importing it from "next-auth" itself would pull
+// in next/server at import time.
+import { CredentialsSignin } from "@auth/core/errors";
 import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import type { DefaultSession, NextAuthConfig } from "next-auth";
 import type { Adapter } from "next-auth/adapters";
@@ -14,16 +18,23 @@ import Credentials from "next-auth/providers/credentials";
 import { logger } from "@/core/logger";
 import type { Db } from "@/db/client";
 import { updateOAuthTokens } from "@/db/queries/accounts";
-import { findUserForSignIn } from "@/db/queries/users";
+import { findUserForSignIn, userExists } from "@/db/queries/users";
 import { accounts, sessions, users, verificationTokens } from "@/db/schema";
+import { getRateLimiter } from "@/lib/limits/rate-limit";
 import { signInCredentials } from "@/lib/validation/account";
+import { clientAddress } from "./client-address";
 import { GOOGLE_PROVIDER_ID, googleProvider } from "./google";
-import { verifyPassword } from "./password";
+import { PasswordHashingBusy, verifyPassword } from "./password";
+import { endSession, newSessionClaims, SESSION_MAX_AGE_S } from "./revocation";
 import { getAuthSecret } from "./secret";
 
 declare module "next-auth" {
   interface Session {
     user: { id: string } & DefaultSession["user"];
+  }
+  interface User {
+    /** users.session_version at sign-in (authorize() and the adapter's user rows carry it). */
+    sessionVersion?: number;
   }
 }
 
@@ -46,20 +57,61 @@ export function lifelineAdapter(db: Db): Adapter {
   };
 }
 
-/** The Credentials provider: email + password, checked against the bcrypt hash in users. */
+/** Too many sign-in attempts for this account or from this address: `/login?error=CredentialsSignin&code=rate_limited`. */
+export class SignInRateLimited extends CredentialsSignin {
+  code = "rate_limited";
+}
+
+/** Too many password checks in progress on the server (lib/auth/password.ts): `code=busy`. */
+export class SignInBusy extends CredentialsSignin {
+  code = "busy";
+}
+
+/** The rate-limit key of an account: its normalised email, hashed (keys are not user data). */
+export const signInAccountKey = (email: string) =>
+  `email:${createHash("sha256").update(email.trim().toLowerCase()).digest("base64url")}`;
+
+/**
+ * The Credentials provider: email + password, checked against the bcrypt hash in users.
+ *
+ * Limits (lib/limits/rate-limit.ts, counted in the database before any hashing): attempts per account
+ * (`signin`, by email, known or not — the count is forgotten after a successful sign-in) and failed
+ * attempts per client address (`signinIp`, lib/auth/client-address.ts; a success gives its hit back).
+ */
 function passwordProvider(db: Db) {
   return Credentials({
     id: "credentials",
     name: "Email and password",
     credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-    async authorize(raw) {
+    async authorize(raw, request) {
       const parsed = signInCredentials.safeParse(raw);
       if (!parsed.success) return null;
+      const accountKey = signInAccountKey(parsed.data.email);
+      const address = request ? clientAddress(request.headers) : null;
+      const byAccount = getRateLimiter("signin");
+      const byAddress = address ? getRateLimiter("signinIp") : null;
+      const [accountDecision, addressDecision] = await Promise.all([
+        byAccount?.take(db, accountKey),
+        address ? byAddress?.take(db, address) : undefined,
+      ]);
+      if (accountDecision?.ok === false || addressDecision?.ok === false) {
+        logger.warn({ limit: accountDecision?.ok === false ? "signin" : "signinIp" }, "auth: sign-in rate limited");
+        throw new SignInRateLimited();
+      }
       const user = await findUserForSignIn(db, { email: parsed.data.email });
-      // Always one bcrypt comparison, even for unknown emails (see verifyPassword).
-      const ok = await verifyPassword(parsed.data.password, user?.passwordHash);
+      let ok: boolean;
+      try {
+        // Always one bcrypt comparison, even for unknown emails (see verifyPassword).
+        ok = await verifyPassword(parsed.data.password, user?.passwordHash);
+      } catch (error) {
+        if (!(error instanceof PasswordHashingBusy)) throw error;
+        // Not the caller's fault: the attempt does not count.
+        await Promise.all([byAccount?.refund(db, accountKey), address ? byAddress?.refund(db, address) : undefined]);
+        throw new SignInBusy();
+      }
       if (!user || !ok) return null;
-      return { id: user.id, email: user.email, name: user.name };
+      await Promise.all([byAccount?.reset(db, accountKey), address ? byAddress?.refund(db, address) : undefined]);
+      return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
     },
   });
 }
@@ -69,7 +121,7 @@ export function createAuthConfig(db: Db, env: NodeJS.ProcessEnv = process.env): 
   return {
     secret: getAuthSecret(env),
     adapter: lifelineAdapter(db),
-    session: { strategy: "jwt" },
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
     pages: { signIn: SIGN_IN_PAGE, error: SIGN_IN_PAGE },
     providers: google ? [passwordProvider(db), google] : [passwordProvider(db)],
     callbacks: {
@@ -79,7 +131,24 @@ export function createAuthConfig(db: Db, env: NodeJS.ProcessEnv = process.env): 
         return true;
       },
       async jwt({ token, user }) {
-        if (user?.id) token.sub = user.id;
+        if (user?.id) {
+          // Signing in: a new session, with its own id and the account's current session version
+          // (lib/auth/revocation.ts).
+          // The user is the row authorize() or the drizzle adapter just read (all of users' columns);
+          // without a version, 0 — a session that an already-bumped account then refuses (fail closed).
+          token.sub = user.id;
+          Object.assign(token, newSessionClaims(typeof user.sessionVersion === "number" ? user.sessionVersion : 0));
+          return token;
+        }
+        // Every later read through Auth.js (GET /api/auth/session): an ended session is no session,
+        // and Auth.js then deletes the cookie.
+        if (typeof token.sub === "string") {
+          const session = {
+            sessionId: typeof token.sid === "string" ? token.sid : undefined,
+            sessionVersion: typeof token.sv === "number" ? token.sv : undefined,
+          };
+          if (!(await userExists(db, { userId: token.sub, session }))) return null;
+        }
         return token;
       },
       async session({ session, token }) {
@@ -88,6 +157,10 @@ export function createAuthConfig(db: Db, env: NodeJS.ProcessEnv = process.env): 
       },
     },
     events: {
+      async signOut(message) {
+        // This browser's session ends for good: the cookie stops working even if it was copied.
+        if ("token" in message && message.token) await endSession(db, message.token);
+      },
       async signIn({ user, account }) {
         // Auth.js stores OAuth tokens only when it first links an account: keep them fresh.
         if (account?.provider === GOOGLE_PROVIDER_ID && user.id) {

@@ -1,6 +1,14 @@
 import bcrypt from "bcryptjs";
 import { describe, expect, it, vi } from "vitest";
-import { BCRYPT_COST, hashPassword, verifyPassword } from "./password";
+import {
+  BCRYPT_COST,
+  HASH_CONCURRENCY,
+  HASH_QUEUE,
+  hashingLoad,
+  hashPassword,
+  PasswordHashingBusy,
+  verifyPassword,
+} from "./password";
 
 describe("passwords", () => {
   it("hashes with bcrypt at the configured cost and verifies", async () => {
@@ -25,6 +33,49 @@ describe("passwords", () => {
       expect(compare).toHaveBeenCalledTimes(2);
       const [, dummy] = compare.mock.calls[0] ?? [];
       expect(dummy).toMatch(new RegExp(`^\\$2[aby]\\$${BCRYPT_COST}\\$`));
+    } finally {
+      compare.mockRestore();
+    }
+  });
+});
+
+describe("hashing slots", () => {
+  // bcrypt's cost does not matter here: a slow stand-in keeps the test fast and deterministic.
+  const slowCompare = () =>
+    vi
+      .spyOn(bcrypt, "compare")
+      .mockImplementation(() => new Promise((resolve) => setTimeout(() => resolve(false as never), 30)));
+  const STORED = "$2b$12$abcdefghijklmnopqrstuv";
+
+  it(`runs at most HASH_CONCURRENCY (${HASH_CONCURRENCY}) bcrypt operations at once; the rest wait their turn`, async () => {
+    const compare = slowCompare();
+    try {
+      hashingLoad({ resetPeak: true });
+      const results = await Promise.all(
+        Array.from({ length: HASH_CONCURRENCY * 4 }, () => verifyPassword("x", STORED)),
+      );
+      expect(results).toEqual(Array(HASH_CONCURRENCY * 4).fill(false));
+      expect(compare).toHaveBeenCalledTimes(HASH_CONCURRENCY * 4);
+      expect(hashingLoad()).toEqual({ active: 0, peak: HASH_CONCURRENCY, waiting: 0 });
+    } finally {
+      compare.mockRestore();
+    }
+  });
+
+  it("refuses at once when the queue is full (PasswordHashingBusy), and recovers", async () => {
+    const compare = slowCompare();
+    try {
+      const calls = Array.from({ length: HASH_CONCURRENCY + HASH_QUEUE + 3 }, () =>
+        verifyPassword("x", STORED).then(
+          () => "done",
+          (e) => (e instanceof PasswordHashingBusy ? "busy" : "other"),
+        ),
+      );
+      const outcomes = await Promise.all(calls);
+      expect(outcomes.filter((o) => o === "busy")).toHaveLength(3);
+      expect(outcomes.filter((o) => o === "done")).toHaveLength(HASH_CONCURRENCY + HASH_QUEUE);
+      expect(hashingLoad()).toMatchObject({ active: 0, waiting: 0 });
+      expect(await verifyPassword("x", STORED)).toBe(false);
     } finally {
       compare.mockRestore();
     }

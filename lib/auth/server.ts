@@ -1,7 +1,13 @@
-/** Sessions in server components and server actions (inside Next's request scope). */
+/**
+ * Sessions in server components and server actions (inside Next's request scope). A session that
+ * was ended (lib/auth/revocation.ts) or whose account is gone counts as signed out, so pages
+ * redirect to the sign-in page just as API routes answer 401.
+ */
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { type SessionUser, sessionFromCookieHeader } from "./session";
+import { getDb } from "@/db/client";
+import { isSessionLive } from "./revocation";
+import { decodeSessionCookie, type SessionUser } from "./session";
 
 export async function getServerSession(): Promise<SessionUser | null> {
   const jar = await cookies();
@@ -9,7 +15,9 @@ export async function getServerSession(): Promise<SessionUser | null> {
     .getAll()
     .map((c) => `${c.name}=${encodeURIComponent(c.value)}`)
     .join("; ");
-  return sessionFromCookieHeader(header);
+  const session = await decodeSessionCookie(header);
+  if (!session) return null;
+  return (await isSessionLive(await getDb(), session)) ? session.user : null;
 }
 
 /** The signed-in user, or a redirect to the sign-in page that comes back to `returnTo`. */

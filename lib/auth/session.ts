@@ -1,20 +1,25 @@
 /**
- * THE place a session is read from a request: the Auth.js session cookie, decrypted with the same
- * secret and salt the Auth.js config uses (lib/auth/config.ts). The route wrapper, proxy.ts and
- * server components all come here.
+ * THE place a session is read from a request: the Auth.js session cookie, decoded by Auth.js' own
+ * `getToken` (next-auth/jwt), which picks the cookie name and the key-derivation salt the way
+ * Auth.js writes them: `__Secure-authjs.session-token` when the cookie is secure (https),
+ * `authjs.session-token` otherwise, each salted with its own name. The route wrapper, proxy.ts and
+ * server components (lib/auth/server.ts) all come here.
  *
  * Why not NextAuth's `auth()`: without arguments it reads `next/headers`, which only exists inside
  * Next's request scope; route handlers mounted in tests (and any other caller holding a plain
  * `Request`) have none. Decoding the cookie needs nothing but the request.
  *
- * Auth.js names the cookie `__Secure-authjs.session-token` on https and `authjs.session-token` on
- * http, and salts its key derivation with that name. Both names are tried; a cookie only decrypts
- * under its own name's salt, so one cannot stand in for the other. Bearer tokens are not accepted.
+ * Both variants are tried (the one matching the request's protocol first): behind a proxy that
+ * terminates TLS the app may see http while the browser holds the secure cookie. A cookie only
+ * decrypts under its own name's salt, so one cannot stand in for the other. Bearer tokens are not
+ * accepted: only the cookie is handed to getToken.
+ *
+ * This decodes; whether the session has since been ended (signed out, password changed, account
+ * deleted) is a database question — lib/auth/revocation.ts.
  */
-import { getToken } from "next-auth/jwt";
+import { getToken, type JWT } from "next-auth/jwt";
+import type { SessionClaims } from "@/db/queries/users";
 import { getAuthSecret } from "./secret";
-
-export const SESSION_COOKIE_NAMES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
 
 export interface SessionUser {
   id: string;
@@ -22,35 +27,71 @@ export interface SessionUser {
   name: string | null;
 }
 
+/** A decoded session: the user, the claims revocation checks, and the cookie it came in. */
+export interface DecodedSession {
+  user: SessionUser;
+  claims: SessionClaims & {
+    /** When the user signed in (seconds since the epoch; JWT `authTime`, set once at sign-in). */
+    authTime?: number;
+  };
+  /** The whole token, for re-issuing it (lib/auth/revocation.ts). */
+  token: JWT;
+  /** Whether it came in the secure (`__Secure-`) cookie. */
+  secureCookie: boolean;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The signed-in user of a `Cookie` header value, or null (no cookie, bad cookie, expired). */
-export async function sessionFromCookieHeader(cookie: string | null | undefined): Promise<SessionUser | null> {
+const optionalString = (value: unknown) => (typeof value === "string" && value.length <= 200 ? value : undefined);
+const optionalInt = (value: unknown) => (Number.isSafeInteger(value) ? (value as number) : undefined);
+
+/**
+ * The session of a `Cookie` header value, or null (no cookie, bad cookie, expired). `preferSecure`
+ * only orders the attempts (true for https requests).
+ */
+export async function decodeSessionCookie(
+  cookie: string | null | undefined,
+  { preferSecure = false }: { preferSecure?: boolean } = {},
+): Promise<DecodedSession | null> {
   // Resolved first, cookie or not: in production without AUTH_SECRET every request fails loudly
   // (lib/auth/secret.ts) instead of half the app running signed-out.
   const secret = getAuthSecret();
   if (!cookie) return null;
   // Only the cookie is handed over: getToken would otherwise also accept an Authorization header.
   const req = { headers: { cookie } };
-  for (const cookieName of SESSION_COOKIE_NAMES) {
-    const token = await getToken({
-      req,
-      secret,
-      cookieName,
-      salt: cookieName,
-      secureCookie: cookieName.startsWith("__Secure-"),
-    });
+  for (const secureCookie of preferSecure ? [true, false] : [false, true]) {
+    const token = await getToken({ req, secret, secureCookie });
     if (token && typeof token.sub === "string" && UUID.test(token.sub)) {
       return {
-        id: token.sub.toLowerCase(),
-        email: typeof token.email === "string" ? token.email : null,
-        name: typeof token.name === "string" ? token.name : null,
+        user: {
+          id: token.sub.toLowerCase(),
+          email: typeof token.email === "string" ? token.email : null,
+          name: typeof token.name === "string" ? token.name : null,
+        },
+        claims: {
+          sessionId: optionalString(token.sid),
+          sessionVersion: optionalInt(token.sv),
+          authTime: optionalInt(token.authTime),
+        },
+        token,
+        secureCookie,
       };
     }
   }
   return null;
 }
 
-export function getRequestSession(request: Request): Promise<SessionUser | null> {
-  return sessionFromCookieHeader(request.headers.get("cookie"));
+/** The signed-in user of a `Cookie` header value, or null (no cookie, bad cookie, expired). */
+export async function sessionFromCookieHeader(cookie: string | null | undefined): Promise<SessionUser | null> {
+  return (await decodeSessionCookie(cookie))?.user ?? null;
+}
+
+/** The decoded session of a request (not yet checked against the database). */
+export function decodeRequestSession(request: Request): Promise<DecodedSession | null> {
+  const preferSecure = new URL(request.url).protocol === "https:";
+  return decodeSessionCookie(request.headers.get("cookie"), { preferSecure });
+}
+
+export async function getRequestSession(request: Request): Promise<SessionUser | null> {
+  return (await decodeRequestSession(request))?.user ?? null;
 }

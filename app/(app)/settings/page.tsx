@@ -11,10 +11,11 @@ import { listLinkedProviders } from "@/db/queries/accounts";
 import { getAccount } from "@/db/queries/users";
 import { GOOGLE_PROVIDER_ID, isGoogleConfigured } from "@/lib/auth/google";
 import { requireServerSession } from "@/lib/auth/server";
+import { DeleteAccount } from "./delete-account";
 import { MemoryDefaultSwitch } from "./memory-default-switch";
 import { PasswordForm } from "./password-form";
 import { ProfileForm } from "./profile-form";
-import { SignOutButton } from "./sign-out-button";
+import { SignOutButton, SignOutEverywhereButton } from "./sign-out-button";
 
 export const metadata: Metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";
@@ -69,7 +70,7 @@ export default async function SettingsPage() {
           </span>{" "}
           (<span data-testid="account-email">{account.email}</span>).
         </p>
-        <ProfileForm name={account.name ?? ""} email={account.email} />
+        <ProfileForm name={account.name ?? ""} email={account.email} hasPassword={account.hasPassword} />
       </Section>
 
       <Section
@@ -119,8 +120,23 @@ export default async function SettingsPage() {
         </Section>
       )}
 
-      <Section id="session" title="Session">
-        <SignOutButton />
+      <Section
+        id="session"
+        title="Sessions"
+        description="Sign out of this browser, or sign out everywhere: “End all sessions” signs out every browser and device signed in to your account, this one included."
+      >
+        <div className="flex flex-wrap gap-2">
+          <SignOutButton />
+          <SignOutEverywhereButton />
+        </div>
+      </Section>
+
+      <Section
+        id="delete"
+        title="Delete account"
+        description="Deletes your account and everything in it — chats, memories, notes, connected Google account — for good."
+      >
+        <DeleteAccount email={account.email} hasPassword={account.hasPassword} />
       </Section>
     </div>
   );

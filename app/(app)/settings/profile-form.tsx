@@ -9,17 +9,29 @@ import { ApiError, api } from "@/lib/ui/api";
 
 interface State {
   error: string | null;
-  fields: { name?: string; email?: string };
+  fields: { name?: string; email?: string; currentPassword?: string };
 }
 
-/** Name and email (PATCH /api/account); a taken email is explained on the field. */
-export function ProfileForm({ name, email }: { name: string; email: string }) {
+/**
+ * Name and email (PATCH /api/account); a taken email is explained on the field. A new email needs
+ * the current password (password accounts) or a recent sign-in (Google-only accounts).
+ */
+export function ProfileForm({ name, email, hasPassword }: { name: string; email: string; hasPassword: boolean }) {
   const router = useRouter();
   const [state, action, pending] = useActionState(
     async (_previous: State, form: FormData): Promise<State> => {
       const next = { name: String(form.get("name") ?? "").trim(), email: String(form.get("email") ?? "").trim() };
+      const currentPassword = String(form.get("profile-current-password") ?? "");
+      const emailChanged = next.email.toLowerCase() !== email.toLowerCase();
       try {
-        await api("/api/account", { method: "PATCH", json: { name: next.name || null, email: next.email } });
+        await api("/api/account", {
+          method: "PATCH",
+          json: {
+            name: next.name || null,
+            email: next.email,
+            ...(emailChanged && currentPassword ? { currentPassword } : {}),
+          },
+        });
         toast.success("Profile saved");
         router.refresh();
         return { error: null, fields: {} };
@@ -30,7 +42,11 @@ export function ProfileForm({ name, email }: { name: string; email: string }) {
         const fields = error instanceof ApiError ? error.fields : undefined;
         return {
           error: error instanceof Error ? error.message : "Could not save the profile.",
-          fields: { name: fields?.["body.name"], email: fields?.["body.email"] },
+          fields: {
+            name: fields?.["body.name"],
+            email: fields?.["body.email"],
+            currentPassword: fields?.["body.currentPassword"],
+          },
         };
       }
     },
@@ -59,6 +75,17 @@ export function ProfileForm({ name, email }: { name: string; email: string }) {
         defaultValue={email}
         error={state.fields.email}
       />
+      {hasPassword && (
+        <Field
+          id="profile-current-password"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={200}
+          hint="Needed only to change your email."
+          error={state.fields.currentPassword}
+        />
+      )}
       <Button type="submit" disabled={pending}>
         {pending ? "Saving…" : "Save profile"}
       </Button>

@@ -28,7 +28,9 @@ export function LoginForm({
       const password = String(form.get("password") ?? "");
       try {
         const result = await signIn("credentials", { email, password, redirect: false, redirectTo: callbackUrl });
-        if (!result?.ok || result.error) return { email, error: signInErrorMessage(result?.error ?? "unknown") };
+        if (!result?.ok || result.error) {
+          return { email, error: signInErrorMessage(result?.error ?? "unknown", result?.code) };
+        }
       } catch {
         return { email, error: "Could not reach the server. Check your connection and try again." };
       }

@@ -18,7 +18,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
   return (
     <LoginForm
       callbackUrl={callbackUrl}
-      initialError={signInErrorMessage(first(params.error))}
+      initialError={signInErrorMessage(first(params.error), first(params.code))}
       googleEnabled={isGoogleConfigured()}
     />
   );

@@ -1,9 +1,11 @@
 import { userGoneAsUnauthorized } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { listLinkedProviders } from "@/db/queries/accounts";
-import { type Account, getAccount, updateAccount } from "@/db/queries/users";
+import { type Account, deleteUser, getAccount, updateAccount } from "@/db/queries/users";
 import { route } from "@/lib/api/route";
-import { accountPatchBody } from "@/lib/validation/account";
+import { accountDeleteBody, accountUpdateBody } from "@/lib/auth/account-schemas";
+import { confirmAccountHolder } from "@/lib/auth/reauth";
+import { clearedSessionCookies } from "@/lib/auth/revocation";
 
 async function accountView(db: Db, account: Account) {
   const providers = await listLinkedProviders(db, { userId: account.id });
@@ -27,8 +29,34 @@ export const GET = route({}, async ({ db, userId }) => {
   return accountView(db, account);
 });
 
-/** PATCH /api/account {name?, email?, memoryEnabledDefault?} → {account}; 409 conflict:email. */
-export const PATCH = route({ body: accountPatchBody }, async ({ db, userId, body }) => {
-  const account = await updateAccount(db, { userId, patch: body }).catch(userGoneAsUnauthorized);
+/**
+ * PATCH /api/account {name?, email?, memoryEnabledDefault?, currentPassword?} → {account}.
+ * A new email needs `currentPassword` (400 naming it when missing or wrong; Google-only accounts:
+ * a sign-in in the last 10 minutes, else 403 `forbidden:reauthenticate`). 409 conflict:email.
+ */
+export const PATCH = route({ body: accountUpdateBody }, async ({ db, userId, body, request }) => {
+  const { currentPassword, ...patch } = body;
+  if (patch.email !== undefined) {
+    const current = await getAccount(db, { userId }).catch(userGoneAsUnauthorized);
+    if (patch.email !== current.email.toLowerCase()) {
+      await confirmAccountHolder(db, { userId, request, currentPassword });
+    }
+  }
+  const account = await updateAccount(db, { userId, patch }).catch(userGoneAsUnauthorized);
   return accountView(db, account);
+});
+
+/**
+ * DELETE /api/account {currentPassword?} → 204, and the session cookie is cleared. Deletes the
+ * account and, through ON DELETE CASCADE, everything it owns; every session of it then gets 401.
+ * Password accounts confirm with `currentPassword`; Google-only accounts need a sign-in in the last
+ * 10 minutes (403 `forbidden:reauthenticate` otherwise).
+ */
+export const DELETE = route({ body: accountDeleteBody }, async ({ db, userId, body, request, log }) => {
+  await confirmAccountHolder(db, { userId, request, currentPassword: body.currentPassword });
+  await deleteUser(db, { userId }).catch(userGoneAsUnauthorized);
+  log.info("account deleted");
+  const headers = new Headers({ "cache-control": "no-store" });
+  for (const cookie of clearedSessionCookies()) headers.append("set-cookie", cookie);
+  return new Response(null, { status: 204, headers });
 });

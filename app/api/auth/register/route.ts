@@ -1,11 +1,28 @@
+import { AppError } from "@/core/errors";
 import { createUser } from "@/db/queries/users";
 import { route } from "@/lib/api/route";
+import { clientAddress } from "@/lib/auth/client-address";
 import { hashPassword } from "@/lib/auth/password";
+import { assertAcceptableNewPassword } from "@/lib/auth/password-policy";
+import { hashingBusyAsRateLimited } from "@/lib/auth/reauth";
+import { getRateLimiter } from "@/lib/limits/rate-limit";
 import { registerBody } from "@/lib/validation/account";
 
-/** POST /api/auth/register {email, password, name} → 201 {user}; 409 conflict:email. Sign in afterwards. */
-export const POST = route({ auth: "public", body: registerBody, status: 201 }, async ({ db, body }) => {
-  const passwordHash = await hashPassword(body.password);
+/**
+ * POST /api/auth/register {email, password, name} → 201 {user}; 409 conflict:email; 400 naming
+ * `body.password` for a common or all-space password; 429 (Retry-After) over the per-address limit
+ * (LIFELINE_REGISTER_RATE_LIMIT, lib/auth/client-address.ts). Sign in afterwards.
+ */
+export const POST = route({ auth: "public", body: registerBody, status: 201 }, async ({ db, body, request }) => {
+  assertAcceptableNewPassword(body.password, "body.password");
+  const address = clientAddress(request.headers);
+  const decision = address ? await getRateLimiter("register")?.take(db, address) : undefined;
+  if (decision && !decision.ok) {
+    throw new AppError("rate_limited", "Too many new accounts from this address — try again later", {
+      retryAfter: decision.retryAfterSeconds,
+    });
+  }
+  const passwordHash = await hashPassword(body.password).catch(hashingBusyAsRateLimited);
   const user = await createUser(db, { email: body.email, name: body.name, passwordHash });
   return { user: { id: user.id, email: user.email, name: user.name } };
 });

@@ -1,0 +1,115 @@
+"use client";
+
+import { useState } from "react";
+import { Field, FormAlert } from "@/app/(auth)/_components/form-parts";
+import { Button } from "@/components/ui/button";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
+import { ApiError, api } from "@/lib/ui/api";
+
+const PHRASE = "delete my account";
+
+/**
+ * Account deletion behind a confirmation dialog: type your email or "delete my account", and (for
+ * password accounts) your current password → DELETE /api/account. Google-only accounts must have
+ * signed in within the last 10 minutes; the server says so otherwise.
+ */
+export function DeleteAccount({ email, hasPassword }: { email: string; hasPassword: boolean }) {
+  const [confirmation, setConfirmation] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [passwordError, setPasswordError] = useState<string | undefined>();
+  const [pending, setPending] = useState(false);
+  const typed = confirmation.trim().toLowerCase();
+  const confirmed = typed === email.toLowerCase() || typed === PHRASE;
+
+  async function remove() {
+    setPending(true);
+    setError(null);
+    setPasswordError(undefined);
+    try {
+      await api("/api/account", { method: "DELETE", json: hasPassword ? { currentPassword: password } : {} });
+      window.location.assign("/login");
+    } catch (e) {
+      setPending(false);
+      if (e instanceof ApiError && e.fields?.["body.currentPassword"]) {
+        setPasswordError(e.fields["body.currentPassword"]);
+      } else {
+        setError(e instanceof Error ? e.message : "Could not delete the account.");
+      }
+    }
+  }
+
+  return (
+    <Dialog
+      onOpenChange={(open) => {
+        if (!open) {
+          setConfirmation("");
+          setPassword("");
+          setError(null);
+          setPasswordError(undefined);
+        }
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="destructive">Delete account…</Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Delete your account?</DialogTitle>
+          <DialogDescription>
+            This deletes your account and all its chats, memories and notes at once, and signs you out everywhere. It
+            cannot be undone.
+          </DialogDescription>
+        </DialogHeader>
+        <form
+          className="space-y-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (confirmed && !pending) void remove();
+          }}
+        >
+          {error && <FormAlert>{error}</FormAlert>}
+          <Field
+            id="delete-confirmation"
+            label={`Type your email (${email}) or "${PHRASE}"`}
+            autoComplete="off"
+            value={confirmation}
+            onChange={(event) => setConfirmation(event.target.value)}
+          />
+          {hasPassword && (
+            <Field
+              id="delete-password"
+              label="Current password"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={200}
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              error={passwordError}
+            />
+          )}
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button type="button" variant="outline">
+                Cancel
+              </Button>
+            </DialogClose>
+            <Button type="submit" variant="destructive" disabled={!confirmed || pending || (hasPassword && !password)}>
+              {pending ? "Deleting…" : "Delete my account"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,18 @@
+import { userGoneAsUnauthorized } from "@/core/errors";
+import { bumpSessionVersion } from "@/db/queries/users";
+import { route } from "@/lib/api/route";
+import { reissuedSessionCookie } from "@/lib/auth/revocation";
+import { decodeRequestSession } from "@/lib/auth/session";
+
+/**
+ * DELETE /api/account/sessions → 204: ends every session of the account except this one, which
+ * gets its cookie re-issued (lib/auth/revocation.ts). Settings' "Sign out everywhere" calls this,
+ * then signs this browser out too.
+ */
+export const DELETE = route({}, async ({ db, userId, request }) => {
+  const { sessionVersion } = await bumpSessionVersion(db, { userId }).catch(userGoneAsUnauthorized);
+  const session = await decodeRequestSession(request);
+  const headers = new Headers({ "cache-control": "no-store" });
+  if (session) headers.append("set-cookie", await reissuedSessionCookie(session, sessionVersion));
+  return new Response(null, { status: 204, headers });
+});

@@ -1,0 +1,23 @@
+/** Request bodies of the account routes that need the account holder's confirmation. */
+import { z } from "zod";
+import { name } from "@/lib/validation/account";
+import { email, existingPassword } from "@/lib/validation/strings";
+
+/**
+ * PATCH /api/account. Changing the email needs `currentPassword` (password accounts) or a recent
+ * sign-in (Google-only accounts) — lib/auth/reauth.ts.
+ */
+export const accountUpdateBody = z
+  .strictObject({
+    name: name.nullable().optional(),
+    email: email.optional(),
+    memoryEnabledDefault: z.boolean().optional(),
+    currentPassword: existingPassword.optional(),
+  })
+  .refine((body) => [body.name, body.email, body.memoryEnabledDefault].some((value) => value !== undefined), {
+    message: "Provide at least one of name, email, memoryEnabledDefault",
+  });
+export type AccountUpdateBody = z.infer<typeof accountUpdateBody>;
+
+/** DELETE /api/account: `currentPassword` for password accounts; Google-only accounts send `{}`. */
+export const accountDeleteBody = z.strictObject({ currentPassword: existingPassword.optional() });
