@@ -1,5 +1,57 @@
 import type { NextConfig } from "next";
 
+/**
+ * Security headers of every response — pages, API routes and static files (docs/security.md).
+ *
+ * The Content-Security-Policy is static, one for the whole app, and says plainly what it allows.
+ * Next's documented alternative, a per-request nonce set by proxy.ts, would make every page
+ * dynamically rendered (no static pages, no CDN caching), needs the nonce threaded into the root
+ * layout for next-themes' inline theme script, and still could not cover the `style="…"`
+ * attributes React renders. So:
+ * - script-src 'self' 'unsafe-inline': Next's inline bootstrap/flight scripts and next-themes'
+ *   inline script run; scripts from any other origin, `eval` and plugins do not. Inline script
+ *   injection is therefore not stopped by this policy — React's escaping is the defence there.
+ *   (Development adds 'unsafe-eval', which React's dev tooling needs.)
+ * - style-src 'self' 'unsafe-inline': Tailwind's stylesheet, React style attributes, injected <style>.
+ * - connect-src 'self': the app only talks to itself (chat streams, API); development adds ws: for HMR.
+ * - frame-ancestors 'none' (+ X-Frame-Options DENY for old browsers), object-src 'none',
+ *   base-uri 'self', form-action 'self'.
+ * zod compiles its parsers with `new Function` unless told not to; instrumentation-client.ts sets
+ * `jitless` in the browser so no eval is attempted (a blocked attempt is a console error).
+ */
+export function contentSecurityPolicy(env: NodeJS.ProcessEnv = process.env): string {
+  const dev = env.NODE_ENV === "development";
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", "'unsafe-inline'", ...(dev ? ["'unsafe-eval'"] : [])],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:"],
+    "font-src": ["'self'", "data:"],
+    "connect-src": ["'self'", ...(dev ? ["ws:", "wss:"] : [])],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name} ${sources.join(" ")}`)
+    .join("; ");
+}
+
+/** The headers every response carries (tests/security/headers.int.test.ts, e2e/security-headers.spec.ts). */
+export function securityHeaders(env: NodeJS.ProcessEnv = process.env): { key: string; value: string }[] {
+  return [
+    { key: "Content-Security-Policy", value: contentSecurityPolicy(env) },
+    { key: "X-Frame-Options", value: "DENY" },
+    { key: "X-Content-Type-Options", value: "nosniff" },
+    { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+    { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
+    { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+    // Ignored by browsers over plain http (development, the e2e server); over https it pins https.
+    { key: "Strict-Transport-Security", value: "max-age=63072000" },
+  ];
+}
+
 const nextConfig: NextConfig = {
   // Database drivers and the logger load native/wasm files at run time: keep them out of the bundle.
   serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pg", "pino"],
@@ -7,6 +59,9 @@ const nextConfig: NextConfig = {
   outputFileTracingIncludes: { "/**": ["./db/migrations/**/*"] },
   poweredByHeader: false,
   reactStrictMode: true,
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeaders() }];
+  },
 };
 
 export default nextConfig;

@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_HEALTH_TOKEN } from "./e2e/env";
 
 /**
  * E2E runs a production build (`next build` first) with `next start` on the embedded default:
@@ -56,6 +57,8 @@ export default defineConfig({
       INNGEST_DEV: "",
       AUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-secret-not-for-production-0123456789",
       AUTH_TRUST_HOST: "true",
+      // Lets the health spec read the detailed view, as a monitor would.
+      LIFELINE_HEALTH_TOKEN: E2E_HEALTH_TOKEN,
     },
   },
 });

@@ -119,13 +119,32 @@ export const consolidationConfig = {
    * A stored memory (active or pending) at least this similar to a new candidate is "near" and is
    * shown to the consolidation decision (add / update / supersede / skip); below it, the candidate
    * is added without a model call. Measured with the offline embedder on "title: content" texts
-   * (docs/extraction.md): same-subject contradictions mostly 0.75–0.89 (Maya/Mia 0.89, Berlin/Paris
-   * 0.75; New York/Boston 0.68 falls below), refinements 0.82–0.90, paraphrases 0.71–0.88,
-   * unrelated facts of one template up to 0.84 (the decision tells those apart).
+   * (docs/extraction.md, docs/evaluation.md § Extraction): a new value for the same subject is
+   * 0.48–0.76 when only the value differs ("Home: Lives in A" vs "… B" over 24 cities: median
+   * 0.68, 97% ≥ 0.55 but only 27% ≥ 0.75, the old threshold; workplaces 93% ≥ 0.55, occupations
+   * 100%), 0.79–0.89 for names, ages and favourites, refinements 0.70–0.90, negations 0.82–0.89;
+   * different subjects of one template up to 0.548 (sister's / brother's name), which stays below.
+   * Memories about other people ("Sister Maya lives in Lisbon") are ≤ 0.35 from the user's own.
    */
-  nearSimilarity: 0.75,
+  nearSimilarity: 0.55,
   /** At most this many near memories are shown to the decision. */
   nearLimit: 5,
 } as const;
 
 export type ConsolidationConfig = typeof consolidationConfig;
+
+export const answerConfig = {
+  /** While an answer streams, its text so far is saved at most this often: a crash keeps the partial answer. */
+  progressIntervalMs: 1_000,
+  /**
+   * An assistant message still `streaming` this long after its last saved progress was cut off by
+   * a crash or a killed function: it is marked `error` ("interrupted") with its partial text, and
+   * its extraction runs. Longer than any live turn (the chat route's maxDuration is 60 s).
+   */
+  interruptedAfterMs: 5 * 60_000,
+  /** How often a long-lived server looks for interrupted answers (it also looks once at start). */
+  sweepIntervalMs: 60_000,
+} as const;
+
+/** The longest chat message, in characters: lib/validation/chat.ts explains the number; the composer caps input with it. */
+export const MESSAGE_MAX_CHARS = 15_000;

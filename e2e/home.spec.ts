@@ -1,4 +1,5 @@
 import { registerViaUi } from "./auth-helpers";
+import { E2E_HEALTH_TOKEN } from "./env";
 import { expect, messageBox, test } from "./fixtures";
 
 test("/ is a new chat that names the offline model", async ({ page }) => {
@@ -13,7 +14,7 @@ test("/ is a new chat that names the offline model", async ({ page }) => {
 });
 
 test("/api/health reports pglite, pgvector, the offline provider and the in-process runner", async ({ request }) => {
-  const res = await request.get("/api/health");
+  const res = await request.get("/api/health", { headers: { authorization: `Bearer ${E2E_HEALTH_TOKEN}` } });
   expect(res.status()).toBe(200);
   const body = await res.json();
   expect(body).toMatchObject({ ok: true, db: "pglite", jobs: "in-process" });

@@ -1,22 +1,62 @@
-import { getDatabase } from "@/db/client";
-import { describeProviders } from "@/lib/ai/registry";
+/**
+ * GET /api/health. Anyone learns whether the app is up — `{ ok, status: "ok" | "degraded" }`, 200
+ * or 503 — and nothing else. The details (database kind, pgvector version, model, embedder, job
+ * runner, the failing part and its error) are for a signed-in user or a monitor holding
+ * LIFELINE_HEALTH_TOKEN (`Authorization: Bearer <token>`, compared in constant time): they tell an
+ * attacker which versions to aim at.
+ *
+ * Health covers configuration, not only reachability: in production without AUTH_SECRET every
+ * page and API route fails (lib/auth/secret.ts), so health is degraded too, naming AUTH_SECRET.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import { getDatabase, getDb } from "@/db/client";
+import { getAiRegistry } from "@/lib/ai/registry";
+import { isSessionLive } from "@/lib/auth/revocation";
+import { getAuthSecret } from "@/lib/auth/secret";
+import { decodeRequestSession } from "@/lib/auth/session";
 import { jobRunnerKind } from "@/lib/jobs/runner-kind";
 
 export interface Health {
   ok: boolean;
+  status: "ok" | "degraded";
   db: "postgres" | "pglite" | null;
   pgvector: string | null;
   model: string;
   embedder: string;
   jobs: ReturnType<typeof jobRunnerKind>;
-  /** The part that is down, when ok is false. */
-  failing?: "db" | "pgvector";
+  /** The part that is down or misconfigured, when ok is false. */
+  failing?: "auth" | "db" | "pgvector";
   error?: string;
 }
 
-/** Checks every part a chat turn depends on; never throws. */
-export async function checkHealth(): Promise<Health> {
-  const base = { ...describeProviders(), jobs: jobRunnerKind() };
+/** What anonymous callers see. */
+export type PublicHealth = Pick<Health, "ok" | "status">;
+
+/** The configuration problem that stops every request, if any (production without AUTH_SECRET). */
+function authConfigProblem(env: NodeJS.ProcessEnv): string | null {
+  try {
+    getAuthSecret(env);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Checks every part a chat turn depends on, and the configuration it needs; never throws. */
+export async function checkHealth(env: NodeJS.ProcessEnv = process.env): Promise<Health> {
+  const base = { ...getAiRegistry().describeProviders(), jobs: jobRunnerKind() };
+  const auth = authConfigProblem(env);
+  const up = (parts: Omit<Health, "ok" | "status" | keyof typeof base>): Health =>
+    auth
+      ? { ok: false, status: "degraded", ...parts, ...base, failing: "auth", error: auth }
+      : { ok: true, status: "ok", ...parts, ...base };
+  const down = (parts: Omit<Health, "ok" | "status" | keyof typeof base>): Health => ({
+    ok: false,
+    status: "degraded",
+    ...parts,
+    ...base,
+    ...(auth ? { failing: "auth", error: auth } : {}),
+  });
   let kind: Health["db"] = null;
   try {
     const database = await getDatabase();
@@ -25,18 +65,48 @@ export async function checkHealth(): Promise<Health> {
       "SELECT extversion FROM pg_extension WHERE extname = 'vector'",
     );
     const version = rows[0]?.extversion ?? null;
-    if (!version) {
-      return { ok: false, db: kind, pgvector: null, ...base, failing: "pgvector", error: "pgvector is not installed" };
-    }
-    return { ok: true, db: kind, pgvector: version, ...base };
+    if (!version) return down({ db: kind, pgvector: null, failing: "pgvector", error: "pgvector is not installed" });
+    return up({ db: kind, pgvector: version });
   } catch (error) {
-    return {
-      ok: false,
+    return down({
       db: kind,
       pgvector: null,
-      ...base,
       failing: "db",
       error: error instanceof Error ? error.message : String(error),
-    };
+    });
   }
+}
+
+/** The health token from the environment, or null when none (or a blank one) is set. */
+export function healthToken(env: NodeJS.ProcessEnv = process.env): string | null {
+  return env.LIFELINE_HEALTH_TOKEN?.trim() || null;
+}
+
+const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+
+/** `Authorization: Bearer <token>` matches the configured token. Constant time (over equal-length digests). */
+export function hasHealthToken(request: Request, env: NodeJS.ProcessEnv = process.env): boolean {
+  const expected = healthToken(env);
+  const header = request.headers.get("authorization");
+  if (!expected || !header) return false;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  const given = match?.[1] ?? "";
+  return timingSafeEqual(digest(given), digest(expected)) && given.length > 0;
+}
+
+/** May this request see the details? A health token, or a live session. Never throws. */
+export async function mayReadHealthDetails(request: Request, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  if (hasHealthToken(request, env)) return true;
+  try {
+    const session = await decodeRequestSession(request);
+    return session !== null && (await isSessionLive(await getDb(), session));
+  } catch {
+    // No AUTH_SECRET in production, or the database is down: no session can be trusted.
+    return false;
+  }
+}
+
+/** The response body for this caller: the details, or only `{ ok, status }`. */
+export function healthView(health: Health, detailed: boolean): Health | PublicHealth {
+  return detailed ? health : { ok: health.ok, status: health.status };
 }

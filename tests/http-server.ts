@@ -7,15 +7,20 @@
  * named after the HTTP method (else 405), and it receives a `NextRequest` plus
  * `{ params: Promise<…> }` with the decoded segments. The given database becomes the process
  * database (setDatabase), so handlers, Auth.js and fixtures all see the same one.
+ *
+ * Also like Next: every response gets the `headers()` of next.config.ts (the security headers), and
+ * the handler's request body is the IncomingMessage itself, read lazily — a body nobody reads is
+ * drained by Node after the response, so the keep-alive connection serves the next request.
  */
 import "./next-esm";
 import { readdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { Readable } from "node:stream";
+import { getPathMatch } from "next/dist/shared/lib/router/utils/path-match";
 import { NextRequest } from "next/server";
 import { type Database, setDatabase } from "@/db/client";
+import nextConfig from "@/next.config";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -147,10 +152,30 @@ function toNextRequest(req: IncomingMessage, res: ServerResponse): NextRequest {
     method,
     headers,
     signal: controller.signal,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    // The IncomingMessage itself, as Next's NextRequestAdapter passes it: undici reads it lazily, so
+    // a body the handler never reads stays unread and Node drains it after the response (keep-alive).
+    body: hasBody ? (req as unknown as ReadableStream<Uint8Array>) : undefined,
     // Node's fetch needs duplex for streamed request bodies.
     duplex: "half",
   });
+}
+
+/**
+ * The `headers()` of next.config.ts, as Next applies them: to every response whose path matches
+ * `source` (the security headers: docs/security.md). A header the handler set itself wins.
+ */
+type ConfigHeaders = { match: (pathname: string) => unknown; headers: { key: string; value: string }[] }[];
+
+export async function loadConfigHeaders(): Promise<ConfigHeaders> {
+  const rules = (await nextConfig.headers?.()) ?? [];
+  return rules.map((rule) => ({ match: getPathMatch(rule.source), headers: rule.headers }));
+}
+
+function applyConfigHeaders(res: ServerResponse, rules: ConfigHeaders, pathname: string): void {
+  for (const rule of rules) {
+    if (rule.match(pathname) === false) continue;
+    for (const { key, value } of rule.headers) res.setHeader(key, value);
+  }
 }
 
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
@@ -178,9 +203,11 @@ export interface TestServer {
 export async function startTestServer({ database }: { database: Database }): Promise<TestServer> {
   setDatabase(database);
   const routes = await loadRoutes();
+  const configHeaders = await loadConfigHeaders();
   const server = createServer(async (req, res) => {
     try {
       const pathname = new URL(req.url ?? "/", "http://x").pathname;
+      applyConfigHeaders(res, configHeaders, pathname);
       let match: ReturnType<typeof matchRoute>;
       try {
         match = matchRoute(routes, pathname);

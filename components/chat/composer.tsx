@@ -3,6 +3,7 @@
 import { ArrowUpIcon, SquareIcon } from "lucide-react";
 import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { MESSAGE_MAX_CHARS } from "@/core/config";
 
 /** The message box: Enter sends, Shift+Enter adds a line; while answering, the button stops. */
 export function Composer({
@@ -50,7 +51,7 @@ export function Composer({
         ref={ref}
         rows={1}
         value={text}
-        maxLength={20_000}
+        maxLength={MESSAGE_MAX_CHARS}
         placeholder={placeholder}
         onChange={(event) => {
           setText(event.target.value);

@@ -5,6 +5,7 @@ import { useId, useState } from "react";
 import { CandidateTable } from "@/components/debug/candidate-table";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { MESSAGE_MAX_CHARS } from "@/core/config";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { api, errorMessage } from "@/lib/ui/api";
 
@@ -37,7 +38,13 @@ export function PreviewBox() {
         <label htmlFor={id} className="sr-only">
           A message to try
         </label>
-        <Input id={id} name="message" placeholder="e.g. What should I cook tonight?" maxLength={20_000} required />
+        <Input
+          id={id}
+          name="message"
+          placeholder="e.g. What should I cook tonight?"
+          maxLength={MESSAGE_MAX_CHARS}
+          required
+        />
         <Button type="submit" variant="secondary" disabled={state.status === "loading"}>
           <ScanSearchIcon aria-hidden="true" />
           {state.status === "loading" ? "Looking…" : "Preview"}

@@ -1,10 +1,21 @@
 /** Bodies of the chat and conversation routes (shared by the routes and the UI). */
 import { z } from "zod";
+import { MESSAGE_MAX_CHARS } from "@/core/config";
 import { CHAT_MODES } from "@/db/schema";
 import { uuid } from "./common";
-import { text } from "./strings";
+import { requestString, text } from "./strings";
 
-export const MESSAGE_MAX = 20_000;
+/**
+ * The longest chat message, in characters (Unicode code points, like every text limit here).
+ * It is sized to fit the request body limit (lib/api/body.ts MAX_BODY_BYTES, 64 KB) whatever the
+ * characters are: JSON carries a character in at most 4 bytes (an emoji; `"`, `\` and line breaks
+ * are 2-byte escapes), so 15,000 × 4 = 60,000 bytes plus the rest of the request (≤ 5,536 bytes,
+ * CHAT_ENVELOPE_MAX) stays under 65,536. A longer message is a 400 naming body.message and this
+ * limit; a body over 64 KB is a 413 naming the body limit. lib/validation/chat.test.ts checks it.
+ */
+export const MESSAGE_MAX = MESSAGE_MAX_CHARS;
+/** Room left in a 64 KB body for everything around a maximal message (ids, model, settings). */
+export const CHAT_ENVELOPE_MAX = 64 * 1024 - MESSAGE_MAX * 4;
 export const TITLE_MAX = 100;
 export const TEMPERATURE_MAX = 2;
 
@@ -12,15 +23,16 @@ const messageText = text({ max: MESSAGE_MAX, multiline: true });
 
 /** A user message as `useChat` sends it: text parts only (files are not supported yet). */
 const uiUserMessage = z.object({
-  id: z.string().max(200).optional(),
+  id: requestString().max(200).optional(),
   role: z.literal("user", { error: "Only user messages can be sent" }),
   parts: z
     .array(
       z.object({
         type: z.literal("text", { error: "Only text parts are supported" }),
+        // Checked once joined, as the message text (NUL, surrogates, length): see chatMessage.
         text: z.string(),
         // useChat may add these; they carry nothing the server reads.
-        state: z.string().optional(),
+        state: requestString().max(20).optional(),
         providerMetadata: z.unknown().optional(),
       }),
     )
@@ -38,7 +50,7 @@ export const chatMessage = z
   .pipe(messageText);
 
 export const chatModeSchema = z.enum(CHAT_MODES);
-export const modelIdSchema = z.string().trim().min(1).max(100);
+export const modelIdSchema = requestString().trim().min(1).max(100);
 export const temperatureSchema = z.number().min(0).max(TEMPERATURE_MAX);
 
 export const chatBody = z
@@ -84,8 +96,8 @@ const booleanString = z.enum(["true", "false"]).transform((v) => v === "true");
 
 export const conversationListQuery = z.strictObject({
   archived: booleanString.optional(),
-  q: z.string().trim().max(TITLE_MAX).optional(),
+  q: requestString().trim().max(TITLE_MAX).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
   /** Opaque cursor from the previous page's `nextCursor`. */
-  cursor: z.string().max(200).optional(),
+  cursor: requestString().max(200).optional(),
 });

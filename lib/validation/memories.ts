@@ -2,7 +2,9 @@
 import { z } from "zod";
 import { MEMORY_SORTS } from "@/db/queries/memory-list";
 import { MEMORY_PROVENANCES, MEMORY_STATUSES, MEMORY_TYPES } from "@/db/schema";
-import { text } from "./strings";
+import { MESSAGE_MAX } from "./chat";
+import { uuid } from "./common";
+import { requestString, text } from "./strings";
 
 export const MEMORY_CONTENT_MAX = 2000;
 export const MEMORY_TITLE_MAX = 255;
@@ -44,11 +46,11 @@ const booleanString = z.enum(["true", "false"]).transform((v) => v === "true");
 
 /** GET /api/memories — filters, search, sort and page. */
 export const memoryListQuery = z.strictObject({
-  q: z.string().trim().min(1).max(200).optional(),
+  q: requestString().trim().min(1).max(200).optional(),
   /** text (default): words in title/content; semantic: ranked by meaning (needs q). */
   match: z.enum(["text", "semantic"]).optional(),
   type: z.enum(MEMORY_TYPES).optional(),
-  tag: z.string().trim().min(1).max(MEMORY_TAG_MAX).optional(),
+  tag: requestString().trim().min(1).max(MEMORY_TAG_MAX).optional(),
   provenance: z.enum(MEMORY_PROVENANCES).optional(),
   status: z.enum(MEMORY_STATUSES).optional(),
   pinned: booleanString.optional(),
@@ -60,8 +62,8 @@ export type MemoryListQuery = z.infer<typeof memoryListQuery>;
 
 /** POST /api/memories/preview — what a chat turn would assemble for this message. */
 export const previewBody = z.strictObject({
-  message: text({ max: 20_000, multiline: true }),
-  conversationId: z.uuid({ error: "Must be a valid UUID" }).optional(),
+  message: text({ max: MESSAGE_MAX, multiline: true }),
+  conversationId: uuid.optional(),
 });
 
 export const DELETE_ALL_CONFIRMATION = "delete all";

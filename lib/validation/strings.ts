@@ -4,6 +4,11 @@
  * Rejected everywhere: unpaired surrogates (not valid Unicode; cannot be stored as UTF-8) and NUL
  * and other control characters (Postgres text cannot hold NUL). Text made only of whitespace and
  * invisible format characters (zero-width space/joiner, BOM, direction marks) counts as empty.
+ *
+ * Every string a request carries — body, query, path — is built from `requestString()` (or
+ * `text()`, `email`, `newPassword`, which start from it), so none can reach SQL with a NUL or an
+ * unpaired surrogate: it is a 400 naming the field instead of a database error (500).
+ * lib/validation/schemas.test.ts checks every exported schema for it.
  */
 import { z } from "zod";
 
@@ -28,6 +33,27 @@ export function hasVisibleText(value: string): boolean {
   return value.replace(INVISIBLE, "").length > 0;
 }
 
+export const NUL_MESSAGE = "Contains a NUL character";
+export const SURROGATE_MESSAGE = "Contains an invalid character (unpaired surrogate)";
+
+/** The issue every request string is checked for: NUL (Postgres text cannot hold it), unpaired surrogates. */
+export function requestStringIssue(value: string): string | null {
+  if (LONE_SURROGATE.test(value)) return SURROGATE_MESSAGE;
+  if (value.includes("\u0000")) return NUL_MESSAGE;
+  return null;
+}
+
+/**
+ * A string from a request: no NUL, no unpaired surrogate. Chain zod's string methods as usual
+ * (`requestString().trim().max(200)`); use `text()` for anything a person writes.
+ */
+export function requestString(params?: Parameters<typeof z.string>[0]) {
+  return z.string(params).superRefine((value, ctx) => {
+    const issue = requestStringIssue(value);
+    if (issue) ctx.addIssue({ code: "custom", message: issue });
+  });
+}
+
 export interface TextOptions {
   min?: number;
   max: number;
@@ -37,7 +63,7 @@ export interface TextOptions {
 
 /** Checks that apply to every string: valid Unicode, no NUL or stray control characters. */
 function unicodeIssue(value: string, multiline: boolean): string | null {
-  if (LONE_SURROGATE.test(value)) return "Contains an invalid character (unpaired surrogate)";
+  if (LONE_SURROGATE.test(value)) return SURROGATE_MESSAGE;
   if ((multiline ? CONTROL_MULTILINE : CONTROL_SINGLE_LINE).test(value)) return "Contains a control character";
   if (!multiline && BIDI_CONTROL.test(value)) return "Contains a bidirectional control character";
   return null;
@@ -62,8 +88,7 @@ export function text({ min = 1, max, multiline = false }: TextOptions) {
 }
 
 /** An email address, trimmed and lower-cased (accounts are unique on lower(email)). */
-export const email = z
-  .string()
+export const email = requestString()
   .trim()
   .toLowerCase()
   .pipe(z.email({ error: "Enter a valid email address" }).max(254, "Must be at most 254 characters"));
@@ -71,10 +96,11 @@ export const email = z
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 200;
 
-/** A new password: 8–200 code points, never trimmed, valid Unicode. */
+/** A new password: 8–200 code points, never trimmed, valid Unicode, no NUL. */
 export const newPassword = z.string().superRefine((value, ctx) => {
-  if (LONE_SURROGATE.test(value)) {
-    ctx.addIssue({ code: "custom", message: "Contains an invalid character (unpaired surrogate)" });
+  const issue = requestStringIssue(value);
+  if (issue) {
+    ctx.addIssue({ code: "custom", message: issue });
     return;
   }
   const length = codePointLength(value);
@@ -83,8 +109,14 @@ export const newPassword = z.string().superRefine((value, ctx) => {
     ctx.addIssue({ code: "custom", message: `Must be at most ${PASSWORD_MAX} characters` });
 });
 
-/** A password being checked against a stored hash: any non-empty string up to the maximum. */
+/**
+ * A password being checked against a stored hash: any non-empty string up to the maximum, without
+ * unpaired surrogates (no stored password has one: newPassword always refused them). NUL is let
+ * through on purpose: it never reaches SQL (only the hash does), and newPassword accepted it until
+ * now, so refusing it here could lock someone out.
+ */
 export const existingPassword = z
   .string()
   .min(1, "Required")
+  .refine((value) => !LONE_SURROGATE.test(value), SURROGATE_MESSAGE)
   .refine((value) => codePointLength(value) <= PASSWORD_MAX, `Must be at most ${PASSWORD_MAX} characters`);

@@ -7,11 +7,12 @@
  * minted with the encoder Auth.js itself uses (next-auth/jwt `encode`).
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { encode } from "next-auth/jwt";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
-import { getInProcessRunner } from "@/lib/jobs/extraction-queue";
+import { getInProcessRunner } from "@/lib/runtime";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { HttpClient, type HttpResult, registerAndSignIn } from "@/tests/http-client";
 import { type HttpMethod, loadRoutes, startTestServer, type TestServer } from "@/tests/http-server";
@@ -19,6 +20,7 @@ import { ownedSnapshot, snapshot } from "./db-snapshot";
 import {
   type Actor,
   type Fixture,
+  type InvalidQuery,
   type InvalidRequest,
   type RouteCase,
   type RouteKey,
@@ -85,6 +87,23 @@ const GENERIC_JSON_INVALID: ((valid: unknown) => InvalidRequest)[] = [
   }),
 ];
 
+/**
+ * Query strings every route with a `query` schema must refuse (400 naming the field, nothing
+ * written), for each of its string parameters: NUL (Postgres rejects 0x00: this was a 500), an
+ * encoded unpaired surrogate and other invalid UTF-8, the parameter given twice; plus an unknown one.
+ */
+const GENERIC_QUERY_INVALID = (strings: string[]): InvalidQuery[] => [
+  ...strings.flatMap((name) => [
+    { name: `${name} with NUL`, query: `${name}=a%00b`, field: `query.${name}` },
+    { name: `${name} that is only NUL`, query: `${name}=%00`, field: `query.${name}` },
+    { name: `${name} with an encoded unpaired surrogate`, query: `${name}=a%ED%A0%80`, field: `query.${name}` },
+    { name: `${name} with invalid UTF-8`, query: `${name}=%FF%FE`, field: `query.${name}` },
+    { name: `${name} given twice (an array, not a string)`, query: `${name}=a&${name}=b`, field: `query.${name}` },
+  ]),
+  { name: "an unknown parameter", query: "isAdmin=true", field: "query.isAdmin" },
+  { name: "a parameter named __proto__", query: "__proto__=x", field: "query.__proto__" },
+];
+
 // Route discovery: every route file and its exported methods.
 const mounted = await loadRoutes();
 const discovered = mounted.flatMap((r) => r.methods.map((m) => `${m} ${r.pattern}`)).sort();
@@ -122,6 +141,19 @@ it("every API route and method has exactly one case in tests/security/route-case
     missing: [],
     stale: [],
   });
+  executed++;
+});
+
+it("every route method with a query schema has query cases in route-cases.ts", () => {
+  const withQuery = mounted.flatMap((r) => {
+    const source = readFileSync(r.file, "utf8");
+    return r.methods
+      .filter((m) => new RegExp(`export const ${m} = route\\(\\s*\\{[^}]*\\bquery:`).test(source))
+      .map((m) => `${m} ${r.pattern}`);
+  });
+  expect(withQuery.length).toBeGreaterThan(0);
+  const missing = withQuery.filter((key) => !routeCases[key as RouteKey]?.query);
+  expect(missing, "add `query: { strings, invalid }` to these routes' cases").toEqual([]);
   executed++;
 });
 
@@ -320,6 +352,20 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
           expect(res.status, res.text).toBe(variant.status);
           fixture.check?.(res);
         });
+      }
+
+      // ---- what its query string may hold ---------------------------------------------------
+      if (rc.query) {
+        for (const spec of [...GENERIC_QUERY_INVALID(rc.query.strings), ...rc.query.invalid]) {
+          check(kind, `invalid query: ${spec.name}`, async () => {
+            const fixture = await setup(rc, owner);
+            const path = `${fixture.path.split("?")[0]}?${spec.query}`;
+            const before = await snapshot(database);
+            const res = await send(owner.client, method, { ...fixture, path });
+            expectError(res, rc, 400, "bad_request", spec.field);
+            expect(await snapshot(database)).toEqual(before);
+          });
+        }
       }
 
       // ---- what it accepts -------------------------------------------------------------------

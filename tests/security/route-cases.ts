@@ -14,9 +14,9 @@
  * Adding a route: add an entry with `setup` (and `invalid` cases for its body fields).
  */
 
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
-import type { Db } from "@/db/client";
+import { type Db, selectRows } from "@/db/client";
 import { createConversation } from "@/db/queries/conversations";
 import { createExtraction } from "@/db/queries/extractions";
 import { deleteMemory } from "@/db/queries/memories";
@@ -24,6 +24,7 @@ import { createMessage } from "@/db/queries/messages";
 import { createNote } from "@/db/queries/notes";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { memories, memoryExtractions } from "@/db/schema";
+import { MESSAGE_MAX } from "@/lib/validation/chat";
 import type { HttpClient, HttpResult } from "@/tests/http-client";
 import type { HttpMethod } from "@/tests/http-server";
 
@@ -71,6 +72,14 @@ export interface InvalidRequest {
   field?: string;
 }
 
+/** A query string the route must refuse: 400 naming `field`, nothing written. */
+export interface InvalidQuery {
+  name: string;
+  /** Replaces the fixture's query string; already URL-encoded, without "?". */
+  query: string;
+  field: string;
+}
+
 export interface RouteCase {
   access: "public" | "user";
   /**
@@ -89,6 +98,12 @@ export interface RouteCase {
   wrapped?: boolean;
   setup(ctx: SetupContext): Promise<Fixture>;
   invalid?: InvalidRequest[];
+  /**
+   * The route takes a query string (a `query` schema in its route()): its string parameters, for
+   * the generic query battery (GENERIC_QUERY_INVALID in the matrix: NUL, encoded surrogate, invalid
+   * UTF-8, repeated, unknown), and its own invalid queries (overlong, wrong type…).
+   */
+  query?: { strings: string[]; invalid: InvalidQuery[] };
   /** More valid requests (edge cases that must be accepted). */
   variants?: { name: string; status: number; setup(ctx: SetupContext): Promise<Fixture> }[];
 }
@@ -189,6 +204,34 @@ async function ownedMemory(db: Db, userId: string, status: "active" | "pending_c
   return row.id;
 }
 
+/**
+ * DELETE /api/account deletes whoever sends it — the owner ("the owner → 204") and the intruder
+ * ("another user acting") — while the matrix goes on acting as both. Its setup therefore remembers
+ * each actor's users row and session cookie while the account exists, and puts back every account
+ * it finds deleted (the row as it was, so the same password and session version; the cookie the
+ * deletion cleared). Its describe block ends with rejected requests, so every account it deleted is
+ * back before the next route's cases run. The data the deletion removed is not restored: it was the
+ * previous cases' fixtures.
+ */
+const remembered = new Map<string, { actor: Actor; row: unknown; cookies: [string, string][] }>();
+
+async function restoreDeletedActors(db: Db, actor: Actor): Promise<void> {
+  for (const { actor: other, row, cookies } of remembered.values()) {
+    const [exists] = await selectRows(db, sql`SELECT 1 AS one FROM users WHERE id = ${other.id}`);
+    if (exists) continue;
+    await db.execute(
+      sql`INSERT INTO users SELECT * FROM json_populate_record(NULL::users, ${JSON.stringify(row)}::json)`,
+    );
+    other.client.cookies.clear();
+    for (const [name, value] of cookies) other.client.cookies.set(name, value);
+  }
+  const [current] = await selectRows<{ row: unknown }>(
+    db,
+    sql`SELECT row_to_json(u) AS row FROM users u WHERE u.id = ${actor.id}`,
+  );
+  if (current) remembered.set(actor.id, { actor, row: current.row, cookies: [...actor.client.cookies] });
+}
+
 const inngestNotConfigured: RouteCase = {
   access: "public",
   scope: "public",
@@ -209,7 +252,11 @@ export const routeCases: Record<RouteKey, RouteCase> = {
     scope: "public",
     success: 200,
     wrapped: false,
-    setup: async () => ({ path: "/api/health", check: (res) => expect(res.json).toMatchObject({ ok: true }) }),
+    setup: async () => ({
+      path: "/api/health",
+      // Anonymous callers get only these two; signed-in ones also the details (tests/security/health.int.test.ts).
+      check: (res) => expect(res.json).toMatchObject({ ok: true, status: "ok" }),
+    }),
   },
 
   "GET /api/auth/[...nextauth]": {
@@ -368,10 +415,21 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       { name: "memoryEnabledDefault null", json: { memoryEnabledDefault: null }, field: "body.memoryEnabledDefault" },
       {
         name: "email of another account",
-        patch: (_, { others }) => ({ email: others[0]?.email }),
+        patch: (_, { others, actor }) => ({ email: others[0]?.email, currentPassword: actor.password }),
         status: 409,
         code: "conflict:email",
       },
+      {
+        name: "new email without currentPassword",
+        patch: (_, { unique }) => ({ email: `changed-${unique}@example.com` }),
+        field: "body.currentPassword",
+      },
+      {
+        name: "new email with a wrong currentPassword",
+        patch: (_, { unique }) => ({ email: `changed-${unique}@example.com`, currentPassword: "not-my-password" }),
+        field: "body.currentPassword",
+      },
+      { name: "currentPassword is a number", json: { name: "x", currentPassword: 1 }, field: "body.currentPassword" },
     ],
     variants: [
       {
@@ -547,6 +605,17 @@ export const routeCases: Record<RouteKey, RouteCase> = {
         field: "body.message",
       },
       {
+        name: `text of ${MESSAGE_MAX + 1} emoji (one over the character limit)`,
+        patch: (v) => ({ ...v, message: { text: repeat(EMOJI, MESSAGE_MAX + 1) } }),
+        field: "body.message",
+      },
+      {
+        name: "text of 20,000 emoji: 80 KB, over the body limit → 413",
+        patch: (v) => ({ ...v, message: { text: repeat(EMOJI, 20_000) } }),
+        status: 413,
+        code: "payload_too_large",
+      },
+      {
         name: "text with a lone surrogate",
         patch: (v) => ({ ...v, message: { text: "hi \uD800" } }),
         field: "body.message",
@@ -603,6 +672,18 @@ export const routeCases: Record<RouteKey, RouteCase> = {
     ],
     variants: [
       {
+        name: `a message of ${MESSAGE_MAX} 4-byte emoji (the maximum) fits the body limit`,
+        status: 200,
+        setup: async ({ db, actor }) => {
+          const conversation = await quietConversation(db, actor.id);
+          return {
+            path: "/api/chat",
+            json: { conversationId: conversation.id, message: { text: repeat(EMOJI, MESSAGE_MAX) } },
+            check: (res) => expect(res.text).toContain('"type":"text-delta"'),
+          };
+        },
+      },
+      {
         name: "without conversationId a conversation is created",
         status: 200,
         setup: async () => ({
@@ -621,6 +702,20 @@ export const routeCases: Record<RouteKey, RouteCase> = {
     access: "user",
     scope: "self",
     success: 200,
+    query: {
+      strings: ["q", "cursor"],
+      invalid: [
+        { name: "q of 101 characters", query: `q=${repeat("q", 101)}`, field: "query.q" },
+        { name: "q of 101 emoji", query: `q=${encodeURIComponent(repeat(EMOJI, 101))}`, field: "query.q" },
+        { name: "limit is not a number", query: "limit=ten", field: "query.limit" },
+        { name: "limit is 0", query: "limit=0", field: "query.limit" },
+        { name: "limit is fractional", query: "limit=2.5", field: "query.limit" },
+        { name: "limit over 100", query: "limit=101", field: "query.limit" },
+        { name: "archived is not a boolean", query: "archived=maybe", field: "query.archived" },
+        { name: "cursor of 201 characters", query: `cursor=${repeat("c", 201)}`, field: "query.cursor" },
+        { name: "cursor that decodes to garbage", query: "cursor=garbage", field: "query.cursor" },
+      ],
+    },
     setup: async ({ db, actor }) => {
       const conversation = await quietConversation(db, actor.id);
       return {
@@ -870,6 +965,23 @@ export const routeCases: Record<RouteKey, RouteCase> = {
     access: "user",
     scope: "self",
     success: 200,
+    query: {
+      strings: ["q", "tag"],
+      invalid: [
+        { name: "q of 201 characters", query: `q=${repeat("q", 201)}`, field: "query.q" },
+        { name: "empty q", query: "q=", field: "query.q" },
+        { name: "tag of 41 characters", query: `tag=${repeat("t", 41)}`, field: "query.tag" },
+        { name: "unknown match", query: "q=tea&match=fuzzy", field: "query.match" },
+        { name: "unknown type", query: "type=rumour", field: "query.type" },
+        { name: "unknown status", query: "status=purged", field: "query.status" },
+        { name: "unknown sort", query: "sort=random", field: "query.sort" },
+        { name: "pinned is not a boolean", query: "pinned=1", field: "query.pinned" },
+        { name: "page is not a number", query: "page=first", field: "query.page" },
+        { name: "page is 0", query: "page=0", field: "query.page" },
+        { name: "pageSize over 100", query: "pageSize=101", field: "query.pageSize" },
+        { name: "pageSize is negative", query: "pageSize=-5", field: "query.pageSize" },
+      ],
+    },
     setup: async ({ db, actor }) => {
       const memoryId = await ownedMemory(db, actor.id);
       return {
@@ -971,12 +1083,24 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       { name: "missing message", json: {}, field: "body.message" },
       { name: "empty message", json: { message: "" }, field: "body.message" },
       { name: "message is a number", json: { message: 12 }, field: "body.message" },
+      {
+        name: `message of ${MESSAGE_MAX + 1} emoji`,
+        json: { message: repeat(EMOJI, MESSAGE_MAX + 1) },
+        field: "body.message",
+      },
       { name: "conversationId not a UUID", json: { message: "hi", conversationId: "x" }, field: "body.conversationId" },
       {
         name: "another user's conversation",
         patch: (v) => ({ ...v, conversationId: "00000000-0000-4000-8000-000000000000" }),
         status: 404,
         code: "not_found:conversation",
+      },
+    ],
+    variants: [
+      {
+        name: `a message of ${MESSAGE_MAX} 4-byte emoji (the maximum)`,
+        status: 200,
+        setup: async () => ({ path: "/api/memories/preview", json: { message: repeat(EMOJI, MESSAGE_MAX) } }),
       },
     ],
   },
@@ -997,5 +1121,49 @@ export const routeCases: Record<RouteKey, RouteCase> = {
         },
       };
     },
+  },
+
+  "DELETE /api/account": {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 204,
+    setup: async ({ db, actor }) => {
+      await restoreDeletedActors(db, actor);
+      return {
+        path: "/api/account",
+        json: { currentPassword: actor.password },
+        check: (res) => expect(res.headers.getSetCookie().join("\n")).toMatch(/authjs\.session-token=;.*Max-Age=0/),
+      };
+    },
+    invalid: [
+      {
+        name: "missing currentPassword (a password account)",
+        patch: ({ currentPassword: _, ...rest }) => rest,
+        field: "body.currentPassword",
+      },
+      {
+        name: "wrong currentPassword",
+        patch: (v) => ({ ...v, currentPassword: "not-my-password" }),
+        field: "body.currentPassword",
+      },
+      {
+        name: "currentPassword is a number",
+        patch: () => ({ currentPassword: 12345678 }),
+        field: "body.currentPassword",
+      },
+      { name: "empty currentPassword", patch: () => ({ currentPassword: "" }), field: "body.currentPassword" },
+    ],
+  },
+
+  "DELETE /api/account/sessions": {
+    access: "user",
+    scope: "self",
+    success: 204,
+    // Ends the account's other sessions; the caller's own cookie is re-issued and keeps working.
+    setup: async () => ({
+      path: "/api/account/sessions",
+      check: (res) => expect(res.headers.getSetCookie().join("\n")).toMatch(/authjs\.session-token=[^;]+/),
+    }),
   },
 };
