@@ -9,6 +9,8 @@ import { type Database, openDatabase } from "@/db/client";
 import { createAiRegistry } from "@/lib/ai/registry";
 import { DatasetError, type EvalDataset, loadDatasetFile } from "./dataset";
 import { evaluate } from "./evaluate";
+import { evaluateExtraction, formatExtractionReport } from "./extraction";
+import { loadExtractionDataset } from "./extraction-dataset";
 import type { Embedder } from "./load";
 import { loadLocomo } from "./locomo";
 import { progressBar } from "./progress";
@@ -24,12 +26,19 @@ const HELP = `npm run eval -- [flags]
   --locomo PATH                   locomo10.json (default: $LOCOMO_PATH or ../shared/eval/locomo/locomo10.json)
   --out FILE.json                 results JSON (the SVG chart goes next to it; default eval/results/eval-<time>.json)
   --skip-calibration              do not run the threshold calibration
+  --extraction                    instead: the extraction evaluation (judged set through the real extraction job)
+  --extraction-dataset PATH       its dataset (default: eval/datasets/extraction-judged.json)
+  --split dev|holdout|all         extraction cases to run (default: all; both splits are reported)
+  --cases ID,ID                   only these extraction cases
+  --misses                        list every extraction case that missed, with what was extracted
   --help
 
 Database: Postgres when DATABASE_URL is set (evaluation users are created and deleted),
-else an in-memory PGlite. Embedder: the app's registry (OPENAI_API_KEY / OPENAI_BASE_URL, else offline).`;
+else an in-memory PGlite. Embedder: the app's registry (OPENAI_API_KEY / OPENAI_BASE_URL, else offline);
+--extraction also uses its extraction model (LIFELINE_EXTRACTION_MODEL, else the default chat model).`;
 
 export const PROJECT_DATASET = path.join("eval", "datasets", "lifeline-judged.json");
+export const EXTRACTION_DATASET = path.join("eval", "datasets", "extraction-judged.json");
 
 export interface CliOptions {
   datasets: string[];
@@ -39,6 +48,13 @@ export interface CliOptions {
   locomoPath: string;
   out: string;
   calibration: boolean;
+  /** Set for --extraction: the extraction evaluation instead of retrieval. */
+  extraction?: {
+    dataset: string;
+    split: "all" | "dev" | "holdout";
+    cases?: string[];
+    misses: boolean;
+  };
   help: boolean;
 }
 
@@ -65,6 +81,11 @@ export function parseCli(
       locomo: { type: "string" },
       out: { type: "string" },
       "skip-calibration": { type: "boolean" },
+      extraction: { type: "boolean" },
+      "extraction-dataset": { type: "string" },
+      split: { type: "string" },
+      cases: { type: "string", multiple: true },
+      misses: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -78,6 +99,17 @@ export function parseCli(
   }
   const stamp = now.toISOString().replace(/[:.]/g, "-");
   const datasets = list(values.dataset);
+  const split = values.split ?? "all";
+  if (split !== "all" && split !== "dev" && split !== "holdout")
+    throw new Error(`--split must be dev, holdout or all, got "${values.split}"`);
+  const extraction = values.extraction
+    ? {
+        dataset: path.resolve(repoRoot, values["extraction-dataset"] ?? EXTRACTION_DATASET),
+        split: split as "all" | "dev" | "holdout",
+        cases: list(values.cases).length ? list(values.cases) : undefined,
+        misses: values.misses ?? false,
+      }
+    : undefined;
   return {
     datasets: datasets.length ? datasets : ["locomo", "project"],
     strategies: list(values.strategies).length ? list(values.strategies) : undefined,
@@ -87,8 +119,12 @@ export function parseCli(
       repoRoot,
       values.locomo ?? env.LOCOMO_PATH ?? path.join("..", "shared", "eval", "locomo", "locomo10.json"),
     ),
-    out: path.resolve(repoRoot, values.out ?? path.join("eval", "results", `eval-${stamp}.json`)),
+    out: path.resolve(
+      repoRoot,
+      values.out ?? path.join("eval", "results", `${extraction ? "extraction" : "eval"}-${stamp}.json`),
+    ),
     calibration: !values["skip-calibration"],
+    extraction,
     help: values.help ?? false,
   };
 }
@@ -122,6 +158,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     console.log(HELP);
     return 0;
   }
+  if (options.extraction) return runExtractionEval(options, options.extraction, env, repoRoot);
 
   let datasets: EvalDataset[];
   try {
@@ -162,6 +199,54 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(chart, svgChart(report));
   console.log(`results: ${path.relative(repoRoot, options.out)}\nchart:   ${path.relative(repoRoot, chart)}`);
+  console.log(`total ${(report.totalMs / 1000).toFixed(1)}s`);
+  return 0;
+}
+
+/** `--extraction`: the judged extraction set through the real job, with the registry's extraction model. */
+async function runExtractionEval(
+  options: CliOptions,
+  extraction: NonNullable<CliOptions["extraction"]>,
+  env: NodeJS.ProcessEnv,
+  repoRoot: string,
+): Promise<number> {
+  let dataset: Awaited<ReturnType<typeof loadExtractionDataset>>;
+  try {
+    dataset = await loadExtractionDataset(extraction.dataset);
+  } catch (error) {
+    if (error instanceof DatasetError) {
+      console.error(error.message);
+      return 2;
+    }
+    throw error;
+  }
+  const registry = createAiRegistry(env);
+  for (const warning of registry.config.warnings) console.error(`warning: ${warning}`);
+  const modelId = `${registry.config.provider}/${registry.config.extractionModel}`;
+  const database = await openEvalDatabase(env);
+  console.error(`model ${modelId}, embedder ${registry.describeProviders().embedder}, database ${database.kind}`);
+  const progress = progressBar();
+  let report: Awaited<ReturnType<typeof evaluateExtraction>>;
+  try {
+    report = await evaluateExtraction(
+      database.db,
+      dataset,
+      {
+        model: registry.getExtractionModel(),
+        modelId,
+        embed: (texts) => registry.embedTexts(texts),
+        embeddingModel: registry.describeProviders().embedder,
+      },
+      { database: database.kind, split: extraction.split, limit: options.limit, ids: extraction.cases, progress },
+    );
+  } finally {
+    progress.done();
+    await database.close();
+  }
+  console.log(`\n${formatExtractionReport(report, { misses: extraction.misses })}\n`);
+  await mkdir(path.dirname(options.out), { recursive: true });
+  await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`results: ${path.relative(repoRoot, options.out)}`);
   console.log(`total ${(report.totalMs / 1000).toFixed(1)}s`);
   return 0;
 }

@@ -2,6 +2,9 @@
  * The offline model's consolidation decision: deterministic rules over the new candidate and its
  * near memories (most similar first), producing the same structured output a real model gives.
  *
+ *   0. a negation of the stored memory ("No longer lives in Lisbon",
+ *      "Is not allergic to penicillin" against "Lives in Lisbon",
+ *      "Is allergic to penicillin"), or the reverse                → SUPERSEDE
  *   1. the same text (normalised) or similarity ≥ 0.97             → SKIP
  *   2. a single-valued subject ("Sister's name is …", "Lives in …",
  *      "Works at …", "Is N years old", "Prefers …" under the same
@@ -14,21 +17,15 @@
  *
  * Multi-valued facts ("Is allergic to …", "Likes …", goals) never supersede each other.
  */
-import type { ConsolidationCandidate, NearMemoryForPrompt } from "@/lib/memory/extraction/consolidation-prompt";
+import {
+  type ConsolidationCandidate,
+  type NearMemoryForPrompt,
+  normaliseMemoryText,
+} from "@/lib/memory/extraction/consolidation-prompt";
 import { type ConsolidationOutput, consolidationOutputSchema } from "@/lib/memory/extraction/consolidation-schema";
 
 /** Two embeddings this close are the same memory, whatever the wording differences. */
 export const SAME_MEMORY_SIMILARITY = 0.97;
-
-/** Lower-cased, straight apostrophes, no trailing punctuation, single spaces. */
-export function normaliseMemoryText(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[’‘]/g, "'")
-    .replace(/[\s.!?;:,]+$/, "")
-    .replace(/\s+/g, " ")
-    .trim();
-}
 
 interface Attitude {
   kind: "attitude";
@@ -74,6 +71,16 @@ function shapeOf(content: string, title: string | null): Shape | undefined {
   return undefined;
 }
 
+/** "no longer lives in lisbon" → "lives in lisbon", "is not allergic to x" → "allergic to x"; else undefined. */
+const NEGATED = /^(?:is )?(?:no longer|not)\s+(.{3,})$/;
+
+/** True when `statement` (normalised) says what `negated` denies: the same text, or ending with it as whole words. */
+function negates(negated: string, statement: string): boolean {
+  const denied = NEGATED.exec(negated)?.[1];
+  if (!denied || NEGATED.test(statement)) return false;
+  return statement === denied || statement.endsWith(` ${denied}`);
+}
+
 /** True when `longer` contains `shorter` as whole words. */
 function containsWords(longer: string, shorter: string): boolean {
   return longer.length > shorter.length && ` ${longer} `.includes(` ${shorter} `);
@@ -98,6 +105,9 @@ function compare(candidate: ConsolidationCandidate, memory: NearMemoryForPrompt)
   const next = normaliseMemoryText(candidate.content);
   const stored = normaliseMemoryText(memory.content);
   if (next === stored) return decide("SKIP", memory, "The same memory is already stored.");
+  if (negates(next, stored) || negates(stored, next)) {
+    return decide("SUPERSEDE", memory, "The new memory contradicts the stored one: one denies what the other states.");
+  }
   if (memory.similarity >= SAME_MEMORY_SIMILARITY) {
     return decide("SKIP", memory, `Nearly identical to a stored memory (similarity ${memory.similarity}).`);
   }

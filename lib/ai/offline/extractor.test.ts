@@ -106,3 +106,114 @@ describe("titleConversationOffline", () => {
     expect(title).toBe("One two three four five six seven eight");
   });
 });
+
+describe("extractMemoriesOffline: questions, hypotheticals and changes of state", () => {
+  const contents = (userMessage: string) => extract(userMessage).map((memory) => memory.content);
+
+  // Each of these became a "fact" before: "What is my favourite city?" → "Favorite city is What".
+  it.each([
+    "What is my favourite city?",
+    "What is my favorite food?",
+    "Which is my favorite city, Lisbon or Porto?",
+    "Who are my favorite authors?",
+    "I'm allergic to what again?",
+    "I work at which company, do you remember?",
+    "what is my favourite movie",
+    "Do I like green tea?",
+    "Am I allergic to anything?",
+  ])("stores no memory for the question %j", (message) => {
+    expect(extract(message)).toEqual([]);
+  });
+
+  it.each([
+    "If I moved to Berlin, would I need a visa?",
+    "Suppose I live in Rome and I work at the FAO.",
+    "Let's say I live in Chicago.",
+    "Imagine I lived in Tokyo.",
+    "Pretend I'm a vegetarian and plan a menu for me.",
+    "If I were the CEO, I would cancel all Friday meetings.",
+    "I might move to Berlin someday.",
+    "Maybe I should learn Italian.",
+    "Should I move to Porto?",
+  ])("stores no memory for the hypothetical %j", (message) => {
+    expect(extract(message)).toEqual([]);
+  });
+
+  it("still takes a reminder asked as a question, and a statement after a question", () => {
+    expect(summary("Can you remind me to call the plumber tomorrow?")).toEqual([
+      {
+        type: "actionable",
+        content: "Needs to call the plumber by 2026-12-01",
+        deadline: "2026-12-01",
+        isActionable: true,
+      },
+    ]);
+    expect(contents("What's my favourite city? Anyway, I'm allergic to cats.")).toEqual(["Is allergic to cats"]);
+  });
+
+  it.each([
+    ["I moved from Lisbon to Porto last month.", "Lives in Porto"],
+    ["I just moved to Munich!", "Lives in Munich"],
+    ["I've relocated to San Francisco.", "Lives in San Francisco"],
+    ["Just moved into a new apartment in Seattle.", "Lives in Seattle"],
+    ["Finally moved out of Manchester — I live in Leeds now.", "Lives in Leeds"],
+    ["I now live in Porto.", "Lives in Porto"],
+    ["I'm living in Denver these days.", "Lives in Denver"],
+    ["Correction: I live in Porto, not Lisbon.", "Lives in Porto"],
+  ])("states the move or the new home in %j as where the user lives", (message, content) => {
+    expect(extract(message).map(({ title, content }) => ({ title, content }))).toEqual([{ title: "Home", content }]);
+  });
+
+  it("keeps a move still to come as a plan, not a home", () => {
+    expect(summary("I'm moving to Porto next month.")).toEqual([
+      { type: "goal", content: "Plans to move to Porto next month", deadline: null, isActionable: false },
+    ]);
+  });
+
+  it.each([
+    ["I don't live in Lisbon anymore.", "No longer lives in Lisbon"],
+    ["I no longer live in Denver", "No longer lives in Denver"],
+    ["I no longer work at Acme Corp.", "No longer works at Acme Corp"],
+    ["I'm not vegetarian anymore — I eat fish and chicken now.", "Is no longer vegetarian"],
+    ["Turns out I'm not allergic to penicillin after all.", "Is not allergic to penicillin"],
+    ["I'm not a teacher anymore.", "Is no longer a teacher"],
+    ["I don't like coffee anymore.", "Dislikes coffee"],
+  ])("states the negation %j so it can supersede", (message, content) => {
+    expect(contents(message)).toEqual([content]);
+  });
+
+  it.each([
+    ["These days I work at Globex.", "Works at Globex"],
+    ["I work as a midwife now.", "Works as a midwife"],
+    ["I'm 35 now, just had my birthday.", "Is 35 years old"],
+    ["I prefer coffee now.", "Prefers coffee"],
+    ["My favorite color is green these days.", "Favorite color is green"],
+    ["Actually, my sister's name is Mia, not Maya.", "Sister's name is Mia"],
+  ])("drops 'now' and corrections from %j", (message, content) => {
+    expect(contents(message)).toEqual([content]);
+  });
+
+  it.each([
+    ["My sister Maya lives in Lisbon.", "Sister Maya", "Sister Maya lives in Lisbon"],
+    [
+      "My brother Tom works at Google as a data scientist.",
+      "Brother Tom",
+      "Brother Tom works at Google as a data scientist",
+    ],
+    ["My mom is allergic to cats.", "Mom", "Mom is allergic to cats"],
+    ["My dad just moved to Florida.", "Dad", "Dad just moved to Florida"],
+    ["My partner, Alex, is a chef.", "Partner Alex", "Partner Alex is a chef"],
+    ["My son's favorite food is pizza.", "Son's favorite food", "Son's favorite food is pizza"],
+  ])("stores %j about the other person, not as the user's own", (message, title, content) => {
+    expect(extract(message).map((m) => ({ type: m.type, title: m.title, content: m.content }))).toEqual([
+      { type: "personal", title, content },
+    ]);
+  });
+
+  it("gives a like and a dislike of one topic the same title", () => {
+    expect(extract("I like coffee. I don't like coffee anymore.").map((m) => m.title)).toEqual([
+      "Drink preference",
+      "Drink preference",
+    ]);
+  });
+});

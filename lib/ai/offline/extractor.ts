@@ -3,8 +3,18 @@
  * user's own words (never the assistant's), recognises a fixed set of first-person statement
  * patterns, and produces candidates that satisfy extractionCandidateSchema. It is meant to be
  * predictable rather than clever: anything it does not recognise yields no memory.
+ *
+ * Only statements are read: a sentence that is a question ("What is my favourite city?", a "?" at
+ * its end, an interrogative opening or an inverted auxiliary) or a hypothetical ("If I moved to
+ * Berlin…", "Suppose I…", "Should I…", any "if"/"unless" clause) yields nothing, except a request
+ * to be reminded ("Can you remind me to…?"). Changes of state are stated so that consolidation can
+ * supersede the old memory: a move ("I moved from Lisbon to Porto", "I've relocated to…") is where
+ * the user lives now ("Lives in Porto"); "I don't live in Lisbon anymore" is "No longer lives in
+ * Lisbon". Facts about someone in the user's life ("My sister Maya lives in Lisbon") are stored
+ * about that person ("Sister Maya lives in Lisbon"), never as the user's own.
  */
 
+import { takeChars } from "@/core/text";
 import type { MemoryType } from "@/db/schema";
 import type { ConversationMessage } from "@/lib/memory/extraction/prompt";
 import {
@@ -14,7 +24,7 @@ import {
   type TitleResult,
   titleSchema,
 } from "@/lib/memory/extraction/schema";
-import { DATE_EXPRESSION_SOURCE, resolveDateExpression } from "./date-expressions";
+import { DATE_EXPRESSION_SOURCE, MONTHS, resolveDateExpression } from "./date-expressions";
 import { toThirdPerson } from "./grammatical-person";
 import { conceptsOf } from "./text-features";
 
@@ -49,11 +59,24 @@ interface Rule {
 // Text helpers
 // ---------------------------------------------------------------------------------------------
 
-const ADVERBS = "(?:(?:really|also|absolutely|actually|totally|just|do|still|definitely|truly|generally|usually)\\s+)*";
+/** "don't", as people type it. */
+const NOT = "don't|do not|dont";
+const DIETS = "vegetarian|vegan|pescatarian|lactose[- ]intolerant|gluten[- ]free|celiac|coeliac|diabetic";
+const ADVERBS =
+  "(?:(?:really|also|absolutely|actually|totally|just|do|still|definitely|truly|generally|usually|now|currently)\\s+)*";
 const I_AM = "(?:i'm|i am|im)";
-const TRAILING_FILLER = /(?:,?\s+(?:by the way|btw|though|too|as well|lol|haha))+$/i;
+/** Filler and "as of now" words at the end of a statement: "I live in Porto now" is "Lives in Porto". */
+const TRAILING_FILLER =
+  /(?:,?\s+(?:by the way|btw|though|too|as well|lol|haha|now|these days|nowadays|at the moment|currently|any ?more|after all|for now))+$/i;
+/** A correction's tail: "I live in Porto, not Lisbon". */
+const CORRECTION_TAIL = /,\s*(?:not|instead of|rather than)\s+[^,]*$/i;
+/** When a past change happened, at the end of a move ("moved to Porto last month"). */
+const PAST_TIME = new RegExp(
+  `\\s+(?:(?:last|this) (?:week|month|year|summer|spring|winter|fall|autumn|weekend)|over the (?:summer|winter|weekend|holidays)|(?:back )?(?:in|during) (?:${MONTHS.join("|")}|the (?:spring|summer|fall|autumn|winter)|\\d{4})|(?:a|one|two|three|a few|a couple of|several) (?:days?|weeks?|months?|years?) ago|yesterday|recently|earlier this (?:week|month|year))$`,
+  "i",
+);
 const LEADING_FILLER =
-  /^(?:(?:also|oh|btw|by the way|actually|so|well|and|but|hey|hi|hello|ok|okay|yeah|yes|fyi|just so you know|anyway|plus)[,!]?\s+)+/i;
+  /^(?:(?:also|oh|btw|by the way|actually|so|well|and|but|hey|hi|hello|ok|okay|yeah|yes|fyi|just so you know|anyway|plus|these days|nowadays|currently|now|at the moment|correction|update|(?:it )?turns out(?: that)?)[,!:]?\s+)+/i;
 const TRAILING_DATE = new RegExp(
   `\\s+(?:(?:by|on|before|until|due|no later than)\\s+)?(${DATE_EXPRESSION_SOURCE})$`,
   "i",
@@ -72,12 +95,14 @@ function capitalize(text: string): string {
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max + 1).replace(/\s+\S*$/, "");
-  return (cut.length > 0 ? cut : text.slice(0, max)).trimEnd();
+  return (cut.length > 0 ? cut : takeChars(text, max)).trimEnd();
 }
 
 function cleanObject(text: string): string {
   return text
     .trim()
+    .replace(CORRECTION_TAIL, "")
+    .replace(/[\s,;:!?.]+$/, "")
     .replace(TRAILING_FILLER, "")
     .replace(/[\s,;:!?.]+$/, "")
     .trim();
@@ -103,22 +128,91 @@ function topic(text: string, exclude: readonly string[]): string | undefined {
   return conceptsOf(text).find((concept) => !exclude.includes(concept));
 }
 
+/** A sentence's end (kept, to tell questions); abbreviations such as "Dec." do not end one. */
 const SENTENCE_BREAK =
-  /(?<!\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mr|mrs|ms|dr|st|vs|etc))[.!?;]+(?=\s|$)|\n+/i;
-const CLAUSE_BREAK = /,?\s+(?:and|but)\s+(?=(?:my|i|im)\b)/i;
+  /((?<!\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mr|mrs|ms|dr|st|vs|etc))[.!?;]+(?=\s|$)|\n+)/i;
+const CLAUSE_BREAK = /,?\s+(?:and|but)\s+(?=(?:my|i|im)\b)|\s+[—–-]+\s+/i;
 
-/** Sentences and "… and my/I …" clauses, as verbatim (trimmed) excerpts of `text`. */
-function splitClauses(text: string): string[] {
-  return text
-    .split(SENTENCE_BREAK)
-    .flatMap((sentence) => sentence.split(CLAUSE_BREAK))
-    .map((clause) => clause.trim())
-    .filter((clause) => clause.length > 0);
+/**
+ * What a sentence or clause does. Only statements are memories: a question ("Where do I live?")
+ * or a hypothetical ("If I moved to Berlin…", "Should I…") says nothing the user holds true.
+ */
+type Mood = "statement" | "question" | "hypothetical";
+
+/** "What …", "Where's …", and an auxiliary before its subject ("Do I …", "Is my …", "Am I …"). */
+const INTERROGATIVE_OPENING =
+  /^(?:(?:what|what's|whats|where|where's|when|who|who's|whom|whose|why|which|how|how's)\b|(?:do|does|did|am|is|are|was|were|can|could|would|will|should|shall|have|has|had|may|might|must|isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|couldn't|shouldn't)\s+(?:i|you|we|my|me|it|there|this|that)\b)/i;
+/** Openings that set up a supposition, not a fact. */
+const HYPOTHETICAL_OPENING =
+  /^(?:if|unless|suppose|supposing|imagine|imagining|assume|assuming|hypothetically|theoretically|in theory|pretend|say|what if|in case|even if|maybe|perhaps|let's (?:say|pretend|imagine|assume|suppose)|lets (?:say|pretend|imagine|assume|suppose))\b/i;
+/** A condition anywhere in the sentence makes its statements conditional. */
+const CONDITION = /\b(?:if|unless|in case|assuming)\b/i;
+/** First-person hedges: "I might…", "I could…", "I would…" (but "I would like to…" is a goal), "I wonder…". */
+const HEDGE =
+  /^(?:i (?:might|may|could|would)(?!\s+(?:like|love|prefer)\b)|i'd(?!\s+(?:like|love|prefer)\b)|i wonder|i'm (?:wondering|not sure|unsure)|i am (?:wondering|not sure|unsure))\b/i;
+/** A request to be reminded is a task even when asked as a question ("Can you remind me to…?"). */
+const REMINDER_REQUEST = /^(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?remind me\b/i;
+/** A captured value that is itself a question word: "Favorite city is What", "allergic to what again". */
+const INTERROGATIVE_VALUE = /^(?:what|which|who|whom|whose|where|when|why|how)\b/i;
+
+/** The clause as rules see it: straight apostrophes, no leading filler, no trailing punctuation. */
+function normaliseStatement(clause: string): string {
+  return clause
+    .replace(/’/g, "'")
+    .replace(LEADING_FILLER, "")
+    .replace(/[\s.!?]+$/, "");
+}
+
+function sentenceMood(sentence: string, end: string): Mood {
+  const statement = normaliseStatement(sentence);
+  if (REMINDER_REQUEST.test(statement)) return "statement";
+  if (end.includes("?") || INTERROGATIVE_OPENING.test(statement)) return "question";
+  if (HYPOTHETICAL_OPENING.test(statement) || CONDITION.test(statement)) return "hypothetical";
+  return "statement";
+}
+
+function clauseMood(clause: string): Mood {
+  const statement = normaliseStatement(clause);
+  if (REMINDER_REQUEST.test(statement)) return "statement";
+  if (INTERROGATIVE_OPENING.test(statement)) return "question";
+  if (HYPOTHETICAL_OPENING.test(statement) || HEDGE.test(statement)) return "hypothetical";
+  return "statement";
+}
+
+/**
+ * Sentences and "… and my/I …" clauses (also "… — …"), as verbatim (trimmed) excerpts of `text`,
+ * each with its mood: a sentence's mood (its "?", its opening, a condition in it) applies to all
+ * its clauses; a clause can be a question or hypothetical on its own too. A reminder request
+ * stays a statement.
+ */
+export function splitClauses(text: string): { clause: string; mood: Mood }[] {
+  const parts = text.split(SENTENCE_BREAK);
+  const clauses: { clause: string; mood: Mood }[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    const sentence = parts[i] ?? "";
+    const mood = sentenceMood(sentence, parts[i + 1] ?? "");
+    for (const raw of sentence.split(CLAUSE_BREAK)) {
+      const clause = raw?.trim() ?? "";
+      if (clause.length === 0) continue;
+      const own = clauseMood(clause);
+      const reminder = REMINDER_REQUEST.test(normaliseStatement(clause));
+      clauses.push({ clause, mood: reminder ? "statement" : mood !== "statement" ? mood : own });
+    }
+  }
+  return clauses;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Rules, tried in order (see recognise). Clauses reach them with straight apostrophes.
 // ---------------------------------------------------------------------------------------------
+
+/** People (and pets) in the user's life, as "my …" introduces them. */
+const RELATION = `(?:(?:best|close|old|older|younger|little|big|baby|twin|eldest|oldest|youngest|step|ex|late|new)[- ]?)?(?:mother-in-law|father-in-law|in-laws|mother|mom|mum|mommy|father|dad|daddy|parents|sisters?|brothers?|siblings?|sons?|daughters?|kids?|children|child|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?|friends?|roommate|flatmate|housemate|neighbou?r|boss|manager|colleague|co-?worker|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|teammate|classmate|therapist|doctor|dog|cat|puppy|kitten)`;
+/** How a statement about someone goes on after their name: a verb (optionally after an adverb). */
+const THIRD_PARTY_PREDICATE =
+  /^(?:(?:just|recently|also|really|still|now|currently|finally|always|never)\s+)*(?:is|are|was|were|'s|lives|live|works|work|loves|love|likes|like|hates|hate|enjoys|enjoy|prefers|prefer|adores|wants|want|has|have|had|studies|study|moved|relocated|plays|play|speaks|speak|owns|teaches|runs|dislikes|can't stand|doesn't like|does not like|don't like|got|became|started|goes|drives|uses|needs|plans|hopes|just)\b/i;
+/** A name: capitalised words, as written. */
+const NAME = /^,?\s*(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?),?\s+(.+)$/u;
 
 const PREFERENCE_VERBS: Readonly<Record<string, string>> = {
   prefer: "Prefers",
@@ -145,10 +239,11 @@ function preference(verb: string, object: string): Recognised | undefined {
   const thing = toThirdPerson(cleanObject(object));
   if (thing.length === 0 || VACUOUS_OBJECTS.test(thing)) return undefined;
   const about = topic(thing, ["preference", "aversion"]);
-  const liked = verb !== "Dislikes";
   return {
     type: "preference",
-    title: about ? `${capitalize(about)} ${liked ? "preference" : "dislike"}` : liked ? "Preference" : "Dislike",
+    // Likes and dislikes of one topic share its title ("Drink preference"), so a change of attitude
+    // ("I don't like coffee anymore") finds the memory it contradicts; the content says which.
+    title: about ? `${capitalize(about)} preference` : "Preference",
     content: `${verb} ${thing}`,
     importance: 0.5,
   };
@@ -175,7 +270,7 @@ const RULES: readonly Rule[] = [
     build: (m, { currentDate }) => task(m[1] ?? "", currentDate, "reminder"),
   },
   {
-    pattern: new RegExp(`^(?:i ${ADVERBS}(?:need|have|must|should|got)|i've got) to\\s+(.+)$`, "i"),
+    pattern: new RegExp(`^(?:i ${ADVERBS}(?:(?:need|have|got) to|must|should)|i've got to)\\s+(.+)$`, "i"),
     build: (m, { currentDate }) => task(m[1] ?? "", currentDate, "obligation"),
   },
   {
@@ -191,6 +286,47 @@ const RULES: readonly Rule[] = [
         importance: 0.7,
         deadline,
       };
+    },
+  },
+  // Negations of a state: what consolidation needs to supersede "Lives in Lisbon", "Is vegetarian"…
+  {
+    pattern: new RegExp(
+      `^(?:i (?:${NOT}) (?:live|reside)|i no longer (?:live|reside)|${I_AM} (?:not|no longer) living) in\\s+(.+)$`,
+      "i",
+    ),
+    build: (m) => place("Home", "No longer lives in", m[1] ?? ""),
+  },
+  {
+    pattern: new RegExp(
+      `^(?:i (?:${NOT}) work|i no longer work|${I_AM} (?:not|no longer) (?:working|employed)) (at|for|as)\\s+(.+)$`,
+      "i",
+    ),
+    build: (m) => work(m[1] ?? "", m[2] ?? "", true),
+  },
+  {
+    pattern: new RegExp(`^${I_AM} (?:not|no longer) ${ADVERBS}allergic to\\s+(.+)$`, "i"),
+    build: (m) => {
+      const what = toThirdPerson(cleanObject(m[1] ?? ""));
+      return what
+        ? { type: "fact", title: "Allergy", content: `Is not allergic to ${what}`, importance: 0.8 }
+        : undefined;
+    },
+  },
+  {
+    pattern: new RegExp(`^${I_AM} (?:not|no longer) (?:a |an )?(${DIETS})(?: any ?more)?$`, "i"),
+    build: (m) => ({
+      type: "fact",
+      title: "Diet",
+      content: `Is no longer ${(m[1] ?? "").toLowerCase()}`,
+      importance: 0.8,
+    }),
+  },
+  {
+    pattern: new RegExp(`^${I_AM} (?:no longer (an? .+)|not (an? .+?) any ?more)$`, "i"),
+    build: (m) => {
+      const what = toThirdPerson(cleanObject(m[1] ?? m[2] ?? ""));
+      if (what.split(/\s+/).length > 6) return undefined;
+      return { type: "personal", title: "Self-description", content: `Is no longer ${what}`, importance: 0.6 };
     },
   },
   {
@@ -212,10 +348,7 @@ const RULES: readonly Rule[] = [
     }),
   },
   {
-    pattern: new RegExp(
-      `^${I_AM} ${ADVERBS}(?:a |an )?(vegetarian|vegan|pescatarian|lactose[- ]intolerant|gluten[- ]free|celiac|coeliac|diabetic)$`,
-      "i",
-    ),
+    pattern: new RegExp(`^${I_AM} ${ADVERBS}(?:a |an )?(${DIETS})$`, "i"),
     build: (m) => ({ type: "fact", title: "Diet", content: `Is ${(m[1] ?? "").toLowerCase()}`, importance: 0.8 }),
   },
   {
@@ -285,6 +418,24 @@ const RULES: readonly Rule[] = [
     build: (m) => relationName(m[1] ?? "", m[2] ?? ""),
   },
   {
+    pattern: new RegExp(`^my (${RELATION})'s\\s+([\\p{L} -]{1,40}? (?:is|are) .+)$`, "iu"),
+    build: (m) => {
+      const rest = toThirdPerson(cleanObject(m[2] ?? ""));
+      return rest
+        ? {
+            type: "personal",
+            title: `${capitalize((m[1] ?? "").toLowerCase())}'s ${rest.split(/ (?:is|are) /)[0]}`,
+            content: `${capitalize((m[1] ?? "").toLowerCase())}'s ${rest}`,
+            importance: 0.6,
+          }
+        : undefined;
+    },
+  },
+  {
+    pattern: new RegExp(`^my (${RELATION})\\b(.+)$`, "i"),
+    build: (m) => thirdParty(m[1] ?? "", m[2] ?? ""),
+  },
+  {
     pattern: new RegExp(`^(?:my name is|call me|${I_AM} called)\\s+(.+)$`, "i"),
     build: (m) => {
       const name = cleanName(m[1] ?? "");
@@ -318,22 +469,19 @@ const RULES: readonly Rule[] = [
     build: (m) => place("Origin", "Is from", m[1] ?? ""),
   },
   {
-    pattern: /^i (?:just |recently )?moved to\s+(.+)$/i,
-    build: (m) => place("Recent move", "Moved to", m[1] ?? ""),
+    // A move is where the user lives now: "I moved from Lisbon to Porto", "Just moved into a flat in Seattle".
+    pattern:
+      /^(?:i(?:'ve| have)? )?(?:(?:just|recently|finally|now|also|officially)\s+)*(?:moved|relocated)(?: (?:back|house|over))?(?: from (.+?))? (?:in)?to\s+(?:(?:a|an|the|my)\s+(?:(?:new|small|nice|bigger|tiny)\s+)*(?:apartment|flat|house|place|home|condo|studio)\s+in\s+)?(.+)$/i,
+    build: (m) => place("Home", "Lives in", (m[2] ?? "").replace(PAST_TIME, "")),
   },
   {
-    pattern: new RegExp(`^(?:i ${ADVERBS}work|${I_AM} (?:working|employed)) (at|for|as)\\s+(.+)$`, "i"),
-    build: (m) => {
-      const as = (m[1] ?? "").toLowerCase() === "as";
-      const what = toThirdPerson(cleanObject(m[2] ?? ""));
-      if (what.length === 0) return undefined;
-      return {
-        type: "personal",
-        title: as ? "Occupation" : "Workplace",
-        content: `Works ${as ? "as" : "at"} ${what}`,
-        importance: 0.7,
-      };
-    },
+    // A move still to come is a plan, not where the user lives.
+    pattern: new RegExp(`^${I_AM} ${ADVERBS}(?:moving|relocating) (?:back )?to\\s+(.+)$`, "i"),
+    build: (m, { currentDate }) => goal("Plans to", `move to ${m[1] ?? ""}`, currentDate),
+  },
+  {
+    pattern: new RegExp(`^(?:i ${ADVERBS}work|${I_AM} ${ADVERBS}(?:working|employed)) (at|for|as)\\s+(.+)$`, "i"),
+    build: (m) => work(m[1] ?? "", m[2] ?? "", false),
   },
   {
     pattern: /^my birthday is (?:on )?(.+)$/i,
@@ -345,7 +493,11 @@ const RULES: readonly Rule[] = [
     },
   },
   {
-    pattern: new RegExp(`^${I_AM} (\\d{1,3}) (?:years old|yrs old|year old)$`, "i"),
+    // "I'm 35", "I'm 35 years old", "I'm 35 now, just had my birthday".
+    pattern: new RegExp(
+      `^${I_AM} (\\d{1,3})(?: (?:years old|yrs old|year old))?(?: now)?(?:,(?!\\s*(?:i|i'm|my)\\b).*)?$`,
+      "i",
+    ),
     build: (m) => ({ type: "personal", title: "Age", content: `Is ${m[1]} years old`, importance: 0.5 }),
   },
   {
@@ -390,18 +542,47 @@ function place(title: string, lead: string, rawPlace: string): Recognised | unde
   return where.length > 0 ? { type: "personal", title, content: `${lead} ${where}`, importance: 0.7 } : undefined;
 }
 
+/** "Works at Acme", "Works as a nurse"; negated: "No longer works at Acme". */
+function work(preposition: string, rawWhat: string, negated: boolean): Recognised | undefined {
+  const as = preposition.toLowerCase() === "as";
+  const what = toThirdPerson(cleanObject(rawWhat));
+  if (what.length === 0) return undefined;
+  return {
+    type: "personal",
+    title: as ? "Occupation" : "Workplace",
+    content: `${negated ? "No longer works" : "Works"} ${as ? "as" : "at"} ${what}`,
+    importance: 0.7,
+  };
+}
+
+/**
+ * A fact about someone else: "My sister Maya lives in Lisbon" → "Sister Maya lives in Lisbon",
+ * "My mom is allergic to cats" → "Mom is allergic to cats". Stored about that person (the user's
+ * own slots — "Lives in …", "Is allergic to …" — are never written for it).
+ */
+function thirdParty(rawRelation: string, rest: string): Recognised | undefined {
+  const relation = rawRelation.toLowerCase();
+  const named = NAME.exec(rest.trim());
+  const name = named && !THIRD_PARTY_PREDICATE.test(named[1] ?? "") ? named[1] : undefined;
+  const predicate = (name ? named?.[2] : rest.replace(/^,?\s*/, "")) ?? "";
+  if (!THIRD_PARTY_PREDICATE.test(predicate)) return undefined;
+  const what = toThirdPerson(cleanObject(predicate.replace(/^'s\b/, "is")));
+  if (what.split(/\s+/).length < 2) return undefined;
+  const who = `${capitalize(relation)}${name ? ` ${name}` : ""}`;
+  return { type: "personal", title: who, content: `${who} ${what}`, importance: 0.6 };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Entry points
 // ---------------------------------------------------------------------------------------------
 
 /** The first rule that both matches the clause and accepts what it captured. */
 function recognise(clause: string, context: ClauseContext): Recognised | undefined {
-  const statement = clause
-    .replace(/’/g, "'")
-    .replace(LEADING_FILLER, "")
-    .replace(/[\s.!?]+$/, "");
+  const statement = normaliseStatement(clause);
   for (const rule of RULES) {
     const match = rule.pattern.exec(statement);
+    // "I'm allergic to what again", "Which is my favorite city": a question word is no value.
+    if (match?.slice(1).some((group) => group !== undefined && INTERROGATIVE_VALUE.test(group.trim()))) continue;
     const recognised = match ? rule.build(match, context) : undefined;
     if (recognised) return recognised;
   }
@@ -425,12 +606,14 @@ function toCandidate(recognised: Recognised, clause: string): ExtractionCandidat
 
 /**
  * Extracts memories from the user's message of an exchange: one candidate per recognised
- * clause, in order, without duplicates, at most 10. The assistant's message is never a source.
+ * statement clause (questions and hypotheticals are skipped), in order, without duplicates, at
+ * most 10. The assistant's message is never a source.
  */
 export function extractMemoriesOffline(input: { currentDate: string; userMessage: string }): ExtractionResult {
   const seen = new Set<string>();
   const memories: ExtractionCandidate[] = [];
-  for (const clause of splitClauses(input.userMessage)) {
+  for (const { clause, mood } of splitClauses(input.userMessage)) {
+    if (mood !== "statement") continue;
     const recognised = recognise(clause, { currentDate: input.currentDate });
     if (!recognised || seen.has(recognised.content.toLowerCase())) continue;
     seen.add(recognised.content.toLowerCase());
