@@ -41,7 +41,9 @@ function RetrievalSummary({ info, metadata }: { info: MessageInfo | undefined; m
           key={memory.memoryId}
           className="inline-flex max-w-56 items-center gap-1 rounded-md border bg-background py-px pr-px pl-1.5"
         >
-          <span className="truncate text-foreground/80">{memory.title ?? "Untitled memory"}</span>
+          <span className="truncate text-foreground/80">
+            {memory.deleted ? "deleted memory" : (memory.title ?? "Untitled memory")}
+          </span>
           {memory.branches.map((branch) => (
             <BranchBadge key={branch} branch={branch} />
           ))}

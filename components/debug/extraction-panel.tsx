@@ -67,22 +67,33 @@ export function ExtractionPanel({
             Memories it produced
           </h3>
           <ul className="space-y-2">
-            {extraction.memories.map((memory) => (
-              <li key={memory.id} className="rounded-lg border bg-surface px-3 py-2">
-                <Link
-                  href={`/memories?id=${memory.id}`}
-                  className="font-medium hover:underline"
+            {extraction.memories.map((memory) =>
+              memory.deleted ? (
+                <li
+                  key={memory.id}
+                  className="rounded-lg border border-dashed px-3 py-2 text-muted-foreground"
                   data-testid="produced-memory"
                 >
-                  {memory.title ?? memory.content}
-                </Link>
-                <p className="text-muted-foreground">{memory.content}</p>
-                <div className="mt-1 flex gap-1.5">
-                  <Badge variant="outline">{memory.type}</Badge>
-                  <Badge variant="outline">{memory.status.replace("_", " ")}</Badge>
-                </div>
-              </li>
-            ))}
+                  <Badge variant="outline">deleted memory</Badge>{" "}
+                  <span>Deleted since; its text is no longer kept here.</span>
+                </li>
+              ) : (
+                <li key={memory.id} className="rounded-lg border bg-surface px-3 py-2">
+                  <Link
+                    href={`/memories?id=${memory.id}`}
+                    className="font-medium hover:underline"
+                    data-testid="produced-memory"
+                  >
+                    {memory.title ?? memory.content}
+                  </Link>
+                  <p className="text-muted-foreground">{memory.content}</p>
+                  <div className="mt-1 flex gap-1.5">
+                    <Badge variant="outline">{memory.type}</Badge>
+                    <Badge variant="outline">{memory.status.replace("_", " ")}</Badge>
+                  </div>
+                </li>
+              ),
+            )}
           </ul>
         </div>
       )}
@@ -97,6 +108,7 @@ export function ExtractionPanel({
                 className="flex flex-wrap items-baseline gap-2"
               >
                 <Badge variant={ACTION_VARIANTS[decision.action] ?? "outline"}>{decision.action}</Badge>
+                {decision.redacted && <Badge variant="outline">deleted memory</Badge>}
                 <span className="font-medium">{decision.candidate.title ?? decision.candidate.content}</span>
                 <span className="text-muted-foreground">— {decision.reason}</span>
                 {decision.override && (

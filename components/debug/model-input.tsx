@@ -1,4 +1,5 @@
 import { Badge } from "@/components/ui/badge";
+import { DELETED_MEMORY_LINE } from "@/core/deleted-memory";
 import type { CapturedCall } from "@/lib/ai/capture";
 import { cn } from "@/lib/ui/cn";
 
@@ -30,6 +31,24 @@ function SystemText({ text, memoryLines }: { text: string; memoryLines: Readonly
     <div className="font-mono text-[12.5px] leading-relaxed whitespace-pre-wrap break-words">
       {text.split("\n").map((line, index) => {
         const key = `${index}:${line}`;
+        if (line === DELETED_MEMORY_LINE) {
+          return (
+            <div
+              key={key}
+              className="-mx-2 flex items-start gap-2 rounded px-2 text-muted-foreground"
+              data-testid="memory-line"
+            >
+              <span className="flex-1">{line}</span>
+              <Badge
+                variant="outline"
+                className="mt-0.5 shrink-0"
+                title="The model received this memory's text; the memory was deleted since, and so was its text here."
+              >
+                deleted memory
+              </Badge>
+            </div>
+          );
+        }
         if (memoryLines.has(line)) {
           return (
             <div key={key} className="-mx-2 flex items-start gap-2 rounded bg-highlight px-2" data-testid="memory-line">

@@ -12,11 +12,14 @@
  * Route-facing queries take the owner's id; the job's queries take the extraction id (a job has
  * no session) and read the owner from the row.
  */
+
 import { and, asc, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type ExtractionStatus, memoryExtractions, messages, users } from "@/db/schema";
+import { firstOr } from "./first";
+import { decisionMemoryIds, lockGoneMemories, redactExtractionDecisions } from "./redaction";
 
 export type Extraction = typeof memoryExtractions.$inferSelect;
 
@@ -116,14 +119,15 @@ export async function getExtractionForMessage(
   db: Db,
   { userId, assistantMessageId }: { userId: string; assistantMessageId: string },
 ): Promise<Extraction> {
-  const [row] = await db
-    .select()
-    .from(memoryExtractions)
-    .where(and(eq(memoryExtractions.assistantMessageId, assistantMessageId), eq(memoryExtractions.userId, userId)))
-    .orderBy(desc(memoryExtractions.createdAt))
-    .limit(1);
-  if (!row) throw noExtraction();
-  return row;
+  return firstOr(
+    db
+      .select()
+      .from(memoryExtractions)
+      .where(and(eq(memoryExtractions.assistantMessageId, assistantMessageId), eq(memoryExtractions.userId, userId)))
+      .orderBy(desc(memoryExtractions.createdAt))
+      .limit(1),
+    () => noExtraction(),
+  );
 }
 
 /**
@@ -212,11 +216,22 @@ export async function lockExtraction(db: Db, { extractionId }: { extractionId: s
   return row ?? null;
 }
 
-/** running → succeeded, inside the store transaction (the caller holds the row lock). */
+/**
+ * running → succeeded, inside the store transaction (the caller holds the row lock). A memory the
+ * decisions name that was deleted (or erased) since the plan was made is redacted from them at
+ * once (db/queries/redaction.ts); the others are held against a delete until the commit.
+ */
 export async function completeExtraction(
   db: Db,
   input: { extractionId: string; memoryIds: string[]; decisions: readonly unknown[]; now: Date },
 ): Promise<void> {
+  const [owner] = await db
+    .select({ userId: memoryExtractions.userId })
+    .from(memoryExtractions)
+    .where(eq(memoryExtractions.id, input.extractionId));
+  const gone = owner
+    ? await lockGoneMemories(db, { userId: owner.userId, memoryIds: decisionMemoryIds(input.decisions) })
+    : [];
   await db
     .update(memoryExtractions)
     .set({
@@ -230,6 +245,9 @@ export async function completeExtraction(
       updatedAt: input.now,
     })
     .where(eq(memoryExtractions.id, input.extractionId));
+  if (owner && gone.length > 0) {
+    await redactExtractionDecisions(db, { userId: owner.userId, memoryIds: gone, extractionId: input.extractionId });
+  }
 }
 
 /**

@@ -3,9 +3,9 @@
  * the same `not_found:memory`. Every change runs in a transaction with its memory_events row, so a
  * memory never changes without its history saying who changed it and how.
  */
+
 import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
-import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { AppError, notFound } from "@/core/errors";
 import { type Db, selectRows } from "@/db/client";
 import {
@@ -16,7 +16,10 @@ import {
   memories,
   memoryEvents,
 } from "@/db/schema";
+import { firstOr } from "./first";
 import { insertMemoryEvents, type MemoryRow, snapshotOf } from "./memory-events";
+import { redactDeletedMemories } from "./redaction";
+import { vectorLiteral } from "./vectors";
 
 export type { MemoryRow };
 export type NewMemory = typeof memories.$inferInsert;
@@ -31,28 +34,19 @@ export function toMemoryRecord(row: MemoryRow): MemoryRecord {
   return record;
 }
 
-/** pgvector's text form of an embedding, after checking it can be compared at all. */
-export function vectorLiteral(embedding: readonly number[]): string {
-  if (embedding.length !== EMBEDDING_DIMENSIONS) {
-    throw new Error(`embedding has ${embedding.length} dimensions, expected ${EMBEDDING_DIMENSIONS}`);
-  }
-  if (!embedding.every(Number.isFinite)) throw new Error("embedding contains a non-finite number");
-  if (embedding.every((x) => x === 0)) throw new Error("embedding is the zero vector");
-  return `[${embedding.join(",")}]`;
-}
-
 /** The user's memory; a missing or foreign id is the same `not_found:memory`. */
 export async function getMemory(
   db: Db,
   { userId, memoryId }: { userId: string; memoryId: string },
 ): Promise<MemoryRecord> {
-  const [row] = await db
-    .select(recordColumns)
-    .from(memories)
-    .where(and(eq(memories.id, memoryId), eq(memories.userId, userId)))
-    .limit(1);
-  if (!row) throw notFound("memory");
-  return row;
+  return firstOr(
+    db
+      .select(recordColumns)
+      .from(memories)
+      .where(and(eq(memories.id, memoryId), eq(memories.userId, userId)))
+      .limit(1),
+    () => notFound("memory"),
+  );
 }
 
 /** The user's memories among `ids`, in no particular order (ids of others are simply absent). */
@@ -227,15 +221,25 @@ export async function updateMemory(
   return toMemoryRecord(row);
 }
 
-/** Marks the memory deleted (never retrieved again; restorable). Deleting a deleted memory changes nothing. */
+/**
+ * Marks the memory deleted (never retrieved again; restorable) and, in the same transaction,
+ * redacts its text from every record derived from it (db/queries/redaction.ts): debug records,
+ * extraction decisions, other memories' event reasons. A restore brings back the memory, not
+ * those texts. Deleting a deleted memory changes nothing.
+ */
 export async function deleteMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
-  const row = await changeMemory(db, key, { action: "delete", actor: "user" }, (current) =>
-    current.status === "deleted" ? null : { status: "deleted" },
-  );
+  const row = await changeMemory(db, key, { action: "delete", actor: "user" }, async (current, tx) => {
+    if (current.status === "deleted") return null;
+    await redactDeletedMemories(tx, { userId: key.userId, memoryIds: [key.memoryId] });
+    return { status: "deleted" };
+  });
   return toMemoryRecord(row);
 }
 
-/** Undoes a delete or discard: the memory gets back the status it had before (active or pending). */
+/**
+ * Undoes a delete or discard: the memory gets back the status it had before (active or pending).
+ * Only the memory comes back: what the delete redacted from derived records stays redacted.
+ */
 export async function restoreMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
   const row = await changeMemory(db, key, { action: "restore", actor: "user" }, async (current, tx) => {
     if (current.status !== "deleted") {
@@ -274,10 +278,14 @@ export async function confirmMemory(db: Db, key: { userId: string; memoryId: str
   return toMemoryRecord(row);
 }
 
-/** The user discards an assistant suggestion: it is marked deleted (restorable as a suggestion). */
+/**
+ * The user discards an assistant suggestion: it is marked deleted (restorable as a suggestion),
+ * and its text is redacted from derived records, like a delete.
+ */
 export async function discardMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
-  const row = await changeMemory(db, key, { action: "discard", actor: "user" }, (current) => {
+  const row = await changeMemory(db, key, { action: "discard", actor: "user" }, async (current, tx) => {
     if (current.status !== "pending_confirmation") throw notPending();
+    await redactDeletedMemories(tx, { userId: key.userId, memoryIds: [key.memoryId] });
     return { status: "deleted" };
   });
   return toMemoryRecord(row);

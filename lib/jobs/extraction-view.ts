@@ -25,12 +25,19 @@ export interface ExtractionView {
   runner: string | null;
   /** Memories created or updated; empty on success = nothing worth keeping. */
   memoryIds: string[];
-  memories: Pick<MemoryRecord, "id" | "title" | "content" | "type" | "status" | "provenance">[];
+  /** One per memory id, in order: a deleted (or erased) memory shows as deleted, without its text. */
+  memories: ExtractionMemory[];
   decisions: StoredDecision[];
   queuedAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
 }
+
+/** A memory an extraction produced, as its view shows it. */
+export type ExtractionMemory =
+  | (Pick<MemoryRecord, "id" | "title" | "content" | "type" | "status" | "provenance"> & { deleted: false })
+  /** Deleted since (in the trash, or erased): its text is not shown here (docs/retrieval.md). */
+  | { id: string; deleted: true };
 
 export async function toExtractionView(db: Db, row: Extraction): Promise<ExtractionView> {
   const found = await listMemoriesByIds(db, { userId: row.userId, ids: row.memoryIds });
@@ -48,20 +55,18 @@ export async function toExtractionView(db: Db, row: Extraction): Promise<Extract
     nextAttemptAt: row.nextAttemptAt,
     runner: row.runner,
     memoryIds: row.memoryIds,
-    memories: row.memoryIds.flatMap((id) => {
+    memories: row.memoryIds.map((id): ExtractionMemory => {
       const memory = byId.get(id);
-      return memory
-        ? [
-            {
-              id,
-              title: memory.title,
-              content: memory.content,
-              type: memory.type,
-              status: memory.status,
-              provenance: memory.provenance,
-            },
-          ]
-        : [];
+      if (!memory || memory.status === "deleted") return { id, deleted: true };
+      return {
+        id,
+        deleted: false,
+        title: memory.title,
+        content: memory.content,
+        type: memory.type,
+        status: memory.status,
+        provenance: memory.provenance,
+      };
     }),
     decisions: row.decisions as StoredDecision[],
     queuedAt: row.queuedAt,

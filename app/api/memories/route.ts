@@ -1,5 +1,4 @@
 import { deleteAllMemories, listMemories } from "@/db/queries/memory-list";
-import { embedText } from "@/lib/ai/registry";
 import { route } from "@/lib/api/route";
 import { createUserMemory } from "@/lib/memory/store/memory-store";
 import { deleteAllBody, memoryCreateBody, memoryListQuery } from "@/lib/validation/memories";
@@ -8,18 +7,21 @@ import { deleteAllBody, memoryCreateBody, memoryListQuery } from "@/lib/validati
  * GET /api/memories?q=&match=text|semantic&type=&tag=&provenance=&status=&pinned=&sort=&page=&pageSize=
  * → {memories, total, page, pageSize}. Without `status`: active and pending memories.
  */
-export const GET = route({ query: memoryListQuery }, async ({ db, userId, query }) => {
+export const GET = route({ query: memoryListQuery }, async ({ db, ai, userId, query }) => {
   const { match, ...filters } = query;
-  const semanticEmbedding = match === "semantic" && query.q ? await embedText(query.q) : undefined;
+  const semanticEmbedding = match === "semantic" && query.q ? await ai.embedText(query.q) : undefined;
   return listMemories(db, { userId, ...filters, semanticEmbedding });
 });
 
 /** POST /api/memories {content, title?, type?, importance?, tags?} → 201 {memory} (embedded, provenance user_created). */
-export const POST = route({ body: memoryCreateBody, status: 201 }, async ({ db, userId, body }) => ({
-  memory: await createUserMemory(db, { userId, ...body }),
+export const POST = route({ body: memoryCreateBody, status: 201 }, async ({ db, ai, userId, body }) => ({
+  memory: await createUserMemory(db, { userId, ...body }, ai.embedder),
 }));
 
-/** DELETE /api/memories {confirm: "delete all"} → {deleted: n}: erases every memory and its history. */
+/**
+ * DELETE /api/memories {confirm: "delete all"} → {deleted: n}: erases every memory and its history,
+ * and redacts their text from debug records and extraction decisions (docs/retrieval.md#deleting-a-memory).
+ */
 export const DELETE = route({ body: deleteAllBody }, async ({ db, userId }) => ({
   deleted: await deleteAllMemories(db, { userId }),
 }));

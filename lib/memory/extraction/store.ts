@@ -33,6 +33,11 @@ export type StoredDecision = {
   near: NearRef[];
   /** Why the model's answer was changed by a provenance rule, or why the plan could not be applied as made. */
   override: string | null;
+  /**
+   * Set when a memory the decision produced, targeted or compared with was deleted afterwards:
+   * its text is redacted from the candidate, the reason and `near` (db/queries/redaction.ts).
+   */
+  redacted?: boolean;
 };
 
 export interface StoreInput {

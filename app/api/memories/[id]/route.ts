@@ -14,11 +14,14 @@ export const GET = route({ params: idParams }, async ({ db, userId, params }) =>
  * A new content or title is re-embedded; the edit is recorded (actor user) and sets edited_at.
  * 404 not_found:memory when missing or not yours; 409 conflict:memory_deleted for a deleted one.
  */
-export const PATCH = route({ params: idParams, body: memoryPatchBody }, async ({ db, userId, params, body }) => ({
-  memory: await editMemory(db, { userId, memoryId: params.id, patch: body }),
+export const PATCH = route({ params: idParams, body: memoryPatchBody }, async ({ db, ai, userId, params, body }) => ({
+  memory: await editMemory(db, { userId, memoryId: params.id, patch: body }, ai.embedder),
 }));
 
-/** DELETE /api/memories/:id → {memory} marked deleted (never retrieved; undo with POST …/restore). */
+/**
+ * DELETE /api/memories/:id → {memory} marked deleted (never retrieved; undo with POST …/restore); its
+ * text is redacted from debug records and extraction decisions at once, and stays so after an undo.
+ */
 export const DELETE = route({ params: idParams }, async ({ db, userId, params }) => ({
   memory: await deleteMemory(db, { userId, memoryId: params.id }),
 }));

@@ -11,11 +11,9 @@ import { Markdown } from "@/components/markdown";
 import { PageHeader } from "@/components/page-header";
 import { SectionCard } from "@/components/section-card";
 import { Badge } from "@/components/ui/badge";
-import { isAppError } from "@/core/errors";
 import { getDb } from "@/db/client";
 import { requireServerSession } from "@/lib/auth/server";
-import { type DebugView, getDebugView } from "@/lib/chat/debug-view";
-import { getMessageExtraction } from "@/lib/jobs/extraction-view";
+import { type DebugView, getDebugPageData } from "@/lib/chat/debug-view";
 import { formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
 import { jsonify } from "@/lib/ui/json";
 import { MODE_LABELS } from "@/lib/ui/modes";
@@ -26,16 +24,6 @@ export const dynamic = "force-dynamic";
 type Params = Promise<{ id: string }>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Missing, foreign, not an answer, or no debug record yet: all null (→ 404). */
-async function orNull<T>(load: () => Promise<T>): Promise<T | null> {
-  try {
-    return await load();
-  } catch (error) {
-    if (isAppError(error) && error.code.startsWith("not_found")) return null;
-    throw error;
-  }
-}
 
 function Stat({ label, children, hint }: { label: string; children: ReactNode; hint?: ReactNode }) {
   return (
@@ -57,12 +45,10 @@ export default async function DebugPage({ params }: { params: Params }) {
   const { id } = await params;
   const session = await requireServerSession(`/messages/${id}/debug`);
   if (!UUID.test(id)) notFound();
-  const db = await getDb();
-  const [view, extraction] = await Promise.all([
-    orNull(() => getDebugView(db, { userId: session.id, messageId: id })),
-    orNull(() => getMessageExtraction(db, { userId: session.id, assistantMessageId: id })),
-  ]);
-  if (!view) notFound();
+  // Missing, foreign, not an answer, or no debug record yet: 404.
+  const data = await getDebugPageData(await getDb(), { userId: session.id, messageId: id });
+  if (!data) notFound();
+  const { view, extraction } = data;
 
   const trace = view.trace;
   const call = view.modelInput[0];
@@ -127,6 +113,20 @@ export default async function DebugPage({ params }: { params: Params }) {
           className="rounded-xl border border-destructive/30 bg-red-50 px-4 py-3 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-200"
         >
           The model failed: {view.error}
+        </p>
+      )}
+
+      {view.redactedMemoryIds.length > 0 && (
+        <p
+          className="rounded-xl border border-dashed px-4 py-3 text-sm text-muted-foreground"
+          data-testid="redaction-notice"
+        >
+          {view.redactedMemoryIds.length === 1
+            ? "A memory used for this answer was deleted since."
+            : `${view.redactedMemoryIds.length} memories used for this answer were deleted since.`}{" "}
+          The model did receive {view.redactedMemoryIds.length === 1 ? "its text" : "their text"}; this record no longer
+          keeps it, and shows “{"[deleted memory]"}” in its place. The answer itself is part of the conversation and is
+          not rewritten.
         </p>
       )}
 

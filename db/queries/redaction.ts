@@ -1,0 +1,241 @@
+/**
+ * "Delete means gone": when memories are deleted (one, or all), their text is redacted from the
+ * records derived from them — in the same transaction as the delete, owner-scoped, with jsonb SQL
+ * that runs on Postgres and PGlite alike. Derived records keep the memory's id and say
+ * `[deleted memory]` where its text was:
+ *
+ * - prompt_debug.trace: each candidate row of a deleted memory gets title null, content
+ *   `[deleted memory]`, its sent line `• [deleted memory]` and `redacted: true`; `memoryLines`
+ *   gets the same marker line; `redactedMemoryIds` lists every memory redacted from the record.
+ * - prompt_debug.model_input: in every captured call's system message, the line the trace says
+ *   was sent for that memory is replaced by the marker line. The model did receive the text; the
+ *   record no longer holds it, and `trace.redactedMemoryIds` says so.
+ * - memory_extractions.decisions: a decision that produced or targeted a deleted memory loses
+ *   its candidate's title, content and evidence and its free-text reason (a model may quote the
+ *   memory in it); a near memory that is deleted loses its title and content. `redacted: true`
+ *   marks what changed. (A repeat of a redacted candidate in the same extraction goes too.)
+ * - memory_events of OTHER memories whose reason names a deleted memory's id (a supersede's
+ *   "(replaces <id>)", whose model-written reason may quote the old memory): the reason goes.
+ *
+ * What is not touched: the deleted memory's own row and history (a single delete is undoable:
+ * the memory and its history wait in the trash; "delete all" erases both), and the conversation
+ * itself — an answer may quote a memory, and deleting messages is the user's separate choice.
+ * See docs/retrieval.md#deleting-a-memory.
+ *
+ * Redaction is idempotent, and it is applied again when a debug record or an extraction's
+ * decisions are written (savePromptDebug, completeExtraction): a turn or a job that read a memory
+ * before it was deleted and writes after never brings its text back.
+ */
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON } from "@/core/deleted-memory";
+import type { Db } from "@/db/client";
+import { memories } from "@/db/schema";
+
+export { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `value` when it is a JSON array, else an empty one (jsonb_array_elements refuses anything else). */
+const arrayOf = (value: SQL) => sql`(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END)`;
+
+/** The ids as one text[] (passed as a JSON array: one parameter, whatever the count). */
+const goneCte = (memoryIds: readonly string[]) =>
+  sql`gone AS (SELECT coalesce(array_agg(value), '{}'::text[]) AS ids FROM jsonb_array_elements_text(${JSON.stringify(memoryIds)}::jsonb))`;
+
+export interface RedactionScope {
+  userId: string;
+  /** The memories whose text must go. */
+  memoryIds: readonly string[];
+  /** Only this assistant message's debug record (write-time redaction). */
+  messageId?: string;
+  /** Only this extraction's decisions (write-time redaction). */
+  extractionId?: string;
+}
+
+/** Redacts the memories' text from the user's debug records (trace and captured model input). */
+export async function redactPromptDebug(db: Db, scope: RedactionScope): Promise<void> {
+  if (scope.memoryIds.length === 0) return;
+  const candidates = arrayOf(sql`t.trace->'candidates'`);
+  await db.execute(sql`
+    WITH ${goneCte(scope.memoryIds)},
+    target AS (
+      SELECT p.id, p.trace, p.model_input,
+             ARRAY(
+               SELECT c->>'line' FROM jsonb_array_elements(${arrayOf(sql`p.trace->'candidates'`)}) c
+               WHERE c->>'memoryId' = ANY(g.ids) AND c->>'line' IS NOT NULL
+             ) AS lines
+      FROM prompt_debug p, gone g
+      WHERE p.user_id = ${scope.userId}::uuid
+        ${scope.messageId ? sql`AND p.message_id = ${scope.messageId}::uuid` : sql``}
+        AND EXISTS (
+          SELECT 1 FROM jsonb_array_elements(${arrayOf(sql`p.trace->'candidates'`)}) c
+          WHERE c->>'memoryId' = ANY(g.ids)
+        )
+      FOR UPDATE OF p
+    )
+    UPDATE prompt_debug p SET
+      trace = t.trace || jsonb_build_object(
+        'candidates', (
+          SELECT coalesce(jsonb_agg(
+            CASE WHEN c->>'memoryId' = ANY(g.ids) THEN c || jsonb_build_object(
+              'title', 'null'::jsonb,
+              'content', ${DELETED_MEMORY}::text,
+              'line', CASE WHEN c->>'line' IS NULL THEN 'null'::jsonb ELSE to_jsonb(${DELETED_MEMORY_LINE}::text) END,
+              'redacted', true)
+            ELSE c END ORDER BY o), '[]'::jsonb)
+          FROM jsonb_array_elements(${candidates}) WITH ORDINALITY AS e(c, o)
+        ),
+        'memoryLines', (
+          SELECT coalesce(jsonb_agg(
+            CASE WHEN l #>> '{}' = ANY(t.lines) THEN to_jsonb(${DELETED_MEMORY_LINE}::text) ELSE l END ORDER BY o), '[]'::jsonb)
+          FROM jsonb_array_elements(${arrayOf(sql`t.trace->'memoryLines'`)}) WITH ORDINALITY AS e(l, o)
+        ),
+        'redactedMemoryIds', (
+          SELECT coalesce(jsonb_agg(DISTINCT id ORDER BY id), '[]'::jsonb) FROM (
+            SELECT jsonb_array_elements_text(${arrayOf(sql`t.trace->'redactedMemoryIds'`)}) AS id
+            UNION
+            SELECT c->>'memoryId' FROM jsonb_array_elements(${candidates}) c WHERE c->>'memoryId' = ANY(g.ids)
+          ) ids
+        )
+      ),
+      model_input = CASE WHEN cardinality(t.lines) = 0 THEN t.model_input ELSE (
+        SELECT coalesce(jsonb_agg(
+          CASE WHEN jsonb_typeof(call->'params'->'prompt') = 'array' THEN jsonb_set(call, '{params,prompt}', (
+            SELECT coalesce(jsonb_agg(
+              CASE WHEN m->>'role' = 'system' AND jsonb_typeof(m->'content') = 'string' THEN jsonb_set(m, '{content}', to_jsonb(coalesce((
+                SELECT string_agg(CASE WHEN l = ANY(t.lines) THEN ${DELETED_MEMORY_LINE}::text ELSE l END, E'\n' ORDER BY o)
+                FROM unnest(string_to_array(m->>'content', E'\n')) WITH ORDINALITY AS u(l, o)
+              ), '')))
+              ELSE m END ORDER BY mo), '[]'::jsonb)
+            FROM jsonb_array_elements(${arrayOf(sql`call->'params'->'prompt'`)}) WITH ORDINALITY AS pm(m, mo)
+          ))
+          ELSE call END ORDER BY co), '[]'::jsonb)
+        FROM jsonb_array_elements(${arrayOf(sql`t.model_input`)}) WITH ORDINALITY AS ci(call, co)
+      ) END,
+      updated_at = now()
+    FROM target t, gone g
+    WHERE p.id = t.id AND p.user_id = ${scope.userId}::uuid`);
+}
+
+/** Redacts the memories' text from the user's extraction decisions. */
+export async function redactExtractionDecisions(db: Db, scope: RedactionScope): Promise<void> {
+  if (scope.memoryIds.length === 0) return;
+  const decisions = arrayOf(sql`t.decisions`);
+  /** How consolidation tells a repeated candidate (close enough: lower case, one space). */
+  const normalised = (text: SQL) => sql`lower(btrim(regexp_replace(${text}, '\\s+', ' ', 'g')))`;
+  const touched = sql`(d->>'memoryId' = ANY(g.ids) OR d->>'targetId' = ANY(g.ids))`;
+  const candidateGoes = sql`(d->>'memoryId' = ANY(g.ids)
+    OR (d->>'memoryId' IS NULL AND ${normalised(sql`d->'candidate'->>'content'`)} = ANY(t.contents)))`;
+  const nearGoes = sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${arrayOf(sql`d->'near'`)}) n WHERE n->>'id' = ANY(g.ids))`;
+  await db.execute(sql`
+    WITH ${goneCte(scope.memoryIds)},
+    target AS (
+      SELECT x.id, x.decisions,
+             ARRAY(
+               SELECT ${normalised(sql`d->'candidate'->>'content'`)} FROM jsonb_array_elements(${arrayOf(sql`x.decisions`)}) d
+               WHERE d->>'memoryId' = ANY(g.ids) AND d->'candidate'->>'content' IS NOT NULL
+             ) AS contents
+      FROM memory_extractions x, gone g
+      WHERE x.user_id = ${scope.userId}::uuid
+        ${scope.extractionId ? sql`AND x.id = ${scope.extractionId}::uuid` : sql``}
+        AND EXISTS (
+          SELECT 1 FROM jsonb_array_elements(${arrayOf(sql`x.decisions`)}) d
+          WHERE ${touched} OR ${nearGoes}
+        )
+      FOR UPDATE OF x
+    )
+    UPDATE memory_extractions x SET
+      decisions = (
+        SELECT coalesce(jsonb_agg(
+          CASE WHEN ${touched} OR ${candidateGoes} OR ${nearGoes} THEN d || jsonb_build_object(
+            'candidate', CASE WHEN ${candidateGoes} AND jsonb_typeof(d->'candidate') = 'object'
+              THEN d->'candidate' || jsonb_build_object(
+                'title', 'null'::jsonb, 'content', ${DELETED_MEMORY}::text, 'evidence', '[]'::jsonb)
+              ELSE d->'candidate' END,
+            'reason', CASE WHEN ${touched} OR ${candidateGoes} THEN to_jsonb(${REDACTED_REASON}::text) ELSE d->'reason' END,
+            'near', (
+              SELECT coalesce(jsonb_agg(
+                CASE WHEN n->>'id' = ANY(g.ids) THEN n || jsonb_build_object(
+                  'title', 'null'::jsonb, 'content', ${DELETED_MEMORY}::text, 'redacted', true)
+                ELSE n END ORDER BY no), '[]'::jsonb)
+              FROM jsonb_array_elements(${arrayOf(sql`d->'near'`)}) WITH ORDINALITY AS ne(n, no)
+            ),
+            'redacted', true)
+          ELSE d END ORDER BY o), '[]'::jsonb)
+        FROM jsonb_array_elements(${decisions}) WITH ORDINALITY AS e(d, o)
+      ),
+      updated_at = now()
+    FROM target t, gone g
+    WHERE x.id = t.id AND x.user_id = ${scope.userId}::uuid`);
+}
+
+/** Clears the reasons of the user's other memories' events that name a deleted memory's id. */
+export async function redactEventReasons(db: Db, scope: Pick<RedactionScope, "userId" | "memoryIds">): Promise<void> {
+  if (scope.memoryIds.length === 0) return;
+  await db.execute(sql`
+    WITH ${goneCte(scope.memoryIds)}
+    UPDATE memory_events e SET reason = ${REDACTED_REASON}::text
+    FROM gone g
+    WHERE e.user_id = ${scope.userId}::uuid
+      AND e.reason IS NOT NULL
+      AND e.reason <> ${REDACTED_REASON}::text
+      AND NOT (e.memory_id::text = ANY(g.ids))
+      AND EXISTS (SELECT 1 FROM unnest(g.ids) AS id WHERE strpos(e.reason, id) > 0)`);
+}
+
+/**
+ * Everything above, for memories the user has just deleted: call it in the delete's transaction,
+ * after the memories are marked deleted or erased.
+ */
+export async function redactDeletedMemories(db: Db, scope: Pick<RedactionScope, "userId" | "memoryIds">) {
+  await redactPromptDebug(db, scope);
+  await redactExtractionDecisions(db, scope);
+  await redactEventReasons(db, scope);
+}
+
+/**
+ * Of `memoryIds`, those that are deleted or no longer exist (erased), after locking the rest
+ * against a concurrent delete until the caller's transaction ends (FOR KEY SHARE, in id order:
+ * it waits for a delete in progress and makes a later delete wait, and it does not block the
+ * access counting of retrieval). Call it inside the transaction that writes a derived record.
+ */
+export async function lockGoneMemories(
+  db: Db,
+  { userId, memoryIds }: { userId: string; memoryIds: readonly string[] },
+): Promise<string[]> {
+  const ids = [...new Set(memoryIds.filter((id) => UUID.test(id)))];
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: memories.id, status: memories.status })
+    .from(memories)
+    .where(and(eq(memories.userId, userId), inArray(memories.id, ids)))
+    .orderBy(asc(memories.id))
+    .for("key share");
+  const alive = new Set(rows.filter((row) => row.status !== "deleted").map((row) => row.id));
+  return ids.filter((id) => !alive.has(id));
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const stringsOf = (values: unknown[]) => values.filter((value): value is string => typeof value === "string");
+
+/** The memory ids a stored trace refers to (its candidates). */
+export function traceMemoryIds(trace: unknown): string[] {
+  if (!isRecord(trace) || !Array.isArray(trace.candidates)) return [];
+  return stringsOf(trace.candidates.map((candidate) => (isRecord(candidate) ? candidate.memoryId : null)));
+}
+
+/** The memory ids stored extraction decisions refer to (produced, targeted, near). */
+export function decisionMemoryIds(decisions: readonly unknown[]): string[] {
+  return stringsOf(
+    decisions.flatMap((decision) =>
+      isRecord(decision)
+        ? [
+            decision.memoryId,
+            decision.targetId,
+            ...(Array.isArray(decision.near) ? decision.near.map((near) => (isRecord(near) ? near.id : null)) : []),
+          ]
+        : [],
+    ),
+  );
+}

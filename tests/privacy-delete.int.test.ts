@@ -1,0 +1,442 @@
+/**
+ * "Delete means gone" (docs/retrieval.md#deleting-a-memory, docs/security.md › Privacy): after a
+ * memory is deleted — one, or all — no route returns its text from a record derived from it
+ * (debug records, captured model input, extraction decisions, transcripts), over real HTTP with
+ * the offline models, on PGlite and Postgres. The conversation itself (messages, titles) is the
+ * user's to delete separately and is left out of the search; a single delete keeps the memory in
+ * the trash (its own row and history) so that undo works.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON } from "@/core/deleted-memory";
+import type { Db } from "@/db/client";
+import { completeExtraction, createExtraction } from "@/db/queries/extractions";
+import { deleteMemory, insertMemory } from "@/db/queries/memories";
+import { deleteAllMemories } from "@/db/queries/memory-list";
+import { getPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
+import { conversations, memoryEvents, memoryExtractions, messages } from "@/db/schema";
+import { setAiRegistry } from "@/lib/ai/registry";
+import { getDebugPageData } from "@/lib/chat/debug-view";
+import { afterResponseIdle } from "@/lib/jobs/after-response";
+import type { ContextTrace } from "@/lib/memory/retrieval/trace";
+import { getInProcessRunner } from "@/lib/runtime";
+import { DB_KINDS } from "@/tests/db";
+import { createConversation, createPair } from "@/tests/fixtures/jobs";
+import { type HttpClient, registerAndSignIn } from "@/tests/http-client";
+import { useTestServer } from "@/tests/test-server";
+
+process.env.AUTH_SECRET ??= "privacy-delete-test-secret-0123456789abcdef";
+process.env.LIFELINE_CHAT_RATE_LIMIT = "off";
+process.env.LIFELINE_OFFLINE_DELAY_MS = "0";
+
+/** The distinctive words of the two memories (made-up, so they occur nowhere else). */
+const GAME = "Zorblaxia";
+const PARROT = "Quillnestor";
+
+type Json = unknown;
+interface Sample {
+  where: string;
+  json: Json;
+}
+
+/** Every string of `json` (with its path) that contains `secret` and is not one of `allowed`. */
+function leaks(sample: Sample, secret: string, allowed: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  const walk = (value: Json, path: string) => {
+    if (typeof value === "string") {
+      if (value.includes(secret) && !allowed.has(value)) found.push(`${sample.where} ${path}: ${value}`);
+    } else if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) walk(item, `${path}[${index}]`);
+    } else if (value && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes(secret)) found.push(`${sample.where} ${path} key ${key}`);
+        walk(item, `${path}.${key}`);
+      }
+    }
+  };
+  walk(sample.json, "");
+  return found;
+}
+
+describe.each(DB_KINDS)("deleting memories redacts their text everywhere on %s", (kind) => {
+  const context = useTestServer(kind);
+  const db = (): Db => context.database.db;
+  afterEach(async () => {
+    await afterResponseIdle();
+    await getInProcessRunner().idle();
+    setAiRegistry(undefined);
+  });
+
+  async function waitFor<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+    for (let i = 0; i < 200; i++) {
+      const value = await read();
+      if (value !== undefined) return value;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  /** One chat turn over HTTP with the offline model, settled: answer, debug record, extraction. */
+  async function chat(client: HttpClient, text: string, conversationId?: string) {
+    const res = await fetch(`${context.server.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: client.cookieHeader() },
+      body: JSON.stringify({ message: { text }, ...(conversationId ? { conversationId } : {}) }),
+    });
+    expect(res.status).toBe(200);
+    const id = res.headers.get("x-conversation-id") ?? "";
+    await res.text();
+    const assistantId = await waitFor(async () => {
+      const rows = await db()
+        .select({ id: messages.id, status: messages.status })
+        .from(messages)
+        .where(and(eq(messages.conversationId, id), eq(messages.role, "assistant")))
+        .orderBy(asc(messages.createdAt));
+      const last = rows.at(-1);
+      if (last?.status !== "complete") return undefined;
+      const [extraction] = await db()
+        .select({ status: memoryExtractions.status })
+        .from(memoryExtractions)
+        .where(eq(memoryExtractions.assistantMessageId, last.id));
+      return extraction && extraction.status !== "queued" && extraction.status !== "running" ? last.id : undefined;
+    }, "the turn to settle");
+    await afterResponseIdle();
+    await getInProcessRunner().idle();
+    return { conversationId: id, assistantId };
+  }
+
+  /** The conversation itself — messages and titles — which deleting memories leaves alone. */
+  async function conversationTexts(userId: string): Promise<Set<string>> {
+    const [rows, titles] = await Promise.all([
+      db().select({ content: messages.content }).from(messages).where(eq(messages.userId, userId)),
+      db().select({ title: conversations.title }).from(conversations).where(eq(conversations.userId, userId)),
+    ]);
+    return new Set([...rows.map((r) => r.content), ...titles.map((t) => t.title)]);
+  }
+
+  /** What every route that can return memory text returns now (JSON), plus the debug page's data. */
+  async function sweep(
+    user: { id: string; client: HttpClient },
+    ids: { conversations: string[]; answers: string[]; memories: string[] },
+  ): Promise<Sample[]> {
+    const paths = [
+      ...ids.answers.flatMap((id) => [`/api/messages/${id}/debug`, `/api/messages/${id}/extraction`]),
+      "/api/memories",
+      ...["active", "pending_confirmation", "superseded", "deleted"].map((status) => `/api/memories?status=${status}`),
+      `/api/memories?q=${GAME}`,
+      `/api/memories?q=${PARROT}&status=deleted`,
+      ...ids.memories.flatMap((id) => [`/api/memories/${id}`, `/api/memories/${id}/history`]),
+      "/api/memories/export",
+      "/api/conversations",
+      ...ids.conversations.map((id) => `/api/conversations/${id}/messages`),
+    ];
+    const samples: Sample[] = [];
+    for (const path of paths) {
+      const res = await user.client.request("GET", path);
+      expect([200, 404], path).toContain(res.status);
+      samples.push({ where: `GET ${path}`, json: res.json });
+    }
+    for (const conversationId of [undefined, ...ids.conversations]) {
+      const res = await user.client.request("POST", "/api/memories/preview", {
+        json: { message: "What board game do I like, and what is my parrot called?", conversationId },
+      });
+      expect(res.status).toBe(200);
+      samples.push({ where: `POST /api/memories/preview (${conversationId ?? "new chat"})`, json: res.json });
+    }
+    for (const messageId of ids.answers) {
+      const data = await getDebugPageData(db(), { userId: user.id, messageId });
+      samples.push({ where: `debug page data ${messageId}`, json: JSON.parse(JSON.stringify(data)) });
+    }
+    return samples;
+  }
+
+  const leaksIn = (samples: Sample[], secret: string, allowed: ReadonlySet<string>) =>
+    samples.flatMap((sample) => leaks(sample, secret, allowed));
+
+  it("one delete redacts derived records (undo brings back the memory only); delete all leaves no text anywhere", async () => {
+    const ada = await registerAndSignIn(context.server.url, `privacy-${kind}`);
+    // Turn 1 states two facts: extraction stores them as memories of this chat.
+    const first = await chat(ada.client, `My favorite board game is ${GAME}. I have a parrot named ${PARROT}.`);
+    const { memories: stored } = (await ada.client.request("GET", "/api/memories")).json as {
+      memories: { id: string; content: string }[];
+    };
+    const game = stored.find((m) => m.content.includes(GAME));
+    const parrot = stored.find((m) => m.content.includes(PARROT));
+    if (!game || !parrot) throw new Error(`extraction did not store both memories: ${JSON.stringify(stored)}`);
+    // Turn 2, same chat: the conversation branch puts both memories in the prompt.
+    const second = await chat(ada.client, "What should we do tonight?", first.conversationId);
+    // Turn 3, a new chat, restates one: its extraction compares with (and skips) the stored memory.
+    const third = await chat(ada.client, `My favorite board game is ${GAME}`);
+    const ids = {
+      conversations: [first.conversationId, third.conversationId],
+      answers: [first.assistantId, second.assistantId, third.assistantId],
+      memories: [game.id, parrot.id],
+    };
+    const allowed = await conversationTexts(ada.id);
+
+    // Before: the derived records do hold both texts (so the searches below can find a leak).
+    const before = await sweep(ada, ids);
+    const debugOf = (samples: Sample[], answer: string) =>
+      samples.find((s) => s.where === `GET /api/messages/${answer}/debug`)?.json as { debug: { trace: ContextTrace } };
+    const trace = debugOf(before, second.assistantId).debug.trace;
+    expect(trace.memoryLines.some((line) => line.includes(GAME))).toBe(true);
+    expect(trace.memoryLines.some((line) => line.includes(PARROT))).toBe(true);
+    expect(
+      leaksIn(before, GAME, allowed).some((l) => l.includes(`/api/messages/${third.assistantId}/extraction`)),
+    ).toBe(true);
+
+    // --- Delete one: its text leaves every derived record; the other memory's text stays.
+    expect((await ada.client.request("DELETE", `/api/memories/${game.id}`)).status).toBe(200);
+    const afterOne = await sweep(ada, ids);
+    // The trash — the memory's own row and history, and the deleted filter — keeps it for undo.
+    const trash = new Set([
+      `GET /api/memories/${game.id}`,
+      `GET /api/memories/${game.id}/history`,
+      "GET /api/memories?status=deleted",
+    ]);
+    const outsideTrash = afterOne
+      .filter((s) => !trash.has(s.where))
+      .map((s) =>
+        s.where === "GET /api/memories/export"
+          ? { ...s, json: (s.json as { memories: { id: string }[] }).memories.filter((m) => m.id !== game.id) }
+          : s,
+      );
+    expect(leaksIn(outsideTrash, GAME, allowed)).toEqual([]);
+    expect(leaksIn(afterOne, PARROT, allowed).length).toBeGreaterThan(0);
+    expect(
+      leaksIn(
+        afterOne.filter((s) => trash.has(s.where)),
+        GAME,
+        allowed,
+      ).length,
+    ).toBeGreaterThan(0);
+
+    const redacted = debugOf(afterOne, second.assistantId).debug;
+    expect(redacted).toMatchObject({ redactedMemoryIds: [game.id] });
+    expect(redacted.trace.candidates.find((c) => c.memoryId === game.id)).toMatchObject({
+      title: null,
+      content: DELETED_MEMORY,
+      redacted: true,
+    });
+    expect(redacted.trace.memoryLines).toContain(DELETED_MEMORY_LINE);
+    const debug = (await ada.client.request("GET", `/api/messages/${second.assistantId}/debug`)).json as {
+      debug: { modelInput: { params: { prompt: { role: string; content: unknown }[] } }[] };
+    };
+    const system = debug.debug.modelInput[0]?.params.prompt.find((m) => m.role === "system")?.content;
+    expect(system).toContain(DELETED_MEMORY_LINE);
+    expect(system).toContain(PARROT);
+    const extraction = (await ada.client.request("GET", `/api/messages/${third.assistantId}/extraction`)).json as {
+      extraction: { decisions: { redacted?: boolean; reason: string; candidate: { content: string } }[] };
+    };
+    expect(extraction.extraction.decisions[0]).toMatchObject({
+      redacted: true,
+      reason: REDACTED_REASON,
+      candidate: { content: DELETED_MEMORY },
+    });
+    const firstExtraction = (await ada.client.request("GET", `/api/messages/${first.assistantId}/extraction`)).json as {
+      extraction: { memories: { id: string; deleted: boolean }[] };
+    };
+    expect(firstExtraction.extraction.memories).toContainEqual({ id: game.id, deleted: true });
+    const transcript = (await ada.client.request("GET", `/api/conversations/${first.conversationId}/messages`))
+      .json as {
+      messages: { debug: { memoriesUsed: { memoryId: string; title: string | null; deleted: boolean }[] } | null }[];
+    };
+    expect(transcript.messages.flatMap((m) => m.debug?.memoriesUsed ?? [])).toContainEqual(
+      expect.objectContaining({ memoryId: game.id, title: null, deleted: true }),
+    );
+
+    // --- Undo: the memory comes back (and is retrieved again); what was redacted stays redacted.
+    const restored = await ada.client.request("POST", `/api/memories/${game.id}/restore`);
+    expect(restored.json).toMatchObject({
+      memory: { id: game.id, status: "active", content: expect.stringContaining(GAME) },
+    });
+    const listed = (await ada.client.request("GET", "/api/memories")).json as { memories: { id: string }[] };
+    expect(listed.memories.map((m) => m.id)).toContain(game.id);
+    const stillRedacted = (await ada.client.request("GET", `/api/messages/${second.assistantId}/debug`)).json;
+    expect(leaks({ where: "debug after restore", json: stillRedacted }, GAME, allowed)).toEqual([]);
+    const fourth = await chat(ada.client, "Any plans for the weekend?", first.conversationId);
+    const used = (await ada.client.request("GET", `/api/messages/${fourth.assistantId}/debug`)).json as {
+      debug: { trace: ContextTrace };
+    };
+    expect(used.debug.trace.memoryLines.some((line) => line.includes(GAME))).toBe(true);
+    ids.answers.push(fourth.assistantId);
+
+    // --- Delete all: nothing, anywhere, returns either memory's text.
+    const all = await ada.client.request("DELETE", "/api/memories", { json: { confirm: "delete all" } });
+    expect(all.json).toEqual({ deleted: 2 });
+    const afterAll = await sweep(ada, ids);
+    const allowedNow = await conversationTexts(ada.id);
+    expect(leaksIn(afterAll, GAME, allowedNow)).toEqual([]);
+    expect(leaksIn(afterAll, PARROT, allowedNow)).toEqual([]);
+    for (const id of ids.memories) {
+      expect((await ada.client.request("GET", `/api/memories/${id}`)).status).toBe(404);
+    }
+    const last = (await ada.client.request("GET", `/api/messages/${fourth.assistantId}/debug`)).json as {
+      debug: { redactedMemoryIds: string[] };
+    };
+    expect(last.debug.redactedMemoryIds.sort()).toEqual([game.id, parrot.id].sort());
+    // The conversation is the user's: it still says what was said (docs/retrieval.md).
+    expect([...allowedNow].some((text) => text.includes(GAME))).toBe(true);
+  });
+
+  describe("records written after the delete", () => {
+    async function fixture(label: string) {
+      const user = await registerAndSignIn(context.server.url, `${label}-${kind}`);
+      const conversationId = await createConversation(db(), user.id);
+      const pair = await createPair(db(), { userId: user.id, conversationId }, "Hello", "Hi.");
+      const memory = await insertMemory(db(), {
+        userId: user.id,
+        title: "Secret",
+        content: `Keeps a ${GAME} diary`,
+        provenance: "user_created",
+      });
+      const kept = await insertMemory(db(), {
+        userId: user.id,
+        content: `Owns a ${PARROT} kite`,
+        provenance: "user_created",
+      });
+      return { user, conversationId, pair, memory, kept };
+    }
+
+    it("a debug record saved after its memory was deleted (a turn in flight) is redacted as it is written", async () => {
+      const { user, conversationId, pair, memory, kept } = await fixture("late-debug");
+      await deleteMemory(db(), { userId: user.id, memoryId: memory.id });
+      const line = `• Secret: Keeps a ${GAME} diary`;
+      const keptLine = `• Owns a ${PARROT} kite`;
+      const candidate = (id: string, content: string, sent: string) => ({
+        memoryId: id,
+        title: null,
+        content,
+        branch: "semantic",
+        rank: 1,
+        fate: "included",
+        line: sent,
+      });
+      const erased = crypto.randomUUID(); // a memory "delete all" erased meanwhile
+      await savePromptDebug(db(), {
+        userId: user.id,
+        conversationId,
+        messageId: pair.assistantMessageId,
+        modelInput: [
+          {
+            type: "stream",
+            params: { prompt: [{ role: "system", content: `## Memories\n${line}\n${keptLine}\n• Erased one` }] },
+          },
+        ],
+        trace: {
+          candidates: [
+            candidate(memory.id, memory.content, line),
+            candidate(kept.id, kept.content, keptLine),
+            candidate(erased, "Erased one", "• Erased one"),
+          ],
+          memoryLines: [line, keptLine, "• Erased one"],
+        },
+        provider: "offline",
+        modelId: "offline",
+        mode: "conversational",
+        retrievalStatus: "ok",
+      });
+      const record = await getPromptDebug(db(), { userId: user.id, messageId: pair.assistantMessageId });
+      expect(JSON.stringify(record)).not.toContain(GAME);
+      expect(JSON.stringify(record)).not.toContain("Erased one");
+      expect(JSON.stringify(record)).toContain(PARROT);
+      expect(record.trace).toMatchObject({
+        memoryLines: [DELETED_MEMORY_LINE, keptLine, DELETED_MEMORY_LINE],
+        redactedMemoryIds: [memory.id, erased].sort(),
+      });
+      expect(record.modelInput).toEqual([
+        {
+          type: "stream",
+          params: {
+            prompt: [
+              { role: "system", content: `## Memories\n${DELETED_MEMORY_LINE}\n${keptLine}\n${DELETED_MEMORY_LINE}` },
+            ],
+          },
+        },
+      ]);
+    });
+
+    it("extraction decisions stored after a memory they name was deleted are redacted as they are stored", async () => {
+      const { user, pair, memory, kept } = await fixture("late-extraction");
+      const { extraction } = await createExtraction(db(), { ...pair, status: "queued", runner: "in-process" });
+      await deleteMemory(db(), { userId: user.id, memoryId: memory.id });
+      const near = (m: typeof memory) => ({
+        id: m.id,
+        title: m.title,
+        content: m.content,
+        status: "active",
+        similarity: 0.9,
+      });
+      await db().transaction((tx) =>
+        completeExtraction(tx, {
+          extractionId: extraction.id,
+          memoryIds: [],
+          decisions: [
+            {
+              candidate: {
+                title: "Diary",
+                content: `Keeps a ${GAME} diary`,
+                evidence: [{ role: "user", quote: GAME }],
+              },
+              action: "skip",
+              targetId: memory.id,
+              memoryId: memory.id,
+              reason: `Already known: ${GAME}`,
+              near: [near(memory), near(kept)],
+              override: null,
+            },
+            {
+              candidate: { title: null, content: `keeps a  ${GAME} DIARY`, evidence: [] },
+              action: "skip",
+              targetId: null,
+              memoryId: null,
+              reason: "Repeats candidate 0 of this extraction.",
+              near: [],
+              override: null,
+            },
+          ],
+          now: new Date(),
+        }),
+      );
+      const [row] = await db().select().from(memoryExtractions).where(eq(memoryExtractions.id, extraction.id));
+      expect(row?.status).toBe("succeeded");
+      expect(JSON.stringify(row?.decisions)).not.toContain(GAME);
+      expect(JSON.stringify(row?.decisions)).toContain(PARROT);
+      expect(row?.decisions).toMatchObject([
+        {
+          redacted: true,
+          reason: REDACTED_REASON,
+          candidate: { title: null, content: DELETED_MEMORY, evidence: [] },
+          near: [
+            { id: memory.id, content: DELETED_MEMORY, redacted: true },
+            { id: kept.id, content: kept.content },
+          ],
+        },
+        { redacted: true, candidate: { content: DELETED_MEMORY } },
+      ]);
+    });
+
+    it("another memory's event reason that names a deleted memory goes; the deleted memory's own history stays", async () => {
+      const { user, memory, kept } = await fixture("event-reasons");
+      await db()
+        .insert(memoryEvents)
+        .values([
+          {
+            userId: user.id,
+            memoryId: kept.id,
+            action: "create",
+            actor: "extraction",
+            reason: `supersede: was "${GAME}" (replaces ${memory.id})`,
+          },
+          { userId: user.id, memoryId: memory.id, action: "supersede", actor: "extraction", reason: `was ${GAME}` },
+        ]);
+      await deleteMemory(db(), { userId: user.id, memoryId: memory.id });
+      const reasons = async (memoryId: string) =>
+        (await db().select().from(memoryEvents).where(eq(memoryEvents.memoryId, memoryId))).map((e) => e.reason);
+      expect(await reasons(kept.id)).toEqual([REDACTED_REASON]);
+      expect(await reasons(memory.id)).toContain(`was ${GAME}`);
+      expect(await deleteAllMemories(db(), { userId: user.id })).toBe(2);
+      expect(await reasons(memory.id)).toEqual([]);
+    });
+  });
+});
