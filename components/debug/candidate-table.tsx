@@ -9,9 +9,18 @@ import { ScoreBar, ScoreLegend } from "./score-bar";
 const th = "px-2 py-2 text-left text-xs font-medium whitespace-nowrap text-muted-foreground";
 const td = "px-2 py-2 align-top";
 
+/** "3 memories are waiting to be re-embedded with <embedder>; they cannot be compared until then." */
+export function waitingForReembeddingNotice(count: number, embedder: string): string {
+  return count === 1
+    ? `1 memory is waiting to be re-embedded with ${embedder}; it cannot be compared until then.`
+    : `${count} memories are waiting to be re-embedded with ${embedder}; they cannot be compared until then.`;
+}
+
 /** Every row both retrieval branches returned, with its score components and what happened to it. */
 export function CandidateTable({ trace }: { trace: ContextTrace }) {
   const { retrieval, formatter } = trace.config;
+  // Traces stored before the count existed lack it.
+  const waiting = trace.waitingForReembedding ?? 0;
   return (
     <div className="space-y-3">
       <p className="text-sm text-muted-foreground">
@@ -23,11 +32,22 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
         {trace.conversation ? ` — ${trace.conversation.returned} returned.` : " — did not run (a new chat)."} Then at
         most {formatter.maxMemories} lines of ≤ {formatter.maxLineChars} characters.
       </p>
+      {waiting > 0 && (
+        <p
+          role="status"
+          data-testid="waiting-for-reembedding"
+          className="rounded-lg border border-amber-600/25 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950/60 dark:text-amber-200"
+        >
+          {waitingForReembeddingNotice(waiting, trace.embeddingModel)}
+        </p>
+      )}
       <ScoreLegend weights={retrieval.weights} fused={retrieval.fusion !== null} />
       {trace.candidates.length === 0 ? (
         <p className="rounded-lg border border-dashed px-4 py-6 text-center text-sm text-muted-foreground">
           {trace.status === "ok"
-            ? "Retrieval ran and no memory qualified for this message."
+            ? waiting > 0
+              ? "Retrieval ran, and none of the memories it could compare qualified — the ones waiting to be re-embedded were not compared."
+              : "Retrieval ran and no memory qualified for this message."
             : trace.status === "disabled"
               ? "Memory was off for this chat: no retrieval ran."
               : "Retrieval failed, so there are no candidates — this is not the same as “nothing matched”."}
@@ -55,11 +75,25 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                   className={c.fate === "included" ? "" : "text-muted-foreground"}
                 >
                   <td className={`${td} max-w-72`}>
-                    <Link href={`/memories?id=${c.memoryId}`} className="font-medium text-foreground hover:underline">
-                      {c.title ?? "Untitled"}
-                    </Link>
-                    <p className="line-clamp-2 text-xs text-muted-foreground">{c.content}</p>
-                    {c.line && <p className="mt-1 font-mono text-[11px] text-muted-foreground">sent: {c.line}</p>}
+                    {c.redacted ? (
+                      <>
+                        <Badge variant="outline">deleted memory</Badge>
+                        <p className="mt-1 text-xs text-muted-foreground">
+                          Deleted since this answer; its text is no longer kept here.
+                        </p>
+                      </>
+                    ) : (
+                      <>
+                        <Link
+                          href={`/memories?id=${c.memoryId}`}
+                          className="font-medium text-foreground hover:underline"
+                        >
+                          {c.title ?? "Untitled"}
+                        </Link>
+                        <p className="line-clamp-2 text-xs text-muted-foreground">{c.content}</p>
+                        {c.line && <p className="mt-1 font-mono text-[11px] text-muted-foreground">sent: {c.line}</p>}
+                      </>
+                    )}
                   </td>
                   <td className={td}>
                     <BranchBadge branch={c.branch} />

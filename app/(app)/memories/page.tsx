@@ -15,7 +15,8 @@ import { type Db, getDb } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
 import { getMemory } from "@/db/queries/memories";
 import { type ListedMemory, listMemories, type MemoryPage } from "@/db/queries/memory-list";
-import { embedText } from "@/lib/ai/registry";
+import { countAwaitingEmbedder } from "@/db/queries/reembed";
+import { getAiRegistry } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
 import { memoryListQuery } from "@/lib/validation/memories";
 
@@ -61,7 +62,7 @@ async function loadPage(db: Db, userId: string, params: Record<string, string>):
   let semanticEmbedding: number[] | undefined;
   if (match === "semantic" && filters.q) {
     try {
-      semanticEmbedding = await embedText(filters.q);
+      semanticEmbedding = await getAiRegistry().embedText(filters.q);
     } catch (error) {
       // Never shown as "no memories": the search could not run.
       return { kind: "error", message: `Search by meaning failed: ${error instanceof Error ? error.message : error}` };
@@ -79,6 +80,9 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
   const db = await getDb();
   const single = params.id && UUID.test(params.id) ? await loadOne(db, session.id, params.id) : undefined;
   const listing = single === undefined ? await loadPage(db, session.id, params) : null;
+  // Memories another embedder embedded: retrieval cannot compare them until they are re-embedded.
+  const embedder = getAiRegistry().embedder.model;
+  const waiting = await countAwaitingEmbedder(db, { model: embedder, userId: session.id, statuses: ["active"] });
   const values: FilterValues = {
     q: params.q,
     match: params.match === "semantic" ? "semantic" : undefined,
@@ -114,6 +118,19 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
           </>
         }
       />
+
+      {waiting > 0 && (
+        <p
+          role="status"
+          data-testid="reembed-notice"
+          className="rounded-xl border border-amber-600/25 bg-amber-50 p-4 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-200"
+        >
+          {waiting === 1 ? "1 memory is" : `${waiting} memories are`} waiting to be re-embedded with{" "}
+          <code className="font-mono text-xs">{embedder}</code>, the embedding model now configured: until then, chats
+          cannot find {waiting === 1 ? "it" : "them"} by meaning. Lifeline re-embeds them in the background after the
+          model changes (or run <code className="font-mono text-xs">npm run memories:reembed</code>).
+        </p>
+      )}
 
       <SectionCard
         id="preview"

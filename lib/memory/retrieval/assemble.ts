@@ -4,8 +4,8 @@
  * Text model and Gmail agent alike consume its `messages`.
  */
 import type { ModelMessage } from "ai";
-import { DrizzleQueryError } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { unwrapQueryError } from "@/db/queries/errors";
 import type { ChatMode } from "@/db/schema";
 import { type AssemblyConfig, DEFAULT_ASSEMBLY_CONFIG, forEmbedder } from "./assembly-config";
 import { type ConversationCandidate, retrieveConversationMemories } from "./conversation-branch";
@@ -101,6 +101,7 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
       listed: ok.semantic.candidates.length,
       selected: selected.length,
     },
+    waitingForReembedding: ok?.semantic.waitingForReembedding ?? 0,
     conversation:
       ok?.conversation && input.conversationId
         ? { conversationId: input.conversationId, returned: ok.conversation.length }
@@ -170,7 +171,7 @@ async function retrieve(
 
 /** The message worth showing: drizzle wraps driver errors in one that repeats the SQL and every parameter. */
 function describeError(error: unknown): string {
-  const root = error instanceof DrizzleQueryError && error.cause instanceof Error ? error.cause : error;
+  const root = unwrapQueryError(error);
   return root instanceof Error ? root.message : String(root);
 }
 

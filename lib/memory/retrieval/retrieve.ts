@@ -6,8 +6,9 @@
  * which is the reference this query is tested against.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
+import { awaitsEmbedder } from "@/db/queries/reembed";
+import { vectorLiteral } from "@/db/queries/vectors";
 import type { RetrievedMemory } from "./memory-row";
 import type { FusionComponents, FusionConfig, RankingConfig, ScoreComponents } from "./score";
 
@@ -35,6 +36,12 @@ export interface SemanticResult {
   candidates: SemanticCandidate[];
   /** How many of the user's memories passed the threshold (may exceed `candidates.length`). */
   aboveThreshold: number;
+  /**
+   * The user's active memories this query could not compare: embedded by another embedder (or not
+   * at all), waiting to be re-embedded with `embeddingModel` (db/queries/reembed.ts). 0 when no
+   * `embeddingModel` was given.
+   */
+  waitingForReembedding: number;
 }
 
 export interface SemanticQuery {
@@ -56,8 +63,9 @@ export interface SemanticQuery {
   countAccess?: boolean;
 }
 
+/** A ranked row, or (all nulls but `waiting`) the one row of a query that ranked nothing. */
 interface SemanticRow extends Record<string, unknown> {
-  id: string;
+  id: string | null;
   similarity: number;
   importance: number;
   recency: number;
@@ -72,6 +80,7 @@ interface SemanticRow extends Record<string, unknown> {
   content: string;
   created_at_ms: number;
   updated_at_ms: number;
+  waiting: number;
 }
 
 /**
@@ -92,14 +101,23 @@ interface SemanticRow extends Record<string, unknown> {
  * length and each term's document frequency among the user's memories, i.e. the same scan. If
  * users ever hold hundreds of thousands of memories, the route is a two-stage query (iterative
  * HNSW for the nearest N, then this scoring), with the trace saying the candidate set is approximate.
+ *
+ * The same statement counts the user's active memories waiting for re-embedding (`waiting`: one
+ * more pass over the user's rows through the same index, no distance computed), so an empty result
+ * can say whether there was nothing to compare or nothing that matched.
  */
 export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
   const { userId, now, config, countAccess = true } = query;
-  const vector = toVectorLiteral(query.embedding);
+  const vector = vectorLiteral(query.embedding);
   const at = now.toISOString();
   const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
   const { weights, fusion } = config;
   const sameEmbedder = query.embeddingModel === undefined ? sql`` : sql`AND embedding_model = ${query.embeddingModel}`;
+  const waiting =
+    query.embeddingModel === undefined
+      ? sql`SELECT 0 AS n`
+      : sql`SELECT count(*)::int AS n FROM memories
+            WHERE user_id = ${userId}::uuid AND status = 'active' AND ${awaitsEmbedder(query.embeddingModel)}`;
   const admitted =
     fusion?.textBypassesThreshold === true
       ? sql`(similarity >= ${config.similarityThreshold}::float8 OR text_rank IS NOT NULL)`
@@ -144,18 +162,22 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
         SET access_count = access_count + 1, last_accessed_at = ${at}::timestamptz
         WHERE ${countAccess}::boolean AND id IN (SELECT id FROM ranked WHERE rank <= ${config.semanticLimit}::int)
         RETURNING id
-      )
+      ),
+      waiting AS (${waiting})
+      -- One row even when nothing is ranked, to carry the waiting count.
       SELECT r.id, r.similarity, r.importance, r.recency, r.relevance, r.vector_rank, r.text_rank, r.text_score,
              r.score, r.rank, r.above_threshold, m.title, m.content,
              floor(extract(epoch FROM m.created_at) * 1000)::float8 AS created_at_ms,
-             floor(extract(epoch FROM m.updated_at) * 1000)::float8 AS updated_at_ms
-      FROM ranked r
-      JOIN memories m ON m.id = r.id
+             floor(extract(epoch FROM m.updated_at) * 1000)::float8 AS updated_at_ms,
+             w.n AS waiting
+      FROM waiting w
+      LEFT JOIN (ranked r JOIN memories m ON m.id = r.id) ON true
       ORDER BY r.rank`,
   );
+  const ranked = rows.filter((row): row is SemanticRow & { id: string } => row.id !== null);
 
   return {
-    candidates: rows.map((row) => ({
+    candidates: ranked.map((row) => ({
       id: row.id,
       title: row.title,
       content: row.content,
@@ -176,7 +198,8 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
           }
         : {}),
     })),
-    aboveThreshold: rows[0]?.above_threshold ?? 0,
+    aboveThreshold: ranked[0]?.above_threshold ?? 0,
+    waitingForReembedding: rows[0]?.waiting ?? 0,
   };
 }
 
@@ -233,14 +256,4 @@ function fusedCandidates(fusion: FusionConfig, text: string): SQL {
                  / ((${wv}::float8 + ${wt}::float8) / (${k}::float8 + 1)) AS relevance
         FROM ranks
       )`;
-}
-
-/** pgvector's text form, after checking the embedding can be compared at all. */
-function toVectorLiteral(embedding: readonly number[]): string {
-  if (embedding.length !== EMBEDDING_DIMENSIONS) {
-    throw new Error(`query embedding has ${embedding.length} dimensions, expected ${EMBEDDING_DIMENSIONS}`);
-  }
-  if (!embedding.every(Number.isFinite)) throw new Error("query embedding contains a non-finite number");
-  if (embedding.every((x) => x === 0)) throw new Error("query embedding is the zero vector");
-  return `[${embedding.join(",")}]`;
 }

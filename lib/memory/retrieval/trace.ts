@@ -49,6 +49,11 @@ export interface TraceCandidate {
   truncated: boolean;
   /** The exact line sent (bullet included) on the row whose fate is `included`; else null. */
   line: string | null;
+  /**
+   * Set on a stored trace when the memory was deleted afterwards: title, content and line no
+   * longer hold its text ("[deleted memory]"; db/queries/redaction.ts).
+   */
+  redacted?: boolean;
 }
 
 export type FailedStage = "embed" | "semantic" | "conversation";
@@ -69,6 +74,14 @@ export interface ContextTrace {
   config: AssemblyConfig;
   /** null unless the semantic query ran. `listed` ≤ traceCandidateLimit ≤ … `aboveThreshold`. */
   semantic: { aboveThreshold: number; listed: number; selected: number } | null;
+  /**
+   * The user's active memories the semantic query could not compare because another embedder (or
+   * none) made their vectors: they wait to be re-embedded with `embeddingModel`
+   * (`npm run memories:reembed`, or the job a server start runs). With status `ok` and no
+   * candidates, > 0 means "nothing could be compared", not "nothing matched". 0 when the semantic
+   * query did not run. (Traces stored before this field existed lack it.)
+   */
+  waitingForReembedding: number;
   /** null unless the conversation branch ran (it needs a conversation id). */
   conversation: { conversationId: string; returned: number } | null;
   /** Semantic rows by rank, then conversation rows by rank. */
@@ -78,6 +91,11 @@ export interface ContextTrace {
   tokens: PromptTokens;
   history: HistoryEntry[];
   timings: { embedMs: number | null; semanticSqlMs: number | null; conversationSqlMs: number | null; totalMs: number };
+  /**
+   * Stored traces only: the memories deleted after this answer, whose text was redacted from the
+   * record (here and in the captured model input, which did contain it). Absent when none.
+   */
+  redactedMemoryIds?: string[];
 }
 
 /** The fate of every row both branches returned, from the merge and the formatter's results. */
