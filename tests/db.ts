@@ -27,19 +27,25 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-export async function createTestDatabase(kind: DbKind): Promise<Database> {
-  if (kind === "pglite") return openDatabase({ kind: "pglite", migrate: true });
-
+/** A new, empty database on the test Postgres server, for processes that open it by URL; `drop` removes it. */
+export async function createPostgresTestDatabaseUrl(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `lifeline_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: "postgres", url: url.toString(), migrate: true, max: 4 });
+  return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export async function createTestDatabase(kind: DbKind): Promise<Database> {
+  if (kind === "pglite") return openDatabase({ kind: "pglite", migrate: true });
+
+  const { url, drop } = await createPostgresTestDatabaseUrl();
+  const database = await openDatabase({ kind: "postgres", url, migrate: true, max: 4 });
   return {
     ...database,
     async close() {
       await database.close();
-      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await drop();
     },
   };
 }

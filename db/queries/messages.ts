@@ -1,9 +1,11 @@
 /** Messages, always of one owner: every query filters by user_id. */
+
 import { and, asc, eq, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { conversations, type MessageStatus, messages } from "@/db/schema";
 import { getConversation } from "./conversations";
+import { firstOr } from "./first";
 
 export type Message = typeof messages.$inferSelect;
 
@@ -23,29 +25,30 @@ export async function createMessage(
     status?: MessageStatus;
   },
 ): Promise<Message> {
-  const [row] = await db
-    .insert(messages)
-    .select(
-      db
-        .select({
-          id: sql`gen_random_uuid()`.as("id"),
-          userId: conversations.userId,
-          conversationId: conversations.id,
-          role: sql`${input.role}::message_role`.as("role"),
-          content: sql`${input.content}`.as("content"),
-          parts: sql`${JSON.stringify(input.parts ?? [])}::jsonb`.as("parts"),
-          model: sql`${input.model ?? null}::text`.as("model"),
-          status: sql`${input.status ?? "complete"}::message_status`.as("status"),
-          error: sql`NULL::text`.as("error"),
-          createdAt: sql`now()`.as("created_at"),
-          updatedAt: sql`now()`.as("updated_at"),
-        })
-        .from(conversations)
-        .where(and(eq(conversations.id, input.conversationId), eq(conversations.userId, input.userId))),
-    )
-    .returning();
-  if (!row) throw notFound("conversation");
-  return row;
+  return firstOr(
+    db
+      .insert(messages)
+      .select(
+        db
+          .select({
+            id: sql`gen_random_uuid()`.as("id"),
+            userId: conversations.userId,
+            conversationId: conversations.id,
+            role: sql`${input.role}::message_role`.as("role"),
+            content: sql`${input.content}`.as("content"),
+            parts: sql`${JSON.stringify(input.parts ?? [])}::jsonb`.as("parts"),
+            model: sql`${input.model ?? null}::text`.as("model"),
+            status: sql`${input.status ?? "complete"}::message_status`.as("status"),
+            error: sql`NULL::text`.as("error"),
+            createdAt: sql`now()`.as("created_at"),
+            updatedAt: sql`now()`.as("updated_at"),
+          })
+          .from(conversations)
+          .where(and(eq(conversations.id, input.conversationId), eq(conversations.userId, input.userId))),
+      )
+      .returning(),
+    () => notFound("conversation"),
+  );
 }
 
 /** The user's message; a missing or foreign id is the same `not_found:message`. */
@@ -53,13 +56,14 @@ export async function getMessage(
   db: Db,
   { userId, messageId }: { userId: string; messageId: string },
 ): Promise<Message> {
-  const [row] = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
-    .limit(1);
-  if (!row) throw notFound("message");
-  return row;
+  return firstOr(
+    db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
+      .limit(1),
+    () => notFound("message"),
+  );
 }
 
 /** The messages of the user's conversation, oldest first. */
@@ -99,6 +103,17 @@ export async function finishMessage(
     .where(and(eq(messages.id, input.messageId), eq(messages.userId, input.userId)))
     .returning({ id: messages.id });
   if (rows.length === 0) throw notFound("message");
+}
+
+/** Saves the text of an answer still streaming (a later finish wins: nothing is written once it is not `streaming`). */
+export async function saveAnswerProgress(
+  db: Db,
+  input: { userId: string; messageId: string; content: string },
+): Promise<void> {
+  await db
+    .update(messages)
+    .set({ content: input.content, updatedAt: new Date() })
+    .where(and(eq(messages.id, input.messageId), eq(messages.userId, input.userId), eq(messages.status, "streaming")));
 }
 
 /** Deletes the user's message (with its notes, debug record and extraction); missing or foreign → 404. */

@@ -30,25 +30,35 @@ export function toCapturedParams(params: LanguageModelV3CallOptions): Record<str
   ) as Record<string, unknown>;
 }
 
-/** A model that behaves like `model` and appends what each call received to `calls`. */
-export function withCapture(model: LanguageModelV3, calls: CapturedCall[]): LanguageModelV3 {
-  const record = (type: CapturedCall["type"], params: LanguageModelV3CallOptions) => {
-    calls.push({
+/**
+ * A model that behaves like `model` and appends what each call received to `calls`. `onCall`, when
+ * given, runs after the capture and before the model is called (the chat turn writes its debug
+ * record there, so a crash during the answer still leaves the record of what the model received).
+ */
+export function withCapture(
+  model: LanguageModelV3,
+  calls: CapturedCall[],
+  onCall?: (call: CapturedCall) => Promise<void>,
+): LanguageModelV3 {
+  const record = async (type: CapturedCall["type"], params: LanguageModelV3CallOptions) => {
+    const call: CapturedCall = {
       type,
       provider: model.provider,
       modelId: model.modelId,
       at: new Date().toISOString(),
       params: toCapturedParams(params),
-    });
+    };
+    calls.push(call);
+    await onCall?.(call);
   };
   const middleware: LanguageModelV3Middleware = {
     specificationVersion: "v3",
     wrapGenerate: async ({ doGenerate, params }) => {
-      record("generate", params);
+      await record("generate", params);
       return doGenerate();
     },
     wrapStream: async ({ doStream, params }) => {
-      record("stream", params);
+      await record("stream", params);
       return doStream();
     },
   };

@@ -13,8 +13,8 @@ import { toCapturedParams } from "@/lib/ai/capture";
 import { embedOffline } from "@/lib/ai/offline/embedder";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
-import { getInProcessRunner } from "@/lib/jobs/extraction-queue";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
+import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
@@ -155,7 +155,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(await res.text()).toContain("here.");
     const { record } = await waitFor(async () => {
       const r = await debugOf(res.headers.get("x-conversation-id") ?? "").catch(() => undefined);
-      return r?.record ? r : undefined;
+      return r?.record && r.record.latencyMs !== null ? r : undefined; // settled: the record is completed
     }, "the debug record");
     expect(record).toMatchObject({ retrievalStatus: "failed", retrievalError: "embedding service unavailable" });
     expect((record?.trace as ContextTrace | undefined)?.memoryLines).toEqual([]);
@@ -174,7 +174,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     const conversationId = res.headers.get("x-conversation-id") ?? "";
     const { assistant, record } = await waitFor(async () => {
       const r = await debugOf(conversationId).catch(() => undefined);
-      return r?.record ? r : undefined;
+      return r?.record && r.record.latencyMs !== null ? r : undefined; // settled: the record is completed
     }, "the error record");
     expect(assistant).toMatchObject({ status: "error", content: "Partial answer", error: "upstream overloaded" });
     expect(record).toMatchObject({ error: "upstream overloaded", finishReason: "error" });
@@ -195,7 +195,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     const conversationId = first.headers.get("x-conversation-id") ?? "";
     const { assistant: failed } = await waitFor(async () => {
       const r = await debugOf(conversationId).catch(() => undefined);
-      return r?.record ? r : undefined;
+      return r?.record && r.record.latencyMs !== null ? r : undefined; // settled: the record is completed
     }, "the failed answer");
     expect(failed.status).toBe("error");
 
@@ -234,7 +234,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     controller.abort();
     const { assistant } = await waitFor(async () => {
       const r = await debugOf(conversationId).catch(() => undefined);
-      return r?.record ? r : undefined;
+      return r?.record && r.record.latencyMs !== null ? r : undefined; // settled: the record is completed
     }, "the aborted record");
     expect(assistant.status).toBe("aborted");
     expect(assistant.content.length).toBeGreaterThan(0);
@@ -274,7 +274,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(sse).toContain('"type":"text-delta"');
     const { assistant, record } = await waitFor(async () => {
       const r = await debugOf(res.headers.get("x-conversation-id") ?? "").catch(() => undefined);
-      return r?.record ? r : undefined;
+      return r?.record && r.record.latencyMs !== null ? r : undefined; // settled: the record is completed
     }, "the offline record");
     expect(assistant.status).toBe("complete");
     expect(assistant.content).toMatch(/green tea/);

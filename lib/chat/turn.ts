@@ -8,16 +8,18 @@
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { consumeStream, type LanguageModelUsage, streamText } from "ai";
+import { answerConfig } from "@/core/config";
 import type { Logger } from "@/core/logger";
+import { truncateChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
-import { createMessage, deleteMessage, finishMessage, listMessages } from "@/db/queries/messages";
+import { createMessage, deleteMessage, finishMessage, listMessages, saveAnswerProgress } from "@/db/queries/messages";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { getAccount } from "@/db/queries/users";
 import type { ChatMode, MessageStatus } from "@/db/schema";
 import { type CapturedCall, withCapture } from "@/lib/ai/capture";
 import type { AiRegistry } from "@/lib/ai/registry";
-import { enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
+import { type ExtractionDispatcher, enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import type { ChatBody } from "@/lib/validation/chat";
 import { loadHistory, planRetry, toHistory } from "./history";
@@ -46,6 +48,8 @@ export interface ChatTurnInput {
   /** Aborts the model call when the client goes away or presses stop. */
   signal: AbortSignal;
   log: Logger;
+  /** Where the pair's memory extraction goes once the answer is saved. */
+  dispatcher: ExtractionDispatcher;
 }
 
 /** The model for this turn: the request's (must be configured), else the conversation's if still configured, else the default. */
@@ -59,7 +63,7 @@ function resolveModelId(ai: AiRegistry, requested: string | undefined, stored: s
 
 function errorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.length > 500 ? `${message.slice(0, 497)}...` : message;
+  return truncateChars(message, 500);
 }
 
 /** Runs one chat turn and returns the UI message stream response. */
@@ -147,6 +151,40 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     retrievalStatus: trace.status,
   };
 
+  /** The debug record's part known when the model is called: what it received, and why. */
+  const debugRecord = () => ({
+    userId,
+    conversationId: conversation.id,
+    messageId: assistantMessage.id,
+    modelInput: calls,
+    trace,
+    provider: baseModel.provider,
+    modelId: baseModel.modelId,
+    mode,
+    temperature,
+    retrievalStatus: trace.status,
+    retrievalError: trace.error,
+  });
+
+  // Written when the model call starts, completed when the answer settles: a crash in between
+  // still leaves the record of what the model received (lib/chat/interrupted.ts completes it).
+  const recordModelCall = async () => {
+    try {
+      await savePromptDebug(db, debugRecord());
+    } catch (error) {
+      log.error({ err: error, messageId: assistantMessage.id }, "could not write the debug record at the model call");
+    }
+  };
+
+  // The answer so far, saved at most every answerConfig.progressIntervalMs: a crash keeps it.
+  let progressSavedAt = performance.now();
+  const saveProgress = () => {
+    progressSavedAt = performance.now();
+    void saveAnswerProgress(db, { userId, messageId: assistantMessage.id, content: text }).catch((error: unknown) =>
+      log.warn({ err: error, messageId: assistantMessage.id }, "could not save the answer's progress"),
+    );
+  };
+
   /** Saves the outcome once, whichever of finish / abort / error comes first. */
   const settle = async (
     status: Exclude<MessageStatus, "streaming">,
@@ -165,23 +203,13 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
         error: outcome.error ?? null,
       });
       await savePromptDebug(db, {
-        userId,
-        conversationId: conversation.id,
-        messageId: assistantMessage.id,
-        modelInput: calls,
-        trace,
-        provider: baseModel.provider,
-        modelId: baseModel.modelId,
-        mode,
-        temperature,
+        ...debugRecord(),
         inputTokens: outcome.usage?.inputTokens ?? null,
         outputTokens: outcome.usage?.outputTokens ?? null,
         totalTokens: outcome.usage?.totalTokens ?? null,
         timeToFirstTokenMs: firstTokenMs,
         latencyMs,
         finishReason: outcome.finishReason ?? (status === "aborted" ? "aborted" : null),
-        retrievalStatus: trace.status,
-        retrievalError: trace.error,
         error: outcome.error ?? null,
       });
     } catch (error) {
@@ -190,19 +218,23 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     }
     if (status === "error") return;
     runAfterResponse(async () => {
-      await enqueueExtraction(db, {
-        userId,
-        conversationId: conversation.id,
-        userMessageId: userMessage.id,
-        assistantMessageId: assistantMessage.id,
-        memoryEnabled: conversation.memoryEnabled,
-      });
+      await enqueueExtraction(
+        db,
+        {
+          userId,
+          conversationId: conversation.id,
+          userMessageId: userMessage.id,
+          assistantMessageId: assistantMessage.id,
+          memoryEnabled: conversation.memoryEnabled,
+        },
+        input.dispatcher,
+      );
       await maybeTitleConversation(db, ai, { userId, conversationId: conversation.id });
     });
   };
 
   const result = streamText({
-    model: withCapture(baseModel, calls),
+    model: withCapture(baseModel, calls, recordModelCall),
     messages,
     // The only system message is the one assembleContext built; user text never becomes one.
     allowSystemInMessages: true,
@@ -212,6 +244,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
       if (chunk.type !== "text-delta") return;
       if (firstTokenMs === null) firstTokenMs = Math.round(performance.now() - started);
       text += chunk.text;
+      if (performance.now() - progressSavedAt >= answerConfig.progressIntervalMs) saveProgress();
     },
     onFinish: async ({ totalUsage, finishReason }) => {
       await settle("complete", { usage: totalUsage, finishReason });

@@ -1,0 +1,169 @@
+/**
+ * The composition root: the process's real dependencies — the database (db/client), the AI
+ * registry (lib/ai/registry), the clock, and the job runner they feed. Only the app edge imports
+ * this module (the route wrapper, server pages, the Inngest function, instrumentation.ts and
+ * scripts); everything below it is handed what it needs, so tests and scripts can pass their own.
+ * tests/architecture.test.ts enforces that.
+ */
+import { existsSync } from "node:fs";
+import { answerConfig } from "@/core/config";
+import { logger } from "@/core/logger";
+import { getDb, optionsFromEnv } from "@/db/client";
+import { getAiRegistry } from "@/lib/ai/registry";
+import { recoverInterruptedAnswers } from "@/lib/chat/interrupted";
+import { extractionDeps } from "@/lib/jobs/extraction-deps";
+import type { ExtractionDeps } from "@/lib/jobs/extraction-job";
+import { type ExtractionDispatcher, inngestDispatcher, inProcessDispatcher } from "@/lib/jobs/extraction-queue";
+import { InProcessRunner } from "@/lib/jobs/in-process-runner";
+import { type JobRunnerKind, jobRunnerKind } from "@/lib/jobs/runner-kind";
+import { type ReembedProgress, type ReembedResult, reembedMemories } from "@/lib/memory/store/reembed";
+
+/** The wall clock. */
+export const systemClock = (): Date => new Date();
+
+/** The extraction job's dependencies in this process: its database, its registry's models, the wall clock. */
+export async function processExtractionDeps(): Promise<ExtractionDeps> {
+  return extractionDeps({ db: await getDb(), ai: getAiRegistry(), now: systemClock });
+}
+
+// One runner per server process, kept across dev-server hot reloads.
+const globalForJobs = globalThis as unknown as { __lifelineInProcessRunner?: InProcessRunner };
+
+/** The process's in-process runner (its jobs use processExtractionDeps). */
+export function getInProcessRunner(): InProcessRunner {
+  globalForJobs.__lifelineInProcessRunner ??= new InProcessRunner({ deps: processExtractionDeps });
+  return globalForJobs.__lifelineInProcessRunner;
+}
+
+/** Where this process sends extraction jobs: Inngest when configured, else its in-process runner. */
+export function processDispatcher(kind: JobRunnerKind = jobRunnerKind()): ExtractionDispatcher {
+  return kind === "inngest" ? inngestDispatcher() : inProcessDispatcher(getInProcessRunner());
+}
+
+/**
+ * What a server start does for jobs (instrumentation.ts → register()): with the in-process
+ * runner, resume every extraction a stopped process left queued or running. With Inngest there is
+ * nothing to do — Inngest keeps its own runs. Cheap when nothing is pending: one indexed query,
+ * and with embedded PGlite not even that when its data directory does not exist yet (a fresh
+ * install has no jobs).
+ */
+export async function resumeExtractions(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (jobRunnerKind(env) !== "in-process") return 0;
+  const database = optionsFromEnv(env);
+  if (database.kind === "pglite" && database.dataDir && !existsSync(database.dataDir)) return 0;
+  const resumed = await getInProcessRunner().resume();
+  if (resumed > 0) logger.info({ resumed }, "resumed pending memory extractions");
+  return resumed;
+}
+
+/** register()'s call: never throws and never delays the start. */
+export function resumeExtractionsInBackground(): void {
+  void resumeExtractions().catch((error: unknown) =>
+    logger.error({ err: error }, "could not resume pending memory extractions (they resume at the next start)"),
+  );
+}
+
+/**
+ * LIFELINE_INTERRUPTED_AFTER_MS: how long an answer may stay `streaming` without progress before it
+ * counts as cut off (default answerConfig.interruptedAfterMs).
+ */
+export function interruptedAfterMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.LIFELINE_INTERRUPTED_AFTER_MS);
+  return Number.isFinite(value) && value > 0 ? value : answerConfig.interruptedAfterMs;
+}
+
+/** Marks the answers a stopped server left `streaming` and enqueues their extraction. */
+export async function recoverInterruptedAnswersNow(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const database = optionsFromEnv(env);
+  if (database.kind === "pglite" && database.dataDir && !existsSync(database.dataDir)) return 0;
+  return recoverInterruptedAnswers(
+    await getDb(),
+    { dispatcher: processDispatcher(), now: systemClock, log: logger },
+    { interruptedAfterMs: interruptedAfterMs(env) },
+  );
+}
+
+const globalForSweep = globalThis as unknown as { __lifelineAnswerSweep?: NodeJS.Timeout };
+
+/**
+ * register()'s call: looks for interrupted answers at start, then every answerConfig.sweepIntervalMs
+ * (or sooner when the bound is shorter) for as long as the process lives. Never throws.
+ */
+export function sweepInterruptedAnswersInBackground(env: NodeJS.ProcessEnv = process.env): void {
+  const sweep = () =>
+    void recoverInterruptedAnswersNow(env).catch((error: unknown) =>
+      logger.error({ err: error }, "could not look for interrupted answers (the next sweep tries again)"),
+    );
+  sweep();
+  if (globalForSweep.__lifelineAnswerSweep) clearInterval(globalForSweep.__lifelineAnswerSweep);
+  globalForSweep.__lifelineAnswerSweep = setInterval(
+    sweep,
+    Math.min(answerConfig.sweepIntervalMs, interruptedAfterMs(env)),
+  );
+  globalForSweep.__lifelineAnswerSweep.unref();
+}
+
+// One re-embedding run per server process, kept across dev-server hot reloads.
+const globalForReembed = globalThis as unknown as { __lifelineReembed?: Promise<ReembedResult | null> };
+
+/** Memories per batch, and the pause between batches, of the start-up re-embedding: the app keeps serving. */
+export const BACKGROUND_REEMBED = { batchSize: 32, pauseMs: 200, logEveryMs: 10_000 } as const;
+
+/**
+ * What a server start does after the embedder changed (instrumentation.ts → register()): re-embeds
+ * every memory the configured embedder did not embed (lib/memory/store/reembed.ts), batch by batch
+ * with a pause between batches, logging its progress. Until a memory is done, retrieval cannot
+ * compare it and the trace counts it as waiting. Cheap when nothing waits: one count — and with
+ * embedded PGlite nothing at all when its data directory does not exist yet. Runs in this
+ * process, also when extraction runs on Inngest. Several processes starting at once repeat work
+ * but never conflict (every write is guarded); a stopped run resumes at the next start.
+ */
+export async function reembedAfterEmbedderChange(env: NodeJS.ProcessEnv = process.env): Promise<ReembedResult | null> {
+  const database = optionsFromEnv(env);
+  if (database.kind === "pglite" && database.dataDir && !existsSync(database.dataDir)) return null;
+  const embedder = getAiRegistry().embedder;
+  let lastLog = 0;
+  const log = (progress: ReembedProgress) => {
+    if (progress.total === 0) return;
+    if (progress.batches === 0) {
+      logger.info(
+        { waiting: progress.total, embedder: progress.embedder },
+        "re-embedding memories for the configured embedder in the background (retrieval cannot compare them until then)",
+      );
+    } else if (Date.now() - lastLog >= BACKGROUND_REEMBED.logEveryMs) {
+      logger.info({ ...progress }, "re-embedding memories");
+    } else return;
+    lastLog = Date.now();
+  };
+  const result = await reembedMemories(await getDb(), embedder, {
+    batchSize: BACKGROUND_REEMBED.batchSize,
+    pauseMs: BACKGROUND_REEMBED.pauseMs,
+    onProgress: log,
+  });
+  if (result.total > 0) {
+    const level = result.failed > 0 ? "warn" : "info";
+    logger[level](
+      { ...result },
+      result.failed > 0
+        ? "re-embedding finished; some memories could not be embedded (they wait for the next start or npm run memories:reembed)"
+        : "re-embedding finished",
+    );
+  }
+  return result;
+}
+
+/** register()'s call: never throws, never delays the start, and runs once at a time per process. */
+export function reembedInBackground(env: NodeJS.ProcessEnv = process.env): void {
+  if (globalForReembed.__lifelineReembed) return;
+  globalForReembed.__lifelineReembed = reembedAfterEmbedderChange(env)
+    .catch((error: unknown) => {
+      logger.error(
+        { err: error },
+        "could not re-embed memories for the configured embedder (the next start or npm run memories:reembed continues)",
+      );
+      return null;
+    })
+    .finally(() => {
+      globalForReembed.__lifelineReembed = undefined;
+    });
+}
