@@ -3,13 +3,15 @@
  * title, the extraction model names it (≤ 8 words, ≤ 100 chars). Runs after the response; a title
  * the user set is never overwritten.
  */
+
 import { generateText, Output } from "ai";
+import { takeChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { DEFAULT_CONVERSATION_TITLE, getConversation, setTitleIfDefault } from "@/db/queries/conversations";
 import { listMessages } from "@/db/queries/messages";
 import type { AiRegistry } from "@/lib/ai/registry";
 import { buildTitlePrompt } from "@/lib/memory/extraction/prompt";
-import { TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction/schema";
+import { handoffOptions, TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction/schema";
 
 export const AUTO_TITLE_AFTER_MESSAGES = 3;
 export const TITLE_MAX_WORDS = 8;
@@ -24,7 +26,7 @@ export function cleanTitle(raw: string): string {
     .split(" ")
     .slice(0, TITLE_MAX_WORDS);
   let title = words.join(" ");
-  if (title.length > TITLE_MAX_CHARS) title = title.slice(0, TITLE_MAX_CHARS).trimEnd();
+  if (title.length > TITLE_MAX_CHARS) title = takeChars(title, TITLE_MAX_CHARS).trimEnd();
   return title.replace(/[\s.,;:!?-]+$/, "");
 }
 
@@ -41,7 +43,7 @@ export async function maybeTitleConversation(
   const opening = messages
     .filter((m) => (m.role === "user" || m.role === "assistant") && m.content.trim() !== "")
     .slice(0, 4)
-    .map((m) => ({ role: m.role as "user" | "assistant", content: m.content.slice(0, 2000) }));
+    .map((m) => ({ role: m.role as "user" | "assistant", content: takeChars(m.content, 2000) }));
   const { system, prompt } = buildTitlePrompt(opening);
   const { output } = await generateText({
     model: ai.getExtractionModel(),
@@ -49,6 +51,7 @@ export async function maybeTitleConversation(
     prompt,
     temperature: 0.2,
     output: Output.object({ schema: titleSchema, name: TITLE_OUTPUT_NAME }),
+    providerOptions: handoffOptions({ task: TITLE_OUTPUT_NAME, input: opening }),
   });
   const title = cleanTitle(output.title);
   if (!title || title === DEFAULT_CONVERSATION_TITLE) return null;

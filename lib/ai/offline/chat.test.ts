@@ -55,3 +55,17 @@ describe("composeOfflineReply", () => {
     expect(reply).toMatch(/^Thanks for telling me: you need to call mom by 2026-12-04\. /);
   });
 });
+
+describe("composeOfflineReply with characters outside the BMP", () => {
+  it("never cuts through a surrogate pair (a lone surrogate cannot be stored)", () => {
+    const emoji = "🎻".repeat(400);
+    for (const [system, userMessage] of [
+      [`• ${emoji}`, "🎻🎻🎻"],
+      [`• Hobby: plays ${emoji}`, "what do you remember about me?"],
+      ["You are Lifeline.", emoji],
+    ] as const) {
+      const reply = composeOfflineReply({ system, userMessage });
+      expect(reply).not.toMatch(/\p{Cs}/u); // no lone surrogate
+    }
+  });
+});

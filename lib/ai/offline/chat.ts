@@ -7,6 +7,7 @@
  */
 
 import { formatterConfig } from "@/core/config";
+import { truncateChars } from "@/core/text";
 import { cosineSimilarity, embedOffline } from "./embedder";
 import { extractMemoriesOffline } from "./extractor";
 import { toSecondPerson } from "./grammatical-person";
@@ -82,7 +83,7 @@ function sentence(text: string): string {
 
 function quote(text: string): string {
   const oneLine = text.replace(/\s+/g, " ").trim();
-  return `"${oneLine.length > MAX_QUOTE_CHARS ? `${oneLine.slice(0, MAX_QUOTE_CHARS - 3)}...` : oneLine}"`;
+  return `"${truncateChars(oneLine, MAX_QUOTE_CHARS)}"`;
 }
 
 /** A memory as a phrase addressed to the user; one that cannot be rewritten safely is quoted. */
