@@ -13,8 +13,8 @@ export function DatabaseUnavailable() {
       <h1 className="mt-4 text-xl font-semibold">Lifeline can't reach its database</h1>
       <p className="mt-2 text-sm text-muted-foreground">
         Your conversations and memories are stored there, so nothing can be shown until it answers again. Nothing was
-        lost and you are still signed in. If you run this Lifeline, <code className="font-mono">/api/health</code> says
-        which part is down.
+        lost and you are still signed in. If you run this Lifeline, <code className="font-mono">/api/health</code> (with
+        its <code className="font-mono">LIFELINE_HEALTH_TOKEN</code>) says which part is down.
       </p>
       <Link href="/" className={`${buttonVariants()} mt-6`}>
         Try again
