@@ -125,9 +125,15 @@ export const consolidationConfig = {
    * 100%), 0.79–0.89 for names, ages and favourites, refinements 0.70–0.90, negations 0.82–0.89;
    * different subjects of one template up to 0.548 (sister's / brother's name), which stays below.
    * Memories about other people ("Sister Maya lives in Lisbon") are ≤ 0.35 from the user's own.
+   * This is one of two ways a memory is near: one that shares a word with the candidate (full-text
+   * match over memories.search_vector) is near whatever its similarity — "Is no longer a teacher"
+   * vs "Works as a teacher" is 0.20 — for every embedder (findNearMemories, db/queries/memories.ts).
    */
   nearSimilarity: 0.55,
-  /** At most this many near memories are shown to the decision. */
+  /**
+   * At most this many near memories are shown to the decision: vector neighbours and text matches
+   * share it, taken alternately from the two rankings (so each way keeps a place).
+   */
   nearLimit: 5,
 } as const;
 

@@ -67,8 +67,13 @@ const priorMemorySchema = z.strictObject({
 const caseSchema = z.strictObject({
   id: z.string().min(1),
   category: z.enum(EXTRACTION_CATEGORIES),
-  /** "holdout": written with the rest but not looked at while the offline rules were fixed. */
+  /**
+   * "holdout": not looked at while the offline rules were changed (docs/evaluation.md § Extraction
+   * says which round wrote them). Default "dev".
+   */
   split: z.enum(["dev", "holdout"]).optional(),
+  /** "holdout": a dev case that was held out in an earlier round, reported apart as "(formerly holdout)". */
+  formerly: z.enum(["holdout"]).optional(),
   prior: z.array(priorMemorySchema).optional(),
   user: z.string().trim().min(1),
   assistant: z.string().trim().min(1),

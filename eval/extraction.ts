@@ -65,6 +65,8 @@ export interface CaseOutcome {
   id: string;
   category: string;
   split: "dev" | "holdout";
+  /** Set for a dev case that was held out in an earlier round. */
+  formerly: "holdout" | null;
   /** Required expected memories, and how many were matched. */
   expected: number;
   matched: number;
@@ -234,6 +236,7 @@ function score(
     id: c.id,
     category: c.category,
     split: c.split ?? "dev",
+    formerly: c.formerly ?? null,
     expected: required,
     matched: matchedRequired,
     predicted: userStated.length,
@@ -309,10 +312,18 @@ export interface ExtractionReport {
   currentDate: string;
   overall: ExtractionScores;
   bySplit: Record<"dev" | "holdout", ExtractionScores>;
+  /** The dev cases that were held out in an earlier round (`formerly: "holdout"`). */
+  formerlyHoldout: ExtractionScores;
   byCategory: Record<string, ExtractionScores>;
   /** Negative categories: user-stated memories stored where none should be. */
   negative: ExtractionScores;
-  contradictions: { cases: number; superseded: number; rate: number | null };
+  contradictions: {
+    cases: number;
+    superseded: number;
+    rate: number | null;
+    /** The same per split (and for the formerly held-out dev cases). */
+    bySplit: Record<"dev" | "holdout" | "formerlyHoldout", { cases: number; superseded: number }>;
+  };
   targets: ExtractionTargets;
   perCase: CaseOutcome[];
   totalMs: number;
@@ -338,12 +349,18 @@ export function summariseExtraction(
       dev: aggregate(outcomes.filter((o) => o.split === "dev")),
       holdout: aggregate(outcomes.filter((o) => o.split === "holdout")),
     },
+    formerlyHoldout: aggregate(outcomes.filter((o) => o.formerly === "holdout")),
     byCategory: Object.fromEntries(categories.map((c) => [c, aggregate(outcomes.filter((o) => o.category === c))])),
     negative,
     contradictions: {
       cases: contradictions.length,
       superseded,
       rate: contradictions.length === 0 ? null : superseded / contradictions.length,
+      bySplit: {
+        dev: supersededOf(contradictions.filter((o) => o.split === "dev")),
+        holdout: supersededOf(contradictions.filter((o) => o.split === "holdout")),
+        formerlyHoldout: supersededOf(contradictions.filter((o) => o.formerly === "holdout")),
+      },
     },
     targets: {
       precision: (overall.precision ?? 1) >= EXTRACTION_TARGETS.precision,
@@ -355,6 +372,11 @@ export function summariseExtraction(
     totalMs,
   };
 }
+
+const supersededOf = (cases: readonly CaseOutcome[]) => ({
+  cases: cases.length,
+  superseded: cases.filter((o) => o.decision?.ok).length,
+});
 
 const silent: RunProgress = { start: () => {}, tick: () => {} };
 
@@ -430,6 +452,7 @@ export function formatExtractionReport(report: ExtractionReport, options: { miss
   const rows = [
     ...Object.entries(report.byCategory).map(([name, s]) => row(name, s)),
     row("(dev)", report.bySplit.dev),
+    ...(report.formerlyHoldout.cases > 0 ? [row("(dev, formerly holdout)", report.formerlyHoldout)] : []),
     row("(holdout)", report.bySplit.holdout),
     row("overall", report.overall),
   ];
@@ -448,7 +471,7 @@ export function formatExtractionReport(report: ExtractionReport, options: { miss
     "",
     ...table,
     "",
-    `contradictions superseded: ${contradictions.superseded}/${contradictions.cases} (${fmt(contradictions.rate)})`,
+    `contradictions superseded: ${contradictions.superseded}/${contradictions.cases} (${fmt(contradictions.rate)}); dev ${contradictions.bySplit.dev.superseded}/${contradictions.bySplit.dev.cases}${contradictions.bySplit.formerlyHoldout.cases > 0 ? ` (formerly holdout ${contradictions.bySplit.formerlyHoldout.superseded}/${contradictions.bySplit.formerlyHoldout.cases})` : ""}, holdout ${contradictions.bySplit.holdout.superseded}/${contradictions.bySplit.holdout.cases}`,
     `user-stated memories from questions, hypotheticals, assistant-only claims and small talk: ${negative.falsePositives} (in ${negative.casesWithFalsePositive} of ${negative.cases} cases)`,
     `stored memories changed without reason: ${overall.unexpectedChanges}; errors: ${overall.errors}`,
     "",

@@ -69,35 +69,89 @@ export interface NearMemory {
   status: MemoryStatus;
   provenance: MemoryRow["provenance"];
   similarity: number;
+  /** How it was found: its embedding is at least `minSimilarity` similar, it shares words with `text`, or both. */
+  foundBy: "vector" | "text" | "both";
 }
 
 /**
- * The user's active or pending memories whose embedding — made by the same embedder, since vectors
- * of different embedders are not comparable — has cosine similarity ≥ `minSimilarity` to
- * `embedding`, most similar first. An exact scan of the user's rows (memories_user_status_idx),
- * like retrieval and for the same reasons (see lib/memory/retrieval/retrieve.ts).
+ * The user's active or pending memories that are near a new candidate, found two ways in one
+ * statement and unioned:
+ *
+ * - **vector**: the embedding — made by the same embedder, since vectors of different embedders
+ *   are not comparable — has cosine similarity ≥ `minSimilarity` to `embedding`;
+ * - **text**: the memory's full-text vector (`search_vector`, title + content under the 'english'
+ *   configuration) shares at least one lexeme with `to_tsvector('english', text)` — `text` is the
+ *   candidate's "title: content". Stop words never match; the matches are ranked by the summed
+ *   rarity (BM25's IDF, over this user's memories) of the shared lexemes, so "teacher" counts far
+ *   more than "work". This finds "Is no longer a teacher" for "Works as a teacher" whatever their
+ *   embeddings say (0.20 apart for the offline embedder).
+ *
+ * At most `limit` rows, taken alternately from the two rankings (best vector neighbour, best text
+ * match, second of each, …; a memory found both ways takes its better rank), then returned most
+ * similar first. Only memories embedded by the same embedder are considered (so every row has a
+ * comparable similarity). An exact scan of the user's rows (memories_user_status_idx), like
+ * retrieval and for the same reasons (see lib/memory/retrieval/retrieve.ts); on PGlite and Postgres alike.
  */
 export async function findNearMemories(
   db: Db,
-  query: { userId: string; embedding: readonly number[]; embeddingModel: string; minSimilarity: number; limit: number },
+  query: {
+    userId: string;
+    embedding: readonly number[];
+    embeddingModel: string;
+    /** The candidate's "title: content" (memoryEmbeddingText); empty: vector neighbours only. */
+    text: string;
+    minSimilarity: number;
+    limit: number;
+  },
 ): Promise<NearMemory[]> {
   const vector = vectorLiteral(query.embedding);
   return selectRows<NearMemory & Record<string, unknown>>(
     db,
     sql`
-      SELECT id, title, content, type, status, provenance, similarity
-      FROM (
-        SELECT id, title, content, type, status, provenance,
-               1 - (embedding <=> ${vector}::vector) AS similarity
+      WITH pool AS (
+        SELECT id, search_vector, 1 - (embedding <=> ${vector}::vector) AS similarity
         FROM memories
         WHERE user_id = ${query.userId}::uuid
           AND status IN ('active', 'pending_confirmation')
           AND embedding IS NOT NULL
           AND embedding_model = ${query.embeddingModel}
-      ) scored
-      WHERE similarity >= ${query.minSimilarity}::float8 AND similarity <> 'NaN'::float8
-      ORDER BY similarity DESC, id
-      LIMIT ${query.limit}::int`,
+      ),
+      -- NaN (a zero vector) sorts above every number in Postgres: such a memory is not comparable at all.
+      valid AS (SELECT id, search_vector, similarity FROM pool WHERE similarity <> 'NaN'::float8),
+      matches AS (
+        SELECT DISTINCT v.id, t.lexeme
+        FROM valid v CROSS JOIN LATERAL unnest(v.search_vector) AS t
+        WHERE t.lexeme IN (SELECT lexeme FROM unnest(to_tsvector('english', ${query.text})))
+      ),
+      df AS (SELECT lexeme, count(*)::float8 AS df FROM matches GROUP BY lexeme),
+      corpus AS (SELECT count(*)::float8 AS n FROM valid),
+      text_scores AS (
+        SELECT m.id, sum(ln(1 + (c.n - d.df + 0.5) / (d.df + 0.5)) ORDER BY m.lexeme COLLATE "C") AS text_score
+        FROM matches m JOIN df d ON d.lexeme = m.lexeme CROSS JOIN corpus c
+        GROUP BY m.id
+      ),
+      ranked AS (
+        SELECT v.id, v.similarity,
+               CASE WHEN v.similarity >= ${query.minSimilarity}::float8
+                    THEN row_number() OVER (ORDER BY v.similarity DESC, v.id) END AS vector_rank,
+               CASE WHEN t.text_score IS NOT NULL
+                    THEN row_number() OVER (ORDER BY t.text_score DESC NULLS LAST, v.similarity DESC, v.id) END
+                 AS text_rank
+        FROM valid v LEFT JOIN text_scores t ON t.id = v.id
+      ),
+      near AS (
+        SELECT id, similarity, vector_rank, text_rank
+        FROM ranked
+        WHERE vector_rank IS NOT NULL OR text_rank IS NOT NULL
+        ORDER BY LEAST(coalesce(vector_rank, text_rank), coalesce(text_rank, vector_rank)), similarity DESC, id
+        LIMIT ${query.limit}::int
+      )
+      SELECT m.id, m.title, m.content, m.type, m.status, m.provenance, n.similarity,
+             CASE WHEN n.vector_rank IS NULL THEN 'text'
+                  WHEN n.text_rank IS NULL THEN 'vector'
+                  ELSE 'both' END AS "foundBy"
+      FROM near n JOIN memories m ON m.id = n.id
+      ORDER BY n.similarity DESC, n.id`,
   );
 }
 

@@ -191,3 +191,32 @@ describe("contradictions in common phrasings supersede the stored memory", () =>
     expect(result.action).not.toBe("SUPERSEDE");
   });
 });
+
+describe("contradictions in the second round's phrasings (rules; the near-memory search is tested on the databases)", () => {
+  it.each([
+    ["I'm vegan now.", "I'm vegetarian."],
+    ["I'm not a Lakers fan anymore.", "I'm a fan of the Lakers."],
+    ["I'm a huge Lakers fan.", "I'm not a fan of the Lakers."],
+    ["I don't enjoy running anymore since my knee injury.", "I love running."],
+    ["I'm not a teacher anymore.", "I work as a teacher."],
+    ["I just turned 30!", "I am 29 years old."],
+    ["I started a new job at Spotify last week.", "I work at Google."],
+    ["We moved to Lyon over the summer, the kids love it.", "I live in Paris."],
+  ])("%j supersedes %j", (next, stored) => {
+    expect(decide(next, stored)).toMatchObject({ action: "SUPERSEDE", targetId: "m1" });
+  });
+
+  it("a diet excludes another diet, not a condition", () => {
+    expect(decide("I'm lactose intolerant.", "I'm vegetarian.")).toMatchObject({ action: "ADD" });
+    expect(decide("I'm vegetarian.", "I'm vegetarian now.")).toMatchObject({ action: "SKIP" });
+  });
+
+  it("a negation of the user's own fact never supersedes someone else's", () => {
+    expect(decide("I no longer live in Lisbon.", "My sister Maya lives in Lisbon.")).toMatchObject({ action: "ADD" });
+    const candidate = { title: "Self-description", content: "Is no longer a teacher", type: "personal" };
+    const existing = [
+      { id: "b", title: "Brother Tom", content: "Brother Tom works as a teacher", type: "personal", similarity: 0.3 },
+    ];
+    expect(consolidateOffline({ candidate, existing })).toMatchObject({ action: "ADD" });
+  });
+});

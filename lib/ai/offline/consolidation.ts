@@ -3,12 +3,17 @@
  * near memories (most similar first), producing the same structured output a real model gives.
  *
  *   0. a negation of the stored memory ("No longer lives in Lisbon",
- *      "Is not allergic to penicillin" against "Lives in Lisbon",
- *      "Is allergic to penicillin"), or the reverse                → SUPERSEDE
+ *      "Is not allergic to penicillin", "Is no longer a fan of
+ *      Lakers" against "Lives in Lisbon", "Is allergic to
+ *      penicillin", "Is a fan of the Lakers"), or the reverse;
+ *      articles are ignored, and the stated side must be the
+ *      user's own ("Sister Maya lives in Lisbon" is not denied by
+ *      "No longer lives in Lisbon")                               → SUPERSEDE
  *   1. the same text (normalised) or similarity ≥ 0.97             → SKIP
  *   2. a single-valued subject ("Sister's name is …", "Lives in …",
  *      "Works at …", "Is N years old", "Prefers …" under the same
- *      title) with a different value                              → SUPERSEDE
+ *      title, a diet: "Is vegan" / "Is vegetarian") with a
+ *      different value                                            → SUPERSEDE
  *      …whose new value extends the old one ("Berlin" → "Berlin
  *      Kreuzberg")                                                 → UPDATE
  *   3. "Likes X" vs "Dislikes X" (opposite attitude, same thing)    → SUPERSEDE
@@ -46,6 +51,8 @@ type Shape = Attitude | Slot;
 const ATTITUDE = /^(prefers|likes|loves|enjoys|adores|dislikes|is a fan of)\s+(.+)$/;
 const SINGLE_VALUED_LEADS = /^(lives in|works at|works as|is from)\s+(.+)$/;
 const AGE = /^is (\d{1,3}) years? old$/;
+/** Diets that exclude each other (one at a time); conditions such as "lactose intolerant" are not among them. */
+const DIET = /^is (?:an? )?(vegetarian|vegan|pescatarian|flexitarian|omnivore|omnivorous|carnivore)$/;
 const SUBJECT_IS_VALUE = /^(.{1,60}?)\s+(?:is|are)\s+(.+)$/;
 
 function shapeOf(content: string, title: string | null): Shape | undefined {
@@ -57,12 +64,14 @@ function shapeOf(content: string, title: string | null): Shape | undefined {
     // "Prefers X" is exclusive within its topic (the title): one preferred tea at a time.
     if (verb === "prefers" && title)
       return { kind: "slot", key: `prefers|${normaliseMemoryText(title)}`, value: object };
-    return { kind: "attitude", verb, positive: verb !== "dislikes", object };
+    return { kind: "attitude", verb, positive: verb !== "dislikes", object: withoutArticles(object) };
   }
   const lead = SINGLE_VALUED_LEADS.exec(text);
   if (lead) return { kind: "slot", key: lead[1] ?? "", value: lead[2] ?? "" };
   const age = AGE.exec(text);
   if (age) return { kind: "slot", key: "age", value: age[1] ?? "" };
+  const diet = DIET.exec(text);
+  if (diet) return { kind: "slot", key: "diet", value: diet[1] ?? "" };
   const subject = SUBJECT_IS_VALUE.exec(text);
   // "Goal is to …" lists one of many goals; "Is …" has no subject of its own.
   if (subject && !text.startsWith("is ") && !(subject[2] ?? "").startsWith("to ")) {
@@ -71,14 +80,33 @@ function shapeOf(content: string, title: string | null): Shape | undefined {
   return undefined;
 }
 
+/** "the lakers" → "lakers": articles never decide whether two memories say the same thing. */
+function withoutArticles(text: string): string {
+  return text
+    .replace(/\b(?:the|a|an)\s+/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 /** "no longer lives in lisbon" → "lives in lisbon", "is not allergic to x" → "allergic to x"; else undefined. */
 const NEGATED = /^(?:is )?(?:no longer|not)\s+(.{3,})$/;
+/**
+ * What may come before the denied words in the stated memory: nothing, or the user's own verb
+ * ("is", "works as"), never someone else's name ("sister maya lives in lisbon").
+ */
+const OWN_LEAD = /^(?:(?:is|are|was|works|worked)\b.*)?$/;
 
-/** True when `statement` (normalised) says what `negated` denies: the same text, or ending with it as whole words. */
+/**
+ * True when `statement` (normalised) says what `negated` denies: the same text, or ending with it
+ * as whole words after a lead of the user's own ("is no longer a teacher" denies "works as a
+ * teacher"). Articles are ignored on both sides.
+ */
 function negates(negated: string, statement: string): boolean {
-  const denied = NEGATED.exec(negated)?.[1];
-  if (!denied || NEGATED.test(statement)) return false;
-  return statement === denied || statement.endsWith(` ${denied}`);
+  const denied = NEGATED.exec(withoutArticles(negated))?.[1];
+  const stated = withoutArticles(statement);
+  if (!denied || NEGATED.test(stated)) return false;
+  if (stated === denied) return true;
+  return stated.endsWith(` ${denied}`) && OWN_LEAD.test(stated.slice(0, -denied.length - 1));
 }
 
 /** True when `longer` contains `shorter` as whole words. */

@@ -217,3 +217,97 @@ describe("extractMemoriesOffline: questions, hypotheticals and changes of state"
     ]);
   });
 });
+
+describe("extractMemoriesOffline: general phrasings of statements and changes (second round)", () => {
+  const contents = (userMessage: string) => extract(userMessage).map((memory) => memory.content);
+
+  it.each([
+    ["Honestly I adore old French films.", "Adores old French films"],
+    ["To be honest, I prefer tea.", "Prefers tea"],
+    ["Long term, I hope to move back to Chile.", "Hopes to move back to Chile"],
+    ["This year I want to read 30 books.", "Wants to read 30 books"],
+  ])("reads past a stance or time-frame opening in %j", (message, content) => {
+    expect(contents(message)).toEqual([content]);
+  });
+
+  it.each([
+    ["I am lactose intolerant, just so you know.", "Is lactose intolerant"],
+    ["I'm vegan now.", "Is vegan"],
+    ["I'm a nurse, for the record.", "Is a nurse"],
+  ])("drops an aside or 'now' at the end of %j", (message, content) => {
+    expect(contents(message)).toEqual([content]);
+  });
+
+  it.each([
+    ["I'm not a fan of crowded beaches.", "Dislikes crowded beaches"],
+    ["I'm not a Lakers fan anymore.", "Is no longer a fan of Lakers"],
+    ["I'm no longer a fan of reality TV.", "Is no longer a fan of reality TV"],
+    ["I'm a huge Lakers fan.", "Is a fan of Lakers"],
+  ])("states being a fan, or no longer one, in %j as a preference", (message, content) => {
+    expect(extract(message).map((m) => [m.type, m.content])).toEqual([["preference", content]]);
+  });
+
+  it.each([
+    ["I don't enjoy running anymore since my knee injury.", "Dislikes running"],
+    ["I love swimming because it relaxes me.", "Loves swimming"],
+  ])("keeps the liked thing, not the reason, in %j", (message, content) => {
+    expect(contents(message)).toEqual([content]);
+  });
+
+  it("takes 'don't let me forget to …' as a reminder", () => {
+    expect(summary("Don't let me forget to call the bank by Friday.")).toEqual([
+      {
+        type: "actionable",
+        content: "Needs to call the bank by 2026-12-04",
+        deadline: "2026-12-04",
+        isActionable: true,
+      },
+    ]);
+  });
+
+  it.each([
+    ["We moved to Lyon over the summer, the kids love it.", "Lives in Lyon"],
+    ["We live in Ghent.", "Lives in Ghent"],
+    ["I left Oslo and moved to Bergen.", "Lives in Bergen"],
+    ["I packed up and moved to Cork last week.", "Lives in Cork"],
+    ["I live in Portland, Oregon.", "Lives in Portland, Oregon"],
+  ])("states the home in %j", (message, content) => {
+    expect(extract(message).map(({ title, content }) => ({ title, content }))).toEqual([{ title: "Home", content }]);
+  });
+
+  it("does not give the user a move that someone else made", () => {
+    expect(contents("My brother quit and moved to Perth.")).toEqual([]);
+  });
+
+  it("splits first-person clauses joined by a comma, but not an opening word from its statement", () => {
+    expect(contents("I'm 28, I live in Leeds and I hate cold weather.")).toEqual([
+      "Is 28 years old",
+      "Lives in Leeds",
+      "Dislikes cold weather",
+    ]);
+    expect(contents("My brother lives in Perth, I live in Sydney.")).toEqual([
+      "Brother lives in Perth",
+      "Lives in Sydney",
+    ]);
+    expect(extract("Also, I live in Oslo.").map((m) => m.evidence[0]?.quote)).toEqual(["Also, I live in Oslo"]);
+  });
+
+  it.each([
+    ["I started a new job at Spotify last week.", "Workplace", "Works at Spotify"],
+    ["I just started working as a paramedic.", "Occupation", "Works as a paramedic"],
+    ["I just turned 30!", "Age", "Is 30 years old"],
+    ["Turned 41 yesterday.", "Age", "Is 41 years old"],
+  ])("states the new job or age in %j", (message, title, content) => {
+    expect(extract(message).map((m) => ({ title: m.title, content: m.content }))).toEqual([{ title, content }]);
+  });
+
+  it.each([
+    "If I started a new job at Spotify, would I earn more?",
+    "Did I just turn 30?",
+    "Should I become a Lakers fan?",
+    "Am I not a fan of crowded beaches?",
+    "Suppose we moved to Lyon, the kids would love it.",
+  ])("still stores nothing for the question or hypothetical %j", (message) => {
+    expect(extract(message)).toEqual([]);
+  });
+});

@@ -75,8 +75,19 @@ const PAST_TIME = new RegExp(
   `\\s+(?:(?:last|this) (?:week|month|year|summer|spring|winter|fall|autumn|weekend)|over the (?:summer|winter|weekend|holidays)|(?:back )?(?:in|during) (?:${MONTHS.join("|")}|the (?:spring|summer|fall|autumn|winter)|\\d{4})|(?:a|one|two|three|a few|a couple of|several) (?:days?|weeks?|months?|years?) ago|yesterday|recently|earlier this (?:week|month|year))$`,
   "i",
 );
+/**
+ * Openings that carry no fact: interjections, stance adverbs ("Honestly, …", "To be honest …")
+ * and time frames ("These days …", "This year …", "Long term, …"); the statement after them is
+ * read as if they were not there.
+ */
 const LEADING_FILLER =
-  /^(?:(?:also|oh|btw|by the way|actually|so|well|and|but|hey|hi|hello|ok|okay|yeah|yes|fyi|just so you know|anyway|plus|these days|nowadays|currently|now|at the moment|correction|update|(?:it )?turns out(?: that)?)[,!:]?\s+)+/i;
+  /^(?:(?:also|oh|btw|by the way|actually|so|well|and|but|hey|hi|hello|ok|okay|yeah|yes|fyi|just so you know|anyway|plus|these days|nowadays|currently|now|at the moment|correction|update|(?:it )?turns out(?: that)?|honestly|frankly|seriously|personally|truthfully|to be (?:honest|fair)|tbh|in all honesty|(?:this|next) (?:year|month|week|summer|spring|winter|fall|autumn)|long[- ]term|in the long (?:run|term))[,!:]?\s+)+/i;
+/**
+ * Asides and "as of now" words at the end of a statement ("I'm lactose intolerant, just so you
+ * know", "I'm vegan now"): dropped before any rule reads it. "anymore" is kept: it makes a negation.
+ */
+const STATEMENT_TAIL =
+  /(?:,?\s+(?:just so you know|so you know|fyi|for the record|for what it's worth|btw|by the way|lol|haha|now|these days|nowadays|at the moment|currently))+$/i;
 const TRAILING_DATE = new RegExp(
   `\\s+(?:(?:by|on|before|until|due|no later than)\\s+)?(${DATE_EXPRESSION_SOURCE})$`,
   "i",
@@ -131,7 +142,15 @@ function topic(text: string, exclude: readonly string[]): string | undefined {
 /** A sentence's end (kept, to tell questions); abbreviations such as "Dec." do not end one. */
 const SENTENCE_BREAK =
   /((?<!\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mr|mrs|ms|dr|st|vs|etc))[.!?;]+(?=\s|$)|\n+)/i;
-const CLAUSE_BREAK = /,?\s+(?:and|but)\s+(?=(?:my|i|im)\b)|\s+[—–-]+\s+/i;
+/**
+ * Where a sentence holds more than one statement: "… and/but my|I …", a dash, a comma splice
+ * between first-person clauses ("I'm 28, I live in Leeds": only when the sentence itself opens
+ * with I or my, so "Also, I live in Oslo" stays whole), and a second change of state sharing the
+ * user's own subject ("I packed up and moved to Cork", "I left Oslo and then moved to Bergen";
+ * not "My brother quit and moved to Perth", which is not the user's).
+ */
+const CLAUSE_BREAK =
+  /,?\s+(?:and|but)\s+(?=(?:my|i|im)\b)|\s+[—–-]+\s+|(?<=^(?:i|i'm|i’m|im|i've|i’ve|my)\s.*),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|my)\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned)\s)/iu;
 
 /**
  * What a sentence or clause does. Only statements are memories: a question ("Where do I live?")
@@ -160,7 +179,9 @@ function normaliseStatement(clause: string): string {
   return clause
     .replace(/’/g, "'")
     .replace(LEADING_FILLER, "")
-    .replace(/[\s.!?]+$/, "");
+    .replace(/[\s.!?]+$/, "")
+    .replace(STATEMENT_TAIL, "")
+    .replace(/[\s,;:]+$/, "");
 }
 
 function sentenceMood(sentence: string, end: string): Mood {
@@ -235,8 +256,11 @@ const GOAL_LEADS: Readonly<Record<string, string>> = {
   hoping: "Hopes",
 };
 
+/** A reason or time clause after a liked thing: "running anymore since my knee injury" → "running". */
+const REASON_TAIL = /\s+(?:ever since|since|because|'cause|cause|due to|now that|but)\s+.*$/i;
+
 function preference(verb: string, object: string): Recognised | undefined {
-  const thing = toThirdPerson(cleanObject(object));
+  const thing = toThirdPerson(cleanObject(cleanObject(object).replace(REASON_TAIL, "")));
   if (thing.length === 0 || VACUOUS_OBJECTS.test(thing)) return undefined;
   const about = topic(thing, ["preference", "aversion"]);
   return {
@@ -266,7 +290,7 @@ function task(description: string, currentDate: string, kind: "reminder" | "obli
 const RULES: readonly Rule[] = [
   {
     pattern:
-      /^(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?remind me (?:to|that i (?:need|have) to)\s+(.+)$/i,
+      /^(?:(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?remind me (?:to|that i (?:need|have) to)|(?:please\s+)?(?:don't|do not|dont) let me forget to)\s+(.+)$/i,
     build: (m, { currentDate }) => task(m[1] ?? "", currentDate, "reminder"),
   },
   {
@@ -320,6 +344,25 @@ const RULES: readonly Rule[] = [
       content: `Is no longer ${(m[1] ?? "").toLowerCase()}`,
       importance: 0.8,
     }),
+  },
+  // Fans: "I'm a Lakers fan" is "Is a fan of Lakers", like "I'm a fan of the Lakers"; "I'm not a fan
+  // of X" is a dislike; "no longer"/"anymore" is the negation that supersedes "Is a fan of X".
+  {
+    pattern: new RegExp(
+      `^${I_AM} (not|no longer) ${ADVERBS}(?:a |an |much of a |really a )?(?:big |huge |massive |great )?fan of\\s+(.+?)(\\s+any ?more)?$`,
+      "i",
+    ),
+    build: (m) =>
+      (m[1] ?? "").toLowerCase() === "not" && !m[3]
+        ? preference("Dislikes", m[2] ?? "")
+        : preference("Is no longer a fan of", m[2] ?? ""),
+  },
+  {
+    pattern: new RegExp(
+      `^${I_AM} (not |no longer )?(?:a |an )?(?:big |huge |massive |great |die-?hard |lifelong )?((?:the )?[\\p{L}\\d'&.-]+(?: [\\p{L}\\d'&.-]+){0,3}) fan(?:\\s+(any ?more))?$`,
+      "iu",
+    ),
+    build: (m) => preference(m[1] || m[3] ? "Is no longer a fan of" : "Is a fan of", m[2] ?? ""),
   },
   {
     pattern: new RegExp(`^${I_AM} (?:no longer (an? .+)|not (an? .+?) any ?more)$`, "i"),
@@ -459,7 +502,7 @@ const RULES: readonly Rule[] = [
   },
   {
     pattern: new RegExp(
-      `^(?:i ${ADVERBS}(?:currently )?(?:live|reside)|${I_AM} (?:currently )?living) in\\s+(.+)$`,
+      `^(?:(?:i|we) ${ADVERBS}(?:currently )?(?:live|reside)|(?:${I_AM}|we're|we are) (?:currently )?living) in\\s+(.+)$`,
       "i",
     ),
     build: (m) => place("Home", "Lives in", m[1] ?? ""),
@@ -471,8 +514,8 @@ const RULES: readonly Rule[] = [
   {
     // A move is where the user lives now: "I moved from Lisbon to Porto", "Just moved into a flat in Seattle".
     pattern:
-      /^(?:i(?:'ve| have)? )?(?:(?:just|recently|finally|now|also|officially)\s+)*(?:moved|relocated)(?: (?:back|house|over))?(?: from (.+?))? (?:in)?to\s+(?:(?:a|an|the|my)\s+(?:(?:new|small|nice|bigger|tiny)\s+)*(?:apartment|flat|house|place|home|condo|studio)\s+in\s+)?(.+)$/i,
-    build: (m) => place("Home", "Lives in", (m[2] ?? "").replace(PAST_TIME, "")),
+      /^(?:(?:i|we)(?:'ve| have)? )?(?:(?:just|recently|finally|now|also|officially)\s+)*(?:moved|relocated)(?: (?:back|house|over))?(?: from (.+?))? (?:in)?to\s+(?:(?:a|an|the|my)\s+(?:(?:new|small|nice|bigger|tiny)\s+)*(?:apartment|flat|house|place|home|condo|studio)\s+in\s+)?(.+)$/i,
+    build: (m) => place("Home", "Lives in", cleanObject((m[2] ?? "").replace(PLACE_TAIL, "")).replace(PAST_TIME, "")),
   },
   {
     // A move still to come is a plan, not where the user lives.
@@ -491,6 +534,23 @@ const RULES: readonly Rule[] = [
         ? { type: "personal", title: "Birthday", content: `Birthday is ${date}`, importance: 0.7 }
         : undefined;
     },
+  },
+  {
+    // A new job is where (or as what) the user works now: "I started a new job at Spotify last week".
+    pattern: new RegExp(
+      `^(?:i(?:'ve| have)? )?${ADVERBS}(?:started|began|begun) (?:(?:(?:a|my|the) )?(?:new )?(?:job|role|position)|working) (at|with|for|as)\\s+(.+)$`,
+      "i",
+    ),
+    build: (m) =>
+      work((m[1] ?? "").toLowerCase() === "as" ? "as" : "at", cleanObject(m[2] ?? "").replace(PAST_TIME, ""), false),
+  },
+  {
+    // "I just turned 30", "Turned 41 yesterday": the new age.
+    pattern: new RegExp(
+      `^(?:i(?:'ve| have)? )?${ADVERBS}(?:recently\\s+)?turned (\\d{1,3})(?: years? old)?(?:\\s+(?:today|yesterday|last (?:week|month)|this (?:week|month|year)|on \\w+))?$`,
+      "i",
+    ),
+    build: (m) => ({ type: "personal", title: "Age", content: `Is ${m[1]} years old`, importance: 0.5 }),
   },
   {
     // "I'm 35", "I'm 35 years old", "I'm 35 now, just had my birthday".
@@ -537,8 +597,12 @@ function relationName(relation: string, rawName: string): Recognised | undefined
   };
 }
 
+/** A new clause after a place: "Lyon over the summer, the kids love it" → "Lyon over the summer". */
+const PLACE_TAIL =
+  /,\s*(?:and\s+|but\s+|so\s+)?(?:the|my|our|it|it's|its|i|i'm|we|we're|they|they're|he|she|which|where|who|this|that)\b.*$/i;
+
 function place(title: string, lead: string, rawPlace: string): Recognised | undefined {
-  const where = toThirdPerson(cleanObject(rawPlace));
+  const where = toThirdPerson(cleanObject(rawPlace.replace(PLACE_TAIL, "")));
   return where.length > 0 ? { type: "personal", title, content: `${lead} ${where}`, importance: 0.7 } : undefined;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Consolidation: before anything is stored, each extracted candidate is compared with the user's
- * near memories (active or pending, pgvector cosine ≥ consolidationConfig.nearSimilarity, same
- * embedder) and one decision is made:
+ * near memories (active or pending, same embedder; found by pgvector cosine ≥
+ * consolidationConfig.nearSimilarity OR by sharing words with the candidate's "title: content" in
+ * memories.search_vector — db/queries/memories.ts findNearMemories) and one decision is made:
  *
  *   add        nothing near, or near memories state other facts
  *   update     the same fact with more or corrected detail → merged into the stored memory (re-embedded)
@@ -40,6 +41,8 @@ export type NearRef = {
   content: string;
   status: MemoryStatus;
   similarity: number;
+  /** How the near-memory search found it (absent in decisions stored before the text match existed). */
+  foundBy?: NearMemory["foundBy"];
 };
 
 export type ConsolidationDecision = {
@@ -85,6 +88,7 @@ function nearRef(memory: NearMemory): NearRef {
     content: memory.content,
     status: memory.status,
     similarity: memory.similarity,
+    foundBy: memory.foundBy,
   };
 }
 
@@ -198,6 +202,7 @@ export async function planConsolidation(
       userId: input.userId,
       embedding,
       embeddingModel: deps.embeddingModel,
+      text: memoryEmbeddingText(candidate),
       minSimilarity: config.nearSimilarity,
       limit: config.nearLimit,
     });
@@ -206,7 +211,7 @@ export async function planConsolidation(
         candidate: index,
         action: "add",
         targetId: null,
-        reason: `No stored memory is at least ${config.nearSimilarity} similar.`,
+        reason: `No stored memory is at least ${config.nearSimilarity} similar or shares a word with it.`,
         decidedBy: "rule",
         near: [],
         merged: null,
