@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { env as processEnv, type RawEnv } from "./core/env";
 
 /**
  * Security headers of every response — pages, API routes and static files (docs/security.md).
@@ -19,7 +20,7 @@ import type { NextConfig } from "next";
  * zod compiles its parsers with `new Function` unless told not to; instrumentation-client.ts sets
  * `jitless` in the browser so no eval is attempted (a blocked attempt is a console error).
  */
-export function contentSecurityPolicy(env: NodeJS.ProcessEnv = process.env): string {
+export function contentSecurityPolicy(env: RawEnv = processEnv()): string {
   const dev = env.NODE_ENV === "development";
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
@@ -39,7 +40,7 @@ export function contentSecurityPolicy(env: NodeJS.ProcessEnv = process.env): str
 }
 
 /** The headers every response carries (tests/security/headers.int.test.ts, e2e/security-headers.spec.ts). */
-export function securityHeaders(env: NodeJS.ProcessEnv = process.env): { key: string; value: string }[] {
+export function securityHeaders(env: RawEnv = processEnv()): { key: string; value: string }[] {
   return [
     { key: "Content-Security-Policy", value: contentSecurityPolicy(env) },
     { key: "X-Frame-Options", value: "DENY" },

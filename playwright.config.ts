@@ -5,7 +5,9 @@ import { E2E_HEALTH_TOKEN } from "./e2e/env";
 
 /**
  * E2E runs a production build (`next build` first) with `next start` on the embedded default:
- * a fresh PGlite data dir per run, the offline model and embedder, the in-process job runner.
+ * a fresh PGlite data dir per run, the offline model and embedder, the in-process job runner —
+ * which a production server runs only when LIFELINE_ALLOW_EMBEDDED_DB and
+ * LIFELINE_ALLOW_IN_PROCESS_JOBS say so.
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -55,6 +57,10 @@ export default defineConfig({
       OPENAI_BASE_URL: "",
       INNGEST_EVENT_KEY: "",
       INNGEST_DEV: "",
+      // A production server refuses the embedded defaults unless told this is one long-lived
+      // server (core/env.ts, docs/deploy.md): e2e runs exactly that.
+      LIFELINE_ALLOW_EMBEDDED_DB: "1",
+      LIFELINE_ALLOW_IN_PROCESS_JOBS: "1",
       AUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-secret-not-for-production-0123456789",
       AUTH_TRUST_HOST: "true",
       // Lets the health spec read the detailed view, as a monitor would.

@@ -4,9 +4,10 @@
  * Secrets never reach a log line: the redact paths below cover the usual suspects.
  */
 import pino, { type Logger } from "pino";
+import { env } from "./env";
 
 export const logger: Logger = pino({
-  level: process.env.LOG_LEVEL || "info",
+  level: env().LOG_LEVEL ?? "info",
   base: { app: "lifeline" },
   redact: {
     paths: [

@@ -14,6 +14,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { Pool } from "pg";
+import { env as processEnv, type RawEnv } from "../core/env";
 import { logger } from "../core/logger";
 import * as schema from "./schema";
 
@@ -39,7 +40,7 @@ export async function selectRows<T extends Record<string, unknown>>(db: Db, quer
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 
 export function defaultDataDir(): string {
-  return process.env.LIFELINE_DATA_DIR ?? path.join(process.cwd(), ".lifeline", "pglite");
+  return processEnv().LIFELINE_DATA_DIR ?? path.join(process.cwd(), ".lifeline", "pglite");
 }
 
 export type DatabaseOptions =
@@ -90,7 +91,7 @@ export async function migrateDatabase(database: Database): Promise<void> {
 }
 
 /** What the environment selects: Postgres when DATABASE_URL is set, else embedded PGlite. */
-export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
+export function optionsFromEnv(env: RawEnv = processEnv()): DatabaseOptions {
   // Migrations are applied on first use unless LIFELINE_AUTO_MIGRATE=0 (then run `npm run db:migrate`).
   const migrate = env.LIFELINE_AUTO_MIGRATE !== "0";
   if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL, migrate };

@@ -9,6 +9,7 @@
  * page and API route fails (lib/auth/secret.ts), so health is degraded too, naming AUTH_SECRET.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { env as processEnv, type RawEnv } from "@/core/env";
 import { getDatabase, getDb } from "@/db/client";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { isSessionLive } from "@/lib/auth/revocation";
@@ -33,7 +34,7 @@ export interface Health {
 export type PublicHealth = Pick<Health, "ok" | "status">;
 
 /** The configuration problem that stops every request, if any (production without AUTH_SECRET). */
-function authConfigProblem(env: NodeJS.ProcessEnv): string | null {
+function authConfigProblem(env: RawEnv): string | null {
   try {
     getAuthSecret(env);
     return null;
@@ -43,7 +44,7 @@ function authConfigProblem(env: NodeJS.ProcessEnv): string | null {
 }
 
 /** Checks every part a chat turn depends on, and the configuration it needs; never throws. */
-export async function checkHealth(env: NodeJS.ProcessEnv = process.env): Promise<Health> {
+export async function checkHealth(env: RawEnv = processEnv()): Promise<Health> {
   const base = { ...getAiRegistry().describeProviders(), jobs: jobRunnerKind() };
   const auth = authConfigProblem(env);
   const up = (parts: Omit<Health, "ok" | "status" | keyof typeof base>): Health =>
@@ -78,14 +79,14 @@ export async function checkHealth(env: NodeJS.ProcessEnv = process.env): Promise
 }
 
 /** The health token from the environment, or null when none (or a blank one) is set. */
-export function healthToken(env: NodeJS.ProcessEnv = process.env): string | null {
+export function healthToken(env: RawEnv = processEnv()): string | null {
   return env.LIFELINE_HEALTH_TOKEN?.trim() || null;
 }
 
 const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
 
 /** `Authorization: Bearer <token>` matches the configured token. Constant time (over equal-length digests). */
-export function hasHealthToken(request: Request, env: NodeJS.ProcessEnv = process.env): boolean {
+export function hasHealthToken(request: Request, env: RawEnv = processEnv()): boolean {
   const expected = healthToken(env);
   const header = request.headers.get("authorization");
   if (!expected || !header) return false;
@@ -95,7 +96,7 @@ export function hasHealthToken(request: Request, env: NodeJS.ProcessEnv = proces
 }
 
 /** May this request see the details? A health token, or a live session. Never throws. */
-export async function mayReadHealthDetails(request: Request, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+export async function mayReadHealthDetails(request: Request, env: RawEnv = processEnv()): Promise<boolean> {
   if (hasHealthToken(request, env)) return true;
   try {
     const session = await decodeRequestSession(request);

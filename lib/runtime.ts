@@ -7,6 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { answerConfig } from "@/core/config";
+import { env as processEnv, type RawEnv } from "@/core/env";
 import { logger } from "@/core/logger";
 import { getDb, optionsFromEnv } from "@/db/client";
 import { getAiRegistry } from "@/lib/ai/registry";
@@ -47,7 +48,7 @@ export function processDispatcher(kind: JobRunnerKind = jobRunnerKind()): Extrac
  * and with embedded PGlite not even that when its data directory does not exist yet (a fresh
  * install has no jobs).
  */
-export async function resumeExtractions(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function resumeExtractions(env: RawEnv = processEnv()): Promise<number> {
   if (jobRunnerKind(env) !== "in-process") return 0;
   const database = optionsFromEnv(env);
   if (database.kind === "pglite" && database.dataDir && !existsSync(database.dataDir)) return 0;
@@ -67,13 +68,13 @@ export function resumeExtractionsInBackground(): void {
  * LIFELINE_INTERRUPTED_AFTER_MS: how long an answer may stay `streaming` without progress before it
  * counts as cut off (default answerConfig.interruptedAfterMs).
  */
-export function interruptedAfterMs(env: NodeJS.ProcessEnv = process.env): number {
+export function interruptedAfterMs(env: RawEnv = processEnv()): number {
   const value = Number(env.LIFELINE_INTERRUPTED_AFTER_MS);
   return Number.isFinite(value) && value > 0 ? value : answerConfig.interruptedAfterMs;
 }
 
 /** Marks the answers a stopped server left `streaming` and enqueues their extraction. */
-export async function recoverInterruptedAnswersNow(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function recoverInterruptedAnswersNow(env: RawEnv = processEnv()): Promise<number> {
   const database = optionsFromEnv(env);
   if (database.kind === "pglite" && database.dataDir && !existsSync(database.dataDir)) return 0;
   return recoverInterruptedAnswers(
@@ -89,7 +90,7 @@ const globalForSweep = globalThis as unknown as { __lifelineAnswerSweep?: NodeJS
  * register()'s call: looks for interrupted answers at start, then every answerConfig.sweepIntervalMs
  * (or sooner when the bound is shorter) for as long as the process lives. Never throws.
  */
-export function sweepInterruptedAnswersInBackground(env: NodeJS.ProcessEnv = process.env): void {
+export function sweepInterruptedAnswersInBackground(env: RawEnv = processEnv()): void {
   const sweep = () =>
     void recoverInterruptedAnswersNow(env).catch((error: unknown) =>
       logger.error({ err: error }, "could not look for interrupted answers (the next sweep tries again)"),
@@ -118,7 +119,7 @@ export const BACKGROUND_REEMBED = { batchSize: 32, pauseMs: 200, logEveryMs: 10_
  * process, also when extraction runs on Inngest. Several processes starting at once repeat work
  * but never conflict (every write is guarded); a stopped run resumes at the next start.
  */
-export async function reembedAfterEmbedderChange(env: NodeJS.ProcessEnv = process.env): Promise<ReembedResult | null> {
+export async function reembedAfterEmbedderChange(env: RawEnv = processEnv()): Promise<ReembedResult | null> {
   const database = optionsFromEnv(env);
   if (database.kind === "pglite" && database.dataDir && !existsSync(database.dataDir)) return null;
   const embedder = getAiRegistry().embedder;
@@ -153,7 +154,7 @@ export async function reembedAfterEmbedderChange(env: NodeJS.ProcessEnv = proces
 }
 
 /** register()'s call: never throws, never delays the start, and runs once at a time per process. */
-export function reembedInBackground(env: NodeJS.ProcessEnv = process.env): void {
+export function reembedInBackground(env: RawEnv = processEnv()): void {
   if (globalForReembed.__lifelineReembed) return;
   globalForReembed.__lifelineReembed = reembedAfterEmbedderChange(env)
     .catch((error: unknown) => {

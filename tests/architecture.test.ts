@@ -143,3 +143,25 @@ describe("production code is not bent to fit tests", () => {
     );
   });
 });
+
+describe("one validated configuration", () => {
+  /** core/env.ts reads the environment; everything else asks it (env()) or is handed an env object. */
+  const CONFIG_MODULE = "core/env.ts";
+  /** Next replaces process.env.NEXT_RUNTIME at build time, so the edge bundle leaves out Node-only imports. */
+  const BUILD_TIME_CONSTANTS = /process\.env\.NEXT_RUNTIME\b/g;
+  const READS_ENV = /\bprocess\s*(?:\.\s*env\b|\[\s*["'`]env["'`]\s*\])|\benv\s*\}\s*=\s*process\b/;
+
+  it("no production module but core/env.ts reads process.env", () => {
+    const offenders = [...graph.keys(), "next.config.ts"]
+      .filter((file) => file !== CONFIG_MODULE)
+      .filter((file) => READS_ENV.test(readFileSync(path.join(ROOT, file), "utf8").replace(BUILD_TIME_CONSTANTS, "")));
+    expect(offenders).toEqual([]);
+  });
+
+  it("the check sees the ways a module could read the environment", () => {
+    for (const source of ["process.env.X", "process.env[name]", 'process["env"]', "const { env } = process"]) {
+      expect(READS_ENV.test(source), source).toBe(true);
+    }
+    expect(READS_ENV.test("env().DATABASE_URL")).toBe(false);
+  });
+});

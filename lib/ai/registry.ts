@@ -24,6 +24,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
 import { defaultEmbeddingSettingsMiddleware, embedMany, wrapEmbeddingModel } from "ai";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { env as processEnv, type RawEnv } from "@/core/env";
 import {
   OFFLINE_CHAT_MODEL_ID,
   OFFLINE_EMBEDDING_MODEL_ID,
@@ -32,8 +33,8 @@ import {
 } from "@/lib/ai/offline";
 import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
 
-/** Environment variables, as in process.env (a plain object in tests). */
-export type EnvVars = Readonly<Record<string, string | undefined>>;
+/** Environment variables: the process configuration (core/env.ts), or a plain object in tests. */
+export type EnvVars = RawEnv;
 
 export type AiProvider = "openai" | "openai-compatible" | "offline";
 
@@ -108,7 +109,7 @@ function modelList(value: string | undefined): string[] {
 }
 
 /** The AI configuration described by `env`. Pure: reads nothing else and creates no clients. */
-export function getAiConfig(env: EnvVars = process.env): AiConfig {
+export function getAiConfig(env: EnvVars = processEnv()): AiConfig {
   const baseURL = setting(env, "OPENAI_BASE_URL");
   const apiKey = setting(env, "OPENAI_API_KEY");
   const warnings: string[] = [];
@@ -214,7 +215,7 @@ function supportsDimensionsParameter(modelId: string): boolean {
 }
 
 /** Builds the models for `env`. Models are created lazily and reused. */
-export function createAiRegistry(env: EnvVars = process.env, options: AiRegistryOptions = {}): AiRegistry {
+export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistryOptions = {}): AiRegistry {
   const config = getAiConfig(env);
   const openai =
     config.provider === "offline"
@@ -296,17 +297,17 @@ export function createAiRegistry(env: EnvVars = process.env, options: AiRegistry
 }
 
 // ---------------------------------------------------------------------------------------------
-// The process-wide registry, configured from process.env on first use.
+// The process-wide registry, configured from the process configuration (core/env.ts) on first use.
 // ---------------------------------------------------------------------------------------------
 
 let processRegistry: AiRegistry | undefined;
 
 function registry(): AiRegistry {
-  processRegistry ??= createAiRegistry(process.env);
+  processRegistry ??= createAiRegistry(processEnv());
   return processRegistry;
 }
 
-/** The registry this process uses (the AI configuration of process.env unless replaced). */
+/** The registry this process uses (the AI configuration of the environment unless replaced). */
 export function getAiRegistry(): AiRegistry {
   return registry();
 }

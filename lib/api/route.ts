@@ -6,7 +6,8 @@
  *     async ({ db, userId, params, body }) => ({ note: await createNote(db, { userId, messageId: params.id, content: body.content }) }),
  *   );
  *
- * In order, for every request:
+ * In order, for every request (after the deployment check of core/env.ts: a production server
+ * with an unsafe configuration answers 500 and logs which variable to set):
  *   1. request id: a well-formed incoming `x-request-id` is kept, else a new one; every response carries it;
  *   2. session (lib/auth/session.ts): absent → 401, unless the route says `auth: "public"`; a session
  *      whose account no longer exists, or that was ended (signed out, password changed, "sign out
@@ -24,6 +25,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
+import { assertSafeDeployment } from "@/core/env";
 import { AppError, type ErrorBody, type FieldErrors, isAppError } from "@/core/errors";
 import { type Logger, logger } from "@/core/logger";
 import { type Db, getDb } from "@/db/client";
@@ -154,6 +156,9 @@ export function route<
     let log = logger.child({ requestId, method: request.method, path });
     let response: Response;
     try {
+      // A production server with an unsafe configuration refuses every request, also when
+      // instrumentation.ts register() did not run (core/env.ts): logged, answered 500.
+      assertSafeDeployment();
       const session = await decodeRequestSession(request);
       if (!session && access === "user") throw new AppError("unauthorized", "Sign in to continue");
       const userId = session?.user.id ?? null;

@@ -12,12 +12,13 @@
  *   the client picks; per-account limits and the hashing cap (lib/auth/password.ts) still apply.
  */
 import { isIP } from "node:net";
+import { env as processEnv, type RawEnv } from "@/core/env";
 
-export function trustsProxyHeaders(env: NodeJS.ProcessEnv = process.env): boolean {
+export function trustsProxyHeaders(env: RawEnv = processEnv()): boolean {
   return /^(1|true)$/i.test(env.AUTH_TRUST_HOST?.trim() ?? "") || Boolean(env.VERCEL);
 }
 
-export function clientAddress(headers: Headers, env: NodeJS.ProcessEnv = process.env): string | null {
+export function clientAddress(headers: Headers, env: RawEnv = processEnv()): string | null {
   if (!trustsProxyHeaders(env)) return null;
   const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
   if (!first) return null;

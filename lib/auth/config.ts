@@ -15,6 +15,7 @@ import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import type { DefaultSession, NextAuthConfig } from "next-auth";
 import type { Adapter } from "next-auth/adapters";
 import Credentials from "next-auth/providers/credentials";
+import { env as processEnv, type RawEnv } from "@/core/env";
 import { logger } from "@/core/logger";
 import type { Db } from "@/db/client";
 import { updateOAuthTokens } from "@/db/queries/accounts";
@@ -116,7 +117,7 @@ function passwordProvider(db: Db) {
   });
 }
 
-export function createAuthConfig(db: Db, env: NodeJS.ProcessEnv = process.env): NextAuthConfig {
+export function createAuthConfig(db: Db, env: RawEnv = processEnv()): NextAuthConfig {
   const google = googleProvider(env);
   return {
     secret: getAuthSecret(env),

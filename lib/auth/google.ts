@@ -9,6 +9,7 @@
  * Google explicitly from Settings ("Connect Google"), where Auth.js attaches it to the current user.
  */
 import Google from "next-auth/providers/google";
+import { env as processEnv, type RawEnv } from "@/core/env";
 
 export const GOOGLE_PROVIDER_ID = "google";
 
@@ -21,11 +22,11 @@ export const GMAIL_SCOPES = [
 
 export const GOOGLE_SCOPES = ["openid", "email", "profile", ...GMAIL_SCOPES] as const;
 
-export function isGoogleConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+export function isGoogleConfigured(env: RawEnv = processEnv()): boolean {
   return Boolean(env.AUTH_GOOGLE_ID?.trim() && env.AUTH_GOOGLE_SECRET?.trim());
 }
 
-export function googleProvider(env: NodeJS.ProcessEnv = process.env) {
+export function googleProvider(env: RawEnv = processEnv()) {
   if (!isGoogleConfigured(env)) return null;
   return Google({
     clientId: env.AUTH_GOOGLE_ID?.trim(),

@@ -7,7 +7,12 @@
  * with lib/auth/server.ts, and the browser signs in and out with `next-auth/react`.
  */
 import NextAuth from "next-auth";
+import { assertSafeDeployment } from "@/core/env";
 import { getDb } from "@/db/client";
 import { createAuthConfig } from "./config";
 
-export const { handlers } = NextAuth(async () => createAuthConfig(await getDb()));
+export const { handlers } = NextAuth(async () => {
+  // Sign-in on a production server with an unsafe configuration fails (core/env.ts).
+  assertSafeDeployment();
+  return createAuthConfig(await getDb());
+});

@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { env as processEnv, type RawEnv } from "@/core/env";
 
 export const AUTH_SECRET_FILE = path.join(process.cwd(), ".lifeline", "auth-secret");
 
@@ -34,7 +35,7 @@ function readOrCreatePersistedSecret(file: string): string {
   return secret;
 }
 
-export function getAuthSecret(env: NodeJS.ProcessEnv = process.env, file: string = AUTH_SECRET_FILE): string {
+export function getAuthSecret(env: RawEnv = processEnv(), file: string = AUTH_SECRET_FILE): string {
   const fromEnv = env.AUTH_SECRET?.trim();
   if (fromEnv) return fromEnv;
   if (env.NODE_ENV === "production") {

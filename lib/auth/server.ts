@@ -5,11 +5,15 @@
  */
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
+import { assertSafeDeployment } from "@/core/env";
 import { getDb } from "@/db/client";
 import { isSessionLive } from "./revocation";
 import { decodeSessionCookie, type SessionUser } from "./session";
 
 export async function getServerSession(): Promise<SessionUser | null> {
+  // Pages of a production server with an unsafe configuration fail (core/env.ts), also when
+  // instrumentation.ts register() did not run.
+  assertSafeDeployment();
   const jar = await cookies();
   const header = jar
     .getAll()

@@ -3,14 +3,15 @@
  * (INNGEST_EVENT_KEY for Inngest Cloud, INNGEST_DEV=1 for a local dev server), otherwise the
  * in-process runner of the embedded default.
  */
+import { isInngestDev, env as processEnv, type RawEnv } from "@/core/env";
+
 export type JobRunnerKind = "inngest" | "in-process";
 
 /** INNGEST_DEV set to anything but "", "0" or "false" (e.g. "1" or the dev server's URL). */
-export function inngestDevMode(env: NodeJS.ProcessEnv = process.env): boolean {
-  const dev = env.INNGEST_DEV;
-  return dev !== undefined && dev !== "" && dev !== "0" && dev !== "false";
+export function inngestDevMode(env: RawEnv = processEnv()): boolean {
+  return isInngestDev(env);
 }
 
-export function jobRunnerKind(env: NodeJS.ProcessEnv = process.env): JobRunnerKind {
+export function jobRunnerKind(env: RawEnv = processEnv()): JobRunnerKind {
   return env.INNGEST_EVENT_KEY || inngestDevMode(env) ? "inngest" : "in-process";
 }

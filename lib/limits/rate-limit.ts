@@ -10,6 +10,7 @@
  *   LIFELINE_REGISTER_RATE_LIMIT    registrations per client address       default "20/1h"
  * each "<requests>/<window>" (e.g. "100/1h", "5/500ms") or "off".
  */
+import { env as processEnv, type RawEnv } from "@/core/env";
 import { logger } from "@/core/logger";
 import type { Db } from "@/db/client";
 import { deleteExpiredRateLimits, hitRateLimit, refundRateLimit, resetRateLimit } from "@/db/queries/rate-limits";
@@ -93,7 +94,7 @@ const limiters = new Map<SharedLimitName, SharedRateLimiter | null>();
 export function getRateLimiter(name: SharedLimitName): SharedRateLimiter | null {
   if (!limiters.has(name)) {
     const { env, default: fallback } = LIMITS[name];
-    const spec = process.env[env]?.trim() || fallback;
+    const spec = (processEnv() as RawEnv)[env]?.trim() || fallback;
     let parsed: RateLimit | null;
     try {
       parsed = parseRateLimit(spec);

@@ -31,6 +31,7 @@ import {
   UnsupportedFunctionalityError,
 } from "@ai-sdk/provider";
 import { createIdGenerator } from "@ai-sdk/provider-utils";
+import { env as processEnv, type RawEnv } from "@/core/env";
 import { type ParsedConsolidationPrompt, parseConsolidationPrompt } from "@/lib/memory/extraction/consolidation-prompt";
 import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation-schema";
 import {
@@ -63,7 +64,7 @@ interface Completion {
 }
 
 /** Per-chunk delay from LIFELINE_OFFLINE_DELAY_MS: a non-negative number of ms, else the default. */
-export function offlineDelayMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+export function offlineDelayMs(env: RawEnv = processEnv()): number {
   const raw = env[OFFLINE_DELAY_ENV]?.trim();
   const value = raw ? Number(raw) : Number.NaN;
   return Number.isFinite(value) && value >= 0 ? value : DEFAULT_DELAY_MS;

@@ -1,0 +1,199 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { assertSafeDeployment, ConfigError, deploymentProblems, ENV_NAMES, env, parseEnv } from "./env";
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+/** A production server with everything a deployment needs. */
+const SAFE = {
+  NODE_ENV: "production",
+  DATABASE_URL: "postgres://lifeline@db.example:5432/lifeline",
+  INNGEST_EVENT_KEY: "event-key",
+  INNGEST_SIGNING_KEY: "signkey-prod-0123",
+  AUTH_SECRET: "a-secret-of-its-own-0123456789",
+};
+
+function refusal(config: Record<string, string | undefined>): string {
+  try {
+    assertSafeDeployment(config);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("expected the configuration to be refused");
+}
+
+describe("parseEnv", () => {
+  it("accepts an empty environment: every variable is optional", () => {
+    const parsed = parseEnv({});
+    expect(ENV_NAMES.every((name) => parsed[name] === undefined)).toBe(true);
+  });
+
+  it("treats blank values as unset and trims the rest", () => {
+    expect(parseEnv({ DATABASE_URL: "", OPENAI_API_KEY: "  ", LIFELINE_DATA_DIR: " /data " })).toMatchObject({
+      DATABASE_URL: undefined,
+      OPENAI_API_KEY: undefined,
+      LIFELINE_DATA_DIR: "/data",
+    });
+  });
+
+  it("ignores variables it does not know", () => {
+    expect(parseEnv({ PATH: "/usr/bin", HOME: "/root" })).not.toHaveProperty("PATH");
+  });
+
+  it("names every malformed variable in one error, without echoing values", () => {
+    let message = "";
+    try {
+      parseEnv({
+        DATABASE_URL: "mysql://root:hunter2@db/lifeline",
+        OPENAI_BASE_URL: "localhost:11434",
+        LIFELINE_OFFLINE_DELAY_MS: "fast",
+        LIFELINE_INTERRUPTED_AFTER_MS: "0",
+        LIFELINE_CHAT_RATE_LIMIT: "lots",
+        LIFELINE_AUTO_MIGRATE: "yes",
+        AUTH_TRUST_HOST: "maybe",
+        LOG_LEVEL: "loud",
+      });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    for (const name of [
+      "DATABASE_URL must be a postgres:// or postgresql:// URL",
+      "OPENAI_BASE_URL must be an http:// or https:// URL",
+      "LIFELINE_OFFLINE_DELAY_MS must be a number of milliseconds",
+      "LIFELINE_INTERRUPTED_AFTER_MS must be more than 0",
+      "LIFELINE_CHAT_RATE_LIMIT must be",
+      "LIFELINE_AUTO_MIGRATE must be 0 or 1",
+      "AUTH_TRUST_HOST must be true, false, 1 or 0",
+      "LOG_LEVEL must be one of",
+    ]) {
+      expect(message).toContain(name);
+    }
+    expect(message).not.toContain("hunter2");
+  });
+
+  it("accepts the documented forms", () => {
+    expect(() =>
+      parseEnv({
+        DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/lifeline",
+        OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
+        LIFELINE_OFFLINE_DELAY_MS: "0",
+        LIFELINE_INTERRUPTED_AFTER_MS: "300000",
+        LIFELINE_CHAT_RATE_LIMIT: "20/60s",
+        LIFELINE_SIGNIN_RATE_LIMIT: "10/15m",
+        LIFELINE_REGISTER_RATE_LIMIT: "off",
+        AUTH_TRUST_HOST: "true",
+        LOG_LEVEL: "debug",
+        INNGEST_DEV: "http://127.0.0.1:8288",
+      }),
+    ).not.toThrow();
+  });
+});
+
+describe("env()", () => {
+  it("reads process.env, and again when it changes", () => {
+    vi.stubEnv("LIFELINE_DATA_DIR", "/tmp/one");
+    expect(env().LIFELINE_DATA_DIR).toBe("/tmp/one");
+    expect(env()).toBe(env());
+    vi.stubEnv("LIFELINE_DATA_DIR", "/tmp/two");
+    expect(env().LIFELINE_DATA_DIR).toBe("/tmp/two");
+  });
+
+  it("throws a ConfigError naming a malformed variable", () => {
+    vi.stubEnv("LIFELINE_OFFLINE_DELAY_MS", "soon");
+    expect(() => env()).toThrow(/LIFELINE_OFFLINE_DELAY_MS must be a number of milliseconds/);
+  });
+});
+
+describe("production refuses unsafe defaults", () => {
+  it("development and tests run on the embedded defaults with nothing set", () => {
+    expect(deploymentProblems({})).toEqual([]);
+    expect(deploymentProblems({ NODE_ENV: "development" })).toEqual([]);
+    expect(deploymentProblems({ NODE_ENV: "test" })).toEqual([]);
+  });
+
+  it("a production server with a database, Inngest and a secret is accepted", () => {
+    expect(deploymentProblems(SAFE)).toEqual([]);
+    expect(() => assertSafeDeployment(SAFE)).not.toThrow();
+  });
+
+  it("`next build` is not a server: it is never refused", () => {
+    expect(deploymentProblems({ NODE_ENV: "production", NEXT_PHASE: "phase-production-build" })).toEqual([]);
+  });
+
+  it("no DATABASE_URL → refused, naming DATABASE_URL and the opt-in", () => {
+    const message = refusal({ ...SAFE, DATABASE_URL: undefined });
+    expect(message).toContain("DATABASE_URL is not set");
+    expect(message).toContain("LIFELINE_ALLOW_EMBEDDED_DB=1");
+    expect(deploymentProblems({ ...SAFE, DATABASE_URL: "" })).toHaveLength(1);
+    expect(deploymentProblems({ ...SAFE, DATABASE_URL: undefined, LIFELINE_ALLOW_EMBEDDED_DB: "1" })).toEqual([]);
+  });
+
+  it("no Inngest → refused, naming INNGEST_EVENT_KEY and the opt-in", () => {
+    const message = refusal({ ...SAFE, INNGEST_EVENT_KEY: undefined, INNGEST_SIGNING_KEY: undefined });
+    expect(message).toContain("INNGEST_EVENT_KEY is not set");
+    expect(message).toContain("LIFELINE_ALLOW_IN_PROCESS_JOBS=1");
+    expect(
+      deploymentProblems({
+        ...SAFE,
+        INNGEST_EVENT_KEY: undefined,
+        INNGEST_SIGNING_KEY: undefined,
+        LIFELINE_ALLOW_IN_PROCESS_JOBS: "1",
+      }),
+    ).toEqual([]);
+    expect(
+      deploymentProblems({ ...SAFE, INNGEST_EVENT_KEY: undefined, INNGEST_SIGNING_KEY: undefined, INNGEST_DEV: "1" }),
+    ).toEqual([]);
+  });
+
+  it("an Inngest event key without its signing key → refused, naming INNGEST_SIGNING_KEY", () => {
+    expect(refusal({ ...SAFE, INNGEST_SIGNING_KEY: undefined })).toContain("INNGEST_SIGNING_KEY is not set");
+  });
+
+  it("no AUTH_SECRET → refused, naming AUTH_SECRET; there is no opt-out", () => {
+    const message = refusal({
+      ...SAFE,
+      AUTH_SECRET: " ",
+      LIFELINE_ALLOW_EMBEDDED_DB: "1",
+      LIFELINE_ALLOW_IN_PROCESS_JOBS: "1",
+    });
+    expect(message).toContain("AUTH_SECRET is not set");
+  });
+
+  it("Vercel is production even without NODE_ENV, and every problem is named at once", () => {
+    const message = refusal({ VERCEL: "1" });
+    expect(message).toContain("DATABASE_URL is not set");
+    expect(message).toContain("INNGEST_EVENT_KEY is not set");
+    expect(message).toContain("AUTH_SECRET is not set");
+  });
+
+  it("the embedded default that e2e runs: both opt-ins and a secret", () => {
+    expect(
+      deploymentProblems({
+        NODE_ENV: "production",
+        AUTH_SECRET: "e2e-only-secret",
+        LIFELINE_ALLOW_EMBEDDED_DB: "1",
+        LIFELINE_ALLOW_IN_PROCESS_JOBS: "1",
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe("the documentation lists every variable", () => {
+  const read = (file: string) => readFileSync(path.join(__dirname, "..", file), "utf8");
+  const PLATFORM = ["NODE_ENV", "VERCEL", "NEXT_PHASE"];
+
+  it(".env.example names every variable core/env.ts reads", () => {
+    const example = read(".env.example");
+    expect(ENV_NAMES.filter((name) => !new RegExp(`\\b${name}\\b`).test(example))).toEqual([]);
+  });
+
+  it("the README's configuration table names every variable an operator sets", () => {
+    const readme = read("README.md");
+    expect(ENV_NAMES.filter((name) => !PLATFORM.includes(name) && !readme.includes(`\`${name}\``))).toEqual([]);
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * Lifeline's configuration: every environment variable the app reads, validated here (zod) and
+ * nowhere else. No other production module reads `process.env` (tests/architecture.test.ts
+ * enforces it; the one exception is `process.env.NEXT_RUNTIME` in instrumentation.ts, which Next
+ * replaces at build time). `.env.example` and the README's configuration table list the same
+ * variables.
+ *
+ * - `env()` — the process's configuration: `process.env` parsed once (parsed again only if the
+ *   environment changes, which tests do). A malformed variable throws a `ConfigError` naming
+ *   every bad variable. Values stay strings (blank → unset), so modules that interpret a variable
+ *   keep taking an env object: `env()` in production, a plain object in tests.
+ * - `deploymentProblems()` / `assertSafeDeployment()` — production (NODE_ENV=production or Vercel)
+ *   refuses the embedded defaults unless told otherwise: no DATABASE_URL, no Inngest, no
+ *   AUTH_SECRET. instrumentation.ts register() checks at server start; the request edges check
+ *   again in case register() did not run (docs/deploy.md).
+ */
+import { z } from "zod";
+
+/** Environment variables as an object of strings, like process.env (a plain object in tests). */
+export type RawEnv = Readonly<Record<string, string | undefined>>;
+
+/** Blank means unset: `DATABASE_URL=` is the same as no DATABASE_URL. */
+function variable(check: z.ZodType<string, string> = z.string()) {
+  return z
+    .string()
+    .optional()
+    .transform((value) => value?.trim() || undefined)
+    .pipe(check.optional());
+}
+
+const postgresUrl = z.string().regex(/^postgres(?:ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// URL");
+const httpUrl = z.string().regex(/^https?:\/\/\S+$/, "must be an http:// or https:// URL");
+const zeroOrOne = z.enum(["0", "1"], { error: "must be 0 or 1" });
+const boolean = z.string().regex(/^(?:1|0|true|false)$/i, "must be true, false, 1 or 0");
+const milliseconds = (min: "zero" | "positive") =>
+  z
+    .string()
+    .regex(/^\d+(?:\.\d+)?$/, "must be a number of milliseconds")
+    .refine((value) => min === "zero" || Number(value) > 0, "must be more than 0");
+const rateLimit = z
+  .string()
+  .regex(
+    /^(?:off|[1-9]\d*\s*\/\s*[1-9]\d*\s*(?:ms|s|m|h)?)$/i,
+    'must be "<requests>/<window>" such as "20/60s", or "off"',
+  );
+const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+  error: "must be one of fatal, error, warn, info, debug, trace, silent",
+});
+
+const schema = z.object({
+  // Database
+  DATABASE_URL: variable(postgresUrl),
+  LIFELINE_DATA_DIR: variable(),
+  LIFELINE_AUTO_MIGRATE: variable(zeroOrOne),
+  LIFELINE_ALLOW_EMBEDDED_DB: variable(zeroOrOne),
+  // Models
+  OPENAI_API_KEY: variable(),
+  OPENAI_BASE_URL: variable(httpUrl),
+  LIFELINE_CHAT_MODELS: variable(),
+  LIFELINE_EMBEDDING_MODEL: variable(),
+  LIFELINE_EXTRACTION_MODEL: variable(),
+  LIFELINE_OFFLINE_DELAY_MS: variable(milliseconds("zero")),
+  // Background jobs
+  INNGEST_EVENT_KEY: variable(),
+  INNGEST_SIGNING_KEY: variable(),
+  INNGEST_DEV: variable(),
+  LIFELINE_ALLOW_IN_PROCESS_JOBS: variable(zeroOrOne),
+  // Sign-in
+  AUTH_SECRET: variable(),
+  AUTH_URL: variable(httpUrl),
+  AUTH_TRUST_HOST: variable(boolean),
+  AUTH_GOOGLE_ID: variable(),
+  AUTH_GOOGLE_SECRET: variable(),
+  LIFELINE_CHAT_RATE_LIMIT: variable(rateLimit),
+  LIFELINE_SIGNIN_RATE_LIMIT: variable(rateLimit),
+  LIFELINE_SIGNIN_IP_RATE_LIMIT: variable(rateLimit),
+  LIFELINE_REGISTER_RATE_LIMIT: variable(rateLimit),
+  LIFELINE_INTERRUPTED_AFTER_MS: variable(milliseconds("positive")),
+  // Operations
+  LIFELINE_HEALTH_TOKEN: variable(),
+  LOG_LEVEL: variable(logLevel),
+  // Set by the platform, not by an operator.
+  NODE_ENV: variable(),
+  VERCEL: variable(),
+  NEXT_PHASE: variable(),
+});
+
+/** The validated configuration: each variable a non-blank string or undefined. */
+export type Env = z.output<typeof schema>;
+export type EnvName = keyof Env;
+
+/** Every variable Lifeline reads. */
+export const ENV_NAMES = Object.keys(schema.shape) as EnvName[];
+
+/** A configuration Lifeline refuses: each problem names its variable. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+
+  constructor(
+    readonly problems: readonly string[],
+    headline = "Lifeline's configuration is invalid",
+  ) {
+    super(
+      `${headline}:\n${problems.map((problem) => `  - ${problem}`).join("\n")}\nSee .env.example and docs/deploy.md.`,
+    );
+  }
+}
+
+/** Validates `raw` (process.env or a test's object). Throws a ConfigError naming every malformed variable. */
+export function parseEnv(raw: RawEnv): Env {
+  const picked = Object.fromEntries(ENV_NAMES.map((name) => [name, raw[name]]));
+  const result = schema.safeParse(picked);
+  if (result.success) return result.data;
+  // Values are never echoed: some of them are secrets.
+  throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`));
+}
+
+let cached: { key: string; env: Env } | undefined;
+
+/** The process's configuration (process.env, validated). Throws a ConfigError when a variable is malformed. */
+export function env(): Env {
+  const raw = process.env;
+  const key = JSON.stringify(ENV_NAMES.map((name) => raw[name] ?? null));
+  if (cached?.key !== key) cached = { key, env: parseEnv(raw) };
+  return cached.env;
+}
+
+/** INNGEST_DEV set to anything but "0" or "false" (e.g. "1" or the dev server's URL). */
+export function isInngestDev(config: RawEnv): boolean {
+  const dev = config.INNGEST_DEV?.trim();
+  return dev !== undefined && dev !== "" && dev !== "0" && dev !== "false";
+}
+
+/** A production server: NODE_ENV=production (`next start`) or Vercel — but not `next build`. */
+export function isProductionServer(config: RawEnv): boolean {
+  if (config.NEXT_PHASE === "phase-production-build") return false;
+  return config.NODE_ENV === "production" || Boolean(config.VERCEL?.trim());
+}
+
+/**
+ * What a production server must not run with, each naming the variable to set: the embedded
+ * defaults are for development, a demo or one long-lived server that opts in.
+ */
+export function deploymentProblems(config: RawEnv): string[] {
+  if (!isProductionServer(config)) return [];
+  const set = (name: string) => Boolean(config[name]?.trim());
+  const problems: string[] = [];
+  if (!set("DATABASE_URL") && config.LIFELINE_ALLOW_EMBEDDED_DB?.trim() !== "1") {
+    problems.push(
+      "DATABASE_URL is not set: production would keep every account and memory in embedded PGlite on this " +
+        "machine's disk (lost on Vercel and any serverless or multi-instance host). Set DATABASE_URL to a " +
+        "Postgres with pgvector — or LIFELINE_ALLOW_EMBEDDED_DB=1 for a single long-lived server with a persistent disk.",
+    );
+  }
+  if (!set("INNGEST_EVENT_KEY") && !isInngestDev(config)) {
+    if (config.LIFELINE_ALLOW_IN_PROCESS_JOBS?.trim() !== "1") {
+      problems.push(
+        "INNGEST_EVENT_KEY is not set (nor INNGEST_SIGNING_KEY): memory extraction would run in-process, where a " +
+          "serverless function is frozen after its response and the work is lost. Set INNGEST_EVENT_KEY and " +
+          "INNGEST_SIGNING_KEY — or LIFELINE_ALLOW_IN_PROCESS_JOBS=1 for a single long-lived server.",
+      );
+    }
+  } else if (set("INNGEST_EVENT_KEY") && !set("INNGEST_SIGNING_KEY") && !isInngestDev(config)) {
+    problems.push(
+      "INNGEST_SIGNING_KEY is not set: Inngest Cloud cannot call /api/inngest without it. Set it from the Inngest dashboard.",
+    );
+  }
+  if (!set("AUTH_SECRET")) {
+    problems.push(
+      "AUTH_SECRET is not set: production needs a secret of its own to encrypt sessions. Generate one with " +
+        "`openssl rand -base64 32` and set AUTH_SECRET.",
+    );
+  }
+  return problems;
+}
+
+/**
+ * Throws a ConfigError when the configuration is malformed or, on a production server, unsafe.
+ * Cheap after the first call (env() is cached); the request edges call it on every request.
+ */
+export function assertSafeDeployment(config: RawEnv = env()): void {
+  const problems = deploymentProblems(config);
+  if (problems.length > 0)
+    throw new ConfigError(problems, "Lifeline refuses to run in production with this configuration");
+}
