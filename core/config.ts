@@ -19,6 +19,16 @@ const retrievalLimits = {
    * `semanticLimit`, up to this many rows in all, so the trace can show them as dropped by limit.
    */
   traceCandidateLimit: 20,
+  /**
+   * Semantic branch: the trace also lists this many of the most similar memories that did NOT pass
+   * the similarity threshold (fate "below threshold"), so a miss can be explained. Never selected.
+   */
+  nearMissLimit: 10,
+  /**
+   * Pinned branch: at most this many pinned memories are always in context, whatever the message
+   * (the most important first). They count in the formatter's `maxMemories` and go first there.
+   */
+  pinnedLimit: 3,
 } as const;
 
 /**

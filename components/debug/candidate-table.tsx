@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { BranchBadge } from "@/components/chat/branch-badge";
 import { Badge } from "@/components/ui/badge";
+import { scoreFormula } from "@/lib/memory/retrieval/explain";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { formatScore } from "@/lib/ui/format";
 import { FateBadge } from "./fate-badge";
@@ -16,17 +17,31 @@ export function waitingForReembeddingNotice(count: number, embedder: string): st
     : `${count} memories are waiting to be re-embedded with ${embedder}; they cannot be compared until then.`;
 }
 
-/** Every row both retrieval branches returned, with its score components and what happened to it. */
+/** Every row the retrieval branches returned, the near-misses too, with every number of its score and its fate. */
 export function CandidateTable({ trace }: { trace: ContextTrace }) {
   const { retrieval, formatter } = trace.config;
   // Traces stored before the count existed lack it.
   const waiting = trace.waitingForReembedding ?? 0;
+  // Traces stored before the pinned branch lack it and its limit.
+  const pinnedLimit = retrieval.pinnedLimit ?? 0;
+  const fused = retrieval.fusion != null;
+  const nearMisses = trace.semantic?.nearMisses ?? 0;
   return (
     <div className="space-y-3">
       <p className="text-sm text-muted-foreground">
+        {pinnedLimit > 0 && (
+          <>
+            Pinned branch: up to {pinnedLimit} pinned memories, always, no similarity test
+            {trace.pinned
+              ? ` — ${trace.pinned.returned} pinned, ${trace.pinned.selected} selected.`
+              : " — did not run."}{" "}
+          </>
+        )}
         Semantic branch: similarity ≥ {retrieval.similarityThreshold}, best {retrieval.semanticLimit} by score
         {trace.semantic
-          ? ` — ${trace.semantic.aboveThreshold} above the threshold, ${trace.semantic.selected} selected.`
+          ? ` — ${trace.semantic.aboveThreshold} above the threshold, ${trace.semantic.selected} selected${
+              nearMisses > 0 ? `; the ${nearMisses} most similar below it are listed as near-misses` : ""
+            }.`
           : " — did not run."}{" "}
         Conversation branch: up to {retrieval.conversationLimit} memories saved from this chat, no similarity test
         {trace.conversation ? ` — ${trace.conversation.returned} returned.` : " — did not run (a new chat)."} Then at
@@ -41,7 +56,10 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
           {waitingForReembeddingNotice(waiting, trace.embeddingModel)}
         </p>
       )}
-      <ScoreLegend weights={retrieval.weights} fused={retrieval.fusion !== null} />
+      <ScoreLegend weights={retrieval.weights} fused={fused} />
+      <p className="font-mono text-xs text-muted-foreground" data-testid="score-formula">
+        {scoreFormula(retrieval)}
+      </p>
       {trace.candidates.length === 0 ? (
         <p className="rounded-lg border border-dashed px-4 py-6 text-center text-sm text-muted-foreground">
           {trace.status === "ok"
@@ -54,13 +72,32 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
         </p>
       ) : (
         <div className="-mx-4 overflow-x-auto sm:mx-0">
-          <table className="w-full min-w-[52rem] border-collapse text-sm" data-testid="candidate-table">
+          <table
+            className={`w-full border-collapse text-sm ${fused ? "min-w-[64rem]" : "min-w-[52rem]"}`}
+            data-testid="candidate-table"
+          >
             <thead className="border-b">
               <tr>
                 <th className={th}>Memory</th>
                 <th className={th}>Branch</th>
                 <th className={`${th} text-right`}>Rank</th>
                 <th className={`${th} text-right`}>Similarity</th>
+                {fused && (
+                  <>
+                    <th className={`${th} text-right`} title="Normalised reciprocal rank fusion of the two ranks">
+                      Relevance
+                    </th>
+                    <th className={`${th} text-right`} title="Rank by similarity among all comparable memories">
+                      Vector rank
+                    </th>
+                    <th
+                      className={`${th} text-right`}
+                      title="Rank by BM25 among memories sharing a word with the message"
+                    >
+                      Text rank
+                    </th>
+                  </>
+                )}
                 <th className={`${th} text-right`}>Importance</th>
                 <th className={`${th} text-right`}>Recency</th>
                 <th className={th}>Score</th>
@@ -98,8 +135,29 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                   <td className={td}>
                     <BranchBadge branch={c.branch} />
                   </td>
-                  <td className={`${td} text-right font-mono tabular-nums`}>{c.rank}</td>
+                  <td
+                    className={`${td} text-right font-mono tabular-nums`}
+                    title={c.fate === "below_threshold" ? "Position among the near-misses, by similarity" : undefined}
+                  >
+                    {c.fate === "below_threshold" ? `(${c.rank})` : c.rank}
+                  </td>
                   <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.similarity, 3)}</td>
+                  {fused && (
+                    <>
+                      <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.relevance, 3)}</td>
+                      <td className={`${td} text-right font-mono tabular-nums`}>{c.vectorRank ?? "—"}</td>
+                      <td
+                        className={`${td} text-right font-mono tabular-nums`}
+                        title={
+                          c.textScore === null || c.textScore === undefined
+                            ? "No word in common with the message"
+                            : `BM25 ${c.textScore.toFixed(3)}`
+                        }
+                      >
+                        {c.textRank ?? "—"}
+                      </td>
+                    </>
+                  )}
                   <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.importance)}</td>
                   <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.recency)}</td>
                   <td className={td}>

@@ -18,10 +18,16 @@ const FATES: Record<CandidateFate, { label: string; variant: BadgeVariant; hint:
     variant: "warning",
     hint: "Selected by a branch, but past the formatter's maximum number of lines",
   },
+  below_threshold: {
+    label: "below threshold",
+    variant: "outline",
+    hint: "Among the most similar memories, but its similarity is below the threshold, so it was never ranked",
+  },
 };
 
 export function FateBadge({ fate }: { fate: CandidateFate }) {
-  const { label, variant, hint } = FATES[fate];
+  // A stored trace may carry a fate this build does not know.
+  const { label, variant, hint } = FATES[fate] ?? { label: fate, variant: "outline", hint: "" };
   return (
     <Badge variant={variant} title={hint}>
       {label}

@@ -92,6 +92,7 @@ export function MemoryActions({ memory }: { memory: EditableMemory & { pinned: b
         size="xs"
         disabled={pending}
         aria-pressed={memory.pinned}
+        title={memory.pinned ? "Stop keeping it in every chat" : "Keep it in every chat, whatever you ask"}
         onClick={() =>
           void run(
             () => api(url, { method: "PATCH", json: { pinned: !memory.pinned } }),

@@ -181,6 +181,11 @@ interface ChangeOptions {
   actor: Actor;
   reason?: string | null;
   extractionId?: string | null;
+  /**
+   * Default true. false when `change` returns a patch that does not change the memory's meaning
+   * (only `pinned`): updated_at — which retrieval's recency is measured from — stays as it was.
+   */
+  touchesUpdatedAt?: (patch: NonNullable<MemoryChange>) => boolean;
 }
 
 /** The columns a change sets (values or SQL expressions); null: nothing to change. */
@@ -202,9 +207,10 @@ export async function changeMemory(
     if (!current) throw notFound("memory");
     const patch = await change(current, tx);
     if (patch === null) return current;
+    const touch = options.touchesUpdatedAt?.(patch) ?? true;
     const [updated] = await tx
       .update(memories)
-      .set({ ...patch, updatedAt: sql`clock_timestamp()` })
+      .set(touch ? { ...patch, updatedAt: sql`clock_timestamp()` } : patch)
       .where(and(eq(memories.id, key.memoryId), eq(memories.userId, key.userId)))
       .returning();
     if (!updated) throw notFound("memory");
@@ -245,8 +251,15 @@ export interface EmbeddingOf {
   content: string;
 }
 
+/** True when the patch changes nothing but `pinned`: pinning is not an edit. */
+export function isPinOnly(patch: MemoryPatch): boolean {
+  return Object.entries(patch).every(([key, value]) => key === "pinned" || value === undefined);
+}
+
 /**
- * The user's edit: sets edited_at, records an `update` event by the user. When content or title
+ * The user's edit: sets edited_at, records an `update` event by the user. Pinning or unpinning
+ * alone is not an edit: edited_at and updated_at (recency) stay as they were, nothing is
+ * re-embedded, and the `update` event still records the change. When content or title
  * change, `embedding` must be the embedding of the resulting title and content (the caller embeds
  * before the transaction): the stored vector always describes the stored text. If the memory
  * changed in between so that the embedding no longer matches, the edit is refused (409).
@@ -256,7 +269,9 @@ export async function updateMemory(
   input: { userId: string; memoryId: string; patch: MemoryPatch; embedding?: EmbeddingOf },
 ): Promise<MemoryRecord> {
   const { patch, embedding } = input;
-  const row = await changeMemory(db, input, { action: "update", actor: "user" }, (current) => {
+  const pinOnly = isPinOnly(patch);
+  const options: ChangeOptions = { action: "update", actor: "user", touchesUpdatedAt: () => !pinOnly };
+  const row = await changeMemory(db, input, options, (current) => {
     if (current.status === "deleted") {
       throw new AppError("conflict:memory_deleted", "This memory is deleted; restore it before editing it");
     }
@@ -266,6 +281,7 @@ export async function updateMemory(
     if (textChanged && (!embedding || embedding.title !== title || embedding.content !== content)) {
       throw new AppError("conflict:memory_changed", "The memory changed while it was being edited; try again");
     }
+    if (pinOnly) return patch.pinned === undefined ? null : { pinned: patch.pinned };
     return {
       ...patch,
       ...(textChanged && embedding ? { embedding: embedding.vector, embeddingModel: embedding.model } : {}),

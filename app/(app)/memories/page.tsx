@@ -10,6 +10,7 @@ import { PreviewBox } from "@/components/memories/preview-box";
 import { PageHeader } from "@/components/page-header";
 import { SectionCard } from "@/components/section-card";
 import { Button, buttonVariants } from "@/components/ui/button";
+import { retrievalConfig } from "@/core/config";
 import { isAppError } from "@/core/errors";
 import { type Db, getDb } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
@@ -118,6 +119,11 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
           </>
         }
       />
+
+      <p className="text-sm text-muted-foreground" data-testid="pin-explanation">
+        Pin a memory to have it in every chat, whatever you ask — the {retrievalConfig.pinnedLimit} most important
+        pinned memories are always in context. Pinning does not edit the memory.
+      </p>
 
       {waiting > 0 && (
         <p

@@ -125,6 +125,8 @@ describe.each(DB_KINDS)("assembleContext on %s", (kind) => {
       ["conversation", "lisbon", 1, "dropped_dedup", ["semantic", "conversation"]],
       ["conversation", "budget", 2, "included", ["conversation"]],
       ["conversation", "f7", 3, "included", ["conversation"]],
+      // The near-miss: orthogonal to the question, so below the threshold; listed last.
+      ["semantic", "budget", 1, "below_threshold", ["conversation"]],
     ]);
     const budget = trace.candidates.find((c) => c.memoryId === ids.budget);
     expect(budget).toMatchObject({ similarity: null, score: null, line: "• Trip budget is 1500 euros" });
@@ -153,16 +155,16 @@ describe.each(DB_KINDS)("assembleContext on %s", (kind) => {
     expect(trace.timings.conversationSqlMs).toBeGreaterThan(0);
     expect(JSON.parse(JSON.stringify(trace))).toEqual(trace);
 
-    // Only the semantic selections are counted as accessed.
+    // Every memory in the prompt is counted once, whichever branches chose it (lisbon: two).
     expect(await accessCounts()).toEqual({
       lisbon: 1,
       tea: 1,
       f4: 1,
       f5: 1,
       f6: 1,
-      f7: 0,
+      f7: 1,
       f8: 0,
-      budget: 0,
+      budget: 1,
       bobTea: 0,
     });
   });

@@ -1,16 +1,19 @@
 /**
  * assembleContext(): the whole pipeline for one chat turn — conversation branch, embedding,
- * semantic branch, merge, formatter, prompt builder — and the trace of every step.
+ * semantic branch, pinned branch, merge, formatter, access accounting, prompt builder — and the
+ * trace of every step.
  * Text model and Gmail agent alike consume its `messages`.
  */
 import type { ModelMessage } from "ai";
 import type { Db } from "@/db/client";
 import { unwrapQueryError } from "@/db/queries/errors";
 import type { ChatMode } from "@/db/schema";
+import { recordAccess } from "./access";
 import { type AssemblyConfig, DEFAULT_ASSEMBLY_CONFIG, forEmbedder } from "./assembly-config";
 import { type ConversationCandidate, retrieveConversationMemories } from "./conversation-branch";
 import { formatMemories } from "./format";
 import { mergeBranches } from "./merge";
+import { type PinnedCandidate, retrievePinnedMemories } from "./pinned-branch";
 import { buildPrompt, type HistoryMessage, type MemorySection } from "./prompt";
 import { retrieveSemantic, type SemanticResult } from "./retrieve";
 import { type ContextTrace, type FailedStage, traceCandidates } from "./trace";
@@ -36,7 +39,10 @@ export interface AssembleInput {
   embeddingModel: string;
   /** Recency is measured from this instant; default: now. */
   now?: Date;
-  /** Default true; false leaves access_count and last_accessed_at untouched (previews). */
+  /**
+   * Default true: every memory whose line is in the prompt gets access_count + 1 and
+   * last_accessed_at = now, once, whichever branches chose it. false (previews): nothing is written.
+   */
   countAccess?: boolean;
   config?: AssemblyConfig;
 }
@@ -47,10 +53,24 @@ export interface AssembledContext {
   trace: ContextTrace;
 }
 
-type Timings = Omit<ContextTrace["timings"], "totalMs">;
+type Timings = Required<Omit<ContextTrace["timings"], "totalMs">>;
+
+const noTimings = (): Timings => ({
+  embedMs: null,
+  semanticSqlMs: null,
+  conversationSqlMs: null,
+  pinnedSqlMs: null,
+  accessSqlMs: null,
+});
 
 type Retrieval =
-  | { status: "ok"; semantic: SemanticResult; conversation: ConversationCandidate[] | null; timings: Timings }
+  | {
+      status: "ok";
+      semantic: SemanticResult;
+      conversation: ConversationCandidate[] | null;
+      pinned: PinnedCandidate[] | null;
+      timings: Timings;
+    }
   | { status: "failed"; error: string; failedStage: FailedStage; timings: Timings }
   | { status: "disabled"; timings: Timings };
 
@@ -66,15 +86,26 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
   const config: AssemblyConfig = { ...given, retrieval: forEmbedder(given.retrieval, input.embeddingModel) };
   const countAccess = input.countAccess ?? true;
 
-  const retrieval: Retrieval = input.memoryEnabled
-    ? await retrieve(db, input, now, config, countAccess)
-    : { status: "disabled", timings: { embedMs: null, semanticSqlMs: null, conversationSqlMs: null } };
+  let retrieval: Retrieval = input.memoryEnabled
+    ? await retrieve(db, input, now, config)
+    : { status: "disabled", timings: noTimings() };
 
-  const semantic = retrieval.status === "ok" ? retrieval.semantic.candidates : [];
-  const conversation = (retrieval.status === "ok" && retrieval.conversation) || [];
-  const selected = semantic.filter((candidate) => candidate.selected);
-  const merged = mergeBranches(selected, conversation);
-  const formatted = formatMemories(merged, config.formatter);
+  let branches = selectBranches(retrieval, config);
+  let accessCountedIds: string[] = [];
+  if (retrieval.status === "ok" && countAccess) {
+    // What the prompt carries is counted once, whichever branches chose it; a failure here sends no memory.
+    const ids = branches.formatted.memories.filter((memory) => memory.included).map((memory) => memory.id);
+    const start = performance.now();
+    try {
+      await recordAccess(db, { userId: input.userId, memoryIds: ids, now });
+      accessCountedIds = ids;
+      retrieval.timings.accessSqlMs = ids.length > 0 ? elapsedSince(start) : null;
+    } catch (error) {
+      retrieval = { status: "failed", error: describeError(error), failedStage: "access", timings: retrieval.timings };
+      branches = selectBranches(retrieval, config);
+    }
+  }
+  const { semantic, conversation, pinned, nearMisses, selected, merged, formatted } = branches;
   const memory: MemorySection =
     retrieval.status === "ok" ? { status: "ok", lines: formatted.lines } : { status: retrieval.status };
   const prompt = buildPrompt({
@@ -100,13 +131,16 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
       aboveThreshold: ok.semantic.aboveThreshold,
       listed: ok.semantic.candidates.length,
       selected: selected.length,
+      nearMisses: nearMisses.length,
     },
     waitingForReembedding: ok?.semantic.waitingForReembedding ?? 0,
     conversation:
       ok?.conversation && input.conversationId
         ? { conversationId: input.conversationId, returned: ok.conversation.length }
         : null,
-    candidates: traceCandidates(semantic, conversation, merged, formatted),
+    pinned: ok?.pinned ? { returned: ok.pinned.length, selected: pinned.filter((p) => p.selected).length } : null,
+    accessCountedIds,
+    candidates: traceCandidates(semantic, conversation, merged, formatted, pinned, nearMisses),
     memoryLines: memory.status === "ok" ? formatted.lines : [],
     tokens: prompt.tokens,
     history: prompt.history,
@@ -120,18 +154,33 @@ export function previewContext(db: Db, input: Omit<AssembleInput, "countAccess">
   return assembleContext(db, { ...input, countAccess: false });
 }
 
+/** What each branch selected, merged and formatted (nothing unless retrieval is ok). */
+function selectBranches(retrieval: Retrieval, config: AssemblyConfig) {
+  const ok = retrieval.status === "ok" ? retrieval : null;
+  const semantic = ok?.semantic.candidates ?? [];
+  const nearMisses = ok?.semantic.nearMisses ?? [];
+  const conversation = ok?.conversation ?? [];
+  const pinned = ok?.pinned ?? [];
+  const selected = semantic.filter((candidate) => candidate.selected);
+  const merged = mergeBranches(
+    selected,
+    conversation,
+    pinned.filter((candidate) => candidate.selected),
+  );
+  const formatted = formatMemories(
+    merged.map((memory) => ({ ...memory, pinned: memory.branches.includes("pinned") })),
+    config.formatter,
+  );
+  return { semantic, conversation, pinned, nearMisses, selected, merged, formatted };
+}
+
 /**
- * Both branches. The read-only conversation branch runs first and the semantic query — the only
- * write — last, so a failure never leaves access counted for memories that were not sent.
+ * The three branches, all read-only: conversation, then (after embedding) semantic, then pinned.
+ * Access is counted afterwards, for what the prompt carries (assembleContext), so a failure never
+ * leaves access counted for memories that were not sent.
  */
-async function retrieve(
-  db: Db,
-  input: AssembleInput,
-  now: Date,
-  config: AssemblyConfig,
-  countAccess: boolean,
-): Promise<Retrieval> {
-  const timings: Timings = { embedMs: null, semanticSqlMs: null, conversationSqlMs: null };
+async function retrieve(db: Db, input: AssembleInput, now: Date, config: AssemblyConfig): Promise<Retrieval> {
+  const timings = noTimings();
   let stage: FailedStage = "conversation";
   try {
     let conversation: ConversationCandidate[] | null = null;
@@ -160,10 +209,23 @@ async function retrieve(
       text: input.message,
       now,
       config: config.retrieval,
-      countAccess,
+      countAccess: false,
     });
     timings.semanticSqlMs = elapsedSince(start);
-    return { status: "ok", semantic, conversation, timings };
+
+    stage = "pinned";
+    let pinned: PinnedCandidate[] | null = null;
+    const pinnedLimit = config.retrieval.pinnedLimit ?? 0;
+    if (pinnedLimit > 0) {
+      start = performance.now();
+      pinned = await retrievePinnedMemories(db, {
+        userId: input.userId,
+        limit: pinnedLimit,
+        listLimit: config.retrieval.traceCandidateLimit,
+      });
+      timings.pinnedSqlMs = elapsedSince(start);
+    }
+    return { status: "ok", semantic, conversation, pinned, timings };
   } catch (error) {
     return { status: "failed", error: describeError(error), failedStage: stage, timings };
   }

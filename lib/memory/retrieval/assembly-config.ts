@@ -4,7 +4,11 @@ import type { FormatterSettings } from "./format";
 import type { SemanticConfig } from "./retrieve";
 
 export interface AssemblyConfig {
-  readonly retrieval: SemanticConfig & { readonly conversationLimit: number };
+  readonly retrieval: SemanticConfig & {
+    readonly conversationLimit: number;
+    /** Pinned memories always in context; absent or 0: no pinned branch (configs stored before it). */
+    readonly pinnedLimit?: number;
+  };
   readonly formatter: FormatterSettings;
   readonly prompt: { readonly historyTokenBudget: number };
 }

@@ -26,6 +26,23 @@ describe("formatMemories", () => {
     expect(result.lines).toEqual(["• content top", "• content a", "• content b", "• content old"]);
   });
 
+  it("puts pinned memories first, so the cap never drops one for a more important retrieved memory", () => {
+    const inputs = [
+      ...Array.from({ length: 4 }, (_, i) => memory(`m${i}`, { importance: 0.9 - i / 10 })),
+      memory("pin-low", { importance: 0.1, pinned: true }),
+      memory("pin-high", { importance: 0.3, pinned: true }),
+    ];
+    const result = formatMemories(inputs, { ...formatterConfig, maxMemories: 3 });
+    expect(result.memories.map((m) => [m.id, m.included])).toEqual([
+      ["pin-high", true],
+      ["pin-low", true],
+      ["m0", true],
+      ["m1", false],
+      ["m2", false],
+      ["m3", false],
+    ]);
+  });
+
   it("keeps maxMemories and records the rest as dropped by the cap", () => {
     const inputs = Array.from({ length: 10 }, (_, i) => memory(`m${i}`, { importance: 1 - i / 10 }));
     const result = formatMemories(inputs, formatterConfig);

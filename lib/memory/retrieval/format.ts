@@ -8,7 +8,10 @@ export interface FormatterSettings {
   readonly bullet: string;
 }
 
-export type FormattableMemory = Pick<RetrievedMemory, "id" | "title" | "content" | "importance" | "createdAt">;
+export type FormattableMemory = Pick<RetrievedMemory, "id" | "title" | "content" | "importance" | "createdAt"> & {
+  /** Pinned memories go first, so the cap never drops one for a merely retrieved memory. */
+  pinned?: boolean;
+};
 
 export interface FormattedMemory {
   id: string;
@@ -28,8 +31,8 @@ export interface FormattedContext {
 }
 
 /**
- * Orders by importance desc, then created_at desc (then id, for a stable order); keeps
- * `maxMemories`; renders each as `title: content` when the title is non-empty and shorter than
+ * Orders pinned memories first, then by importance desc, then created_at desc (then id, for a
+ * stable order); keeps `maxMemories` (so a pinned memory is never capped for a retrieved one); renders each as `title: content` when the title is non-empty and shorter than
  * `maxTitleChars`, else content; cuts a text longer than `maxLineChars` to its first
  * maxLineChars − 3 characters + "...". Whitespace runs (newlines included) become one space, so
  * a memory is always one line. Lengths count Unicode code points, so a cut never splits a
@@ -38,6 +41,7 @@ export interface FormattedContext {
 export function formatMemories(memories: readonly FormattableMemory[], config: FormatterSettings): FormattedContext {
   const ordered = [...memories].sort(
     (a, b) =>
+      Number(b.pinned === true) - Number(a.pinned === true) ||
       b.importance - a.importance ||
       b.createdAt.getTime() - a.createdAt.getTime() ||
       (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),

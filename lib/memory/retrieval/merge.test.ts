@@ -22,6 +22,20 @@ describe("mergeBranches", () => {
     ]);
   });
 
+  it("puts pinned ahead of semantic; a pinned memory another branch selected keeps its pinned place", () => {
+    const merged = mergeBranches(
+      [memory("s1"), memory("p2")],
+      [memory("p1"), memory("c1")],
+      [memory("p1"), memory("p2")],
+    );
+    expect(merged.map((m) => [m.id, m.branches])).toEqual([
+      ["p1", ["pinned", "conversation"]],
+      ["p2", ["pinned", "semantic"]],
+      ["s1", ["semantic"]],
+      ["c1", ["conversation"]],
+    ]);
+  });
+
   it("handles empty branches", () => {
     expect(mergeBranches([], [])).toEqual([]);
     expect(mergeBranches([], [memory("c")]).map((m) => m.branches)).toEqual([["conversation"]]);

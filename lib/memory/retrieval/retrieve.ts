@@ -15,6 +15,11 @@ import type { FusionComponents, FusionConfig, RankingConfig, ScoreComponents } f
 export interface SemanticConfig extends RankingConfig {
   /** Rows returned in all: the selected ones plus the best of those that lost to the limit. */
   readonly traceCandidateLimit: number;
+  /**
+   * The most similar memories below the threshold, listed as near-misses (never selected, never
+   * counted). Absent or 0: none (configs stored before near-misses existed).
+   */
+  readonly nearMissLimit?: number;
   /** The strategy's name, for the trace and reports ("hybrid", "weighted", …). */
   readonly strategy?: string;
   /**
@@ -34,6 +39,11 @@ export interface SemanticCandidate extends RetrievedMemory, ScoreComponents, Par
 export interface SemanticResult {
   /** The top max(semanticLimit, traceCandidateLimit) above-threshold memories, by rank. */
   candidates: SemanticCandidate[];
+  /**
+   * Up to `nearMissLimit` of the memories the threshold kept out, most similar first (`rank` is the
+   * position in this list, `selected` always false), with the score each would have had.
+   */
+  nearMisses: SemanticCandidate[];
   /** How many of the user's memories passed the threshold (may exceed `candidates.length`). */
   aboveThreshold: number;
   /**
@@ -81,6 +91,8 @@ interface SemanticRow extends Record<string, unknown> {
   created_at_ms: number;
   updated_at_ms: number;
   waiting: number;
+  /** true: a near-miss (below the threshold); rank is its position among near-misses. */
+  below: boolean | null;
 }
 
 /**
@@ -102,6 +114,10 @@ interface SemanticRow extends Record<string, unknown> {
  * users ever hold hundreds of thousands of memories, the route is a two-stage query (iterative
  * HNSW for the nearest N, then this scoring), with the trace saying the candidate set is approximate.
  *
+ * The same statement lists the near-misses: the `nearMissLimit` most similar memories below the
+ * threshold, with the score they would have had (a bounded top-N over rows already scored; see
+ * docs/retrieval.md for its cost), so the trace can say why a memory was not used.
+ *
  * The same statement counts the user's active memories waiting for re-embedding (`waiting`: one
  * more pass over the user's rows through the same index, no distance computed), so an empty result
  * can say whether there was nothing to compare or nothing that matched.
@@ -111,6 +127,7 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
   const vector = vectorLiteral(query.embedding);
   const at = now.toISOString();
   const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
+  const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
   const { weights, fusion } = config;
   const sameEmbedder = query.embeddingModel === undefined ? sql`` : sql`AND embedding_model = ${query.embeddingModel}`;
   const waiting =
@@ -122,6 +139,9 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
     fusion?.textBypassesThreshold === true
       ? sql`(similarity >= ${config.similarityThreshold}::float8 OR text_rank IS NOT NULL)`
       : sql`similarity >= ${config.similarityThreshold}::float8`;
+  const score = sql`${weights.similarity}::float8 * relevance
+                 + ${weights.importance}::float8 * importance
+                 + ${weights.recency}::float8 * recency`;
 
   // Data-modifying CTE: `touched` runs exactly once, to completion, even though the final SELECT
   // does not read it; all parts see the same snapshot, so the SELECT reports pre-update rows.
@@ -142,10 +162,7 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
       pool AS (SELECT * FROM scored WHERE similarity <> 'NaN'::float8),
       ${fusion ? fusedCandidates(fusion, query.text ?? "") : plainCandidates},
       above AS (
-        SELECT *,
-               ${weights.similarity}::float8 * relevance
-                 + ${weights.importance}::float8 * importance
-                 + ${weights.recency}::float8 * recency AS score
+        SELECT *, ${score} AS score
         FROM candidates
         WHERE ${admitted}
       ),
@@ -157,47 +174,68 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
         ORDER BY rank
         LIMIT ${listed}::int
       ),
+      -- The near-misses: the most similar of those the threshold kept out, with the score they would have had.
+      below AS (
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, ${score} AS score,
+               row_number() OVER (ORDER BY similarity DESC, id)::int AS rank
+        FROM candidates
+        WHERE NOT (${admitted})
+        ORDER BY similarity DESC, id
+        LIMIT ${nearMisses}::int
+      ),
       touched AS (
         UPDATE memories
         SET access_count = access_count + 1, last_accessed_at = ${at}::timestamptz
         WHERE ${countAccess}::boolean AND id IN (SELECT id FROM ranked WHERE rank <= ${config.semanticLimit}::int)
         RETURNING id
       ),
-      waiting AS (${waiting})
-      -- One row even when nothing is ranked, to carry the waiting count.
+      waiting AS (${waiting}),
+      listed AS (
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
+               above_threshold, false AS below
+        FROM ranked
+        UNION ALL
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
+               NULL::int AS above_threshold, true AS below
+        FROM below
+      )
+      -- One row even when nothing is listed, to carry the waiting count.
       SELECT r.id, r.similarity, r.importance, r.recency, r.relevance, r.vector_rank, r.text_rank, r.text_score,
-             r.score, r.rank, r.above_threshold, m.title, m.content,
+             r.score, r.rank, r.above_threshold, r.below, m.title, m.content,
              floor(extract(epoch FROM m.created_at) * 1000)::float8 AS created_at_ms,
              floor(extract(epoch FROM m.updated_at) * 1000)::float8 AS updated_at_ms,
              w.n AS waiting
       FROM waiting w
-      LEFT JOIN (ranked r JOIN memories m ON m.id = r.id) ON true
-      ORDER BY r.rank`,
+      LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true
+      ORDER BY r.below, r.rank`,
   );
-  const ranked = rows.filter((row): row is SemanticRow & { id: string } => row.id !== null);
+  const found = rows.filter((row): row is SemanticRow & { id: string } => row.id !== null);
+  const ranked = found.filter((row) => row.below !== true);
+  const toCandidate = (row: SemanticRow & { id: string }, selected: boolean): SemanticCandidate => ({
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    importance: row.importance,
+    createdAt: new Date(row.created_at_ms),
+    updatedAt: new Date(row.updated_at_ms),
+    similarity: row.similarity,
+    recency: row.recency,
+    score: row.score,
+    rank: row.rank,
+    selected,
+    ...(fusion
+      ? {
+          relevance: row.relevance,
+          vectorRank: row.vector_rank ?? 0,
+          textRank: row.text_rank,
+          textScore: row.text_score,
+        }
+      : {}),
+  });
 
   return {
-    candidates: ranked.map((row) => ({
-      id: row.id,
-      title: row.title,
-      content: row.content,
-      importance: row.importance,
-      createdAt: new Date(row.created_at_ms),
-      updatedAt: new Date(row.updated_at_ms),
-      similarity: row.similarity,
-      recency: row.recency,
-      score: row.score,
-      rank: row.rank,
-      selected: row.rank <= config.semanticLimit,
-      ...(fusion
-        ? {
-            relevance: row.relevance,
-            vectorRank: row.vector_rank ?? 0,
-            textRank: row.text_rank,
-            textScore: row.text_score,
-          }
-        : {}),
-    })),
+    candidates: ranked.map((row) => toCandidate(row, row.rank <= config.semanticLimit)),
+    nearMisses: found.filter((row) => row.below === true).map((row) => toCandidate(row, false)),
     aboveThreshold: ranked[0]?.above_threshold ?? 0,
     waitingForReembedding: rows[0]?.waiting ?? 0,
   };

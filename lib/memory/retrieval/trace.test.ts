@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ConversationCandidate } from "./conversation-branch";
 import { formatMemories } from "./format";
 import { mergeBranches } from "./merge";
+import type { PinnedCandidate } from "./pinned-branch";
 import type { SemanticCandidate } from "./retrieve";
 import { traceCandidates } from "./trace";
 
@@ -99,5 +100,43 @@ describe("traceCandidates", () => {
     const [hybrid, plain] = traceCandidates(rows, [], merged, formatted);
     expect(hybrid).toMatchObject({ relevance: 0.8, vectorRank: 2, textRank: 1, textScore: 3.5 });
     expect(plain && Object.keys(plain)).not.toContain("relevance");
+  });
+
+  it("gives pinned rows their fates (included, over the pinned cap, first of a duplicate) and lists near-misses last", () => {
+    const pinned = (id: string, rank: number, selected: boolean): PinnedCandidate => ({
+      ...base(id, 0.2),
+      rank,
+      selected,
+    });
+    const pinnedRows = [pinned("p1", 1, true), pinned("both", 2, true), pinned("over", 3, false)];
+    const semanticRows = [semantic("both", 1, true, 0.2), semantic("s", 2, true, 0.9)];
+    const nearMisses = [
+      { ...semantic("miss", 1, false, 0.9), similarity: 0.05, score: 0.3 },
+      { ...semantic("over", 2, false, 0.2), similarity: 0.01, score: 0.2 },
+    ];
+    const merged = mergeBranches(
+      semanticRows,
+      [],
+      pinnedRows.filter((row) => row.selected),
+    );
+    const formatted = formatMemories(
+      merged.map((m) => ({ ...m, pinned: m.branches.includes("pinned") })),
+      { maxMemories: 8, maxLineChars: 100, maxTitleChars: 50, bullet: "- " },
+    );
+    const trace = traceCandidates(semanticRows, [], merged, formatted, pinnedRows, nearMisses);
+    expect(trace.map((t) => [t.branch, t.memoryId, t.rank, t.fate, t.selectedBy, t.line])).toEqual([
+      ["pinned", "p1", 1, "included", ["pinned"], "- content p1"],
+      ["pinned", "both", 2, "included", ["pinned", "semantic"], "- content both"],
+      ["pinned", "over", 3, "dropped_limit", [], null],
+      ["semantic", "both", 1, "dropped_dedup", ["pinned", "semantic"], null],
+      ["semantic", "s", 2, "included", ["semantic"], "- content s"],
+      ["semantic", "miss", 1, "below_threshold", [], null],
+      ["semantic", "over", 2, "below_threshold", [], null],
+    ]);
+    // A pinned row carries the semantic numbers only when the memory passed the threshold.
+    expect(trace[1]).toMatchObject({ similarity: semanticRows[0]?.similarity, score: semanticRows[0]?.score });
+    expect(trace[2]).toMatchObject({ similarity: null, score: null });
+    expect(trace[5]).toMatchObject({ similarity: 0.05, score: 0.3 });
+    expect(formatted.lines).toEqual(["- content both", "- content p1", "- content s"]);
   });
 });

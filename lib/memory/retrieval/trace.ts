@@ -8,16 +8,24 @@ import type { AssemblyConfig } from "./assembly-config";
 import type { ConversationCandidate } from "./conversation-branch";
 import type { FormattedContext } from "./format";
 import type { Branch, MergedMemory } from "./merge";
+import type { PinnedCandidate } from "./pinned-branch";
 import type { HistoryEntry, PromptTokens } from "./prompt";
 import type { SemanticCandidate } from "./retrieve";
 
 /**
  * - included: its line is in the prompt.
- * - dropped_limit: above the threshold, but ranked below semanticLimit.
- * - dropped_dedup: the conversation branch returned it, but the semantic branch had already selected it.
+ * - dropped_limit: above the threshold, but ranked below semanticLimit (pinned branch: past pinnedLimit).
+ * - dropped_dedup: a later branch returned it, but an earlier one (pinned, then semantic) had already selected it.
  * - dropped_formatter_cap: selected by a branch, but past the formatter's maxMemories.
+ * - below_threshold: a near-miss — among the most similar memories, but its similarity is below the
+ *   threshold, so it was never ranked (its score is the one it would have had).
  */
-export type CandidateFate = "included" | "dropped_limit" | "dropped_dedup" | "dropped_formatter_cap";
+export type CandidateFate =
+  | "included"
+  | "dropped_limit"
+  | "dropped_dedup"
+  | "dropped_formatter_cap"
+  | "below_threshold";
 
 /** One row a branch returned. A memory returned by both branches appears twice, once per branch. */
 export interface TraceCandidate {
@@ -27,7 +35,7 @@ export interface TraceCandidate {
   content: string;
   /** The branch that returned this row. */
   branch: Branch;
-  /** Position in that branch's order, from 1. */
+  /** Position in that branch's order, from 1 (a near-miss: its position among the near-misses, by similarity). */
   rank: number;
   /** The semantic components; null when the semantic branch did not list this memory. */
   similarity: number | null;
@@ -56,7 +64,7 @@ export interface TraceCandidate {
   redacted?: boolean;
 }
 
-export type FailedStage = "embed" | "semantic" | "conversation";
+export type FailedStage = "embed" | "semantic" | "conversation" | "pinned" | "access";
 
 export interface ContextTrace {
   /** ok: retrieval ran (it may have found nothing); disabled: memory off, no query ran; failed: see `error`. */
@@ -72,8 +80,11 @@ export interface ContextTrace {
   countAccess: boolean;
   /** The numbers this assembly ran with (the similarity threshold is the one for `embeddingModel`). */
   config: AssemblyConfig;
-  /** null unless the semantic query ran. `listed` ≤ traceCandidateLimit ≤ … `aboveThreshold`. */
-  semantic: { aboveThreshold: number; listed: number; selected: number } | null;
+  /**
+   * null unless the semantic query ran. `listed` ≤ traceCandidateLimit ≤ … `aboveThreshold`;
+   * `nearMisses`: the rows listed below the threshold (traces stored before near-misses lack it).
+   */
+  semantic: { aboveThreshold: number; listed: number; selected: number; nearMisses?: number } | null;
   /**
    * The user's active memories the semantic query could not compare because another embedder (or
    * none) made their vectors: they wait to be re-embedded with `embeddingModel`
@@ -84,13 +95,34 @@ export interface ContextTrace {
   waitingForReembedding: number;
   /** null unless the conversation branch ran (it needs a conversation id). */
   conversation: { conversationId: string; returned: number } | null;
-  /** Semantic rows by rank, then conversation rows by rank. */
+  /**
+   * The pinned branch: pinned memories returned and selected (≤ pinnedLimit). null when it did not
+   * run; absent on traces stored before it existed.
+   */
+  pinned?: { returned: number; selected: number } | null;
+  /**
+   * The memories whose access_count this prompt incremented (each once, whichever branches chose
+   * it): those with a line in the prompt. Empty for previews. Absent on traces stored before.
+   */
+  accessCountedIds?: string[];
+  /**
+   * Pinned rows by rank, semantic rows by rank, conversation rows by rank, then the semantic
+   * query's near-misses (fate below_threshold) by similarity.
+   */
   candidates: TraceCandidate[];
   /** The memory lines sent, in prompt order. */
   memoryLines: string[];
   tokens: PromptTokens;
   history: HistoryEntry[];
-  timings: { embedMs: number | null; semanticSqlMs: number | null; conversationSqlMs: number | null; totalMs: number };
+  timings: {
+    embedMs: number | null;
+    semanticSqlMs: number | null;
+    conversationSqlMs: number | null;
+    /** Absent on traces stored before the pinned branch and the per-prompt access count existed. */
+    pinnedSqlMs?: number | null;
+    accessSqlMs?: number | null;
+    totalMs: number;
+  };
   /**
    * Stored traces only: the memories deleted after this answer, whose text was redacted from the
    * record (here and in the captured model input, which did contain it). Absent when none.
@@ -98,12 +130,14 @@ export interface ContextTrace {
   redactedMemoryIds?: string[];
 }
 
-/** The fate of every row both branches returned, from the merge and the formatter's results. */
+/** The fate of every row the branches returned, from the merge and the formatter's results. */
 export function traceCandidates(
   semantic: readonly SemanticCandidate[],
   conversation: readonly ConversationCandidate[],
   merged: readonly MergedMemory[],
   formatted: FormattedContext,
+  pinned: readonly PinnedCandidate[] = [],
+  nearMisses: readonly SemanticCandidate[] = [],
 ): TraceCandidate[] {
   const selectedBy = new Map(merged.map((memory) => [memory.id, memory.branches]));
   const formatOf = new Map(formatted.memories.map((memory) => [memory.id, memory]));
@@ -114,7 +148,13 @@ export function traceCandidates(
     if (!format?.included) return { fate: "dropped_formatter_cap" as const, truncated: false, line: null };
     return { fate: "included" as const, truncated: format.truncated, line: format.line };
   };
-  const notSent = (fate: CandidateFate) => ({ fate, truncated: false, line: null });
+  type Outcome = Pick<TraceCandidate, "fate" | "truncated" | "line">;
+  const notSent = (fate: CandidateFate): Outcome => ({ fate, truncated: false, line: null });
+  /** A row its branch selected: sent (or capped) by the first branch that selected it, a duplicate for the others. */
+  const selectedFate = (id: string, branch: Branch) => {
+    const first = selectedBy.get(id)?.[0];
+    return first === undefined || first === branch ? formatterFate(id) : notSent("dropped_dedup");
+  };
   /** The fusion components, only when the strategy produced them (the trace stays free of undefined). */
   const fusion = (candidate: SemanticCandidate | undefined) =>
     candidate?.relevance === undefined
@@ -125,41 +165,57 @@ export function traceCandidates(
           textRank: candidate.textRank ?? null,
           textScore: candidate.textScore ?? null,
         };
+  const semanticRow = (candidate: SemanticCandidate, fate: Outcome): TraceCandidate => ({
+    memoryId: candidate.id,
+    title: candidate.title,
+    content: candidate.content,
+    branch: "semantic",
+    rank: candidate.rank,
+    similarity: candidate.similarity,
+    importance: candidate.importance,
+    recency: candidate.recency,
+    score: candidate.score,
+    ...fusion(candidate),
+    selectedBy: selectedBy.get(candidate.id) ?? [],
+    ...fate,
+  });
+  /** A row of a branch that does not score (pinned, conversation): the semantic components when it listed the memory. */
+  const unscoredRow = (
+    candidate: PinnedCandidate | ConversationCandidate,
+    branch: Branch,
+    fate: Outcome,
+  ): TraceCandidate => {
+    const components = semanticOf.get(candidate.id);
+    return {
+      memoryId: candidate.id,
+      title: candidate.title,
+      content: candidate.content,
+      branch,
+      rank: candidate.rank,
+      similarity: components?.similarity ?? null,
+      importance: candidate.importance,
+      recency: components?.recency ?? null,
+      score: components?.score ?? null,
+      ...fusion(components),
+      selectedBy: selectedBy.get(candidate.id) ?? [],
+      ...fate,
+    };
+  };
 
   return [
-    ...semantic.map(
-      (candidate): TraceCandidate => ({
-        memoryId: candidate.id,
-        title: candidate.title,
-        content: candidate.content,
-        branch: "semantic",
-        rank: candidate.rank,
-        similarity: candidate.similarity,
-        importance: candidate.importance,
-        recency: candidate.recency,
-        score: candidate.score,
-        ...fusion(candidate),
-        selectedBy: selectedBy.get(candidate.id) ?? [],
-        ...(candidate.selected ? formatterFate(candidate.id) : notSent("dropped_limit")),
-      }),
+    ...pinned.map((candidate) =>
+      unscoredRow(
+        candidate,
+        "pinned",
+        candidate.selected ? selectedFate(candidate.id, "pinned") : notSent("dropped_limit"),
+      ),
     ),
-    ...conversation.map((candidate): TraceCandidate => {
-      const branches = selectedBy.get(candidate.id) ?? [];
-      const components = semanticOf.get(candidate.id);
-      return {
-        memoryId: candidate.id,
-        title: candidate.title,
-        content: candidate.content,
-        branch: "conversation",
-        rank: candidate.rank,
-        similarity: components?.similarity ?? null,
-        importance: candidate.importance,
-        recency: components?.recency ?? null,
-        score: components?.score ?? null,
-        ...fusion(components),
-        selectedBy: branches,
-        ...(branches[0] === "semantic" ? notSent("dropped_dedup") : formatterFate(candidate.id)),
-      };
-    }),
+    ...semantic.map((candidate) =>
+      semanticRow(candidate, candidate.selected ? selectedFate(candidate.id, "semantic") : notSent("dropped_limit")),
+    ),
+    ...conversation.map((candidate) =>
+      unscoredRow(candidate, "conversation", selectedFate(candidate.id, "conversation")),
+    ),
+    ...nearMisses.map((candidate) => semanticRow(candidate, notSent("below_threshold"))),
   ];
 }

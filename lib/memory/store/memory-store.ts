@@ -59,6 +59,8 @@ export interface MemoryEmbedder {
 /**
  * The user's PATCH of a memory: when content or title change, the new text is embedded first and
  * stored with the edit (one transaction, with an `update` event by the user and edited_at).
+ * Pinning or unpinning alone embeds nothing and is not an edit (edited_at and updated_at untouched;
+ * see updateMemory); a pinned memory is always in the chat's context (the pinned branch).
  */
 export async function editMemory(
   db: Db,

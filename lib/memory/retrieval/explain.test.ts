@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { retrievalStrategies } from "@/core/config";
+import { scoreFormula } from "./explain";
+
+describe("scoreFormula", () => {
+  it("spells out the hybrid formula with its weights, the fusion and the threshold", () => {
+    expect(scoreFormula({ ...retrievalStrategies.hybrid, similarityThreshold: 0.1 })).toBe(
+      "score = 0.8·relevance + 0.1·importance + 0.1·recency; " +
+        "relevance = (1/(5 + vector rank) + 2/(5 + text rank)) / (3/6) — the similarity ranking fused with the BM25 word ranking (no word in common: that term is 0); " +
+        "recency = 1 − days since last update / 30 (at least 0); only similarity ≥ 0.1 is ranked.",
+    );
+  });
+
+  it("uses the similarity itself without fusion, and says when there is no threshold", () => {
+    expect(scoreFormula(retrievalStrategies.weighted)).toBe(
+      "score = 0.6·similarity + 0.3·importance + 0.1·recency; recency = 1 − days since last update / 30 (at least 0); only similarity ≥ 0.3 is ranked.",
+    );
+    expect(scoreFormula(retrievalStrategies.nearest)).toMatch(/score = 1·similarity .*; every memory is ranked/);
+  });
+});

@@ -1,0 +1,28 @@
+/** One-line, human-readable explanations of the numbers a trace records (for the debug view). */
+import type { AssemblyConfig } from "./assembly-config";
+
+type Retrieval = AssemblyConfig["retrieval"];
+
+/**
+ * The scoring formula in force, with its numbers, on one line:
+ *   hybrid:  "score = 0.8·relevance + 0.1·importance + 0.1·recency, relevance = (1/(5 + vector rank)
+ *            + 2/(5 + text rank)) / (3/6) — … ; only similarity ≥ 0.1 is ranked"
+ *   others:  "score = 0.6·similarity + 0.3·importance + 0.1·recency; only similarity ≥ 0.3 is ranked"
+ * Recency is 1 − whole days since the last update / the window, at least 0.
+ */
+export function scoreFormula(retrieval: Retrieval): string {
+  const { weights, fusion, similarityThreshold, recencyWindowDays } = retrieval;
+  const first = fusion ? "relevance" : "similarity";
+  const score = `score = ${weights.similarity}·${first} + ${weights.importance}·importance + ${weights.recency}·recency`;
+  const recency = `recency = 1 − days since last update / ${recencyWindowDays} (at least 0)`;
+  const threshold =
+    similarityThreshold <= -1
+      ? "every memory is ranked (no similarity threshold)"
+      : `only similarity ≥ ${similarityThreshold} is ranked${fusion?.textBypassesThreshold ? " (or a word match)" : ""}`;
+  if (!fusion) return `${score}; ${recency}; ${threshold}.`;
+  const { rrfK: k, vectorWeight: wv, textWeight: wt } = fusion;
+  const relevance =
+    `relevance = (${wv}/(${k} + vector rank) + ${wt}/(${k} + text rank)) / (${wv + wt}/${k + 1})` +
+    " — the similarity ranking fused with the BM25 word ranking (no word in common: that term is 0)";
+  return `${score}; ${relevance}; ${recency}; ${threshold}.`;
+}
