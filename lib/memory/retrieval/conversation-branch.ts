@@ -2,10 +2,11 @@
  * Conversation branch: memories extracted from the current conversation, whatever their
  * similarity to the new message (so a memory included this way is NOT a similarity match).
  */
+
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { memories } from "@/db/schema";
-import type { RetrievedMemory } from "./memory-row";
+import { type RetrievedMemory, retrievedMemoryColumns } from "./memory-row";
 import { float4 } from "./score";
 
 export interface ConversationCandidate extends RetrievedMemory {
@@ -26,14 +27,7 @@ export interface ConversationQuery {
  */
 export async function retrieveConversationMemories(db: Db, query: ConversationQuery): Promise<ConversationCandidate[]> {
   const rows = await db
-    .select({
-      id: memories.id,
-      title: memories.title,
-      content: memories.content,
-      importance: memories.importance,
-      createdAt: memories.createdAt,
-      updatedAt: memories.updatedAt,
-    })
+    .select(retrievedMemoryColumns)
     .from(memories)
     .where(
       and(

@@ -1,3 +1,5 @@
+import { memories } from "@/db/schema";
+
 /** The fields of a memory that the assembly stages after retrieval read. */
 export interface RetrievedMemory {
   id: string;
@@ -8,3 +10,13 @@ export interface RetrievedMemory {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** The columns of a RetrievedMemory, for the branches that select memories with drizzle. */
+export const retrievedMemoryColumns = {
+  id: memories.id,
+  title: memories.title,
+  content: memories.content,
+  importance: memories.importance,
+  createdAt: memories.createdAt,
+  updatedAt: memories.updatedAt,
+};

@@ -3,10 +3,11 @@
  * memories), whatever the message — so a memory included this way is NOT a similarity match.
  * Capped by `pinnedLimit`; the trace also lists pinned memories past the cap (dropped by limit).
  */
+
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { memories } from "@/db/schema";
-import type { RetrievedMemory } from "./memory-row";
+import { type RetrievedMemory, retrievedMemoryColumns } from "./memory-row";
 import { float4 } from "./score";
 
 export interface PinnedCandidate extends RetrievedMemory {
@@ -32,14 +33,7 @@ export interface PinnedQuery {
 export async function retrievePinnedMemories(db: Db, query: PinnedQuery): Promise<PinnedCandidate[]> {
   if (query.limit <= 0) return [];
   const rows = await db
-    .select({
-      id: memories.id,
-      title: memories.title,
-      content: memories.content,
-      importance: memories.importance,
-      createdAt: memories.createdAt,
-      updatedAt: memories.updatedAt,
-    })
+    .select(retrievedMemoryColumns)
     .from(memories)
     .where(and(eq(memories.userId, query.userId), eq(memories.pinned, true), eq(memories.status, "active")))
     .orderBy(desc(memories.importance), desc(memories.updatedAt), asc(memories.id))
