@@ -9,7 +9,8 @@ export default defineConfig({
   test: {
     environment: "node",
     // Test output stays readable: warnings and errors only (a developer's LOG_LEVEL wins).
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
+    // bcrypt at cost 4: hundreds of registrations stay fast (production refuses below 10; see docs/auth.md).
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", LIFELINE_PASSWORD_HASH_COST: "4" },
     setupFiles: ["tests/setup.ts"],
     projects: [
       {

@@ -164,6 +164,16 @@ describe("production refuses unsafe defaults", () => {
     expect(message).toContain("AUTH_SECRET is not set");
   });
 
+  it("a bcrypt cost below 10 → refused, naming LIFELINE_PASSWORD_HASH_COST; 10 and more are accepted", () => {
+    expect(refusal({ ...SAFE, LIFELINE_PASSWORD_HASH_COST: "4" })).toContain("LIFELINE_PASSWORD_HASH_COST is 4");
+    expect(deploymentProblems({ ...SAFE, LIFELINE_PASSWORD_HASH_COST: "10" })).toEqual([]);
+    expect(deploymentProblems({ NODE_ENV: "test", LIFELINE_PASSWORD_HASH_COST: "4" })).toEqual([]);
+    expect(() => parseEnv({ LIFELINE_PASSWORD_HASH_COST: "3" })).toThrow(
+      /LIFELINE_PASSWORD_HASH_COST must be between 4 and 15/,
+    );
+    expect(() => parseEnv({ LIFELINE_PASSWORD_HASH_COST: "twelve" })).toThrow(/must be a whole number/);
+  });
+
   it("Vercel is production even without NODE_ENV, and every problem is named at once", () => {
     const message = refusal({ VERCEL: "1" });
     expect(message).toContain("DATABASE_URL is not set");

@@ -43,6 +43,10 @@ const rateLimit = z
     /^(?:off|[1-9]\d*\s*\/\s*[1-9]\d*\s*(?:ms|s|m|h)?)$/i,
     'must be "<requests>/<window>" such as "20/60s", or "off"',
   );
+const bcryptCost = z
+  .string()
+  .regex(/^\d+$/, "must be a whole number")
+  .refine((value) => Number(value) >= 4 && Number(value) <= 15, "must be between 4 and 15");
 const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
   error: "must be one of fatal, error, warn, info, debug, trace, silent",
 });
@@ -71,6 +75,7 @@ const schema = z.object({
   AUTH_TRUST_HOST: variable(boolean),
   AUTH_GOOGLE_ID: variable(),
   AUTH_GOOGLE_SECRET: variable(),
+  LIFELINE_PASSWORD_HASH_COST: variable(bcryptCost),
   LIFELINE_CHAT_RATE_LIMIT: variable(rateLimit),
   LIFELINE_SIGNIN_RATE_LIMIT: variable(rateLimit),
   LIFELINE_SIGNIN_IP_RATE_LIMIT: variable(rateLimit),
@@ -137,6 +142,9 @@ export function isProductionServer(config: RawEnv): boolean {
   return config.NODE_ENV === "production" || Boolean(config.VERCEL?.trim());
 }
 
+/** bcrypt's lowest cost a production server accepts (OWASP's floor); the default is 12. */
+export const MIN_PRODUCTION_HASH_COST = 10;
+
 /**
  * What a production server must not run with, each naming the variable to set: the embedded
  * defaults are for development, a demo or one long-lived server that opts in.
@@ -163,6 +171,13 @@ export function deploymentProblems(config: RawEnv): string[] {
   } else if (set("INNGEST_EVENT_KEY") && !set("INNGEST_SIGNING_KEY") && !isInngestDev(config)) {
     problems.push(
       "INNGEST_SIGNING_KEY is not set: Inngest Cloud cannot call /api/inngest without it. Set it from the Inngest dashboard.",
+    );
+  }
+  const hashCost = Number(config.LIFELINE_PASSWORD_HASH_COST?.trim() || MIN_PRODUCTION_HASH_COST);
+  if (hashCost < MIN_PRODUCTION_HASH_COST) {
+    problems.push(
+      `LIFELINE_PASSWORD_HASH_COST is ${hashCost}: production hashes passwords at bcrypt cost ` +
+        `${MIN_PRODUCTION_HASH_COST} or more (the default is 12). Low costs are for test suites only.`,
     );
   }
   if (!set("AUTH_SECRET")) {

@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { describe, expect, it, vi } from "vitest";
 import {
-  BCRYPT_COST,
+  bcryptCost,
   HASH_CONCURRENCY,
   HASH_QUEUE,
   hashingLoad,
@@ -13,9 +14,15 @@ import {
 describe("passwords", () => {
   it("hashes with bcrypt at the configured cost and verifies", async () => {
     const hash = await hashPassword("correct horse battery");
-    expect(hash).toMatch(new RegExp(`^\\$2[aby]\\$${BCRYPT_COST}\\$`));
+    expect(hash).toMatch(new RegExp(`^\\$2[aby]\\$${String(bcryptCost()).padStart(2, "0")}\\$`));
     expect(await verifyPassword("correct horse battery", hash)).toBe(true);
     expect(await verifyPassword("correct horse batterz", hash)).toBe(false);
+  });
+
+  it("verifies a hash made at another cost (a stored hash keeps its own cost)", async () => {
+    const hash = await bcrypt.hash(createHash("sha256").update("old password", "utf8").digest("base64"), 5);
+    expect(await verifyPassword("old password", hash)).toBe(true);
+    expect(await verifyPassword("old passwork", hash)).toBe(false);
   });
 
   it("tells apart long passwords that share their first 72 bytes (bcrypt alone would not)", async () => {
@@ -32,7 +39,7 @@ describe("passwords", () => {
       expect(await verifyPassword("anything at all", undefined)).toBe(false);
       expect(compare).toHaveBeenCalledTimes(2);
       const [, dummy] = compare.mock.calls[0] ?? [];
-      expect(dummy).toMatch(new RegExp(`^\\$2[aby]\\$${BCRYPT_COST}\\$`));
+      expect(dummy).toMatch(new RegExp(`^\\$2[aby]\\$${String(bcryptCost()).padStart(2, "0")}\\$`));
     } finally {
       compare.mockRestore();
     }

@@ -1,5 +1,7 @@
 /**
- * Password hashing: bcrypt (cost 12) over a SHA-256 pre-hash.
+ * Password hashing: bcrypt (cost 12, or LIFELINE_PASSWORD_HASH_COST; production refuses below 10)
+ * over a SHA-256 pre-hash. Test suites set a low cost: a stored hash carries its own cost, so
+ * verification works whatever the setting.
  * bcrypt reads only the first 72 bytes of its input, and we accept passwords of up to 200
  * characters (up to 800 UTF-8 bytes): without the pre-hash, two long passwords sharing their first
  * 72 bytes would be interchangeable. base64(SHA-256(password)) is 44 ASCII bytes, all of them read.
@@ -11,8 +13,14 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
+import { env } from "@/core/env";
 
-export const BCRYPT_COST = 12;
+export const DEFAULT_BCRYPT_COST = 12;
+
+/** The bcrypt cost new hashes are made with. */
+export function bcryptCost(): number {
+  return Number(env().LIFELINE_PASSWORD_HASH_COST ?? DEFAULT_BCRYPT_COST);
+}
 
 function prehash(password: string): string {
   return createHash("sha256").update(password, "utf8").digest("base64");
@@ -84,11 +92,20 @@ async function withHashingSlot<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return withHashingSlot(() => bcrypt.hash(prehash(password), BCRYPT_COST));
+  return withHashingSlot(() => bcrypt.hash(prehash(password), bcryptCost()));
 }
 
-/** Hashed once per process, in the background from first import. */
-const dummyHash: Promise<string> = bcrypt.hash(randomBytes(16).toString("hex"), BCRYPT_COST);
+/** A throw-away hash per cost, made once per process on first use. */
+const dummyHashes = new Map<number, Promise<string>>();
+function dummyHash(): Promise<string> {
+  const cost = bcryptCost();
+  let hash = dummyHashes.get(cost);
+  if (!hash) {
+    hash = bcrypt.hash(randomBytes(16).toString("hex"), cost);
+    dummyHashes.set(cost, hash);
+  }
+  return hash;
+}
 
 /**
  * Compares a password with a stored hash. With no hash (unknown email, Google-only account) it
@@ -97,7 +114,7 @@ const dummyHash: Promise<string> = bcrypt.hash(randomBytes(16).toString("hex"), 
  */
 export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
   if (!hash) {
-    const dummy = await dummyHash;
+    const dummy = await dummyHash();
     await withHashingSlot(() => bcrypt.compare(prehash(password), dummy));
     return false;
   }
