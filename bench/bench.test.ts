@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { parseArgs } from "./cli";
+import { generateMemories, generateQuestions } from "./corpus";
+import { agreement } from "./retrieval";
+import { percentile, summarise } from "./stats";
+
+describe("bench statistics", () => {
+  it("percentiles by nearest rank", () => {
+    const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(sorted, 50)).toBe(50);
+    expect(percentile(sorted, 95)).toBe(95);
+    expect(percentile(sorted, 99)).toBe(99);
+    expect(percentile([7], 99)).toBe(7);
+    expect(percentile([], 50)).toBeNaN();
+    expect(summarise([3, 1, 2])).toEqual({ samples: 3, p50: 2, p95: 3, p99: 3, mean: 2 });
+  });
+
+  it("agreement: recall of the expected ids and whether the lists are identical", () => {
+    expect(agreement(["a", "b", "c", "d", "e"], ["a", "b", "c", "d", "e"])).toEqual({ recall: 1, same: true });
+    expect(agreement(["a", "b", "c", "d", "e"], ["b", "a", "c", "d", "e"])).toEqual({ recall: 1, same: false });
+    expect(agreement(["a", "b", "c", "d", "e"], ["a", "b", "x"])).toEqual({ recall: 0.4, same: false });
+    expect(agreement([], [])).toEqual({ recall: 1, same: true });
+  });
+});
+
+describe("bench corpus", () => {
+  it("is deterministic in its seed, and mostly distinct at scale", () => {
+    expect(generateMemories(3, 50)).toEqual(generateMemories(3, 50));
+    expect(generateMemories(3, 50)).not.toEqual(generateMemories(4, 50));
+    const many = generateMemories(1, 5_000);
+    expect(new Set(many.map((memory) => memory.content)).size).toBeGreaterThan(3_000);
+    for (const memory of many) {
+      expect(memory.importance).toBeGreaterThanOrEqual(0);
+      expect(memory.importance).toBeLessThanOrEqual(1);
+      expect(memory.content).not.toMatch(/[{}]/);
+    }
+    expect(generateQuestions(7, 10)).toEqual(generateQuestions(7, 10));
+  });
+});
+
+describe("bench options", () => {
+  it("--quick measures less; sizes accept 10k; an unknown database is refused", () => {
+    const quick = parseArgs(["--quick"], new Date("2026-01-01T00:00:00Z"));
+    expect(quick.sizes).toEqual({ postgres: [1_000, 10_000], pglite: [1_000] });
+    expect([quick.questions, quick.rounds]).toEqual([50, 1]);
+    expect(quick.out).toBe("bench/results/2026-01-01T00-00-00-000Z");
+    const full = parseArgs(["--sizes", "1k,100k", "--db", "postgres"]);
+    expect(full.sizes.postgres).toEqual([1_000, 100_000]);
+    expect(full.sizes.pglite).toEqual([1_000]);
+    expect(full.dbs).toEqual(["postgres"]);
+    expect(() => parseArgs(["--db", "mysql"])).toThrow(/unknown database/);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The pre-model overhead of a chat turn, through the real route: POST /api/chat over HTTP to the
+ * app's route handlers (tests/http-server.ts mounts them the way Next does), signed in, with the
+ * offline model streaming at no delay (LIFELINE_OFFLINE_DELAY_MS=0). What is timed is the time from
+ * sending the request to the first text delta of the answer: authentication, validation, rate
+ * limit, the conversation and message writes, embedding the message, every retrieval branch, the
+ * prompt, the debug record's first write — and the offline model's first token, which takes well
+ * under a millisecond. The stream is then read to its end, so each turn completes like a real one.
+ */
+import type { HttpClient } from "@/tests/http-client";
+
+export interface ChatUser {
+  client: HttpClient;
+  /** The conversation this user's turns go to (one per user, so history grows like a real chat's). */
+  conversationId?: string;
+}
+
+/** Sends one turn; returns the milliseconds to the first text delta. */
+export async function timeChatTurn(baseUrl: string, user: ChatUser, message: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/api/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie: user.client.cookieHeader() },
+    body: JSON.stringify({
+      message: { text: message },
+      ...(user.conversationId ? { conversationId: user.conversationId } : {}),
+    }),
+  });
+  if (response.status !== 200 || !response.body) {
+    throw new Error(`POST /api/chat: ${response.status} ${await response.text()}`);
+  }
+  user.conversationId ??= response.headers.get("x-conversation-id") ?? undefined;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let firstDelta: number | undefined;
+  let buffered = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (firstDelta === undefined) {
+      buffered += decoder.decode(value, { stream: true });
+      if (buffered.includes('"type":"text-delta"')) firstDelta = performance.now() - started;
+    }
+  }
+  if (firstDelta === undefined) throw new Error(`POST /api/chat: the answer had no text (${buffered.slice(0, 200)})`);
+  return firstDelta;
+}

@@ -1,0 +1,323 @@
+/**
+ * `npm run bench` — retrieval and chat-turn latency, every contender side by side in one run (the
+ * machine is noisy: only ratios measured together mean anything). See docs/performance.md.
+ *
+ *   npm run bench                     Postgres (1k, 10k, 100k) and PGlite (1k, 10k), 200 questions × 2
+ *   npm run bench -- --quick          Postgres (1k, 10k) and PGlite (1k), 50 questions × 1 (< 3 min)
+ *   --db postgres,pglite  --sizes 1000,10000  --questions 200  --rounds 2  --no-chat  --out DIR
+ *
+ * Postgres: TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/test); each size
+ * seeds its own database `lifeline_bench_<size>_<embedder>` once and reuses it in later runs.
+ * PGlite: in memory, seeded per run. Results: bench/results/<time>.json and .svg, a table on stdout.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { Client } from "pg";
+import { logger } from "@/core/logger";
+import { type Database, type DbKind, openDatabase, selectRows, setDatabase } from "@/db/client";
+import { progressBar } from "@/eval/progress";
+import { createAiRegistry } from "@/lib/ai/registry";
+import { afterResponseIdle } from "@/lib/jobs/after-response";
+import { getInProcessRunner } from "@/lib/runtime";
+import { HttpClient } from "@/tests/http-client";
+import { startTestServer } from "@/tests/http-server";
+import { type ChatUser, timeChatTurn } from "./chat-turn";
+import { generateQuestions } from "./corpus";
+import { type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
+import {
+  agreement,
+  type Contender,
+  exactNearest,
+  hnswNearest,
+  inAppBaseline,
+  type Question,
+  type RetrievalContext,
+  statement,
+} from "./retrieval";
+import { OTHER_USERS, seedMemories } from "./seed";
+import { summarise } from "./stats";
+
+/** Bump when the corpus or the seeding changes: cached Postgres databases are then re-seeded. */
+const CORPUS_VERSION = 2;
+const PASSWORD = "bench-password-correct-horse";
+
+export interface BenchOptions {
+  dbs: DbKind[];
+  sizes: Record<DbKind, number[]>;
+  questions: number;
+  rounds: number;
+  chat: boolean;
+  chatSizes: number[];
+  concurrentUsers: number;
+  out: string;
+}
+
+export function parseArgs(argv: readonly string[], now = new Date()): BenchOptions {
+  const quick = argv.includes("--quick");
+  const value = (flag: string) => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const numbers = (text: string | undefined) =>
+    text
+      ?.split(",")
+      .map((x) => Number(x.replace(/k$/i, "000")))
+      .filter((x) => Number.isInteger(x) && x > 0);
+  const dbs = (value("--db")?.split(",") as DbKind[] | undefined) ?? ["postgres", "pglite"];
+  for (const db of dbs) if (db !== "postgres" && db !== "pglite") throw new Error(`--db: unknown database "${db}"`);
+  const sizes = numbers(value("--sizes"));
+  return {
+    dbs,
+    sizes: {
+      postgres: sizes ?? (quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]),
+      pglite: sizes?.filter((n) => n <= 10_000) ?? (quick ? [1_000] : [1_000, 10_000]),
+    },
+    questions: Number(value("--questions") ?? (quick ? 50 : 200)),
+    rounds: Number(value("--rounds") ?? (quick ? 1 : 2)),
+    chat: !argv.includes("--no-chat"),
+    chatSizes: quick ? [1_000] : [1_000, 10_000],
+    concurrentUsers: OTHER_USERS,
+    out: value("--out") ?? path.join("bench", "results", now.toISOString().replace(/[:.]/g, "-")),
+  };
+}
+
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+async function admin<T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The Postgres database for `size` (created when missing), or an in-memory PGlite. */
+async function openBenchDatabase(kind: DbKind, size: number, embedderId: string): Promise<Database> {
+  if (kind === "pglite") return openDatabase({ kind: "pglite", migrate: true });
+  const name = `lifeline_bench_${size}_${embedderId.replace(/\W+/g, "_")}`.toLowerCase();
+  const exists = await admin("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+  if (exists.length === 0) await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return openDatabase({ kind: "postgres", url: url.toString(), migrate: true, max: OTHER_USERS + 4 });
+}
+
+interface Seeded {
+  userId: string;
+  users: ChatUser[];
+}
+
+/** Registers the measured user and the others through the API (or signs them in again), then seeds. */
+async function prepare(
+  database: Database,
+  baseUrl: string,
+  size: number,
+  embedder: ReturnType<typeof createAiRegistry>["embedder"],
+  now: Date,
+): Promise<Seeded> {
+  const { db } = database;
+  await db.execute(sql`CREATE TABLE IF NOT EXISTS bench_meta (key text PRIMARY KEY, value text NOT NULL)`);
+  const key = `seeded:${CORPUS_VERSION}:${size}:${embedder.model}`;
+  const [done] = await selectRows<{ value: string }>(db, sql`SELECT value FROM bench_meta WHERE key = ${key}`);
+  const emails = Array.from({ length: OTHER_USERS + 1 }, (_, i) => `bench-${i}@example.com`);
+  if (done) {
+    const ids = JSON.parse(done.value) as string[];
+    const users = await Promise.all(
+      emails.map(async (email) => {
+        const client = new HttpClient(baseUrl);
+        const signedIn = await client.signIn(email, PASSWORD);
+        if (!signedIn.ok)
+          throw new Error(`bench: cannot sign in ${email} (${signedIn.location}); drop the bench database`);
+        return { client };
+      }),
+    );
+    return { userId: ids[0] as string, users };
+  }
+  await db.execute(sql`DELETE FROM users WHERE email LIKE 'bench-%@example.com'`);
+  const registered = [];
+  for (const email of emails) {
+    const client = new HttpClient(baseUrl);
+    const res = await client.request("POST", "/api/auth/register", {
+      json: { email, password: PASSWORD, name: "Bench" },
+    });
+    if (res.status !== 201) throw new Error(`bench: register ${email}: ${res.status} ${res.text}`);
+    const signedIn = await client.signIn(email, PASSWORD);
+    if (!signedIn.ok) throw new Error(`bench: sign-in ${email} failed`);
+    registered.push({ id: (res.json as { user: { id: string } }).user.id, client });
+  }
+  const [measured, ...others] = registered;
+  if (!measured) throw new Error("bench: no user");
+  const progress = progressBar();
+  await seedMemories(
+    database,
+    { userId: measured.id, others: others.map((user) => user.id), count: size, seed: size, embedder, now },
+    progress,
+  );
+  progress.done();
+  await db.execute(
+    sql`INSERT INTO bench_meta (key, value) VALUES (${key}, ${JSON.stringify(registered.map((user) => user.id))})`,
+  );
+  return { userId: measured.id, users: registered.map(({ client }) => ({ client })) };
+}
+
+async function timeContenders(
+  context: RetrievalContext,
+  questions: Question[],
+  rounds: number,
+  contenders: Record<string, Contender>,
+): Promise<{ latency: BenchResult["latency"]; tops: Map<string, string[][]> }> {
+  const samples = new Map<string, number[]>(Object.keys(contenders).map((name) => [name, []]));
+  const tops = new Map<string, string[][]>(Object.keys(contenders).map((name) => [name, []]));
+  const progress = progressBar();
+  progress.start(questions.length * rounds * Object.keys(contenders).length, "retrieval");
+  // Warm-up: the first calls pay for plans, caches and JIT.
+  for (const contender of Object.values(contenders)) for (const q of questions.slice(0, 3)) await contender(context, q);
+  for (let round = 0; round < rounds; round++) {
+    for (const question of questions) {
+      // Interleaved: each question runs every contender back to back, so noise hits them alike.
+      for (const [name, contender] of Object.entries(contenders)) {
+        const started = performance.now();
+        const top = await contender(context, question);
+        samples.get(name)?.push(performance.now() - started);
+        if (round === 0) tops.get(name)?.push(top);
+        progress.tick(1);
+      }
+    }
+  }
+  progress.done();
+  return {
+    latency: Object.fromEntries([...samples].map(([name, values]) => [name, summarise(values)])),
+    tops,
+  };
+}
+
+/**
+ * Between turns the background work a turn leaves (its memory extraction, in this process) is let
+ * finish first, as it would between a real user's messages: what is timed is the turn alone.
+ */
+async function settle(): Promise<void> {
+  await afterResponseIdle();
+  await getInProcessRunner().idle();
+}
+
+async function timeChat(baseUrl: string, users: ChatUser[], questions: string[], concurrent: number) {
+  const [measured] = users;
+  if (!measured) throw new Error("bench: no user");
+  const alone: number[] = [];
+  for (const question of questions) {
+    alone.push(await timeChatTurn(baseUrl, measured, question));
+    await settle();
+  }
+  const together: number[] = [];
+  const group = users.slice(0, concurrent);
+  for (let i = 0; i < Math.max(1, Math.floor(questions.length / 5)); i++) {
+    const times = await Promise.all(
+      group.map((user, j) => timeChatTurn(baseUrl, user, questions[(i + j) % questions.length] as string)),
+    );
+    together.push(...times);
+    await settle();
+  }
+  return { alone: summarise(alone), concurrent: summarise(together), concurrentUsers: group.length };
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseArgs(argv);
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  // The bench's own server: no pacing of the offline model, no limits on its users, cheap hashes.
+  Object.assign(process.env, {
+    LIFELINE_OFFLINE_DELAY_MS: "0",
+    LIFELINE_CHAT_RATE_LIMIT: "off",
+    LIFELINE_REGISTER_RATE_LIMIT: "off",
+    LIFELINE_SIGNIN_RATE_LIMIT: "off",
+    LIFELINE_SIGNIN_IP_RATE_LIMIT: "off",
+    LIFELINE_PASSWORD_HASH_COST: "4",
+  });
+  // The server's request log would bury the table: warnings only, unless LOG_LEVEL says otherwise.
+  logger.level = process.env.LOG_LEVEL ?? "warn";
+  const registry = createAiRegistry();
+  const embedder = registry.embedder;
+  const now = new Date();
+  const questionTexts = generateQuestions(7, options.questions);
+  const questions: Question[] = (await embedder.embed(questionTexts)).map((embedding, i) => ({
+    text: questionTexts[i] as string,
+    embedding,
+  }));
+  console.error(`bench: embedder ${embedder.model}; ${questions.length} questions × ${options.rounds} rounds`);
+
+  const results: BenchResult[] = [];
+  for (const kind of options.dbs) {
+    for (const size of options.sizes[kind]) {
+      console.error(`\n${kind}, ${size} memories for the measured user, ${OTHER_USERS} other users`);
+      const database = await openBenchDatabase(kind, size, embedder.model);
+      setDatabase(database);
+      const server = await startTestServer({ database });
+      try {
+        const seeded = await prepare(database, server.url, size, embedder, now);
+        const context: RetrievalContext = {
+          db: database.db,
+          userId: seeded.userId,
+          embeddingModel: embedder.model,
+          now,
+        };
+        const { latency, tops } = await timeContenders(context, questions, options.rounds, {
+          hybrid: statement("hybrid"),
+          weighted: statement("weighted"),
+          "in-app": inAppBaseline,
+          "hnsw-nearest": hnswNearest,
+        });
+        const exact = [];
+        for (const question of questions) exact.push(await exactNearest(context, question));
+        const hnsw = tops.get("hnsw-nearest") ?? [];
+        const recall = exact.map((ids, i) => agreement(ids, hnsw[i] ?? []).recall);
+        const result: BenchResult = {
+          db: kind,
+          size,
+          otherRows: (size * OTHER_USERS) / 2,
+          latency,
+          hnswRecallAt5: Math.round((recall.reduce((a, b) => a + b, 0) / Math.max(1, recall.length)) * 1000) / 1000,
+        };
+        if (options.chat && options.chatSizes.includes(size)) {
+          console.error("chat turns through the route…");
+          result.chatTurn = await timeChat(server.url, seeded.users, questionTexts, options.concurrentUsers);
+        }
+        results.push(result);
+      } finally {
+        await server.close();
+        await database.close();
+        setDatabase(undefined);
+      }
+    }
+  }
+
+  const report: BenchReport = {
+    at: now.toISOString(),
+    embedder: embedder.model,
+    questions: questions.length,
+    rounds: options.rounds,
+    results,
+  };
+  await mkdir(path.dirname(options.out), { recursive: true });
+  await writeFile(`${options.out}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(`${options.out}.svg`, svgChart(report));
+  console.log(formatTable(report));
+  console.log(`\nwritten: ${options.out}.json, ${options.out}.svg`);
+  return 0;
+}
+
+if (process.argv[1] !== undefined && /bench[\\/]cli\.ts$/.test(process.argv[1])) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

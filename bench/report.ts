@@ -1,0 +1,130 @@
+/** The bench's report: the JSON shape, a table for stdout and an SVG chart of p50/p95 by contender. */
+import type { DbKind } from "@/db/client";
+import type { Latency } from "./stats";
+
+export interface BenchResult {
+  db: DbKind;
+  /** Memories of the measured user. */
+  size: number;
+  /** Other users' memories in the same table. */
+  otherRows: number;
+  /** Per contender (hybrid, weighted, in-app, hnsw-nearest, …). */
+  latency: Record<string, Latency>;
+  /** Share of the exact nearest 5 that the HNSW index returned. */
+  hnswRecallAt5: number;
+  /** Time to the first text delta of a chat turn through the route (offline model, no delay). */
+  chatTurn?: { alone: Latency; concurrent: Latency; concurrentUsers: number };
+}
+
+export interface BenchReport {
+  at: string;
+  embedder: string;
+  questions: number;
+  rounds: number;
+  results: BenchResult[];
+}
+
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
+export function formatTable(report: BenchReport): string {
+  const lines = [
+    `Retrieval latency, ms (p50 / p95 / p99) — ${report.questions} questions × ${report.rounds}, embedder ${report.embedder}`,
+  ];
+  const contenders = [...new Set(report.results.flatMap((result) => Object.keys(result.latency)))];
+  const header = ["db", "N per user", ...contenders, "hnsw recall@5"];
+  const rows = report.results.map((result) => [
+    result.db,
+    result.size.toLocaleString("en"),
+    ...contenders.map((name) => {
+      const latency = result.latency[name];
+      return latency ? `${ms(latency.p50)} / ${ms(latency.p95)} / ${ms(latency.p99)}` : "—";
+    }),
+    result.hnswRecallAt5.toFixed(2),
+  ]);
+  lines.push(table(header, rows));
+  const chats = report.results.filter((result) => result.chatTurn);
+  if (chats.length > 0) {
+    lines.push("", "Chat turn through the route, ms to the first token (p50 / p95)");
+    lines.push(
+      table(
+        ["db", "N per user", "alone", "with concurrent users"],
+        chats.map((result) => {
+          const chat = result.chatTurn as NonNullable<BenchResult["chatTurn"]>;
+          return [
+            result.db,
+            result.size.toLocaleString("en"),
+            `${ms(chat.alone.p50)} / ${ms(chat.alone.p95)}`,
+            `${ms(chat.concurrent.p50)} / ${ms(chat.concurrent.p95)} (${chat.concurrentUsers} users)`,
+          ];
+        }),
+      ),
+    );
+  }
+  return lines.join("\n");
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ");
+  return [line(header), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+const COLORS = ["#2563eb", "#16a34a", "#dc2626", "#9333ea", "#ea580c", "#0891b2"];
+
+/** Grouped bars, one group per (db, size), one bar per contender: p50 solid, p95 as a lighter cap. Log scale. */
+export function svgChart(report: BenchReport): string {
+  const contenders = [...new Set(report.results.flatMap((result) => Object.keys(result.latency)))];
+  const groups = report.results;
+  const barWidth = 16;
+  const groupWidth = contenders.length * barWidth + 28;
+  const width = Math.max(480, 70 + groups.length * groupWidth + 20);
+  const height = 340;
+  const top = 40;
+  const bottom = height - 70;
+  const values = groups.flatMap((group) => Object.values(group.latency).map((latency) => latency.p95));
+  const max = Math.max(10, ...values);
+  const min = 0.5;
+  const y = (v: number) =>
+    bottom - ((Math.log10(Math.max(min, v)) - Math.log10(min)) / (Math.log10(max) - Math.log10(min))) * (bottom - top);
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="11">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    `<text x="10" y="20" font-size="13" font-weight="600">Retrieval latency (ms, log scale): p50 bar, p95 cap — ${escapeXml(report.embedder)}</text>`,
+  ];
+  for (let tick = 1; tick <= max * 1.01; tick *= 10) {
+    parts.push(
+      `<line x1="60" x2="${width - 10}" y1="${y(tick)}" y2="${y(tick)}" stroke="#e5e7eb"/>`,
+      `<text x="55" y="${y(tick) + 4}" text-anchor="end" fill="#6b7280">${tick}</text>`,
+    );
+  }
+  groups.forEach((group, g) => {
+    const x0 = 70 + g * groupWidth;
+    contenders.forEach((name, c) => {
+      const latency = group.latency[name];
+      if (!latency) return;
+      const x = x0 + c * barWidth;
+      const color = COLORS[c % COLORS.length];
+      parts.push(
+        `<rect x="${x}" y="${y(latency.p95)}" width="${barWidth - 3}" height="${bottom - y(latency.p95)}" fill="${color}" opacity="0.3"/>`,
+        `<rect x="${x}" y="${y(latency.p50)}" width="${barWidth - 3}" height="${bottom - y(latency.p50)}" fill="${color}"/>`,
+      );
+    });
+    parts.push(
+      `<text x="${x0 + (contenders.length * barWidth) / 2}" y="${bottom + 16}" text-anchor="middle">${group.db}</text>`,
+      `<text x="${x0 + (contenders.length * barWidth) / 2}" y="${bottom + 30}" text-anchor="middle">${group.size.toLocaleString("en")}</text>`,
+    );
+  });
+  contenders.forEach((name, c) => {
+    const x = 70 + c * 110;
+    parts.push(
+      `<rect x="${x}" y="${height - 22}" width="10" height="10" fill="${COLORS[c % COLORS.length]}"/>`,
+      `<text x="${x + 14}" y="${height - 13}">${escapeXml(name)}</text>`,
+    );
+  });
+  parts.push("</svg>");
+  return `${parts.join("\n")}\n`;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,68 @@
+/**
+ * Seeding a benchmark database: one measured user with N memories in a table that also holds the
+ * memories of OTHER_USERS other users (10 × N rows in all), interleaved on disk the way rows of
+ * users who write at the same time are.
+ *
+ * The measured user's memories are generated (bench/corpus.ts) and embedded by the configured
+ * embedder; each other user receives copies of half of every batch (server-side, so the vectors
+ * are not sent twice), which keeps their rows realistic without embedding 10 × N more texts.
+ */
+import { sql } from "drizzle-orm";
+import { type Database, selectRows } from "@/db/client";
+import { vectorLiteral } from "@/db/queries/vectors";
+import type { RunProgress } from "@/eval/run";
+import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
+import { generateMemories } from "./corpus";
+
+export const OTHER_USERS = 20;
+const BATCH = 250;
+const DAY_MS = 86_400_000;
+
+/** Inserts `count` memories for `userId` and, batch by batch, half as many for each of `others`. */
+export async function seedMemories(
+  database: Database,
+  input: {
+    userId: string;
+    others: readonly string[];
+    count: number;
+    seed: number;
+    embedder: MemoryEmbedder;
+    now: Date;
+  },
+  progress: RunProgress,
+): Promise<void> {
+  const { db } = database;
+  const memories = generateMemories(input.seed, input.count);
+  progress.start(memories.length, `seed ${input.count}`);
+  for (let offset = 0; offset < memories.length; offset += BATCH) {
+    const batch = memories.slice(offset, offset + BATCH);
+    const vectors = await input.embedder.embed(batch.map((memory) => memory.content));
+    const rows = batch.map((memory, i) => {
+      const updatedAt = new Date(input.now.getTime() - memory.ageDays * DAY_MS).toISOString();
+      return sql`(${input.userId}::uuid, ${memory.content}, ${memory.type}::memory_type, ${memory.importance}::real,
+        ${vectorLiteral(vectors[i] ?? [])}::vector, ${input.embedder.model}, 'user_stated', ${updatedAt}::timestamptz, ${updatedAt}::timestamptz)`;
+    });
+    const inserted = await selectRows<{ id: string }>(
+      db,
+      sql`INSERT INTO memories (user_id, content, type, importance, embedding, embedding_model, provenance, created_at, updated_at)
+        VALUES ${sql.join(rows, sql`, `)} RETURNING id`,
+    );
+    const ids = inserted.map((row) => row.id);
+    if (input.others.length > 0) {
+      // Each other user gets a random half of this batch: their rows land between the measured user's.
+      await db.execute(
+        sql`INSERT INTO memories (user_id, content, type, importance, embedding, embedding_model, provenance, created_at, updated_at)
+            SELECT o.id, m.content, m.type, m.importance, m.embedding, m.embedding_model, m.provenance, m.created_at, m.updated_at
+            FROM unnest(${`{${input.others.join(",")}}`}::uuid[]) AS o(id)
+            CROSS JOIN LATERAL (
+              SELECT * FROM memories
+              WHERE id = ANY(${`{${ids.join(",")}}`}::uuid[])
+              ORDER BY md5(id::text || o.id::text)
+              LIMIT ${Math.ceil(ids.length / 2)}
+            ) m`,
+      );
+    }
+    progress.tick(batch.length);
+  }
+  await database.query("ANALYZE memories");
+}
