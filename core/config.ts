@@ -164,3 +164,9 @@ export const answerConfig = {
 
 /** The longest chat message, in characters: lib/validation/chat.ts explains the number; the composer caps input with it. */
 export const MESSAGE_MAX_CHARS = 15_000;
+
+/** Agent mode (lib/agent). */
+export const agentConfig = {
+  /** The most model calls one agent turn may make before it stops and says so. */
+  maxModelCalls: 6,
+} as const;

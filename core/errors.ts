@@ -5,7 +5,7 @@
  */
 
 /** Resources whose absence (or foreignness — the same answer) is a 404 `not_found:<resource>`. */
-export type Resource = "user" | "conversation" | "message" | "note" | "memory" | "route";
+export type Resource = "user" | "conversation" | "message" | "note" | "memory" | "mail_operation" | "route";
 
 export type ErrorCode =
   | "bad_request"
@@ -17,6 +17,8 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"
+  /** An outside service (Gmail) failed: 502, with a message the user can act on. */
+  | `upstream:${string}`
   | "internal";
 
 /** Field path (e.g. "body.email", "params.id") → human-readable message. */
@@ -67,6 +69,8 @@ export function statusOf(code: ErrorCode): number {
       return 415;
     case "rate_limited":
       return 429;
+    case "upstream":
+      return 502;
     default:
       return 500;
   }

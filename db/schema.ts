@@ -93,7 +93,19 @@ export const EXTRACTION_STATUSES = ["queued", "running", "succeeded", "failed", 
 export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
 export const extractionStatusEnum = pgEnum("extraction_status", EXTRACTION_STATUSES);
 
-export const GMAIL_OPERATION_STATUSES = ["pending_confirmation", "succeeded", "failed", "cancelled"] as const;
+/**
+ * pending_confirmation: a send waiting for the user's approval; approved: claimed by an approval and
+ * being sent (a crash here leaves it in doubt, never sent twice); then succeeded | failed;
+ * cancelled: declined by the user.
+ */
+export const GMAIL_OPERATION_STATUSES = [
+  "pending_confirmation",
+  "approved",
+  "succeeded",
+  "failed",
+  "cancelled",
+] as const;
+export type GmailOperationStatus = (typeof GMAIL_OPERATION_STATUSES)[number];
 export const gmailOperationStatusEnum = pgEnum("gmail_operation_status", GMAIL_OPERATION_STATUSES);
 
 // ---------------------------------------------------------------------------
@@ -439,14 +451,45 @@ export const gmailOperations = pgTable(
     userId: ownerId(),
     conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
     messageId: uuid("message_id").references(() => messages.id, { onDelete: "set null" }),
-    /** search_emails | read_email | send_email | list_labels | … */
+    /** search_emails | read_email | list_labels | create_draft | modify_labels | send_email */
     operation: text("operation").notNull(),
+    /** Which mailbox served it: "gmail" or "demo" (the local demo mailbox). */
+    mailbox: text("mailbox").notNull().default("gmail"),
     params: jsonb("params").$type<Record<string, unknown>>().notNull().default({}),
     status: gmailOperationStatusEnum("status").notNull(),
     result: jsonb("result").$type<unknown>(),
     error: text("error"),
+    latencyMs: integer("latency_ms"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [index("gmail_operations_user_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * The local demo mailbox: a labelled stand-in for Gmail (like PGlite for Postgres), one per user,
+ * seeded with a small inbox on first use so agent mode works with no Google account.
+ */
+export const demoMailboxes = pgTable("demo_mailboxes", {
+  userId: ownerId().primaryKey(),
+  createdAt: createdAt(),
+});
+
+export const demoMailMessages = pgTable(
+  "demo_mail_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: ownerId(),
+    fromAddress: text("from_address").notNull(),
+    toAddresses: text("to_addresses").array().notNull().default(sql`'{}'::text[]`),
+    ccAddresses: text("cc_addresses").array().notNull().default(sql`'{}'::text[]`),
+    bccAddresses: text("bcc_addresses").array().notNull().default(sql`'{}'::text[]`),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    /** Gmail-style labels: INBOX, SENT, DRAFT, UNREAD, STARRED, IMPORTANT or the user's own. */
+    labels: text("labels").array().notNull().default(sql`'{}'::text[]`),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("demo_mail_messages_user_idx").on(t.userId, t.sentAt)],
 );

@@ -1,0 +1,107 @@
+/**
+ * The agent's mailbox operations (gmail_operations): every tool call logged with its params,
+ * status, latency and error; and the sends waiting for the user's approval, whose state lives
+ * here (a pending row survives a restart; claiming it is one conditional UPDATE, so approving
+ * twice sends once). Owner-scoped: another user's operation is never found.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { type GmailOperationStatus, gmailOperations } from "@/db/schema";
+
+export type GmailOperationRow = typeof gmailOperations.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface OperationContext {
+  userId: string;
+  conversationId: string | null;
+  /** The assistant message of the turn that ran it. */
+  messageId: string | null;
+}
+
+export async function recordOperation(
+  db: Db,
+  input: OperationContext & {
+    operation: string;
+    mailbox: string;
+    params: Record<string, unknown>;
+    status: GmailOperationStatus;
+    result?: unknown;
+    error?: string | null;
+    latencyMs?: number | null;
+  },
+): Promise<GmailOperationRow> {
+  const [row] = await db
+    .insert(gmailOperations)
+    .values({
+      userId: input.userId,
+      conversationId: input.conversationId,
+      messageId: input.messageId,
+      operation: input.operation,
+      mailbox: input.mailbox,
+      params: input.params,
+      status: input.status,
+      result: input.result ?? null,
+      error: input.error ?? null,
+      latencyMs: input.latencyMs ?? null,
+    })
+    .returning();
+  if (!row) throw new Error("recordOperation: no row returned");
+  return row;
+}
+
+export async function getOperation(db: Db, input: { userId: string; id: string }): Promise<GmailOperationRow | null> {
+  if (!UUID.test(input.id)) return null;
+  const [row] = await db
+    .select()
+    .from(gmailOperations)
+    .where(and(eq(gmailOperations.userId, input.userId), eq(gmailOperations.id, input.id)));
+  return row ?? null;
+}
+
+/** Moves the user's operation from `from` to `to` (with the given fields); null when it was not in `from`. */
+export async function transitionOperation(
+  db: Db,
+  input: {
+    userId: string;
+    id: string;
+    from: GmailOperationStatus;
+    to: GmailOperationStatus;
+    params?: Record<string, unknown>;
+    result?: unknown;
+    error?: string | null;
+    latencyMs?: number | null;
+  },
+): Promise<GmailOperationRow | null> {
+  if (!UUID.test(input.id)) return null;
+  const [row] = await db
+    .update(gmailOperations)
+    .set({
+      status: input.to,
+      ...(input.params !== undefined ? { params: input.params } : {}),
+      ...(input.result !== undefined ? { result: input.result } : {}),
+      ...(input.error !== undefined ? { error: input.error } : {}),
+      ...(input.latencyMs !== undefined ? { latencyMs: input.latencyMs } : {}),
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(gmailOperations.userId, input.userId),
+        eq(gmailOperations.id, input.id),
+        eq(gmailOperations.status, input.from),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+export async function listOperationsOfMessage(
+  db: Db,
+  input: { userId: string; messageId: string },
+): Promise<GmailOperationRow[]> {
+  return db
+    .select()
+    .from(gmailOperations)
+    .where(and(eq(gmailOperations.userId, input.userId), eq(gmailOperations.messageId, input.messageId)))
+    .orderBy(asc(gmailOperations.createdAt), asc(gmailOperations.id));
+}

@@ -1,0 +1,337 @@
+/**
+ * The Gmail agent on both databases, against the demo mailbox: the graph, the offline plan, the
+ * tools and their log, approval. The model boundary is checked with a scripted chat model: its
+ * FIRST input is the chat turn's assembled context — the memory lines the trace includes, and the
+ * previous user and assistant messages (the earlier app sent neither).
+ */
+import { BaseChatModel, type BindToolsInput } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "@/core/errors";
+import type { Database, Db } from "@/db/client";
+import { demoMailMessages, gmailOperations } from "@/db/schema";
+import { assembleContext } from "@/lib/memory/retrieval/assemble";
+import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
+import { approvePendingSend, declinePendingSend, editPendingSend, getPendingSend } from "./approval";
+import { buildAgentGraph, finalAnswer, stepLimitMessage } from "./graph";
+import { demoMailbox } from "./mailbox/demo";
+import type { Draft } from "./mailbox/types";
+import { toLangChainMessages } from "./messages";
+import { OfflineAgentChatModel } from "./offline/chat-model";
+import { AgentRecorder } from "./recorder";
+import { createMailTools } from "./tools";
+
+const NOW = new Date("2026-11-30T12:00:00.000Z");
+
+/** A chat model that answers from a script and keeps every input it received. */
+class ScriptedChatModel extends BaseChatModel {
+  readonly inputs: BaseMessage[][] = [];
+  constructor(private readonly replies: AIMessage[]) {
+    super({});
+  }
+  _llmType() {
+    return "scripted";
+  }
+  override bindTools(tools: BindToolsInput[]) {
+    return this.withConfig({ tools } as Partial<this["ParsedCallOptions"]>);
+  }
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    this.inputs.push(messages);
+    const script = this.replies[Math.min(this.inputs.length - 1, this.replies.length - 1)] ?? new AIMessage("done");
+    // A fresh message per call, with call ids of its own, as a real model's would be.
+    const reply = new AIMessage({
+      content: script.content,
+      tool_calls: (script.tool_calls ?? []).map((call) => ({ ...call, id: `${call.id}-${this.inputs.length}` })),
+    });
+    return { generations: [{ text: typeof reply.content === "string" ? reply.content : "", message: reply }] };
+  }
+}
+
+describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
+  let database: Database;
+  let db: Db;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    db = database.db;
+  });
+  afterAll(async () => database?.close());
+
+  async function run(userId: string, request: string, options: { model?: BaseChatModel; max?: number } = {}) {
+    const conversationId = await createConversation(db, userId);
+    const mailbox = demoMailbox(db, userId, () => NOW);
+    const tools = createMailTools({ db, mailbox, context: { userId, conversationId, messageId: null } });
+    const graph = buildAgentGraph({
+      model: options.model ?? new OfflineAgentChatModel(),
+      tools,
+      maxModelCalls: options.max ?? 6,
+    });
+    const recorder = new AgentRecorder();
+    const state = await graph.invoke(
+      {
+        messages: toLangChainMessages([
+          { role: "system", content: "You are Lifeline in agent mode." },
+          { role: "user", content: request },
+        ]),
+      },
+      { callbacks: [recorder] },
+    );
+    return { answer: finalAnswer(state.messages), steps: recorder.steps, conversationId };
+  }
+
+  const operations = (userId: string) =>
+    db.select().from(gmailOperations).where(eq(gmailOperations.userId, userId)).orderBy(gmailOperations.createdAt);
+
+  it("the agent's first model input is the assembled context: included memory lines and the previous messages", async () => {
+    const userId = await createUser(db, "Ada");
+    const conversationId = await createConversation(db, userId);
+    await insertMemories(db, [
+      { userId, content: "Maya is my sister", importance: 0.9, embedding: sparseVector({ 0: 1 }) },
+      { userId, content: "I prefer short emails", importance: 0.8, embedding: sparseVector({ 0: 0.9, 1: 0.4 }) },
+      { userId, content: "Unrelated: I collect stamps", importance: 0.2, embedding: sparseVector({ 7: 1 }) },
+    ]);
+    const context = await assembleContext(db, {
+      userId,
+      conversationId,
+      message: "Find emails from my sister",
+      history: [
+        { id: crypto.randomUUID(), role: "user", content: "Hi, I'm planning a dinner with family" },
+        { id: crypto.randomUUID(), role: "assistant", content: "Sounds lovely! Who is coming?" },
+      ],
+      mode: "agent",
+      memoryEnabled: true,
+      embed: async () => sparseVector({ 0: 1 }),
+      embeddingModel: TEST_EMBEDDER,
+      now: NOW,
+    });
+    expect(context.trace.memoryLines.length).toBeGreaterThan(0);
+
+    const model = new ScriptedChatModel([
+      new AIMessage({
+        content: "",
+        tool_calls: [{ id: "c1", name: "search_emails", args: { query: "from:maya" }, type: "tool_call" }],
+      }),
+      new AIMessage("Here they are."),
+    ]);
+    const tools = createMailTools({
+      db,
+      mailbox: demoMailbox(db, userId, () => NOW),
+      context: { userId, conversationId, messageId: null },
+    });
+    const recorder = new AgentRecorder();
+    const graph = buildAgentGraph({ model, tools, maxModelCalls: 6 });
+    await graph.invoke({ messages: toLangChainMessages(context.messages) }, { callbacks: [recorder] });
+
+    const [first] = model.inputs;
+    const system = String(first?.[0]?.content);
+    for (const line of context.trace.memoryLines) expect(system).toContain(line);
+    expect(system).not.toContain("I collect stamps");
+    expect(first?.map((m) => [m.getType(), m.content])).toEqual([
+      ["system", context.messages[0]?.content],
+      ["human", "Hi, I'm planning a dinner with family"],
+      ["ai", "Sounds lovely! Who is coming?"],
+      ["human", "Find emails from my sister"],
+    ]);
+    // The recorder captured the same input at the boundary, and both model calls in order.
+    const modelSteps = recorder.steps.filter((step) => step.type === "model");
+    expect(modelSteps).toHaveLength(2);
+    expect(modelSteps[0]?.type === "model" && modelSteps[0].input.map((m) => m.content)).toEqual(
+      first?.map((m) => m.content),
+    );
+    expect(modelSteps[0]?.type === "model" && modelSteps[0].tools).toEqual([
+      "search_emails",
+      "read_email",
+      "list_labels",
+      "create_draft",
+      "modify_labels",
+      "send_email",
+    ]);
+    expect(recorder.steps.map((step) => (step.type === "model" ? `model ${step.index}` : `tool ${step.name}`))).toEqual(
+      ["model 1", "tool search_emails", "model 2"],
+    );
+  });
+
+  it("offline: 'find emails from Maya' searches the demo mailbox (seeded on first use) and lists what it found", async () => {
+    const userId = await createUser(db, "Bea");
+    const { answer, steps } = await run(userId, "Find emails from Maya");
+    expect(answer).toMatch(/^I found 2 emails from Maya:/);
+    expect(answer).toContain("Dinner on Friday?");
+    expect(answer).toContain("Photos from the hike");
+    const tool = steps.find((step) => step.type === "tool");
+    expect(tool?.type === "tool" && [tool.name, tool.input]).toEqual([
+      "search_emails",
+      { query: "from:Maya", max: 10 },
+    ]);
+    const [logged] = await operations(userId);
+    expect(logged).toMatchObject({ operation: "search_emails", mailbox: "demo", status: "succeeded", error: null });
+    expect(logged?.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(logged?.result).toMatchObject({ count: 2 });
+  });
+
+  it("offline: 'summarise my latest email' searches, reads, then summarises the newest message", async () => {
+    const userId = await createUser(db, "Cy");
+    const { answer, steps } = await run(userId, "Can you summarise my latest email?");
+    expect(steps.filter((s) => s.type === "tool").map((s) => s.type === "tool" && s.name)).toEqual([
+      "search_emails",
+      "read_email",
+    ]);
+    expect(answer).toContain('from Maya Chen, "Dinner on Friday?"');
+    expect(answer).toContain("Are you free for dinner on Friday at 7:30?");
+  });
+
+  it("send waits for approval; Approve sends exactly the shown draft once; a second approval is refused", async () => {
+    const userId = await createUser(db, "Dee");
+    const { answer } = await run(userId, "Reply to Tom saying 10 works for me, see you at the gym");
+    expect(answer).toMatch(/ready\. Review it below and approve it to send/);
+    const sent = () =>
+      db
+        .select()
+        .from(demoMailMessages)
+        .where(
+          and(eq(demoMailMessages.userId, userId), eq(demoMailMessages.subject, "Re: Bouldering Saturday morning")),
+        );
+    expect(await sent()).toEqual([]);
+
+    const pending = (await operations(userId)).find((op) => op.operation === "send_email");
+    expect(pending?.status).toBe("pending_confirmation");
+    const shown = (await getPendingSend(db, { userId, operationId: pending?.id ?? "" })).draft;
+    expect(shown).toEqual({
+      to: ["Tom Becker <tom.becker@example.com>"],
+      cc: [],
+      bcc: [],
+      subject: "Re: Bouldering Saturday morning",
+      body: "10 works for me, see you at the gym.",
+    });
+
+    // What was shown must be what is sent: a different draft is refused and nothing is sent.
+    const mailboxFor = async () => demoMailbox(db, userId, () => NOW);
+    await expect(
+      approvePendingSend(db, {
+        userId,
+        operationId: pending?.id ?? "",
+        shown: { ...shown, body: "other" },
+        mailboxFor,
+      }),
+    ).rejects.toMatchObject({ code: "conflict:draft_changed" });
+    expect(await sent()).toEqual([]);
+
+    const approved = await approvePendingSend(db, { userId, operationId: pending?.id ?? "", shown, mailboxFor });
+    expect(approved.status).toBe("succeeded");
+    const [message, ...others] = await sent();
+    expect(others).toEqual([]);
+    expect(message).toMatchObject({ toAddresses: shown.to, body: shown.body, labels: ["SENT"] });
+
+    await expect(
+      approvePendingSend(db, { userId, operationId: pending?.id ?? "", shown, mailboxFor }),
+    ).rejects.toMatchObject({
+      code: "conflict:succeeded",
+    });
+    expect(await sent()).toHaveLength(1);
+  });
+
+  it("approving twice at the same time sends once", async () => {
+    const userId = await createUser(db, "Eve");
+    await run(userId, "Email Priya saying the churn numbers are attached");
+    const pending = (await operations(userId)).find((op) => op.operation === "send_email");
+    const shown = (await getPendingSend(db, { userId, operationId: pending?.id ?? "" })).draft;
+    let sends = 0;
+    const mailboxFor = async () => {
+      const box = demoMailbox(db, userId, () => NOW);
+      const send = (draft: Draft) => {
+        sends += 1;
+        return box.send(draft);
+      };
+      return { ...box, send };
+    };
+    const results = await Promise.allSettled([
+      approvePendingSend(db, { userId, operationId: pending?.id ?? "", shown, mailboxFor }),
+      approvePendingSend(db, { userId, operationId: pending?.id ?? "", shown, mailboxFor }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(sends).toBe(1);
+  });
+
+  it("edit replaces the pending draft; decline sends nothing; another user's send is not found", async () => {
+    const userId = await createUser(db, "Fay");
+    const stranger = await createUser(db, "Gus");
+    await run(userId, "Email Priya saying the report is late");
+    const pending = (await operations(userId)).find((op) => op.operation === "send_email");
+    const id = pending?.id ?? "";
+    const edited = await editPendingSend(db, {
+      userId,
+      operationId: id,
+      draft: {
+        to: ["priya@northwind.example.com"],
+        cc: [],
+        bcc: [],
+        subject: "Report",
+        body: "It will be a day late.",
+      },
+    });
+    expect(edited.draft.body).toBe("It will be a day late.");
+
+    for (const attempt of [
+      () => getPendingSend(db, { userId: stranger, operationId: id }),
+      () => declinePendingSend(db, { userId: stranger, operationId: id }),
+      () =>
+        approvePendingSend(db, {
+          userId: stranger,
+          operationId: id,
+          shown: edited.draft,
+          mailboxFor: async () => demoMailbox(db, stranger),
+        }),
+      () => getPendingSend(db, { userId, operationId: "not-an-id" }),
+    ]) {
+      await expect(attempt()).rejects.toSatisfy((e: unknown) => e instanceof AppError && e.status === 404);
+    }
+
+    expect((await declinePendingSend(db, { userId, operationId: id })).status).toBe("cancelled");
+    await expect(
+      approvePendingSend(db, {
+        userId,
+        operationId: id,
+        shown: edited.draft,
+        mailboxFor: async () => demoMailbox(db, userId),
+      }),
+    ).rejects.toMatchObject({ code: "conflict:cancelled" });
+    const sentCount = await db
+      .select()
+      .from(demoMailMessages)
+      .where(and(eq(demoMailMessages.userId, userId), eq(demoMailMessages.subject, "Report")));
+    expect(sentCount).toEqual([]);
+  });
+
+  it("one user's demo mailbox is invisible to another: search finds only their own, read of a foreign id fails", async () => {
+    const alice = await createUser(db, "Hal");
+    const bob = await createUser(db, "Ivy");
+    const aliceBox = demoMailbox(db, alice, () => NOW);
+    const [own] = await aliceBox.search("from:maya", 1);
+    const bobBox = demoMailbox(db, bob, () => NOW);
+    await expect(bobBox.read(own?.id ?? "")).rejects.toMatchObject({ code: "not_found" });
+    await expect(bobBox.modifyLabels(own?.id ?? "", ["STARRED"], [])).rejects.toMatchObject({ code: "not_found" });
+    expect((await bobBox.search("", 50)).every((mail) => mail.id !== own?.id)).toBe(true);
+  });
+
+  it("the step limit stops a model that never stops calling tools, with a clear message", async () => {
+    const userId = await createUser(db, "Jo");
+    const looping = new ScriptedChatModel([
+      new AIMessage({ content: "", tool_calls: [{ id: "x", name: "list_labels", args: {}, type: "tool_call" }] }),
+    ]);
+    const { answer, steps } = await run(userId, "labels forever", { model: looping, max: 3 });
+    expect(answer).toBe(stepLimitMessage(3));
+    expect(steps.filter((s) => s.type === "model")).toHaveLength(3);
+  });
+
+  it("demo labels: modify adds and removes; list shows system and the user's own", async () => {
+    const userId = await createUser(db, "Kai");
+    const box = demoMailbox(db, userId, () => NOW);
+    const [mail] = await box.search("is:unread from:tom", 1);
+    expect(mail?.unread).toBe(true);
+    expect((await box.modifyLabels(mail?.id ?? "", ["STARRED"], ["UNREAD"])).labels).toEqual(["INBOX", "STARRED"]);
+    expect(await box.search("is:unread from:tom", 1)).toEqual([]);
+    const labels = await box.listLabels();
+    expect(labels.filter((l) => l.type === "user").map((l) => l.name)).toEqual(["Travel", "Work"]);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * Sending needs the user's approval. The agent's `send_email` only records a pending send
+ * (gmail_operations, status pending_confirmation, params = the exact draft). Here the user:
+ * - edits it: the stored draft is replaced while it is still pending;
+ * - approves it: the draft they were shown must equal the stored one (else 409: it changed), the
+ *   row is claimed pending → approved by one conditional UPDATE (a second approval finds nothing
+ *   to claim: approving twice sends once), then exactly that stored draft is sent — no model call
+ *   in between — and the row becomes succeeded (with the sent id) or failed (with the error);
+ * - declines it: pending → cancelled; nothing is sent.
+ * The pending state lives in the database, so it survives a restart.
+ */
+import { AppError } from "@/core/errors";
+import type { Db } from "@/db/client";
+import { type GmailOperationRow, getOperation, transitionOperation } from "@/db/queries/gmail-operations";
+import type { MailboxKind } from "./mailbox/types";
+import { type Draft, type Mailbox, MailboxError } from "./mailbox/types";
+import { draftSchema } from "./tools";
+
+export interface PendingSend {
+  id: string;
+  status: GmailOperationRow["status"];
+  mailbox: string;
+  draft: Draft;
+  error: string | null;
+  result: unknown;
+}
+
+function toPendingSend(row: GmailOperationRow): PendingSend {
+  return {
+    id: row.id,
+    status: row.status,
+    mailbox: row.mailbox,
+    draft: draftSchema.parse(row.params),
+    error: row.error,
+    result: row.result,
+  };
+}
+
+async function sendOperation(db: Db, input: { userId: string; operationId: string }): Promise<GmailOperationRow> {
+  const row = await getOperation(db, { userId: input.userId, id: input.operationId });
+  if (!row || row.operation !== "send_email") throw new AppError("not_found:mail_operation", "No such email to send");
+  return row;
+}
+
+function sameDraft(a: Draft, b: Draft): boolean {
+  return JSON.stringify(draftSchema.parse(a)) === JSON.stringify(draftSchema.parse(b));
+}
+
+function notPending(row: GmailOperationRow): AppError {
+  const what: Record<string, string> = {
+    approved: "is already being sent",
+    succeeded: "was already sent",
+    failed: "was approved and failed to send",
+    cancelled: "was declined",
+  };
+  return new AppError(`conflict:${row.status}`, `This email ${what[row.status] ?? "is not waiting for approval"}`);
+}
+
+export async function getPendingSend(db: Db, input: { userId: string; operationId: string }): Promise<PendingSend> {
+  return toPendingSend(await sendOperation(db, input));
+}
+
+export async function editPendingSend(
+  db: Db,
+  input: { userId: string; operationId: string; draft: Draft },
+): Promise<PendingSend> {
+  const row = await sendOperation(db, input);
+  const updated = await transitionOperation(db, {
+    userId: input.userId,
+    id: row.id,
+    from: "pending_confirmation",
+    to: "pending_confirmation",
+    params: { ...draftSchema.parse(input.draft) },
+  });
+  if (!updated) throw notPending(await sendOperation(db, input));
+  return toPendingSend(updated);
+}
+
+export async function declinePendingSend(db: Db, input: { userId: string; operationId: string }): Promise<PendingSend> {
+  const row = await sendOperation(db, input);
+  const updated = await transitionOperation(db, {
+    userId: input.userId,
+    id: row.id,
+    from: "pending_confirmation",
+    to: "cancelled",
+  });
+  if (!updated) throw notPending(await sendOperation(db, input));
+  return toPendingSend(updated);
+}
+
+export async function approvePendingSend(
+  db: Db,
+  input: { userId: string; operationId: string; shown: Draft; mailboxFor: (kind: MailboxKind) => Promise<Mailbox> },
+): Promise<PendingSend> {
+  const row = await sendOperation(db, input);
+  if (row.status !== "pending_confirmation") throw notPending(row);
+  const stored = draftSchema.parse(row.params);
+  if (!sameDraft(stored, input.shown)) {
+    throw new AppError(
+      "conflict:draft_changed",
+      "The draft changed since it was shown: review it again before sending",
+    );
+  }
+  const claimed = await transitionOperation(db, {
+    userId: input.userId,
+    id: row.id,
+    from: "pending_confirmation",
+    to: "approved",
+  });
+  if (!claimed) throw notPending(await sendOperation(db, input));
+
+  const started = performance.now();
+  try {
+    const mailbox = await input.mailboxFor(row.mailbox === "demo" ? "demo" : "gmail");
+    const sent = await mailbox.send(stored);
+    const done = await transitionOperation(db, {
+      userId: input.userId,
+      id: row.id,
+      from: "approved",
+      to: "succeeded",
+      result: sent,
+      latencyMs: Math.round(performance.now() - started),
+    });
+    return toPendingSend(done ?? claimed);
+  } catch (error) {
+    await transitionOperation(db, {
+      userId: input.userId,
+      id: row.id,
+      from: "approved",
+      to: "failed",
+      error: error instanceof Error ? error.message : String(error),
+      latencyMs: Math.round(performance.now() - started),
+    });
+    if (error instanceof MailboxError)
+      throw new AppError(`upstream:${error.code}`, error.userMessage, { cause: error });
+    throw error;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The offline provider's agent model: a LangChain chat model that follows the deterministic plan
+ * (planner.ts) — a real, labelled implementation chosen when no model key is configured, like the
+ * offline text model. It reads exactly what any model bound to the tools reads: the messages
+ * (system message with the memory lines, history, the request, the tool calls and results so far).
+ */
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import { BaseChatModel, type BindToolsInput } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { planNextStep, type ToolStep } from "./planner";
+
+export const OFFLINE_AGENT_MODEL_ID = "offline/agent-plan-v1";
+
+function textOf(message: BaseMessage): string {
+  return typeof message.content === "string"
+    ? message.content
+    : message.content.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join("");
+}
+
+function parse(content: string): unknown {
+  try {
+    return JSON.parse(content);
+  } catch {
+    return content;
+  }
+}
+
+/** The request (the last human message) and the tool steps taken since. */
+export function readTurn(messages: readonly BaseMessage[]): { request: string; steps: ToolStep[] } {
+  let start = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (HumanMessage.isInstance(messages[i])) {
+      start = i;
+      break;
+    }
+  }
+  const request = start >= 0 ? textOf(messages[start] as BaseMessage) : "";
+  const after = messages.slice(start + 1);
+  const steps: ToolStep[] = [];
+  for (const message of after) {
+    if (!AIMessage.isInstance(message)) continue;
+    for (const call of message.tool_calls ?? []) {
+      const reply = after.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === call.id);
+      steps.push({ tool: call.name, args: call.args, result: reply ? parse(textOf(reply)) : null });
+    }
+  }
+  return { request, steps };
+}
+
+export class OfflineAgentChatModel extends BaseChatModel {
+  readonly modelId = OFFLINE_AGENT_MODEL_ID;
+
+  constructor() {
+    super({});
+  }
+
+  _llmType(): string {
+    return "lifeline-offline-agent";
+  }
+
+  override bindTools(tools: BindToolsInput[]) {
+    // The plan names its tools itself; binding keeps them in the call options, as providers do.
+    return this.withConfig({ tools } as Partial<this["ParsedCallOptions"]>);
+  }
+
+  async _generate(
+    messages: BaseMessage[],
+    _options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    const { request, steps } = readTurn(messages);
+    const step = planNextStep(request, steps);
+    if (step.kind === "answer") {
+      await runManager?.handleLLMNewToken(step.text);
+      return { generations: [{ text: step.text, message: new AIMessage(step.text) }] };
+    }
+    const message = new AIMessage({
+      content: "",
+      tool_calls: [{ id: `offline-call-${steps.length + 1}`, name: step.tool, args: step.args, type: "tool_call" }],
+    });
+    return { generations: [{ text: "", message }] };
+  }
+}

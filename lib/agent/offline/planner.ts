@@ -1,0 +1,179 @@
+/**
+ * The offline agent's plan: with no model key, agent mode still works end to end, against the demo
+ * mailbox (or Gmail), by a deterministic tool plan for the common requests —
+ *   "find emails from Maya" · "summarise my latest email" · "show my unread emails" ·
+ *   "list my labels" · "draft a reply to Tom saying …" · "email Priya saying …" / "reply to Tom
+ *   saying …" (send: prepared for approval, never sent by the plan).
+ * Each call sees the request and the tool results so far and returns the next step: one tool call
+ * or the final answer. Anything else gets an answer saying what agent mode can do.
+ */
+
+export type PlannedTool = "search_emails" | "read_email" | "list_labels" | "create_draft" | "send_email";
+
+export interface ToolStep {
+  tool: string;
+  args: Record<string, unknown>;
+  /** The tool's JSON result (or an `{ error }` object). */
+  result: unknown;
+}
+
+export type PlanStep =
+  | { kind: "tool"; tool: PlannedTool; args: Record<string, unknown> }
+  | { kind: "answer"; text: string };
+
+interface Summary {
+  id: string;
+  from: string;
+  subject: string;
+  date: string;
+  snippet: string;
+  unread?: boolean;
+}
+
+const callTool = (tool: PlannedTool, args: Record<string, unknown>): PlanStep => ({ kind: "tool", tool, args });
+const answer = (text: string): PlanStep => ({ kind: "answer", text });
+
+function failure(result: unknown): string | null {
+  if (result && typeof result === "object" && "error" in result) return String((result as { error: unknown }).error);
+  return null;
+}
+
+const displayDate = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+
+/** "Maya Chen <maya.chen@example.com>" → "Maya Chen"; a bare address stays as it is. */
+export function senderName(from: string): string {
+  const match = /^\s*"?([^"<]+?)"?\s*<[^>]+>\s*$/.exec(from);
+  return match?.[1]?.trim() ?? from.trim();
+}
+
+/** The address part of "Name <address>", or the text itself. */
+export function addressOf(from: string): string {
+  return /<([^>]+)>/.exec(from)?.[1]?.trim() ?? from.trim();
+}
+
+function listEmails(emails: Summary[], intro: string): string {
+  const lines = emails.map(
+    (email) =>
+      `- **${email.subject || "(no subject)"}** — ${senderName(email.from)}, ${displayDate(email.date)}${email.unread ? " (unread)" : ""}: ${email.snippet}`,
+  );
+  return `${intro}\n\n${lines.join("\n")}`;
+}
+
+function firstSentences(text: string, count = 2): string {
+  const sentences =
+    text
+      .replace(/\s+/g, " ")
+      .trim()
+      .match(/[^.!?]+[.!?]+|[^.!?]+$/g) ?? [];
+  return sentences.slice(0, count).join(" ").trim();
+}
+
+/** Trims a quoted or trailing-punctuated phrase the user dictated ("saying 'I'll be there.'"). */
+function dictated(text: string): string {
+  const trimmed = text
+    .trim()
+    .replace(/^["'“‘]|["'”’]$/g, "")
+    .trim();
+  const body = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(body) ? body : `${body}.`;
+}
+
+const SEARCH_FROM =
+  /\b(?:find|search|show|list|get|any|look for)\b.*?\b(?:e-?mails?|mails?|messages?)\s+(?:from|by)\s+([\p{L}][\p{L}.'@-]*(?:\s+[\p{L}][\p{L}.'-]*)?)/iu;
+const LATEST =
+  /\b(?:summari[sz]e|read|open|what(?:'s| is| does)?)\b.*\b(?:latest|last|newest|most recent)\s+(?:e-?mail|mail|message)/i;
+const UNREAD = /\bunread\b/i;
+const LABELS = /\b(?:labels?|folders?)\b/i;
+const DRAFT_REPLY =
+  /\bdraft\b.*?\breply\s+to\s+([\p{L}][\p{L}.'@-]*)\s*(?:,\s*)?(?:saying|to say|that says|that|with)\s+(.+)$/isu;
+const SEND =
+  /\b(?:(?:send|write)\s+(?:an?\s+)?(?:e-?mail|message|reply)\s+to|e-?mail|reply\s+to)\s+([\p{L}][\p{L}.'@-]*)\s*(?:,\s*)?(?:saying|to say|that says|that|with)\s+(.+)$/isu;
+
+export const AGENT_HELP =
+  'In agent mode I can work with your mailbox: search it ("find emails from Maya"), summarise a message ' +
+  '("summarise my latest email"), show unread mail, list labels, save a draft ("draft a reply to Tom saying ' +
+  'I\'ll be there at 10") and prepare an email for you to approve ("email Priya saying the numbers are ready"). ' +
+  "Nothing is sent until you approve it.";
+
+/** The next step for `request`, given the tool steps taken so far in this turn. */
+export function planNextStep(request: string, steps: readonly ToolStep[]): PlanStep {
+  const last = steps.at(-1);
+  const lastError = last ? failure(last.result) : null;
+  if (lastError) return answer(lastError);
+  const text = request.trim();
+
+  const draftReply = DRAFT_REPLY.exec(text);
+  const send = draftReply ? null : SEND.exec(text);
+  const compose = draftReply ?? send;
+  if (compose) {
+    const [, who = "", said = ""] = compose;
+    const tool: PlannedTool = draftReply ? "create_draft" : "send_email";
+    if (steps.length === 0) {
+      if (who.includes("@")) return callTool(tool, { to: [who], subject: "A note from me", body: dictated(said) });
+      return callTool("search_emails", { query: `from:${who}`, max: 1 });
+    }
+    const found = steps[0]?.tool === "search_emails" ? (steps[0].result as Summary[]) : [];
+    if (steps.length === 1 && steps[0]?.tool === "search_emails") {
+      const original = found[0];
+      if (!original)
+        return answer(
+          `I couldn't find any email from ${who}, so I don't know their address. Tell me their email address and I'll prepare it.`,
+        );
+      const subject = /^re:/i.test(original.subject) ? original.subject : `Re: ${original.subject}`;
+      return callTool(tool, { to: [original.from], subject, body: dictated(said) });
+    }
+    const composed = steps.find((step) => step.tool === tool);
+    const args = composed?.args as { to?: string[]; subject?: string } | undefined;
+    const to = (args?.to ?? []).map(senderName).join(", ");
+    return answer(
+      tool === "create_draft"
+        ? `I saved a draft to ${to} with the subject "${args?.subject}". It is in your Drafts; nothing was sent.`
+        : `Your email to ${to} ("${args?.subject}") is ready. Review it below and approve it to send, edit it, or decline — nothing is sent until you approve.`,
+    );
+  }
+
+  const searchFrom = SEARCH_FROM.exec(text);
+  if (searchFrom) {
+    const who = (searchFrom[1] ?? "").trim().replace(/[.?!]+$/, "");
+    if (steps.length === 0) return callTool("search_emails", { query: `from:${who}`, max: 10 });
+    const emails = (last?.result ?? []) as Summary[];
+    if (emails.length === 0) return answer(`I found no emails from ${who}.`);
+    return answer(listEmails(emails, `I found ${emails.length} email${emails.length === 1 ? "" : "s"} from ${who}:`));
+  }
+
+  if (LATEST.test(text)) {
+    if (steps.length === 0) return callTool("search_emails", { query: "in:inbox", max: 1 });
+    if (steps.length === 1) {
+      const [latest] = (last?.result ?? []) as Summary[];
+      if (!latest) return answer("Your inbox is empty.");
+      return callTool("read_email", { id: latest.id });
+    }
+    const email = last?.result as Summary & { body: string };
+    return answer(
+      `Your latest email is from ${senderName(email.from)}, "${email.subject}" (${displayDate(email.date)}). ` +
+        `In short: ${firstSentences(email.body)}`,
+    );
+  }
+
+  if (UNREAD.test(text)) {
+    if (steps.length === 0) return callTool("search_emails", { query: "is:unread in:inbox", max: 10 });
+    const emails = (last?.result ?? []) as Summary[];
+    if (emails.length === 0) return answer("You have no unread emails.");
+    return answer(listEmails(emails, `You have ${emails.length} unread email${emails.length === 1 ? "" : "s"}:`));
+  }
+
+  if (LABELS.test(text)) {
+    if (steps.length === 0) return callTool("list_labels", {});
+    const labels = (last?.result ?? []) as { name: string; type: string }[];
+    const own = labels.filter((label) => label.type === "user").map((label) => label.name);
+    return answer(
+      `Your mailbox has the system labels ${labels
+        .filter((label) => label.type === "system")
+        .map((label) => label.name)
+        .join(", ")}${own.length > 0 ? `, and your own: ${own.join(", ")}` : ""}.`,
+    );
+  }
+
+  return answer(AGENT_HELP);
+}

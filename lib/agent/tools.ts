@@ -1,0 +1,176 @@
+/**
+ * The agent's mailbox tools, as LangChain tools: zod-validated arguments, scoped to one user's
+ * mailbox, each call logged in gmail_operations (params, status, latency, error).
+ *
+ * `send_email` never sends. It records a send waiting for approval, with the exact draft; the chat
+ * shows that draft with Approve / Edit / Decline (lib/agent/approval.ts sends it, only then).
+ *
+ * A tool returns a JSON string for the model. A mailbox failure (not connected, 401, 403, 429, 5xx)
+ * is logged as failed and returned as `{ error }` with the user-facing message, so the agent can
+ * tell the user what happened and what to do.
+ */
+import { type StructuredToolInterface, tool } from "@langchain/core/tools";
+import { z } from "zod";
+import { logger } from "@/core/logger";
+import type { Db } from "@/db/client";
+import { type OperationContext, recordOperation } from "@/db/queries/gmail-operations";
+import { type Draft, type Mailbox, MailboxError } from "./mailbox/types";
+
+export const MAIL_TOOL_NAMES = [
+  "search_emails",
+  "read_email",
+  "list_labels",
+  "create_draft",
+  "modify_labels",
+  "send_email",
+] as const;
+export type MailToolName = (typeof MAIL_TOOL_NAMES)[number];
+
+const address = z.string().trim().min(3).max(320);
+const addresses = z.array(address).max(50);
+
+export const draftSchema = z.strictObject({
+  to: addresses.min(1, { error: "A message needs at least one recipient" }),
+  cc: addresses.default([]),
+  bcc: addresses.default([]),
+  subject: z.string().max(500),
+  body: z.string().max(20_000),
+});
+
+const schemas = {
+  search_emails: z.object({
+    query: z.string().max(500).describe('Gmail search syntax, e.g. "from:maya newer_than:7d" or "subject:lease"'),
+    max: z.number().int().min(1).max(25).default(10).describe("How many results, newest first (1–25)"),
+  }),
+  read_email: z.object({ id: z.string().min(1).max(200).describe("An email id from search_emails") }),
+  list_labels: z.object({}),
+  create_draft: z.object({
+    to: addresses.min(1),
+    subject: z.string().max(500),
+    body: z.string().max(20_000),
+    cc: addresses.optional(),
+    bcc: addresses.optional(),
+  }),
+  modify_labels: z.object({
+    id: z.string().min(1).max(200),
+    add: z.array(z.string().min(1).max(100)).max(10).default([]),
+    remove: z.array(z.string().min(1).max(100)).max(10).default([]),
+  }),
+  send_email: z.object({
+    to: addresses.min(1),
+    subject: z.string().max(500),
+    body: z.string().max(20_000),
+    cc: addresses.optional(),
+    bcc: addresses.optional(),
+  }),
+} satisfies Record<MailToolName, z.ZodObject>;
+
+const DESCRIPTIONS: Record<MailToolName, string> = {
+  search_emails:
+    "Search the user's mailbox. Returns id, from, subject, date and a snippet of each match, newest first.",
+  read_email: "Read one email in full by its id.",
+  list_labels: "List the mailbox's labels.",
+  create_draft: "Save a draft in the user's mailbox (nothing is sent).",
+  modify_labels: "Add or remove labels on an email (e.g. remove UNREAD to mark it read, add STARRED).",
+  send_email:
+    "Prepare an email to send. It is NOT sent: the user sees the exact draft and approves, edits or declines it. " +
+    "Tell the user it is waiting for their approval.",
+};
+
+/** What the log keeps of a result: enough to see what happened, not whole email bodies. */
+function logged(name: MailToolName, result: unknown): unknown {
+  if (name === "search_emails" && Array.isArray(result)) {
+    return { count: result.length, ids: result.map((email: { id: string }) => email.id) };
+  }
+  if (name === "read_email" && result && typeof result === "object" && "id" in result) {
+    const email = result as { id: string; subject: string; body: string };
+    return { id: email.id, subject: email.subject, bodyChars: email.body.length };
+  }
+  return result;
+}
+
+export interface MailToolsInput {
+  db: Db;
+  mailbox: Mailbox;
+  context: OperationContext;
+}
+
+export function toDraft(input: { to: string[]; subject: string; body: string; cc?: string[]; bcc?: string[] }): Draft {
+  return { to: input.to, cc: input.cc ?? [], bcc: input.bcc ?? [], subject: input.subject, body: input.body };
+}
+
+export function createMailTools({ db, mailbox, context }: MailToolsInput): StructuredToolInterface[] {
+  const run = async (name: MailToolName, params: Record<string, unknown>, call: () => Promise<unknown>) => {
+    const started = performance.now();
+    try {
+      const result = await call();
+      const latencyMs = Math.round(performance.now() - started);
+      await recordOperation(db, {
+        ...context,
+        operation: name,
+        mailbox: mailbox.kind,
+        params,
+        status: "succeeded",
+        result: logged(name, result),
+        latencyMs,
+      });
+      return JSON.stringify(result);
+    } catch (error) {
+      const latencyMs = Math.round(performance.now() - started);
+      const failure = error instanceof MailboxError ? error : null;
+      if (!failure) logger.error({ err: error, operation: name }, "a mailbox tool failed unexpectedly");
+      await recordOperation(db, {
+        ...context,
+        operation: name,
+        mailbox: mailbox.kind,
+        params,
+        status: "failed",
+        error: error instanceof Error ? error.message : String(error),
+        latencyMs,
+      });
+      return JSON.stringify({ error: failure?.userMessage ?? "The mailbox failed unexpectedly. Try again later." });
+    }
+  };
+
+  return [
+    tool((args) => run("search_emails", args, () => mailbox.search(args.query, args.max)), {
+      name: "search_emails",
+      description: DESCRIPTIONS.search_emails,
+      schema: schemas.search_emails,
+    }),
+    tool((args) => run("read_email", args, () => mailbox.read(args.id)), {
+      name: "read_email",
+      description: DESCRIPTIONS.read_email,
+      schema: schemas.read_email,
+    }),
+    tool((args) => run("list_labels", args, () => mailbox.listLabels()), {
+      name: "list_labels",
+      description: DESCRIPTIONS.list_labels,
+      schema: schemas.list_labels,
+    }),
+    tool((args) => run("create_draft", args, () => mailbox.createDraft(toDraft(args))), {
+      name: "create_draft",
+      description: DESCRIPTIONS.create_draft,
+      schema: schemas.create_draft,
+    }),
+    tool((args) => run("modify_labels", args, () => mailbox.modifyLabels(args.id, args.add, args.remove)), {
+      name: "modify_labels",
+      description: DESCRIPTIONS.modify_labels,
+      schema: schemas.modify_labels,
+    }),
+    tool(
+      async (args) => {
+        const draft = toDraft(args);
+        const pending = await recordOperation(db, {
+          ...context,
+          operation: "send_email",
+          mailbox: mailbox.kind,
+          params: { ...draft },
+          status: "pending_confirmation",
+        });
+        return JSON.stringify({ status: "awaiting_approval", operationId: pending.id, draft });
+      },
+      { name: "send_email", description: DESCRIPTIONS.send_email, schema: schemas.send_email },
+    ),
+  ];
+}
