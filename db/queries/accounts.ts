@@ -47,3 +47,18 @@ export async function updateOAuthTokens(
       ),
     );
 }
+
+export type ProviderAccount = typeof accounts.$inferSelect;
+
+/** The user's account with `provider` (their own only), or null. */
+export async function getProviderAccount(
+  db: Db,
+  input: { userId: string; provider: string },
+): Promise<ProviderAccount | null> {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.userId, input.userId), eq(accounts.provider, input.provider)))
+    .limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,55 @@
+/**
+ * Which mailbox a user's agent acts on, chosen by configuration and the user's own account:
+ * their Gmail when Google sign-in is configured (AUTH_GOOGLE_ID/SECRET) and they linked a Google
+ * account that granted Gmail access; otherwise the local demo mailbox, which the UI names as such.
+ * Only the user's own `accounts` row is ever read.
+ */
+import type { Db } from "@/db/client";
+import { getProviderAccount } from "@/db/queries/accounts";
+import { demoMailbox } from "./demo";
+import { gmailMailbox } from "./gmail";
+import { type Mailbox, MailboxError, type MailboxKind } from "./types";
+
+export const GMAIL_SCOPE_PREFIX = "https://www.googleapis.com/auth/gmail.";
+
+export interface GoogleClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface MailboxOptions {
+  /** Google's OAuth client, when Google sign-in is configured. */
+  google: GoogleClient | null;
+  now?: () => Date;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** The user's linked Google account, if it granted Gmail access. */
+async function gmailAccount(db: Db, userId: string) {
+  const account = await getProviderAccount(db, { userId, provider: "google" });
+  if (!account) return null;
+  const scopes = (account.scope ?? "").split(/\s+/);
+  return scopes.some((scope) => scope.startsWith(GMAIL_SCOPE_PREFIX)) ? account : null;
+}
+
+/** The mailbox the user's agent uses now: Gmail when linked and configured, else the demo mailbox. */
+export async function mailboxForUser(db: Db, userId: string, options: MailboxOptions): Promise<Mailbox> {
+  const account = options.google ? await gmailAccount(db, userId) : null;
+  if (account && options.google) {
+    return gmailMailbox({ db, userId, account, ...options.google, now: options.now, fetch: options.fetch });
+  }
+  return demoMailbox(db, userId, options.now);
+}
+
+/** A mailbox of a given kind (an approval sends through the mailbox its draft was made for). */
+export async function mailboxOfKind(
+  db: Db,
+  userId: string,
+  kind: MailboxKind,
+  options: MailboxOptions,
+): Promise<Mailbox> {
+  if (kind === "demo") return demoMailbox(db, userId, options.now);
+  const account = options.google ? await gmailAccount(db, userId) : null;
+  if (!account || !options.google) throw new MailboxError("not_connected");
+  return gmailMailbox({ db, userId, account, ...options.google, now: options.now, fetch: options.fetch });
+}
