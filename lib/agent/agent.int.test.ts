@@ -8,7 +8,9 @@ import { BaseChatModel, type BindToolsInput } from "@langchain/core/language_mod
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpResponse, http } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/core/errors";
 import type { Database, Db } from "@/db/client";
 import { demoMailMessages, gmailOperations } from "@/db/schema";
@@ -20,6 +22,7 @@ import { buildAgentGraph, finalAnswer, stepLimitMessage } from "./graph";
 import { demoMailbox } from "./mailbox/demo";
 import type { Draft } from "./mailbox/types";
 import { toLangChainMessages } from "./messages";
+import { agentChatModel } from "./model";
 import { OfflineAgentChatModel } from "./offline/chat-model";
 import { AgentRecorder } from "./recorder";
 import { createMailTools } from "./tools";
@@ -49,6 +52,12 @@ class ScriptedChatModel extends BaseChatModel {
     return { generations: [{ text: typeof reply.content === "string" ? reply.content : "", message: reply }] };
   }
 }
+
+const FAKE_OPENAI = "http://fake-openai.test/v1";
+const openai = setupServer();
+beforeAll(() => openai.listen({ onUnhandledRequest: "error" }));
+afterEach(() => openai.resetHandlers());
+afterAll(() => openai.close());
 
 describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
   let database: Database;
@@ -312,6 +321,70 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     await expect(bobBox.read(own?.id ?? "")).rejects.toMatchObject({ code: "not_found" });
     await expect(bobBox.modifyLabels(own?.id ?? "", ["STARRED"], [])).rejects.toMatchObject({ code: "not_found" });
     expect((await bobBox.search("", 50)).every((mail) => mail.id !== own?.id)).toBe(true);
+  });
+
+  it("an OpenAI-compatible model (the same configuration as chat) drives the loop: tool call, result, answer", async () => {
+    const userId = await createUser(db, "Lu");
+    const bodies: {
+      model: string;
+      temperature: number;
+      tools: { function: { name: string } }[];
+      messages: { role: string; content: string }[];
+    }[] = [];
+    openai.use(
+      http.post(`${FAKE_OPENAI}/chat/completions`, async ({ request }) => {
+        bodies.push((await request.json()) as (typeof bodies)[number]);
+        const reply = (message: object, finish: string) =>
+          HttpResponse.json({
+            id: `chat-${bodies.length}`,
+            object: "chat.completion",
+            created: 1,
+            model: "gpt-test",
+            choices: [{ index: 0, message, finish_reason: finish }],
+            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          });
+        if (bodies.length === 1) {
+          return reply(
+            {
+              role: "assistant",
+              content: null,
+              tool_calls: [
+                {
+                  id: "call_1",
+                  type: "function",
+                  function: { name: "search_emails", arguments: '{"query":"from:maya","max":5}' },
+                },
+              ],
+            },
+            "tool_calls",
+          );
+        }
+        return reply({ role: "assistant", content: "You have 2 emails from Maya." }, "stop");
+      }),
+    );
+    const model = agentChatModel({
+      config: {
+        provider: "openai-compatible",
+        baseURL: FAKE_OPENAI,
+        chatModels: [],
+        defaultChatModel: "gpt-test",
+        embeddingModelId: "e",
+        extractionModel: "gpt-test",
+        warnings: [],
+      },
+      apiKey: undefined,
+      modelId: "gpt-test",
+      temperature: 0.3,
+    });
+    const { answer } = await run(userId, "Any emails from Maya?", { model });
+    expect(answer).toBe("You have 2 emails from Maya.");
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).toMatchObject({ model: "gpt-test", temperature: 0.3 });
+    expect(bodies[0]?.tools.map((t) => t.function.name)).toContain("send_email");
+    expect(bodies[0]?.messages.map((m) => m.role)).toEqual(["system", "user"]);
+    // The second call carries the tool's real result from the demo mailbox.
+    const toolReply = bodies[1]?.messages.find((m) => m.role === "tool");
+    expect(toolReply?.content).toContain("Dinner on Friday?");
   });
 
   it("the step limit stops a model that never stops calling tools, with a clear message", async () => {
