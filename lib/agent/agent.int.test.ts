@@ -25,6 +25,7 @@ import { toLangChainMessages } from "./messages";
 import { agentChatModel } from "./model";
 import { OfflineAgentChatModel } from "./offline/chat-model";
 import { AgentRecorder } from "./recorder";
+import { streamAgentTurn } from "./stream";
 import { createMailTools } from "./tools";
 
 const NOW = new Date("2026-11-30T12:00:00.000Z");
@@ -385,6 +386,45 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     // The second call carries the tool's real result from the demo mailbox.
     const toolReply = bodies[1]?.messages.find((m) => m.role === "tool");
     expect(toolReply?.content).toContain("Dinner on Friday?");
+  });
+
+  it("streams the steps as UI parts: tool calls with arguments, results, the approval card, then the answer", async () => {
+    const userId = await createUser(db, "Mo");
+    const conversationId = await createConversation(db, userId);
+    const tools = createMailTools({
+      db,
+      mailbox: demoMailbox(db, userId, () => NOW),
+      context: { userId, conversationId, messageId: null },
+    });
+    const graph = buildAgentGraph({ model: new OfflineAgentChatModel(), tools, maxModelCalls: 6 });
+    const chunks: { type: string; [key: string]: unknown }[] = [];
+    const result = await streamAgentTurn({
+      graph,
+      messages: toLangChainMessages([
+        { role: "system", content: "agent" },
+        { role: "user", content: "Reply to Tom saying see you at 10" },
+      ]),
+      recorder: new AgentRecorder(),
+      write: (chunk) => chunks.push(chunk),
+    });
+    expect(
+      chunks.map((c) => (c.type.startsWith("tool-") ? `${c.type} ${String(c.toolName ?? "")}`.trim() : c.type)),
+    ).toEqual([
+      "tool-input-available search_emails",
+      "tool-output-available",
+      "tool-input-available send_email",
+      "tool-output-available",
+      "data-mail-approval",
+      "text-start",
+      "text-delta",
+      "text-end",
+    ]);
+    const approval = chunks.find((c) => c.type === "data-mail-approval")?.data as { operationId: string; draft: Draft };
+    expect(approval.draft).toMatchObject({ to: ["Tom Becker <tom.becker@example.com>"], body: "See you at 10." });
+    const [pending] = await db.select().from(gmailOperations).where(eq(gmailOperations.id, approval.operationId));
+    expect(pending?.status).toBe("pending_confirmation");
+    expect(result.text).toMatch(/approve it to send/);
+    expect(result.parts.map((p) => p.type)).toEqual(["tool", "tool", "approval", "text"]);
   });
 
   it("the step limit stops a model that never stops calling tools, with a clear message", async () => {
