@@ -12,9 +12,9 @@
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type GmailOperationRow, getOperation, transitionOperation } from "@/db/queries/gmail-operations";
+import { draftSchema } from "@/lib/validation/agent";
 import type { MailboxKind } from "./mailbox/types";
 import { type Draft, type Mailbox, MailboxError } from "./mailbox/types";
-import { draftSchema } from "./tools";
 
 export interface PendingSend {
   id: string;

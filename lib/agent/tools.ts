@@ -14,6 +14,7 @@ import { z } from "zod";
 import { logger } from "@/core/logger";
 import type { Db } from "@/db/client";
 import { type OperationContext, recordOperation } from "@/db/queries/gmail-operations";
+import { recipient } from "@/lib/validation/agent";
 import { type Draft, type Mailbox, MailboxError } from "./mailbox/types";
 
 export const MAIL_TOOL_NAMES = [
@@ -26,16 +27,8 @@ export const MAIL_TOOL_NAMES = [
 ] as const;
 export type MailToolName = (typeof MAIL_TOOL_NAMES)[number];
 
-const address = z.string().trim().min(3).max(320);
-const addresses = z.array(address).max(50);
-
-export const draftSchema = z.strictObject({
-  to: addresses.min(1, { error: "A message needs at least one recipient" }),
-  cc: addresses.default([]),
-  bcc: addresses.default([]),
-  subject: z.string().max(500),
-  body: z.string().max(20_000),
-});
+// The model's arguments are held to the same rules as a draft the user edits (lib/validation/agent).
+const addresses = z.array(recipient).max(50);
 
 const schemas = {
   search_emails: z.object({

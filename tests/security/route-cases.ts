@@ -19,6 +19,7 @@ import { expect } from "vitest";
 import { type Db, selectRows } from "@/db/client";
 import { createConversation } from "@/db/queries/conversations";
 import { createExtraction } from "@/db/queries/extractions";
+import { recordOperation } from "@/db/queries/gmail-operations";
 import { deleteMemory } from "@/db/queries/memories";
 import { createMessage } from "@/db/queries/messages";
 import { createNote } from "@/db/queries/notes";
@@ -113,6 +114,22 @@ export type RouteKey = `${HttpMethod} /api/${string}`;
 // ---------------------------------------------------------------------------------------------
 // Fixtures
 // ---------------------------------------------------------------------------------------------
+
+const DRAFT = { to: ["Maya Chen <maya@example.com>"], cc: [], bcc: [], subject: "Dinner", body: "See you at 7." };
+
+/** An email the agent prepared for the user (on the demo mailbox), waiting for their approval. */
+async function pendingSend(db: Db, userId: string): Promise<string> {
+  const row = await recordOperation(db, {
+    userId,
+    conversationId: null,
+    messageId: null,
+    operation: "send_email",
+    mailbox: "demo",
+    params: { ...DRAFT },
+    status: "pending_confirmation",
+  });
+  return row.id;
+}
 
 async function ownedMessage(db: Db, userId: string) {
   const conversation = await createConversation(db, { userId, title: "Fixture chat" });
@@ -953,6 +970,95 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       return {
         path: `/api/memories/${memoryId}/history`,
         check: (res) => expect(res.json).toMatchObject({ events: [{ action: "delete", actor: "user" }] }),
+      };
+    },
+  },
+
+  "GET /api/agent/sends/[id]": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const id = await pendingSend(db, actor.id);
+      return {
+        path: `/api/agent/sends/${id}`,
+        check: (res) => expect(res.json).toMatchObject({ send: { id, status: "pending_confirmation", draft: DRAFT } }),
+      };
+    },
+  },
+
+  "PATCH /api/agent/sends/[id]": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    body: "json",
+    setup: async ({ db, actor }) => {
+      const id = await pendingSend(db, actor.id);
+      const draft = { ...DRAFT, body: "Edited: see you at 11." };
+      return {
+        path: `/api/agent/sends/${id}`,
+        json: { draft },
+        check: (res) => expect(res.json).toMatchObject({ send: { id, status: "pending_confirmation", draft } }),
+      };
+    },
+    invalid: [
+      { name: "no draft", json: {}, field: "body.draft" },
+      {
+        name: "no recipient",
+        patch: (valid) => ({ draft: { ...(valid.draft as object), to: [] } }),
+        field: "body.draft.to",
+      },
+      {
+        name: "a recipient that is not an address",
+        patch: (valid) => ({ draft: { ...(valid.draft as object), to: ["maya"] } }),
+        field: "body.draft.to.0",
+      },
+      {
+        name: "a subject with a line break",
+        patch: (valid) => ({ draft: { ...(valid.draft as object), subject: "a\nBcc: x@example.com" } }),
+        field: "body.draft.subject",
+      },
+      {
+        name: "unknown draft field",
+        patch: (valid) => ({ draft: { ...(valid.draft as object), from: "x@example.com" } }),
+        field: "body.draft.from",
+      },
+    ],
+  },
+
+  "POST /api/agent/sends/[id]/approve": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    body: "json",
+    setup: async ({ db, actor }) => {
+      const id = await pendingSend(db, actor.id);
+      return {
+        path: `/api/agent/sends/${id}/approve`,
+        json: { draft: DRAFT },
+        check: (res) => expect(res.json).toMatchObject({ send: { id, status: "succeeded", draft: DRAFT } }),
+      };
+    },
+    invalid: [
+      { name: "no draft", json: {}, field: "body.draft" },
+      {
+        name: "a draft other than the one waiting",
+        patch: (valid) => ({ draft: { ...(valid.draft as object), body: "Something else" } }),
+        status: 409,
+        code: "conflict:draft_changed",
+      },
+    ],
+  },
+
+  "POST /api/agent/sends/[id]/decline": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const id = await pendingSend(db, actor.id);
+      return {
+        path: `/api/agent/sends/${id}/decline`,
+        check: (res) => expect(res.json).toMatchObject({ send: { id, status: "cancelled" } }),
       };
     },
   },

@@ -4,6 +4,7 @@
  * account that granted Gmail access; otherwise the local demo mailbox, which the UI names as such.
  * Only the user's own `accounts` row is ever read.
  */
+import { env, type RawEnv } from "@/core/env";
 import type { Db } from "@/db/client";
 import { getProviderAccount } from "@/db/queries/accounts";
 import { demoMailbox } from "./demo";
@@ -22,6 +23,13 @@ export interface MailboxOptions {
   google: GoogleClient | null;
   now?: () => Date;
   fetch?: typeof globalThis.fetch;
+}
+
+/** Google's OAuth client from AUTH_GOOGLE_ID / AUTH_GOOGLE_SECRET, or null when Google is not configured. */
+export function googleClient(config: RawEnv = env()): GoogleClient | null {
+  const clientId = config.AUTH_GOOGLE_ID?.trim();
+  const clientSecret = config.AUTH_GOOGLE_SECRET?.trim();
+  return clientId && clientSecret ? { clientId, clientSecret } : null;
 }
 
 /** The user's linked Google account, if it granted Gmail access. */
