@@ -4,7 +4,9 @@
  * first validates the configuration (core/env.ts): a malformed variable, or a production server
  * on the embedded defaults (no DATABASE_URL, no Inngest, no AUTH_SECRET) throws, naming each
  * variable — Next logs it and then fails every request; the request edges check again in case
- * register() did not run (docs/deploy.md). Then it resumes memory extractions a previous process
+ * register() did not run (docs/deploy.md). On Postgres it opens the database at once, so a server
+ * without pgvector is reported at start, naming DATABASE_URL and the fix (logged, not thrown: a
+ * database that is down now may be back for the next request). Then it resumes memory extractions a previous process
  * left unfinished and marks the answers it left `streaming` as interrupted (then keeps looking,
  * periodically), and re-embeds the memories another embedder embedded — in the background, so the
  * server does not wait for it (lib/runtime.ts).
@@ -17,9 +19,13 @@ export async function register(): Promise<void> {
   const { assertSafeDeployment, env } = await import("@/core/env");
   if (env().NEXT_PHASE === "phase-production-build") return;
   assertSafeDeployment();
-  const { reembedInBackground, resumeExtractionsInBackground, sweepInterruptedAnswersInBackground } = await import(
-    "@/lib/runtime"
-  );
+  const {
+    checkDatabaseInBackground,
+    reembedInBackground,
+    resumeExtractionsInBackground,
+    sweepInterruptedAnswersInBackground,
+  } = await import("@/lib/runtime");
+  checkDatabaseInBackground();
   resumeExtractionsInBackground();
   sweepInterruptedAnswersInBackground();
   reembedInBackground();

@@ -47,6 +47,7 @@ const database: Database = {
   },
   kind: "pglite",
   query: async () => [],
+  migrate: async () => {},
   close: async () => {},
 };
 
