@@ -9,7 +9,8 @@
  * database that is down now may be back for the next request). Then it resumes memory extractions a previous process
  * left unfinished and marks the answers it left `streaming` as interrupted (then keeps looking,
  * periodically), and re-embeds the memories another embedder embedded — in the background, so the
- * server does not wait for it (lib/runtime.ts).
+ * server does not wait for it (lib/runtime.ts). Before all that it registers OpenTelemetry
+ * (`@vercel/otel`; core/telemetry.ts says where spans go).
  *
  * `process.env.NEXT_RUNTIME` is the one environment read outside core/env.ts: Next replaces it at
  * build time, so the edge bundle leaves out the Node.js-only imports below.
@@ -18,6 +19,10 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { assertSafeDeployment, env } = await import("@/core/env");
   if (env().NEXT_PHASE === "phase-production-build") return;
+  // Tracing first, so the start-up work below is traced too (core/telemetry.ts): Vercel's collector
+  // on Vercel, OTEL_EXPORTER_OTLP_ENDPOINT when set, else spans go nowhere.
+  const { registerOTel } = await import("@vercel/otel");
+  registerOTel({ serviceName: "lifeline" });
   assertSafeDeployment();
   const {
     checkDatabaseInBackground,
