@@ -89,7 +89,8 @@ describe("production deployment: next start on Postgres with Inngest Cloud (sign
       });
     const unsigned = await call();
     const wrongKey = await call(await inngestSignature(body, `signkey-prod-${"cd34".repeat(16)}`));
-    const otherBody = await call(await inngestSignature(`${body} `, SIGNING_KEY));
+    // Signed for another body: the signature covers the content.
+    const otherBody = await call(await inngestSignature(body.replace('"run_id":"x"', '"run_id":"y"'), SIGNING_KEY));
     const stale = await call(await inngestSignature(body, SIGNING_KEY, new Date(Date.now() - 10 * 60_000)));
     expect([unsigned.status, wrongKey.status, otherBody.status, stale.status]).toEqual([401, 401, 401, 401]);
   });
@@ -110,7 +111,10 @@ describe("production deployment: next start on Postgres with Inngest Cloud (sign
     }
     expect(inngest.events.map((event) => event.name)).toContain("lifeline/message-pair.completed");
     expect(inngest.runs).toHaveLength(1);
-    expect(inngest.runs[0]).toMatchObject({ status: "completed" });
+    expect({ status: inngest.runs[0]?.status, error: inngest.runs[0]?.error }).toEqual({
+      status: "completed",
+      error: undefined,
+    });
     expect(inngest.runs[0]?.responses.filter((status) => status === 206).length).toBeGreaterThan(0);
     expect(memories.map((memory) => memory.content).join(" ")).toMatch(/Lisbon/);
 

@@ -4,8 +4,8 @@
  * it: it accepts events (`POST /e/<event key>`) and then runs the function the way Inngest's
  * executor does — `POST <app>/api/inngest?fnId=…&stepId=step` with the event and the results of
  * the steps so far, signed with the signing key exactly as Inngest signs (`X-Inngest-Signature:
- * t=<unix seconds>&s=<hex HMAC-SHA256 of body + t, keyed by the signing key without its
- * `signkey-<env>-` prefix>`, computed with the SDK's own helper), until the SDK answers 200 (the
+ * t=<unix seconds>&s=<hex HMAC-SHA256 of the body's canonical JSON + t, keyed by the signing key
+ * without its `signkey-<env>-` prefix>`, computed with the SDK's own helper), until the SDK answers 200 (the
  * run's result) rather than 206 (a step ran; call again with its result).
  * Not covered: retries with backoff, sleeps, waitForEvent, concurrency keys, syncing.
  */
@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-type SignData = (data: string, signingKey: string, ts: string, logger: unknown) => Promise<string>;
+type SignData = (data: unknown, signingKey: string, ts: string, logger: unknown) => Promise<string>;
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -26,11 +26,15 @@ async function sdkSigner(): Promise<SignData> {
   return module.signDataWithKey;
 }
 
-/** `X-Inngest-Signature` for a body, signed as Inngest signs requests to an app. */
+/**
+ * `X-Inngest-Signature` for a JSON body, signed as Inngest signs requests to an app: the HMAC is
+ * over the body's canonical JSON (RFC 8785: keys sorted, no whitespace) followed by the timestamp,
+ * which is what the SDK computes from the parsed body when it verifies.
+ */
 export async function inngestSignature(body: string, signingKey: string, at = new Date()): Promise<string> {
   const ts = Math.round(at.getTime() / 1000).toString();
   const sign = await sdkSigner();
-  return `t=${ts}&s=${await sign(body, signingKey, ts, silent)}`;
+  return `t=${ts}&s=${await sign(JSON.parse(body) as unknown, signingKey, ts, silent)}`;
 }
 
 export interface FakeInngestRun {

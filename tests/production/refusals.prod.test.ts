@@ -31,8 +31,8 @@ afterAll(async () => {
 
 /**
  * Starts the build with `env`, waits until it prints `expected`, and returns the status /api/health
- * then gets — or "exited" when the server refused to run at all (a malformed variable stops
- * next.config.ts, which reads the configuration, before the server listens).
+ * then gets — or "exited" when the server refused to serve at all (a malformed variable makes
+ * next.config.ts, which reads the configuration, throw when the server loads it).
  */
 async function startAndExpect(env: Record<string, string>, expected: RegExp): Promise<number | "exited"> {
   return (await startAndExpectServer(env, expected)).status;
@@ -49,7 +49,12 @@ async function startAndExpectServer(
     () => true,
     () => false,
   );
-  const status = ready ? (await fetch(`${server.url}/api/health`)).status : ("exited" as const);
+  const status = ready
+    ? await fetch(`${server.url}/api/health`).then(
+        (response) => response.status,
+        () => "exited" as const,
+      )
+    : ("exited" as const);
   await server.waitForOutput(expected, 30_000);
   return { status, server };
 }

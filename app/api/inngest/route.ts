@@ -4,7 +4,7 @@
  * configured, jobs run in-process and this endpoint does not exist (404).
  *
  * Signatures: without INNGEST_DEV the client is in cloud mode, and inngest's serve() refuses (401)
- * every call without a valid `X-Inngest-Signature` (HMAC-SHA256 of the body and a timestamp under
+ * every call without a valid `X-Inngest-Signature` (HMAC-SHA256 of the body's canonical JSON and a timestamp under
  * five minutes old, keyed by INNGEST_SIGNING_KEY or INNGEST_SIGNING_KEY_FALLBACK). A production
  * server refuses to start with INNGEST_DEV set (core/env.ts), so production always verifies.
  * tests/production/deploy.prod.test.ts calls it signed, unsigned and wrongly signed.
