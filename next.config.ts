@@ -53,11 +53,24 @@ export function securityHeaders(env: RawEnv = processEnv()): { key: string; valu
   ];
 }
 
+/**
+ * Files a deployment's functions leave out. A build with DATABASE_URL (Vercel's builds see the
+ * project's variables) deploys a server on Postgres, which never opens PGlite (db/client.ts imports
+ * it only to open it): its ~20 MB of wasm and data stay out of every function. Without
+ * DATABASE_URL at build time the embedded database stays in (a server may run on it).
+ * docs/deploy.md has the measured sizes.
+ */
+export function outputFileTracingExcludes(env: RawEnv = processEnv()): Record<string, string[]> | undefined {
+  if (!env.DATABASE_URL) return undefined;
+  return { "/**": ["./node_modules/@electric-sql/pglite/**/*", "./node_modules/@electric-sql/pglite-pgvector/**/*"] };
+}
+
 const nextConfig: NextConfig = {
   // Database drivers and the logger load native/wasm files at run time: keep them out of the bundle.
   serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pg", "pino"],
   // The migrator reads SQL files at run time; make sure deployments carry them.
   outputFileTracingIncludes: { "/**": ["./db/migrations/**/*"] },
+  outputFileTracingExcludes: outputFileTracingExcludes(),
   poweredByHeader: false,
   reactStrictMode: true,
   async headers() {

@@ -2,7 +2,8 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const root = path.resolve(__dirname);
-const common = ["node_modules/**", ".next/**", "e2e/**", ".lifeline/**"];
+// tests/production needs the production build (`next build`): only `--project production` runs it.
+const common = ["node_modules/**", ".next/**", "e2e/**", ".lifeline/**", "tests/production/**"];
 
 export default defineConfig({
   resolve: { alias: { "@": root } },
@@ -12,6 +13,10 @@ export default defineConfig({
     // bcrypt at cost 4: hundreds of registrations stay fast (production refuses below 10; see docs/auth.md).
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", LIFELINE_PASSWORD_HASH_COST: "4" },
     setupFiles: ["tests/setup.ts"],
+    // A bare `vitest run` (before the build, in scripts/test.sh) runs these two; `--project production`
+    // replaces them. `project` is the CLI's filter, which vitest also reads from the config (its
+    // Vitest.matchesProjectFilter) but does not type there: hence the spread.
+    ...({ project: ["unit", "integration"] } as object),
     projects: [
       {
         extends: true,
@@ -26,6 +31,18 @@ export default defineConfig({
           exclude: common,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        // The production build under `next start` (tests/production/*): after `next build` in
+        // scripts/test.sh. Excluded from the projects above and from a bare `vitest run`.
+        test: {
+          name: "production",
+          include: ["tests/production/**/*.prod.test.ts"],
+          exclude: common.filter((pattern) => pattern !== "tests/production/**"),
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -145,9 +145,18 @@ describe("production refuses unsafe defaults", () => {
         LIFELINE_ALLOW_IN_PROCESS_JOBS: "1",
       }),
     ).toEqual([]);
-    expect(
-      deploymentProblems({ ...SAFE, INNGEST_EVENT_KEY: undefined, INNGEST_SIGNING_KEY: undefined, INNGEST_DEV: "1" }),
-    ).toEqual([]);
+  });
+
+  it("Inngest's dev mode (INNGEST_DEV, unsigned calls to /api/inngest) → refused, naming INNGEST_DEV", () => {
+    for (const dev of ["1", "http://127.0.0.1:8288"]) {
+      const message = refusal({ ...SAFE, INNGEST_DEV: dev });
+      expect(message).toContain("INNGEST_DEV is set");
+      expect(refusal({ ...SAFE, INNGEST_EVENT_KEY: undefined, INNGEST_SIGNING_KEY: undefined, INNGEST_DEV: dev })).toBe(
+        message,
+      );
+    }
+    expect(deploymentProblems({ ...SAFE, INNGEST_DEV: "0" })).toEqual([]);
+    expect(deploymentProblems({ NODE_ENV: "development", INNGEST_DEV: "1" })).toEqual([]);
   });
 
   it("an Inngest event key without its signing key → refused, naming INNGEST_SIGNING_KEY", () => {

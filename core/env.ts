@@ -11,7 +11,7 @@
  *   keep taking an env object: `env()` in production, a plain object in tests.
  * - `deploymentProblems()` / `assertSafeDeployment()` — production (NODE_ENV=production or Vercel)
  *   refuses the embedded defaults unless told otherwise: no DATABASE_URL, no Inngest, no
- *   AUTH_SECRET. instrumentation.ts register() checks at server start; the request edges check
+ *   AUTH_SECRET; and Inngest's dev mode (INNGEST_DEV), whose serve endpoint accepts unsigned calls. instrumentation.ts register() checks at server start; the request edges check
  *   again in case register() did not run (docs/deploy.md).
  */
 import { z } from "zod";
@@ -160,7 +160,13 @@ export function deploymentProblems(config: RawEnv): string[] {
         "Postgres with pgvector — or LIFELINE_ALLOW_EMBEDDED_DB=1 for a single long-lived server with a persistent disk.",
     );
   }
-  if (!set("INNGEST_EVENT_KEY") && !isInngestDev(config)) {
+  if (isInngestDev(config)) {
+    problems.push(
+      "INNGEST_DEV is set: Inngest's dev mode skips request signatures, so anyone could call /api/inngest and run " +
+        "Lifeline's functions. Unset INNGEST_DEV on a production server and set INNGEST_EVENT_KEY and " +
+        "INNGEST_SIGNING_KEY (Inngest Cloud) — or, for a single long-lived server, LIFELINE_ALLOW_IN_PROCESS_JOBS=1.",
+    );
+  } else if (!set("INNGEST_EVENT_KEY")) {
     if (config.LIFELINE_ALLOW_IN_PROCESS_JOBS?.trim() !== "1") {
       problems.push(
         "INNGEST_EVENT_KEY is not set (nor INNGEST_SIGNING_KEY): memory extraction would run in-process, where a " +
@@ -168,7 +174,7 @@ export function deploymentProblems(config: RawEnv): string[] {
           "INNGEST_SIGNING_KEY — or LIFELINE_ALLOW_IN_PROCESS_JOBS=1 for a single long-lived server.",
       );
     }
-  } else if (set("INNGEST_EVENT_KEY") && !set("INNGEST_SIGNING_KEY") && !isInngestDev(config)) {
+  } else if (!set("INNGEST_SIGNING_KEY")) {
     problems.push(
       "INNGEST_SIGNING_KEY is not set: Inngest Cloud cannot call /api/inngest without it. Set it from the Inngest dashboard.",
     );

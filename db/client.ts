@@ -1,19 +1,22 @@
 /**
- * The one database handle. `DATABASE_URL` set → a node-postgres pool on that Postgres;
- * unset → embedded PGlite with pgvector, persisted under `.lifeline/` (or `LIFELINE_DATA_DIR`),
- * with migrations applied on first use. Both are drizzle's Postgres API with the same schema.
+ * The one database handle. `DATABASE_URL` set → a node-postgres pool on that Postgres, checked for
+ * pgvector when it opens (a clear error naming the fix, not a crash in the first query), migrated
+ * by `npm run build` (db/migrate.ts) under an advisory lock — never on first use unless
+ * LIFELINE_AUTO_MIGRATE=1. Unset → embedded PGlite with pgvector, persisted under `.lifeline/` (or
+ * `LIFELINE_DATA_DIR`), migrated on first use (LIFELINE_AUTO_MIGRATE=0 turns that off). Both are
+ * drizzle's Postgres API with the same schema.
+ *
+ * PGlite is imported only when it is opened (a dynamic import), so a server on Postgres never
+ * loads it; next.config.ts also leaves it out of the deployment's traced files when the build has
+ * a DATABASE_URL (docs/deploy.md has the sizes).
  */
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { vector } from "@electric-sql/pglite-pgvector";
 import type { SQL } from "drizzle-orm";
 import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { Pool } from "pg";
+import { Pool, type PoolClient } from "pg";
 import { env as processEnv, type RawEnv } from "../core/env";
 import { logger } from "../core/logger";
 import * as schema from "./schema";
@@ -28,6 +31,8 @@ export interface Database {
   kind: DbKind;
   /** Runs raw SQL with $1… parameters, on either driver. */
   query<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Applies the migrations not applied yet (on Postgres under MIGRATION_LOCK, one migrator at a time). */
+  migrate(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,9 +53,105 @@ export type DatabaseOptions =
   /** dataDir undefined → in memory (tests). */
   | { kind: "pglite"; dataDir?: string; migrate?: boolean };
 
+/**
+ * The key of the Postgres advisory lock every migrator takes (db/migrate.ts at build time, and
+ * LIFELINE_AUTO_MIGRATE=1 servers at their first query): concurrent builds or cold starts wait for
+ * each other, and the later ones find nothing left to apply. Any fixed bigint; this one spells
+ * "lifeline" in ASCII.
+ */
+export const MIGRATION_LOCK = "7811887614447414885";
+
+/** The place a DATABASE_URL points at, for messages: host, port and database — never the password. */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.host}${parsed.pathname}`;
+  } catch {
+    return "(unparsable URL)";
+  }
+}
+
+/** pgvector in one database: its installed version, and the version the server could install. */
+export interface PgvectorState {
+  installed: string | null;
+  available: string | null;
+}
+
+/** pgvector is missing from the Postgres at DATABASE_URL (PgvectorState says how). */
+export class PgvectorError extends Error {
+  override readonly name = "PgvectorError";
+}
+
+/**
+ * What is wrong with pgvector in this database, as a message naming DATABASE_URL and the fix, or
+ * null when nothing is. `migrating`: the migrations are about to run (they enable the extension
+ * when the server has it).
+ */
+export function pgvectorProblem(state: PgvectorState, where: string, migrating: boolean): string | null {
+  if (state.installed) return null;
+  if (!state.available) {
+    return (
+      `DATABASE_URL points at a Postgres server (${where}) without the pgvector extension ("vector"): Lifeline ` +
+      "stores embeddings in vector columns and cannot run there. Use a Postgres with pgvector (Neon, Supabase and " +
+      "Vercel's marketplace Postgres have it) or install pgvector on this server (https://github.com/pgvector/pgvector), " +
+      "then deploy again. See docs/deploy.md."
+    );
+  }
+  if (migrating) return null;
+  return (
+    `The database at DATABASE_URL (${where}) has not been migrated: pgvector ${state.available} is available on the ` +
+    "server but not enabled in this database. Run the migrations — `npm run build` does when DATABASE_URL is set, " +
+    "or `npm run db:migrate` — as a role allowed to CREATE EXTENSION vector. See docs/deploy.md."
+  );
+}
+
+const PGVECTOR_STATE_SQL = `SELECT
+  (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS installed,
+  (SELECT default_version FROM pg_available_extensions WHERE name = 'vector') AS available`;
+
+/** Throws a PgvectorError naming DATABASE_URL and the fix when the database cannot hold vectors. */
+async function checkPgvector(client: Pool | PoolClient, url: string, migrating: boolean): Promise<void> {
+  const { rows } = await client.query<{ installed: string | null; available: string | null }>(PGVECTOR_STATE_SQL);
+  const problem = pgvectorProblem(rows[0] ?? { installed: null, available: null }, describeDatabaseUrl(url), migrating);
+  if (problem) throw new PgvectorError(problem);
+}
+
+/** A failed `CREATE EXTENSION vector` (no privilege) → the same kind of clear error. */
+function migrationError(error: unknown, url: string): unknown {
+  const code = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+  const text = String((error as { cause?: unknown }).cause ?? error);
+  if (code === "42501" && /extension/i.test(text)) {
+    return new PgvectorError(
+      `The role in DATABASE_URL (${describeDatabaseUrl(url)}) may not enable pgvector (CREATE EXTENSION vector: ` +
+        "permission denied). Enable it once as the database owner or an administrator — `CREATE EXTENSION vector;`, " +
+        "or your provider's dashboard — then run the migrations again. See docs/deploy.md.",
+    );
+  }
+  return error;
+}
+
+/** Applies the migrations on one connection holding the migration lock (waiting for any other migrator). */
+async function migratePostgres(pool: Pool, url: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1::bigint)", [MIGRATION_LOCK]);
+    try {
+      await checkPgvector(client, url, true);
+      await migrateNodePostgres(drizzleNodePostgres(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    } catch (error) {
+      throw migrationError(error, url);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1::bigint)", [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") {
-    const pool = new Pool({ connectionString: options.url, max: options.max ?? 10 });
+    const { url } = options;
+    const pool = new Pool({ connectionString: url, max: options.max ?? 10 });
     // An idle connection the server ends (restart, failover, a dropped database) is reported here;
     // without a listener node-postgres rethrows it and the whole process dies. The pool replaces it.
     pool.on("error", (error) => logger.warn({ err: error }, "an idle database connection was closed"));
@@ -62,12 +163,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         const res = await pool.query(text, params as unknown[]);
         return res.rows;
       },
+      migrate: () => migratePostgres(pool, url),
       close: () => pool.end(),
     };
-    if (options.migrate) await migrateDatabase(database);
+    try {
+      if (options.migrate) await database.migrate();
+      else await checkPgvector(pool, url, false);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
     return database;
   }
 
+  // Loaded only here: a server on Postgres never loads PGlite.
+  const [{ PGlite }, { vector }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite-pgvector"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   const client = await PGlite.create({ dataDir: options.dataDir, extensions: { vector } });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
@@ -78,24 +193,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const res = await client.query(text, params as unknown[]);
       return res.rows as never[];
     },
+    // One process owns a PGlite directory: no lock needed.
+    migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
   };
-  if (options.migrate ?? true) await migrateDatabase(database);
+  if (options.migrate ?? true) await database.migrate();
   return database;
 }
 
 /** Applies every migration in db/migrations that has not been applied yet. */
 export async function migrateDatabase(database: Database): Promise<void> {
-  const migrate = database.kind === "postgres" ? migrateNodePostgres : migratePglite;
-  await migrate(database.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+  await database.migrate();
 }
 
-/** What the environment selects: Postgres when DATABASE_URL is set, else embedded PGlite. */
+/**
+ * What the environment selects: Postgres when DATABASE_URL is set, else embedded PGlite.
+ * First-use migration is for the embedded default (unless LIFELINE_AUTO_MIGRATE=0); Postgres is
+ * migrated by the build (`npm run build` runs db/migrate.ts --build first), or at first use with LIFELINE_AUTO_MIGRATE=1.
+ */
 export function optionsFromEnv(env: RawEnv = processEnv()): DatabaseOptions {
-  // Migrations are applied on first use unless LIFELINE_AUTO_MIGRATE=0 (then run `npm run db:migrate`).
-  const migrate = env.LIFELINE_AUTO_MIGRATE !== "0";
-  if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL, migrate };
-  return { kind: "pglite", dataDir: env.LIFELINE_DATA_DIR ?? defaultDataDir(), migrate };
+  if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL, migrate: env.LIFELINE_AUTO_MIGRATE === "1" };
+  return {
+    kind: "pglite",
+    dataDir: env.LIFELINE_DATA_DIR ?? defaultDataDir(),
+    migrate: env.LIFELINE_AUTO_MIGRATE !== "0",
+  };
 }
 
 // One instance per server process, kept across dev-server hot reloads.

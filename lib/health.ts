@@ -6,11 +6,15 @@
  * attacker which versions to aim at.
  *
  * Health covers configuration, not only reachability: in production without AUTH_SECRET every
- * page and API route fails (lib/auth/secret.ts), so health is degraded too, naming AUTH_SECRET.
+ * page and API route fails (lib/auth/secret.ts), so health is degraded too, naming AUTH_SECRET; a
+ * Postgres without pgvector is `failing: "pgvector"` with the message naming DATABASE_URL and the
+ * fix (db/client.ts). `warnings` (details only) name what works but should not run in production:
+ * the in-process job runner or the embedded database a production server was allowed to keep
+ * (LIFELINE_ALLOW_IN_PROCESS_JOBS, LIFELINE_ALLOW_EMBEDDED_DB).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { env as processEnv, type RawEnv } from "@/core/env";
-import { getDatabase, getDb } from "@/db/client";
+import { isProductionServer, env as processEnv, type RawEnv } from "@/core/env";
+import { getDatabase, getDb, PgvectorError } from "@/db/client";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { isSessionLive } from "@/lib/auth/revocation";
 import { getAuthSecret } from "@/lib/auth/secret";
@@ -25,6 +29,8 @@ export interface Health {
   model: string;
   embedder: string;
   jobs: ReturnType<typeof jobRunnerKind>;
+  /** What works but should not run like this in production (empty when nothing). */
+  warnings: string[];
   /** The part that is down or misconfigured, when ok is false. */
   failing?: "auth" | "db" | "pgvector";
   error?: string;
@@ -43,9 +49,28 @@ function authConfigProblem(env: RawEnv): string | null {
   }
 }
 
+/** What a production server runs that it should not, allowed by an opt-in (core/env.ts deploymentProblems). */
+export function productionWarnings(env: RawEnv): string[] {
+  if (!isProductionServer(env)) return [];
+  const warnings: string[] = [];
+  if (jobRunnerKind(env) === "in-process") {
+    warnings.push(
+      "Memory extraction runs in-process in production (LIFELINE_ALLOW_IN_PROCESS_JOBS=1): fine for one long-lived " +
+        "server, but on serverless hosts the work after a response is lost. Set INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY.",
+    );
+  }
+  if (!env.DATABASE_URL?.trim()) {
+    warnings.push(
+      "The database is embedded PGlite in production (LIFELINE_ALLOW_EMBEDDED_DB=1): fine for one long-lived server " +
+        "with a persistent disk, never for serverless or several instances. Set DATABASE_URL.",
+    );
+  }
+  return warnings;
+}
+
 /** Checks every part a chat turn depends on, and the configuration it needs; never throws. */
 export async function checkHealth(env: RawEnv = processEnv()): Promise<Health> {
-  const base = { ...getAiRegistry().describeProviders(), jobs: jobRunnerKind() };
+  const base = { ...getAiRegistry().describeProviders(), jobs: jobRunnerKind(env), warnings: productionWarnings(env) };
   const auth = authConfigProblem(env);
   const up = (parts: Omit<Health, "ok" | "status" | keyof typeof base>): Health =>
     auth
@@ -72,7 +97,7 @@ export async function checkHealth(env: RawEnv = processEnv()): Promise<Health> {
     return down({
       db: kind,
       pgvector: null,
-      failing: "db",
+      failing: error instanceof PgvectorError ? "pgvector" : "db",
       error: error instanceof Error ? error.message : String(error),
     });
   }

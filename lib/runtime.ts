@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { answerConfig } from "@/core/config";
 import { env as processEnv, type RawEnv } from "@/core/env";
 import { logger } from "@/core/logger";
-import { getDb, optionsFromEnv } from "@/db/client";
+import { getDatabase, getDb, optionsFromEnv } from "@/db/client";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { recoverInterruptedAnswers } from "@/lib/chat/interrupted";
 import { extractionDeps } from "@/lib/jobs/extraction-deps";
@@ -61,6 +61,19 @@ export async function resumeExtractions(env: RawEnv = processEnv()): Promise<num
 export function resumeExtractionsInBackground(): void {
   void resumeExtractions().catch((error: unknown) =>
     logger.error({ err: error }, "could not resume pending memory extractions (they resume at the next start)"),
+  );
+}
+
+/**
+ * register()'s call on Postgres: opens the database at start, so a server without pgvector (or an
+ * unmigrated database, or an unreachable one) is reported in the log at once, naming DATABASE_URL
+ * and the fix (db/client.ts) — not first met by a user's request. Never throws: a database that is
+ * down now may be up for the next request, which opens it again.
+ */
+export function checkDatabaseInBackground(env: RawEnv = processEnv()): void {
+  if (optionsFromEnv(env).kind !== "postgres") return;
+  void getDatabase().catch((error: unknown) =>
+    logger.error({ err: error }, error instanceof Error ? error.message : "could not open the database"),
   );
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the suites need that is missing (Debian: Chromium, pgvector in the
 # local PostgreSQL), then runs every suite — lint, typecheck, unit, integration on PGlite and on
-# the real Postgres at TEST_DATABASE_URL, a production build, and Playwright e2e in Chromium.
+# the real Postgres at TEST_DATABASE_URL, a production build, the production deployment tests on
+# that build (tests/production), and Playwright e2e in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +29,9 @@ npx vitest run
 
 step "Production build (next build)"
 npx next build
+
+step "Production deployment tests (vitest --project production: next start on the build, Postgres, signed Inngest calls)"
+npx vitest run --project production
 
 step "End-to-end tests (Playwright, Chromium, embedded default)"
 npx playwright test

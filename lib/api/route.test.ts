@@ -47,6 +47,7 @@ const database: Database = {
   },
   kind: "pglite",
   query: async () => [],
+  migrate: async () => {},
   close: async () => {},
 };
 
@@ -126,6 +127,34 @@ describe("route(): request ids", () => {
     expect(await kept.json()).toEqual({ requestId: "edge-1234abcd" });
     const replaced = await handler(req("/api/x", { headers: { "x-request-id": "bad id <script>" } }), ctx());
     expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("on Vercel, the platform's x-vercel-id wins, in the response header and every log line of the request", async () => {
+    const vercelId = "fra1::iad1::8x2kq-1764521234567-0a1b2c3d4e5f";
+    const lines: { bindings: unknown; fields: unknown; message: unknown }[] = [];
+    const child = vi.spyOn(logger, "child").mockImplementation((bindings) => {
+      const fake = {
+        child: () => fake,
+        info: (fields: unknown, message: unknown) => lines.push({ bindings, fields, message }),
+        error: () => {},
+      };
+      return fake as never;
+    });
+    try {
+      const res = await handler(
+        req("/api/x", { headers: { "x-vercel-id": vercelId, "x-request-id": "client-chosen-id" } }),
+        ctx(),
+      );
+      expect(res.headers.get("x-request-id")).toBe(vercelId);
+      expect(await res.json()).toEqual({ requestId: vercelId });
+      expect(lines).toEqual([
+        { bindings: expect.objectContaining({ requestId: vercelId }), fields: expect.anything(), message: "request" },
+      ]);
+    } finally {
+      child.mockRestore();
+    }
+    const malformed = await handler(req("/api/x", { headers: { "x-vercel-id": "no spaces allowed here" } }), ctx());
+    expect(malformed.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 

@@ -8,7 +8,8 @@
  *
  * In order, for every request (after the deployment check of core/env.ts: a production server
  * with an unsafe configuration answers 500 and logs which variable to set):
- *   1. request id: a well-formed incoming `x-request-id` is kept, else a new one; every response carries it;
+ *   1. request id: Vercel's `x-vercel-id` or a well-formed incoming `x-request-id`, else a new one; every
+ *      response carries it as `x-request-id`, and every log line of the request (a pino child logger);
  *   2. session (lib/auth/session.ts): absent → 401, unless the route says `auth: "public"`; a session
  *      whose account no longer exists, or that was ended (signed out, password changed, "sign out
  *      everywhere": lib/auth/revocation.ts), is a 401 too (checked once the request has parsed);
@@ -78,9 +79,17 @@ export type RouteHandler = (request: Request, context: NextRouteContext) => Prom
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-function requestIdOf(request: Request): string {
-  const incoming = request.headers.get("x-request-id");
-  return incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+/**
+ * The request's id, for its log lines, its error bodies and its `x-request-id` response header:
+ * Vercel's own (`x-vercel-id`, set by the platform, so a log line matches Vercel's request log),
+ * else a well-formed incoming `x-request-id` (a proxy's or a client's), else a new one.
+ */
+export function requestIdOf(request: Request): string {
+  for (const header of ["x-vercel-id", "x-request-id"]) {
+    const incoming = request.headers.get(header);
+    if (incoming && REQUEST_ID.test(incoming)) return incoming;
+  }
+  return randomUUID();
 }
 
 export function errorResponse(error: AppError, requestId: string): Response {

@@ -10,6 +10,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { consumeStream, type LanguageModelUsage, streamText } from "ai";
 import { answerConfig } from "@/core/config";
 import type { Logger } from "@/core/logger";
+import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
 import { truncateChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
@@ -122,17 +123,25 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     status: "streaming",
   });
 
-  const { messages, trace } = await assembleContext(db, {
-    userId,
-    userName: account.name,
-    conversationId: conversation.id,
-    message: question,
-    history,
-    mode,
-    memoryEnabled: conversation.memoryEnabled,
-    embed: (text) => ai.embedText(text),
-    embeddingModel: ai.describeProviders().embedder,
-  });
+  const { messages, trace } = await inSpan(
+    "chat.retrieval",
+    { "lifeline.memory_enabled": conversation.memoryEnabled, "lifeline.mode": mode },
+    async (span) => {
+      const context = await assembleContext(db, {
+        userId,
+        userName: account.name,
+        conversationId: conversation.id,
+        message: question,
+        history,
+        mode,
+        memoryEnabled: conversation.memoryEnabled,
+        embed: (text) => ai.embedText(text),
+        embeddingModel: ai.describeProviders().embedder,
+      });
+      span.setAttribute("lifeline.retrieval.status", context.trace.status);
+      return context;
+    },
+  );
   if (trace.status === "failed") log.warn({ error: trace.error, stage: trace.failedStage }, "memory retrieval failed");
 
   const baseModel: LanguageModelV3 = ai.getLanguageModel(modelId);
@@ -170,7 +179,9 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   // still leaves the record of what the model received (lib/chat/interrupted.ts completes it).
   const recordModelCall = async () => {
     try {
-      await savePromptDebug(db, debugRecord());
+      await inSpan("chat.debug_write", { "lifeline.debug.phase": "model-call" }, () =>
+        savePromptDebug(db, debugRecord()),
+      );
     } catch (error) {
       log.error({ err: error, messageId: assistantMessage.id }, "could not write the debug record at the model call");
     }
@@ -185,6 +196,11 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     );
   };
 
+  // The model call, from the request to the last token (or the abort or error): its own span.
+  const modelSpan = tracer().startSpan("chat.model", {
+    attributes: { "gen_ai.request.model": modelId, "gen_ai.system": baseModel.provider },
+  });
+
   /** Saves the outcome once, whichever of finish / abort / error comes first. */
   const settle = async (
     status: Exclude<MessageStatus, "streaming">,
@@ -193,6 +209,14 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     if (settled) return;
     settled = true;
     const latencyMs = Math.round(performance.now() - started);
+    modelSpan.setAttributes({
+      "lifeline.answer.status": status,
+      "gen_ai.usage.input_tokens": outcome.usage?.inputTokens ?? 0,
+      "gen_ai.usage.output_tokens": outcome.usage?.outputTokens ?? 0,
+      ...(outcome.finishReason ? { "gen_ai.response.finish_reasons": [outcome.finishReason] } : {}),
+    });
+    if (outcome.error) recordSpanError(modelSpan, new Error(outcome.error));
+    modelSpan.end();
     try {
       await finishMessage(db, {
         userId,
@@ -202,16 +226,18 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
         status,
         error: outcome.error ?? null,
       });
-      await savePromptDebug(db, {
-        ...debugRecord(),
-        inputTokens: outcome.usage?.inputTokens ?? null,
-        outputTokens: outcome.usage?.outputTokens ?? null,
-        totalTokens: outcome.usage?.totalTokens ?? null,
-        timeToFirstTokenMs: firstTokenMs,
-        latencyMs,
-        finishReason: outcome.finishReason ?? (status === "aborted" ? "aborted" : null),
-        error: outcome.error ?? null,
-      });
+      await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
+        savePromptDebug(db, {
+          ...debugRecord(),
+          inputTokens: outcome.usage?.inputTokens ?? null,
+          outputTokens: outcome.usage?.outputTokens ?? null,
+          totalTokens: outcome.usage?.totalTokens ?? null,
+          timeToFirstTokenMs: firstTokenMs,
+          latencyMs,
+          finishReason: outcome.finishReason ?? (status === "aborted" ? "aborted" : null),
+          error: outcome.error ?? null,
+        }),
+      );
     } catch (error) {
       log.error({ err: error, messageId: assistantMessage.id }, "could not save the chat turn");
       return;

@@ -17,6 +17,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { extractionConfig } from "@/core/config";
 import { logger } from "@/core/logger";
+import { inSpan } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { claimExtraction, loadExtractionSource, recordFailedAttempt } from "@/db/queries/extractions";
 import { planConsolidation } from "@/lib/memory/extraction/consolidate";
@@ -89,18 +90,25 @@ export async function runExtraction(
 ): Promise<ExtractionOutcome> {
   let claimed = false;
   const step = <T extends Json>(id: string, fn: () => Promise<T>): Promise<T | NotRunnable> =>
-    steps.run<T | NotRunnable>(id, async () => {
-      if (!claimed) {
-        claimed = true;
-        const runnable = await claimExtraction(deps.db, { extractionId, runner: steps.runner, now: deps.now() });
-        if (!runnable) return NOT_RUNNABLE;
-      }
-      try {
-        return await fn();
-      } catch (error) {
-        throw await failedAttempt(deps, extractionId, id, error, steps);
-      }
-    });
+    steps.run<T | NotRunnable>(id, () =>
+      // One span per step that runs (a step Inngest replays from its memo runs nothing, and has none).
+      inSpan(
+        `extraction.${id}`,
+        { "lifeline.extraction.id": extractionId, "lifeline.job.runner": steps.runner },
+        async () => {
+          if (!claimed) {
+            claimed = true;
+            const runnable = await claimExtraction(deps.db, { extractionId, runner: steps.runner, now: deps.now() });
+            if (!runnable) return NOT_RUNNABLE;
+          }
+          try {
+            return await fn();
+          } catch (error) {
+            throw await failedAttempt(deps, extractionId, id, error, steps);
+          }
+        },
+      ),
+    );
   const stopped: ExtractionOutcome = { extractionId, status: "not-runnable" };
 
   const loaded = await step("load-pair", async () => {

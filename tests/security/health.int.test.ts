@@ -15,13 +15,13 @@ process.env.AUTH_SECRET = SECRET;
 const env = process.env as Record<string, string | undefined>;
 const saved = { ...env };
 afterEach(() => {
-  for (const key of ["AUTH_SECRET", "NODE_ENV", "LIFELINE_HEALTH_TOKEN"]) {
+  for (const key of ["AUTH_SECRET", "NODE_ENV", "LIFELINE_HEALTH_TOKEN", "LIFELINE_ALLOW_IN_PROCESS_JOBS"]) {
     if (saved[key] === undefined) delete env[key];
     else env[key] = saved[key];
   }
 });
 
-const DETAIL_KEYS = ["db", "pgvector", "model", "embedder", "jobs", "failing", "error"];
+const DETAIL_KEYS = ["db", "pgvector", "model", "embedder", "jobs", "warnings", "failing", "error"];
 
 describe("GET /api/health", () => {
   const ctx = useTestServer("pglite");
@@ -86,6 +86,23 @@ describe("GET /api/health", () => {
   it("production with AUTH_SECRET is ok", async () => {
     env.NODE_ENV = "production";
     process.env.AUTH_SECRET = SECRET;
+    expect((await get()).json).toEqual({ ok: true, status: "ok" });
+  });
+
+  it("production on the in-process runner and PGlite (allowed): ok, and the details warn about both", async () => {
+    process.env.LIFELINE_HEALTH_TOKEN = TOKEN;
+    process.env.AUTH_SECRET = SECRET;
+    process.env.LIFELINE_ALLOW_IN_PROCESS_JOBS = "1";
+    expect((await get({ authorization: `Bearer ${TOKEN}` })).json).toMatchObject({ ok: true, warnings: [] });
+    env.NODE_ENV = "production";
+    const res = await get({ authorization: `Bearer ${TOKEN}` });
+    expect(res.status).toBe(200);
+    const { jobs, warnings } = res.json as { jobs: string; warnings: string[] };
+    expect(jobs).toBe("in-process");
+    expect(warnings).toEqual([
+      expect.stringContaining("LIFELINE_ALLOW_IN_PROCESS_JOBS=1"),
+      expect.stringContaining("LIFELINE_ALLOW_EMBEDDED_DB=1"),
+    ]);
     expect((await get()).json).toEqual({ ok: true, status: "ok" });
   });
 });

@@ -3,8 +3,12 @@ import { runChatTurn } from "@/lib/chat/turn";
 import { processDispatcher } from "@/lib/runtime";
 import { chatBody } from "@/lib/validation/chat";
 
-/** Streaming answers can take a while on serverless hosts. */
-export const maxDuration = 60;
+/**
+ * Seconds a streamed answer may keep this function running on Vercel (Next's route segment config).
+ * With fluid compute (the default) 300 is both the default and the Hobby plan's ceiling; Pro and
+ * Enterprise allow up to 800. A slow model's long answer fits, and no plan refuses the value.
+ */
+export const maxDuration = 300;
 
 /**
  * POST /api/chat {conversationId?, message: {text} | UI message, model?, mode?, temperature?}

@@ -1,0 +1,70 @@
+/**
+ * OpenTelemetry spans of a chat turn and of its extraction (core/telemetry.ts): with a tracer
+ * provider registered — an in-memory exporter here, @vercel/otel in the app — one turn emits
+ * chat.retrieval, chat.model and chat.debug_write, and the extraction job a span per step it runs.
+ */
+import { trace } from "@opentelemetry/api";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { logger } from "@/core/logger";
+import { type Database, setDatabase } from "@/db/client";
+import { createUser } from "@/db/queries/users";
+import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
+import { afterResponseIdle } from "@/lib/jobs/after-response";
+import { getInProcessRunner, processDispatcher } from "@/lib/runtime";
+import { chatBody } from "@/lib/validation/chat";
+import { createTestDatabase } from "@/tests/db";
+import { runChatTurn } from "./turn";
+
+describe("tracing a chat turn (PGlite, offline model, in-process extraction)", () => {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  let database: Database;
+
+  beforeAll(async () => {
+    trace.setGlobalTracerProvider(provider);
+    database = await createTestDatabase("pglite");
+    setDatabase(database);
+    setAiRegistry(createAiRegistry({ LIFELINE_OFFLINE_DELAY_MS: "0" }));
+  });
+  afterAll(async () => {
+    trace.disable();
+    await provider.shutdown();
+    setAiRegistry(undefined);
+    setDatabase(undefined);
+    await database?.close();
+  });
+
+  it("emits the stage spans of the turn and of its extraction's steps", async () => {
+    const user = await createUser(database.db, { email: "spans@example.com", name: "Spans", passwordHash: null });
+    const response = await runChatTurn(database.db, createAiRegistry({ LIFELINE_OFFLINE_DELAY_MS: "0" }), {
+      userId: user.id,
+      body: chatBody.parse({ message: { text: "I live in Lisbon and I work as a marine biologist." } }),
+      signal: new AbortController().signal,
+      log: logger,
+      dispatcher: processDispatcher("in-process"),
+    });
+    await response.text();
+    await afterResponseIdle();
+    await getInProcessRunner().idle();
+
+    const spans = exporter.getFinishedSpans();
+    const names = spans.map((span) => span.name);
+    expect(names).toEqual(expect.arrayContaining(["chat.retrieval", "chat.model", "chat.debug_write"]));
+    // The debug record is written when the model is called and again when the answer settles.
+    expect(
+      spans.filter((span) => span.name === "chat.debug_write").map((span) => span.attributes["lifeline.debug.phase"]),
+    ).toEqual(["model-call", "settled"]);
+    const model = spans.find((span) => span.name === "chat.model");
+    expect(model?.attributes).toMatchObject({ "lifeline.answer.status": "complete" });
+    expect(model?.attributes["gen_ai.usage.output_tokens"]).toBeGreaterThan(0);
+    expect(spans.find((span) => span.name === "chat.retrieval")?.attributes["lifeline.retrieval.status"]).toBeTypeOf(
+      "string",
+    );
+    expect(names.filter((name) => name.startsWith("extraction."))).toEqual(
+      expect.arrayContaining(["extraction.load-pair", "extraction.extract", "extraction.store"]),
+    );
+    const step = spans.find((span) => span.name === "extraction.load-pair");
+    expect(step?.attributes).toMatchObject({ "lifeline.job.runner": "in-process" });
+  });
+});
