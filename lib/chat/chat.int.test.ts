@@ -8,7 +8,7 @@ import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { conversations, memories, messages, promptDebug } from "@/db/schema";
+import { conversations, memories, messages, promptDebug, users } from "@/db/schema";
 import { toCapturedParams } from "@/lib/ai/capture";
 import { embedOffline } from "@/lib/ai/offline/embedder";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
@@ -279,5 +279,93 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(assistant.status).toBe("complete");
     expect(assistant.content).toMatch(/green tea/);
     expect(record).toMatchObject({ provider: "offline", modelId: "lifeline-offline-1", retrievalStatus: "ok" });
+  });
+
+  describe("memory tools", () => {
+    async function settled(res: Response) {
+      const conversationId = res.headers.get("x-conversation-id") ?? "";
+      await res.text();
+      return waitFor(async () => {
+        const r = await debugOf(conversationId).catch(() => undefined);
+        return r?.record && r.record.latencyMs !== null ? r : undefined;
+      }, "the settled record");
+    }
+
+    it("the offline model lists the user's memories through list_memories, recorded, counted and owner-scoped", async () => {
+      setAiRegistry(createAiRegistry({}));
+      const user = await userWithMemories("tools-list", ["Prefers green tea", "Works as a nurse"]);
+      await userWithMemories("tools-other", ["Has a secret cat named Zed"]);
+      const res = await post(user, { message: { text: "What do you remember about me?" } });
+      expect(res.status).toBe(200);
+      const { assistant, record } = await settled(res);
+
+      // Two model calls, both captured in order: the tool call, then the answer from its result.
+      const calls = record?.modelInput as { params: { prompt: { role: string }[]; tools?: { name: string }[] } }[];
+      expect(calls).toHaveLength(2);
+      expect(calls[0]?.params.tools?.map((t) => t.name).sort()).toEqual(["list_memories", "search_memories"]);
+      expect(calls[1]?.params.prompt.map((m) => m.role).slice(-2)).toEqual(["assistant", "tool"]);
+
+      const trace = record?.trace as ContextTrace;
+      expect(trace.toolCalls).toHaveLength(1);
+      const call = trace.toolCalls?.[0];
+      expect(call).toMatchObject({ tool: "list_memories", step: 1, status: "ok", returned: 2, matching: 2 });
+      expect(call?.rule).toMatch(/^all active memories, the most important first/);
+      expect(call?.memories.map((m) => [m.content, m.fate])).toEqual(
+        expect.arrayContaining([
+          ["Prefers green tea", "returned"],
+          ["Works as a nurse", "returned"],
+        ]),
+      );
+      expect(assistant.content).toMatch(/^Here's what I remember about you:/);
+      expect(assistant.content).toContain("You prefer green tea.");
+      expect(assistant.content).not.toContain("Zed");
+      // The stored parts show the tool step (ids only) before the text.
+      expect((assistant.parts as { type: string }[]).map((p) => p.type)).toEqual(["tool-list_memories", "text"]);
+
+      // Each returned memory counted once for this answer (the prompt may have carried it too).
+      const rows = await db().select().from(memories).where(eq(memories.userId, user.id));
+      expect(rows.map((r) => r.accessCount)).toEqual([1, 1]);
+    });
+
+    it("a model's search_memories call runs the retrieval statement with its query; the trace has scores and fates", async () => {
+      let step = 0;
+      const model = new MockLanguageModelV3({
+        doStream: async () => {
+          step++;
+          if (step > 1) return textStream(["Noted."]);
+          const chunks: LanguageModelV3StreamPart[] = [
+            { type: "stream-start", warnings: [] },
+            { type: "tool-call", toolCallId: "c1", toolName: "search_memories", input: '{"query":"green tea"}' },
+            { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+          ];
+          return { stream: simulateReadableStream({ chunks }) };
+        },
+      });
+      setAiRegistry(registryWith(model));
+      const user = await userWithMemories("tools-search", ["Prefers green tea", "Works as a nurse"]);
+      const { record } = await settled(await post(user, { message: { text: "Hi" } }));
+      const call = (record?.trace as ContextTrace | undefined)?.toolCalls?.[0];
+      expect(call).toMatchObject({ tool: "search_memories", input: { query: "green tea" }, status: "ok" });
+      expect(call?.rule).toMatch(/^the hybrid retrieval strategy/);
+      const tea = call?.memories.find((m) => m.content === "Prefers green tea");
+      expect(tea).toMatchObject({ fate: "returned", rank: 1 });
+      expect(tea?.similarity).toBeGreaterThan(0.5);
+      expect(record?.modelInput).toHaveLength(2);
+    });
+
+    it("with memory off no memory tools are offered", async () => {
+      setAiRegistry(createAiRegistry({}));
+      const user = await userWithMemories("tools-off", ["Prefers green tea"]);
+      // A new conversation takes the account's default.
+      await db().update(users).set({ memoryEnabledDefault: false }).where(eq(users.id, user.id));
+      const { assistant, record } = await settled(
+        await post(user, { message: { text: "What do you remember about me?" } }),
+      );
+      const calls = record?.modelInput as { params: { tools?: unknown[] } }[];
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.params.tools).toBeUndefined();
+      expect((record?.trace as ContextTrace | undefined)?.toolCalls).toBeUndefined();
+      expect(assistant.content).not.toMatch(/Thanks for telling me/);
+    });
   });
 });
