@@ -322,6 +322,16 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
       // The stored parts show the tool step (ids only) before the text.
       expect((assistant.parts as { type: string }[]).map((p) => p.type)).toEqual(["tool-list_memories", "text"]);
 
+      // The metadata line counts the memories the tool returned, with their "tool" branch.
+      const transcript = (await (
+        await fetch(`${context.server.url}/api/conversations/${assistant.conversationId}/messages`, {
+          headers: { cookie: user.client.cookieHeader() },
+        })
+      ).json()) as { messages: { role: string; debug: { memoriesUsed: { branches: string[] }[] } | null }[] };
+      const used = transcript.messages.find((m) => m.role === "assistant")?.debug?.memoriesUsed ?? [];
+      expect(used).toHaveLength(2);
+      expect(used.every((m) => m.branches.includes("tool"))).toBe(true);
+
       // Each returned memory counted once for this answer (the prompt may have carried it too).
       const rows = await db().select().from(memories).where(eq(memories.userId, user.id));
       expect(rows.map((r) => r.accessCount)).toEqual([1, 1]);

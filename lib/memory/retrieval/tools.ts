@@ -49,6 +49,8 @@ export interface ToolMemoryRow {
   vectorRank?: number;
   textRank?: number | null;
   fate: ToolMemoryFate;
+  /** Set on a stored trace when the memory was deleted afterwards (its text is gone: db/queries/redaction.ts). */
+  redacted?: boolean;
 }
 
 /** One tool call of an answer: what the model asked, what came back, and why. */
