@@ -68,13 +68,21 @@ export function ToolCallCard({ call }: { call: ToolCallTrace }) {
                   className={memory.fate === "returned" ? "" : "text-muted-foreground"}
                 >
                   <td className={`${td} max-w-80`}>
-                    <Link
-                      href={`/memories?id=${memory.memoryId}`}
-                      className="font-medium text-foreground hover:underline"
-                    >
-                      {memory.title ?? "Untitled"}
-                    </Link>
-                    <p className="line-clamp-2 text-xs text-muted-foreground">{memory.content}</p>
+                    {memory.redacted ? (
+                      <Badge variant="outline" title="Deleted since this answer; its text is no longer kept here.">
+                        deleted memory
+                      </Badge>
+                    ) : (
+                      <>
+                        <Link
+                          href={`/memories?id=${memory.memoryId}`}
+                          className="font-medium text-foreground hover:underline"
+                        >
+                          {memory.title ?? "Untitled"}
+                        </Link>
+                        <p className="line-clamp-2 text-xs text-muted-foreground">{memory.content}</p>
+                      </>
+                    )}
                   </td>
                   <td className={`${td} text-right font-mono tabular-nums`}>
                     {memory.fate === "below_threshold" ? `(${memory.rank})` : memory.rank}

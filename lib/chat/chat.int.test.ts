@@ -335,6 +335,23 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
       // Each returned memory counted once for this answer (the prompt may have carried it too).
       const rows = await db().select().from(memories).where(eq(memories.userId, user.id));
       expect(rows.map((r) => r.accessCount)).toEqual([1, 1]);
+
+      // Deleting a listed memory redacts its text from the record: the tool rows and the tool result the model received.
+      const nurse = rows.find((r) => r.content === "Works as a nurse");
+      const deleted = await fetch(`${context.server.url}/api/memories/${nurse?.id}`, {
+        method: "DELETE",
+        headers: { cookie: user.client.cookieHeader() },
+      });
+      expect(deleted.status).toBe(200);
+      const [after] = await db().select().from(promptDebug).where(eq(promptDebug.messageId, assistant.id));
+      expect(JSON.stringify(after?.trace)).not.toContain("nurse");
+      expect(JSON.stringify(after?.modelInput)).not.toContain("nurse");
+      expect(JSON.stringify(after?.modelInput)).toContain("green tea");
+      const redactedRow = (after?.trace as ContextTrace | undefined)?.toolCalls?.[0]?.memories.find(
+        (m) => m.memoryId === nurse?.id,
+      );
+      expect(redactedRow).toMatchObject({ title: null, content: "[deleted memory]", redacted: true });
+      expect((after?.trace as ContextTrace | undefined)?.redactedMemoryIds).toEqual([nurse?.id]);
     });
 
     it("a model's search_memories call runs the retrieval statement with its query; the trace has scores and fates", async () => {
