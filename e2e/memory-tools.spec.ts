@@ -11,9 +11,10 @@ async function tell(page: Page, text: string) {
   return answer;
 }
 
+/** A new conversation (loaded afresh: this spec is about memory across chats, not the sidebar). */
 async function newChat(page: Page) {
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "New chat" }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await page.goto("/");
+  await expect(page.getByTestId("message-assistant")).toHaveCount(0);
 }
 
 async function openDebug(page: Page, answer: Locator) {
@@ -32,6 +33,8 @@ test("memory that answers 'what do you remember about me?', pins, and explains a
   // 1. An overview question: the model lists the memories through a tool call, shown compactly.
   await newChat(page);
   const overview = await sendAndWait(page, "What do you remember about me?");
+  // A new chat: no conversation branch, the memories come from the tool.
+  await expect(page.getByRole("list", { name: "Chats" }).getByRole("link")).toHaveCount(2);
   const step = overview.getByTestId("tool-step");
   await expect(step).toHaveText("Listed memories: 3 found");
   for (const text of ["green tea", "Maya", "vegetarian"]) await expect(overview).toContainText(text);
@@ -55,7 +58,7 @@ test("memory that answers 'what do you remember about me?', pins, and explains a
 
   // 2. A miss, explained: the dinner question's debug view lists the memory about Maya — unrelated
   // to dinner whatever the embedder — as below threshold, with its similarity.
-  await page.goto("/");
+  await newChat(page);
   const dinner = await sendAndWait(page, "What should I cook for dinner tonight?");
   await openDebug(page, dinner);
   const maya = page.getByTestId("candidate-table").locator('tr[data-fate="below_threshold"]', { hasText: "Maya" });
