@@ -297,6 +297,8 @@ describe("offline model: memory tools", () => {
     expect(steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(["list_memories"]);
     expect(inputs).toEqual([{}]);
     expect(text).toBe("Here's what I remember about you:\n\n- You are vegetarian.\n- You live in Berlin.");
+    // The second call's input counts the tool result it read.
+    expect(steps[1]?.usage.inputTokens).toBeGreaterThan((steps[0]?.usage.inputTokens ?? 0) + 20);
   });
 
   it("asks for the matching type: goals, preferences, deadlines", async () => {

@@ -80,6 +80,19 @@ function textOf(message: LanguageModelV3Prompt[number]): string {
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
+/** Everything a message carries for counting input tokens: its text, tool calls' inputs and tool results. */
+function promptText(message: LanguageModelV3Prompt[number]): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .map((part) => {
+      if (part.type === "text") return part.text;
+      if (part.type === "tool-call") return `${part.toolName} ${JSON.stringify(part.input)}`;
+      if (part.type === "tool-result") return JSON.stringify(part.output);
+      return "";
+    })
+    .join("");
+}
+
 function systemText(prompt: LanguageModelV3Prompt): string {
   return prompt
     .filter((message) => message.role === "system")
@@ -205,7 +218,7 @@ function complete(options: LanguageModelV3CallOptions): Completion {
   const text = maxOutputTokens === undefined ? fullText : truncateToTokens(fullText, maxOutputTokens);
   const truncated = text !== fullText;
 
-  const inputTokens = countTokens(prompt.map(textOf).join("\n"));
+  const inputTokens = countTokens(prompt.map(promptText).join("\n"));
   const outputTokens = countTokens(chat?.toolCall ? chat.toolCall.input : text);
   return {
     text,
