@@ -8,6 +8,7 @@ import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { memoryToolsConfig } from "@/core/config";
 import { conversations, memories, messages, promptDebug, users } from "@/db/schema";
 import { toCapturedParams } from "@/lib/ai/capture";
 import { embedOffline } from "@/lib/ai/offline/embedder";
@@ -378,6 +379,31 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
       expect(tea).toMatchObject({ fate: "returned", rank: 1 });
       expect(tea?.similarity).toBeGreaterThan(0.5);
       expect(record?.modelInput).toHaveLength(2);
+    });
+
+    it("a model that keeps calling tools gets none on its last allowed call, so the answer ends in text", async () => {
+      const model = new MockLanguageModelV3({
+        doStream: async ({ tools }) => {
+          if (!tools?.length) return textStream(["Done."]);
+          const chunks: LanguageModelV3StreamPart[] = [
+            { type: "stream-start", warnings: [] },
+            { type: "tool-call", toolCallId: crypto.randomUUID(), toolName: "list_memories", input: "{}" },
+            { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+          ];
+          return { stream: simulateReadableStream({ chunks }) };
+        },
+      });
+      setAiRegistry(registryWith(model));
+      const user = await userWithMemories("tools-loop", ["Prefers green tea"]);
+      const { assistant, record } = await settled(await post(user, { message: { text: "Hi" } }));
+      const calls = record?.modelInput as { params: { tools?: unknown[] } }[];
+      expect(calls).toHaveLength(memoryToolsConfig.maxSteps);
+      expect(calls.at(-1)?.params.tools ?? []).toEqual([]);
+      expect((record?.trace as ContextTrace | undefined)?.toolCalls).toHaveLength(memoryToolsConfig.maxSteps - 1);
+      expect(assistant.content).toBe("Done.");
+      // The same memory returned three times counts once.
+      const [row] = await db().select().from(memories).where(eq(memories.userId, user.id));
+      expect(row?.accessCount).toBe(1);
     });
 
     it("with memory off no memory tools are offered", async () => {

@@ -285,6 +285,9 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     allowSystemInMessages: true,
     tools,
     stopWhen: stepCountIs(memoryToolsConfig.maxSteps),
+    // The last call allowed gets no tools, so the answer never ends on a tool call without text.
+    prepareStep: ({ stepNumber }) =>
+      tools && stepNumber >= memoryToolsConfig.maxSteps - 1 ? { activeTools: [] } : undefined,
     temperature,
     abortSignal: input.signal,
     onChunk: ({ chunk }) => {
