@@ -1,7 +1,10 @@
 import type { ReactNode } from "react";
 import { cn } from "@/lib/ui/cn";
 
-/** A titled card section of a page (debug view, memories, settings). */
+/**
+ * A titled card section of a page (debug view, memories, settings). `id` is the section's own id,
+ * so links can point at it (`/messages/…/debug#extraction`), and its heading's prefix.
+ */
 export function SectionCard({
   id,
   title,
@@ -18,7 +21,11 @@ export function SectionCard({
   className?: string;
 }) {
   return (
-    <section aria-labelledby={`${id}-heading`} className={cn("rounded-xl border bg-card", className)}>
+    <section
+      id={id}
+      aria-labelledby={`${id}-heading`}
+      className={cn("scroll-mt-4 rounded-xl border bg-card", className)}
+    >
       <div className="flex flex-wrap items-start justify-between gap-2 border-b px-4 py-3 sm:px-5">
         <div className="min-w-0">
           <h2 id={`${id}-heading`} className="text-[15px] font-semibold">

@@ -93,6 +93,23 @@ export function thresholdFor(
   return strategy.similarityThresholds?.[embedderId] ?? strategy.similarityThreshold;
 }
 
+/**
+ * The memory tools of the text path (lib/memory/retrieval/tools.ts): the model may look memories
+ * up when the injected context is not enough ("what do you remember about me?").
+ */
+export const memoryToolsConfig = {
+  /**
+   * Model calls per answer at most (AI SDK `stopWhen: stepCountIs(maxSteps)`): a tool step and the
+   * answer that reads its result is 2; 4 leaves room for a second look, and bounds the cost.
+   */
+  maxSteps: 4,
+  /** list_memories: memories returned when the model gives no limit, and the most it may ask for. */
+  listDefaultLimit: 10,
+  listMaxLimit: 20,
+  /** search_memories: query length accepted, in characters. */
+  maxQueryChars: 500,
+} as const;
+
 export const formatterConfig = {
   /** At most this many memory lines reach the prompt. */
   maxMemories: 8,

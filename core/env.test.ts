@@ -56,6 +56,7 @@ describe("parseEnv", () => {
         LIFELINE_AUTO_MIGRATE: "yes",
         AUTH_TRUST_HOST: "maybe",
         LOG_LEVEL: "loud",
+        LIFELINE_RETRIEVAL_STRATEGY: "fastest",
       });
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
@@ -70,6 +71,7 @@ describe("parseEnv", () => {
       "LIFELINE_AUTO_MIGRATE must be 0 or 1",
       "AUTH_TRUST_HOST must be true, false, 1 or 0",
       "LOG_LEVEL must be one of",
+      "LIFELINE_RETRIEVAL_STRATEGY must be one of nearest, weighted, hybrid",
     ]) {
       expect(message).toContain(name);
     }
@@ -89,8 +91,21 @@ describe("parseEnv", () => {
         AUTH_TRUST_HOST: "true",
         LOG_LEVEL: "debug",
         INNGEST_DEV: "http://127.0.0.1:8288",
+        LIFELINE_RETRIEVAL_STRATEGY: "weighted",
       }),
     ).not.toThrow();
+  });
+
+  it("reads LIFELINE_RETRIEVAL_STRATEGY as one of core/config's strategies, trimmed; anything else is refused", () => {
+    for (const name of ["nearest", "weighted", "hybrid"]) {
+      expect(parseEnv({ LIFELINE_RETRIEVAL_STRATEGY: ` ${name} ` }).LIFELINE_RETRIEVAL_STRATEGY).toBe(name);
+    }
+    expect(parseEnv({}).LIFELINE_RETRIEVAL_STRATEGY).toBeUndefined();
+    for (const bad of ["Hybrid", "bm25", "weighted,hybrid"]) {
+      expect(() => parseEnv({ LIFELINE_RETRIEVAL_STRATEGY: bad })).toThrow(
+        /LIFELINE_RETRIEVAL_STRATEGY must be one of/,
+      );
+    }
   });
 });
 

@@ -15,6 +15,7 @@
  *   again in case register() did not run (docs/deploy.md).
  */
 import { z } from "zod";
+import { type RetrievalStrategyName, retrievalStrategies } from "./config";
 
 /** Environment variables as an object of strings, like process.env (a plain object in tests). */
 export type RawEnv = Readonly<Record<string, string | undefined>>;
@@ -47,6 +48,8 @@ const bcryptCost = z
   .string()
   .regex(/^\d+$/, "must be a whole number")
   .refine((value) => Number(value) >= 4 && Number(value) <= 15, "must be between 4 and 15");
+const strategyNames = Object.keys(retrievalStrategies) as [RetrievalStrategyName, ...RetrievalStrategyName[]];
+const retrievalStrategy = z.enum(strategyNames, { error: `must be one of ${strategyNames.join(", ")}` });
 const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
   error: "must be one of fatal, error, warn, info, debug, trace, silent",
 });
@@ -64,6 +67,8 @@ const schema = z.object({
   LIFELINE_EMBEDDING_MODEL: variable(),
   LIFELINE_EXTRACTION_MODEL: variable(),
   LIFELINE_OFFLINE_DELAY_MS: variable(milliseconds("zero")),
+  // Memory retrieval
+  LIFELINE_RETRIEVAL_STRATEGY: variable(retrievalStrategy),
   // Background jobs
   INNGEST_EVENT_KEY: variable(),
   INNGEST_SIGNING_KEY: variable(),

@@ -6,8 +6,13 @@
  * tests/architecture.test.ts enforces that.
  */
 import { existsSync } from "node:fs";
-import { answerConfig } from "@/core/config";
-import { env as processEnv, type RawEnv } from "@/core/env";
+import {
+  answerConfig,
+  DEFAULT_RETRIEVAL_STRATEGY,
+  type RetrievalStrategyName,
+  retrievalStrategies,
+} from "@/core/config";
+import { parseEnv, env as processEnv, type RawEnv } from "@/core/env";
 import { logger } from "@/core/logger";
 import { getDatabase, getDb, optionsFromEnv } from "@/db/client";
 import { getAiRegistry } from "@/lib/ai/registry";
@@ -17,7 +22,22 @@ import type { ExtractionDeps } from "@/lib/jobs/extraction-job";
 import { type ExtractionDispatcher, inngestDispatcher, inProcessDispatcher } from "@/lib/jobs/extraction-queue";
 import { InProcessRunner } from "@/lib/jobs/in-process-runner";
 import { type JobRunnerKind, jobRunnerKind } from "@/lib/jobs/runner-kind";
+import { type AssemblyConfig, assemblyConfigFor } from "@/lib/memory/retrieval/assembly-config";
 import { type ReembedProgress, type ReembedResult, reembedMemories } from "@/lib/memory/store/reembed";
+
+/** LIFELINE_RETRIEVAL_STRATEGY (validated by core/env.ts), else core/config's default ("hybrid"). */
+export function retrievalStrategyName(env: RawEnv = processEnv()): RetrievalStrategyName {
+  // parseEnv refuses any other name; the check narrows the validated string to the name's type.
+  const name = parseEnv(env).LIFELINE_RETRIEVAL_STRATEGY;
+  return name !== undefined && Object.hasOwn(retrievalStrategies, name)
+    ? (name as RetrievalStrategyName)
+    : DEFAULT_RETRIEVAL_STRATEGY;
+}
+
+/** The numbers every chat turn and preview of this process assembles context with: the strategy in force. */
+export function processAssemblyConfig(env: RawEnv = processEnv()): AssemblyConfig {
+  return assemblyConfigFor(retrievalStrategyName(env));
+}
 
 /** The wall clock. */
 export const systemClock = (): Date => new Date();

@@ -1,4 +1,4 @@
-import { MessagesSquareIcon, PinIcon, SparklesIcon } from "lucide-react";
+import { MessagesSquareIcon, PinIcon, SearchIcon, SparklesIcon } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 
 const BRANCHES = {
@@ -21,6 +21,13 @@ const BRANCHES = {
     label: "conversation",
     hint: "Saved from this conversation (no similarity test)",
     variant: "conversation",
+    className: undefined,
+  },
+  tool: {
+    Icon: SearchIcon,
+    label: "tool",
+    hint: "Looked up by the model with a memory tool (search or list) while answering",
+    variant: "outline",
     className: undefined,
   },
 } as const;

@@ -7,6 +7,7 @@ import { Markdown } from "@/components/markdown";
 import { Badge } from "@/components/ui/badge";
 import { MessageMeta } from "./message-meta";
 import { NotesButton } from "./notes-button";
+import { ToolSteps } from "./tool-steps";
 import { type ChatMessage, type MessageInfo, messageText } from "./types";
 
 function Thinking() {
@@ -61,6 +62,7 @@ export function AssistantMessage({
     <div id={`message-${message.id}`} className="group/msg flex scroll-mt-4 gap-3" data-testid="message-assistant">
       <LogoMark className="mt-0.5 size-7" />
       <div className="min-w-0 flex-1 space-y-2">
+        <ToolSteps message={message} />
         {text ? <Markdown>{text}</Markdown> : streaming ? <Thinking /> : null}
         {info?.status === "aborted" && <Badge variant="outline">Stopped</Badge>}
         {info?.status === "error" && (

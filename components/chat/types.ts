@@ -21,6 +21,15 @@ export interface ChatSettings {
   memoryEnabled: boolean;
 }
 
+/** The memory tool parts of a stored message's parts (everything else is rebuilt from its content). */
+function storedToolParts(parts: unknown): ChatMessage["parts"] {
+  if (!Array.isArray(parts)) return [];
+  return parts.filter(
+    (part): part is ChatMessage["parts"][number] =>
+      typeof part === "object" && part !== null && /^tool-/.test(String((part as { type?: unknown }).type)),
+  );
+}
+
 /** Stored messages → useChat messages (the text is the stored content) and their infos by id. */
 export function fromTranscript(items: readonly TranscriptItem[]): {
   messages: ChatMessage[];
@@ -31,7 +40,11 @@ export function fromTranscript(items: readonly TranscriptItem[]): {
     messages: shown.map((item) => ({
       id: item.id,
       role: item.role as "user" | "assistant",
-      parts: item.content ? [{ type: "text" as const, text: item.content }] : [],
+      parts: [
+        // The memory tool steps the stored message kept (ids only), then its text.
+        ...storedToolParts(item.parts),
+        ...(item.content ? [{ type: "text" as const, text: item.content }] : []),
+      ],
     })),
     infos: Object.fromEntries(
       shown.map((item) => [

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { BranchBadge } from "@/components/chat/branch-badge";
 import { Badge } from "@/components/ui/badge";
-import { scoreFormula } from "@/lib/memory/retrieval/explain";
+import { scoreFormula, strategySummary } from "@/lib/memory/retrieval/explain";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { formatScore } from "@/lib/ui/format";
 import { FateBadge } from "./fate-badge";
@@ -56,6 +56,9 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
           {waitingForReembeddingNotice(waiting, trace.embeddingModel)}
         </p>
       )}
+      <p className="text-sm" data-testid="retrieval-strategy">
+        Strategy in force: <span className="font-mono text-xs">{strategySummary(retrieval)}</span>
+      </p>
       <ScoreLegend weights={retrieval.weights} fused={fused} />
       <p className="font-mono text-xs text-muted-foreground" data-testid="score-formula">
         {scoreFormula(retrieval)}

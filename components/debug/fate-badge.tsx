@@ -1,7 +1,9 @@
 import { Badge, type BadgeVariant } from "@/components/ui/badge";
+import type { ToolMemoryFate } from "@/lib/memory/retrieval/tools";
 import type { CandidateFate } from "@/lib/memory/retrieval/trace";
 
-const FATES: Record<CandidateFate, { label: string; variant: BadgeVariant; hint: string }> = {
+const FATES: Record<CandidateFate | ToolMemoryFate, { label: string; variant: BadgeVariant; hint: string }> = {
+  returned: { label: "returned", variant: "success", hint: "The memory tool returned it to the model" },
   included: { label: "included", variant: "success", hint: "Its line is in the prompt" },
   dropped_limit: {
     label: "over limit",
@@ -25,7 +27,7 @@ const FATES: Record<CandidateFate, { label: string; variant: BadgeVariant; hint:
   },
 };
 
-export function FateBadge({ fate }: { fate: CandidateFate }) {
+export function FateBadge({ fate }: { fate: CandidateFate | ToolMemoryFate }) {
   // A stored trace may carry a fate this build does not know.
   const { label, variant, hint } = FATES[fate] ?? { label: fate, variant: "outline", hint: "" };
   return (

@@ -13,9 +13,16 @@ function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return JSON.stringify(content, null, 2);
   return content
-    .map((part: { type?: string; text?: string }) =>
-      part.type === "text" ? (part.text ?? "") : `[${part.type ?? "part"}]`,
-    )
+    .map((part: { type?: string; text?: string; toolName?: string; input?: unknown; output?: unknown }) => {
+      if (part.type === "text") return part.text ?? "";
+      // A memory tool step: the call the model made, and the result it received.
+      if (part.type === "tool-call") return `→ ${part.toolName}(${JSON.stringify(part.input ?? {})})`;
+      if (part.type === "tool-result") {
+        const output = part.output as { type?: string; value?: unknown } | undefined;
+        return `← ${part.toolName}: ${JSON.stringify(output?.value ?? output, null, 2)}`;
+      }
+      return `[${part.type ?? "part"}]`;
+    })
     .join("\n");
 }
 
@@ -23,6 +30,7 @@ const ROLE_STYLES: Record<string, string> = {
   system: "border-l-brand",
   user: "border-l-foreground/40",
   assistant: "border-l-conversation",
+  tool: "border-l-semantic",
 };
 
 /** The system message, with the memory lines the trace lists as sent highlighted. */

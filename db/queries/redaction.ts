@@ -8,8 +8,11 @@
  *   `[deleted memory]`, its sent line `• [deleted memory]` and `redacted: true`; `memoryLines`
  *   gets the same marker line; `redactedMemoryIds` lists every memory redacted from the record.
  * - prompt_debug.model_input: in every captured call's system message, the line the trace says
- *   was sent for that memory is replaced by the marker line. The model did receive the text; the
- *   record no longer holds it, and `trace.redactedMemoryIds` says so.
+ *   was sent for that memory is replaced by the marker line; in a memory tool's result (a `tool`
+ *   message), the memory's entry keeps its id and loses its title and text. The model did receive
+ *   the text; the record no longer holds it, and `trace.redactedMemoryIds` says so.
+ * - prompt_debug.trace.toolCalls: each row of a deleted memory gets title null, content
+ *   `[deleted memory]` and `redacted: true` (the stored message's tool parts hold ids only).
  * - memory_extractions.decisions: a decision that produced or targeted a deleted memory loses
  *   its candidate's title, content and evidence and its free-text reason (a model may quote the
  *   memory in it); a near memory that is deleted loses its title and content. `redacted: true`
@@ -64,12 +67,24 @@ export async function redactPromptDebug(db: Db, scope: RedactionScope): Promise<
                SELECT c->>'line' FROM jsonb_array_elements(${arrayOf(sql`p.trace->'candidates'`)}) c
                WHERE c->>'memoryId' = ANY(g.ids) AND c->>'line' IS NOT NULL
              ) AS lines
+             , EXISTS (
+               SELECT 1 FROM jsonb_array_elements(${arrayOf(sql`p.trace->'toolCalls'`)}) tc,
+                             jsonb_array_elements(${arrayOf(sql`tc->'memories'`)}) r
+               WHERE r->>'memoryId' = ANY(g.ids)
+             ) AS tool_hit
       FROM prompt_debug p, gone g
       WHERE p.user_id = ${scope.userId}::uuid
         ${scope.messageId ? sql`AND p.message_id = ${scope.messageId}::uuid` : sql``}
-        AND EXISTS (
-          SELECT 1 FROM jsonb_array_elements(${arrayOf(sql`p.trace->'candidates'`)}) c
-          WHERE c->>'memoryId' = ANY(g.ids)
+        AND (
+          EXISTS (
+            SELECT 1 FROM jsonb_array_elements(${arrayOf(sql`p.trace->'candidates'`)}) c
+            WHERE c->>'memoryId' = ANY(g.ids)
+          )
+          OR EXISTS (
+            SELECT 1 FROM jsonb_array_elements(${arrayOf(sql`p.trace->'toolCalls'`)}) tc,
+                          jsonb_array_elements(${arrayOf(sql`tc->'memories'`)}) r
+            WHERE r->>'memoryId' = ANY(g.ids)
+          )
         )
       FOR UPDATE OF p
     )
@@ -95,10 +110,25 @@ export async function redactPromptDebug(db: Db, scope: RedactionScope): Promise<
             SELECT jsonb_array_elements_text(${arrayOf(sql`t.trace->'redactedMemoryIds'`)}) AS id
             UNION
             SELECT c->>'memoryId' FROM jsonb_array_elements(${candidates}) c WHERE c->>'memoryId' = ANY(g.ids)
+            UNION
+            SELECT r->>'memoryId' FROM jsonb_array_elements(${arrayOf(sql`t.trace->'toolCalls'`)}) tc,
+                                       jsonb_array_elements(${arrayOf(sql`tc->'memories'`)}) r
+            WHERE r->>'memoryId' = ANY(g.ids)
           ) ids
         )
-      ),
-      model_input = CASE WHEN cardinality(t.lines) = 0 THEN t.model_input ELSE (
+      ) || CASE WHEN jsonb_typeof(t.trace->'toolCalls') = 'array' THEN jsonb_build_object(
+        'toolCalls', (
+          SELECT coalesce(jsonb_agg(
+            CASE WHEN jsonb_typeof(tc->'memories') = 'array' THEN tc || jsonb_build_object('memories', (
+              SELECT coalesce(jsonb_agg(
+                CASE WHEN r->>'memoryId' = ANY(g.ids) THEN r || jsonb_build_object(
+                  'title', 'null'::jsonb, 'content', ${DELETED_MEMORY}::text, 'redacted', true)
+                ELSE r END ORDER BY ro), '[]'::jsonb)
+              FROM jsonb_array_elements(tc->'memories') WITH ORDINALITY AS x(r, ro)
+            )) ELSE tc END ORDER BY tco), '[]'::jsonb)
+          FROM jsonb_array_elements(t.trace->'toolCalls') WITH ORDINALITY AS y(tc, tco)
+        )) ELSE '{}'::jsonb END,
+      model_input = CASE WHEN cardinality(t.lines) = 0 AND NOT t.tool_hit THEN t.model_input ELSE (
         SELECT coalesce(jsonb_agg(
           CASE WHEN jsonb_typeof(call->'params'->'prompt') = 'array' THEN jsonb_set(call, '{params,prompt}', (
             SELECT coalesce(jsonb_agg(
@@ -106,6 +136,20 @@ export async function redactPromptDebug(db: Db, scope: RedactionScope): Promise<
                 SELECT string_agg(CASE WHEN l = ANY(t.lines) THEN ${DELETED_MEMORY_LINE}::text ELSE l END, E'\n' ORDER BY o)
                 FROM unnest(string_to_array(m->>'content', E'\n')) WITH ORDINALITY AS u(l, o)
               ), '')))
+              -- A memory tool's result: the deleted memories' entries lose their title and text.
+              WHEN m->>'role' = 'tool' AND jsonb_typeof(m->'content') = 'array' THEN jsonb_set(m, '{content}', (
+                SELECT coalesce(jsonb_agg(
+                  CASE WHEN jsonb_typeof(part->'output'->'value'->'memories') = 'array'
+                  THEN jsonb_set(part, '{output,value,memories}', (
+                    SELECT coalesce(jsonb_agg(
+                      CASE WHEN mem->>'id' = ANY(g.ids)
+                      THEN mem || jsonb_build_object('title', 'null'::jsonb, 'content', ${DELETED_MEMORY}::text)
+                      ELSE mem END ORDER BY memo), '[]'::jsonb)
+                    FROM jsonb_array_elements(part->'output'->'value'->'memories') WITH ORDINALITY AS q(mem, memo)
+                  ))
+                  ELSE part END ORDER BY parto), '[]'::jsonb)
+                FROM jsonb_array_elements(m->'content') WITH ORDINALITY AS pp(part, parto)
+              ))
               ELSE m END ORDER BY mo), '[]'::jsonb)
             FROM jsonb_array_elements(${arrayOf(sql`call->'params'->'prompt'`)}) WITH ORDINALITY AS pm(m, mo)
           ))
@@ -221,8 +265,13 @@ const stringsOf = (values: unknown[]) => values.filter((value): value is string 
 
 /** The memory ids a stored trace refers to (its candidates). */
 export function traceMemoryIds(trace: unknown): string[] {
-  if (!isRecord(trace) || !Array.isArray(trace.candidates)) return [];
-  return stringsOf(trace.candidates.map((candidate) => (isRecord(candidate) ? candidate.memoryId : null)));
+  if (!isRecord(trace)) return [];
+  const candidates = Array.isArray(trace.candidates) ? trace.candidates : [];
+  // The memories the answer's tool calls considered (lib/memory/retrieval/tools.ts).
+  const toolRows = (Array.isArray(trace.toolCalls) ? trace.toolCalls : []).flatMap((call) =>
+    isRecord(call) && Array.isArray(call.memories) ? call.memories : [],
+  );
+  return stringsOf([...candidates, ...toolRows].map((row) => (isRecord(row) ? row.memoryId : null)));
 }
 
 /** The memory ids stored extraction decisions refer to (produced, targeted, near). */

@@ -8,7 +8,8 @@ import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { conversations, memories, messages, promptDebug } from "@/db/schema";
+import { memoryToolsConfig } from "@/core/config";
+import { conversations, memories, messages, promptDebug, users } from "@/db/schema";
 import { toCapturedParams } from "@/lib/ai/capture";
 import { embedOffline } from "@/lib/ai/offline/embedder";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
@@ -279,5 +280,145 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(assistant.status).toBe("complete");
     expect(assistant.content).toMatch(/green tea/);
     expect(record).toMatchObject({ provider: "offline", modelId: "lifeline-offline-1", retrievalStatus: "ok" });
+  });
+
+  describe("memory tools", () => {
+    async function settled(res: Response) {
+      const conversationId = res.headers.get("x-conversation-id") ?? "";
+      await res.text();
+      return waitFor(async () => {
+        const r = await debugOf(conversationId).catch(() => undefined);
+        return r?.record && r.record.latencyMs !== null ? r : undefined;
+      }, "the settled record");
+    }
+
+    it("the offline model lists the user's memories through list_memories, recorded, counted and owner-scoped", async () => {
+      setAiRegistry(createAiRegistry({}));
+      const user = await userWithMemories("tools-list", ["Prefers green tea", "Works as a nurse"]);
+      await userWithMemories("tools-other", ["Has a secret cat named Zed"]);
+      const res = await post(user, { message: { text: "What do you remember about me?" } });
+      expect(res.status).toBe(200);
+      const { assistant, record } = await settled(res);
+
+      // Two model calls, both captured in order: the tool call, then the answer from its result.
+      const calls = record?.modelInput as { params: { prompt: { role: string }[]; tools?: { name: string }[] } }[];
+      expect(calls).toHaveLength(2);
+      expect(calls[0]?.params.tools?.map((t) => t.name).sort()).toEqual(["list_memories", "search_memories"]);
+      expect(calls[1]?.params.prompt.map((m) => m.role).slice(-2)).toEqual(["assistant", "tool"]);
+
+      const trace = record?.trace as ContextTrace;
+      expect(trace.toolCalls).toHaveLength(1);
+      const call = trace.toolCalls?.[0];
+      expect(call).toMatchObject({ tool: "list_memories", step: 1, status: "ok", returned: 2, matching: 2 });
+      expect(call?.rule).toMatch(/^all active memories, the most important first/);
+      expect(call?.memories.map((m) => [m.content, m.fate])).toEqual(
+        expect.arrayContaining([
+          ["Prefers green tea", "returned"],
+          ["Works as a nurse", "returned"],
+        ]),
+      );
+      expect(assistant.content).toMatch(/^Here's what I remember about you:/);
+      expect(assistant.content).toContain("You prefer green tea.");
+      expect(assistant.content).not.toContain("Zed");
+      // The stored parts show the tool step (ids only) before the text.
+      expect((assistant.parts as { type: string }[]).map((p) => p.type)).toEqual(["tool-list_memories", "text"]);
+
+      // The metadata line counts the memories the tool returned, with their "tool" branch.
+      const transcript = (await (
+        await fetch(`${context.server.url}/api/conversations/${assistant.conversationId}/messages`, {
+          headers: { cookie: user.client.cookieHeader() },
+        })
+      ).json()) as { messages: { role: string; debug: { memoriesUsed: { branches: string[] }[] } | null }[] };
+      const used = transcript.messages.find((m) => m.role === "assistant")?.debug?.memoriesUsed ?? [];
+      expect(used).toHaveLength(2);
+      expect(used.every((m) => m.branches.includes("tool"))).toBe(true);
+
+      // Each returned memory counted once for this answer (the prompt may have carried it too).
+      const rows = await db().select().from(memories).where(eq(memories.userId, user.id));
+      expect(rows.map((r) => r.accessCount)).toEqual([1, 1]);
+
+      // Deleting a listed memory redacts its text from the record: the tool rows and the tool result the model received.
+      const nurse = rows.find((r) => r.content === "Works as a nurse");
+      const deleted = await fetch(`${context.server.url}/api/memories/${nurse?.id}`, {
+        method: "DELETE",
+        headers: { cookie: user.client.cookieHeader() },
+      });
+      expect(deleted.status).toBe(200);
+      const [after] = await db().select().from(promptDebug).where(eq(promptDebug.messageId, assistant.id));
+      expect(JSON.stringify(after?.trace)).not.toContain("nurse");
+      expect(JSON.stringify(after?.modelInput)).not.toContain("nurse");
+      expect(JSON.stringify(after?.modelInput)).toContain("green tea");
+      const redactedRow = (after?.trace as ContextTrace | undefined)?.toolCalls?.[0]?.memories.find(
+        (m) => m.memoryId === nurse?.id,
+      );
+      expect(redactedRow).toMatchObject({ title: null, content: "[deleted memory]", redacted: true });
+      expect((after?.trace as ContextTrace | undefined)?.redactedMemoryIds).toEqual([nurse?.id]);
+    });
+
+    it("a model's search_memories call runs the retrieval statement with its query; the trace has scores and fates", async () => {
+      let step = 0;
+      const model = new MockLanguageModelV3({
+        doStream: async () => {
+          step++;
+          if (step > 1) return textStream(["Noted."]);
+          const chunks: LanguageModelV3StreamPart[] = [
+            { type: "stream-start", warnings: [] },
+            { type: "tool-call", toolCallId: "c1", toolName: "search_memories", input: '{"query":"green tea"}' },
+            { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+          ];
+          return { stream: simulateReadableStream({ chunks }) };
+        },
+      });
+      setAiRegistry(registryWith(model));
+      const user = await userWithMemories("tools-search", ["Prefers green tea", "Works as a nurse"]);
+      const { record } = await settled(await post(user, { message: { text: "Hi" } }));
+      const call = (record?.trace as ContextTrace | undefined)?.toolCalls?.[0];
+      expect(call).toMatchObject({ tool: "search_memories", input: { query: "green tea" }, status: "ok" });
+      expect(call?.rule).toMatch(/^the hybrid retrieval strategy/);
+      const tea = call?.memories.find((m) => m.content === "Prefers green tea");
+      expect(tea).toMatchObject({ fate: "returned", rank: 1 });
+      expect(tea?.similarity).toBeGreaterThan(0.5);
+      expect(record?.modelInput).toHaveLength(2);
+    });
+
+    it("a model that keeps calling tools gets none on its last allowed call, so the answer ends in text", async () => {
+      const model = new MockLanguageModelV3({
+        doStream: async ({ tools }) => {
+          if (!tools?.length) return textStream(["Done."]);
+          const chunks: LanguageModelV3StreamPart[] = [
+            { type: "stream-start", warnings: [] },
+            { type: "tool-call", toolCallId: crypto.randomUUID(), toolName: "list_memories", input: "{}" },
+            { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+          ];
+          return { stream: simulateReadableStream({ chunks }) };
+        },
+      });
+      setAiRegistry(registryWith(model));
+      const user = await userWithMemories("tools-loop", ["Prefers green tea"]);
+      const { assistant, record } = await settled(await post(user, { message: { text: "Hi" } }));
+      const calls = record?.modelInput as { params: { tools?: unknown[] } }[];
+      expect(calls).toHaveLength(memoryToolsConfig.maxSteps);
+      expect(calls.at(-1)?.params.tools ?? []).toEqual([]);
+      expect((record?.trace as ContextTrace | undefined)?.toolCalls).toHaveLength(memoryToolsConfig.maxSteps - 1);
+      expect(assistant.content).toBe("Done.");
+      // The same memory returned three times counts once.
+      const [row] = await db().select().from(memories).where(eq(memories.userId, user.id));
+      expect(row?.accessCount).toBe(1);
+    });
+
+    it("with memory off no memory tools are offered", async () => {
+      setAiRegistry(createAiRegistry({}));
+      const user = await userWithMemories("tools-off", ["Prefers green tea"]);
+      // A new conversation takes the account's default.
+      await db().update(users).set({ memoryEnabledDefault: false }).where(eq(users.id, user.id));
+      const { assistant, record } = await settled(
+        await post(user, { message: { text: "What do you remember about me?" } }),
+      );
+      const calls = record?.modelInput as { params: { tools?: unknown[] } }[];
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.params.tools).toBeUndefined();
+      expect((record?.trace as ContextTrace | undefined)?.toolCalls).toBeUndefined();
+      expect(assistant.content).not.toMatch(/Thanks for telling me/);
+    });
   });
 });

@@ -10,17 +10,41 @@ import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 export interface UsedMemory {
   memoryId: string;
   title: string | null;
-  /** The branches that selected it: "semantic", "conversation" or both. */
+  /** How it reached the model: the branches that selected it ("pinned", "semantic", "conversation"), "tool". */
   branches: string[];
   /** Deleted since the answer: its title is no longer kept (db/queries/redaction.ts). */
   deleted: boolean;
 }
 
-/** The memories of a trace that reached the prompt. */
+/**
+ * The memories of a trace that reached the model: those whose line was in the prompt, then those a
+ * memory tool returned (branch "tool"; a memory in both lists once, with both).
+ */
 function usedMemories(trace: unknown): UsedMemory[] {
-  return ((trace as ContextTrace | null)?.candidates ?? [])
+  const stored = trace as ContextTrace | null;
+  const used: UsedMemory[] = (stored?.candidates ?? [])
     .filter((c) => c.fate === "included")
-    .map((c) => ({ memoryId: c.memoryId, title: c.title, branches: c.selectedBy, deleted: c.redacted === true }));
+    .map((c) => ({ memoryId: c.memoryId, title: c.title, branches: [...c.selectedBy], deleted: c.redacted === true }));
+  const byId = new Map(used.map((memory) => [memory.memoryId, memory]));
+  for (const call of stored?.toolCalls ?? []) {
+    for (const row of call.memories) {
+      if (row.fate !== "returned") continue;
+      const known = byId.get(row.memoryId);
+      if (known) {
+        if (!known.branches.includes("tool")) known.branches.push("tool");
+        continue;
+      }
+      const memory: UsedMemory = {
+        memoryId: row.memoryId,
+        title: row.title,
+        branches: ["tool"],
+        deleted: row.redacted === true,
+      };
+      byId.set(row.memoryId, memory);
+      used.push(memory);
+    }
+  }
+  return used;
 }
 
 export async function listTranscript(db: Db, input: { userId: string; conversationId: string }) {

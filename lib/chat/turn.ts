@@ -1,14 +1,16 @@
 /**
  * One chat turn, end to end:
  *   conversation (owner-scoped; created when absent) → save the user message → assembleContext()
- *   → stream the answer (the model wrapped so its exact input is captured) → on finish, abort or
- *   error: save the assistant message with its status and the debug record → after the response:
- *   enqueue memory extraction for the pair, and title the conversation.
+ *   → stream the answer (the model wrapped so its exact input is captured at every call) — with
+ *   memory on, the model may call the memory tools (search_memories, list_memories) for up to
+ *   memoryToolsConfig.maxSteps model calls, each tool call recorded in the trace → on finish,
+ *   abort or error: save the assistant message with its status and the debug record → after the
+ *   response: enqueue memory extraction for the pair, and title the conversation.
  * The answer never waits on extraction or titling, and never fails because of them.
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { consumeStream, type LanguageModelUsage, streamText } from "ai";
-import { answerConfig } from "@/core/config";
+import { consumeStream, type LanguageModelUsage, stepCountIs, streamText } from "ai";
+import { answerConfig, memoryToolsConfig } from "@/core/config";
 import type { Logger } from "@/core/logger";
 import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
 import { truncateChars } from "@/core/text";
@@ -22,6 +24,8 @@ import { type CapturedCall, withCapture } from "@/lib/ai/capture";
 import type { AiRegistry } from "@/lib/ai/registry";
 import { type ExtractionDispatcher, enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
+import type { AssemblyConfig } from "@/lib/memory/retrieval/assembly-config";
+import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import type { ChatBody } from "@/lib/validation/chat";
 import { loadHistory, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
@@ -51,6 +55,8 @@ export interface ChatTurnInput {
   log: Logger;
   /** Where the pair's memory extraction goes once the answer is saved. */
   dispatcher: ExtractionDispatcher;
+  /** The retrieval numbers (strategy) in force; default core/config's (lib/runtime.ts reads the setting). */
+  assembly?: AssemblyConfig;
 }
 
 /** The model for this turn: the request's (must be configured), else the conversation's if still configured, else the default. */
@@ -65,6 +71,30 @@ function resolveModelId(ai: AiRegistry, requested: string | undefined, stored: s
 function errorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return truncateChars(message, 500);
+}
+
+/**
+ * A tool call as a stored UI message part (the chat shows "Searched memories: 4 found" from it).
+ * The memories' text stays out of the message: the debug record holds it, and a deleted memory's
+ * text is redacted there (db/queries/redaction.ts); the part keeps their ids only.
+ */
+function toolPart(call: ToolCallTrace) {
+  const returned = call.memories.filter((memory) => memory.fate === "returned");
+  return call.status === "ok"
+    ? {
+        type: `tool-${call.tool}`,
+        toolCallId: call.toolCallId,
+        state: "output-available",
+        input: call.input,
+        output: { memories: returned.map((memory) => ({ id: memory.memoryId })) },
+      }
+    : {
+        type: `tool-${call.tool}`,
+        toolCallId: call.toolCallId,
+        state: "output-error",
+        input: call.input,
+        errorText: call.error ?? "failed",
+      };
 }
 
 /** Runs one chat turn and returns the UI message stream response. */
@@ -137,6 +167,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
         memoryEnabled: conversation.memoryEnabled,
         embed: (text) => ai.embedText(text),
         embeddingModel: ai.describeProviders().embedder,
+        config: input.assembly,
       });
       span.setAttribute("lifeline.retrieval.status", context.trace.status);
       return context;
@@ -150,6 +181,20 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   let firstTokenMs: number | null = null;
   let text = "";
   let settled = false;
+  // Memory tools only when memory is on for this conversation; each call lands in the trace.
+  const toolCalls: ToolCallTrace[] = [];
+  const tools = conversation.memoryEnabled
+    ? memoryTools(db, {
+        userId,
+        retrieval: trace.config.retrieval,
+        embed: (text) => ai.embedText(text),
+        embeddingModel: ai.describeProviders().embedder,
+        now: () => new Date(),
+        counted: new Set(trace.accessCountedIds ?? []),
+        record: (call) => toolCalls.push(call),
+        step: () => calls.length,
+      })
+    : undefined;
 
   const metadata: TurnMetadata = {
     conversationId: conversation.id,
@@ -166,7 +211,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     conversationId: conversation.id,
     messageId: assistantMessage.id,
     modelInput: calls,
-    trace,
+    trace: tools ? { ...trace, toolCalls } : trace,
     provider: baseModel.provider,
     modelId: baseModel.modelId,
     mode,
@@ -222,7 +267,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
         userId,
         messageId: assistantMessage.id,
         content: text,
-        parts: text ? [{ type: "text", text }] : [],
+        parts: [...toolCalls.map(toolPart), ...(text ? [{ type: "text", text }] : [])],
         status,
         error: outcome.error ?? null,
       });
@@ -264,6 +309,11 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     messages,
     // The only system message is the one assembleContext built; user text never becomes one.
     allowSystemInMessages: true,
+    tools,
+    stopWhen: stepCountIs(memoryToolsConfig.maxSteps),
+    // The last call allowed gets no tools, so the answer never ends on a tool call without text.
+    prepareStep: ({ stepNumber }) =>
+      tools && stepNumber >= memoryToolsConfig.maxSteps - 1 ? { activeTools: [] } : undefined,
     temperature,
     abortSignal: input.signal,
     onChunk: ({ chunk }) => {

@@ -9,8 +9,12 @@ import { buttonVariants } from "@/components/ui/button";
 import { getDb } from "@/db/client";
 import { listLinkedProviders } from "@/db/queries/accounts";
 import { getAccount } from "@/db/queries/users";
+import { getAiRegistry } from "@/lib/ai/registry";
 import { GOOGLE_PROVIDER_ID, isGoogleConfigured } from "@/lib/auth/google";
 import { requireServerSession } from "@/lib/auth/server";
+import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
+import { strategySummary } from "@/lib/memory/retrieval/explain";
+import { processAssemblyConfig } from "@/lib/runtime";
 import { DeleteAccount } from "./delete-account";
 import { MemoryDefaultSwitch } from "./memory-default-switch";
 import { PasswordForm } from "./password-form";
@@ -57,6 +61,8 @@ export default async function SettingsPage() {
   ]);
   const googleLinked = providers.includes(GOOGLE_PROVIDER_ID);
   const googleConfigured = isGoogleConfigured();
+  // The strategy this server retrieves with, with the threshold of its embedder.
+  const retrieval = forEmbedder(processAssemblyConfig().retrieval, getAiRegistry().describeProviders().embedder);
 
   return (
     <div className="mx-auto w-full max-w-2xl space-y-5 px-4 py-8 sm:px-6">
@@ -88,6 +94,13 @@ export default async function SettingsPage() {
             Export all memories (JSON)
           </a>
         </div>
+        <p className="mt-5 text-sm text-muted-foreground">
+          Retrieval strategy on this server (<code className="font-mono text-xs">LIFELINE_RETRIEVAL_STRATEGY</code>):{" "}
+          <span className="font-mono text-xs text-foreground" data-testid="retrieval-strategy">
+            {strategySummary(retrieval)}
+          </span>
+          .
+        </p>
       </Section>
 
       <Section

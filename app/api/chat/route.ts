@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/route";
 import { runChatTurn } from "@/lib/chat/turn";
-import { processDispatcher } from "@/lib/runtime";
+import { processAssemblyConfig, processDispatcher } from "@/lib/runtime";
 import { chatBody } from "@/lib/validation/chat";
 
 /**
@@ -16,5 +16,12 @@ export const maxDuration = 300;
  * the `x-conversation-id` header and in the stream's message metadata.
  */
 export const POST = route({ body: chatBody, rateLimit: "chat" }, ({ db, ai, userId, body, request, log }) =>
-  runChatTurn(db, ai, { userId, body, signal: request.signal, log, dispatcher: processDispatcher() }),
+  runChatTurn(db, ai, {
+    userId,
+    body,
+    signal: request.signal,
+    log,
+    dispatcher: processDispatcher(),
+    assembly: processAssemblyConfig(),
+  }),
 );

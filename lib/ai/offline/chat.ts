@@ -1,13 +1,25 @@
 /**
  * The offline model's chat replies. The only knowledge it has is what the prompt hands it:
- * the memory lines of the system prompt (each starting with formatterConfig.bullet) and the
- * user's messages. It answers the newest user message from the memories that relate to it,
- * addressed to the user ("you prefer green tea"), and otherwise says plainly that it has
- * nothing relevant and is Lifeline's offline model.
+ * the memory lines of the system prompt (each starting with formatterConfig.bullet), the user's
+ * messages, its own earlier answers, and the results of the memory tools it called. It answers
+ * the newest user message from the memories that relate to it, addressed to the user ("you
+ * prefer green tea"). Its replies never contradict what it received:
+ * - memories were sent but none relates to the message: it says so and names what it does know,
+ *   never "I don't have any memories";
+ * - memory is off (the system prompt says so, MEMORY_OFF_NOTE): it never thanks the user as if
+ *   it saved something;
+ * - it says it is the offline model once per conversation: not again when one of its earlier
+ *   answers in the prompt already did.
+ * With the memory tools offered, an overview question ("what do you remember about me?", "what
+ * are my goals?") is answered in two steps: a list_memories call (decideMemoryToolCall), then an
+ * answer listing what the tool returned (composeToolAnswer).
  */
 
 import { formatterConfig } from "@/core/config";
 import { truncateChars } from "@/core/text";
+import type { MemoryType } from "@/db/schema";
+import { MEMORY_OFF_NOTE } from "@/lib/memory/retrieval/prompt";
+import { LIST_MEMORIES, type MemoryToolOutput } from "@/lib/memory/retrieval/tool-contract";
 import { cosineSimilarity, embedOffline } from "./embedder";
 import { extractMemoriesOffline } from "./extractor";
 import { toSecondPerson } from "./grammatical-person";
@@ -34,6 +46,8 @@ export interface OfflineChatInput {
   system: string;
   /** The newest user message. */
   userMessage: string;
+  /** The assistant's earlier answers in the prompt (its history), oldest first. */
+  assistantMessages?: readonly string[];
 }
 
 /** A memory line of the system prompt: the full line (for matching) and its content (for the reply). */
@@ -95,19 +109,117 @@ function todayFrom(system: string): string {
   return CURRENT_DATE.exec(system)?.[1] ?? new Date().toISOString().slice(0, 10);
 }
 
+/** The offline notice, unless an earlier answer in the prompt already said it (once per conversation). */
+function noticeFor(assistantMessages: readonly string[] | undefined): string {
+  return assistantMessages?.some((message) => message.includes(OFFLINE_NOTICE)) ? "" : ` ${OFFLINE_NOTICE}`;
+}
+
 /** The reply to the newest user message. Deterministic for a given prompt. */
-export function composeOfflineReply({ system, userMessage }: OfflineChatInput): string {
-  const memories = relevantMemories(memoryLinesOf(system), userMessage);
+export function composeOfflineReply({ system, userMessage, assistantMessages }: OfflineChatInput): string {
+  const lines = memoryLinesOf(system);
+  const memories = relevantMemories(lines, userMessage);
   if (memories.length > 0) {
     return sentence(`From what you've told me, ${joinPhrases(memories.map((memory) => phrase(memory.content)))}`);
   }
+  const notice = noticeFor(assistantMessages);
+  const memoryOff = system.includes(MEMORY_OFF_NOTE);
   if (GREETING_ONLY.test(userMessage.trim())) {
-    return `Hello! ${OFFLINE_NOTICE} Tell me about yourself, or ask me about something you've shared before.`;
+    return memoryOff
+      ? `Hello!${notice} Memory is off for this chat, so I won't remember what you tell me here.`
+      : `Hello!${notice} Tell me about yourself, or ask me about something you've shared before.`;
+  }
+  const youSaid = `You ${userMessage.trim().endsWith("?") ? "asked" : "said"}: ${quote(userMessage)}.`;
+  if (memoryOff) {
+    return `${youSaid} Memory is off for this chat: I can't see what you've told me elsewhere, and I won't remember this.${notice}`;
   }
   const stated = extractMemoriesOffline({ currentDate: todayFrom(system), userMessage }).memories;
   const acknowledgement =
     stated.length > 0
       ? `Thanks for telling me: ${joinPhrases(stated.map((memory) => phrase(memory.content)))}.`
-      : `You ${userMessage.trim().endsWith("?") ? "asked" : "said"}: ${quote(userMessage)}.`;
-  return `${acknowledgement} I don't have any memories related to this yet. ${OFFLINE_NOTICE}`;
+      : youSaid;
+  if (lines.length > 0) {
+    // Memories were sent: the reply uses them rather than claiming to have none.
+    const known = joinPhrases(lines.slice(0, MAX_MEMORIES_IN_REPLY).map((memory) => phrase(memory.content)));
+    const bridge =
+      stated.length > 0
+        ? "I also remember that"
+        : "Nothing you've told me answers this directly, but I do remember that";
+    return `${acknowledgement} ${sentence(`${bridge} ${known}`)}${notice}`;
+  }
+  return `${acknowledgement} I don't have any memories related to this yet.${notice}`;
+}
+
+/** Overview questions about one type of memory, and the type list_memories is asked for. */
+const TYPED_OVERVIEW: readonly { pattern: RegExp; type: MemoryType; label: string }[] = [
+  { pattern: /\b(?:what are|list|tell me) my (?:goals|aims|ambitions)\b/i, type: "goal", label: "goals" },
+  {
+    pattern: /\b(?:what are|list|tell me) my (?:preferences|likes)\b|\bwhat do i (?:like|prefer)\s*\??$/i,
+    type: "preference",
+    label: "preferences",
+  },
+  {
+    pattern:
+      /\b(?:what are|list|tell me) my (?:deadlines|tasks|to-?dos|reminders)\b|\bwhat do i (?:need|have) to do\b/i,
+    type: "actionable",
+    label: "tasks and deadlines",
+  },
+];
+/** A question about the user as a whole: no single memory matches it, so the model lists them. */
+const WHOLE_OVERVIEW =
+  /\b(?:(?:what|anything) (?:else )?(?:do|did) you (?:know|remember) about me|what have i (?:told|shared with) you|tell me (?:what you know )?about (?:me|myself))\b/i;
+
+export interface MemoryToolCall {
+  toolName: typeof LIST_MEMORIES;
+  input: { type?: MemoryType };
+}
+
+/**
+ * Whether to look memories up before answering: an overview question, with list_memories among
+ * the offered tools, gets a list_memories call (of the matching type, or of all). Anything else
+ * is answered from the prompt.
+ */
+export function decideMemoryToolCall(userMessage: string, toolNames: readonly string[]): MemoryToolCall | null {
+  if (!toolNames.includes(LIST_MEMORIES)) return null;
+  const typed = TYPED_OVERVIEW.find((entry) => entry.pattern.test(userMessage));
+  if (typed) return { toolName: LIST_MEMORIES, input: { type: typed.type } };
+  return WHOLE_OVERVIEW.test(userMessage) ? { toolName: LIST_MEMORIES, input: {} } : null;
+}
+
+/** A memory tool's result as the model received it (the tool message of the prompt). */
+export interface ToolResultInput {
+  toolName: string;
+  input: { type?: string } | undefined;
+  /** The tool's output; null when the call failed (the error text is in `error`). */
+  output: MemoryToolOutput | null;
+  error?: string;
+}
+
+function capitalizeFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The answer after the memory tools ran: what they returned, as a list, or plainly that nothing was found. */
+export function composeToolAnswer({
+  results,
+  assistantMessages,
+}: {
+  results: readonly ToolResultInput[];
+  assistantMessages?: readonly string[];
+}): string {
+  const failed = results.find((result) => result.output === null);
+  const seen = new Set<string>();
+  const memories = results
+    .flatMap((result) => result.output?.memories ?? [])
+    .filter((memory) => !seen.has(memory.id) && seen.add(memory.id));
+  const type = results.find((result) => result.input?.type)?.input?.type;
+  const label = TYPED_OVERVIEW.find((entry) => entry.type === type)?.label;
+  if (memories.length === 0) {
+    const why = failed ? ` (looking them up failed: ${failed.error ?? "unknown error"})` : "";
+    return label
+      ? `I don't have any ${label} saved for you yet${why}.${noticeFor(assistantMessages)}`
+      : `I don't have any memories about you saved yet${why}. Tell me about yourself and I'll remember it.${noticeFor(assistantMessages)}`;
+  }
+  const intro = label ? `Here are your ${label} I have saved:` : "Here's what I remember about you:";
+  const items = memories.map((memory) => `- ${capitalizeFirst(sentence(phrase(memory.content)))}`);
+  return [intro, "", ...items].join("\n");
 }

@@ -9,7 +9,12 @@
  *   deterministic, no network, streams like a provider (paced by LIFELINE_OFFLINE_DELAY_MS) and
  *   honours abort signals and maxOutputTokens.
  *   - Text: it answers the newest user message from the memory lines of the system prompt — only
- *     what the model received, exactly as a remote model would (chat.ts).
+ *     what the model received, exactly as a remote model would (chat.ts). Its replies never
+ *     contradict what it received (memories sent → it uses them; memory off → it never claims to
+ *     have saved anything) and it names itself as the offline model once per conversation.
+ *   - Tools: offered the memory tools (lib/memory/retrieval/tool-contract.ts), it calls
+ *     list_memories for overview questions ("what do you remember about me?", "what are my
+ *     goals?"), then answers from the tool results in the prompt. It calls no other tool.
  *   - Structured outputs, by `responseFormat.name`: memory_extraction (extractor.ts),
  *     conversation_title (extractor.ts) and memory_consolidation (consolidation.ts). Their input is
  *     the structured hand-off the pipeline sends beside the prompt (providerOptions.lifeline,

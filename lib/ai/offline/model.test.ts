@@ -1,6 +1,7 @@
 import { UnsupportedFunctionalityError } from "@ai-sdk/provider";
-import { generateText, Output, streamText } from "ai";
+import { generateText, Output, stepCountIs, streamText, tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { buildExtractionPrompt, buildTitlePrompt } from "@/lib/memory/extraction/prompt";
 import {
   EXTRACTION_OUTPUT_NAME,
@@ -74,11 +75,19 @@ describe("offline model: chat", () => {
     expect(text).toBe("From what you've told me, your sister's name is Maya.");
   });
 
-  it("says plainly that it has nothing relevant, names itself and acknowledges the message", async () => {
-    const { text } = await generateText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "How tall is Mount Everest?" });
+  it("says plainly that it has no memories when none were sent, names itself and acknowledges the message", async () => {
+    const { text } = await generateText({ model, system: "You are Lifeline.", prompt: "How tall is Mount Everest?" });
     expect(text).toBe(
       'You asked: "How tall is Mount Everest?". I don\'t have any memories related to this yet. ' +
         "I'm Lifeline's offline model (no API key is configured), so I can only answer from what you've told me.",
+    );
+  });
+
+  it("never claims to have no memories when memories were sent: it names them", async () => {
+    const { text } = await generateText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "How tall is Mount Everest?" });
+    expect(text).not.toContain("I don't have any memories");
+    expect(text).toContain(
+      "Nothing you've told me answers this directly, but I do remember that you prefer green tea, your sister's name is Maya, and you live in Berlin.",
     );
   });
 
@@ -247,5 +256,83 @@ describe("offlineDelayMs", () => {
     ["soon", 15],
   ])("reads %j as %i ms", (value, expected) => {
     expect(offlineDelayMs(value === undefined ? {} : { [OFFLINE_DELAY_ENV]: value })).toBe(expected);
+  });
+});
+
+describe("offline model: memory tools", () => {
+  const listed = {
+    memories: [
+      { id: "m1", title: "Diet", content: "Is vegetarian", type: "preference" },
+      { id: "m2", title: "Home", content: "Lives in Berlin", type: "personal" },
+    ],
+    note: "2 memories",
+  };
+  const inputs: unknown[] = [];
+  const tools = {
+    list_memories: tool({
+      inputSchema: z.object({ type: z.string().optional(), limit: z.number().optional() }),
+      execute: async (input) => {
+        inputs.push(input);
+        return listed;
+      },
+    }),
+    search_memories: tool({ inputSchema: z.object({ query: z.string() }), execute: async () => listed }),
+  };
+  beforeEach(() => {
+    inputs.length = 0;
+  });
+
+  it("calls list_memories for an overview question, then lists what the tool returned", async () => {
+    const result = streamText({
+      model,
+      system: "You are Lifeline.\nYou have no saved memories about the user that relate to this message.",
+      prompt: "What do you remember about me?",
+      tools,
+      stopWhen: stepCountIs(3),
+    });
+    const text = await result.text;
+    const steps = await result.steps;
+    expect(steps).toHaveLength(2);
+    expect(steps[0]?.finishReason).toBe("tool-calls");
+    expect(steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(["list_memories"]);
+    expect(inputs).toEqual([{}]);
+    expect(text).toBe("Here's what I remember about you:\n\n- You are vegetarian.\n- You live in Berlin.");
+    // The second call's input counts the tool result it read.
+    expect(steps[1]?.usage.inputTokens).toBeGreaterThan((steps[0]?.usage.inputTokens ?? 0) + 20);
+  });
+
+  it("asks for the matching type: goals, preferences, deadlines", async () => {
+    for (const [question, type] of [
+      ["What are my goals?", "goal"],
+      ["what are my preferences", "preference"],
+      ["What are my deadlines this week?", "actionable"],
+    ] as const) {
+      await generateText({ model, prompt: question, tools, stopWhen: stepCountIs(3) });
+      expect(inputs.at(-1)).toEqual({ type });
+    }
+  });
+
+  it("answers other questions without a tool, and never calls a tool it was not offered", async () => {
+    const asked = await generateText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "What tea do I like?", tools });
+    expect(asked.toolCalls).toEqual([]);
+    const unoffered = await generateText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "What do you know about me?" });
+    expect(unoffered.toolCalls).toEqual([]);
+    expect(unoffered.text).toMatch(/^From what you've told me, you prefer green tea/);
+  });
+
+  it("says plainly when the tool found nothing of that type", async () => {
+    const empty = {
+      list_memories: tool({
+        inputSchema: z.object({ type: z.string().optional() }),
+        execute: async () => ({ memories: [], note: "0 memories" }),
+      }),
+    };
+    const { text } = await generateText({
+      model,
+      prompt: "What are my goals?",
+      tools: empty,
+      stopWhen: stepCountIs(3),
+    });
+    expect(text).toMatch(/^I don't have any goals saved for you yet\./);
   });
 });

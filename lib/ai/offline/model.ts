@@ -4,7 +4,9 @@
  * production in the embedded default — but it only knows what the prompt gives it:
  *
  * - Text (chat): answers the newest user message from the memory lines of the system prompt
- *   (see ./chat.ts).
+ *   (see ./chat.ts). With the memory tools offered (`list_memories`), an overview question ("what
+ *   do you remember about me?", "what are my goals?") first gets a tool call (finishReason
+ *   "tool-calls"); the call after it, whose prompt ends with the tool results, answers from them.
  * - JSON (`responseFormat.type === "json"`): dispatches on `responseFormat.name`:
  *   "memory_extraction" → rule-based extraction from the prompt's <user_message>;
  *   "conversation_title" → the first meaningful words of the prompt's <conversation>;
@@ -42,7 +44,7 @@ import {
 } from "@/lib/memory/extraction/prompt";
 import { EXTRACTION_OUTPUT_NAME, readHandoff, TITLE_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import { countTokens, truncateToTokens } from "@/lib/memory/tokens";
-import { composeOfflineReply } from "./chat";
+import { composeOfflineReply, composeToolAnswer, decideMemoryToolCall, type ToolResultInput } from "./chat";
 import { consolidateOffline } from "./consolidation";
 import { extractMemoriesOffline, titleConversationOffline } from "./extractor";
 
@@ -53,10 +55,13 @@ const DEFAULT_DELAY_MS = 15;
 const JSON_CHUNK_CHARS = 24;
 
 const generateResponseId = createIdGenerator({ prefix: "offline", size: 24 });
+const generateToolCallId = createIdGenerator({ prefix: "call", size: 16 });
 
 /** What the model produces for one call, before it is packaged as a generate result or a stream. */
 interface Completion {
   text: string;
+  /** A tool call instead of text (the text is then empty). */
+  toolCall?: { toolCallId: string; toolName: string; input: string };
   chunks: string[];
   finishReason: LanguageModelV3FinishReason;
   usage: LanguageModelV3Usage;
@@ -73,6 +78,19 @@ export function offlineDelayMs(env: RawEnv = processEnv()): number {
 function textOf(message: LanguageModelV3Prompt[number]): string {
   if (typeof message.content === "string") return message.content;
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+/** Everything a message carries for counting input tokens: its text, tool calls' inputs and tool results. */
+function promptText(message: LanguageModelV3Prompt[number]): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .map((part) => {
+      if (part.type === "text") return part.text;
+      if (part.type === "tool-call") return `${part.toolName} ${JSON.stringify(part.input)}`;
+      if (part.type === "tool-result") return JSON.stringify(part.output);
+      return "";
+    })
+    .join("");
 }
 
 function systemText(prompt: LanguageModelV3Prompt): string {
@@ -139,31 +157,83 @@ function fixedChunks(text: string, size: number): string[] {
   return Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 }
 
+/** The assistant's answers before the newest user message (its history in this prompt). */
+function earlierAnswers(prompt: LanguageModelV3Prompt): string[] {
+  const lastUser = prompt.findLastIndex((message) => message.role === "user");
+  return prompt
+    .slice(0, Math.max(0, lastUser))
+    .filter((message) => message.role === "assistant")
+    .map(textOf);
+}
+
+/** The tool results after the newest user message, each with the input its call was made with. */
+function toolResultsOf(prompt: LanguageModelV3Prompt): ToolResultInput[] {
+  const lastUser = prompt.findLastIndex((message) => message.role === "user");
+  const turn = prompt.slice(lastUser + 1);
+  const inputs = new Map<string, unknown>();
+  for (const message of turn) {
+    if (message.role !== "assistant") continue;
+    for (const part of message.content) if (part.type === "tool-call") inputs.set(part.toolCallId, part.input);
+  }
+  return turn.flatMap((message) =>
+    message.role !== "tool"
+      ? []
+      : message.content.flatMap((part): ToolResultInput[] => {
+          if (part.type !== "tool-result") return [];
+          const input = inputs.get(part.toolCallId) as ToolResultInput["input"];
+          const { output } = part;
+          if (output.type === "json") {
+            return [{ toolName: part.toolName, input, output: output.value as unknown as ToolResultInput["output"] }];
+          }
+          const error = output.type === "error-text" || output.type === "text" ? output.value : JSON.stringify(output);
+          return [{ toolName: part.toolName, input, output: null, error }];
+        }),
+  );
+}
+
+/** The text of a chat call: a tool call for an overview question, the answer from tool results, or the reply. */
+function chatTurn(options: LanguageModelV3CallOptions): { text: string; toolCall?: Completion["toolCall"] } {
+  const { prompt } = options;
+  const assistantMessages = earlierAnswers(prompt);
+  if (prompt.at(-1)?.role === "tool") {
+    return { text: composeToolAnswer({ results: toolResultsOf(prompt), assistantMessages }) };
+  }
+  const userMessage = userTexts(prompt).at(-1) ?? "";
+  const toolNames = (options.tools ?? []).filter((tool) => tool.type === "function").map((tool) => tool.name);
+  const call = decideMemoryToolCall(userMessage, toolNames);
+  if (call) {
+    return {
+      text: "",
+      toolCall: { toolCallId: generateToolCallId(), toolName: call.toolName, input: JSON.stringify(call.input) },
+    };
+  }
+  return { text: composeOfflineReply({ system: systemText(prompt), userMessage, assistantMessages }) };
+}
+
 function complete(options: LanguageModelV3CallOptions): Completion {
   const { prompt, responseFormat, maxOutputTokens } = options;
   const isJson = responseFormat?.type === "json";
-  const fullText = isJson
-    ? structuredOutput(options, responseFormat.name)
-    : composeOfflineReply({ system: systemText(prompt), userMessage: userTexts(prompt).at(-1) ?? "" });
+  const chat = isJson ? null : chatTurn(options);
+  const fullText = chat ? chat.text : structuredOutput(options, isJson ? responseFormat.name : undefined);
   const text = maxOutputTokens === undefined ? fullText : truncateToTokens(fullText, maxOutputTokens);
   const truncated = text !== fullText;
 
-  const warnings: SharedV3Warning[] = [];
-  if (options.tools?.length) {
-    warnings.push({ type: "unsupported", feature: "tools", details: "The offline model never calls tools." });
-  }
-
-  const inputTokens = countTokens(prompt.map(textOf).join("\n"));
-  const outputTokens = countTokens(text);
+  const inputTokens = countTokens(prompt.map(promptText).join("\n"));
+  const outputTokens = countTokens(chat?.toolCall ? chat.toolCall.input : text);
   return {
     text,
+    ...(chat?.toolCall ? { toolCall: chat.toolCall } : {}),
     chunks: isJson ? fixedChunks(text, JSON_CHUNK_CHARS) : wordChunks(text),
-    finishReason: truncated ? { unified: "length", raw: "length" } : { unified: "stop", raw: "stop" },
+    finishReason: chat?.toolCall
+      ? { unified: "tool-calls", raw: "tool_calls" }
+      : truncated
+        ? { unified: "length", raw: "length" }
+        : { unified: "stop", raw: "stop" },
     usage: {
       inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
       outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
     },
-    warnings,
+    warnings: [],
   };
 }
 
@@ -225,9 +295,9 @@ export class OfflineLanguageModel implements LanguageModelV3 {
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     options.abortSignal?.throwIfAborted();
-    const { text, finishReason, usage, warnings } = complete(options);
+    const { text, toolCall, finishReason, usage, warnings } = complete(options);
     return {
-      content: [{ type: "text", text }],
+      content: toolCall ? [{ type: "tool-call", ...toolCall }] : [{ type: "text", text }],
       finishReason,
       usage,
       warnings,
@@ -237,14 +307,24 @@ export class OfflineLanguageModel implements LanguageModelV3 {
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     options.abortSignal?.throwIfAborted();
-    const { chunks, finishReason, usage, warnings } = complete(options);
+    const { chunks, toolCall, finishReason, usage, warnings } = complete(options);
     const textId = "0";
+    const body: LanguageModelV3StreamPart[] = toolCall
+      ? [
+          { type: "tool-input-start", id: toolCall.toolCallId, toolName: toolCall.toolName },
+          { type: "tool-input-delta", id: toolCall.toolCallId, delta: toolCall.input },
+          { type: "tool-input-end", id: toolCall.toolCallId },
+          { type: "tool-call", ...toolCall },
+        ]
+      : [
+          { type: "text-start", id: textId },
+          ...chunks.map((delta): LanguageModelV3StreamPart => ({ type: "text-delta", id: textId, delta })),
+          { type: "text-end", id: textId },
+        ];
     const parts: LanguageModelV3StreamPart[] = [
       { type: "stream-start", warnings },
       { type: "response-metadata", id: generateResponseId(), modelId: this.modelId, timestamp: new Date() },
-      { type: "text-start", id: textId },
-      ...chunks.map((delta): LanguageModelV3StreamPart => ({ type: "text-delta", id: textId, delta })),
-      { type: "text-end", id: textId },
+      ...body,
       { type: "finish", finishReason, usage },
     ];
     return { stream: pacedStream(parts, offlineDelayMs(), options.abortSignal) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { retrievalStrategies } from "@/core/config";
-import { scoreFormula } from "./explain";
+import { scoreFormula, strategySummary } from "./explain";
 
 describe("scoreFormula", () => {
   it("spells out the hybrid formula with its weights, the fusion and the threshold", () => {
@@ -16,5 +16,15 @@ describe("scoreFormula", () => {
       "score = 0.6·similarity + 0.3·importance + 0.1·recency; recency = 1 − days since last update / 30 (at least 0); only similarity ≥ 0.3 is ranked.",
     );
     expect(scoreFormula(retrievalStrategies.nearest)).toMatch(/score = 1·similarity .*; every memory is ranked/);
+  });
+
+  it("summarises the strategy in force and its numbers", () => {
+    expect(strategySummary({ ...retrievalStrategies.hybrid, similarityThreshold: 0.1 })).toBe(
+      "hybrid — similarity threshold 0.1; weights 0.8 relevance · 0.1 importance · 0.1 recency; vector and word (BM25) rankings fused (RRF, k = 5)",
+    );
+    expect(strategySummary(retrievalStrategies.weighted)).toBe(
+      "weighted — similarity threshold 0.3; weights 0.6 similarity · 0.3 importance · 0.1 recency; no fusion",
+    );
+    expect(strategySummary(retrievalStrategies.nearest)).toMatch(/^nearest — no similarity threshold; .*; no fusion$/);
   });
 });

@@ -26,3 +26,18 @@ export function scoreFormula(retrieval: Retrieval): string {
     " — the similarity ranking fused with the BM25 word ranking (no word in common: that term is 0)";
   return `${score}; ${relevance}; ${recency}; ${threshold}.`;
 }
+
+/**
+ * The strategy in force and its numbers, on one line (settings, the debug view):
+ *   "hybrid — similarity threshold 0.1; weights 0.8 relevance · 0.1 importance · 0.1 recency;
+ *    vector and word (BM25) rankings fused (RRF, k = 5)"
+ */
+export function strategySummary(retrieval: Retrieval): string {
+  const { weights, fusion, similarityThreshold } = retrieval;
+  const threshold =
+    similarityThreshold <= -1 ? "no similarity threshold" : `similarity threshold ${similarityThreshold}`;
+  const first = fusion ? "relevance" : "similarity";
+  const weighting = `weights ${weights.similarity} ${first} · ${weights.importance} importance · ${weights.recency} recency`;
+  const fused = fusion ? `vector and word (BM25) rankings fused (RRF, k = ${fusion.rrfK})` : "no fusion";
+  return `${retrieval.strategy ?? "custom"} — ${threshold}; ${weighting}; ${fused}`;
+}

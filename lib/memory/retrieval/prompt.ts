@@ -80,6 +80,9 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   };
 }
 
+/** How the system message starts its memory section when memory is off (models may rely on it). */
+export const MEMORY_OFF_NOTE = "Memory is off for this conversation";
+
 /**
  * The memory part of the system message: a header and the bullet lines with a short note on
  * how to use them; one line when nothing was retrieved or memory is off; empty on failure.
@@ -89,7 +92,7 @@ export function renderMemorySection(memory: MemorySection, name: string): string
     case "failed":
       return "";
     case "disabled":
-      return `Memory is off for this conversation: you cannot see anything from ${name}'s other conversations, and nothing said here will be remembered.`;
+      return `${MEMORY_OFF_NOTE}: you cannot see anything from ${name}'s other conversations, and nothing said here will be remembered.`;
     case "ok":
       if (memory.lines.length === 0) {
         return `You have no saved memories about ${name} that relate to this message.`;

@@ -11,6 +11,7 @@ import type { Branch, MergedMemory } from "./merge";
 import type { PinnedCandidate } from "./pinned-branch";
 import type { HistoryEntry, PromptTokens } from "./prompt";
 import type { SemanticCandidate } from "./retrieve";
+import type { ToolCallTrace } from "./tools";
 
 /**
  * - included: its line is in the prompt.
@@ -123,6 +124,12 @@ export interface ContextTrace {
     accessSqlMs?: number | null;
     totalMs: number;
   };
+  /**
+   * The memory tools the model called while answering (lib/memory/retrieval/tools.ts), in call
+   * order: input, rule, every memory considered with its fate. Absent when no tools were offered
+   * (memory off, previews, traces stored before the tools existed); empty when none was called.
+   */
+  toolCalls?: ToolCallTrace[];
   /**
    * Stored traces only: the memories deleted after this answer, whose text was redacted from the
    * record (here and in the captured model input, which did contain it). Absent when none.

@@ -3,6 +3,7 @@ import { getAccount } from "@/db/queries/users";
 import { route } from "@/lib/api/route";
 import { loadHistory } from "@/lib/chat/history";
 import { previewContext } from "@/lib/memory/retrieval/assemble";
+import { processAssemblyConfig } from "@/lib/runtime";
 import { previewBody } from "@/lib/validation/memories";
 
 /**
@@ -24,6 +25,7 @@ export const POST = route({ body: previewBody }, async ({ db, ai, userId, body }
     memoryEnabled: conversation?.memoryEnabled ?? true,
     embed: (text) => ai.embedText(text),
     embeddingModel: ai.describeProviders().embedder,
+    config: processAssemblyConfig(),
   });
   return { trace, memoryContext: trace.memoryLines.join("\n"), messages };
 });

@@ -7,6 +7,7 @@ import { CandidateTable } from "@/components/debug/candidate-table";
 import { ExtractionPanel } from "@/components/debug/extraction-panel";
 import { ModelInput } from "@/components/debug/model-input";
 import { TokenBudget } from "@/components/debug/token-budget";
+import { ToolCallCard } from "@/components/debug/tool-calls";
 import { Markdown } from "@/components/markdown";
 import { PageHeader } from "@/components/page-header";
 import { SectionCard } from "@/components/section-card";
@@ -51,7 +52,8 @@ export default async function DebugPage({ params }: { params: Params }) {
   const { view, extraction } = data;
 
   const trace = view.trace;
-  const call = view.modelInput[0];
+  const calls = view.modelInput;
+  const toolCalls = trace?.toolCalls ?? [];
   const usage = view.usage;
 
   return (
@@ -89,7 +91,16 @@ export default async function DebugPage({ params }: { params: Params }) {
             <RetrievalStatus retrieval={view.retrieval} />
           </span>
         </Stat>
-        <Stat label="Memories sent">{trace ? trace.memoryLines.length : "—"}</Stat>
+        <Stat
+          label="Memories sent"
+          hint={
+            toolCalls.length > 0
+              ? `${toolCalls.length} memory tool call${toolCalls.length === 1 ? "" : "s"}, ${toolCalls.reduce((n, t) => n + t.returned, 0)} returned`
+              : undefined
+          }
+        >
+          {trace ? trace.memoryLines.length : "—"}
+        </Stat>
         <Stat label="Finish reason">{view.finishReason ?? "—"}</Stat>
         <Stat label="Answer status">{view.answer.status}</Stat>
       </dl>
@@ -141,17 +152,32 @@ export default async function DebugPage({ params }: { params: Params }) {
       <SectionCard
         id="model-input"
         title="What the model received"
-        description="Captured at the model boundary, after every conversion — not rebuilt. Highlighted lines are the memories sent."
+        description={
+          calls.length > 1
+            ? `Captured at the model boundary, after every conversion — not rebuilt. ${calls.length} model calls, in order, with the memory tool calls between them. Highlighted lines are the memories sent.`
+            : "Captured at the model boundary, after every conversion — not rebuilt. Highlighted lines are the memories sent."
+        }
       >
-        {call ? (
-          <ModelInput call={call} memoryLines={trace?.memoryLines ?? []} />
-        ) : (
+        {calls.length === 0 ? (
           <p className="text-sm text-muted-foreground">No model call was recorded for this answer.</p>
-        )}
-        {view.modelInput.length > 1 && (
-          <p className="mt-3 text-sm text-muted-foreground">
-            {view.modelInput.length - 1} further model call(s) were made for this answer.
-          </p>
+        ) : (
+          <ol className="space-y-6" aria-label="Model calls">
+            {calls.map((call, index) => (
+              <li key={call.at + String(index)} className="space-y-3" data-testid="model-call">
+                {calls.length > 1 && (
+                  <h3 className="text-sm font-semibold">
+                    Model call {index + 1} of {calls.length}
+                  </h3>
+                )}
+                <ModelInput call={call} memoryLines={trace?.memoryLines ?? []} />
+                {toolCalls
+                  .filter((tool) => tool.step === index + 1)
+                  .map((tool) => (
+                    <ToolCallCard key={tool.toolCallId} call={tool} />
+                  ))}
+              </li>
+            ))}
+          </ol>
         )}
       </SectionCard>
 

@@ -1,0 +1,355 @@
+/**
+ * Memory tools of the text path: the model may look memories up when the context injected by
+ * assembleContext is not enough ("what do you remember about me?" shares no word with any single
+ * memory, so the semantic branch cannot answer it).
+ *
+ * - search_memories(query): the semantic branch's statement (retrieve.ts) run with the query, the
+ *   strategy in force and its threshold; its selected memories are returned.
+ * - list_memories(type?, limit?): the user's active memories, optionally of one type, the most
+ *   important first, then the most recently updated; at most memoryToolsConfig.listMaxLimit.
+ *
+ * Both are read-only on memory content and owner-scoped (the user id is bound here, never taken
+ * from the model). Every memory a tool returns to the model is counted as an access, like the
+ * branches that put a memory into the prompt. Each call is recorded (`ToolCallTrace`): what it
+ * returned and why — the scores and fates of a search, the listing rule of a list.
+ */
+import { tool } from "ai";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { memoryToolsConfig } from "@/core/config";
+import type { Db } from "@/db/client";
+import { unwrapQueryError } from "@/db/queries/errors";
+import { MEMORY_TYPES, type MemoryType, memories } from "@/db/schema";
+import { recordAccess } from "./access";
+import type { AssemblyConfig } from "./assembly-config";
+import { retrieveSemantic, type SemanticCandidate } from "./retrieve";
+import { float4 } from "./score";
+
+import { LIST_MEMORIES, type MemoryToolName, type MemoryToolOutput, SEARCH_MEMORIES } from "./tool-contract";
+
+export { LIST_MEMORIES, type MemoryToolName, type MemoryToolOutput, SEARCH_MEMORIES };
+
+/** returned: sent to the model; dropped_limit / below_threshold: a search's losers, listed to explain. */
+export type ToolMemoryFate = "returned" | "dropped_limit" | "below_threshold";
+
+/** One memory a tool call considered. Plain JSON, like the rest of the trace. */
+export interface ToolMemoryRow {
+  memoryId: string;
+  title: string | null;
+  content: string;
+  /** list_memories only. */
+  type?: string;
+  importance: number;
+  /** Position in the tool's order, from 1 (near-misses: among the near-misses, by similarity). */
+  rank: number;
+  /** search_memories only (null for a list). */
+  similarity: number | null;
+  score: number | null;
+  relevance?: number;
+  vectorRank?: number;
+  textRank?: number | null;
+  fate: ToolMemoryFate;
+  /** Set on a stored trace when the memory was deleted afterwards (its text is gone: db/queries/redaction.ts). */
+  redacted?: boolean;
+}
+
+/** One tool call of an answer: what the model asked, what came back, and why. */
+export interface ToolCallTrace {
+  toolCallId: string;
+  tool: MemoryToolName;
+  /** The model call (1-based) whose output asked for this tool. */
+  step: number;
+  /** The input as the model gave it (validated). */
+  input: Record<string, unknown>;
+  status: "ok" | "failed";
+  error: string | null;
+  /** How the memories were chosen, with the numbers in force. */
+  rule: string;
+  /** Memories returned to the model. */
+  returned: number;
+  /** list_memories: the user's active memories matching the filter (returned may be fewer). */
+  matching?: number;
+  memories: ToolMemoryRow[];
+  /** The memories whose access_count this call incremented (those returned). */
+  accessCountedIds: string[];
+  ms: number;
+}
+
+export interface MemoryToolContext {
+  userId: string;
+  /** The retrieval numbers of the turn (the strategy in force, the embedder's threshold resolved). */
+  retrieval: AssemblyConfig["retrieval"];
+  embed: (text: string) => Promise<number[]>;
+  embeddingModel: string;
+  now: () => Date;
+  /**
+   * Memories already counted as an access for this answer (the prompt's, earlier tool calls'):
+   * a tool counts the others and adds them, so each memory counts once per answer.
+   */
+  counted: Set<string>;
+  /** Called once per tool call, after it ran (ok or failed). */
+  record: (call: ToolCallTrace) => void;
+  /** The model call that asked for the tool (1-based); the turn knows it from its captures. */
+  step: () => number;
+}
+
+export const searchMemoriesInput = z.strictObject({
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(memoryToolsConfig.maxQueryChars)
+    .describe("What to look for, in words (e.g. 'dietary preferences', 'work deadlines')."),
+});
+
+export const listMemoriesInput = z.strictObject({
+  type: z
+    .enum(MEMORY_TYPES)
+    .optional()
+    .describe("Only memories of this type; omit for all types (e.g. 'what do you know about me?')."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(memoryToolsConfig.listMaxLimit)
+    .optional()
+    .describe(`How many, at most (default ${memoryToolsConfig.listDefaultLimit}).`),
+});
+
+function describeError(error: unknown): string {
+  const root = unwrapQueryError(error);
+  return root instanceof Error ? root.message : String(root);
+}
+
+function elapsedSince(start: number): number {
+  return Math.round((performance.now() - start) * 100) / 100;
+}
+
+function countMemories(n: number, kind = ""): string {
+  return `${n} ${n === 1 ? "memory" : "memories"}${kind}`;
+}
+
+/** The listing rule of list_memories, with its numbers. */
+export function listRule(type: MemoryType | undefined, limit: number): string {
+  return `${type ? `active memories of type ${type}` : "all active memories"}, the most important first, then the most recently updated; at most ${limit}`;
+}
+
+/** The search rule: the strategy in force and its threshold. */
+export function searchRule(retrieval: AssemblyConfig["retrieval"]): string {
+  const threshold =
+    retrieval.similarityThreshold <= -1 ? "no similarity threshold" : `similarity ≥ ${retrieval.similarityThreshold}`;
+  return `the ${retrieval.strategy ?? "configured"} retrieval strategy (${threshold}${retrieval.fusion ? ", vector and word rankings fused" : ""}); the top ${retrieval.semanticLimit} by score`;
+}
+
+function searchRow(candidate: SemanticCandidate, fate: ToolMemoryFate): ToolMemoryRow {
+  return {
+    memoryId: candidate.id,
+    title: candidate.title,
+    content: candidate.content,
+    importance: candidate.importance,
+    rank: candidate.rank,
+    similarity: candidate.similarity,
+    score: candidate.score,
+    ...(candidate.relevance === undefined
+      ? {}
+      : {
+          relevance: candidate.relevance,
+          vectorRank: candidate.vectorRank ?? 0,
+          textRank: candidate.textRank ?? null,
+        }),
+    fate,
+  };
+}
+
+/** Counts an access for the returned memories not yet counted for this answer; returns those it counted. */
+async function countAccess(
+  db: Db,
+  context: Pick<MemoryToolContext, "userId" | "now" | "counted">,
+  ids: readonly string[],
+): Promise<string[]> {
+  const fresh = ids.filter((id) => !context.counted.has(id));
+  await recordAccess(db, { userId: context.userId, memoryIds: fresh, now: context.now() });
+  for (const id of fresh) context.counted.add(id);
+  return fresh;
+}
+
+/** search_memories: the semantic statement with the query (access counted here, not in it); selected memories are returned. */
+export async function searchMemories(
+  db: Db,
+  context: Omit<MemoryToolContext, "record" | "step">,
+  input: z.output<typeof searchMemoriesInput>,
+): Promise<{ output: MemoryToolOutput; rows: ToolMemoryRow[]; accessCountedIds: string[] }> {
+  const embedding = await context.embed(input.query);
+  const result = await retrieveSemantic(db, {
+    userId: context.userId,
+    embedding,
+    embeddingModel: context.embeddingModel,
+    text: input.query,
+    now: context.now(),
+    config: context.retrieval,
+    countAccess: false,
+  });
+  const returned = result.candidates.filter((candidate) => candidate.selected);
+  const accessCountedIds = await countAccess(
+    db,
+    context,
+    returned.map((candidate) => candidate.id),
+  );
+  const rows = [
+    ...result.candidates.map((candidate) => searchRow(candidate, candidate.selected ? "returned" : "dropped_limit")),
+    ...result.nearMisses.map((candidate) => searchRow(candidate, "below_threshold")),
+  ];
+  return {
+    output: {
+      memories: returned.map(({ id, title, content }) => ({ id, title, content })),
+      note: `${countMemories(returned.length)} matched "${input.query}"`,
+    },
+    rows,
+    accessCountedIds,
+  };
+}
+
+/** list_memories: the user's active memories (of one type), by importance then recency; returned ones are counted. */
+export async function listMemoriesTool(
+  db: Db,
+  context: Pick<MemoryToolContext, "userId" | "now" | "counted">,
+  input: z.output<typeof listMemoriesInput>,
+): Promise<{
+  output: MemoryToolOutput;
+  rows: ToolMemoryRow[];
+  accessCountedIds: string[];
+  matching: number;
+  limit: number;
+}> {
+  const limit = input.limit ?? memoryToolsConfig.listDefaultLimit;
+  const filter = and(
+    eq(memories.userId, context.userId),
+    eq(memories.status, "active"),
+    input.type ? eq(memories.type, input.type) : undefined,
+  );
+  const found = await db
+    .select({
+      id: memories.id,
+      title: memories.title,
+      content: memories.content,
+      type: memories.type,
+      importance: memories.importance,
+      matching: sql<number>`(count(*) OVER ())::int`,
+    })
+    .from(memories)
+    .where(filter)
+    .orderBy(desc(memories.importance), desc(memories.updatedAt), asc(memories.id))
+    .limit(limit);
+  const accessCountedIds = await countAccess(
+    db,
+    context,
+    found.map((row) => row.id),
+  );
+  const matching = found[0]?.matching ?? 0;
+  const rows: ToolMemoryRow[] = found.map((row, index) => ({
+    memoryId: row.id,
+    title: row.title,
+    content: row.content,
+    type: row.type,
+    importance: float4(row.importance),
+    rank: index + 1,
+    similarity: null,
+    score: null,
+    fate: "returned",
+  }));
+  const kind = input.type ? ` of type ${input.type}` : "";
+  return {
+    output: {
+      memories: found.map(({ id, title, content, type }) => ({ id, title, content, type })),
+      note:
+        matching > found.length
+          ? `the ${found.length} most important of ${countMemories(matching, kind)}`
+          : countMemories(found.length, kind),
+    },
+    rows,
+    accessCountedIds,
+    matching,
+    limit,
+  };
+}
+
+/**
+ * The two tools as AI SDK tools for one turn. Each call is recorded through `context.record`,
+ * including a failure (which the model receives as a tool error; the answer goes on).
+ */
+export function memoryTools(db: Db, context: MemoryToolContext) {
+  const traced = async <T extends Record<string, unknown>>(
+    name: MemoryToolName,
+    toolCallId: string,
+    input: T,
+    rule: string,
+    run: () => Promise<{
+      output: MemoryToolOutput;
+      rows: ToolMemoryRow[];
+      accessCountedIds: string[];
+      matching?: number;
+    }>,
+  ): Promise<MemoryToolOutput> => {
+    const step = context.step();
+    const start = performance.now();
+    try {
+      const result = await run();
+      context.record({
+        toolCallId,
+        tool: name,
+        step,
+        input,
+        status: "ok",
+        error: null,
+        rule,
+        returned: result.output.memories.length,
+        ...(result.matching === undefined ? {} : { matching: result.matching }),
+        memories: result.rows,
+        accessCountedIds: result.accessCountedIds,
+        ms: elapsedSince(start),
+      });
+      return result.output;
+    } catch (error) {
+      const message = describeError(error);
+      context.record({
+        toolCallId,
+        tool: name,
+        step,
+        input,
+        status: "failed",
+        error: message,
+        rule,
+        returned: 0,
+        memories: [],
+        accessCountedIds: [],
+        ms: elapsedSince(start),
+      });
+      throw new Error(`${name} failed: ${message}`);
+    }
+  };
+
+  return {
+    [SEARCH_MEMORIES]: tool({
+      description:
+        "Search the user's saved memories by meaning and words. Use it when the memories already in the system prompt do not cover what the user asks about.",
+      inputSchema: searchMemoriesInput,
+      execute: (input, { toolCallId }) =>
+        traced(SEARCH_MEMORIES, toolCallId, input, searchRule(context.retrieval), () =>
+          searchMemories(db, context, input),
+        ),
+    }),
+    [LIST_MEMORIES]: tool({
+      description:
+        "List the user's saved memories, the most important first, optionally of one type (personal, preference, goal, insight, fact, context, actionable, event, decision). Use it for overview questions such as 'what do you know about me?' or 'what are my goals?'.",
+      inputSchema: listMemoriesInput,
+      execute: (input, { toolCallId }) =>
+        traced(
+          LIST_MEMORIES,
+          toolCallId,
+          input,
+          listRule(input.type, input.limit ?? memoryToolsConfig.listDefaultLimit),
+          () => listMemoriesTool(db, context, input),
+        ),
+    }),
+  };
+}
