@@ -164,3 +164,6 @@ export const answerConfig = {
 
 /** The longest chat message, in characters: lib/validation/chat.ts explains the number; the composer caps input with it. */
 export const MESSAGE_MAX_CHARS = 15_000;
+
+/** A conversation's title until it is named (db default; the UI waits for the automatic title while it is this). */
+export const DEFAULT_CONVERSATION_TITLE = "New chat";

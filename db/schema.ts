@@ -22,7 +22,7 @@ import {
   uuid,
   vector,
 } from "drizzle-orm/pg-core";
-import { EMBEDDING_DIMENSIONS } from "../core/config";
+import { DEFAULT_CONVERSATION_TITLE, EMBEDDING_DIMENSIONS } from "../core/config";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -207,7 +207,7 @@ export const conversations = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     userId: ownerId(),
-    title: text("title").notNull().default("New chat"),
+    title: text("title").notNull().default(DEFAULT_CONVERSATION_TITLE),
     mode: chatModeEnum("mode").notNull().default("conversational"),
     /** Model id from the registry (lib/ai); null → the registry's default. */
     model: text("model"),

@@ -7,6 +7,7 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { toast } from "sonner";
 import { useConversations } from "@/components/shell/conversations-context";
 import { Button } from "@/components/ui/button";
+import { DEFAULT_CONVERSATION_TITLE } from "@/core/config";
 import type { ChatModelOption } from "@/lib/ai/registry";
 import { api, errorMessage } from "@/lib/ui/api";
 import { ChatToolbar } from "./chat-toolbar";
@@ -53,6 +54,8 @@ function useStickToBottom(dependency: unknown) {
 }
 
 const SYNC_ATTEMPTS = 10;
+/** How many times (a second apart) the view looks for the automatic title after an answer. */
+const TITLE_LOOKS = 10;
 
 /**
  * The stored transcript is final once no answer is still streaming and the newest answer's
@@ -161,6 +164,22 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
   // Titles are written after the answer, next to extraction: the sidebar's list picks up a new one.
   const onExtractionSettled = useCallback(() => void refreshSidebar(), [refreshSidebar]);
   const title = conversations.find((c) => c.id === conversationIdRef.current)?.title ?? conversation?.title ?? null;
+
+  // The automatic title is written after the answer (next to extraction): until it arrives, look
+  // again a few times, so a chat started from a suggestion is named without another message.
+  const awaitingTitle =
+    status === "ready" &&
+    (title === null || title === DEFAULT_CONVERSATION_TITLE) &&
+    messages.some((m) => m.role === "assistant" && m.id in infos);
+  useEffect(() => {
+    if (!awaitingTitle) return;
+    let looks = 0;
+    const timer = setInterval(() => {
+      if (++looks >= TITLE_LOOKS) clearInterval(timer);
+      void refreshSidebar();
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [awaitingTitle, refreshSidebar]);
 
   const setMemory = async (enabled: boolean) => {
     const id = conversationIdRef.current;

@@ -1,6 +1,7 @@
 /** Conversations, always of one owner: every query filters by user_id. */
 
 import { and, desc, eq, ilike, lt, or, sql } from "drizzle-orm";
+import { DEFAULT_CONVERSATION_TITLE } from "@/core/config";
 import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type ChatMode, conversations } from "@/db/schema";
@@ -97,7 +98,7 @@ export async function listConversations(
   return { conversations: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
 }
 
-export const DEFAULT_CONVERSATION_TITLE = "New chat";
+export { DEFAULT_CONVERSATION_TITLE };
 
 export type ConversationPatch = Partial<Pick<Conversation, "title" | "archived" | "mode" | "model" | "memoryEnabled">>;
 

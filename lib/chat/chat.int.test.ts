@@ -291,6 +291,19 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(stale.status).toBe(409);
   });
 
+  it("titles the conversation after the first exchange, keeping its punctuation", async () => {
+    setAiRegistry(createAiRegistry({}));
+    const user = await userWithMemories("title", []);
+    const res = await post(user, { message: { text: "I'm vegetarian" } });
+    await res.text();
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    await settledAnswer(conversationId);
+    await afterResponseIdle();
+    const listed = await user.client.request("GET", "/api/conversations");
+    const { conversations: list } = listed.json as { conversations: { id: string; title: string }[] };
+    expect(list.find((c) => c.id === conversationId)?.title).toBe("I'm vegetarian");
+  });
+
   it("a client abort keeps the partial answer with status aborted", async () => {
     const words = Array.from({ length: 200 }, (_, i) => `w${i} `);
     const model = new MockLanguageModelV3({ doStream: async () => textStream(words, { delayMs: 20 }) });
