@@ -117,6 +117,11 @@ export const users = pgTable(
      * Bumped by a password change and "sign out everywhere" (lib/auth/revocation.ts).
      */
     sessionVersion: integer("session_version").notNull().default(0),
+    /**
+     * IANA time zone ("Europe/Paris") in which dates are shown and deadlines resolve; detected in
+     * the browser on the first visit, editable in settings. Null until then (UTC is used).
+     */
+    timeZone: text("time_zone"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -238,10 +243,15 @@ export const messages = pgTable(
     error: text("error"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Full-text search vector over the text (chat search: db/queries/conversations.ts). */
+    searchVector: tsvector("search_vector").generatedAlwaysAs(
+      (): SQL => sql`to_tsvector('english', ${messages.content})`,
+    ),
   },
   (t) => [
     index("messages_conversation_created_idx").on(t.conversationId, t.createdAt),
     index("messages_user_idx").on(t.userId),
+    index("messages_search_vector_idx").using("gin", t.searchVector),
   ],
 );
 

@@ -40,7 +40,7 @@ function SearchBox() {
         value={value}
         onChange={(event) => setValue(event.target.value)}
         placeholder="Search chats"
-        aria-label="Search chats by title"
+        aria-label="Search chats"
         className="h-8 w-full rounded-md border border-transparent bg-muted pr-2 pl-7.5 text-sm outline-none placeholder:text-muted-foreground focus-visible:border-ring focus-visible:bg-background focus-visible:ring-2 focus-visible:ring-ring/20"
       />
     </div>
@@ -62,7 +62,7 @@ function ConversationList({ activeId }: { activeId: string | null }) {
   if (conversations.length === 0) {
     return (
       <p className="px-2.5 py-2 text-xs text-muted-foreground" aria-live="polite">
-        {loading ? "Searching…" : query ? `No chats titled “${query}”.` : "No chats yet. Say hello!"}
+        {loading ? "Searching…" : query ? `No chats match “${query}”.` : "No chats yet. Say hello!"}
       </p>
     );
   }
