@@ -2,11 +2,12 @@
 
 import { MenuIcon, SquarePenIcon } from "lucide-react";
 import Link from "next/link";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
 import type { ConversationPage } from "@/db/queries/conversations";
+import { api } from "@/lib/ui/api";
 import type { Jsonify } from "@/lib/ui/json";
 import { ConversationsProvider } from "./conversations-context";
 import { type ShellUser, Sidebar } from "./sidebar";
@@ -22,6 +23,14 @@ export function AppShell({
   children: ReactNode;
 }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
+
+  // First visit: the account takes the browser's time zone (dates and deadlines resolve in it;
+  // settings can change it). Once set, the browser's is never written over it.
+  useEffect(() => {
+    if (user.timeZone) return;
+    const detected = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (detected) void api("/api/account", { method: "PATCH", json: { timeZone: detected } }).catch(() => undefined);
+  }, [user.timeZone]);
 
   return (
     <ConversationsProvider initial={initialConversations}>

@@ -15,6 +15,8 @@ import { useConversations } from "./conversations-context";
 export interface ShellUser {
   name: string | null;
   email: string;
+  /** Null until the browser reports one (components/shell/app-shell.tsx). */
+  timeZone: string | null;
 }
 
 function activeConversationId(pathname: string): string | null {
