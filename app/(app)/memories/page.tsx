@@ -11,7 +11,7 @@ import { PreviewBox } from "@/components/memories/preview-box";
 import { PageHeader } from "@/components/page-header";
 import { SectionCard } from "@/components/section-card";
 import { Button, buttonVariants } from "@/components/ui/button";
-import { retrievalConfig } from "@/core/config";
+import { retrievalConfig, thresholdFor } from "@/core/config";
 import { isAppError } from "@/core/errors";
 import { calendarDateIn } from "@/core/time-zone";
 import { type Db, getDb } from "@/db/client";
@@ -75,7 +75,14 @@ async function loadPage(db: Db, userId: string, params: Record<string, string>):
   }
   return {
     kind: "page",
-    page: await listMemories(db, { userId, ...filters, semanticEmbedding, pageSize: filters.pageSize ?? PAGE_SIZE }),
+    page: await listMemories(db, {
+      userId,
+      ...filters,
+      semanticEmbedding,
+      // By meaning: only what retrieval itself would consider (its similarity threshold in force).
+      minSimilarity: semanticEmbedding ? thresholdFor(getAiRegistry().embedder.model) : undefined,
+      pageSize: filters.pageSize ?? PAGE_SIZE,
+    }),
   };
 }
 
@@ -188,6 +195,13 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
               ? ""
               : `${listing.page.total} ${listing.page.total === 1 ? "memory" : "memories"}${filtered ? " match" : ""}`}
           </p>
+          {listing.page.hidden > 0 && (
+            <p className="text-sm text-muted-foreground" data-testid="hidden-below-threshold">
+              {listing.page.hidden === 1 ? "1 weaker match is" : `${listing.page.hidden} weaker matches are`} hidden:
+              below the similarity threshold ({thresholdFor(getAiRegistry().embedder.model).toFixed(2)}) that chat
+              retrieval uses.
+            </p>
+          )}
           {listing.page.memories.length === 0 ? (
             <div className="rounded-xl border border-dashed p-10 text-center">
               <p className="font-medium">{filtered ? "No memories match these filters." : "No memories yet."}</p>
