@@ -160,11 +160,12 @@ export function AssistantMessage({
             The model failed while answering{info.error ? `: ${info.error}` : "."}
           </p>
         )}
-        {/* The actions and metadata line keeps its height while the answer streams: nothing reflows when it fills in. */}
-        <div className="flex min-h-7 flex-wrap items-center gap-x-2 gap-y-1" data-testid="message-footer">
-          {!streaming && (
-            <>
-              <div className="-ml-2 flex gap-0.5">
+        {/* The actions row and the metadata line keep their heights while the answer streams: nothing
+            reflows when they fill in (the metadata line has its own row, so it never wraps under the buttons). */}
+        <div className="flex flex-col gap-0.5" data-testid="message-footer">
+          <div className="-ml-2 flex min-h-7 gap-0.5">
+            {!streaming && (
+              <>
                 {text && <CopyButton text={() => text} label="Copy answer" />}
                 {onRegenerate && (
                   <Button
@@ -179,15 +180,19 @@ export function AssistantMessage({
                   </Button>
                 )}
                 {info && <NotesButton messageId={message.id} />}
-              </div>
+              </>
+            )}
+          </div>
+          <div className="min-h-6">
+            {!streaming && (
               <MessageMeta
                 message={message}
                 info={info}
                 isNewest={isNewest}
                 onExtractionSettled={onExtractionSettled}
               />
-            </>
-          )}
+            )}
+          </div>
         </div>
       </div>
     </div>

@@ -35,8 +35,11 @@ export function AppShell({
   return (
     <ConversationsProvider initial={initialConversations}>
       <div className="flex min-h-dvh">
-        <aside aria-label="Sidebar" className="sticky top-0 hidden h-dvh w-68 shrink-0 border-r bg-surface md:block">
-          <Sidebar user={user} />
+        {/* The column runs the page's full height; its content stays in view (sticky) on long pages. */}
+        <aside aria-label="Sidebar" className="hidden w-68 shrink-0 border-r bg-surface md:block">
+          <div className="sticky top-0 h-dvh">
+            <Sidebar user={user} />
+          </div>
         </aside>
         <div className="flex min-w-0 flex-1 flex-col">
           <header className="sticky top-0 z-30 flex h-12 shrink-0 items-center justify-between border-b bg-background/90 px-2 backdrop-blur md:hidden">
@@ -48,6 +51,12 @@ export function AppShell({
               </SheetTrigger>
               <SheetContent
                 aria-describedby={undefined}
+                // Opening the drawer focuses the drawer itself, not its search box: on a phone a
+                // focused text field pops the keyboard up over the list.
+                onOpenAutoFocus={(event) => {
+                  event.preventDefault();
+                  (event.currentTarget as HTMLElement | null)?.focus();
+                }}
                 // Following a link in the drawer closes it.
                 onClick={(event) => {
                   if ((event.target as HTMLElement).closest("a[href]")) setDrawerOpen(false);

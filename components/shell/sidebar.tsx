@@ -1,13 +1,21 @@
 "use client";
 
-import { BrainIcon, SearchIcon, Settings2Icon, SquarePenIcon } from "lucide-react";
+import { BrainIcon, LogOutIcon, SearchIcon, Settings2Icon, SquarePenIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
 import { ThemeToggle } from "@/components/theme-toggle";
 import { Button } from "@/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 import { cn } from "@/lib/ui/cn";
+import { signOutHere } from "@/lib/ui/sign-out";
 import { ArchivedSection } from "./archived-section";
 import { ConversationItemRow } from "./conversation-item";
 import { useConversations } from "./conversations-context";
@@ -94,6 +102,40 @@ const navItems = [
   { href: "/settings", label: "Settings", Icon: Settings2Icon },
 ] as const;
 
+/** The avatar at the foot of the sidebar: a menu with settings and sign out, like the peers'. */
+function AccountMenu({ user }: { user: ShellUser }) {
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <button
+          type="button"
+          aria-label={`Account: ${user.name ?? user.email}`}
+          className="flex min-w-0 flex-1 items-center gap-2 rounded-md p-1 text-left hover:bg-accent"
+        >
+          <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand/15 text-sm font-semibold text-brand">
+            {(user.name ?? user.email).charAt(0).toUpperCase()}
+          </span>
+          <span className="min-w-0 flex-1 leading-tight">
+            <span className="block truncate text-sm font-medium">{user.name ?? "You"}</span>
+            <span className="block truncate text-xs text-muted-foreground">{user.email}</span>
+          </span>
+        </button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent side="top" align="start" className="w-56">
+        <DropdownMenuItem asChild>
+          <Link href="/settings">
+            <Settings2Icon aria-hidden="true" /> Settings
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => void signOutHere()}>
+          <LogOutIcon aria-hidden="true" /> Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
 /** Sidebar content, the same on desktop (a column) and on phones (a drawer). */
 export function Sidebar({ user }: { user: ShellUser }) {
   const pathname = usePathname();
@@ -147,14 +189,8 @@ export function Sidebar({ user }: { user: ShellUser }) {
         <ArchivedSection activeId={activeId} />
       </div>
 
-      <div className="flex items-center gap-2 border-t px-3 pt-3">
-        <div className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand/15 text-sm font-semibold text-brand">
-          {(user.name ?? user.email).charAt(0).toUpperCase()}
-        </div>
-        <div className="min-w-0 flex-1 leading-tight">
-          <p className="truncate text-sm font-medium">{user.name ?? "You"}</p>
-          <p className="truncate text-xs text-muted-foreground">{user.email}</p>
-        </div>
+      <div className="flex items-center gap-1 border-t px-3 pt-3">
+        <AccountMenu user={user} />
         <ThemeToggle />
       </div>
     </div>
