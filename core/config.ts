@@ -187,3 +187,10 @@ export const agentConfig = {
   /** The most model calls one agent turn may make before it stops and says so. */
   maxModelCalls: 6,
 } as const;
+
+/** A conversation's title until it is named (db default; the UI waits for the automatic title while it is this). */
+export const DEFAULT_CONVERSATION_TITLE = "New chat";
+
+/** Marks around matched words in a chat search snippet (private-use characters: never in real text). */
+export const SNIPPET_START = "\uE000";
+export const SNIPPET_END = "\uE001";

@@ -22,7 +22,7 @@ import {
   uuid,
   vector,
 } from "drizzle-orm/pg-core";
-import { EMBEDDING_DIMENSIONS } from "../core/config";
+import { DEFAULT_CONVERSATION_TITLE, EMBEDDING_DIMENSIONS } from "../core/config";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -129,6 +129,11 @@ export const users = pgTable(
      * Bumped by a password change and "sign out everywhere" (lib/auth/revocation.ts).
      */
     sessionVersion: integer("session_version").notNull().default(0),
+    /**
+     * IANA time zone ("Europe/Paris") in which dates are shown and deadlines resolve; detected in
+     * the browser on the first visit, editable in settings. Null until then (UTC is used).
+     */
+    timeZone: text("time_zone"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -219,7 +224,7 @@ export const conversations = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     userId: ownerId(),
-    title: text("title").notNull().default("New chat"),
+    title: text("title").notNull().default(DEFAULT_CONVERSATION_TITLE),
     mode: chatModeEnum("mode").notNull().default("conversational"),
     /** Model id from the registry (lib/ai); null → the registry's default. */
     model: text("model"),
@@ -250,10 +255,15 @@ export const messages = pgTable(
     error: text("error"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Full-text search vector over the text (chat search: db/queries/conversations.ts). */
+    searchVector: tsvector("search_vector").generatedAlwaysAs(
+      (): SQL => sql`to_tsvector('english', ${messages.content})`,
+    ),
   },
   (t) => [
     index("messages_conversation_created_idx").on(t.conversationId, t.createdAt),
     index("messages_user_idx").on(t.userId),
+    index("messages_search_vector_idx").using("gin", t.searchVector),
   ],
 );
 

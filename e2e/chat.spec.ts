@@ -20,7 +20,7 @@ test("a new chat with memory off neither uses nor saves memories", async ({ page
 
 test("the sidebar renames, finds, archives and deletes chats", async ({ page }) => {
   await registerViaUi(page, "sidebar");
-  await sendAndWait(page, "Plan a picnic");
+  await sendAndWait(page, "Plan a picnic by the lake");
   const chats = page.getByRole("list", { name: "Chats" });
   await expect(chats.getByRole("link")).toHaveCount(1);
 
@@ -34,11 +34,16 @@ test("the sidebar renames, finds, archives and deletes chats", async ({ page }) 
   await expect(page.getByTestId("chat-title")).toHaveText("Picnic plans");
 
   // Search by title.
-  const search = page.getByRole("searchbox", { name: "Search chats by title" });
+  const search = page.getByRole("searchbox", { name: "Search chats" });
   await search.fill("zzz");
-  await expect(page.getByText("No chats titled “zzz”.")).toBeVisible();
+  await expect(page.getByText("No chats match “zzz”.")).toBeVisible();
   await search.fill("picnic");
   await expect(chats.getByRole("link", { name: "Picnic plans" })).toBeVisible();
+  // Search also finds words said in the chat, and shows where.
+  await search.fill("lake");
+  await expect(chats.getByRole("link", { name: /Picnic plans/ })).toBeVisible();
+  await expect(chats.getByTestId("search-snippet")).toContainText("Plan a picnic by the lake");
+  await expect(chats.getByTestId("search-snippet").locator("mark")).toHaveText("lake");
   await search.fill("");
 
   // Archive: it leaves the list and shows under Archived.

@@ -105,6 +105,21 @@ describe("account", () => {
     expect(taken.json).toMatchObject({ error: { code: "conflict:email" } });
   });
 
+  it("stores an IANA time zone; anything else is a 400 naming body.timeZone and changes nothing", async () => {
+    const user = await registerAndSignIn(server.url, "time-zone");
+    const fresh = await user.client.request("GET", "/api/account");
+    expect(fresh.json).toMatchObject({ account: { timeZone: null } });
+    const set = await user.client.request("PATCH", "/api/account", { json: { timeZone: "Pacific/Auckland" } });
+    expect(set.status).toBe(200);
+    expect(set.json).toMatchObject({ account: { timeZone: "Pacific/Auckland" } });
+    const bad = await user.client.request("PATCH", "/api/account", { json: { timeZone: "Mars/Olympus" } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys((bad.json as { error: { fields: object } }).error.fields)).toEqual(["body.timeZone"]);
+    expect((await user.client.request("GET", "/api/account")).json).toMatchObject({
+      account: { timeZone: "Pacific/Auckland" },
+    });
+  });
+
   it("a session whose user was deleted is 401 on account routes", async () => {
     const user = await registerAndSignIn(server.url, "deleted");
     await database.query("DELETE FROM users WHERE id = $1", [user.id]);

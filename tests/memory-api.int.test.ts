@@ -5,6 +5,7 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { thresholdFor } from "@/core/config";
 import type { Database, Db } from "@/db/client";
 import { createExtraction } from "@/db/queries/extractions";
 import { memories, memoryEvents, memoryExtractions } from "@/db/schema";
@@ -64,6 +65,34 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
     memories: await db.select().from(memories).orderBy(asc(memories.id)),
     events: await db.select().from(memoryEvents).orderBy(asc(memoryEvents.id)),
     extractions: await db.select().from(memoryExtractions).orderBy(asc(memoryExtractions.id)),
+  });
+
+  describe("GET /api/memories search", () => {
+    it("by meaning: ranked by relevance, nothing under the threshold, the rest counted as hidden", async () => {
+      const carol = await registerAndSignIn(server.url, "carol");
+      const contents = ["Is vegetarian", "Prefers green tea", "Lives in Berlin", "Plays the violin in an orchestra"];
+      for (const content of contents) {
+        expect((await carol.client.request("POST", "/api/memories", { json: { content } })).status).toBe(201);
+      }
+      type Page = { memories: { content: string; similarity: number }[]; total: number; hidden: number };
+      const search = async (query: string) =>
+        (await carol.client.request("GET", `/api/memories?${query}`)).json as Page;
+
+      const found = await search("q=vegetarian%20dinner&match=semantic");
+      const threshold = thresholdFor("offline/hash-ngram-v1");
+      expect(found.memories[0]?.content).toBe("Is vegetarian");
+      const similarities = found.memories.map((m) => m.similarity);
+      expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
+      expect(Math.min(...similarities)).toBeGreaterThanOrEqual(threshold);
+      expect(found.hidden).toBeGreaterThan(0);
+      expect(found.total + found.hidden).toBe(contents.length);
+      // Another order, asked for, is kept; the threshold still applies.
+      const byRecent = await search("q=vegetarian%20dinner&match=semantic&sort=recent");
+      expect(byRecent.total).toBe(found.total);
+      expect(byRecent.hidden).toBe(found.hidden);
+      // A search by words hides nothing.
+      expect((await search("q=tea")).hidden).toBe(0);
+    });
   });
 
   describe("GET /api/messages/:id/extraction", () => {

@@ -20,7 +20,10 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   if (shell.kind === "database-unavailable") return <DatabaseUnavailable />;
   const { account, page } = shell;
   return (
-    <AppShell user={{ name: account.name, email: account.email }} initialConversations={jsonify(page)}>
+    <AppShell
+      user={{ name: account.name, email: account.email, timeZone: account.timeZone }}
+      initialConversations={jsonify(page)}
+    >
       {children}
     </AppShell>
   );

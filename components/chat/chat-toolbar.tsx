@@ -75,39 +75,43 @@ export function ChatToolbar({
 }) {
   const memoryId = useId();
   return (
-    <div className="flex items-center gap-1.5 border-b bg-background/80 px-2 py-2 backdrop-blur sm:gap-2 sm:px-4">
-      <h1 className="mr-auto hidden min-w-0 truncate text-sm font-medium sm:block" data-testid="chat-title">
+    // Phones: the title and the memory switch on one row, the model, mode and temperature on a
+    // second row where each select has room for its label. Wider screens: one row.
+    <div className="flex flex-wrap items-center gap-x-1.5 gap-y-1.5 border-b bg-background/80 px-2 py-2 backdrop-blur sm:flex-nowrap sm:gap-2 sm:px-4">
+      <h1 className="min-w-0 flex-1 truncate pl-1 text-sm font-medium sm:pl-0" data-testid="chat-title">
         {title ?? "New chat"}
       </h1>
-      <NativeSelect
-        aria-label="Model"
-        value={settings.model}
-        onChange={(event) => onChange({ model: event.target.value })}
-        className="h-8 max-w-30 min-w-0 text-[13px] sm:max-w-44"
-      >
-        {models.map((model) => (
-          <option key={model.id} value={model.id}>
-            {model.label}
-          </option>
-        ))}
-      </NativeSelect>
-      <NativeSelect
-        aria-label="Mode"
-        value={settings.mode}
-        onChange={(event) => onChange({ mode: event.target.value as ChatSettings["mode"] })}
-        className="h-8 max-w-32 min-w-0 text-[13px] sm:max-w-none"
-        title={MODE_LABELS[settings.mode].hint}
-      >
-        {(SELECTABLE_MODES.includes(settings.mode) ? SELECTABLE_MODES : [...SELECTABLE_MODES, settings.mode]).map(
-          (mode) => (
-            <option key={mode} value={mode}>
-              {MODE_LABELS[mode].label}
+      <div className="order-last flex w-full min-w-0 items-center gap-1.5 sm:order-none sm:w-auto sm:gap-2">
+        <NativeSelect
+          aria-label="Model"
+          value={settings.model}
+          onChange={(event) => onChange({ model: event.target.value })}
+          className="h-8 min-w-0 flex-1 text-[13px] sm:max-w-44 sm:flex-none"
+        >
+          {models.map((model) => (
+            <option key={model.id} value={model.id}>
+              {model.label}
             </option>
-          ),
-        )}
-      </NativeSelect>
-      <TemperatureControl value={settings.temperature} onChange={(temperature) => onChange({ temperature })} />
-      <div className="ml-auto flex shrink-0 items-center gap-1.5 sm:ml-0 sm:gap-2 sm:pl-1">
+          ))}
+        </NativeSelect>
+        <NativeSelect
+          aria-label="Mode"
+          value={settings.mode}
+          onChange={(event) => onChange({ mode: event.target.value as ChatSettings["mode"] })}
+          className="h-8 min-w-0 flex-1 text-[13px] sm:flex-none"
+          title={MODE_LABELS[settings.mode].hint}
+        >
+          {(SELECTABLE_MODES.includes(settings.mode) ? SELECTABLE_MODES : [...SELECTABLE_MODES, settings.mode]).map(
+            (mode) => (
+              <option key={mode} value={mode}>
+                {MODE_LABELS[mode].label}
+              </option>
+            ),
+          )}
+        </NativeSelect>
+        <TemperatureControl value={settings.temperature} onChange={(temperature) => onChange({ temperature })} />
+      </div>
+      <div className="flex shrink-0 items-center gap-1.5 sm:gap-2 sm:pl-1">
         <Switch
           id={memoryId}
           checked={settings.memoryEnabled}

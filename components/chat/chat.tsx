@@ -7,13 +7,21 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { toast } from "sonner";
 import { useConversations } from "@/components/shell/conversations-context";
 import { Button } from "@/components/ui/button";
+import { DEFAULT_CONVERSATION_TITLE } from "@/core/config";
 import type { ChatModelOption } from "@/lib/ai/registry";
 import { api, errorMessage } from "@/lib/ui/api";
 import { ChatToolbar } from "./chat-toolbar";
 import { Composer } from "./composer";
 import { EmptyChat } from "./empty-chat";
 import { AssistantMessage, UserMessage } from "./message";
-import { type ChatMessage, type ChatSettings, fromTranscript, type MessageInfo, type TranscriptItem } from "./types";
+import {
+  type ChatMessage,
+  type ChatSettings,
+  fromTranscript,
+  type MessageInfo,
+  messageText,
+  type TranscriptItem,
+} from "./types";
 
 export interface ChatProps {
   /** null on the new-chat page until the first answer starts. */
@@ -46,6 +54,8 @@ function useStickToBottom(dependency: unknown) {
 }
 
 const SYNC_ATTEMPTS = 10;
+/** How many times (a second apart) the view looks for the automatic title after an answer. */
+const TITLE_LOOKS = 10;
 
 /**
  * The stored transcript is final once no answer is still streaming and the newest answer's
@@ -97,12 +107,19 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
             });
             adoptConversation(created.id);
           }
-          // Retry replaces the stored answer and asks the same stored question again (no duplicate).
-          const retryOf = trigger === "regenerate-message" && conversationIdRef.current ? messageId : undefined;
+          const conversationId = conversationIdRef.current;
+          // Regenerate replaces the stored answer and asks the same stored question again (no
+          // duplicate); sending with a messageId (an edit) replaces that user message and its answer.
+          const target =
+            conversationId && messageId
+              ? trigger === "regenerate-message"
+                ? { retryOf: messageId }
+                : { editOf: messageId, message: messages.at(-1) }
+              : { message: messages.at(-1) };
           return {
             body: {
-              conversationId: conversationIdRef.current ?? undefined,
-              ...(retryOf ? { retryOf } : { message: messages.at(-1) }),
+              conversationId: conversationId ?? undefined,
+              ...target,
               model,
               mode,
               temperature,
@@ -148,6 +165,22 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
   const onExtractionSettled = useCallback(() => void refreshSidebar(), [refreshSidebar]);
   const title = conversations.find((c) => c.id === conversationIdRef.current)?.title ?? conversation?.title ?? null;
 
+  // The automatic title is written after the answer (next to extraction): until it arrives, look
+  // again a few times, so a chat started from a suggestion is named without another message.
+  const awaitingTitle =
+    status === "ready" &&
+    (title === null || title === DEFAULT_CONVERSATION_TITLE) &&
+    messages.some((m) => m.role === "assistant" && m.id in infos);
+  useEffect(() => {
+    if (!awaitingTitle) return;
+    let looks = 0;
+    const timer = setInterval(() => {
+      if (++looks >= TITLE_LOOKS) clearInterval(timer);
+      void refreshSidebar();
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [awaitingTitle, refreshSidebar]);
+
   const setMemory = async (enabled: boolean) => {
     const id = conversationIdRef.current;
     setSettings((s) => ({ ...s, memoryEnabled: enabled }));
@@ -183,9 +216,23 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
       ? "This answer failed. Retry to ask again."
       : null;
 
-  const retry = () => {
+  const lastUser = messages.findLast((m) => m.role === "user");
+  /** The latest stored answer can be answered again; the latest stored user message edited. */
+  const canRegenerate = !busy && lastMessage?.role === "assistant" && lastMessage.id in infos;
+  const canEdit = !busy && lastUser !== undefined && lastUser.id in infos;
+
+  const regenerateLatest = () => {
     clearError();
-    void regenerate();
+    if (canRegenerate && lastMessage) void regenerate({ messageId: lastMessage.id });
+    // No stored answer to replace (it never started): send the stored question again in its own place.
+    else if (canEdit && lastUser) void sendMessage({ text: messageText(lastUser), messageId: lastUser.id });
+    else void regenerate();
+  };
+
+  const editLatest = (text: string) => {
+    if (!canEdit || !lastUser) return;
+    clearError();
+    void sendMessage({ text, messageId: lastUser.id });
   };
 
   return (
@@ -209,7 +256,12 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
               <div role="log" aria-label="Messages" aria-busy={busy} className="space-y-6 pb-4">
                 {messages.map((message) =>
                   message.role === "user" ? (
-                    <UserMessage key={message.id} message={message} stored={message.id in infos} />
+                    <UserMessage
+                      key={message.id}
+                      message={message}
+                      stored={message.id in infos}
+                      onEdit={canEdit && message.id === lastUser?.id ? editLatest : undefined}
+                    />
                   ) : (
                     <AssistantMessage
                       key={message.id}
@@ -218,6 +270,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                       streaming={busy && message.id === lastMessage?.id}
                       isNewest={message.id === newestAssistantId}
                       onExtractionSettled={onExtractionSettled}
+                      onRegenerate={canRegenerate && message.id === lastMessage?.id ? regenerateLatest : undefined}
                     />
                   ),
                 )}
@@ -237,7 +290,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                   >
                     <CircleAlertIcon className="size-5 shrink-0" aria-hidden="true" />
                     <p className="flex-1">{failedMessage}</p>
-                    <Button variant="outline" size="sm" onClick={retry}>
+                    <Button variant="outline" size="sm" onClick={regenerateLatest}>
                       <RotateCcwIcon aria-hidden="true" />
                       Retry
                     </Button>

@@ -1,10 +1,13 @@
 "use client";
 
-import { CircleAlertIcon } from "lucide-react";
+import { CircleAlertIcon, PencilIcon, RotateCcwIcon } from "lucide-react";
+import { useState } from "react";
 import { CopyButton } from "@/components/copy-button";
 import { LogoMark } from "@/components/logo";
 import { Markdown } from "@/components/markdown";
 import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { MESSAGE_MAX_CHARS } from "@/core/config";
 import { MessageMeta } from "./message-meta";
 import { NotesButton } from "./notes-button";
 import { ToolSteps } from "./tool-steps";
@@ -25,19 +28,104 @@ function Thinking() {
   );
 }
 
-export function UserMessage({ message, stored }: { message: ChatMessage; stored: boolean }) {
+/** The latest user message's inline editor: saving resends it in place of the old one. */
+function EditBox({
+  initial,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  onSave: (text: string) => void;
+  onCancel: () => void;
+}) {
+  const [value, setValue] = useState(initial);
+  const text = value.trim();
+  return (
+    <form
+      className="w-full max-w-[85%] space-y-2 rounded-2xl border bg-card p-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (text) onSave(text);
+      }}
+    >
+      <label htmlFor="edit-message" className="sr-only">
+        Edit your message
+      </label>
+      <textarea
+        id="edit-message"
+        // biome-ignore lint/a11y/noAutofocus: the editor opens on the user's click; typing goes where they asked
+        autoFocus
+        rows={3}
+        value={value}
+        maxLength={MESSAGE_MAX_CHARS}
+        onChange={(event) => setValue(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") onCancel();
+          if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+            event.preventDefault();
+            if (text) onSave(text);
+          }
+        }}
+        className="w-full resize-y bg-transparent px-2 py-1.5 text-[15px] leading-6 outline-none"
+      />
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="ghost" size="sm" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" size="sm" disabled={!text || text === initial.trim()}>
+          Save and resend
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function UserMessage({
+  message,
+  stored,
+  onEdit,
+}: {
+  message: ChatMessage;
+  stored: boolean;
+  /** Present on the latest stored user message while nothing streams: edit and resend. */
+  onEdit?: (text: string) => void;
+}) {
   const text = messageText(message);
+  const [editing, setEditing] = useState(false);
   return (
     <div
       id={`message-${message.id}`}
       className="group/msg flex scroll-mt-4 flex-col items-end gap-1"
       data-testid="message-user"
     >
-      <div className="max-w-[85%] rounded-2xl rounded-br-md bg-muted px-4 py-2.5 whitespace-pre-wrap break-words">
-        {text}
-      </div>
+      {editing && onEdit ? (
+        <EditBox
+          initial={text}
+          onCancel={() => setEditing(false)}
+          onSave={(next) => {
+            setEditing(false);
+            onEdit(next);
+          }}
+        />
+      ) : (
+        <div className="max-w-[85%] rounded-2xl rounded-br-md bg-muted px-4 py-2.5 whitespace-pre-wrap break-words">
+          {text}
+        </div>
+      )}
       <div className="-mt-0.5 flex gap-0.5 opacity-100 transition-opacity md:opacity-0 md:group-focus-within/msg:opacity-100 md:group-hover/msg:opacity-100">
         <CopyButton text={() => text} label="Copy message" />
+        {onEdit && !editing && (
+          <Button
+            variant="ghost"
+            size="xs"
+            className="text-muted-foreground hover:text-foreground"
+            aria-label="Edit message"
+            title="Edit and resend"
+            onClick={() => setEditing(true)}
+          >
+            <PencilIcon aria-hidden="true" />
+          </Button>
+        )}
         {stored && <NotesButton messageId={message.id} />}
       </div>
     </div>
@@ -50,12 +138,15 @@ export function AssistantMessage({
   streaming,
   isNewest,
   onExtractionSettled,
+  onRegenerate,
 }: {
   message: ChatMessage;
   info: MessageInfo | undefined;
   streaming: boolean;
   isNewest: boolean;
   onExtractionSettled: () => void;
+  /** Present on the latest stored answer while nothing streams: answer again in its place. */
+  onRegenerate?: () => void;
 }) {
   const text = messageText(message);
   return (
@@ -71,15 +162,40 @@ export function AssistantMessage({
             The model failed while answering{info.error ? `: ${info.error}` : "."}
           </p>
         )}
-        {!streaming && (
-          <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-            <div className="-ml-2 flex gap-0.5">
-              {text && <CopyButton text={() => text} label="Copy answer" />}
-              {info && <NotesButton messageId={message.id} />}
-            </div>
-            <MessageMeta message={message} info={info} isNewest={isNewest} onExtractionSettled={onExtractionSettled} />
+        {/* The actions row and the metadata line keep their heights while the answer streams: nothing
+            reflows when they fill in (the metadata line has its own row, so it never wraps under the buttons). */}
+        <div className="flex flex-col gap-0.5" data-testid="message-footer">
+          <div className="-ml-2 flex min-h-7 gap-0.5">
+            {!streaming && (
+              <>
+                {text && <CopyButton text={() => text} label="Copy answer" />}
+                {onRegenerate && (
+                  <Button
+                    variant="ghost"
+                    size="xs"
+                    className="text-muted-foreground hover:text-foreground"
+                    aria-label="Regenerate answer"
+                    title="Answer again (replaces this answer)"
+                    onClick={onRegenerate}
+                  >
+                    <RotateCcwIcon aria-hidden="true" />
+                  </Button>
+                )}
+                {info && <NotesButton messageId={message.id} />}
+              </>
+            )}
           </div>
-        )}
+          <div className="min-h-6">
+            {!streaming && (
+              <MessageMeta
+                message={message}
+                info={info}
+                isNewest={isNewest}
+                onExtractionSettled={onExtractionSettled}
+              />
+            )}
+          </div>
+        </div>
       </div>
     </div>
   );

@@ -32,6 +32,7 @@ export const TYPE_LABELS: Record<MemoryType, string> = {
 };
 
 export const SORT_LABELS: Record<MemorySort, string> = {
+  relevance: "Most relevant",
   recent: "Most recent",
   importance: "Most important",
   used: "Most used",

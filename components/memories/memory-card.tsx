@@ -3,7 +3,15 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { ListedMemory } from "@/db/queries/memory-list";
 import { cn } from "@/lib/ui/cn";
-import { formatDateTime, formatRelative, plural } from "@/lib/ui/format";
+import {
+  type DateContext,
+  deadlineState,
+  formatCalendarDate,
+  formatDateTime,
+  formatRelative,
+  plural,
+  withLocalDates,
+} from "@/lib/ui/format";
 import { PROVENANCE_LABELS, STATUS_LABELS, TYPE_LABELS } from "./labels";
 import { MemoryActions } from "./memory-actions";
 
@@ -46,7 +54,30 @@ function Source({ memory }: { memory: ListedMemory }) {
   );
 }
 
-export function MemoryCard({ memory, highlighted = false }: { memory: ListedMemory; highlighted?: boolean }) {
+/** A memory's deadline, as a date in the user's locale, against their today. */
+function Deadline({ deadline, dates }: { deadline: string; dates: DateContext }) {
+  const state = deadlineState(deadline, dates.today);
+  return (
+    <Badge
+      variant={state === "overdue" ? "danger" : state === "today" ? "warning" : "outline"}
+      data-testid="memory-deadline"
+    >
+      {state === "overdue" ? "Overdue: " : state === "today" ? "Due today: " : "Due "}
+      {formatCalendarDate(deadline, dates.locale)}
+    </Badge>
+  );
+}
+
+export function MemoryCard({
+  memory,
+  dates,
+  highlighted = false,
+}: {
+  memory: ListedMemory;
+  /** The user's locale and today's date in their time zone. */
+  dates: DateContext;
+  highlighted?: boolean;
+}) {
   const provenance = PROVENANCE_LABELS[memory.provenance];
   const pending = memory.status === "pending_confirmation";
   return (
@@ -65,15 +96,20 @@ export function MemoryCard({ memory, highlighted = false }: { memory: ListedMemo
         <div className="min-w-0 flex-1">
           <h3 id={`memory-${memory.id}-title`} className="flex items-center gap-1.5 font-medium">
             {memory.pinned && <PinIcon className="size-3.5 shrink-0 text-brand" aria-label="Pinned" />}
-            <span className="truncate">{memory.title ?? memory.content}</span>
+            <span className="truncate">{withLocalDates(memory.title ?? memory.content, dates.locale)}</span>
           </h3>
-          {memory.title && <p className="mt-1 text-[15px] leading-relaxed text-foreground/85">{memory.content}</p>}
+          {memory.title && (
+            <p className="mt-1 text-[15px] leading-relaxed text-foreground/85" data-testid="memory-content">
+              {withLocalDates(memory.content, dates.locale)}
+            </p>
+          )}
         </div>
         <div className="flex flex-wrap gap-1">
           <Badge variant={provenance.variant} title={provenance.hint}>
             {provenance.label}
           </Badge>
           <Badge variant="outline">{TYPE_LABELS[memory.type]}</Badge>
+          {memory.deadline && <Deadline deadline={memory.deadline} dates={dates} />}
           {memory.status !== "active" && (
             <Badge variant={pending ? "warning" : "outline"}>{STATUS_LABELS[memory.status]}</Badge>
           )}

@@ -39,7 +39,11 @@ export function MemoryFilters({ values }: { values: FilterValues }) {
       action="/memories"
       className="space-y-2"
       onChange={(event) => {
-        if ((event.target as HTMLElement).tagName === "SELECT") event.currentTarget.requestSubmit();
+        const target = event.target as HTMLElement;
+        if (target.tagName !== "SELECT") return;
+        // The sort box takes part in the query once the user picks an order (see below).
+        if (target instanceof HTMLSelectElement && target.dataset.param) target.name = target.dataset.param;
+        event.currentTarget.requestSubmit();
       }}
       role="search"
       aria-label="Search and filter memories"
@@ -112,7 +116,15 @@ export function MemoryFilters({ values }: { values: FilterValues }) {
           <option value="true">Pinned only</option>
           <option value="false">Not pinned</option>
         </NativeSelect>
-        <NativeSelect name="sort" defaultValue={values.sort ?? "recent"} aria-label="Sort" className={selectClass}>
+        {/* Until an order is picked, the sort box shows what applies — relevance for a search, else
+            most recent — and sends nothing, so a new search is ranked by relevance. */}
+        <NativeSelect
+          name={values.sort ? "sort" : undefined}
+          data-param="sort"
+          defaultValue={values.sort ?? (values.q ? "relevance" : "recent")}
+          aria-label="Sort"
+          className={selectClass}
+        >
           {Object.entries(SORT_LABELS).map(([value, label]) => (
             <option key={value} value={value}>
               {label}

@@ -2,11 +2,12 @@
 
 import { MenuIcon, SquarePenIcon } from "lucide-react";
 import Link from "next/link";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
 import type { ConversationPage } from "@/db/queries/conversations";
+import { api } from "@/lib/ui/api";
 import type { Jsonify } from "@/lib/ui/json";
 import { ConversationsProvider } from "./conversations-context";
 import { type ShellUser, Sidebar } from "./sidebar";
@@ -23,11 +24,22 @@ export function AppShell({
 }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
 
+  // First visit: the account takes the browser's time zone (dates and deadlines resolve in it;
+  // settings can change it). Once set, the browser's is never written over it.
+  useEffect(() => {
+    if (user.timeZone) return;
+    const detected = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (detected) void api("/api/account", { method: "PATCH", json: { timeZone: detected } }).catch(() => undefined);
+  }, [user.timeZone]);
+
   return (
     <ConversationsProvider initial={initialConversations}>
       <div className="flex min-h-dvh">
-        <aside aria-label="Sidebar" className="sticky top-0 hidden h-dvh w-68 shrink-0 border-r bg-surface md:block">
-          <Sidebar user={user} />
+        {/* The column runs the page's full height; its content stays in view (sticky) on long pages. */}
+        <aside aria-label="Sidebar" className="hidden w-68 shrink-0 border-r bg-surface md:block">
+          <div className="sticky top-0 h-dvh">
+            <Sidebar user={user} />
+          </div>
         </aside>
         <div className="flex min-w-0 flex-1 flex-col">
           <header className="sticky top-0 z-30 flex h-12 shrink-0 items-center justify-between border-b bg-background/90 px-2 backdrop-blur md:hidden">
@@ -39,6 +51,12 @@ export function AppShell({
               </SheetTrigger>
               <SheetContent
                 aria-describedby={undefined}
+                // Opening the drawer focuses the drawer itself, not its search box: on a phone a
+                // focused text field pops the keyboard up over the list.
+                onOpenAutoFocus={(event) => {
+                  event.preventDefault();
+                  (event.currentTarget as HTMLElement | null)?.focus();
+                }}
                 // Following a link in the drawer closes it.
                 onClick={(event) => {
                   if ((event.target as HTMLElement).closest("a[href]")) setDrawerOpen(false);

@@ -22,6 +22,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
+import { SNIPPET_END, SNIPPET_START } from "@/core/config";
 import { api, errorMessage } from "@/lib/ui/api";
 import { cn } from "@/lib/ui/cn";
 import { type ConversationItem, useConversations } from "./conversations-context";
@@ -35,6 +36,27 @@ interface Props {
 
 function patch(id: string, json: Partial<Pick<ConversationItem, "title" | "archived">>) {
   return api<{ conversation: ConversationItem }>(`/api/conversations/${id}`, { method: "PATCH", json });
+}
+
+/** The words of a message that matched the search, the matched ones highlighted. */
+function MatchSnippet({ snippet }: { snippet: string }) {
+  // Split on the start mark: every piece after the first begins with a match, up to the end mark.
+  const [before = "", ...rest] = snippet.split(SNIPPET_START);
+  return (
+    <span className="mt-0.5 line-clamp-2 text-xs font-normal text-muted-foreground" data-testid="search-snippet">
+      {before}
+      {rest.map((piece, index) => {
+        const [hit = "", after = ""] = piece.split(SNIPPET_END);
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one snippet never reorder
+          <span key={index}>
+            <mark className="rounded-sm bg-brand/20 px-0.5 text-foreground">{hit}</mark>
+            {after}
+          </span>
+        );
+      })}
+    </span>
+  );
 }
 
 /** One chat in the sidebar: a link, with rename / archive / delete in a menu. */
@@ -113,14 +135,19 @@ export function ConversationItemRow({ conversation, active, onChanged }: Props) 
   return (
     <li className="group/item relative">
       <Link
-        href={`/chat/${conversation.id}`}
+        href={
+          conversation.match
+            ? `/chat/${conversation.id}#message-${conversation.match.messageId}`
+            : `/chat/${conversation.id}`
+        }
         aria-current={active ? "page" : undefined}
         className={cn(
-          "block truncate rounded-md py-1.5 pr-8 pl-2.5 text-sm text-foreground/85 transition-colors hover:bg-accent hover:text-foreground",
+          "block rounded-md py-1.5 pr-8 pl-2.5 text-sm text-foreground/85 transition-colors hover:bg-accent hover:text-foreground",
           active && "bg-accent font-medium text-foreground",
         )}
       >
-        {conversation.title}
+        <span className="block truncate">{conversation.title}</span>
+        {conversation.match && <MatchSnippet snippet={conversation.match.snippet} />}
       </Link>
       <DropdownMenu>
         <DropdownMenuTrigger asChild>

@@ -1,11 +1,11 @@
 "use client";
 
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from "react";
-import type { Conversation, ConversationPage } from "@/db/queries/conversations";
+import type { ConversationPage, ListedConversation } from "@/db/queries/conversations";
 import { api } from "@/lib/ui/api";
 import type { Jsonify } from "@/lib/ui/json";
 
-export type ConversationItem = Jsonify<Conversation>;
+export type ConversationItem = Jsonify<ListedConversation>;
 type Page = Jsonify<ConversationPage>;
 
 interface ConversationsState {

@@ -1,13 +1,21 @@
 "use client";
 
-import { BrainIcon, SearchIcon, Settings2Icon, SquarePenIcon } from "lucide-react";
+import { BrainIcon, LogOutIcon, SearchIcon, Settings2Icon, SquarePenIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
 import { ThemeToggle } from "@/components/theme-toggle";
 import { Button } from "@/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 import { cn } from "@/lib/ui/cn";
+import { signOutHere } from "@/lib/ui/sign-out";
 import { ArchivedSection } from "./archived-section";
 import { ConversationItemRow } from "./conversation-item";
 import { useConversations } from "./conversations-context";
@@ -15,6 +23,8 @@ import { useConversations } from "./conversations-context";
 export interface ShellUser {
   name: string | null;
   email: string;
+  /** Null until the browser reports one (components/shell/app-shell.tsx). */
+  timeZone: string | null;
 }
 
 function activeConversationId(pathname: string): string | null {
@@ -40,7 +50,7 @@ function SearchBox() {
         value={value}
         onChange={(event) => setValue(event.target.value)}
         placeholder="Search chats"
-        aria-label="Search chats by title"
+        aria-label="Search chats"
         className="h-8 w-full rounded-md border border-transparent bg-muted pr-2 pl-7.5 text-sm outline-none placeholder:text-muted-foreground focus-visible:border-ring focus-visible:bg-background focus-visible:ring-2 focus-visible:ring-ring/20"
       />
     </div>
@@ -62,7 +72,7 @@ function ConversationList({ activeId }: { activeId: string | null }) {
   if (conversations.length === 0) {
     return (
       <p className="px-2.5 py-2 text-xs text-muted-foreground" aria-live="polite">
-        {loading ? "Searching…" : query ? `No chats titled “${query}”.` : "No chats yet. Say hello!"}
+        {loading ? "Searching…" : query ? `No chats match “${query}”.` : "No chats yet. Say hello!"}
       </p>
     );
   }
@@ -91,6 +101,40 @@ const navItems = [
   { href: "/memories", label: "Memories", Icon: BrainIcon },
   { href: "/settings", label: "Settings", Icon: Settings2Icon },
 ] as const;
+
+/** The avatar at the foot of the sidebar: a menu with settings and sign out, like the peers'. */
+function AccountMenu({ user }: { user: ShellUser }) {
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <button
+          type="button"
+          aria-label={`Account: ${user.name ?? user.email}`}
+          className="flex min-w-0 flex-1 items-center gap-2 rounded-md p-1 text-left hover:bg-accent"
+        >
+          <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand/15 text-sm font-semibold text-brand">
+            {(user.name ?? user.email).charAt(0).toUpperCase()}
+          </span>
+          <span className="min-w-0 flex-1 leading-tight">
+            <span className="block truncate text-sm font-medium">{user.name ?? "You"}</span>
+            <span className="block truncate text-xs text-muted-foreground">{user.email}</span>
+          </span>
+        </button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent side="top" align="start" className="w-56">
+        <DropdownMenuItem asChild>
+          <Link href="/settings">
+            <Settings2Icon aria-hidden="true" /> Settings
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => void signOutHere()}>
+          <LogOutIcon aria-hidden="true" /> Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
 
 /** Sidebar content, the same on desktop (a column) and on phones (a drawer). */
 export function Sidebar({ user }: { user: ShellUser }) {
@@ -145,14 +189,8 @@ export function Sidebar({ user }: { user: ShellUser }) {
         <ArchivedSection activeId={activeId} />
       </div>
 
-      <div className="flex items-center gap-2 border-t px-3 pt-3">
-        <div className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand/15 text-sm font-semibold text-brand">
-          {(user.name ?? user.email).charAt(0).toUpperCase()}
-        </div>
-        <div className="min-w-0 flex-1 leading-tight">
-          <p className="truncate text-sm font-medium">{user.name ?? "You"}</p>
-          <p className="truncate text-xs text-muted-foreground">{user.email}</p>
-        </div>
+      <div className="flex items-center gap-1 border-t px-3 pt-3">
+        <AccountMenu user={user} />
         <ThemeToggle />
       </div>
     </div>

@@ -1,9 +1,10 @@
 /** Conversations, always of one owner: every query filters by user_id. */
 
-import { and, desc, eq, ilike, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, exists, ilike, inArray, lt, or, sql } from "drizzle-orm";
+import { DEFAULT_CONVERSATION_TITLE, SNIPPET_END, SNIPPET_START } from "@/core/config";
 import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
-import { type ChatMode, conversations } from "@/db/schema";
+import { type ChatMode, conversations, messages } from "@/db/schema";
 import { firstOr } from "./first";
 
 export type Conversation = typeof conversations.$inferSelect;
@@ -41,8 +42,27 @@ export async function getConversation(
   );
 }
 
+/** Where a search found a conversation's words in its messages: the newest matching message. */
+export interface MessageMatch {
+  messageId: string;
+  /** A few words around the match; the matched words are between SNIPPET_START and SNIPPET_END. */
+  snippet: string;
+}
+
+/** A conversation of a list; with a search, `match` says which message matched (null: the title did). */
+export type ListedConversation = Conversation & { match?: MessageMatch | null };
+
+/**
+ * A search box's text → a prefix full-text query ("veg tea" → `veg:* & tea:*`, English stemming),
+ * so results come as the user types. Only letters and digits reach the query; null when none.
+ */
+export function prefixTsQuery(q: string): string | null {
+  const words = (q.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
+  return words.length > 0 ? words.map((w) => `${w}:*`).join(" & ") : null;
+}
+
 export interface ConversationPage {
-  conversations: Conversation[];
+  conversations: ListedConversation[];
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
 }
@@ -63,7 +83,11 @@ function decodeCursor(cursor: string): { updatedAt: Date; id: string } {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The user's conversations, most recently active first; `q` filters titles (case-insensitive). */
+/**
+ * The user's conversations, most recently active first. `q` keeps those whose title contains it
+ * (case-insensitive) or one of whose messages matches it in full text (prefix words, English
+ * stemming); each then says which message matched, with a snippet. Owner-scoped throughout.
+ */
 export async function listConversations(
   db: Db,
   {
@@ -77,6 +101,13 @@ export async function listConversations(
   const after = cursor ? decodeCursor(cursor) : null;
   // Postgres keeps microseconds, a JS Date milliseconds: compare and order at millisecond precision.
   const activeAt = sql<Date>`date_trunc('milliseconds', ${conversations.updatedAt})`;
+  const tsQuery = q ? prefixTsQuery(q) : null;
+  const messageMatches = (query: string) =>
+    and(
+      eq(messages.userId, userId),
+      sql`${messages.searchVector} @@ to_tsquery('english', ${query})`,
+      sql`${messages.role} <> 'system'`,
+    );
   const rows = await db
     .select()
     .from(conversations)
@@ -84,7 +115,19 @@ export async function listConversations(
       and(
         eq(conversations.userId, userId),
         eq(conversations.archived, archived),
-        q ? ilike(conversations.title, `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+        q
+          ? or(
+              ilike(conversations.title, `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+              tsQuery
+                ? exists(
+                    db
+                      .select({ one: sql`1` })
+                      .from(messages)
+                      .where(and(eq(messages.conversationId, conversations.id), messageMatches(tsQuery))),
+                  )
+                : undefined,
+            )
+          : undefined,
         after
           ? or(lt(activeAt, after.updatedAt), and(eq(activeAt, after.updatedAt), lt(conversations.id, after.id)))
           : undefined,
@@ -94,10 +137,36 @@ export async function listConversations(
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { conversations: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  const nextCursor = rows.length > limit && last ? encodeCursor(last) : null;
+  if (!q) return { conversations: page, nextCursor };
+  const matches = new Map<string, MessageMatch>();
+  if (tsQuery && page.length > 0) {
+    const found = await db
+      .selectDistinctOn([messages.conversationId], {
+        conversationId: messages.conversationId,
+        messageId: messages.id,
+        snippet: sql<string>`ts_headline('english', ${messages.content}, to_tsquery('english', ${tsQuery}), ${`StartSel=${SNIPPET_START}, StopSel=${SNIPPET_END}, MaxWords=14, MinWords=6, MaxFragments=1, FragmentDelimiter=" … "`})`,
+      })
+      .from(messages)
+      .where(
+        and(
+          inArray(
+            messages.conversationId,
+            page.map((c) => c.id),
+          ),
+          messageMatches(tsQuery),
+        ),
+      )
+      .orderBy(messages.conversationId, desc(messages.createdAt));
+    for (const { conversationId, ...match } of found) matches.set(conversationId, match);
+  }
+  return {
+    conversations: page.map((c) => ({ ...c, match: matches.get(c.id) ?? null })),
+    nextCursor,
+  };
 }
 
-export const DEFAULT_CONVERSATION_TITLE = "New chat";
+export { DEFAULT_CONVERSATION_TITLE };
 
 export type ConversationPatch = Partial<Pick<Conversation, "title" | "archived" | "mode" | "model" | "memoryEnabled">>;
 

@@ -325,6 +325,8 @@ export type ExtractionSource = {
   extractionId: string;
   userId: string;
   userName: string | null;
+  /** The user's time zone (null: UTC): relative dates ("by Friday") resolve in it. */
+  userTimeZone: string | null;
   conversationId: string;
   userMessage: SourceMessage;
   assistantMessage: SourceMessage;
@@ -343,6 +345,7 @@ export async function loadExtractionSource(
     .select({
       userId: memoryExtractions.userId,
       userName: users.name,
+      userTimeZone: users.timeZone,
       conversationId: memoryExtractions.conversationId,
       userMessageId: userMessage.id,
       userContent: userMessage.content,
@@ -389,6 +392,7 @@ export async function loadExtractionSource(
     extractionId,
     userId: pair.userId,
     userName: pair.userName,
+    userTimeZone: pair.userTimeZone,
     conversationId: pair.conversationId,
     userMessage: { id: pair.userMessageId, role: "user", content: pair.userContent },
     assistantMessage: { id: pair.assistantMessageId, role: "assistant", content: pair.assistantContent },

@@ -16,7 +16,8 @@ import type { MemoryRecord } from "./memories";
 import { redactDeletedMemories } from "./redaction";
 import { vectorLiteral } from "./vectors";
 
-export const MEMORY_SORTS = ["recent", "importance", "used"] as const;
+/** `relevance` ranks a search's results (by meaning: cosine similarity; by words: full-text rank); without a search it is `recent`. */
+export const MEMORY_SORTS = ["relevance", "recent", "importance", "used"] as const;
 export type MemorySort = (typeof MEMORY_SORTS)[number];
 
 export interface MemoryFilters {
@@ -25,6 +26,11 @@ export interface MemoryFilters {
   q?: string;
   /** With `q`: rank by meaning instead (cosine similarity to this embedding of `q`). */
   semanticEmbedding?: readonly number[];
+  /**
+   * With a search by meaning: memories less similar than this are left out (and counted in
+   * `hidden`), like retrieval leaves them out of a prompt. The caller passes the threshold in force.
+   */
+  minSimilarity?: number;
   type?: MemoryType;
   tag?: string;
   provenance?: MemoryProvenance;
@@ -46,6 +52,8 @@ export interface ListedMemory extends MemoryRecord {
 export interface MemoryPage {
   memories: ListedMemory[];
   total: number;
+  /** A search by meaning's matches under `minSimilarity`, not listed (0 otherwise). */
+  hidden: number;
   page: number;
   pageSize: number;
 }
@@ -78,13 +86,20 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
              OR ${memories.title} ILIKE ${`%${escapeLike(q)}%`})`
       : undefined,
   ];
-  const where = and(...conditions);
   const similarity = semantic
     ? sql<number>`(1 - (${memories.embedding} <=> ${semantic}::vector))::float8`
     : sql<null>`NULL::float8`;
+  const threshold =
+    semantic && filters.minSimilarity !== undefined ? sql`${similarity} >= ${filters.minSimilarity}` : undefined;
+  const where = and(...conditions, threshold);
+  const textQuery = q && !semantic ? sql`websearch_to_tsquery('english', ${q})` : null;
+  // A search is ranked by relevance unless another order is asked for.
+  const byRelevance = q && (filters.sort === undefined || filters.sort === "relevance");
 
-  const order: SQL[] = semantic
-    ? [sql`${memories.embedding} <=> ${semantic}::vector`]
+  const order: SQL[] = byRelevance
+    ? semantic
+      ? [sql`${memories.embedding} <=> ${semantic}::vector`]
+      : [sql`ts_rank_cd(${memories.searchVector}, ${textQuery}) DESC`, desc(memories.updatedAt)]
     : filters.sort === "importance"
       ? [desc(memories.importance), desc(memories.updatedAt)]
       : filters.sort === "used"
@@ -105,7 +120,16 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
       .offset((page - 1) * pageSize),
     db.select({ total: sql<number>`count(*)::int` }).from(memories).where(where),
   ]);
-  return { memories: rows, total: count?.total ?? 0, page, pageSize };
+  const total = count?.total ?? 0;
+  const hidden = threshold
+    ? ((
+        await db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(memories)
+          .where(and(...conditions))
+      )[0]?.total ?? total) - total
+    : 0;
+  return { memories: rows, total, hidden, page, pageSize };
 }
 
 /** Everything Lifeline remembers about the user, with each memory's history, for download. */

@@ -28,8 +28,10 @@ export async function createMessage(
   return firstOr(
     db
       .insert(messages)
+      // Wrapped in sql: drizzle's check of the selected fields counts the generated search_vector
+      // column, which an insert must not name (the column list it writes leaves it out).
       .select(
-        db
+        sql`${db
           .select({
             id: sql`gen_random_uuid()`.as("id"),
             userId: conversations.userId,
@@ -44,7 +46,7 @@ export async function createMessage(
             updatedAt: sql`now()`.as("updated_at"),
           })
           .from(conversations)
-          .where(and(eq(conversations.id, input.conversationId), eq(conversations.userId, input.userId))),
+          .where(and(eq(conversations.id, input.conversationId), eq(conversations.userId, input.userId)))}`,
       )
       .returning(),
     () => notFound("conversation"),

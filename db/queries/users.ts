@@ -14,6 +14,8 @@ export interface Account {
   name: string | null;
   image: string | null;
   memoryEnabledDefault: boolean;
+  /** IANA time zone of dates and deadlines; null until the browser reported one (UTC meanwhile). */
+  timeZone: string | null;
   /** false for accounts that only sign in with Google. */
   hasPassword: boolean;
   createdAt: Date;
@@ -25,6 +27,7 @@ const accountColumns = {
   name: users.name,
   image: users.image,
   memoryEnabledDefault: users.memoryEnabledDefault,
+  timeZone: users.timeZone,
   hasPassword: sql<boolean>`${users.passwordHash} IS NOT NULL`.as("has_password"),
   createdAt: users.createdAt,
 };
@@ -80,7 +83,10 @@ export async function updateAccount(
   {
     userId,
     patch,
-  }: { userId: string; patch: { name?: string | null; email?: string; memoryEnabledDefault?: boolean } },
+  }: {
+    userId: string;
+    patch: { name?: string | null; email?: string; memoryEnabledDefault?: boolean; timeZone?: string };
+  },
 ): Promise<Account> {
   try {
     const [row] = await db

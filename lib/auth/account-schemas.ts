@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { name } from "@/lib/validation/account";
 import { email, existingPassword } from "@/lib/validation/strings";
+import { timeZoneSchema } from "@/lib/validation/time-zone";
 
 /**
  * PATCH /api/account. Changing the email needs `currentPassword` (password accounts) or a recent
@@ -12,11 +13,14 @@ export const accountUpdateBody = z
     name: name.nullable().optional(),
     email: email.optional(),
     memoryEnabledDefault: z.boolean().optional(),
+    /** IANA time zone for dates and deadlines (set from the browser on the first visit). */
+    timeZone: timeZoneSchema.optional(),
     currentPassword: existingPassword.optional(),
   })
-  .refine((body) => [body.name, body.email, body.memoryEnabledDefault].some((value) => value !== undefined), {
-    message: "Provide at least one of name, email, memoryEnabledDefault",
-  });
+  .refine(
+    (body) => [body.name, body.email, body.memoryEnabledDefault, body.timeZone].some((value) => value !== undefined),
+    { message: "Provide at least one of name, email, memoryEnabledDefault, timeZone" },
+  );
 export type AccountUpdateBody = z.infer<typeof accountUpdateBody>;
 
 /** DELETE /api/account: `currentPassword` for password accounts; Google-only accounts send `{}`. */

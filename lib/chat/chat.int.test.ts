@@ -220,6 +220,91 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(again.status).toBe(404);
   });
 
+  /** Waits until the conversation's only answer is complete with its debug record completed. */
+  async function settledAnswer(conversationId: string) {
+    return waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.record && r.record.latencyMs !== null && r.assistant.status === "complete" ? r : undefined;
+    }, "the settled answer");
+  }
+
+  it("a complete latest answer can be regenerated, and the latest user message edited: the replaced rows and debug records are gone", async () => {
+    let calls = 0;
+    const model = new MockLanguageModelV3({ doStream: async () => textStream([`Answer ${++calls}.`]) });
+    setAiRegistry(registryWith(model));
+    const user = await userWithMemories("edit", []);
+    const intruder = await userWithMemories("edit-intruder", []);
+    const first = await post(user, { message: { text: "I'm vegetarian" } });
+    await first.text();
+    const conversationId = first.headers.get("x-conversation-id") ?? "";
+    const { assistant: original } = await settledAnswer(conversationId);
+    expect(original.content).toBe("Answer 1.");
+
+    // Regenerating a complete answer (not only a failed one) replaces it and its debug record.
+    const again = await post(user, { conversationId, retryOf: original.id });
+    expect(again.status).toBe(200);
+    await again.text();
+    const { assistant: regenerated } = await settledAnswer(conversationId);
+    expect(regenerated.id).not.toBe(original.id);
+    expect(regenerated.content).toBe("Answer 2.");
+    expect(await db().select().from(promptDebug).where(eq(promptDebug.messageId, original.id))).toEqual([]);
+
+    const [question] = await db()
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversationId), eq(messages.role, "user")));
+    if (!question) throw new Error("no user message");
+    // Another user cannot edit it (404), and an edit without the new text is a 400: nothing changes.
+    const foreign = await post(intruder, { conversationId, editOf: question.id, message: { text: "hijack" } });
+    expect(foreign.status).toBe(404);
+    const noText = await post(user, { conversationId, editOf: question.id });
+    expect(noText.status).toBe(400);
+    expect((await db().select().from(messages).where(eq(messages.conversationId, conversationId))).length).toBe(2);
+
+    const edited = await post(user, { conversationId, editOf: question.id, message: { text: "I'm vegan" } });
+    expect(edited.status).toBe(200);
+    await edited.text();
+    const { assistant: answer } = await settledAnswer(conversationId);
+    expect(answer.content).toBe("Answer 3.");
+    const rows = await db().select().from(messages).where(eq(messages.conversationId, conversationId));
+    expect(rows.map((m) => [m.role, m.content]).sort()).toEqual([
+      ["assistant", "Answer 3."],
+      ["user", "I'm vegan"],
+    ]);
+    expect(await db().select().from(promptDebug).where(eq(promptDebug.messageId, regenerated.id))).toEqual([]);
+    // The model saw only the edited question, not the old one or its answers in the history (the
+    // system message may recall what the first exchange saved: memories stay, docs/retrieval.md).
+    const turns = (toCapturedParams(model.doStreamCalls[2] as never).prompt as { role: string }[]).filter(
+      (m) => m.role !== "system",
+    );
+    expect(JSON.stringify(turns)).toContain("I'm vegan");
+    expect(turns).toHaveLength(1);
+
+    // Only the latest user message can be edited: a second exchange makes the first one old.
+    const next = await post(user, { conversationId, message: { text: "Thanks" } });
+    await next.text();
+    await waitFor(async () => {
+      const all = await db().select().from(messages).where(eq(messages.conversationId, conversationId));
+      return all.filter((m) => m.role === "assistant" && m.status === "complete").length === 2 ? all : undefined;
+    }, "the second exchange");
+    const [edited2] = rows.filter((m) => m.role === "user");
+    const stale = await post(user, { conversationId, editOf: edited2?.id, message: { text: "changed" } });
+    expect(stale.status).toBe(409);
+  });
+
+  it("titles the conversation after the first exchange, keeping its punctuation", async () => {
+    setAiRegistry(createAiRegistry({}));
+    const user = await userWithMemories("title", []);
+    const res = await post(user, { message: { text: "I'm vegetarian" } });
+    await res.text();
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    await settledAnswer(conversationId);
+    await afterResponseIdle();
+    const listed = await user.client.request("GET", "/api/conversations");
+    const { conversations: list } = listed.json as { conversations: { id: string; title: string }[] };
+    expect(list.find((c) => c.id === conversationId)?.title).toBe("I'm vegetarian");
+  });
+
   it("a client abort keeps the partial answer with status aborted", async () => {
     const words = Array.from({ length: 200 }, (_, i) => `w${i} `);
     const model = new MockLanguageModelV3({ doStream: async () => textStream(words, { delayMs: 20 }) });

@@ -49,6 +49,58 @@ describe.each(DB_KINDS)("conversations on %s", (kind) => {
     expect((await user.client.request("GET", "/api/conversations?archived=maybe")).status).toBe(400);
   });
 
+  it("search finds words in messages (prefix, stemmed), names the message with a snippet, and never another user's", async () => {
+    const owner = await registerAndSignIn(context.server.url, `search-${kind}`);
+    const other = await registerAndSignIn(context.server.url, `search-other-${kind}`);
+    const db = context.database.db;
+    const dinner = await createConversation(db, { userId: owner.id, title: "Dinner" });
+    await createMessage(db, {
+      userId: owner.id,
+      conversationId: dinner.id,
+      role: "user",
+      content: "What should I cook?",
+    });
+    const said = await createMessage(db, {
+      userId: owner.id,
+      conversationId: dinner.id,
+      role: "user",
+      content: "Remember that I'm vegetarian and I love roasted aubergines with miso",
+    });
+    const titled = await createConversation(db, { userId: owner.id, title: "Aubergine recipes" });
+    await createConversation(db, { userId: owner.id, title: "Unrelated" });
+    const foreign = await createConversation(db, { userId: other.id, title: "Theirs" });
+    await createMessage(db, {
+      userId: other.id,
+      conversationId: foreign.id,
+      role: "user",
+      content: "aubergines are my favourite vegetarian food",
+    });
+
+    type Found = { id: string; title: string; match: { messageId: string; snippet: string } | null };
+    const search = async (user: typeof owner, q: string) =>
+      (
+        (await user.client.request("GET", `/api/conversations?q=${encodeURIComponent(q)}`)).json as {
+          conversations: Found[];
+        }
+      ).conversations;
+
+    const found = await search(owner, "aubergine");
+    expect(found.map((c) => c.id).sort()).toEqual([dinner.id, titled.id].sort());
+    const inMessage = found.find((c) => c.id === dinner.id);
+    expect(inMessage?.match?.messageId).toBe(said.id);
+    expect(inMessage?.match?.snippet).toContain("\uE000aubergines\uE001");
+    // A title match that no message shares has no message to show.
+    expect(found.find((c) => c.id === titled.id)?.match).toBeNull();
+    // Words typed so far match as prefixes; several words must all occur.
+    expect((await search(owner, "vegetar")).map((c) => c.id)).toEqual([dinner.id]);
+    expect((await search(owner, "roasted miso")).map((c) => c.id)).toEqual([dinner.id]);
+    expect(await search(owner, "roasted sushi")).toEqual([]);
+    // The other user's words never match the owner's search, and the reverse.
+    expect((await search(owner, "favourite")).length).toBe(0);
+    expect((await search(other, "aubergine")).map((c) => c.id)).toEqual([foreign.id]);
+    expect((await search(other, "miso")).length).toBe(0);
+  });
+
   it("archives, renames and deletes; archived ones are listed apart", async () => {
     const user = await registerAndSignIn(context.server.url, `archive-${kind}`);
     const { conversation } = (await user.client.request("POST", "/api/conversations", { json: {} })).json as {
@@ -69,7 +121,7 @@ describe.each(DB_KINDS)("conversations on %s", (kind) => {
     expect((await user.client.request("DELETE", `/api/conversations/${conversation.id}`)).status).toBe(404);
   });
 
-  it("titles a conversation after its third message, once, and never over a user's title", async () => {
+  it("titles a conversation after its first exchange, once, and never over a user's title", async () => {
     const ai = createAiRegistry({});
     const user = await registerAndSignIn(context.server.url, `title-${kind}`);
     const userId = user.id;
@@ -78,12 +130,12 @@ describe.each(DB_KINDS)("conversations on %s", (kind) => {
       createMessage(context.database.db, { userId, conversationId: conversation.id, role, content });
 
     await say("user", "Help me plan a weekend trip to Lisbon with my sister");
-    await say("assistant", "Happy to help! What do you both enjoy?");
+    // The question alone is not an exchange yet.
     expect(
       await maybeTitleConversation(context.database.db, ai, { userId, conversationId: conversation.id }),
     ).toBeNull();
 
-    await say("user", "We love food markets and old trams");
+    await say("assistant", "Happy to help! What do you both enjoy?");
     const title = await maybeTitleConversation(context.database.db, ai, { userId, conversationId: conversation.id });
     expect(title).not.toBeNull();
     expect(title?.split(" ").length).toBeLessThanOrEqual(8);

@@ -38,3 +38,24 @@ export function planRetry(messages: readonly Message[], assistantMessageId: stri
   }
   return { userMessage, earlier: messages.slice(0, index - 1) };
 }
+
+export interface EditPlan {
+  /** The user message being edited and its answer, if any: deleted, then replaced. */
+  replaced: Message[];
+  /** Everything before the edited message: the history of the new answer. */
+  earlier: Message[];
+}
+
+/**
+ * Checks that `userMessageId` is the conversation's latest user message (followed by nothing, or
+ * by its one answer), and returns it with its answer and what came before (messages oldest first).
+ */
+export function planEdit(messages: readonly Message[], userMessageId: string): EditPlan {
+  const index = messages.findIndex((m) => m.id === userMessageId && m.role === "user");
+  if (index < 0) throw notFound("message");
+  const after = messages.slice(index + 1);
+  if (after.length > 1 || (after[0] !== undefined && after[0].role !== "assistant")) {
+    throw new AppError("conflict:not_latest_message", "Only the latest message of a conversation can be edited");
+  }
+  return { replaced: messages.slice(index), earlier: messages.slice(0, index) };
+}

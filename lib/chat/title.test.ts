@@ -18,4 +18,11 @@ describe("cleanTitle", () => {
     expect(cleanTitle('  "Green tea   and\nMaya."  ')).toBe("Green tea and Maya");
     expect(cleanTitle("Planning a trip!?")).toBe("Planning a trip");
   });
+
+  it("keeps apostrophes inside words and drops quotes around them", () => {
+    expect(cleanTitle("I'm vegetarian")).toBe("I'm vegetarian");
+    expect(cleanTitle("Maya’s birthday plans")).toBe("Maya’s birthday plans");
+    expect(cleanTitle("'Don't panic' guide")).toBe("Don't panic guide");
+    expect(cleanTitle("‘Quoted’ title.")).toBe("Quoted title");
+  });
 });

@@ -1,7 +1,8 @@
 /**
- * Auto-title: once a conversation has AUTO_TITLE_AFTER_MESSAGES messages and still has the default
- * title, the extraction model names it (≤ 8 words, ≤ 100 chars). Runs after the response; a title
- * the user set is never overwritten.
+ * Auto-title: after the first exchange (AUTO_TITLE_AFTER_MESSAGES messages: the question and its
+ * answer), while the conversation still has the default title, the extraction model names it
+ * (≤ 8 words, ≤ 100 chars). Runs after the response; a title the user set is never overwritten.
+ * The chat view refreshes the sidebar until the title arrives (components/chat/chat.tsx).
  */
 
 import { generateText, Output } from "ai";
@@ -13,14 +14,18 @@ import type { AiRegistry } from "@/lib/ai/registry";
 import { buildTitlePrompt } from "@/lib/memory/extraction/prompt";
 import { handoffOptions, TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction/schema";
 
-export const AUTO_TITLE_AFTER_MESSAGES = 3;
+export const AUTO_TITLE_AFTER_MESSAGES = 2;
 export const TITLE_MAX_WORDS = 8;
 export const TITLE_MAX_CHARS = 100;
 
-/** A model's title → at most 8 words and 100 characters, without quotes or trailing punctuation. */
+/**
+ * A model's title → at most 8 words and 100 characters, without quotes or trailing punctuation.
+ * Apostrophes inside a word stay ("I'm vegetarian", "Maya’s birthday"); quotes around words go.
+ */
 export function cleanTitle(raw: string): string {
   const words = raw
-    .replace(/["“”'`]/g, "")
+    .replace(/["“”`«»]/g, "")
+    .replace(/(^|\s)['‘’]+|['‘’]+(?=\s|$)/gu, "$1")
     .replace(/\s+/g, " ")
     .trim()
     .split(" ")

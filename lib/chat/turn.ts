@@ -27,7 +27,7 @@ import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import type { AssemblyConfig } from "@/lib/memory/retrieval/assembly-config";
 import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import type { ChatBody } from "@/lib/validation/chat";
-import { loadHistory, planRetry, toHistory } from "./history";
+import { loadHistory, planEdit, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
 import { maybeTitleConversation } from "./title";
 
@@ -107,10 +107,10 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     getAccount(db, { userId }),
   ]);
   const modelId = resolveModelId(ai, body.model, existing?.model);
-  const retry =
-    existing && body.retryOf
-      ? planRetry(await listMessages(db, { userId, conversationId: existing.id }), body.retryOf)
-      : null;
+  const stored =
+    existing && (body.retryOf || body.editOf) ? await listMessages(db, { userId, conversationId: existing.id }) : null;
+  const retry = stored && body.retryOf ? planRetry(stored, body.retryOf) : null;
+  const edit = stored && body.editOf ? planEdit(stored, body.editOf) : null;
 
   const conversation =
     existing === null
@@ -130,9 +130,12 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   const mode = conversation.mode;
   const temperature = body.temperature ?? DEFAULT_TEMPERATURE;
 
-  const history = retry ? toHistory(retry.earlier) : await loadHistory(db, { userId, conversationId: conversation.id });
-  // A retry replaces the latest answer and asks its user message again; otherwise the message is new.
+  const earlier = retry?.earlier ?? edit?.earlier;
+  const history = earlier ? toHistory(earlier) : await loadHistory(db, { userId, conversationId: conversation.id });
+  // A retry replaces the latest answer and asks its user message again; an edit replaces the latest
+  // user message and its answer (deleted with their debug records); otherwise the message is new.
   if (retry && body.retryOf) await deleteMessage(db, { userId, messageId: body.retryOf });
+  for (const replaced of edit?.replaced ?? []) await deleteMessage(db, { userId, messageId: replaced.id });
   const userMessage =
     retry?.userMessage ??
     (await createMessage(db, {

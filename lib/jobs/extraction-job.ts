@@ -117,7 +117,7 @@ export async function runExtraction(
       previousMessages: extractionConfig.previousMessages,
     });
     if (!source) throw new Error("the message pair could not be read");
-    return { source, currentDate: currentDateOf(deps.now()) };
+    return { source, currentDate: currentDateOf(deps.now(), source.userTimeZone) };
   });
   if (isNotRunnable(loaded)) return stopped;
   const { source, currentDate } = loaded;

@@ -40,3 +40,45 @@ export function formatRelative(value: string | Date | null | undefined, now: Dat
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+/** How dates are shown to this user: their locale (from the browser's Accept-Language) and time zone. */
+export interface DateContext {
+  locale: string;
+  /** Today's calendar date (YYYY-MM-DD) in the user's time zone. */
+  today: string;
+}
+
+/** The first locale of an Accept-Language header that Intl supports; "en-US" otherwise. */
+export function localeFromAcceptLanguage(header: string | null | undefined): string {
+  for (const part of (header ?? "").split(",")) {
+    const tag = part.split(";")[0]?.trim();
+    if (!tag || tag === "*") continue;
+    try {
+      const [supported] = Intl.DateTimeFormat.supportedLocalesOf(tag);
+      if (supported) return supported;
+    } catch {
+      // not a well-formed tag: try the next one
+    }
+  }
+  return "en-US";
+}
+
+const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
+
+/** A calendar date (YYYY-MM-DD) in the locale's long form: "3 March 2027", "March 3, 2027". */
+export function formatCalendarDate(isoDate: string, locale: string): string {
+  const [, y, m, d] = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate) ?? [];
+  if (!y || !m || !d) return isoDate;
+  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(date);
+}
+
+/** A memory's text with its ISO dates ("by 2027-03-03") in the locale's form ("by 3 March 2027"). */
+export function withLocalDates(text: string, locale: string): string {
+  return text.replace(ISO_DATE, (iso) => formatCalendarDate(iso, locale));
+}
+
+/** A deadline against today in the user's time zone. */
+export function deadlineState(deadline: string, today: string): "overdue" | "today" | "upcoming" {
+  return deadline < today ? "overdue" : deadline === today ? "today" : "upcoming";
+}

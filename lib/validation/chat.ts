@@ -59,6 +59,11 @@ export const chatBody = z
     message: chatMessage.optional(),
     /** Answer again in place of this assistant message (the conversation's latest); its user message is reused. */
     retryOf: uuid.optional(),
+    /**
+     * Edit and resend: `message` replaces this user message (the conversation's latest) and its
+     * answer, which are deleted with their debug records; the new message is answered.
+     */
+    editOf: uuid.optional(),
     model: modelIdSchema.optional(),
     mode: chatModeSchema.optional(),
     temperature: temperatureSchema.optional(),
@@ -69,6 +74,14 @@ export const chatBody = z
   })
   .refine((body) => body.retryOf === undefined || body.conversationId !== undefined, {
     error: "retryOf needs the conversationId",
+    path: ["conversationId"],
+  })
+  .refine((body) => body.editOf === undefined || body.message !== undefined, {
+    error: "editOf needs the new message",
+    path: ["message"],
+  })
+  .refine((body) => body.editOf === undefined || body.conversationId !== undefined, {
+    error: "editOf needs the conversationId",
     path: ["conversationId"],
   });
 export type ChatBody = z.infer<typeof chatBody>;

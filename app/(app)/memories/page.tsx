@@ -1,5 +1,6 @@
 import { DownloadIcon, PlusIcon } from "lucide-react";
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { DeleteAllDialog } from "@/components/memories/delete-all-dialog";
 import { MemoryCard } from "@/components/memories/memory-card";
@@ -10,15 +11,18 @@ import { PreviewBox } from "@/components/memories/preview-box";
 import { PageHeader } from "@/components/page-header";
 import { SectionCard } from "@/components/section-card";
 import { Button, buttonVariants } from "@/components/ui/button";
-import { retrievalConfig } from "@/core/config";
+import { retrievalConfig, thresholdFor } from "@/core/config";
 import { isAppError } from "@/core/errors";
+import { calendarDateIn } from "@/core/time-zone";
 import { type Db, getDb } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
 import { getMemory } from "@/db/queries/memories";
 import { type ListedMemory, listMemories, type MemoryPage } from "@/db/queries/memory-list";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
+import { getAccount } from "@/db/queries/users";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
+import { type DateContext, localeFromAcceptLanguage } from "@/lib/ui/format";
 import { memoryListQuery } from "@/lib/validation/memories";
 
 export const metadata: Metadata = { title: "Memories" };
@@ -71,7 +75,14 @@ async function loadPage(db: Db, userId: string, params: Record<string, string>):
   }
   return {
     kind: "page",
-    page: await listMemories(db, { userId, ...filters, semanticEmbedding, pageSize: filters.pageSize ?? PAGE_SIZE }),
+    page: await listMemories(db, {
+      userId,
+      ...filters,
+      semanticEmbedding,
+      // By meaning: only what retrieval itself would consider (its similarity threshold in force).
+      minSimilarity: semanticEmbedding ? thresholdFor(getAiRegistry().embedder.model) : undefined,
+      pageSize: filters.pageSize ?? PAGE_SIZE,
+    }),
   };
 }
 
@@ -84,6 +95,12 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
   // Memories another embedder embedded: retrieval cannot compare them until they are re-embedded.
   const embedder = getAiRegistry().embedder.model;
   const waiting = await countAwaitingEmbedder(db, { model: embedder, userId: session.id, statuses: ["active"] });
+  // Dates in the browser's locale; deadlines against today in the user's time zone.
+  const account = await getAccount(db, { userId: session.id });
+  const dates: DateContext = {
+    locale: localeFromAcceptLanguage((await headers()).get("accept-language")),
+    today: calendarDateIn(new Date(), account.timeZone),
+  };
   const values: FilterValues = {
     q: params.q,
     match: params.match === "semantic" ? "semantic" : undefined,
@@ -157,7 +174,7 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
             </Link>
           </p>
           {single ? (
-            <MemoryCard memory={single} highlighted />
+            <MemoryCard memory={single} dates={dates} highlighted />
           ) : (
             <p className="rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
               This memory no longer exists.
@@ -178,6 +195,13 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
               ? ""
               : `${listing.page.total} ${listing.page.total === 1 ? "memory" : "memories"}${filtered ? " match" : ""}`}
           </p>
+          {listing.page.hidden > 0 && (
+            <p className="text-sm text-muted-foreground" data-testid="hidden-below-threshold">
+              {listing.page.hidden === 1 ? "1 weaker match is" : `${listing.page.hidden} weaker matches are`} hidden:
+              below the similarity threshold ({thresholdFor(getAiRegistry().embedder.model).toFixed(2)}) that chat
+              retrieval uses.
+            </p>
+          )}
           {listing.page.memories.length === 0 ? (
             <div className="rounded-xl border border-dashed p-10 text-center">
               <p className="font-medium">{filtered ? "No memories match these filters." : "No memories yet."}</p>
@@ -196,7 +220,7 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
             <ul className="space-y-3" aria-label="Memories">
               {listing.page.memories.map((memory) => (
                 <li key={memory.id}>
-                  <MemoryCard memory={memory} />
+                  <MemoryCard memory={memory} dates={dates} />
                 </li>
               ))}
             </ul>

@@ -20,6 +20,7 @@ import { MemoryDefaultSwitch } from "./memory-default-switch";
 import { PasswordForm } from "./password-form";
 import { ProfileForm } from "./profile-form";
 import { SignOutButton, SignOutEverywhereButton } from "./sign-out-button";
+import { TimeZoneForm } from "./time-zone-form";
 
 export const metadata: Metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";
@@ -85,6 +86,9 @@ export default async function SettingsPage() {
         description="New chats use and save memories unless you turn it off here or in a single chat."
       >
         <MemoryDefaultSwitch initial={account.memoryEnabledDefault} />
+        <div className="mt-5">
+          <TimeZoneForm initial={account.timeZone} />
+        </div>
         <div className="mt-5 flex flex-wrap gap-2">
           <Link href="/memories" className={buttonVariants({ variant: "outline", size: "sm" })}>
             Manage memories

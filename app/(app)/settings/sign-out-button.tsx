@@ -1,10 +1,10 @@
 "use client";
 
-import { signOut } from "next-auth/react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { api, errorMessage } from "@/lib/ui/api";
+import { signOutHere } from "@/lib/ui/sign-out";
 
 export function SignOutButton() {
   const [pending, setPending] = useState(false);
@@ -14,7 +14,7 @@ export function SignOutButton() {
       disabled={pending}
       onClick={async () => {
         setPending(true);
-        await signOut({ redirectTo: "/login" });
+        await signOutHere();
       }}
     >
       {pending ? "Signing out…" : "Sign out"}
@@ -41,7 +41,7 @@ export function SignOutEverywhereButton() {
           setPending(false);
           return;
         }
-        await signOut({ redirectTo: "/login" });
+        await signOutHere();
       }}
     >
       {pending ? "Ending all sessions…" : "End all sessions"}

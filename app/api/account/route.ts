@@ -16,6 +16,7 @@ async function accountView(db: Db, account: Account) {
       name: account.name,
       image: account.image,
       memoryEnabledDefault: account.memoryEnabledDefault,
+      timeZone: account.timeZone,
       hasPassword: account.hasPassword,
       providers,
       createdAt: account.createdAt,
@@ -30,7 +31,7 @@ export const GET = route({}, async ({ db, userId }) => {
 });
 
 /**
- * PATCH /api/account {name?, email?, memoryEnabledDefault?, currentPassword?} → {account}.
+ * PATCH /api/account {name?, email?, memoryEnabledDefault?, timeZone?, currentPassword?} → {account}.
  * A new email needs `currentPassword` (400 naming it when missing or wrong; Google-only accounts:
  * a sign-in in the last 10 minutes, else 403 `forbidden:reauthenticate`). 409 conflict:email.
  */

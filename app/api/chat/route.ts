@@ -12,6 +12,8 @@ export const maxDuration = 300;
 
 /**
  * POST /api/chat {conversationId?, message: {text} | UI message, model?, mode?, temperature?}
+ * (or {conversationId, retryOf} to regenerate the latest answer, {conversationId, editOf, message}
+ * to edit the latest user message: docs/chat.md)
  * → a UI message stream (useChat). Without conversationId a conversation is created; its id is in
  * the `x-conversation-id` header and in the stream's message metadata.
  */

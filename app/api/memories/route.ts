@@ -1,3 +1,4 @@
+import { thresholdFor } from "@/core/config";
 import { deleteAllMemories, listMemories } from "@/db/queries/memory-list";
 import { route } from "@/lib/api/route";
 import { createUserMemory } from "@/lib/memory/store/memory-store";
@@ -5,12 +6,15 @@ import { deleteAllBody, memoryCreateBody, memoryListQuery } from "@/lib/validati
 
 /**
  * GET /api/memories?q=&match=text|semantic&type=&tag=&provenance=&status=&pinned=&sort=&page=&pageSize=
- * → {memories, total, page, pageSize}. Without `status`: active and pending memories.
+ * → {memories, total, hidden, page, pageSize}. Without `status`: active and pending memories. A search
+ * is ranked by relevance unless `sort` says otherwise; by meaning, memories under the similarity
+ * threshold in force are left out and counted in `hidden`.
  */
 export const GET = route({ query: memoryListQuery }, async ({ db, ai, userId, query }) => {
   const { match, ...filters } = query;
   const semanticEmbedding = match === "semantic" && query.q ? await ai.embedText(query.q) : undefined;
-  return listMemories(db, { userId, ...filters, semanticEmbedding });
+  const minSimilarity = semanticEmbedding ? thresholdFor(ai.embedder.model) : undefined;
+  return listMemories(db, { userId, ...filters, semanticEmbedding, minSimilarity });
 });
 
 /** POST /api/memories {content, title?, type?, importance?, tags?} → 201 {memory} (embedded, provenance user_created). */

@@ -19,7 +19,8 @@ describe("extractMemoriesOffline", () => {
     ["My goal is to run a marathon", "goal", "Goal is to run a marathon"],
     ["I want to learn Spanish", "goal", "Wants to learn Spanish"],
     ["I'm trying to sleep more", "goal", "Is trying to sleep more"],
-    ["I plan to visit my parents", "goal", "Plans to visit their parents"],
+    ["I plan to visit my parents", "goal", "Plans to visit my parents"],
+    ["I love my dog", "preference", "Loves my dog"],
     ["My sister's name is Maya", "personal", "Sister's name is Maya"],
     ["My best friend is called Sam Lee, by the way", "personal", "Best friend's name is Sam Lee"],
     ["My name is Alex", "personal", "Name is Alex"],
@@ -38,7 +39,8 @@ describe("extractMemoriesOffline", () => {
     ["remind me to call mom by Friday", "Needs to call mom by 2026-12-04", "2026-12-04"],
     ["Can you remind me to pay rent on Dec. 5?", "Needs to pay rent by 2026-12-05", "2026-12-05"],
     ["Please remind me to water the plants tomorrow", "Needs to water the plants by 2026-12-01", "2026-12-01"],
-    ["I need to submit my report by 2026-12-15", "Needs to submit their report by 2026-12-15", "2026-12-15"],
+    ["I need to submit my report by 2026-12-15", "Needs to submit report by 2026-12-15", "2026-12-15"],
+    ["I need to renew my passport by 3 March 2027", "Needs to renew passport by 2027-03-03", "2027-03-03"],
     ["remind me to stretch", "Needs to stretch", null],
   ])("turns %j into an actionable memory", (message, content, deadline) => {
     expect(summary(message)).toEqual([{ type: "actionable", content, deadline, isActionable: true }]);

@@ -12,6 +12,10 @@
  * the user lives now ("Lives in Porto"); "I don't live in Lisbon anymore" is "No longer lives in
  * Lisbon". Facts about someone in the user's life ("My sister Maya lives in Lisbon") are stored
  * about that person ("Sister Maya lives in Lisbon"), never as the user's own.
+ *
+ * Memories read as the user's own notes: the user is the implied subject ("Plans to visit my
+ * parents", never "their parents"), and tasks and events are neutral ("Needs to renew passport by
+ * 2027-03-03"). Dates stay ISO in the text; the memories page shows them in the user's locale.
  */
 
 import { takeChars } from "@/core/text";
@@ -25,7 +29,7 @@ import {
   titleSchema,
 } from "@/lib/memory/extraction/schema";
 import { DATE_EXPRESSION_SOURCE, MONTHS, resolveDateExpression } from "./date-expressions";
-import { toThirdPerson } from "./grammatical-person";
+import { withoutOwnPossessive } from "./grammatical-person";
 import { conceptsOf } from "./text-features";
 
 const MAX_MEMORIES = 10;
@@ -260,7 +264,7 @@ const GOAL_LEADS: Readonly<Record<string, string>> = {
 const REASON_TAIL = /\s+(?:ever since|since|because|'cause|cause|due to|now that|but)\s+.*$/i;
 
 function preference(verb: string, object: string): Recognised | undefined {
-  const thing = toThirdPerson(cleanObject(cleanObject(object).replace(REASON_TAIL, "")));
+  const thing = cleanObject(cleanObject(object).replace(REASON_TAIL, ""));
   if (thing.length === 0 || VACUOUS_OBJECTS.test(thing)) return undefined;
   const about = topic(thing, ["preference", "aversion"]);
   return {
@@ -276,7 +280,7 @@ function preference(verb: string, object: string): Recognised | undefined {
 function task(description: string, currentDate: string, kind: "reminder" | "obligation"): Recognised | undefined {
   const { rest, deadline } = splitTrailingDate(cleanObject(description), currentDate);
   if (rest.length === 0 || (kind === "obligation" && deadline === null)) return undefined;
-  const todo = toThirdPerson(rest);
+  const todo = withoutOwnPossessive(rest);
   return {
     type: "actionable",
     title: capitalize(todo),
@@ -302,7 +306,7 @@ const RULES: readonly Rule[] = [
     build: (m, { currentDate }) => {
       const { rest, deadline } = splitTrailingDate(cleanObject(m[1] ?? ""), currentDate);
       if (deadline === null) return undefined;
-      const event = toThirdPerson(rest);
+      const event = withoutOwnPossessive(rest);
       return {
         type: "event",
         title: capitalize(event.replace(/^an? /i, "")),
@@ -330,7 +334,7 @@ const RULES: readonly Rule[] = [
   {
     pattern: new RegExp(`^${I_AM} (?:not|no longer) ${ADVERBS}allergic to\\s+(.+)$`, "i"),
     build: (m) => {
-      const what = toThirdPerson(cleanObject(m[1] ?? ""));
+      const what = cleanObject(m[1] ?? "");
       return what
         ? { type: "fact", title: "Allergy", content: `Is not allergic to ${what}`, importance: 0.8 }
         : undefined;
@@ -367,7 +371,7 @@ const RULES: readonly Rule[] = [
   {
     pattern: new RegExp(`^${I_AM} (?:no longer (an? .+)|not (an? .+?) any ?more)$`, "i"),
     build: (m) => {
-      const what = toThirdPerson(cleanObject(m[1] ?? m[2] ?? ""));
+      const what = cleanObject(m[1] ?? m[2] ?? "");
       if (what.split(/\s+/).length > 6) return undefined;
       return { type: "personal", title: "Self-description", content: `Is no longer ${what}`, importance: 0.6 };
     },
@@ -377,7 +381,7 @@ const RULES: readonly Rule[] = [
     build: (m) => ({
       type: "fact",
       title: "Allergy",
-      content: `Is allergic to ${toThirdPerson(cleanObject(m[1] ?? ""))}`,
+      content: `Is allergic to ${cleanObject(m[1] ?? "")}`,
       importance: 0.9,
     }),
   },
@@ -419,7 +423,7 @@ const RULES: readonly Rule[] = [
       return {
         type: "preference",
         title: `Favorite ${thing}`,
-        content: `Favorite ${thing} is ${toThirdPerson(value)}`,
+        content: `Favorite ${thing} is ${value}`,
         importance: 0.5,
       };
     },
@@ -463,7 +467,7 @@ const RULES: readonly Rule[] = [
   {
     pattern: new RegExp(`^my (${RELATION})'s\\s+([\\p{L} -]{1,40}? (?:is|are) .+)$`, "iu"),
     build: (m) => {
-      const rest = toThirdPerson(cleanObject(m[2] ?? ""));
+      const rest = cleanObject(m[2] ?? "");
       return rest
         ? {
             type: "personal",
@@ -563,7 +567,7 @@ const RULES: readonly Rule[] = [
   {
     pattern: new RegExp(`^${I_AM} (an? .+)$`, "i"),
     build: (m) => {
-      const what = toThirdPerson(cleanObject(m[1] ?? ""));
+      const what = cleanObject(m[1] ?? "");
       if (/^an? (?:bit|little|lot|kind|sort|fan|mess|big fan)\b/i.test(what) || what.split(/\s+/).length > 8)
         return undefined;
       return { type: "personal", title: "Self-description", content: `Is ${what}`, importance: 0.6, confidence: 0.7 };
@@ -575,7 +579,7 @@ function goal(lead: string, aim: string, currentDate: string): Recognised | unde
   const { rest, deadline } = splitTrailingDate(cleanObject(aim), currentDate);
   if (rest.length === 0 || CONVERSATIONAL_VERBS.test(rest)) return undefined;
   const about = topic(rest, ["goal"]);
-  const target = toThirdPerson(rest);
+  const target = rest;
   return {
     type: "goal",
     title: about ? `${capitalize(about)} goal` : "Goal",
@@ -602,14 +606,14 @@ const PLACE_TAIL =
   /,\s*(?:and\s+|but\s+|so\s+)?(?:the|my|our|it|it's|its|i|i'm|we|we're|they|they're|he|she|which|where|who|this|that)\b.*$/i;
 
 function place(title: string, lead: string, rawPlace: string): Recognised | undefined {
-  const where = toThirdPerson(cleanObject(rawPlace.replace(PLACE_TAIL, "")));
+  const where = cleanObject(rawPlace.replace(PLACE_TAIL, ""));
   return where.length > 0 ? { type: "personal", title, content: `${lead} ${where}`, importance: 0.7 } : undefined;
 }
 
 /** "Works at Acme", "Works as a nurse"; negated: "No longer works at Acme". */
 function work(preposition: string, rawWhat: string, negated: boolean): Recognised | undefined {
   const as = preposition.toLowerCase() === "as";
-  const what = toThirdPerson(cleanObject(rawWhat));
+  const what = cleanObject(rawWhat);
   if (what.length === 0) return undefined;
   return {
     type: "personal",
@@ -630,7 +634,7 @@ function thirdParty(rawRelation: string, rest: string): Recognised | undefined {
   const name = named && !THIRD_PARTY_PREDICATE.test(named[1] ?? "") ? named[1] : undefined;
   const predicate = (name ? named?.[2] : rest.replace(/^,?\s*/, "")) ?? "";
   if (!THIRD_PARTY_PREDICATE.test(predicate)) return undefined;
-  const what = toThirdPerson(cleanObject(predicate.replace(/^'s\b/, "is")));
+  const what = cleanObject(predicate.replace(/^'s\b/, "is"));
   if (what.split(/\s+/).length < 2) return undefined;
   const who = `${capitalize(relation)}${name ? ` ${name}` : ""}`;
   return { type: "personal", title: who, content: `${who} ${what}`, importance: 0.6 };

@@ -18,6 +18,8 @@ describe("toSecondPerson", () => {
     ["Studies Spanish", "you study Spanish"],
     ["Watches anime on Fridays", "you watch anime on Fridays"],
     ["Needs to call their mom by 2026-12-04", "you need to call your mom by 2026-12-04"],
+    ["Plans to visit my parents", "you plan to visit your parents"],
+    ["Loves my dog", "you love your dog"],
     ["Would like to learn Spanish", "you would like to learn Spanish"],
     ["Moved to Berlin in 2024", "you moved to Berlin in 2024"],
     ["I prefer green tea", "you prefer green tea"],

@@ -1,7 +1,8 @@
 /**
- * Rewriting between grammatical persons, for the offline models: the extractor turns what the
- * user said ("I love my dog") into memory phrasing ("Loves their dog"), and the chat model
- * turns memory phrasing back into an answer addressed to the user ("you love your dog").
+ * Rewriting between grammatical persons, for the offline models: the extractor keeps what the
+ * user said in their own words ("I love my dog" → "Loves my dog"; a task drops the possessive:
+ * "renew my passport" → "renew passport"), and the chat model turns memory phrasing back into an
+ * answer addressed to the user ("you love your dog").
  */
 
 type WordMap = Readonly<Record<string, string>>;
@@ -54,6 +55,11 @@ function replaceWords(text: string, map: WordMap): string {
     const capitalised = /^[A-Z]/.test(word) && !/^i(?:$|')/.test(lower);
     return capitalised ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
   });
+}
+
+/** A task in neutral words: the user's possessive goes ("renew my passport" → "renew passport"). */
+export function withoutOwnPossessive(text: string): string {
+  return text.replace(/\b(?:my|our)\s+/gi, "").trim();
 }
 
 /** First person → third person: "call my mom" → "call their mom", "I am" → "they are". */

@@ -8,7 +8,9 @@
  * `assistant_suggested` memory, stored as `pending_confirmation` and never retrieved until the user
  * confirms it.
  */
+
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { calendarDateIn } from "@/core/time-zone";
 import type { MemoryProvenance, MemoryStatus } from "@/db/schema";
 import { generateStructured } from "./call";
 import { buildExtractionPrompt, type ConversationMessage, type ParsedExtractionPrompt } from "./prompt";
@@ -32,9 +34,12 @@ export interface ExtractionInput {
   assistantMessage: string;
 }
 
-/** The UTC calendar date of `now`, as the extraction prompt wants it. */
-export function currentDateOf(now: Date): string {
-  return now.toISOString().slice(0, 10);
+/**
+ * The calendar date of `now` in the user's time zone (UTC when they have none), as the extraction
+ * prompt wants it: "by tomorrow" said at 23:30 in Auckland is the day after Auckland's today.
+ */
+export function currentDateOf(now: Date, timeZone?: string | null): string {
+  return calendarDateIn(now, timeZone);
 }
 
 function comparable(text: string): string {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildExtractionPrompt, buildTitlePrompt, parseExtractionPrompt, parseTitlePrompt } from "./prompt";
+import {
+  buildExtractionPrompt,
+  buildTitlePrompt,
+  EXTRACTION_SYSTEM_PROMPT,
+  parseExtractionPrompt,
+  parseTitlePrompt,
+} from "./prompt";
 
 const input = {
   currentDate: "2026-11-30",
@@ -70,5 +76,13 @@ describe("buildTitlePrompt / parseTitlePrompt", () => {
 
   it("returns undefined for any other prompt", () => {
     expect(parseTitlePrompt("Current date: 2026-11-30")).toBeUndefined();
+  });
+});
+
+describe("the extraction prompt's phrasing rule", () => {
+  it("asks for memories in the user's own words, never about 'them'", () => {
+    expect(EXTRACTION_SYSTEM_PROMPT).not.toMatch(/third person/i);
+    expect(EXTRACTION_SYSTEM_PROMPT).toContain('Never refer to the user as "they", "their"');
+    expect(EXTRACTION_SYSTEM_PROMPT).toContain('"Needs to renew passport by 2027-03-03."');
   });
 });

@@ -74,7 +74,7 @@ Rules:
 
 Fields:
 - title: a short label of at most 6 words, e.g. "Tea preference", "Sister's name".
-- content: one concise, self-contained sentence in the third person with the user as implied subject, e.g. "Prefers green tea over coffee.", "Sister's name is Maya.", "Needs to call mom by 2026-12-04." Never write "I", "my" or "the user said".
+- content: one concise, self-contained phrase that reads as the user's own note, with the user as the implied subject: "Prefers green tea over coffee.", "Sister's name is Maya.", "Plans to visit my parents in May.", "Needs to renew passport by 2027-03-03." Leave the user's possessive out when the phrase stays clear ("Needs to call mom"), else write "my". Never refer to the user as "they", "their", "he", "she", "the user" or by name, and never write "the user said".
 - type: personal (identity, relationships, home, job), preference (likes and dislikes), goal (aims and plans), insight (something the user realised about themselves), fact (other stable facts, e.g. health), context (ongoing situation), actionable (a task the user must do), event (something that happened or will happen), decision (a choice the user made).
 - importance (0–1): 0.9–1.0 for health and safety (allergies, medication) and hard deadlines; 0.6–0.8 for identity, relationships, job, home and long-term goals; 0.3–0.5 for everyday preferences and context. If something would be below 0.3, leave it out.
 - confidence (0–1): 1.0 when stated outright, lower when hedged ("I think I might…") or only implied.
