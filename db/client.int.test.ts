@@ -35,6 +35,8 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
     expect(tables.map((t) => t.table_name)).toEqual([
       "accounts",
       "conversations",
+      "demo_mail_messages",
+      "demo_mailboxes",
       "gmail_operations",
       "memories",
       "memory_events",

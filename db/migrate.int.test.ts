@@ -60,7 +60,8 @@ describe("migrations on deploy (Postgres)", () => {
     const { url, drop } = await createPostgresTestDatabaseUrl();
     cleanups.push(drop);
     const runs = await Promise.all([buildStep({ DATABASE_URL: url }), buildStep({ DATABASE_URL: url })]);
-    for (const run of runs) expect(run.stdout).toMatch(/Migrations applied to postgres .*: 3 in total/);
+    for (const run of runs)
+      expect(run.stdout).toMatch(new RegExp(`Migrations applied to postgres .*: ${JOURNAL.entries.length} in total`));
     const applied = await appliedMigrations(url);
     expect(applied).toHaveLength(JOURNAL.entries.length);
     expect(new Set(applied.map((row) => row.hash)).size).toBe(JOURNAL.entries.length);
