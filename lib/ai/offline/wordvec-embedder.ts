@@ -66,7 +66,10 @@ export function embedWordVec(
   const known = meaning.some((x) => x !== 0);
   const m = known ? Math.sqrt(settings.meaningShare) : 0;
   const w = known ? Math.sqrt(1 - settings.meaningShare) : 1;
-  return [...meaning.map((x) => m * x), ...words.map((x) => w * x)];
+  const vector = new Array<number>(EMBEDDING_DIMENSIONS);
+  for (let d = 0; d < meaning.length; d++) vector[d] = m * (meaning[d] as number);
+  for (let d = 0; d < words.length; d++) vector[meaning.length + d] = w * (words[d] as number);
+  return vector;
 }
 
 /** A word-vector embedder as an AI SDK embedding model (the default one: `wordvecEmbeddingModel`). */
