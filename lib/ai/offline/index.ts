@@ -19,7 +19,7 @@
  *   unit-norm, EMBEDDING_DIMENSIONS long, each pinned to its id by a checksum test (changing one
  *   means a new id, and stored memories are re-embedded).
  *   - "offline/wordvec-glove-v1" (wordvec-embedder.ts), the default: pre-trained GloVe word
- *     vectors (a committed 5 MB asset read on first use, word-vectors.ts), frequency-weighted,
+ *     vectors (a committed 5.8 MB asset read on first use, word-vectors.ts), frequency-weighted,
  *     fused with the hashed features below so exact words and names still count.
  *   - "offline/hash-ngram-v1" (embedder.ts): hashed word, bigram, character n-gram and concept
  *     features (text-features.ts) only; kept for evaluation side by side and selectable with
