@@ -65,12 +65,28 @@ export function outputFileTracingExcludes(env: RawEnv = processEnv()): Record<st
   return { "/**": ["./node_modules/@electric-sql/pglite/**/*", "./node_modules/@electric-sql/pglite-pgvector/**/*"] };
 }
 
+/**
+ * The offline embedder's word vectors (lib/ai/offline/assets/, 5 MB) are read from disk on its
+ * first embedding. A deployment carries them only when it is built without an API embedder
+ * (neither OPENAI_API_KEY nor OPENAI_BASE_URL): with one, they are kept out of every function.
+ */
+export function offlineAssetTracing(env: RawEnv = processEnv()): {
+  includes: string[];
+  excludes: string[];
+} {
+  const offline = !env.OPENAI_API_KEY?.trim() && !env.OPENAI_BASE_URL?.trim();
+  const assets = "./lib/ai/offline/assets/**/*";
+  return offline ? { includes: [assets], excludes: [] } : { includes: [], excludes: [assets] };
+}
+
+const assetTracing = offlineAssetTracing();
+
 const nextConfig: NextConfig = {
   // Database drivers and the logger load native/wasm files at run time: keep them out of the bundle.
   serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pg", "pino"],
   // The migrator reads SQL files at run time; make sure deployments carry them.
-  outputFileTracingIncludes: { "/**": ["./db/migrations/**/*"] },
-  outputFileTracingExcludes: outputFileTracingExcludes(),
+  outputFileTracingIncludes: { "/**": ["./db/migrations/**/*", ...assetTracing.includes] },
+  outputFileTracingExcludes: { "/**": [...(outputFileTracingExcludes()?.["/**"] ?? []), ...assetTracing.excludes] },
   poweredByHeader: false,
   reactStrictMode: true,
   async headers() {

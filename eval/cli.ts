@@ -6,7 +6,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type Database, openDatabase } from "@/db/client";
-import { createAiRegistry } from "@/lib/ai/registry";
+import { offlineEmbeddingModels } from "@/lib/ai/offline";
+import { type AiRegistry, createAiRegistry } from "@/lib/ai/registry";
 import { DatasetError, type EvalDataset, loadDatasetFile } from "./dataset";
 import { evaluate } from "./evaluate";
 import { evaluateExtraction, formatExtractionReport } from "./extraction";
@@ -14,12 +15,20 @@ import { loadExtractionDataset } from "./extraction-dataset";
 import type { Embedder } from "./load";
 import { loadLocomo } from "./locomo";
 import { progressBar } from "./progress";
-import { type EvalReport, formatDatasetReport, svgChart } from "./report";
+import { type EvalReport, formatComparison, formatDatasetReport, svgChart } from "./report";
 import { STRATEGY_NAMES } from "./strategies";
+
+export const PROJECT_DATASET = path.join("eval", "datasets", "lifeline-judged.json");
+export const PARAPHRASE_DATASET = path.join("eval", "datasets", "paraphrase-judged.json");
+/** Every offline embedder's id ("offline/<model>"), the older first: the default comparison without a key. */
+export const OFFLINE_EMBEDDER_IDS = [...offlineEmbeddingModels.keys()].reverse().map((model) => `offline/${model}`);
 
 const HELP = `npm run eval -- [flags]
 
-  --dataset locomo|project|PATH   dataset(s), repeatable or comma-separated (default: locomo,project)
+  --dataset locomo|project|paraphrase|PATH
+                                  dataset(s), repeatable or comma-separated (default: locomo,project,paraphrase)
+  --embedders ID,ID               embedders to compare (default: offline, every offline embedder:
+                                  ${OFFLINE_EMBEDDER_IDS.join(",")}; else the configured one)
   --strategies a,b                strategies to compare (default: ${STRATEGY_NAMES.join(",")})
   --limit N                       at most N queries per dataset
   --samples ID,ID                 LoCoMo samples by sample_id (conv-26) or 0-based index
@@ -35,13 +44,15 @@ const HELP = `npm run eval -- [flags]
 
 Database: Postgres when DATABASE_URL is set (evaluation users are created and deleted),
 else an in-memory PGlite. Embedder: the app's registry (OPENAI_API_KEY / OPENAI_BASE_URL, else offline);
+--embedders takes offline ids always, and the configured embedder's id;
 --extraction also uses its extraction model (LIFELINE_EXTRACTION_MODEL, else the default chat model).`;
 
-export const PROJECT_DATASET = path.join("eval", "datasets", "lifeline-judged.json");
 export const EXTRACTION_DATASET = path.join("eval", "datasets", "extraction-judged.json");
 
 export interface CliOptions {
   datasets: string[];
+  /** Embedder ids to evaluate one after the other (undefined: see `embeddersFor`). */
+  embedders?: string[];
   strategies?: string[];
   limit?: number;
   samples?: string[];
@@ -76,6 +87,7 @@ export function parseCli(
     options: {
       dataset: { type: "string", multiple: true },
       strategies: { type: "string", multiple: true },
+      embedders: { type: "string", multiple: true },
       limit: { type: "string" },
       samples: { type: "string", multiple: true },
       locomo: { type: "string" },
@@ -111,7 +123,8 @@ export function parseCli(
       }
     : undefined;
   return {
-    datasets: datasets.length ? datasets : ["locomo", "project"],
+    datasets: datasets.length ? datasets : ["locomo", "project", "paraphrase"],
+    embedders: list(values.embedders).length ? list(values.embedders) : undefined,
     strategies: list(values.strategies).length ? list(values.strategies) : undefined,
     limit,
     samples: list(values.samples).length ? list(values.samples) : undefined,
@@ -133,7 +146,12 @@ export async function loadDatasets(options: CliOptions, repoRoot: string, now: D
   return Promise.all(
     options.datasets.map((name) => {
       if (name === "locomo") return loadLocomo(options.locomoPath, options.samples);
-      const file = name === "project" ? path.join(repoRoot, PROJECT_DATASET) : path.resolve(repoRoot, name);
+      const file =
+        name === "project"
+          ? path.join(repoRoot, PROJECT_DATASET)
+          : name === "paraphrase"
+            ? path.join(repoRoot, PARAPHRASE_DATASET)
+            : path.resolve(repoRoot, name);
       return loadDatasetFile(file, now);
     }),
   );
@@ -173,34 +191,76 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 
   const registry = createAiRegistry(env);
   for (const warning of registry.config.warnings) console.error(`warning: ${warning}`);
-  const embedder: Embedder = {
-    id: registry.describeProviders().embedder,
-    embed: (texts) => registry.embedTexts(texts),
-  };
-  const database = await openEvalDatabase(env);
-  console.error(`embedder ${embedder.id}, database ${database.kind}`);
-  let report: EvalReport;
+  let embedders: Embedder[];
   try {
-    report = await evaluate(database, datasets, {
-      embedder,
-      strategies: options.strategies,
-      limit: options.limit,
-      calibration: options.calibration,
-      progress: progressBar(),
-    });
+    embedders = embeddersFor(options.embedders, registry, env);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  const database = await openEvalDatabase(env);
+  console.error(`embedders ${embedders.map((e) => e.id).join(", ")}, database ${database.kind}`);
+  const reports: EvalReport[] = [];
+  try {
+    for (const embedder of embedders) {
+      reports.push(
+        await evaluate(database, datasets, {
+          embedder,
+          strategies: options.strategies,
+          limit: options.limit,
+          calibration: options.calibration,
+          progress: progressBar(),
+        }),
+      );
+    }
   } finally {
     await database.close();
   }
 
   console.log("");
-  for (const dataset of report.datasets) console.log(`${formatDatasetReport(dataset)}\n`);
+  for (const report of reports) {
+    console.log(`=== embedder ${report.embedder} ===\n`);
+    for (const dataset of report.datasets) console.log(`${formatDatasetReport(dataset)}\n`);
+  }
+  if (reports.length > 1) console.log(`${formatComparison(reports)}\n`);
   await mkdir(path.dirname(options.out), { recursive: true });
-  const chart = `${options.out.replace(/\.json$/i, "")}.svg`;
-  await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(chart, svgChart(report));
-  console.log(`results: ${path.relative(repoRoot, options.out)}\nchart:   ${path.relative(repoRoot, chart)}`);
-  console.log(`total ${(report.totalMs / 1000).toFixed(1)}s`);
+  const base = options.out.replace(/\.json$/i, "");
+  const charts = reports.map((report) =>
+    reports.length === 1 ? `${base}.svg` : `${base}.${report.embedder.replace(/[^a-z0-9.-]+/gi, "_")}.svg`,
+  );
+  // One embedder: its report, as before; several: { reports: [...] }, one chart each.
+  const json = reports.length === 1 ? reports[0] : { reports };
+  await writeFile(options.out, `${JSON.stringify(json, null, 2)}\n`);
+  for (const [i, report] of reports.entries()) await writeFile(charts[i] as string, svgChart(report));
+  console.log(`results: ${path.relative(repoRoot, options.out)}`);
+  for (const chart of charts) console.log(`chart:   ${path.relative(repoRoot, chart)}`);
+  console.log(`total ${(reports.reduce((sum, r) => sum + r.totalMs, 0) / 1000).toFixed(1)}s`);
   return 0;
+}
+
+/**
+ * The embedders to evaluate: `ids` if given (offline ids always; the configured embedder's id),
+ * else without a key every offline embedder, older first, else the configured one.
+ */
+export function embeddersFor(
+  ids: readonly string[] | undefined,
+  registry: AiRegistry,
+  env: Readonly<Record<string, string | undefined>>,
+): Embedder[] {
+  const configured = registry.describeProviders().embedder;
+  const chosen = ids ?? (registry.config.provider === "offline" ? OFFLINE_EMBEDDER_IDS : [configured]);
+  return chosen.map((id) => {
+    if (id === configured) return { id, embed: (texts) => registry.embedTexts(texts) };
+    const model = id.replace(/^offline\//, "");
+    if (!id.startsWith("offline/") || !offlineEmbeddingModels.has(model)) {
+      throw new Error(
+        `--embedders: "${id}" is neither an offline embedder (${OFFLINE_EMBEDDER_IDS.join(", ")}) nor the configured ${configured}`,
+      );
+    }
+    // The offline registry with this embedder (no key: the OpenAI settings are left out).
+    const offline = createAiRegistry({ LIFELINE_EMBEDDING_MODEL: model, NODE_ENV: env.NODE_ENV });
+    return { id, embed: (texts) => offline.embedTexts(texts) };
+  });
 }
 
 /** `--extraction`: the judged extraction set through the real job, with the registry's extraction model. */

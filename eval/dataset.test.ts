@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseCli } from "./cli";
+import { embedOffline } from "@/lib/ai/offline/embedder";
+import { embedWordVec } from "@/lib/ai/offline/wordvec-embedder";
+import { createAiRegistry } from "@/lib/ai/registry";
+import { embeddersFor, parseCli } from "./cli";
 import { DatasetError, datasetFromJson } from "./dataset";
 import { diaIds, parseSessionDate } from "./locomo";
 
@@ -112,11 +115,12 @@ describe("LoCoMo parsing", () => {
 
 describe("parseCli", () => {
   const root = "/repo";
-  it("defaults to both datasets, every strategy, and LoCoMo beside the repository", () => {
+  it("defaults to the three datasets, every strategy and embedder, and LoCoMo beside the repository", () => {
     const options = parseCli([], {}, root, NOW);
     expect(options).toMatchObject({
-      datasets: ["locomo", "project"],
+      datasets: ["locomo", "project", "paraphrase"],
       strategies: undefined,
+      embedders: undefined,
       locomoPath: "/shared/eval/locomo/locomo10.json",
       out: "/repo/eval/results/eval-2025-06-15T12-00-00-000Z.json",
       calibration: true,
@@ -139,6 +143,8 @@ describe("parseCli", () => {
         "--out",
         "x.json",
         "--skip-calibration",
+        "--embedders",
+        "offline/hash-ngram-v1,offline/wordvec-glove-v1",
       ],
       { LOCOMO_PATH: "/data/locomo.json" },
       root,
@@ -152,8 +158,35 @@ describe("parseCli", () => {
       locomoPath: "/data/locomo.json",
       out: "/repo/x.json",
       calibration: false,
+      embedders: ["offline/hash-ngram-v1", "offline/wordvec-glove-v1"],
     });
     expect(() => parseCli(["--limit", "0"], {}, root)).toThrow(/--limit/);
     expect(() => parseCli(["--nope"], {}, root)).toThrow();
+  });
+});
+
+describe("embeddersFor", () => {
+  it("compares every offline embedder, the older first, when no key is configured", () => {
+    const embedders = embeddersFor(undefined, createAiRegistry({}), {});
+    expect(embedders.map((e) => e.id)).toEqual(["offline/hash-ngram-v1", "offline/wordvec-glove-v1"]);
+  });
+
+  it("with a key, evaluates the configured embedder only, unless offline ones are asked for", () => {
+    const registry = createAiRegistry({ OPENAI_API_KEY: "sk-test" });
+    expect(embeddersFor(undefined, registry, {}).map((e) => e.id)).toEqual(["openai/text-embedding-3-small"]);
+    expect(embeddersFor(["offline/hash-ngram-v1"], registry, {}).map((e) => e.id)).toEqual(["offline/hash-ngram-v1"]);
+  });
+
+  it("embeds with the embedder it names", async () => {
+    const [older, newer] = embeddersFor(undefined, createAiRegistry({}), {});
+    const text = "I am allergic to peanuts";
+    expect(await older?.embed([text])).toEqual([embedOffline(text)]);
+    expect(await newer?.embed([text])).toEqual([embedWordVec(text)]);
+  });
+
+  it("rejects an embedder that is neither offline nor configured", () => {
+    expect(() => embeddersFor(["openai/text-embedding-3-large"], createAiRegistry({}), {})).toThrow(
+      /"openai\/text-embedding-3-large" is neither an offline embedder/,
+    );
   });
 });

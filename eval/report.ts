@@ -138,6 +138,37 @@ export function formatDatasetReport(report: DatasetReport): string {
     .join("\n");
 }
 
+/** Several embedders side by side: per dataset, the default strategy's numbers and each category's hit@5. */
+export function formatComparison(reports: readonly EvalReport[]): string {
+  const names = [...new Set(reports.flatMap((r) => r.datasets.map((d) => d.name)))];
+  const sections = names.map((name) => {
+    const rows = reports.map((r) => {
+      const dataset = r.datasets.find((d) => d.name === name);
+      const strategy = dataset?.strategies.find((s) => s.isDefault) ?? dataset?.strategies[0];
+      return { embedder: r.embedder, strategy };
+    });
+    const categories = [...new Set(rows.flatMap((row) => Object.keys(row.strategy?.summary.byCategory ?? {})))];
+    return `${name} (${rows[0]?.strategy?.name ?? "—"}):\n${textTable(
+      ["embedder", "hit@5", "MRR", "empty", "no-answer empty", ...categories],
+      rows.map(({ embedder, strategy }) => {
+        const summary = strategy?.summary;
+        return [
+          embedder,
+          summary ? num(summary.overall.hit5) : "—",
+          summary ? num(summary.overall.mrr) : "—",
+          summary ? num(summary.overall.emptyShare) : "—",
+          summary && summary.noAnswer.queries > 0 ? num(summary.noAnswer.emptyShare) : "—",
+          ...categories.map((c) => {
+            const a = summary?.byCategory[c];
+            return a ? num(a.hit5) : "—";
+          }),
+        ];
+      }),
+    )}`;
+  });
+  return [`Side by side (hit@5 per category):`, ...sections].join("\n\n");
+}
+
 const COLORS = ["#64748b", "#f59e0b", "#2563eb", "#16a34a", "#db2777", "#7c3aed"];
 
 const escapeXml = (text: string) =>

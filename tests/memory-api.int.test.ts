@@ -9,7 +9,7 @@ import { thresholdFor } from "@/core/config";
 import type { Database, Db } from "@/db/client";
 import { createExtraction } from "@/db/queries/extractions";
 import { memories, memoryEvents, memoryExtractions } from "@/db/schema";
-import { embedOffline } from "@/lib/ai/offline/embedder";
+import { embedWordVec } from "@/lib/ai/offline/wordvec-embedder";
 import { enqueueExtraction } from "@/lib/jobs/extraction-queue";
 import { memoryEmbeddingText } from "@/lib/memory/store/memory-store";
 import { getInProcessRunner, processDispatcher } from "@/lib/runtime";
@@ -186,7 +186,7 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
       const row = await memoryRow(memory.id);
       expect(row.editedAt).toBeInstanceOf(Date);
       // pgvector stores float4: the stored vector is the new text's embedding to float4 precision.
-      const expected = embedOffline(memoryEmbeddingText({ title: memory.title, content: "Favorite color is teal" }));
+      const expected = embedWordVec(memoryEmbeddingText({ title: memory.title, content: "Favorite color is teal" }));
       expect(distance(row.embedding ?? [], expected)).toBeLessThan(1e-6);
       expect(distance(memory.embedding ?? [], expected)).toBeGreaterThan(0.1);
       const events = await eventsOf(memory.id);

@@ -3,6 +3,7 @@ import { MockEmbeddingModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { cosineSimilarity, embedOffline } from "@/lib/ai/offline/embedder";
+import { embedWordVec } from "@/lib/ai/offline/wordvec-embedder";
 import {
   createAiRegistry,
   EmbeddingDimensionError,
@@ -17,10 +18,22 @@ describe("getAiConfig", () => {
       provider: "offline",
       chatModels: [{ id: "lifeline-offline-1", label: "Lifeline offline" }],
       defaultChatModel: "lifeline-offline-1",
-      embeddingModelId: "hash-ngram-v1",
+      embeddingModelId: "wordvec-glove-v1",
       extractionModel: "lifeline-offline-1",
       warnings: [],
     });
+  });
+
+  it("chooses an offline embedder with LIFELINE_EMBEDDING_MODEL, and warns about one that is not offline", () => {
+    expect(getAiConfig({ LIFELINE_EMBEDDING_MODEL: "hash-ngram-v1" })).toMatchObject({
+      embeddingModelId: "hash-ngram-v1",
+      warnings: [],
+    });
+    const config = getAiConfig({ LIFELINE_EMBEDDING_MODEL: "text-embedding-3-small" });
+    expect(config.embeddingModelId).toBe("wordvec-glove-v1");
+    expect(config.warnings).toEqual([
+      expect.stringMatching(/^LIFELINE_EMBEDDING_MODEL "text-embedding-3-small" is not an offline embedder/),
+    ]);
   });
 
   it("treats blank variables as unset, and warns about model settings it ignores offline", () => {
@@ -91,11 +104,13 @@ describe("createAiRegistry", () => {
     const model = registry.getLanguageModel();
     expect([model.provider, model.modelId]).toEqual(["offline", "lifeline-offline-1"]);
     expect(registry.getExtractionModel()).toBe(model);
-    expect(registry.getEmbeddingModel().modelId).toBe("hash-ngram-v1");
+    expect(registry.getEmbeddingModel().modelId).toBe("wordvec-glove-v1");
     expect(registry.describeProviders()).toEqual({
       model: "offline/lifeline-offline-1",
-      embedder: "offline/hash-ngram-v1",
+      embedder: "offline/wordvec-glove-v1",
     });
+    const older = createAiRegistry({ LIFELINE_EMBEDDING_MODEL: "hash-ngram-v1" });
+    expect(older.describeProviders().embedder).toBe("offline/hash-ngram-v1");
   });
 
   it("serves configured OpenAI chat models through Chat Completions, reusing instances", () => {
@@ -133,13 +148,15 @@ describe("createAiRegistry", () => {
     expect(thrown).toMatchObject({ modelId: "gpt-5", availableModelIds: ["gpt-4o-mini", "gpt-4o"] });
   });
 
-  it("embeds offline with the offline embedder, 1536-d", async () => {
+  it("embeds offline with the default offline embedder (word vectors), 1536-d", async () => {
     const registry = createAiRegistry({});
     const [first, second] = await registry.embedTexts(["I prefer green tea", "What tea do I like?"]);
-    expect(first).toEqual(embedOffline("I prefer green tea"));
+    expect(first).toEqual(embedWordVec("I prefer green tea"));
     expect(second).toHaveLength(EMBEDDING_DIMENSIONS);
     expect(await registry.embedText("I prefer green tea")).toEqual(first);
     expect(await registry.embedTexts([])).toEqual([]);
+    const older = createAiRegistry({ LIFELINE_EMBEDDING_MODEL: "hash-ngram-v1" });
+    expect(await older.embedTexts(["I prefer green tea"])).toEqual([embedOffline("I prefer green tea")]);
   });
 });
 

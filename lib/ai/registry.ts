@@ -5,13 +5,14 @@
  * |--------------------------------------|---------------------|-------------------------------------|----------------------------------|
  * | OPENAI_BASE_URL set (Ollama, vLLM…)  | "openai-compatible" | LIFELINE_CHAT_MODELS (see below)    | LIFELINE_EMBEDDING_MODEL, padded |
  * | else OPENAI_API_KEY set              | "openai"            | LIFELINE_CHAT_MODELS or defaults    | LIFELINE_EMBEDDING_MODEL @ 1536  |
- * | neither                              | "offline"           | lifeline-offline-1                  | hash-ngram-v1                    |
+ * | neither                              | "offline"           | lifeline-offline-1                  | wordvec-glove-v1 (or hash-ngram-v1) |
  *
  * - LIFELINE_CHAT_MODELS: comma-separated model ids; the first is the default.
  *   Defaults to "gpt-4o-mini,gpt-4o". An OpenAI-compatible server has no universal model
  *   names, so it should always be set there; without it the OpenAI defaults are used (which
  *   is right for OpenAI-style gateways) and a warning is recorded in `AiConfig.warnings`.
- * - LIFELINE_EMBEDDING_MODEL: defaults to "text-embedding-3-small" (same caveat).
+ * - LIFELINE_EMBEDDING_MODEL: defaults to "text-embedding-3-small" (same caveat). Offline, it
+ *   chooses between the offline embedders (default wordvec-glove-v1; hash-ngram-v1 is the older one).
  * - LIFELINE_EXTRACTION_MODEL: model for memory extraction and titles; defaults to the
  *   default chat model. It need not be one of the chat models.
  * Chat models are used through the Chat Completions API (`provider.chat(id)`), which every
@@ -26,9 +27,9 @@ import { defaultEmbeddingSettingsMiddleware, embedMany, wrapEmbeddingModel } fro
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { env as processEnv, type RawEnv } from "@/core/env";
 import {
+  DEFAULT_OFFLINE_EMBEDDING_MODEL_ID,
   OFFLINE_CHAT_MODEL_ID,
-  OFFLINE_EMBEDDING_MODEL_ID,
-  offlineEmbeddingModel,
+  offlineEmbeddingModels,
   offlineLanguageModel,
 } from "@/lib/ai/offline";
 import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
@@ -115,15 +116,22 @@ export function getAiConfig(env: EnvVars = processEnv()): AiConfig {
   const warnings: string[] = [];
 
   if (!baseURL && !apiKey) {
-    for (const name of ["LIFELINE_CHAT_MODELS", "LIFELINE_EMBEDDING_MODEL", "LIFELINE_EXTRACTION_MODEL"]) {
+    for (const name of ["LIFELINE_CHAT_MODELS", "LIFELINE_EXTRACTION_MODEL"]) {
       if (setting(env, name))
         warnings.push(`${name} is ignored: no OPENAI_API_KEY or OPENAI_BASE_URL, so the offline models are used.`);
+    }
+    let embeddingModelId = setting(env, "LIFELINE_EMBEDDING_MODEL") ?? DEFAULT_OFFLINE_EMBEDDING_MODEL_ID;
+    if (!offlineEmbeddingModels.has(embeddingModelId)) {
+      warnings.push(
+        `LIFELINE_EMBEDDING_MODEL "${embeddingModelId}" is not an offline embedder (${[...offlineEmbeddingModels.keys()].join(", ")}) and there is no OPENAI_API_KEY or OPENAI_BASE_URL: ${DEFAULT_OFFLINE_EMBEDDING_MODEL_ID} is used.`,
+      );
+      embeddingModelId = DEFAULT_OFFLINE_EMBEDDING_MODEL_ID;
     }
     return {
       provider: "offline",
       chatModels: [{ id: OFFLINE_CHAT_MODEL_ID, label: "Lifeline offline" }],
       defaultChatModel: OFFLINE_CHAT_MODEL_ID,
-      embeddingModelId: OFFLINE_EMBEDDING_MODEL_ID,
+      embeddingModelId,
       extractionModel: OFFLINE_CHAT_MODEL_ID,
       warnings,
     };
@@ -242,7 +250,9 @@ export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistr
   const getEmbeddingModel = (): EmbeddingModelV3 => {
     if (embeddingModel) return embeddingModel;
     if (!openai) {
-      embeddingModel = offlineEmbeddingModel;
+      const offline = offlineEmbeddingModels.get(config.embeddingModelId);
+      if (!offline) throw new Error(`no offline embedder "${config.embeddingModelId}"`);
+      embeddingModel = offline;
     } else {
       const base = openai.embedding(config.embeddingModelId);
       // Only real OpenAI is asked for 1536 dimensions; other servers often reject the parameter, so their vectors are padded.

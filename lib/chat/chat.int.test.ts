@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { memoryToolsConfig } from "@/core/config";
 import { conversations, memories, messages, promptDebug, users } from "@/db/schema";
 import { toCapturedParams } from "@/lib/ai/capture";
-import { embedOffline } from "@/lib/ai/offline/embedder";
+import { embedWordVec } from "@/lib/ai/offline/wordvec-embedder";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
@@ -70,8 +70,9 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
           content,
           provenance: "user_created",
           importance: 0.7,
-          embedding: embedOffline(content),
-          embeddingModel: "offline/hash-ngram-v1",
+          // As the server without a key embeds: the default offline embedder.
+          embedding: embedWordVec(content),
+          embeddingModel: "offline/wordvec-glove-v1",
         });
     }
     return user;

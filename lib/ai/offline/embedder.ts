@@ -31,7 +31,6 @@ export const OFFLINE_EMBEDDING_MODEL_ID = "hash-ngram-v1";
 const WEIGHTS = { concept: 0.8, word: 1.0, bigram: 0.5, charGramsPerWord: 0.5 } as const;
 const CHAR_GRAM_SIZES = [3, 4, 5] as const;
 const CONCEPT_SLOT = new Map(CONCEPT_NAMES.map((concept, i) => [concept, i]));
-const HASHED_DIMENSIONS = EMBEDDING_DIMENSIONS - CONCEPT_NAMES.length;
 /** The single feature of a text without any word. */
 const EMPTY_TEXT_FEATURE = "empty:";
 
@@ -55,6 +54,8 @@ function hash32(key: string): number {
 
 class FeatureBag {
   readonly features = new Map<string, Feature>();
+  /** Hashed features fall into the dimensions after the concept slots, up to `size`. */
+  constructor(private readonly size: number) {}
 
   private add(key: string, weight: number, place: () => Pick<Feature, "index" | "sign">): void {
     const existing = this.features.get(key);
@@ -65,7 +66,7 @@ class FeatureBag {
   addHashed(key: string, weight: number): void {
     this.add(key, weight, () => {
       const h = hash32(key);
-      return { index: CONCEPT_NAMES.length + (h % HASHED_DIMENSIONS), sign: h & 0x80000000 ? -1 : 1 };
+      return { index: CONCEPT_NAMES.length + (h % (this.size - CONCEPT_NAMES.length)), sign: h & 0x80000000 ? -1 : 1 };
     });
   }
 
@@ -82,8 +83,8 @@ function charGrams(word: string): string[] {
   );
 }
 
-function extractFeatures(text: string): FeatureBag {
-  const bag = new FeatureBag();
+function extractFeatures(text: string, size: number): FeatureBag {
+  const bag = new FeatureBag(size);
   const tokens = tokenize(text);
   const content = tokens.filter((token) => !isStopword(token));
   const words = content.length > 0 ? content : tokens;
@@ -110,13 +111,21 @@ function extractFeatures(text: string): FeatureBag {
  * Same text → same vector, on every machine and run.
  */
 export function embedOffline(text: string): number[] {
-  const vector = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
-  for (const { index, sign, weight, count } of extractFeatures(text).features.values()) {
+  return hashedFeatureVector(text, EMBEDDING_DIMENSIONS);
+}
+
+/**
+ * The features above laid out in `size` dimensions (concept slots first), L2-normalised. The
+ * word-vector embedder (wordvec-embedder.ts) uses it for the dimensions its word vectors leave.
+ */
+export function hashedFeatureVector(text: string, size: number): number[] {
+  const vector = new Array<number>(size).fill(0);
+  for (const { index, sign, weight, count } of extractFeatures(text, size).features.values()) {
     vector[index] = (vector[index] ?? 0) + sign * weight * (1 + Math.log(count));
   }
   const norm = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
   // Only an exact cancellation of colliding hashed features could give norm 0: use the empty-text vector then.
-  return norm > 0 ? vector.map((x) => x / norm) : embedOffline("");
+  return norm > 0 ? vector.map((x) => x / norm) : hashedFeatureVector("", size);
 }
 
 /** Cosine similarity of two equal-length vectors (0 when either is all-zero). */

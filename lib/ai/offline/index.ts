@@ -20,15 +20,34 @@
  *     the structured hand-off the pipeline sends beside the prompt (providerOptions.lifeline,
  *     lib/memory/extraction/schema.ts); a call without one is read back from a builder-made prompt.
  *     The output is checked by the same zod schemas as any model's.
- * - `offlineEmbeddingModel` ("offline/hash-ngram-v1", embedder.ts) is an AI SDK EmbeddingModelV3:
- *   deterministic, unit-norm, EMBEDDING_DIMENSIONS long, built from hashed word, bigram,
- *   character n-gram and concept features (text-features.ts). Its algorithm is pinned to its id by
- *   a checksum test: changing it means a new id (and re-embedding stored memories).
+ * - Embedders (`offlineEmbeddingModels`, by id), AI SDK EmbeddingModelV3s: deterministic,
+ *   unit-norm, EMBEDDING_DIMENSIONS long, each pinned to its id by a checksum test (changing one
+ *   means a new id, and stored memories are re-embedded).
+ *   - "offline/wordvec-glove-v1" (wordvec-embedder.ts), the default: pre-trained GloVe word
+ *     vectors (a committed 5.8 MB asset read on first use, word-vectors.ts), frequency-weighted,
+ *     fused with the hashed features below so exact words and names still count.
+ *   - "offline/hash-ngram-v1" (embedder.ts): hashed word, bigram, character n-gram and concept
+ *     features (text-features.ts) only; kept for evaluation side by side and selectable with
+ *     LIFELINE_EMBEDDING_MODEL=hash-ngram-v1.
  * - Helpers: grammatical-person.ts (first ↔ second person), date-expressions.ts (relative dates
  *   resolved against the current date).
  *
  * Dependencies point one way: this folder reads lib/memory's contracts (schemas, prompt shapes,
  * the formatter's bullet in core/config); nothing in lib/memory imports it.
  */
-export { OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel } from "./embedder";
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import { OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel } from "./embedder";
+import { WORDVEC_EMBEDDING_MODEL_ID, wordvecEmbeddingModel } from "./wordvec-embedder";
+
+export { OFFLINE_EMBEDDING_MODEL_ID as HASH_EMBEDDING_MODEL_ID } from "./embedder";
+export { WORDVEC_EMBEDDING_MODEL_ID } from "./wordvec-embedder";
+
+/** The offline embedder used when none is chosen (LIFELINE_EMBEDDING_MODEL). */
+export const DEFAULT_OFFLINE_EMBEDDING_MODEL_ID = WORDVEC_EMBEDDING_MODEL_ID;
+
+/** Every offline embedder, by model id: the default first. */
+export const offlineEmbeddingModels: ReadonlyMap<string, EmbeddingModelV3> = new Map([
+  [WORDVEC_EMBEDDING_MODEL_ID, wordvecEmbeddingModel],
+  [OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel],
+]);
 export { OFFLINE_CHAT_MODEL_ID, offlineLanguageModel } from "./model";

