@@ -28,13 +28,18 @@ test("a new user's memory: said, saved, recalled with its reason, edited, delete
   // 3. The memory is on /memories, with a link to the chat it came from.
   await extraction.getByRole("link").click();
   await expect(page).toHaveURL(/\/memories$/);
-  const teaCard = page.getByTestId("memory-card").filter({ hasText: "green tea" });
+  // By its content: the Maya card's source line quotes the same message ("I prefer green tea and…").
+  const teaCard = page
+    .getByTestId("memory-card")
+    .filter({ has: page.getByTestId("memory-content").filter({ hasText: "green tea" }) });
   await expect(teaCard).toHaveCount(1);
   await expect(teaCard.getByTestId("memory-source")).toHaveAttribute(
     "href",
     new RegExp(`^/chat/${firstChatId}#message-`),
   );
-  await expect(page.getByTestId("memory-card").filter({ hasText: "Maya" })).toHaveCount(1);
+  await expect(
+    page.getByTestId("memory-card").filter({ has: page.getByTestId("memory-content").filter({ hasText: "Maya" }) }),
+  ).toHaveCount(1);
   await screenshot(page, "memories-desktop-light");
 
   // 4. A new conversation recalls it, and its debug view shows the memory as included.

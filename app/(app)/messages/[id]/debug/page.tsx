@@ -10,6 +10,7 @@ import { TokenBudget } from "@/components/debug/token-budget";
 import { ToolCallCard } from "@/components/debug/tool-calls";
 import { Markdown } from "@/components/markdown";
 import { PageHeader } from "@/components/page-header";
+import { ScrollToHash } from "@/components/scroll-to-hash";
 import { SectionCard } from "@/components/section-card";
 import { Badge } from "@/components/ui/badge";
 import { getDb } from "@/db/client";
@@ -58,6 +59,7 @@ export default async function DebugPage({ params }: { params: Params }) {
 
   return (
     <div className="mx-auto w-full max-w-5xl space-y-5 px-4 py-8 sm:px-6">
+      <ScrollToHash />
       <Link
         href={`/chat/${view.conversationId}`}
         className="inline-flex items-center gap-1.5 text-sm text-muted-foreground hover:text-foreground"
