@@ -109,6 +109,10 @@ describe("production deployment: next start on Postgres with Inngest Cloud (sign
       const list = await user.client.request("GET", "/api/memories");
       memories = (list.json as { memories: { content: string }[] }).memories;
     }
+    // The memories land at the store step; the run has steps after it: let it finish.
+    for (let i = 0; i < 150 && inngest.runs[0]?.status === "running"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     expect(inngest.events.map((event) => event.name)).toContain("lifeline/message-pair.completed");
     expect(inngest.runs).toHaveLength(1);
     expect({ status: inngest.runs[0]?.status, error: inngest.runs[0]?.error }).toEqual({
