@@ -13,8 +13,7 @@ import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type GmailOperationRow, getOperation, transitionOperation } from "@/db/queries/gmail-operations";
 import { draftSchema } from "@/lib/validation/agent";
-import type { MailboxKind } from "./mailbox/types";
-import { type Draft, type Mailbox, MailboxError } from "./mailbox/types";
+import { type Draft, type Mailbox, MailboxError, type MailboxKind } from "./mailbox/types";
 
 export interface PendingSend {
   id: string;
@@ -60,32 +59,37 @@ export async function getPendingSend(db: Db, input: { userId: string; operationI
   return toPendingSend(await sendOperation(db, input));
 }
 
+/**
+ * Moves the user's send out of pending_confirmation (to `to`, optionally with new params); a send
+ * that is no longer pending is a 409 saying what became of it.
+ */
+async function leavePending(
+  db: Db,
+  input: { userId: string; operationId: string },
+  to: GmailOperationRow["status"],
+  params?: Record<string, unknown>,
+): Promise<GmailOperationRow> {
+  const row = await sendOperation(db, input);
+  const updated = await transitionOperation(db, {
+    userId: input.userId,
+    id: row.id,
+    from: "pending_confirmation",
+    to,
+    ...(params ? { params } : {}),
+  });
+  if (!updated) throw notPending(await sendOperation(db, input));
+  return updated;
+}
+
 export async function editPendingSend(
   db: Db,
   input: { userId: string; operationId: string; draft: Draft },
 ): Promise<PendingSend> {
-  const row = await sendOperation(db, input);
-  const updated = await transitionOperation(db, {
-    userId: input.userId,
-    id: row.id,
-    from: "pending_confirmation",
-    to: "pending_confirmation",
-    params: { ...draftSchema.parse(input.draft) },
-  });
-  if (!updated) throw notPending(await sendOperation(db, input));
-  return toPendingSend(updated);
+  return toPendingSend(await leavePending(db, input, "pending_confirmation", { ...draftSchema.parse(input.draft) }));
 }
 
 export async function declinePendingSend(db: Db, input: { userId: string; operationId: string }): Promise<PendingSend> {
-  const row = await sendOperation(db, input);
-  const updated = await transitionOperation(db, {
-    userId: input.userId,
-    id: row.id,
-    from: "pending_confirmation",
-    to: "cancelled",
-  });
-  if (!updated) throw notPending(await sendOperation(db, input));
-  return toPendingSend(updated);
+  return toPendingSend(await leavePending(db, input, "cancelled"));
 }
 
 export async function approvePendingSend(
@@ -101,13 +105,7 @@ export async function approvePendingSend(
       "The draft changed since it was shown: review it again before sending",
     );
   }
-  const claimed = await transitionOperation(db, {
-    userId: input.userId,
-    id: row.id,
-    from: "pending_confirmation",
-    to: "approved",
-  });
-  if (!claimed) throw notPending(await sendOperation(db, input));
+  const claimed = await leavePending(db, input, "approved");
 
   const started = performance.now();
   try {
