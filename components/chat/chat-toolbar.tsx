@@ -101,13 +101,11 @@ export function ChatToolbar({
           className="h-8 min-w-0 flex-1 text-[13px] sm:flex-none"
           title={MODE_LABELS[settings.mode].hint}
         >
-          {(SELECTABLE_MODES.includes(settings.mode) ? SELECTABLE_MODES : [...SELECTABLE_MODES, settings.mode]).map(
-            (mode) => (
-              <option key={mode} value={mode}>
-                {MODE_LABELS[mode].label}
-              </option>
-            ),
-          )}
+          {SELECTABLE_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {MODE_LABELS[mode].label}
+            </option>
+          ))}
         </NativeSelect>
         <TemperatureControl value={settings.temperature} onChange={(temperature) => onChange({ temperature })} />
       </div>

@@ -8,6 +8,8 @@ import { Markdown } from "@/components/markdown";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { MESSAGE_MAX_CHARS } from "@/core/config";
+import { AgentSteps } from "./agent-steps";
+import { approvalsOf, MailApproval } from "./mail-approval";
 import { MessageMeta } from "./message-meta";
 import { NotesButton } from "./notes-button";
 import { ToolSteps } from "./tool-steps";
@@ -154,7 +156,11 @@ export function AssistantMessage({
       <LogoMark className="mt-0.5 size-7" />
       <div className="min-w-0 flex-1 space-y-2">
         <ToolSteps message={message} />
+        <AgentSteps message={message} />
         {text ? <Markdown>{text}</Markdown> : streaming ? <Thinking /> : null}
+        {approvalsOf(message.parts).map((approval) => (
+          <MailApproval key={approval.operationId} approval={approval} />
+        ))}
         {info?.status === "aborted" && <Badge variant="outline">Stopped</Badge>}
         {info?.status === "error" && (
           <p className="flex items-start gap-1.5 text-sm text-destructive">

@@ -21,12 +21,15 @@ export interface ChatSettings {
   memoryEnabled: boolean;
 }
 
-/** The memory tool parts of a stored message's parts (everything else is rebuilt from its content). */
+/** Stored parts shown again after a reload: tool steps (memory or mailbox) and approval cards. */
+const KEPT_PART = /^(?:tool-.+|dynamic-tool|data-mail-approval)$/;
+
+/** The tool and approval parts of a stored message's parts (its text is rebuilt from its content). */
 function storedToolParts(parts: unknown): ChatMessage["parts"] {
   if (!Array.isArray(parts)) return [];
   return parts.filter(
     (part): part is ChatMessage["parts"][number] =>
-      typeof part === "object" && part !== null && /^tool-/.test(String((part as { type?: unknown }).type)),
+      typeof part === "object" && part !== null && KEPT_PART.test(String((part as { type?: unknown }).type)),
   );
 }
 
@@ -41,7 +44,8 @@ export function fromTranscript(items: readonly TranscriptItem[]): {
       id: item.id,
       role: item.role as "user" | "assistant",
       parts: [
-        // The memory tool steps the stored message kept (ids only), then its text.
+        // The tool steps the stored message kept (memory tools: ids only), then its text; an
+        // agent's approval cards come last whatever their place among the parts (message.tsx).
         ...storedToolParts(item.parts),
         ...(item.content ? [{ type: "text" as const, text: item.content }] : []),
       ],

@@ -1,11 +1,26 @@
 import { Badge } from "@/components/ui/badge";
 import { DELETED_MEMORY_LINE } from "@/core/deleted-memory";
-import type { CapturedCall } from "@/lib/ai/capture";
 import { cn } from "@/lib/ui/cn";
 
+/** A message of a captured prompt: the AI SDK's (text path) or the agent recorder's (with its tool calls). */
 interface PromptMessage {
   role: string;
   content: unknown;
+  toolCalls?: { name: string; args: unknown }[];
+}
+
+/** A model call as the debug record stores it (lib/ai/capture.ts CapturedCall, lib/agent/recorder.ts agent-model). */
+export interface ModelCall {
+  type: string;
+  provider: string;
+  modelId: string;
+  params: Record<string, unknown>;
+}
+
+/** A message's text, then the tool calls it made (an agent model's reply). */
+export function messageText(message: PromptMessage): string {
+  const calls = (message.toolCalls ?? []).map((call) => `→ ${call.name}(${JSON.stringify(call.args ?? {})})`);
+  return [contentText(message.content), ...calls].filter(Boolean).join("\n");
 }
 
 /** A captured prompt message's content as text: a string (system) or the text of its parts. */
@@ -81,7 +96,7 @@ function SystemText({ text, memoryLines }: { text: string; memoryLines: Readonly
 }
 
 /** One model call's input, message by message, exactly as captured at the model boundary. */
-export function ModelInput({ call, memoryLines }: { call: CapturedCall; memoryLines: readonly string[] }) {
+export function ModelInput({ call, memoryLines }: { call: ModelCall; memoryLines: readonly string[] }) {
   const prompt = (Array.isArray(call.params.prompt) ? call.params.prompt : []) as PromptMessage[];
   const lines = new Set(memoryLines);
   const { prompt: _prompt, ...settings } = call.params;
@@ -104,7 +119,7 @@ export function ModelInput({ call, memoryLines }: { call: CapturedCall; memoryLi
             {message.role === "system" ? (
               <SystemText text={contentText(message.content)} memoryLines={lines} />
             ) : (
-              <div className="text-sm whitespace-pre-wrap break-words">{contentText(message.content)}</div>
+              <div className="text-sm whitespace-pre-wrap break-words">{messageText(message)}</div>
             )}
           </li>
         ))}

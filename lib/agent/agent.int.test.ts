@@ -424,7 +424,7 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     const [pending] = await db.select().from(gmailOperations).where(eq(gmailOperations.id, approval.operationId));
     expect(pending?.status).toBe("pending_confirmation");
     expect(result.text).toMatch(/approve it to send/);
-    expect(result.parts.map((p) => p.type)).toEqual(["tool", "tool", "approval", "text"]);
+    expect(result.parts.map((p) => p.type)).toEqual(["dynamic-tool", "dynamic-tool", "data-mail-approval", "text"]);
   });
 
   it("the step limit stops a model that never stops calling tools, with a clear message", async () => {

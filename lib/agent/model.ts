@@ -26,6 +26,8 @@ export function agentChatModel(input: AgentModelInput): BaseChatModel {
     apiKey: input.apiKey ?? "none",
     // Whole replies: the agent streams its steps (tool calls, results, the answer) to the chat, not tokens.
     streaming: false,
+    // As the text path (the AI SDK's default): a failing server is retried twice, not LangChain's six times.
+    maxRetries: 2,
     configuration: {
       ...(input.config.baseURL ? { baseURL: input.config.baseURL } : {}),
       ...(input.fetch ? { fetch: input.fetch } : {}),

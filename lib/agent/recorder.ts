@@ -12,6 +12,8 @@ export type AgentStep =
   | {
       type: "model";
       index: number;
+      /** When the call reached the model. */
+      at: string;
       input: RecordedMessage[];
       tools: string[];
       output: RecordedMessage | null;
@@ -27,23 +29,90 @@ export type AgentStep =
       ms: number | null;
     };
 
+/**
+ * A step as the debug record stores it (prompt_debug.model_input, in order): a model call in the
+ * shape of the text path's captured calls (`params.prompt` holds the messages, so a deleted
+ * memory's line is redacted from it the same way), or a tool call between two model calls.
+ */
+export type AgentDebugStep =
+  | {
+      type: "agent-model";
+      provider: string;
+      modelId: string;
+      at: string;
+      params: { prompt: RecordedMessage[]; tools: string[]; temperature: number };
+      output: RecordedMessage | null;
+      ms: number | null;
+    }
+  | {
+      type: "agent-tool";
+      name: string;
+      toolCallId: string | null;
+      input: unknown;
+      output: string | null;
+      error: string | null;
+      ms: number | null;
+    };
+
+export interface AgentUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
 export class AgentRecorder extends BaseCallbackHandler {
   name = "lifeline-agent-recorder";
   readonly steps: AgentStep[] = [];
+  /** Token usage summed over the model calls that reported it (null when none did). */
+  usage: AgentUsage | null = null;
   private readonly started = new Map<string, { step: AgentStep; at: number }>();
 
-  override handleChatModelStart(
+  /**
+   * `onModelCall` runs after a model call's input is recorded and before the model is called (the
+   * chat turn writes its debug record there). Handlers are awaited, so every step is recorded
+   * before the graph moves on (LangChain runs callbacks in the background by default).
+   */
+  constructor(private readonly onModelCall?: () => Promise<void>) {
+    super({ _awaitHandler: true });
+  }
+
+  /** The model calls, in order. */
+  modelCalls(): Extract<AgentStep, { type: "model" }>[] {
+    return this.steps.filter((step) => step.type === "model");
+  }
+
+  /** Every step so far, in order, as the debug record stores it. */
+  debugSteps(model: { provider: string; modelId: string; temperature: number }): AgentDebugStep[] {
+    return this.steps.map((step): AgentDebugStep => {
+      if (step.type === "tool") {
+        const { type: _type, ...rest } = step;
+        return { type: "agent-tool", ...rest };
+      }
+      return {
+        type: "agent-model",
+        provider: model.provider,
+        modelId: model.modelId,
+        at: step.at,
+        params: { prompt: step.input, tools: step.tools, temperature: model.temperature },
+        output: step.output,
+        ms: step.ms,
+      };
+    });
+  }
+
+  override async handleChatModelStart(
     _llm: unknown,
     messages: BaseMessage[][],
     runId: string,
     _parentRunId?: string,
     extraParams?: Record<string, unknown>,
-  ): void {
+  ): Promise<void> {
     // The tools the model was offered: in the call options (LangChain tools or OpenAI-format definitions).
     const options = (extraParams?.options ?? {}) as { tools?: { function?: { name?: string }; name?: string }[] };
     const step: AgentStep = {
       type: "model",
       index: this.steps.filter((s) => s.type === "model").length + 1,
+      at: new Date().toISOString(),
       input: (messages[0] ?? []).map(recordMessage),
       tools: (options.tools ?? []).map((tool) => tool.function?.name ?? tool.name ?? "?"),
       output: null,
@@ -51,6 +120,7 @@ export class AgentRecorder extends BaseCallbackHandler {
     };
     this.steps.push(step);
     this.started.set(runId, { step, at: performance.now() });
+    await this.onModelCall?.();
   }
 
   override handleLLMEnd(output: LLMResult, runId: string): void {
@@ -58,6 +128,14 @@ export class AgentRecorder extends BaseCallbackHandler {
     if (run?.step.type !== "model") return;
     const generation = output.generations[0]?.[0] as { message?: BaseMessage } | undefined;
     run.step.output = generation?.message ? recordMessage(generation.message) : null;
+    const usage = (generation?.message as { usage_metadata?: Record<string, number> } | undefined)?.usage_metadata;
+    if (usage) {
+      this.usage = {
+        inputTokens: (this.usage?.inputTokens ?? 0) + (usage.input_tokens ?? 0),
+        outputTokens: (this.usage?.outputTokens ?? 0) + (usage.output_tokens ?? 0),
+        totalTokens: (this.usage?.totalTokens ?? 0) + (usage.total_tokens ?? 0),
+      };
+    }
     run.step.ms = Math.round(performance.now() - run.at);
     this.started.delete(runId);
   }

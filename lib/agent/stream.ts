@@ -15,11 +15,47 @@ export interface MailApproval {
   draft: Draft;
 }
 
-/** The parts stored with the answer (the transcript shows them again after a reload). */
+/**
+ * The parts stored with the answer, as the chat streamed them (the transcript shows them again
+ * after a reload): each tool step, the approval card of a prepared send, and the answer's text.
+ */
 export type AgentPart =
-  | { type: "tool"; toolCallId: string; toolName: string; input: unknown; output: unknown }
-  | { type: "approval"; operationId: string; draft: Draft }
+  | {
+      type: "dynamic-tool";
+      toolCallId: string;
+      toolName: string;
+      state: "output-available";
+      input: unknown;
+      output: unknown;
+    }
+  | { type: "data-mail-approval"; id: string; data: MailApproval }
   | { type: "text"; text: string };
+
+/**
+ * What the chat keeps of a tool's result: enough to say what the step did ("Searched mail: 3
+ * found", "Read “Lease renewal”"), never whole email bodies — the model's full input, results
+ * included, is in the debug record.
+ */
+export function toolOutputSummary(toolName: string, output: unknown): unknown {
+  if (output && typeof output === "object" && "error" in output) return output;
+  if (toolName === "search_emails" && Array.isArray(output)) {
+    return output.map((email: { id: string; from: string; subject: string; date: string; unread?: boolean }) => ({
+      id: email.id,
+      from: email.from,
+      subject: email.subject,
+      date: email.date,
+      ...(email.unread ? { unread: true } : {}),
+    }));
+  }
+  if (toolName === "read_email" && output && typeof output === "object" && "id" in output) {
+    const { id, from, subject, date } = output as { id: string; from: string; subject: string; date: string };
+    return { id, from, subject, date };
+  }
+  if (toolName === "create_draft" && output && typeof output === "object" && "id" in output) {
+    return { id: (output as { id: string }).id };
+  }
+  return output;
+}
 
 export interface AgentTurnResult {
   text: string;
@@ -54,8 +90,10 @@ export async function streamAgentTurn(input: {
   recorder: AgentRecorder;
   write: (chunk: UIMessageChunk) => void;
   signal?: AbortSignal;
+  /** Where the parts go as they stream (the caller's array keeps them if the turn is stopped or fails). */
+  parts?: AgentPart[];
 }): Promise<AgentTurnResult> {
-  const parts: AgentPart[] = [];
+  const parts: AgentPart[] = input.parts ?? [];
   const pendingTools = new Map<string, { toolName: string; input: unknown }>();
   let all: BaseMessage[] = [...input.messages];
   let textId = 0;
@@ -90,20 +128,23 @@ export async function streamAgentTurn(input: {
             parts.push({ type: "text", text });
           }
         } else if (node === "tools" && ToolMessage.isInstance(message)) {
-          const output = parse(contentText(message));
+          const result = parse(contentText(message));
           const call = pendingTools.get(message.tool_call_id);
+          const toolName = call?.toolName ?? message.name ?? "tool";
+          const output = toolOutputSummary(toolName, result);
           input.write({ type: "tool-output-available", toolCallId: message.tool_call_id, output, dynamic: true });
           parts.push({
-            type: "tool",
+            type: "dynamic-tool",
             toolCallId: message.tool_call_id,
-            toolName: call?.toolName ?? message.name ?? "tool",
+            toolName,
+            state: "output-available",
             input: call?.input ?? null,
             output,
           });
-          const approval = approvalOf(output);
+          const approval = approvalOf(result);
           if (approval) {
             input.write({ type: "data-mail-approval", id: approval.operationId, data: approval });
-            parts.push({ type: "approval", ...approval });
+            parts.push({ type: "data-mail-approval", id: approval.operationId, data: approval });
           }
         }
       }

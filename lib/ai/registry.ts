@@ -23,6 +23,7 @@
 
 import { createOpenAI } from "@ai-sdk/openai";
 import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { defaultEmbeddingSettingsMiddleware, embedMany, wrapEmbeddingModel } from "ai";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { env as processEnv, type RawEnv } from "@/core/env";
@@ -212,6 +213,12 @@ export interface AiRegistry {
   describeProviders(): ProviderDescription;
   /** The embedder as the memory pipeline takes it: `embedTexts` and its "<provider>/<model>" id. */
   readonly embedder: MemoryEmbedder;
+  /**
+   * The Gmail agent's chat model (LangChain), by the same configuration: the chat model `modelId`
+   * of OpenAI or the compatible server at the request's temperature, or the offline agent model.
+   * Loaded on first use, so code that never runs the agent never loads LangChain.
+   */
+  getAgentModel(modelId: string, temperature: number): Promise<BaseChatModel>;
 }
 
 /**
@@ -303,6 +310,22 @@ export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistr
     },
     describeProviders: () => description,
     embedder: { model: description.embedder, embed: embedTexts },
+    async getAgentModel(modelId, temperature) {
+      if (!isKnownChatModel(modelId)) {
+        throw new UnknownChatModelError(
+          modelId,
+          config.chatModels.map((model) => model.id),
+        );
+      }
+      const { agentChatModel } = await import("@/lib/agent/model");
+      return agentChatModel({
+        config,
+        apiKey: setting(env, "OPENAI_API_KEY"),
+        modelId,
+        temperature,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import { isAppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { getMessage } from "@/db/queries/messages";
 import { getPromptDebug } from "@/db/queries/prompt-debug";
+import type { AgentDebugStep } from "@/lib/agent/recorder";
 import type { CapturedCall } from "@/lib/ai/capture";
 import { getMessageExtraction } from "@/lib/jobs/extraction-view";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
@@ -33,8 +34,11 @@ export async function getDebugView(db: Db, { userId, messageId }: { userId: stri
     finishReason: record.finishReason,
     error: record.error,
     retrieval: { status: record.retrievalStatus, error: record.retrievalError },
-    /** Every model call of this answer, exactly as the model received it (less deleted memories' lines). */
-    modelInput: record.modelInput as CapturedCall[],
+    /**
+     * Every model call of this answer, exactly as the model received it (less deleted memories'
+     * lines); an agent answer's record also has its tool calls between them, in order.
+     */
+    modelInput: record.modelInput as (CapturedCall | AgentDebugStep)[],
     trace,
     /** Memories deleted since this answer: their text was redacted from this record. */
     redactedMemoryIds: trace?.redactedMemoryIds ?? [],

@@ -1,51 +1,41 @@
 /**
  * One chat turn, end to end:
  *   conversation (owner-scoped; created when absent) → save the user message → assembleContext()
- *   → stream the answer (the model wrapped so its exact input is captured at every call) — with
+ *   → in agent mode, the Gmail agent answers from that context (lib/agent/answer.ts); otherwise
+ *   stream the answer (the model wrapped so its exact input is captured at every call) — with
  *   memory on, the model may call the memory tools (search_memories, list_memories) for up to
  *   memoryToolsConfig.maxSteps model calls, each tool call recorded in the trace → on finish,
  *   abort or error: save the assistant message with its status and the debug record → after the
- *   response: enqueue memory extraction for the pair, and title the conversation.
+ *   response: enqueue memory extraction for the pair, and title the conversation (settle.ts,
+ *   shared by both paths).
  * The answer never waits on extraction or titling, and never fails because of them.
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { consumeStream, type LanguageModelUsage, stepCountIs, streamText } from "ai";
+import { consumeStream, type LanguageModelUsage, type ModelMessage, stepCountIs, streamText } from "ai";
 import { answerConfig, memoryToolsConfig } from "@/core/config";
 import type { Logger } from "@/core/logger";
 import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
-import { truncateChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
-import { createMessage, deleteMessage, finishMessage, listMessages, saveAnswerProgress } from "@/db/queries/messages";
-import { savePromptDebug } from "@/db/queries/prompt-debug";
+import { createMessage, deleteMessage, listMessages, saveAnswerProgress } from "@/db/queries/messages";
 import { getAccount } from "@/db/queries/users";
-import type { ChatMode, MessageStatus } from "@/db/schema";
+import type { MessageStatus } from "@/db/schema";
+import { answerWithAgent } from "@/lib/agent/answer";
 import { type CapturedCall, withCapture } from "@/lib/ai/capture";
 import type { AiRegistry } from "@/lib/ai/registry";
-import { type ExtractionDispatcher, enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
+import type { ExtractionDispatcher } from "@/lib/jobs/extraction-queue";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import type { AssemblyConfig } from "@/lib/memory/retrieval/assembly-config";
 import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import type { ChatBody } from "@/lib/validation/chat";
 import { loadHistory, planEdit, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
-import { maybeTitleConversation } from "./title";
+import { type AnswerTurn, type DebugInput, errorText, recordModelCall, settleAnswer } from "./settle";
+
+export type { TurnMetadata } from "./settle";
 
 /** Temperature when neither the request nor the conversation sets one. */
 export const DEFAULT_TEMPERATURE = 0.7;
-
-/** What the client learns about the turn in the stream's message metadata. */
-export interface TurnMetadata {
-  conversationId: string;
-  userMessageId: string;
-  assistantMessageId: string;
-  model: string;
-  mode: ChatMode;
-  retrievalStatus: string;
-  /** On finish only. */
-  usage?: LanguageModelUsage;
-  latencyMs?: number;
-}
 
 export interface ChatTurnInput {
   userId: string;
@@ -66,11 +56,6 @@ function resolveModelId(ai: AiRegistry, requested: string | undefined, stored: s
     return requested;
   }
   return stored && ai.isKnownChatModel(stored) ? stored : ai.config.defaultChatModel;
-}
-
-function errorText(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return truncateChars(message, 500);
 }
 
 /**
@@ -178,7 +163,37 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   );
   if (trace.status === "failed") log.warn({ error: trace.error, stage: trace.failedStage }, "memory retrieval failed");
 
-  const baseModel: LanguageModelV3 = ai.getLanguageModel(modelId);
+  const turn: AnswerTurn = {
+    db,
+    ai,
+    log,
+    dispatcher: input.dispatcher,
+    userId,
+    conversation: { id: conversation.id, memoryEnabled: conversation.memoryEnabled },
+    userMessageId: userMessage.id,
+    assistantMessageId: assistantMessage.id,
+    modelId,
+    mode,
+    temperature,
+    trace,
+    signal: input.signal,
+    metadata: {
+      conversationId: conversation.id,
+      userMessageId: userMessage.id,
+      assistantMessageId: assistantMessage.id,
+      model: modelId,
+      mode,
+      retrievalStatus: trace.status,
+    },
+  };
+  // Agent mode answers through the Gmail agent, from the same assembled context.
+  return mode === "agent" ? answerWithAgent(turn, messages) : answerWithText(turn, messages);
+}
+
+/** The text path: the chat model streams the answer, with the memory tools when memory is on. */
+function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
+  const { db, ai, log, userId, trace, metadata } = turn;
+  const baseModel: LanguageModelV3 = ai.getLanguageModel(turn.modelId);
   const calls: CapturedCall[] = [];
   const started = performance.now();
   let firstTokenMs: number | null = null;
@@ -186,7 +201,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   let settled = false;
   // Memory tools only when memory is on for this conversation; each call lands in the trace.
   const toolCalls: ToolCallTrace[] = [];
-  const tools = conversation.memoryEnabled
+  const tools = turn.conversation.memoryEnabled
     ? memoryTools(db, {
         userId,
         retrieval: trace.config.retrieval,
@@ -199,54 +214,25 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
       })
     : undefined;
 
-  const metadata: TurnMetadata = {
-    conversationId: conversation.id,
-    userMessageId: userMessage.id,
-    assistantMessageId: assistantMessage.id,
-    model: modelId,
-    mode,
-    retrievalStatus: trace.status,
-  };
-
-  /** The debug record's part known when the model is called: what it received, and why. */
-  const debugRecord = () => ({
-    userId,
-    conversationId: conversation.id,
-    messageId: assistantMessage.id,
+  const debugInput = (): DebugInput => ({
     modelInput: calls,
     trace: tools ? { ...trace, toolCalls } : trace,
     provider: baseModel.provider,
     modelId: baseModel.modelId,
-    mode,
-    temperature,
-    retrievalStatus: trace.status,
-    retrievalError: trace.error,
   });
-
-  // Written when the model call starts, completed when the answer settles: a crash in between
-  // still leaves the record of what the model received (lib/chat/interrupted.ts completes it).
-  const recordModelCall = async () => {
-    try {
-      await inSpan("chat.debug_write", { "lifeline.debug.phase": "model-call" }, () =>
-        savePromptDebug(db, debugRecord()),
-      );
-    } catch (error) {
-      log.error({ err: error, messageId: assistantMessage.id }, "could not write the debug record at the model call");
-    }
-  };
 
   // The answer so far, saved at most every answerConfig.progressIntervalMs: a crash keeps it.
   let progressSavedAt = performance.now();
   const saveProgress = () => {
     progressSavedAt = performance.now();
-    void saveAnswerProgress(db, { userId, messageId: assistantMessage.id, content: text }).catch((error: unknown) =>
-      log.warn({ err: error, messageId: assistantMessage.id }, "could not save the answer's progress"),
+    void saveAnswerProgress(db, { userId, messageId: turn.assistantMessageId, content: text }).catch((error: unknown) =>
+      log.warn({ err: error, messageId: turn.assistantMessageId }, "could not save the answer's progress"),
     );
   };
 
   // The model call, from the request to the last token (or the abort or error): its own span.
   const modelSpan = tracer().startSpan("chat.model", {
-    attributes: { "gen_ai.request.model": modelId, "gen_ai.system": baseModel.provider },
+    attributes: { "gen_ai.request.model": turn.modelId, "gen_ai.system": baseModel.provider },
   });
 
   /** Saves the outcome once, whichever of finish / abort / error comes first. */
@@ -256,7 +242,6 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   ) => {
     if (settled) return;
     settled = true;
-    const latencyMs = Math.round(performance.now() - started);
     modelSpan.setAttributes({
       "lifeline.answer.status": status,
       "gen_ai.usage.input_tokens": outcome.usage?.inputTokens ?? 0,
@@ -265,50 +250,18 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     });
     if (outcome.error) recordSpanError(modelSpan, new Error(outcome.error));
     modelSpan.end();
-    try {
-      await finishMessage(db, {
-        userId,
-        messageId: assistantMessage.id,
-        content: text,
-        parts: [...toolCalls.map(toolPart), ...(text ? [{ type: "text", text }] : [])],
-        status,
-        error: outcome.error ?? null,
-      });
-      await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
-        savePromptDebug(db, {
-          ...debugRecord(),
-          inputTokens: outcome.usage?.inputTokens ?? null,
-          outputTokens: outcome.usage?.outputTokens ?? null,
-          totalTokens: outcome.usage?.totalTokens ?? null,
-          timeToFirstTokenMs: firstTokenMs,
-          latencyMs,
-          finishReason: outcome.finishReason ?? (status === "aborted" ? "aborted" : null),
-          error: outcome.error ?? null,
-        }),
-      );
-    } catch (error) {
-      log.error({ err: error, messageId: assistantMessage.id }, "could not save the chat turn");
-      return;
-    }
-    if (status === "error") return;
-    runAfterResponse(async () => {
-      await enqueueExtraction(
-        db,
-        {
-          userId,
-          conversationId: conversation.id,
-          userMessageId: userMessage.id,
-          assistantMessageId: assistantMessage.id,
-          memoryEnabled: conversation.memoryEnabled,
-        },
-        input.dispatcher,
-      );
-      await maybeTitleConversation(db, ai, { userId, conversationId: conversation.id });
+    await settleAnswer(turn, debugInput(), {
+      ...outcome,
+      status,
+      text,
+      parts: [...toolCalls.map(toolPart), ...(text ? [{ type: "text", text }] : [])],
+      timeToFirstTokenMs: firstTokenMs,
+      latencyMs: Math.round(performance.now() - started),
     });
   };
 
   const result = streamText({
-    model: withCapture(baseModel, calls, recordModelCall),
+    model: withCapture(baseModel, calls, () => recordModelCall(turn, debugInput())),
     messages,
     // The only system message is the one assembleContext built; user text never becomes one.
     allowSystemInMessages: true,
@@ -317,8 +270,8 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     // The last call allowed gets no tools, so the answer never ends on a tool call without text.
     prepareStep: ({ stepNumber }) =>
       tools && stepNumber >= memoryToolsConfig.maxSteps - 1 ? { activeTools: [] } : undefined,
-    temperature,
-    abortSignal: input.signal,
+    temperature: turn.temperature,
+    abortSignal: turn.signal,
     onChunk: ({ chunk }) => {
       if (chunk.type !== "text-delta") return;
       if (firstTokenMs === null) firstTokenMs = Math.round(performance.now() - started);
@@ -332,14 +285,14 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
       await settle("aborted", {});
     },
     onError: async ({ error }) => {
-      log.warn({ err: error, messageId: assistantMessage.id }, "the model failed mid-answer");
+      log.warn({ err: error, messageId: turn.assistantMessageId }, "the model failed mid-answer");
       await settle("error", { error: errorText(error), finishReason: "error" });
     },
   });
 
   return result.toUIMessageStreamResponse({
-    headers: { "x-conversation-id": conversation.id, "cache-control": "no-store" },
-    generateMessageId: () => assistantMessage.id,
+    headers: { "x-conversation-id": turn.conversation.id, "cache-control": "no-store" },
+    generateMessageId: () => turn.assistantMessageId,
     messageMetadata: ({ part }) => {
       if (part.type === "start") return { ...metadata };
       if (part.type === "finish") {

@@ -7,13 +7,11 @@ export const MODE_LABELS: Record<ChatMode, { label: string; hint: string }> = {
   therapeutic: { label: "Supportive", hint: "Listening first; not a therapist" },
   productivity: { label: "Productivity", hint: "Concise plans, tasks and priorities" },
   creative: { label: "Creative", hint: "Ideas, drafts and feedback" },
-  agent: { label: "Gmail agent", hint: "Search, read and send email (needs Google)" },
+  agent: {
+    label: "Gmail agent",
+    hint: "Searches, reads and drafts email in your Gmail (or the demo mailbox); sends only what you approve",
+  },
 };
 
-/**
- * Modes offered in the chat's selector. "agent" is left out: POST /api/chat answers every mode with
- * the text model, so an agent-mode chat would claim Gmail tools it does not have.
- */
-export const SELECTABLE_MODES: readonly ChatMode[] = (Object.keys(MODE_LABELS) as ChatMode[]).filter(
-  (mode) => mode !== "agent",
-);
+/** Modes offered in the chat's selector, in this order. */
+export const SELECTABLE_MODES = Object.keys(MODE_LABELS) as ChatMode[];

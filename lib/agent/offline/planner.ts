@@ -2,7 +2,7 @@
  * The offline agent's plan: with no model key, agent mode still works end to end, against the demo
  * mailbox (or Gmail), by a deterministic tool plan for the common requests —
  *   "find emails from Maya" · "summarise my latest email" · "show my unread emails" ·
- *   "list my labels" · "draft a reply to Tom saying …" · "email Priya saying …" / "reply to Tom
+ *   "list my labels" · "show my sent emails" · "draft a reply to Tom saying …" · "email Priya saying …" / "reply to Tom
  *   saying …" (send: prepared for approval, never sent by the plan).
  * Each call sees the request and the tool results so far and returns the next step: one tool call
  * or the final answer. Anything else gets an answer saying what agent mode can do.
@@ -27,6 +27,7 @@ interface Summary {
   subject: string;
   date: string;
   snippet: string;
+  to?: string[];
   unread?: boolean;
 }
 
@@ -84,6 +85,8 @@ const SEARCH_FROM =
 const LATEST =
   /\b(?:summari[sz]e|read|open|what(?:'s| is| does)?)\b.*\b(?:latest|last|newest|most recent)\s+(?:e-?mail|mail|message)/i;
 const UNREAD = /\bunread\b/i;
+const SENT =
+  /\bsent\s+(?:e-?mails?|mail|messages?|folder|items|box)\b|\b(?:have|did)\s+I\s+sen[dt]\b|\bI(?:'ve| have)?\s+sent\b/i;
 const LABELS = /\b(?:labels?|folders?)\b/i;
 const DRAFT_REPLY =
   /\bdraft\b.*?\breply\s+to\s+([\p{L}][\p{L}.'@-]*)\s*(?:,\s*)?(?:saying|to say|that says|that|with)\s+(.+)$/isu;
@@ -92,7 +95,7 @@ const SEND =
 
 export const AGENT_HELP =
   'In agent mode I can work with your mailbox: search it ("find emails from Maya"), summarise a message ' +
-  '("summarise my latest email"), show unread mail, list labels, save a draft ("draft a reply to Tom saying ' +
+  '("summarise my latest email"), show unread or sent mail, list labels, save a draft ("draft a reply to Tom saying ' +
   'I\'ll be there at 10") and prepare an email for you to approve ("email Priya saying the numbers are ready"). ' +
   "Nothing is sent until you approve it.";
 
@@ -153,6 +156,18 @@ export function planNextStep(request: string, steps: readonly ToolStep[]): PlanS
     return answer(
       `Your latest email is from ${senderName(email.from)}, "${email.subject}" (${displayDate(email.date)}). ` +
         `In short: ${firstSentences(email.body)}`,
+    );
+  }
+
+  if (SENT.test(text)) {
+    if (steps.length === 0) return callTool("search_emails", { query: "in:sent", max: 10 });
+    const emails = (last?.result ?? []) as Summary[];
+    if (emails.length === 0) return answer("You haven't sent any emails yet.");
+    return answer(
+      listEmails(
+        emails.map((email) => ({ ...email, from: `to ${(email.to ?? []).map(senderName).join(", ")}` })),
+        `Your ${emails.length} most recent sent email${emails.length === 1 ? "" : "s"}:`,
+      ),
     );
   }
 

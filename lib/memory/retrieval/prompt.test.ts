@@ -103,11 +103,12 @@ describe("buildPrompt", () => {
     expect(buildPrompt(input({ message: "what is <|endoftext|>?" })).tokens.userMessage).toBeGreaterThan(3);
   });
 
-  it("has a distinct system prompt per mode; the agent's covers Gmail tools and confirming before sending", () => {
+  it("has a distinct system prompt per mode; the agent's covers Gmail tools and the approval before sending", () => {
     const systems = CHAT_MODES.map((mode) => String(buildPrompt(input({ mode })).messages[0]?.content));
     expect(new Set(systems).size).toBe(CHAT_MODES.length);
     expect(MODE_INSTRUCTIONS.agent).toMatch(/Gmail/);
-    expect(MODE_INSTRUCTIONS.agent).toMatch(/Before sending any email.*confirm/);
+    expect(MODE_INSTRUCTIONS.agent).toMatch(/send_email never sends.*approves, edits or declines/);
+    expect(MODE_INSTRUCTIONS.agent).toMatch(/never say it was sent/);
   });
 });
 

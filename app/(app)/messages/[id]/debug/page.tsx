@@ -3,9 +3,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { AgentToolCallCard } from "@/components/debug/agent-tool-call";
 import { CandidateTable } from "@/components/debug/candidate-table";
 import { ExtractionPanel } from "@/components/debug/extraction-panel";
-import { ModelInput } from "@/components/debug/model-input";
+import { ModelInput, messageText } from "@/components/debug/model-input";
 import { TokenBudget } from "@/components/debug/token-budget";
 import { ToolCallCard } from "@/components/debug/tool-calls";
 import { Markdown } from "@/components/markdown";
@@ -37,6 +38,36 @@ function Stat({ label, children, hint }: { label: string; children: ReactNode; h
   );
 }
 
+type RecordedStep = DebugView["modelInput"][number];
+type AgentTool = Extract<RecordedStep, { type: "agent-tool" }>;
+type RecordedCall = Exclude<RecordedStep, AgentTool>;
+
+/** The record's steps as model calls, each with the agent tool calls that followed it. */
+function modelCallSteps(recorded: readonly RecordedStep[]) {
+  const steps: { call: RecordedCall; agentTools: AgentTool[] }[] = [];
+  for (const step of recorded) {
+    if (step.type === "agent-tool") steps.at(-1)?.agentTools.push(step);
+    else steps.push({ call: step, agentTools: [] });
+  }
+  return steps;
+}
+
+/** What an agent's model call answered: the tool calls it asked for, or its final text. */
+function ModelReply({ call }: { call: Extract<RecordedCall, { type: "agent-model" }> }) {
+  if (!call.output) return null;
+  return (
+    <div
+      className="rounded-lg border border-l-4 border-l-conversation bg-surface p-3 text-sm"
+      data-testid="model-reply"
+    >
+      <div className="mb-1 text-xs font-semibold tracking-wide uppercase">
+        model reply <span className="font-normal text-muted-foreground normal-case">· {formatMs(call.ms)}</span>
+      </div>
+      <div className="whitespace-pre-wrap break-words">{messageText(call.output)}</div>
+    </div>
+  );
+}
+
 function RetrievalStatus({ retrieval }: { retrieval: DebugView["retrieval"] }) {
   if (retrieval.status === "ok") return <Badge variant="success">ran</Badge>;
   if (retrieval.status === "disabled") return <Badge variant="outline">memory off</Badge>;
@@ -53,7 +84,10 @@ export default async function DebugPage({ params }: { params: Params }) {
   const { view, extraction } = data;
 
   const trace = view.trace;
-  const calls = view.modelInput;
+  // The model calls, each with the tool calls that followed it (memory tools in the trace; an
+  // agent's mailbox tools in the record, between its model calls).
+  const steps = modelCallSteps(view.modelInput);
+  const calls = steps.map((step) => step.call);
   const toolCalls = trace?.toolCalls ?? [];
   const usage = view.usage;
 
@@ -156,7 +190,7 @@ export default async function DebugPage({ params }: { params: Params }) {
         title="What the model received"
         description={
           calls.length > 1
-            ? `Captured at the model boundary, after every conversion — not rebuilt. ${calls.length} model calls, in order, with the memory tool calls between them. Highlighted lines are the memories sent.`
+            ? `Captured at the model boundary, after every conversion — not rebuilt. ${calls.length} model calls, in order, with the tool calls between them. Highlighted lines are the memories sent.`
             : "Captured at the model boundary, after every conversion — not rebuilt. Highlighted lines are the memories sent."
         }
       >
@@ -164,7 +198,7 @@ export default async function DebugPage({ params }: { params: Params }) {
           <p className="text-sm text-muted-foreground">No model call was recorded for this answer.</p>
         ) : (
           <ol className="space-y-6" aria-label="Model calls">
-            {calls.map((call, index) => (
+            {steps.map(({ call, agentTools }, index) => (
               <li key={call.at + String(index)} className="space-y-3" data-testid="model-call">
                 {calls.length > 1 && (
                   <h3 className="text-sm font-semibold">
@@ -172,11 +206,19 @@ export default async function DebugPage({ params }: { params: Params }) {
                   </h3>
                 )}
                 <ModelInput call={call} memoryLines={trace?.memoryLines ?? []} />
+                {call.type === "agent-model" && <ModelReply call={call} />}
                 {toolCalls
                   .filter((tool) => tool.step === index + 1)
                   .map((tool) => (
                     <ToolCallCard key={tool.toolCallId} call={tool} />
                   ))}
+                {agentTools.map((tool, toolIndex) => (
+                  <AgentToolCallCard
+                    key={tool.toolCallId ?? `${index}:${toolIndex}`}
+                    step={tool}
+                    afterModelCall={index + 1}
+                  />
+                ))}
               </li>
             ))}
           </ol>

@@ -1,0 +1,109 @@
+"use client";
+
+import {
+  CircleAlertIcon,
+  FilePenIcon,
+  InboxIcon,
+  LoaderCircleIcon,
+  MailOpenIcon,
+  SearchIcon,
+  SendIcon,
+  TagIcon,
+} from "lucide-react";
+import type { ChatMessage } from "./types";
+
+/** A mailbox tool step of an agent answer (a dynamic tool part, streamed and stored alike). */
+interface AgentStep {
+  key: string;
+  tool: string;
+  done: boolean;
+  input: Record<string, unknown>;
+  output: unknown;
+  error: string | null;
+}
+
+export function agentSteps(message: ChatMessage): AgentStep[] {
+  return message.parts.flatMap((part, index): AgentStep[] => {
+    if (part.type !== "dynamic-tool") return [];
+    const output = part.state === "output-available" ? part.output : undefined;
+    const failed =
+      part.state === "output-error"
+        ? (part.errorText ?? "failed")
+        : output && typeof output === "object" && "error" in output
+          ? String((output as { error: unknown }).error)
+          : null;
+    return [
+      {
+        key: part.toolCallId ?? String(index),
+        tool: part.toolName,
+        done: part.state === "output-available" || part.state === "output-error",
+        input: (part.input ?? {}) as Record<string, unknown>,
+        output,
+        error: failed,
+      },
+    ];
+  });
+}
+
+const list = (value: unknown) => (Array.isArray(value) ? value.map(String).join(", ") : "");
+
+/** One line per step: what the agent did, and what came of it. */
+export function stepLabel(step: AgentStep): string {
+  const { input, output } = step;
+  const what: Record<string, string> = {
+    search_emails: `Searched mail${input.query ? ` for “${String(input.query)}”` : ""}`,
+    read_email: "Read an email",
+    list_labels: "Listed labels",
+    create_draft: `Saved a draft to ${list(input.to)}`,
+    modify_labels: "Changed labels",
+    send_email: `Prepared an email to ${list(input.to)}`,
+  };
+  const action = what[step.tool] ?? `Called ${step.tool}`;
+  if (step.error) return `${action}: failed — ${step.error}`;
+  if (!step.done) return `${action}…`;
+  if (step.tool === "search_emails" && Array.isArray(output)) return `${action}: ${output.length} found`;
+  if (step.tool === "read_email" && output && typeof output === "object" && "subject" in output) {
+    return `Read “${String((output as { subject: unknown }).subject) || "(no subject)"}”`;
+  }
+  if (step.tool === "send_email") return `${action}: waiting for your approval`;
+  return action;
+}
+
+const ICONS: Record<string, typeof SearchIcon> = {
+  search_emails: SearchIcon,
+  read_email: MailOpenIcon,
+  list_labels: TagIcon,
+  modify_labels: TagIcon,
+  create_draft: FilePenIcon,
+  send_email: SendIcon,
+};
+
+/** The agent's mailbox steps, in order ("Searched mail for “from:maya”: 3 found"); the debug view has every detail. */
+export function AgentSteps({ message }: { message: ChatMessage }) {
+  const steps = agentSteps(message);
+  if (steps.length === 0) return null;
+  return (
+    <ol className="flex flex-col items-start gap-1" aria-label="Mailbox steps">
+      {steps.map((step) => {
+        const Icon = step.error ? CircleAlertIcon : step.done ? (ICONS[step.tool] ?? InboxIcon) : LoaderCircleIcon;
+        return (
+          <li
+            key={step.key}
+            className={
+              step.error
+                ? "inline-flex max-w-full items-center gap-1.5 rounded-full border border-destructive/40 bg-muted/40 px-2.5 py-0.5 text-xs text-destructive"
+                : "inline-flex max-w-full items-center gap-1.5 rounded-full border bg-muted/40 px-2.5 py-0.5 text-xs text-muted-foreground"
+            }
+            data-testid="agent-step"
+          >
+            <Icon
+              className={step.done || step.error ? "size-3.5 shrink-0" : "size-3.5 shrink-0 animate-spin"}
+              aria-hidden="true"
+            />
+            <span className="truncate">{stepLabel(step)}</span>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

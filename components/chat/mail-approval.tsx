@@ -1,0 +1,262 @@
+"use client";
+
+import { CheckIcon, CircleAlertIcon, LoaderCircleIcon, PencilIcon, SendIcon, XIcon } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { toast } from "sonner";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Input, Textarea } from "@/components/ui/input";
+import type { PendingSend } from "@/lib/agent/approval";
+import type { Draft } from "@/lib/agent/mailbox/types";
+import { ApiError, api, errorMessage } from "@/lib/ui/api";
+
+/** The approval card's data part, as the agent streams it and the message stores it. */
+export interface MailApprovalData {
+  operationId: string;
+  draft: Draft;
+}
+
+export function approvalsOf(parts: readonly { type: string }[]): MailApprovalData[] {
+  return parts.flatMap((part) =>
+    part.type === "data-mail-approval" ? [(part as unknown as { data: MailApprovalData }).data] : [],
+  );
+}
+
+/** '"Chen, Maya" <maya@x.org>, tom@y.org' → the two recipients (a comma in quotes or <…> does not split). */
+export function splitRecipients(value: string): string[] {
+  const items: string[] = [];
+  let current = "";
+  let quoted = false;
+  let angled = false;
+  for (const char of value) {
+    if (char === '"') quoted = !quoted;
+    else if (char === "<" && !quoted) angled = true;
+    else if (char === ">" && !quoted) angled = false;
+    if (char === "," && !quoted && !angled) {
+      items.push(current);
+      current = "";
+    } else current += char;
+  }
+  items.push(current);
+  return items.map((item) => item.trim()).filter(Boolean);
+}
+
+type Send = Pick<PendingSend, "id" | "status" | "mailbox" | "draft" | "error">;
+
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="flex gap-2">
+      <dt className="w-16 shrink-0 text-muted-foreground">{label}</dt>
+      <dd className="min-w-0 break-words">{value}</dd>
+    </div>
+  );
+}
+
+function StatusLine({ send }: { send: Send }) {
+  const demo = send.mailbox === "demo";
+  switch (send.status) {
+    case "approved":
+      return (
+        <p className="flex items-center gap-1.5 text-sm text-muted-foreground" role="status">
+          <LoaderCircleIcon className="size-4 animate-spin" aria-hidden="true" /> Sending…
+        </p>
+      );
+    case "succeeded":
+      return (
+        <p className="flex items-center gap-1.5 text-sm text-success" role="status" data-testid="approval-status">
+          <CheckIcon className="size-4" aria-hidden="true" />
+          Sent{demo ? " — it is in the demo mailbox's Sent; nothing left Lifeline" : " from your Gmail"}.
+        </p>
+      );
+    case "cancelled":
+      return (
+        <p
+          className="flex items-center gap-1.5 text-sm text-muted-foreground"
+          role="status"
+          data-testid="approval-status"
+        >
+          <XIcon className="size-4" aria-hidden="true" /> Declined — nothing was sent.
+        </p>
+      );
+    case "failed":
+      return (
+        <p className="flex items-start gap-1.5 text-sm text-destructive" role="status" data-testid="approval-status">
+          <CircleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          Not sent: {send.error ?? "the mailbox failed"}.
+        </p>
+      );
+    default:
+      return null;
+  }
+}
+
+function DraftEditor({
+  draft,
+  onSave,
+  onCancel,
+}: {
+  draft: Draft;
+  onSave: (next: Draft) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [to, setTo] = useState(draft.to.join(", "));
+  const [cc, setCc] = useState(draft.cc.join(", "));
+  const [bcc, setBcc] = useState(draft.bcc.join(", "));
+  const [subject, setSubject] = useState(draft.subject);
+  const [body, setBody] = useState(draft.body);
+  const [saving, setSaving] = useState(false);
+  return (
+    <form
+      className="space-y-2"
+      aria-label="Edit the email"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setSaving(true);
+        try {
+          await onSave({ to: splitRecipients(to), cc: splitRecipients(cc), bcc: splitRecipients(bcc), subject, body });
+        } finally {
+          setSaving(false);
+        }
+      }}
+    >
+      {(
+        [
+          ["To", to, setTo],
+          ["Cc", cc, setCc],
+          ["Bcc", bcc, setBcc],
+          ["Subject", subject, setSubject],
+        ] as const
+      ).map(([label, value, set]) => (
+        <label key={label} className="flex items-center gap-2 text-sm">
+          <span className="w-16 shrink-0 text-muted-foreground">{label}</span>
+          <Input value={value} onChange={(event) => set(event.target.value)} className="h-8" />
+        </label>
+      ))}
+      <label className="block text-sm">
+        <span className="sr-only">Body</span>
+        <Textarea rows={6} value={body} onChange={(event) => setBody(event.target.value)} />
+      </label>
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="ghost" size="sm" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" size="sm" disabled={saving}>
+          Save draft
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * An email the agent prepared: the exact draft, and Approve / Edit / Decline. Approve sends exactly
+ * the draft shown here (the server refuses if it changed meanwhile); nothing is sent otherwise.
+ * The card reads the send's current state, so after a reload it says what became of it.
+ */
+export function MailApproval({ approval }: { approval: MailApprovalData }) {
+  const [send, setSend] = useState<Send>({
+    id: approval.operationId,
+    status: "pending_confirmation",
+    mailbox: "",
+    draft: approval.draft,
+    error: null,
+  });
+  const [loaded, setLoaded] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const url = `/api/agent/sends/${approval.operationId}`;
+
+  const refresh = useCallback(async () => {
+    try {
+      const body = await api<{ send: Send }>(url);
+      setSend(body.send);
+    } catch (error) {
+      toast.error(`Could not load the email: ${errorMessage(error)}`);
+    } finally {
+      setLoaded(true);
+    }
+  }, [url]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  const act = async (what: "approve" | "decline") => {
+    setBusy(true);
+    if (what === "approve") setSend((current) => ({ ...current, status: "approved" }));
+    try {
+      const body = await api<{ send: Send }>(
+        `${url}/${what}`,
+        what === "approve" ? { json: { draft: send.draft } } : { method: "POST" },
+      );
+      setSend(body.send);
+    } catch (error) {
+      toast.error(errorMessage(error));
+      // A 409 says the send changed or was decided elsewhere; a 502 that the mailbox failed: show its state now.
+      if (error instanceof ApiError) await refresh();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = async (draft: Draft) => {
+    try {
+      const body = await api<{ send: Send }>(url, { method: "PATCH", json: { draft } });
+      setSend(body.send);
+      setEditing(false);
+    } catch (error) {
+      toast.error(`Could not save the draft: ${errorMessage(error)}`);
+      if (error instanceof ApiError && error.status === 409) await refresh();
+    }
+  };
+
+  const pending = send.status === "pending_confirmation";
+  const { draft } = send;
+  return (
+    <section
+      className="max-w-xl space-y-3 rounded-xl border bg-card p-4 shadow-xs"
+      aria-label="Email waiting for your approval"
+      data-testid="mail-approval"
+    >
+      <header className="flex flex-wrap items-center gap-2">
+        <SendIcon className="size-4 text-muted-foreground" aria-hidden="true" />
+        <h3 className="text-sm font-semibold">{pending ? "Send this email?" : "Email"}</h3>
+        {send.mailbox === "demo" && (
+          <Badge variant="outline" title="A practice mailbox kept in Lifeline's database: no email leaves Lifeline">
+            Demo mailbox
+          </Badge>
+        )}
+        {send.mailbox === "gmail" && <Badge variant="outline">Gmail</Badge>}
+      </header>
+      {editing && pending ? (
+        <DraftEditor draft={draft} onSave={save} onCancel={() => setEditing(false)} />
+      ) : (
+        <>
+          <dl className="space-y-1 text-sm">
+            <Field label="To" value={draft.to.join(", ")} />
+            {draft.cc.length > 0 && <Field label="Cc" value={draft.cc.join(", ")} />}
+            {draft.bcc.length > 0 && <Field label="Bcc" value={draft.bcc.join(", ")} />}
+            <Field label="Subject" value={draft.subject || "(no subject)"} />
+          </dl>
+          <div className="rounded-lg border bg-surface px-3 py-2 text-sm whitespace-pre-wrap break-words">
+            {draft.body || "(empty)"}
+          </div>
+        </>
+      )}
+      {pending && !editing && (
+        <div className="flex flex-wrap gap-2">
+          <Button size="sm" disabled={busy || !loaded} onClick={() => void act("approve")}>
+            <SendIcon aria-hidden="true" /> Approve and send
+          </Button>
+          <Button size="sm" variant="outline" disabled={busy || !loaded} onClick={() => setEditing(true)}>
+            <PencilIcon aria-hidden="true" /> Edit
+          </Button>
+          <Button size="sm" variant="ghost" disabled={busy || !loaded} onClick={() => void act("decline")}>
+            <XIcon aria-hidden="true" /> Decline
+          </Button>
+        </div>
+      )}
+      <StatusLine send={send} />
+    </section>
+  );
+}

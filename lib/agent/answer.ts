@@ -1,0 +1,140 @@
+/**
+ * Agent mode's answer to a chat turn: the Gmail agent (graph.ts) runs on the turn's assembled
+ * context — the same system message with the memory lines and the same token-budgeted history
+ * the text path sends — and its steps stream into the chat as message parts (each tool call with
+ * its arguments and a summary of its result, the approval card of a prepared send, the answer).
+ *
+ * The debug record keeps every step in order, captured at the model boundary by the recorder
+ * (a LangChain callback): each model call's exact input and output, each tool call's arguments and
+ * result. It is written when the first model call starts and completed when the answer settles,
+ * as on the text path (lib/chat/settle.ts), which also saves the message and, after the response,
+ * runs the pair's extraction (the user's message and the agent's final answer) and the title.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { consumeStream, createUIMessageStream, createUIMessageStreamResponse, type ModelMessage } from "ai";
+import { agentConfig } from "@/core/config";
+import { recordSpanError, tracer } from "@/core/telemetry";
+import { type AnswerTurn, type DebugInput, errorText, recordModelCall, settleAnswer } from "@/lib/chat/settle";
+import { buildAgentGraph } from "./graph";
+import { googleClient, mailboxForUser } from "./mailbox";
+import { toLangChainMessages } from "./messages";
+import { AgentRecorder } from "./recorder";
+import { type AgentPart, streamAgentTurn } from "./stream";
+import { createMailTools } from "./tools";
+
+/** The id a LangChain chat model reports for itself (`model` on OpenAI's client, `modelId` offline). */
+function modelIdOf(model: BaseChatModel, fallback: string): string {
+  const candidate = model as unknown as { modelId?: unknown; model?: unknown };
+  if (typeof candidate.modelId === "string") return candidate.modelId;
+  if (typeof candidate.model === "string") return candidate.model;
+  return fallback;
+}
+
+function partsText(parts: readonly AgentPart[]): string {
+  return parts
+    .map((part) => (part.type === "text" ? part.text : ""))
+    .filter(Boolean)
+    .join("\n\n");
+}
+
+export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]): Promise<Response> {
+  const { db, ai, log, userId } = turn;
+  const started = performance.now();
+  const model = await ai.getAgentModel(turn.modelId, turn.temperature);
+  const provider = ai.config.provider;
+  const agentModelId = modelIdOf(model, turn.modelId);
+  const mailbox = await mailboxForUser(db, userId, { google: googleClient() });
+  const tools = createMailTools({
+    db,
+    mailbox,
+    context: { userId, conversationId: turn.conversation.id, messageId: turn.assistantMessageId },
+  });
+  const graph = buildAgentGraph({ model, tools, maxModelCalls: agentConfig.maxModelCalls });
+
+  const debugInput = (): DebugInput => ({
+    modelInput: recorder.debugSteps({ provider, modelId: agentModelId, temperature: turn.temperature }),
+    trace: turn.trace,
+    provider,
+    modelId: agentModelId,
+  });
+  const recorder = new AgentRecorder(() => recordModelCall(turn, debugInput()));
+  const span = tracer().startSpan("chat.agent", {
+    attributes: { "gen_ai.request.model": agentModelId, "gen_ai.system": provider, "lifeline.mailbox": mailbox.kind },
+  });
+
+  const parts: AgentPart[] = [];
+  let firstPartMs: number | null = null;
+  const latencyMs = () => Math.round(performance.now() - started);
+
+  const settle = async (outcome: {
+    status: "complete" | "aborted" | "error";
+    error?: string;
+    finishReason?: string;
+  }) => {
+    const usage = recorder.usage;
+    span.setAttributes({
+      "lifeline.answer.status": outcome.status,
+      "lifeline.agent.model_calls": recorder.modelCalls().length,
+      "gen_ai.usage.input_tokens": usage?.inputTokens ?? 0,
+      "gen_ai.usage.output_tokens": usage?.outputTokens ?? 0,
+    });
+    if (outcome.error) recordSpanError(span, new Error(outcome.error));
+    span.end();
+    await settleAnswer(turn, debugInput(), {
+      ...outcome,
+      text: partsText(parts),
+      parts,
+      ...(usage
+        ? {
+            usage: {
+              inputTokens: usage.inputTokens,
+              outputTokens: usage.outputTokens,
+              totalTokens: usage.totalTokens,
+              inputTokenDetails: { noCacheTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined },
+              outputTokenDetails: { textTokens: undefined, reasoningTokens: undefined },
+            },
+          }
+        : {}),
+      timeToFirstTokenMs: firstPartMs,
+      latencyMs: latencyMs(),
+    });
+  };
+
+  const stream = createUIMessageStream({
+    execute: async ({ writer }) => {
+      writer.write({ type: "start", messageId: turn.assistantMessageId, messageMetadata: { ...turn.metadata } });
+      try {
+        await streamAgentTurn({
+          graph,
+          messages: toLangChainMessages(messages),
+          recorder,
+          signal: turn.signal,
+          parts,
+          write: (chunk) => {
+            firstPartMs ??= latencyMs();
+            writer.write(chunk);
+          },
+        });
+      } catch (error) {
+        if (turn.signal.aborted) {
+          await settle({ status: "aborted" });
+          writer.write({ type: "abort" });
+          return;
+        }
+        log.warn({ err: error, messageId: turn.assistantMessageId }, "the agent failed mid-answer");
+        await settle({ status: "error", error: errorText(error), finishReason: "error" });
+        throw error;
+      }
+      await settle({ status: "complete", finishReason: "stop" });
+      writer.write({ type: "finish", messageMetadata: { ...turn.metadata, latencyMs: latencyMs() } });
+    },
+    onError: (error) => `The agent failed while answering: ${errorText(error)}. Your message was saved; you can retry.`,
+  });
+
+  return createUIMessageStreamResponse({
+    stream,
+    headers: { "x-conversation-id": turn.conversation.id, "cache-control": "no-store" },
+    // Keep consuming when the client disconnects, so abort and finish are always saved.
+    consumeSseStream: consumeStream,
+  });
+}

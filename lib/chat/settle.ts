@@ -1,0 +1,156 @@
+/**
+ * How a chat turn's answer is recorded, whichever way it was produced (the text model in
+ * lib/chat/turn.ts, or the Gmail agent in lib/agent/answer.ts): the debug record written when the
+ * first model call starts and completed at the end, and the outcome saved once — the message's
+ * text, parts and status, the completed debug record, then (after the response) the pair's memory
+ * extraction and the conversation's title.
+ */
+import type { LanguageModelUsage } from "ai";
+import type { Logger } from "@/core/logger";
+import { inSpan } from "@/core/telemetry";
+import { truncateChars } from "@/core/text";
+import type { Db } from "@/db/client";
+import { finishMessage } from "@/db/queries/messages";
+import { type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
+import type { ChatMode, MessageStatus } from "@/db/schema";
+import type { AiRegistry } from "@/lib/ai/registry";
+import { type ExtractionDispatcher, enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
+import type { ContextTrace } from "@/lib/memory/retrieval/trace";
+import { maybeTitleConversation } from "./title";
+
+/** What the client learns about the turn in the stream's message metadata. */
+export interface TurnMetadata {
+  conversationId: string;
+  userMessageId: string;
+  assistantMessageId: string;
+  model: string;
+  mode: ChatMode;
+  retrievalStatus: string;
+  /** On finish only. */
+  usage?: LanguageModelUsage;
+  latencyMs?: number;
+}
+
+/** A turn once its context is assembled: everything either answer path needs. */
+export interface AnswerTurn {
+  db: Db;
+  ai: AiRegistry;
+  log: Logger;
+  dispatcher: ExtractionDispatcher;
+  userId: string;
+  conversation: { id: string; memoryEnabled: boolean };
+  userMessageId: string;
+  assistantMessageId: string;
+  modelId: string;
+  mode: ChatMode;
+  temperature: number;
+  trace: ContextTrace;
+  /** Aborts the answer when the client goes away or presses stop. */
+  signal: AbortSignal;
+  metadata: TurnMetadata;
+}
+
+/** The debug record's part known when the model is called: what it received, and why. */
+export interface DebugInput {
+  modelInput: unknown[];
+  trace: unknown;
+  provider: string;
+  modelId: string;
+}
+
+export interface AnswerOutcome {
+  status: Exclude<MessageStatus, "streaming">;
+  text: string;
+  parts: unknown[];
+  usage?: LanguageModelUsage;
+  finishReason?: string;
+  error?: string;
+  timeToFirstTokenMs: number | null;
+  latencyMs: number;
+}
+
+export function errorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return truncateChars(message, 500);
+}
+
+function debugRecord(turn: AnswerTurn, input: DebugInput): NewPromptDebug {
+  return {
+    userId: turn.userId,
+    conversationId: turn.conversation.id,
+    messageId: turn.assistantMessageId,
+    modelInput: input.modelInput,
+    trace: input.trace,
+    provider: input.provider,
+    modelId: input.modelId,
+    mode: turn.mode,
+    temperature: turn.temperature,
+    retrievalStatus: turn.trace.status,
+    retrievalError: turn.trace.error,
+  };
+}
+
+/**
+ * Writes the debug record as it stands when a model call starts: a crash before the answer settles
+ * still leaves the record of what the model received (lib/chat/interrupted.ts completes it).
+ */
+export async function recordModelCall(turn: AnswerTurn, input: DebugInput): Promise<void> {
+  try {
+    await inSpan("chat.debug_write", { "lifeline.debug.phase": "model-call" }, () =>
+      savePromptDebug(turn.db, debugRecord(turn, input)),
+    );
+  } catch (error) {
+    turn.log.error(
+      { err: error, messageId: turn.assistantMessageId },
+      "could not write the debug record at the model call",
+    );
+  }
+}
+
+/**
+ * Saves how the answer ended — the message and its completed debug record — then, unless it
+ * failed, enqueues the pair's extraction and titles the conversation after the response.
+ */
+export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome: AnswerOutcome): Promise<void> {
+  const { db, userId } = turn;
+  try {
+    await finishMessage(db, {
+      userId,
+      messageId: turn.assistantMessageId,
+      content: outcome.text,
+      parts: outcome.parts,
+      status: outcome.status,
+      error: outcome.error ?? null,
+    });
+    await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
+      savePromptDebug(db, {
+        ...debugRecord(turn, input),
+        inputTokens: outcome.usage?.inputTokens ?? null,
+        outputTokens: outcome.usage?.outputTokens ?? null,
+        totalTokens: outcome.usage?.totalTokens ?? null,
+        timeToFirstTokenMs: outcome.timeToFirstTokenMs,
+        latencyMs: outcome.latencyMs,
+        finishReason: outcome.finishReason ?? (outcome.status === "aborted" ? "aborted" : null),
+        error: outcome.error ?? null,
+      }),
+    );
+  } catch (error) {
+    turn.log.error({ err: error, messageId: turn.assistantMessageId }, "could not save the chat turn");
+    return;
+  }
+  if (outcome.status === "error") return;
+  runAfterResponse(async () => {
+    await enqueueExtraction(
+      db,
+      {
+        userId,
+        conversationId: turn.conversation.id,
+        userMessageId: turn.userMessageId,
+        assistantMessageId: turn.assistantMessageId,
+        memoryEnabled: turn.conversation.memoryEnabled,
+      },
+      turn.dispatcher,
+    );
+    await maybeTitleConversation(db, turn.ai, { userId, conversationId: turn.conversation.id });
+  });
+}
