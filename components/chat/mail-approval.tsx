@@ -1,7 +1,7 @@
 "use client";
 
 import { CheckIcon, CircleAlertIcon, LoaderCircleIcon, PencilIcon, SendIcon, XIcon } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -105,6 +105,7 @@ function DraftEditor({
   const [subject, setSubject] = useState(draft.subject);
   const [body, setBody] = useState(draft.body);
   const [saving, setSaving] = useState(false);
+  const id = useId();
   return (
     <form
       className="space-y-2"
@@ -127,15 +128,17 @@ function DraftEditor({
           ["Subject", subject, setSubject],
         ] as const
       ).map(([label, value, set]) => (
-        <label key={label} className="flex items-center gap-2 text-sm">
-          <span className="w-16 shrink-0 text-muted-foreground">{label}</span>
-          <Input value={value} onChange={(event) => set(event.target.value)} className="h-8" />
-        </label>
+        <div key={label} className="flex items-center gap-2 text-sm">
+          <label htmlFor={`${id}-${label}`} className="w-16 shrink-0 text-muted-foreground">
+            {label}
+          </label>
+          <Input id={`${id}-${label}`} value={value} onChange={(event) => set(event.target.value)} className="h-8" />
+        </div>
       ))}
-      <label className="block text-sm">
-        <span className="sr-only">Body</span>
-        <Textarea rows={6} value={body} onChange={(event) => setBody(event.target.value)} />
+      <label htmlFor={`${id}-body`} className="sr-only">
+        Body
       </label>
+      <Textarea id={`${id}-body`} rows={6} value={body} onChange={(event) => setBody(event.target.value)} />
       <div className="flex justify-end gap-2">
         <Button type="button" variant="ghost" size="sm" onClick={onCancel}>
           Cancel

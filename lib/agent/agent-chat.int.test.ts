@@ -159,7 +159,7 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
     expect(readResult[0]).not.toHaveProperty("snippet");
 
     // The debug record: mode, model, and every step in order.
-    expect(second.record).toMatchObject({ mode: "agent", provider: "offline", modelId: "offline/agent-plan-v1" });
+    expect(second.record).toMatchObject({ mode: "agent", provider: "offline", modelId: "lifeline-offline-agent-1" });
     expect(second.steps.map((s) => (s.type === "agent-tool" ? s.name : s.type))).toEqual([
       "agent-model",
       "search_emails",

@@ -10,7 +10,8 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langcha
 import type { ChatResult } from "@langchain/core/outputs";
 import { planNextStep, type ToolStep } from "./planner";
 
-export const OFFLINE_AGENT_MODEL_ID = "offline/agent-plan-v1";
+/** The offline agent model's id (its provider, "offline", is recorded beside it). */
+export const OFFLINE_AGENT_MODEL_ID = "lifeline-offline-agent-1";
 
 function textOf(message: BaseMessage): string {
   return typeof message.content === "string"
