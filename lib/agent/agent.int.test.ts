@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/core/errors";
 import type { Database, Db } from "@/db/client";
 import { demoMailMessages, gmailOperations } from "@/db/schema";
+import { createAiRegistry } from "@/lib/ai/registry";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
@@ -364,16 +365,7 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
       }),
     );
     const model = agentChatModel({
-      config: {
-        provider: "openai-compatible",
-        baseURL: FAKE_OPENAI,
-        chatModels: [],
-        defaultChatModel: "gpt-test",
-        embeddingModelId: "e",
-        extractionModel: "gpt-test",
-        warnings: [],
-      },
-      apiKey: undefined,
+      client: createAiRegistry({ OPENAI_BASE_URL: FAKE_OPENAI }).openAIClientOptions(),
       modelId: "gpt-test",
       temperature: 0.3,
     });

@@ -23,7 +23,6 @@
 
 import { createOpenAI } from "@ai-sdk/openai";
 import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { defaultEmbeddingSettingsMiddleware, embedMany, wrapEmbeddingModel } from "ai";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { env as processEnv, type RawEnv } from "@/core/env";
@@ -214,11 +213,16 @@ export interface AiRegistry {
   /** The embedder as the memory pipeline takes it: `embedTexts` and its "<provider>/<model>" id. */
   readonly embedder: MemoryEmbedder;
   /**
-   * The Gmail agent's chat model (LangChain), by the same configuration: the chat model `modelId`
-   * of OpenAI or the compatible server at the request's temperature, or the offline agent model.
-   * Loaded on first use, so code that never runs the agent never loads LangChain.
+   * How to reach the configured OpenAI or OpenAI-compatible server with another client (the Gmail
+   * agent's LangChain model, lib/agent/model.ts): null for the offline provider.
    */
-  getAgentModel(modelId: string, temperature: number): Promise<BaseChatModel>;
+  openAIClientOptions(): OpenAIClientOptions | null;
+}
+
+export interface OpenAIClientOptions {
+  apiKey: string;
+  baseURL?: string;
+  fetch?: typeof globalThis.fetch;
 }
 
 /**
@@ -310,22 +314,15 @@ export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistr
     },
     describeProviders: () => description,
     embedder: { model: description.embedder, embed: embedTexts },
-    async getAgentModel(modelId, temperature) {
-      if (!isKnownChatModel(modelId)) {
-        throw new UnknownChatModelError(
-          modelId,
-          config.chatModels.map((model) => model.id),
-        );
-      }
-      const { agentChatModel } = await import("@/lib/agent/model");
-      return agentChatModel({
-        config,
-        apiKey: setting(env, "OPENAI_API_KEY"),
-        modelId,
-        temperature,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-      });
-    },
+    openAIClientOptions: () =>
+      config.provider === "offline"
+        ? null
+        : {
+            // An OpenAI-compatible server may need no key; the client library needs a value.
+            apiKey: setting(env, "OPENAI_API_KEY") ?? "none",
+            ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+            ...(options.fetch ? { fetch: options.fetch } : {}),
+          },
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * How a chat turn's answer is recorded, whichever way it was produced (the text model in
- * lib/chat/turn.ts, or the Gmail agent in lib/agent/answer.ts): the debug record written when the
+ * lib/chat/turn.ts, or the Gmail agent in lib/chat/agent-answer.ts): the debug record written when the
  * first model call starts and completed at the end, and the outcome saved once — the message's
  * text, parts and status, the completed debug record, then (after the response) the pair's memory
  * extraction and the conversation's title.

@@ -1,7 +1,7 @@
 /**
  * One chat turn, end to end:
  *   conversation (owner-scoped; created when absent) → save the user message → assembleContext()
- *   → in agent mode, the Gmail agent answers from that context (lib/agent/answer.ts); otherwise
+ *   → in agent mode, the Gmail agent answers from that context (agent-answer.ts); otherwise
  *   stream the answer (the model wrapped so its exact input is captured at every call) — with
  *   memory on, the model may call the memory tools (search_memories, list_memories) for up to
  *   memoryToolsConfig.maxSteps model calls, each tool call recorded in the trace → on finish,
@@ -20,7 +20,6 @@ import { createConversation, getConversation, touchConversation, updateConversat
 import { createMessage, deleteMessage, listMessages, saveAnswerProgress } from "@/db/queries/messages";
 import { getAccount } from "@/db/queries/users";
 import type { MessageStatus } from "@/db/schema";
-import { answerWithAgent } from "@/lib/agent/answer";
 import { type CapturedCall, withCapture } from "@/lib/ai/capture";
 import type { AiRegistry } from "@/lib/ai/registry";
 import type { ExtractionDispatcher } from "@/lib/jobs/extraction-queue";
@@ -28,6 +27,7 @@ import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import type { AssemblyConfig } from "@/lib/memory/retrieval/assembly-config";
 import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import type { ChatBody } from "@/lib/validation/chat";
+import { answerWithAgent } from "./agent-answer";
 import { loadHistory, planEdit, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
 import { type AnswerTurn, type DebugInput, errorText, recordModelCall, settleAnswer } from "./settle";

@@ -9,6 +9,7 @@ import { buttonVariants } from "@/components/ui/button";
 import { getDb } from "@/db/client";
 import { listLinkedProviders } from "@/db/queries/accounts";
 import { getAccount } from "@/db/queries/users";
+import { hasGmailAccess } from "@/lib/agent/mailbox";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { GOOGLE_PROVIDER_ID, isGoogleConfigured } from "@/lib/auth/google";
 import { requireServerSession } from "@/lib/auth/server";
@@ -47,21 +48,25 @@ function Section({
   );
 }
 
-function GmailStatus({ configured, linked }: { configured: boolean; linked: boolean }) {
-  if (linked) return <Badge variant="success">Connected</Badge>;
+function GmailStatus({ configured, linked, gmail }: { configured: boolean; linked: boolean; gmail: boolean }) {
   if (!configured) return <Badge variant="outline">Not configured</Badge>;
+  if (gmail) return <Badge variant="success">Connected</Badge>;
+  if (linked) return <Badge variant="warning">Linked without Gmail access</Badge>;
   return <Badge variant="warning">Not connected</Badge>;
 }
 
 export default async function SettingsPage() {
   const session = await requireServerSession("/settings");
   const db = await getDb();
-  const [account, providers] = await Promise.all([
+  const [account, providers, gmailAccess] = await Promise.all([
     getAccount(db, { userId: session.id }),
     listLinkedProviders(db, { userId: session.id }),
+    hasGmailAccess(db, session.id),
   ]);
   const googleLinked = providers.includes(GOOGLE_PROVIDER_ID);
   const googleConfigured = isGoogleConfigured();
+  // The agent's mailbox follows the same rule (lib/agent/mailbox: Gmail when configured and granted).
+  const onGmail = googleConfigured && gmailAccess;
   // The strategy this server retrieves with, with the threshold of its embedder.
   const retrieval = forEmbedder(processAssemblyConfig().retrieval, getAiRegistry().describeProviders().embedder);
 
@@ -110,23 +115,28 @@ export default async function SettingsPage() {
       <Section
         id="gmail"
         title="Gmail"
-        description="Connect Google to let the Gmail agent search, read and send email."
+        description="The Gmail agent (the chat's “Gmail agent” mode) searches, reads and drafts email, and sends only what you approve."
       >
         <div className="flex flex-wrap items-center gap-3 text-sm">
           <MailIcon className="size-4 text-muted-foreground" aria-hidden="true" />
           <span>Google account</span>
           <span data-testid="gmail-status">
-            <GmailStatus configured={googleConfigured} linked={googleLinked} />
+            <GmailStatus configured={googleConfigured} linked={googleLinked} gmail={gmailAccess} />
           </span>
         </div>
-        {googleConfigured && !googleLinked && (
+        <p className="mt-3 text-sm text-muted-foreground" data-testid="agent-mailbox">
+          {onGmail
+            ? "The agent works on your Gmail."
+            : "Until Gmail is connected, the agent works on a demo mailbox: a sample inbox kept in Lifeline, from which nothing is ever sent."}
+        </p>
+        {googleConfigured && !gmailAccess && (
           <div className="mt-4 max-w-xs">
             <GoogleButton callbackUrl="/settings" label="Connect Google (Gmail)" />
           </div>
         )}
         {!googleConfigured && (
           <p className="mt-3 text-sm text-muted-foreground">
-            Google sign-in is not configured on this server (AUTH_GOOGLE_ID and AUTH_GOOGLE_SECRET).
+            Google sign-in is not configured on this server (AUTH_GOOGLE_ID and AUTH_GOOGLE_SECRET; see docs/agent.md).
           </p>
         )}
       </Section>

@@ -40,6 +40,11 @@ async function gmailAccount(db: Db, userId: string) {
   return scopes.some((scope) => scope.startsWith(GMAIL_SCOPE_PREFIX)) ? account : null;
 }
 
+/** Whether the user's agent works on their Gmail (a linked Google account that granted Gmail access). */
+export async function hasGmailAccess(db: Db, userId: string): Promise<boolean> {
+  return (await gmailAccount(db, userId)) !== null;
+}
+
 /** The mailbox the user's agent uses now: Gmail when linked and configured, else the demo mailbox. */
 export async function mailboxForUser(db: Db, userId: string, options: MailboxOptions): Promise<Mailbox> {
   const account = options.google ? await gmailAccount(db, userId) : null;

@@ -7,20 +7,21 @@
  * The debug record keeps every step in order, captured at the model boundary by the recorder
  * (a LangChain callback): each model call's exact input and output, each tool call's arguments and
  * result. It is written when the first model call starts and completed when the answer settles,
- * as on the text path (lib/chat/settle.ts), which also saves the message and, after the response,
+ * as on the text path (settle.ts), which also saves the message and, after the response,
  * runs the pair's extraction (the user's message and the agent's final answer) and the title.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { consumeStream, createUIMessageStream, createUIMessageStreamResponse, type ModelMessage } from "ai";
 import { agentConfig } from "@/core/config";
 import { recordSpanError, tracer } from "@/core/telemetry";
-import { type AnswerTurn, type DebugInput, errorText, recordModelCall, settleAnswer } from "@/lib/chat/settle";
-import { buildAgentGraph } from "./graph";
-import { googleClient, mailboxForUser } from "./mailbox";
-import { toLangChainMessages } from "./messages";
-import { AgentRecorder } from "./recorder";
-import { type AgentPart, streamAgentTurn } from "./stream";
-import { createMailTools } from "./tools";
+import { buildAgentGraph } from "@/lib/agent/graph";
+import { googleClient, mailboxForUser } from "@/lib/agent/mailbox";
+import { toLangChainMessages } from "@/lib/agent/messages";
+import { agentChatModel, agentProvider } from "@/lib/agent/model";
+import { AgentRecorder } from "@/lib/agent/recorder";
+import { type AgentPart, streamAgentTurn } from "@/lib/agent/stream";
+import { createMailTools } from "@/lib/agent/tools";
+import { type AnswerTurn, type DebugInput, errorText, recordModelCall, settleAnswer } from "./settle";
 
 /** The id a LangChain chat model reports for itself (`model` on OpenAI's client, `modelId` offline). */
 function modelIdOf(model: BaseChatModel, fallback: string): string {
@@ -40,8 +41,9 @@ function partsText(parts: readonly AgentPart[]): string {
 export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]): Promise<Response> {
   const { db, ai, log, userId } = turn;
   const started = performance.now();
-  const model = await ai.getAgentModel(turn.modelId, turn.temperature);
-  const provider = ai.config.provider;
+  const client = ai.openAIClientOptions();
+  const model = agentChatModel({ client, modelId: turn.modelId, temperature: turn.temperature });
+  const provider = agentProvider(client);
   const agentModelId = modelIdOf(model, turn.modelId);
   const mailbox = await mailboxForUser(db, userId, { google: googleClient() });
   const tools = createMailTools({

@@ -10,6 +10,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { gmailOperations, memories, memoryExtractions, messages, promptDebug } from "@/db/schema";
+import type { AgentDebugStep } from "@/lib/agent/recorder";
 import { embedWordVec } from "@/lib/ai/offline/wordvec-embedder";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
@@ -18,7 +19,6 @@ import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
-import type { AgentDebugStep } from "./recorder";
 
 process.env.AUTH_SECRET ??= "agent-chat-test-secret-0123456789abcdef";
 process.env.LIFELINE_CHAT_RATE_LIMIT = "off";
@@ -52,10 +52,7 @@ function scriptedOpenAI(replies: (Record<string, unknown> | number)[]) {
   };
   const remote = createAiRegistry({ OPENAI_BASE_URL: "http://scripted-openai.test/v1" }, { fetch });
   // The offline registry (its embedder made the memories), with the agent's model on the scripted server.
-  const registry: AiRegistry = {
-    ...createAiRegistry({}),
-    getAgentModel: (_modelId, temperature) => remote.getAgentModel(remote.config.defaultChatModel, temperature),
-  };
+  const registry: AiRegistry = { ...createAiRegistry({}), openAIClientOptions: () => remote.openAIClientOptions() };
   return { registry, bodies };
 }
 
