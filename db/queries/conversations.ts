@@ -4,7 +4,7 @@ import { and, desc, eq, exists, ilike, inArray, lt, or, sql } from "drizzle-orm"
 import { DEFAULT_CONVERSATION_TITLE, SNIPPET_END, SNIPPET_START } from "@/core/config";
 import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
-import { type ChatMode, conversations, messages } from "@/db/schema";
+import { type ChatMode, conversations, gmailOperations, messages } from "@/db/schema";
 import { firstOr } from "./first";
 
 export type Conversation = typeof conversations.$inferSelect;
@@ -220,9 +220,24 @@ export async function deleteConversation(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },
 ): Promise<void> {
-  const rows = await db
-    .delete(conversations)
-    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))
-    .returning({ id: conversations.id });
-  if (rows.length === 0) throw notFound("conversation");
+  await db.transaction(async (tx) => {
+    // The agent's log of this chat stays, detached from it first: left to the two ON DELETE SET NULL
+    // actions, the conversation's would re-check the row's reference to a message the same delete
+    // removes, and fail. Emails still waiting lose their approval cards: cancelled, never sent.
+    await tx
+      .update(gmailOperations)
+      .set({
+        conversationId: null,
+        messageId: null,
+        status: sql`CASE WHEN ${gmailOperations.status} = 'pending_confirmation' THEN 'cancelled'::gmail_operation_status ELSE ${gmailOperations.status} END`,
+        error: sql`CASE WHEN ${gmailOperations.status} = 'pending_confirmation' THEN 'its chat was deleted' ELSE ${gmailOperations.error} END`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(gmailOperations.conversationId, conversationId), eq(gmailOperations.userId, userId)));
+    const rows = await tx
+      .delete(conversations)
+      .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))
+      .returning({ id: conversations.id });
+    if (rows.length === 0) throw notFound("conversation");
+  });
 }

@@ -3,7 +3,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
-import { conversations, type MessageStatus, messages } from "@/db/schema";
+import { conversations, gmailOperations, type MessageStatus, messages } from "@/db/schema";
 import { getConversation } from "./conversations";
 import { firstOr } from "./first";
 
@@ -120,9 +120,23 @@ export async function saveAnswerProgress(
 
 /** Deletes the user's message (with its notes, debug record and extraction); missing or foreign → 404. */
 export async function deleteMessage(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
-  const rows = await db
-    .delete(messages)
-    .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
-    .returning({ id: messages.id });
-  if (rows.length === 0) throw notFound("message");
+  await db.transaction(async (tx) => {
+    // An email the agent prepared in this answer loses its approval card with it: it can no longer
+    // be approved (the log keeps the row, cancelled, with the message id cleared by the delete).
+    await tx
+      .update(gmailOperations)
+      .set({ status: "cancelled", error: "its answer was replaced", updatedAt: new Date() })
+      .where(
+        and(
+          eq(gmailOperations.messageId, messageId),
+          eq(gmailOperations.userId, userId),
+          eq(gmailOperations.status, "pending_confirmation"),
+        ),
+      );
+    const rows = await tx
+      .delete(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
+      .returning({ id: messages.id });
+    if (rows.length === 0) throw notFound("message");
+  });
 }

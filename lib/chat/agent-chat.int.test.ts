@@ -9,7 +9,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { gmailOperations, memories, memoryExtractions, messages, promptDebug } from "@/db/schema";
+import { gmailOperations, memories, memoryExtractions, messages, promptDebug, users } from "@/db/schema";
 import type { AgentDebugStep } from "@/lib/agent/recorder";
 import { embedWordVec } from "@/lib/ai/offline/wordvec-embedder";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
@@ -225,6 +225,38 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
 
     const sent = await chat(user, { conversationId: first.conversationId, message: { text: "Show my sent emails" } });
     expect(sent.assistant.content).toContain("**Re: Dinner on Friday?** — to Maya Chen");
+  });
+
+  it("regenerating an answer or deleting its chat cancels the email it prepared (its card is gone); a chat with agent steps can be deleted", async () => {
+    const user = await userWithMemories("agent-retry", []);
+    const first = await chat(user, { message: { text: "Email Tom saying the keys are under the mat" }, mode: "agent" });
+    const pendingOf = (messageId: string | null) =>
+      db()
+        .select()
+        .from(gmailOperations)
+        .where(and(eq(gmailOperations.userId, user.id), eq(gmailOperations.operation, "send_email")))
+        .then((rows) => rows.filter((row) => messageId === null || row.messageId === messageId));
+    const [before] = await pendingOf(first.assistant.id);
+    expect(before?.status).toBe("pending_confirmation");
+
+    const again = await chat(user, { conversationId: first.conversationId, retryOf: first.assistant.id });
+    const all = await pendingOf(null);
+    expect(all.find((op) => op.id === before?.id)).toMatchObject({ status: "cancelled", messageId: null });
+    expect(all.find((op) => op.messageId === again.assistant.id)?.status).toBe("pending_confirmation");
+    const approve = await user.client.request("POST", `/api/agent/sends/${before?.id}/approve`, {
+      json: { draft: before?.params },
+    });
+    expect(approve.status).toBe(409);
+
+    // Deleting the chat cancels the one still waiting.
+    expect((await user.client.request("DELETE", `/api/conversations/${first.conversationId}`)).status).toBe(204);
+    expect((await pendingOf(null)).map((op) => op.status)).toEqual(["cancelled", "cancelled"]);
+
+    // Deleting the account takes the log with it, whatever still points where.
+    const other = await chat(user, { message: { text: "Email Tom saying hello" }, mode: "agent" });
+    expect(other.assistant.status).toBe("complete");
+    await db().delete(users).where(eq(users.id, user.id));
+    expect(await pendingOf(null)).toEqual([]);
   });
 
   it("an OpenAI-compatible model receives the same context over HTTP, at the request's temperature", async () => {
