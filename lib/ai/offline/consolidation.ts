@@ -152,7 +152,8 @@ function decide(
 function compare(candidate: ConsolidationCandidate, memory: NearMemoryForPrompt): ConsolidationOutput | undefined {
   const next = normaliseMemoryText(candidate.content);
   const stored = normaliseMemoryText(memory.content);
-  if (next === stored) return decide("SKIP", memory, "The same memory is already stored.");
+  if (next === stored || withoutPlurals(next) === withoutPlurals(stored))
+    return decide("SKIP", memory, "The same memory is already stored.");
   if (negates(next, stored) || negates(stored, next)) {
     return decide("SUPERSEDE", memory, "The new memory contradicts the stored one: one denies what the other states.");
   }

@@ -13,6 +13,10 @@
  * Lisbon". Facts about someone in the user's life ("My sister Maya lives in Lisbon") are stored
  * about that person ("Sister Maya lives in Lisbon"), never as the user's own.
  *
+ * What no phrase rule recognises goes to the general slot reader (slot-reader.ts): the user's home,
+ * workplace, occupation, age, diet, allergy or attitude read from the slot's vocabulary, mood and
+ * aspect cues and a typed value, written in the same canonical words as the rules.
+ *
  * Memories read as the user's own notes: the user is the implied subject ("Plans to visit my
  * parents", never "their parents"), and tasks and events are neutral ("Needs to renew passport by
  * 2027-03-03"). Dates stay ISO in the text; the memories page shows them in the user's locale.

@@ -65,6 +65,8 @@ describe("readUserSlot: the slot, the value and the aspect, whatever the phrasin
     "I left Madrid yesterday",
     "I visited Lisbon last month",
     "I bought a flat in Madrid as an investment",
+    "I'm based at the Oslo office",
+    "moved in on Saturday",
     // a number that is not an age, an organisation that is not a home
     "I hit the gym at 6",
     "I'm 5 minutes away",
