@@ -220,3 +220,30 @@ describe("contradictions in the second round's phrasings (rules; the near-memory
     expect(consolidateOffline({ candidate, existing })).toMatchObject({ action: "ADD" });
   });
 });
+
+describe("one slot, one value: the slot reader's statements against stored memories (third round)", () => {
+  it.each([
+    ["I'm not into running anymore.", "I love running."],
+    ["Cheese isn't something I enjoy anymore.", "I love cheese."],
+    ["I outgrew my peanut allergy.", "I'm allergic to peanuts."],
+    ["I'm back on meat after ten years.", "I'm vegetarian."],
+    ["I retired from nursing in June.", "I work as a nurse."],
+    ["I got laid off from Nokia last week.", "I work at Nokia."],
+    ["My employer is IKEA now.", "I work at H&M."],
+    ["We resettled in Lagos in August.", "I live in Abuja."],
+  ])("%j supersedes %j", (next, stored) => {
+    expect(decide(next, stored)).toMatchObject({ action: "SUPERSEDE", targetId: "m1" });
+  });
+
+  it("refines a place through punctuation: Lisbon, in Alfama updates Lisbon", () => {
+    expect(decide("I live in Lisbon, in Alfama.", "I live in Lisbon.")).toMatchObject({
+      action: "UPDATE",
+      targetId: "m1",
+    });
+  });
+
+  it("never supersedes the user's memory with someone else's change", () => {
+    expect(decide("My sister relocated to Oslo in the spring.", "I live in Bergen.").action).not.toBe("SUPERSEDE");
+    expect(decide("Our neighbour Tom is vegan now.", "I'm vegetarian.").action).not.toBe("SUPERSEDE");
+  });
+});

@@ -48,7 +48,8 @@ interface Slot {
 
 type Shape = Attitude | Slot;
 
-const ATTITUDE = /^(prefers|likes|loves|enjoys|adores|dislikes|is a fan of)\s+(.+)$/;
+const ATTITUDE =
+  /^(prefers|likes|loves|enjoys|adores|dislikes|is a fan of|no longer (?:likes|loves|enjoys|adores))\s+(.+)$/;
 const SINGLE_VALUED_LEADS = /^(lives in|works at|works as|is from)\s+(.+)$/;
 const AGE = /^is (\d{1,3}) years? old$/;
 /** Diets that exclude each other (one at a time); conditions such as "lactose intolerant" are not among them. */
@@ -64,7 +65,8 @@ function shapeOf(content: string, title: string | null): Shape | undefined {
     // "Prefers X" is exclusive within its topic (the title): one preferred tea at a time.
     if (verb === "prefers" && title)
       return { kind: "slot", key: `prefers|${normaliseMemoryText(title)}`, value: object };
-    return { kind: "attitude", verb, positive: verb !== "dislikes", object: withoutArticles(object) };
+    const positive = verb !== "dislikes" && !verb.startsWith("no longer");
+    return { kind: "attitude", verb, positive, object: withoutPlurals(withoutArticles(object)) };
   }
   const lead = SINGLE_VALUED_LEADS.exec(text);
   if (lead) return { kind: "slot", key: lead[1] ?? "", value: lead[2] ?? "" };
@@ -72,6 +74,11 @@ function shapeOf(content: string, title: string | null): Shape | undefined {
   if (age) return { kind: "slot", key: "age", value: age[1] ?? "" };
   const diet = DIET.exec(text);
   if (diet) return { kind: "slot", key: "diet", value: diet[1] ?? "" };
+  // Eating meat is a diet too: it ends "Is vegetarian" or "Is vegan".
+  if (text === "eats meat") return { kind: "slot", key: "diet", value: "omnivore" };
+  // Retiring ends an occupation: "Retired from nursing" replaces "Works as a nurse".
+  const retired = /^(?:is )?retired(?: from (.+))?$/.exec(text);
+  if (retired) return { kind: "slot", key: "works as", value: `retired ${retired[1] ?? ""}`.trim() };
   const subject = SUBJECT_IS_VALUE.exec(text);
   // "Goal is to …" lists one of many goals; "Is …" has no subject of its own.
   if (subject && !text.startsWith("is ") && !(subject[2] ?? "").startsWith("to ")) {
@@ -88,13 +95,18 @@ function withoutArticles(text: string): string {
     .trim();
 }
 
+/** "peanuts" → "peanut", "olives" → "olive": a plural never decides whether two memories speak of one thing. */
+function withoutPlurals(text: string): string {
+  return text.replace(/\b(\p{L}{3,}?)(?:es|s)\b/gu, (word, base: string) => (word.endsWith("ss") ? word : base));
+}
+
 /** "no longer lives in lisbon" → "lives in lisbon", "is not allergic to x" → "allergic to x"; else undefined. */
 const NEGATED = /^(?:is )?(?:no longer|not)\s+(.{3,})$/;
 /**
  * What may come before the denied words in the stated memory: nothing, or the user's own verb
  * ("is", "works as"), never someone else's name ("sister maya lives in lisbon").
  */
-const OWN_LEAD = /^(?:(?:is|are|was|works|worked)\b.*)?$/;
+const OWN_LEAD = /^(?:(?:is|are|was|works?|worked)\b.*)?$/;
 
 /**
  * True when `statement` (normalised) says what `negated` denies: the same text, or ending with it
@@ -102,15 +114,23 @@ const OWN_LEAD = /^(?:(?:is|are|was|works|worked)\b.*)?$/;
  * teacher"). Articles are ignored on both sides.
  */
 function negates(negated: string, statement: string): boolean {
-  const denied = NEGATED.exec(withoutArticles(negated))?.[1];
-  const stated = withoutArticles(statement);
+  const denied = NEGATED.exec(withoutPlurals(withoutArticles(negated)))?.[1];
+  const stated = withoutPlurals(withoutArticles(statement));
   if (!denied || NEGATED.test(stated)) return false;
   if (stated === denied) return true;
   return stated.endsWith(` ${denied}`) && OWN_LEAD.test(stated.slice(0, -denied.length - 1));
 }
 
 /** True when `longer` contains `shorter` as whole words. */
-function containsWords(longer: string, shorter: string): boolean {
+function containsWords(longerText: string, shorterText: string): boolean {
+  // Punctuation is not a word: "lisbon, in alfama" contains "lisbon".
+  const words = (text: string) =>
+    text
+      .replace(/[^\p{L}\p{N}'\s-]+/gu, " ")
+      .replace(/\s+/g, " ")
+      .trim();
+  const longer = words(longerText);
+  const shorter = words(shorterText);
   return longer.length > shorter.length && ` ${longer} `.includes(` ${shorter} `);
 }
 
@@ -132,7 +152,8 @@ function decide(
 function compare(candidate: ConsolidationCandidate, memory: NearMemoryForPrompt): ConsolidationOutput | undefined {
   const next = normaliseMemoryText(candidate.content);
   const stored = normaliseMemoryText(memory.content);
-  if (next === stored) return decide("SKIP", memory, "The same memory is already stored.");
+  if (next === stored || withoutPlurals(next) === withoutPlurals(stored))
+    return decide("SKIP", memory, "The same memory is already stored.");
   if (negates(next, stored) || negates(stored, next)) {
     return decide("SUPERSEDE", memory, "The new memory contradicts the stored one: one denies what the other states.");
   }

@@ -277,8 +277,8 @@ describe("extractMemoriesOffline: general phrasings of statements and changes (s
     expect(extract(message).map(({ title, content }) => ({ title, content }))).toEqual([{ title: "Home", content }]);
   });
 
-  it("does not give the user a move that someone else made", () => {
-    expect(contents("My brother quit and moved to Perth.")).toEqual([]);
+  it("does not give the user a move that someone else made: it is stored about them", () => {
+    expect(contents("My brother quit and moved to Perth.")).toEqual(["Brother quit and moved to Perth"]);
   });
 
   it("splits first-person clauses joined by a comma, but not an opening word from its statement", () => {

@@ -13,6 +13,10 @@
  * Lisbon". Facts about someone in the user's life ("My sister Maya lives in Lisbon") are stored
  * about that person ("Sister Maya lives in Lisbon"), never as the user's own.
  *
+ * What no phrase rule recognises goes to the general slot reader (slot-reader.ts): the user's home,
+ * workplace, occupation, age, diet, allergy or attitude read from the slot's vocabulary, mood and
+ * aspect cues and a typed value, written in the same canonical words as the rules.
+ *
  * Memories read as the user's own notes: the user is the implied subject ("Plans to visit my
  * parents", never "their parents"), and tasks and events are neutral ("Needs to renew passport by
  * 2027-03-03"). Dates stay ISO in the text; the memories page shows them in the user's locale.
@@ -30,6 +34,7 @@ import {
 } from "@/lib/memory/extraction/schema";
 import { DATE_EXPRESSION_SOURCE, MONTHS, resolveDateExpression } from "./date-expressions";
 import { withoutOwnPossessive } from "./grammatical-person";
+import { readUserSlot, type SlotStatement } from "./slot-reader";
 import { conceptsOf } from "./text-features";
 
 const MAX_MEMORIES = 10;
@@ -154,7 +159,7 @@ const SENTENCE_BREAK =
  * not "My brother quit and moved to Perth", which is not the user's).
  */
 const CLAUSE_BREAK =
-  /,?\s+(?:and|but)\s+(?=(?:my|i|im)\b)|\s+[—–-]+\s+|(?<=^(?:i|i'm|i’m|im|i've|i’ve|my)\s.*),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|my)\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned)\s)/iu;
+  /,?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im)\b)|\s+[—–-]+\s+|(?<=^(?:i|i'm|i’m|im|i've|i’ve|my)\s.*),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|my)\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned)\s)/iu;
 
 /**
  * What a sentence or clause does. Only statements are memories: a question ("Where do I live?")
@@ -178,11 +183,20 @@ const REMINDER_REQUEST = /^(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:
 /** A captured value that is itself a question word: "Favorite city is What", "allergic to what again". */
 const INTERROGATIVE_VALUE = /^(?:what|which|who|whom|whose|where|when|why|how)\b/i;
 
+/**
+ * A frame before the user's own statement: a time or circumstance ("Since September I've been…",
+ * "By profession I'm…", "In another life I'd…") or someone reporting it ("My doctor says I'm no
+ * longer allergic…"). What follows is read as the statement (and its mood: "I'd…" stays a hedge).
+ */
+const FRAME_OPENING =
+  /^(?:(?:by|at|in|for|since|after|before|during|from|over|following|as of)\s+[^,]{1,30}?,?\s+|(?:my|the|our)\s+\p{L}+(?:\s+\p{L}+)?\s+(?:says|said|thinks|confirmed|told me)(?:\s+that)?\s+)(?=(?:i|i'm|i've|i'd|we|we're|we've)\s)/iu;
+
 /** The clause as rules see it: straight apostrophes, no leading filler, no trailing punctuation. */
 function normaliseStatement(clause: string): string {
   return clause
     .replace(/’/g, "'")
     .replace(LEADING_FILLER, "")
+    .replace(FRAME_OPENING, "")
     .replace(/[\s.!?]+$/, "")
     .replace(STATEMENT_TAIL, "")
     .replace(/[\s,;:]+$/, "");
@@ -235,7 +249,7 @@ export function splitClauses(text: string): { clause: string; mood: Mood }[] {
 const RELATION = `(?:(?:best|close|old|older|younger|little|big|baby|twin|eldest|oldest|youngest|step|ex|late|new)[- ]?)?(?:mother-in-law|father-in-law|in-laws|mother|mom|mum|mommy|father|dad|daddy|parents|sisters?|brothers?|siblings?|sons?|daughters?|kids?|children|child|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?|friends?|roommate|flatmate|housemate|neighbou?r|boss|manager|colleague|co-?worker|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|teammate|classmate|therapist|doctor|dog|cat|puppy|kitten)`;
 /** How a statement about someone goes on after their name: a verb (optionally after an adverb). */
 const THIRD_PARTY_PREDICATE =
-  /^(?:(?:just|recently|also|really|still|now|currently|finally|always|never)\s+)*(?:is|are|was|were|'s|lives|live|works|work|loves|love|likes|like|hates|hate|enjoys|enjoy|prefers|prefer|adores|wants|want|has|have|had|studies|study|moved|relocated|plays|play|speaks|speak|owns|teaches|runs|dislikes|can't stand|doesn't like|does not like|don't like|got|became|started|goes|drives|uses|needs|plans|hopes|just)\b/i;
+  /^(?:(?:just|recently|also|really|still|now|currently|finally|always|never)\s+)*(?:is|are|was|were|'s|lives|live|works|work|loves|love|likes|like|hates|hate|enjoys|enjoy|prefers|prefer|adores|wants|want|has|have|had|studies|study|moved|relocated|plays|play|speaks|speak|owns|teaches|runs|dislikes|can't stand|doesn't like|does not like|don't like|got|became|started|goes|drives|uses|needs|plans|hopes|just|went|began|left|quit|took|made|won|lost|bought|sold|met|grew|gave|\p{L}+ed)\b/iu;
 /** A name: capitalised words, as written. */
 const NAME = /^,?\s*(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?),?\s+(.+)$/u;
 
@@ -429,7 +443,9 @@ const RULES: readonly Rule[] = [
     },
   },
   {
-    pattern: /^(.+?) (?:is|are) my (?:all[- ]time |absolute )?(?:favou?rite|fave) (.+)$/i,
+    // "X is my favourite Y", and the change "X has become / is now my favourite Y".
+    pattern:
+      /^(.+?) (?:is|are|has become|have become|became|is now|are now) my (?:new )?(?:all[- ]time |absolute )?(?:favou?rite|fave) (.+)$/i,
     build: (m) => {
       const value = cleanObject(m[1] ?? "");
       const thing = cleanObject(m[2] ?? "");
@@ -479,7 +495,7 @@ const RULES: readonly Rule[] = [
     },
   },
   {
-    pattern: new RegExp(`^my (${RELATION})\\b(.+)$`, "i"),
+    pattern: new RegExp(`^(?:my|our) (${RELATION})\\b(.+)$`, "i"),
     build: (m) => thirdParty(m[1] ?? "", m[2] ?? ""),
   },
   {
@@ -654,7 +670,38 @@ function recognise(clause: string, context: ClauseContext): Recognised | undefin
     const recognised = match ? rule.build(match, context) : undefined;
     if (recognised) return recognised;
   }
-  return undefined;
+  const slot = readUserSlot(statement);
+  return slot ? fromSlot(slot) : undefined;
+}
+
+/** A statement the general slot reader (slot-reader.ts) recognised, in the rules' canonical words. */
+function fromSlot(slot: SlotStatement): Recognised | undefined {
+  switch (slot.slot) {
+    case "home":
+      return place("Home", slot.negated ? "No longer lives in" : "Lives in", slot.value);
+    case "workplace":
+      return work("at", slot.value, slot.negated);
+    case "occupation":
+      return /^retired\b/i.test(slot.value)
+        ? { type: "personal", title: "Occupation", content: capitalize(slot.value), importance: 0.7 }
+        : work("as", slot.value, slot.negated);
+    case "age":
+      return { type: "personal", title: "Age", content: `Is ${slot.value} years old`, importance: 0.5 };
+    case "diet":
+      if (slot.value === "eats meat") return { type: "fact", title: "Diet", content: "Eats meat", importance: 0.8 };
+      return {
+        type: "fact",
+        title: "Diet",
+        content: `${slot.negated ? "Is no longer" : "Is"} ${slot.value}`,
+        importance: 0.8,
+      };
+    case "allergy":
+      return { type: "fact", title: "Allergy", content: `Is not allergic to ${slot.value}`, importance: 0.8 };
+    case "attitude":
+      if (slot.preferred) return preference("Prefers", slot.value);
+      if (slot.positive) return preference(slot.negated ? "No longer likes" : "Likes", slot.value);
+      return slot.negated ? undefined : preference("Dislikes", slot.value);
+  }
 }
 
 function toCandidate(recognised: Recognised, clause: string): ExtractionCandidate {
@@ -670,6 +717,22 @@ function toCandidate(recognised: Recognised, clause: string): ExtractionCandidat
     deadline: recognised.deadline ?? null,
     evidence: [{ role: "user", quote: clip(clause, MAX_QUOTE_CHARS) }],
   };
+}
+
+/** Slots with one value at a time, by the title the rules and the slot reader give them. */
+const SINGLE_VALUED_TITLES = new Set(["Home", "Workplace", "Occupation", "Diet", "Age"]);
+
+/**
+ * One slot, one value per message: "Moved out of Manchester — I live in Leeds now" says where the
+ * user lives; the denial of the old home is dropped (the new value supersedes it anyway).
+ */
+function withoutReplacedDenials(memories: ExtractionCandidate[]): ExtractionCandidate[] {
+  const stated = new Set(
+    memories
+      .filter((m) => SINGLE_VALUED_TITLES.has(m.title) && !/^(?:no longer|is no longer)\b/i.test(m.content))
+      .map((m) => m.title),
+  );
+  return memories.filter((m) => !(stated.has(m.title) && /^(?:no longer|is no longer)\b/i.test(m.content)));
 }
 
 /**
@@ -688,7 +751,7 @@ export function extractMemoriesOffline(input: { currentDate: string; userMessage
     memories.push(toCandidate(recognised, clause));
     if (memories.length === MAX_MEMORIES) break;
   }
-  return extractionResultSchema.parse({ memories });
+  return extractionResultSchema.parse({ memories: withoutReplacedDenials(memories) });
 }
 
 function firstWords(text: string): string[] {

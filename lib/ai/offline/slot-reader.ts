@@ -1,0 +1,381 @@
+/**
+ * The offline extractor's general reader of the user's single-valued attributes: where they live,
+ * where and as what they work, their age, their diet, and their attitude to a thing. It is tried
+ * after the extractor's phrase rules (extractor.ts) and reads a statement by its parts instead of
+ * its exact wording:
+ *
+ * - **whose**: the user must be the subject ("I…", "We…", "Our family…", "My address / employer /
+ *   age / job … is …", "<Place> is home"); statements about anyone else are left to the rules;
+ * - **mood and aspect**: a clause that is not a present fact yields nothing — plans, wishes and
+ *   hesitations ("thinking about", "tempted to", "someday", "whether", "I'd…", "will", "once…")
+ *   and the habitual past ("used to"); cessation ("stopped", "quit", "gave up", "outgrew",
+ *   "retired from", "moved out of", "laid off from", "not … anymore", "no longer") negates;
+ * - **the slot**, from the words that name it (a closed vocabulary: residence, employment, age,
+ *   diet, attitude) — not from the sentence's shape;
+ * - **the value**: a number for an age, a diet word, a name or noun phrase after the slot's
+ *   preposition, typed as a place, an organisation or a person by its word vector
+ *   ({@link valueKind}: GloVe, the offline embedder's asset), so "left Madrid for good" is about
+ *   the user's home and "left SAP for Oracle" about their employer.
+ *
+ * What it returns is in the extractor's canonical words ("Lives in …", "Works at …", "Is N years
+ * old", "Is vegan", "Likes …", "No longer …"), the same words consolidation (consolidation.ts)
+ * reads as one slot with one value, so a new value supersedes the old.
+ *
+ * Why word vectors type values but do not pick slots: measured on the offline asset, a verb's
+ * nearest slot does not separate durable from passing states — "resettled" is 0.60 from the
+ * residence words and "stayed (at a) hotel" 0.69–0.74, "visited" 0.56, "arrived" 0.63 — so a
+ * slot picked by vector similarity would turn every trip into a move. Names separate well: a
+ * place is nearer the centroid of known places than of known companies (Glasgow 0.61 / 0.09,
+ * Lagos 0.43 / −0.01), an organisation the reverse (Oracle 0.07 / 0.73, Nokia 0.16 / 0.73).
+ */
+import { MONTHS } from "./date-expressions";
+import { type WordVectors, wordVectors } from "./word-vectors";
+
+export type UserSlot = "home" | "workplace" | "occupation" | "age" | "diet" | "allergy" | "attitude";
+
+/** What the reader recognised: a slot, its value, and whether the statement denies it. */
+export interface SlotStatement {
+  slot: UserSlot;
+  value: string;
+  negated: boolean;
+  /** For attitudes: true for likes, false for dislikes (before negation). */
+  positive?: boolean;
+  /** For attitudes: the value is preferred over another ("switched from coffee to tea"). */
+  preferred?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values: what kind of thing a name is
+// ---------------------------------------------------------------------------------------------
+
+const PLACE_EXAMPLES =
+  "london paris berlin tokyo chicago toronto sydney madrid rome boston dublin vienna amsterdam seattle melbourne moscow cairo mumbai lisbon prague city town country village";
+const ORGANISATION_EXAMPLES =
+  "google microsoft apple amazon ibm intel siemens toyota nokia facebook netflix samsung oracle boeing company corporation firm";
+const PERSON_EXAMPLES = "john mary david sarah michael anna james emma peter laura";
+
+export type ValueKind = "place" | "organisation" | "person" | "unknown";
+
+interface Centroids {
+  place: number[];
+  organisation: number[];
+  person: number[];
+}
+
+const centroidCache = new WeakMap<WordVectors, Centroids>();
+
+function unitVector(vectors: WordVectors, words: readonly string[]): number[] | undefined {
+  const sum = new Array<number>(vectors.dims).fill(0);
+  let found = false;
+  for (const word of words) {
+    const row = vectors.indexOf(word);
+    if (row === undefined) continue;
+    const single = new Array<number>(vectors.dims).fill(0);
+    vectors.addTo(single, row, 1);
+    const norm = Math.hypot(...single);
+    for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] as number) + (single[d] as number) / norm;
+    found = true;
+  }
+  if (!found) return undefined;
+  const norm = Math.hypot(...sum);
+  return sum.map((x) => x / norm);
+}
+
+function centroids(vectors: WordVectors): Centroids {
+  let cached = centroidCache.get(vectors);
+  if (!cached) {
+    const of = (examples: string) => unitVector(vectors, examples.split(" ")) ?? [];
+    cached = { place: of(PLACE_EXAMPLES), organisation: of(ORGANISATION_EXAMPLES), person: of(PERSON_EXAMPLES) };
+    centroidCache.set(vectors, cached);
+  }
+  return cached;
+}
+
+const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
+
+/** The least similarity to a kind's centroid, and the least lead over the next kind, to call a name that kind. */
+const KIND_MIN = 0.2;
+const KIND_MARGIN = 0.1;
+const CALENDAR_WORDS = new Set([
+  ...MONTHS,
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+]);
+
+/**
+ * What a name is, by its words' vectors: nearer the centroid of example places, organisations or
+ * people by at least {@link KIND_MARGIN} (and at least {@link KIND_MIN} from it). Month and
+ * weekday names are never places; a name none of whose words the asset knows is "unknown".
+ */
+export function valueKind(name: string, vectors: WordVectors = wordVectors()): ValueKind {
+  const words = name
+    .toLowerCase()
+    .split(/[\s-]+/)
+    .filter((w) => !/^(?:the|of|and|&)$/.test(w));
+  if (words.length === 0 || words.some((w) => CALENDAR_WORDS.has(w))) return "unknown";
+  const vector = unitVector(vectors, words);
+  if (!vector) return "unknown";
+  const c = centroids(vectors);
+  const scores: [ValueKind, number][] = [
+    ["place", dot(vector, c.place)],
+    ["organisation", dot(vector, c.organisation)],
+    ["person", dot(vector, c.person)],
+  ];
+  scores.sort((a, b) => b[1] - a[1]);
+  const [best, second] = scores as [[ValueKind, number], [ValueKind, number]];
+  return best[1] >= KIND_MIN && best[1] - second[1] >= KIND_MARGIN ? best[0] : "unknown";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mood, aspect and negation
+// ---------------------------------------------------------------------------------------------
+
+/** Words that make a clause a plan, a wish, a hesitation or a supposition, not a present fact. */
+const IRREALIS =
+  /\b(?:think|thinking|considering|consider|tempted|wish|wishing|hope|hoping|want|wanted|wants|plan|plans|planning|might|(?:i|we) may|could|would|should|someday|one day|maybe|perhaps|probably|whether|decide|deciding|undecided|dream|dreaming|once|gonna|going to|will|about to|soon|next|if|unless|in case|eventually|considered|debating|weighing|torn)\b|\b(?:i|we|you)'(?:d|ll)\b/i;
+/** The habitual past: "I used to live in Adelaide" says nothing about now. */
+const HABITUAL_PAST = /\bused to\b/i;
+/** Negation of the statement itself. */
+const NEGATION = /\b(?:not|no longer|never|n't|isn't|aren't|don't|doesn't|didn't|wasn't)\b|n't\b/i;
+/** Verbs of an ended state: the slot's value is no longer true. */
+const CESSATION =
+  /\b(?:stopped|quit|left|gave up|given up|outgrew|outgrown|got over|retired|moved out of|moved away from|laid off|let go|fired|done with|no more)\b/i;
+
+// ---------------------------------------------------------------------------------------------
+// The reader
+// ---------------------------------------------------------------------------------------------
+
+/** A name as written: capitalised words (not the pronoun I), possibly joined by "of"/"and"/"&" ("Bank of America"). */
+const PROPER_NAME = /\b((?!I\b)\p{Lu}[\p{L}\d'&.-]*(?:\s+(?:(?:of|de|la|del|and|&)\s+)?\p{Lu}[\p{L}\d'&.-]*){0,3})/u;
+/** Adverbs between the subject and the verb ("I'm now 27", "I've finally settled", "I'm fully vegetarian"). */
+const ADVERB =
+  /\b(?:now|still|just|finally|officially|already|recently|again|fully|completely|totally|really|also|properly)\s+/gi;
+const USER_SUBJECT =
+  /^(?:i|i'm|im|i am|i've|i have|i'd|we|we're|we are|we've|we have|our (?:family|household)|(?:(?:my|our)\s+)?(?:new\s+)?home|my (?:(?:new|current|own)\s+)*(?:home|address|employer|job|gig|role|position|work|workplace|company|age|diet|occupation|profession))\b/i;
+
+/** A subjectless diary statement, the user implied: "Had my 41st birthday", "Celebrated turning 33", "Made the move". */
+const DIARY_OPENING = /^(?:\p{L}+ed|had|made|got|went|became|began|hit|quit|left|took)\s/iu;
+
+const DIET_WORDS: Readonly<Record<string, string>> = {
+  vegan: "vegan",
+  "plant-based": "vegan",
+  "plant based": "vegan",
+  vegetarian: "vegetarian",
+  veggie: "vegetarian",
+  pescatarian: "pescatarian",
+  pescetarian: "pescatarian",
+  flexitarian: "flexitarian",
+};
+/** Verbs that say what the user is (or has become): the copula and verbs of change of state. */
+const BECOMING =
+  /\b(?:am|'m|im|is|are|'re|became|become|becoming|went|gone|going|turned|switched to|been|being|stay|stayed|remain|remained)\b/i;
+
+/** Residence: verbs and nouns that name where someone lives (durable states only; not stays or visits). */
+const RESIDENCE =
+  /\b(?:live|lives|living|reside|resides|residing|moved|(?:the|a|my|our) move|relocated|resettled|settled|based|home|address|(?:my|our)\s+(?:new\s+|own\s+)*(?:house|flat|apartment|condo|place))\b/i;
+/** A stay, not a home: "I'm in Paris for a conference", "We're in Lisbon for the weekend". */
+const TEMPORARY =
+  /\b(?:for (?:a|the|an) (?:conference|meeting|weekend|week|few days|holiday|vacation|trip|night|day|visit|wedding|festival)|this (?:week|weekend)|on (?:holiday|vacation|a trip|business)|visiting|staying|trip|tonight|today|as an investment)\b/i;
+/** Leaving a place for good: without one of these, "I left Madrid" may be a trip. */
+const FOR_GOOD = /\b(?:for good|behind|permanently|forever|moved out of|moved away from)\b/i;
+/** Employment: what names the user's job, employer or a change of either. */
+const EMPLOYMENT =
+  /\b(?:work|works|working|job|employer|employed|hired|joined\b.*\bas\s+an?|joined (?:the )?(?:team|staff|company|firm) (?:at|of)|position|role|career|gig|(?:accepted|took) (?:an?|the) (?:job )?offer|laid off|let go|fired|retired|colleagues?|promoted)\b/i;
+
+const ATTITUDE_POSITIVE =
+  /\b(?:(?:grown|come|started|begun|learned|learnt) to (?:really )?)?(?:like|likes|love|loves|enjoy|enjoys|adore|adores|(?:am|'m|are|'re)\s+(?:not\s+|no longer\s+)?(?:really\s+)?into|fond of|crazy about|obsessed with|hooked on|can't get enough of|a fan of)\b/i;
+const ATTITUDE_NEGATIVE =
+  /\b(?:hate|hates|dislike|dislikes|detest|loathe|can't stand|cannot stand|sick of|tired of|fed up with|bored of|bored with|gone off|went off)\b/i;
+
+function cleanValue(text: string): string {
+  return text
+    .replace(
+      /\s+(?:now|these days|nowadays|anymore|any more|again|today|yesterday|for good|for me|completely|entirely|at all|either|as of .+|since .+|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december|\d{4})\b.*|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*|last (?:week|month|year|summer|winter|spring|autumn|fall)|this (?:week|month|year)|after .+|with .+)$/i,
+      "",
+    )
+    .replace(/^[\s,]+|[\s,.!?;:]+$/g, "")
+    .trim();
+}
+
+/** The first name or noun phrase after one of `prepositions`, up to a clause break. */
+function phraseAfter(statement: string, prepositions: string): string | undefined {
+  const match = new RegExp(`\\b(?:${prepositions})\\s+((?:the\\s+)?[^,;—–]+)`, "i").exec(statement);
+  if (!match?.[1]) return undefined;
+  const value = cleanValue(match[1].split(/\s+(?:and|but|so|because|since|for|to|from)\s+/i)[0] ?? "");
+  return value.length > 0 && value.split(/\s+/).length <= 6 ? value : undefined;
+}
+
+function properNameIn(text: string, from = 0): string | undefined {
+  const match = PROPER_NAME.exec(text.slice(from));
+  return match?.[1];
+}
+
+/** A number tied to age by the word next to it: "turned 30", "hit 60", "my age is 45", "41st birthday", "30 years old", "I'm 27". */
+const AGE_NUMBER =
+  /\b(?:(?:turned|turning|hit|reached|age is|aged|i'm|im|i am)\s+(\d{1,3})\b(?!\s*(?:%|percent|kg|kilos?|lbs?|pounds|km|miles|steps|am|pm|o'clock|minutes|hours|euros?|dollars|k\b|[.:,]\d))|(\d{1,3})(?:st|nd|rd|th)\s+birthday|(\d{1,3})\s+(?:years?|yrs)\s+old)/i;
+
+function readAge(statement: string): SlotStatement | undefined {
+  const number = AGE_NUMBER.exec(statement);
+  const value = number?.[1] ?? number?.[2] ?? number?.[3];
+  if (!value) return undefined;
+  const age = Number(value);
+  return age >= 1 && age <= 120 ? { slot: "age", value: String(age), negated: false } : undefined;
+}
+
+function readDiet(statement: string, negated: boolean): SlotStatement | undefined {
+  const lower = statement.toLowerCase();
+  const word = Object.keys(DIET_WORDS).find((w) => new RegExp(`\\b${w}\\b`).test(lower));
+  if (word) {
+    const before = lower.slice(0, lower.indexOf(word));
+    if (!BECOMING.test(before) && !CESSATION.test(before)) return undefined;
+    return { slot: "diet", value: DIET_WORDS[word] ?? word, negated: negated || CESSATION.test(before) };
+  }
+  // Eating meat again, or for the first time in years, ends a vegetarian or vegan diet.
+  if (!negated && /\b(?:eat|eating|eats|back on)\s+meat\b/i.test(statement))
+    return { slot: "diet", value: "eats meat", negated: false };
+  return undefined;
+}
+
+function readHome(statement: string, negated: boolean, ceased: boolean): SlotStatement | undefined {
+  if (TEMPORARY.test(statement)) return undefined;
+  const residence = RESIDENCE.test(statement);
+  // "Copenhagen is home now", "I've been calling Cape Town home": the place named before "home".
+  const fronted = /^(.+?)\s+is\s+(?:my\s+)?home\b/i.exec(statement) ?? /\bcalling\s+(.+?)\s+home\b/i.exec(statement);
+  const place =
+    (fronted?.[1] && valueKind(fronted[1]) === "place" ? fronted[1] : undefined) ??
+    phraseAfter(statement, "in|to|into|out of|away from") ??
+    (/\bleft\s+\p{Lu}/u.test(statement) ? properNameIn(statement, statement.search(/\bleft\s/i)) : undefined);
+  if (!place) return undefined;
+  const kind = valueKind(place);
+  const named = /^\p{Lu}/u.test(place);
+  // A named value must not read as an organisation ("lives in" one is not a home); many cities
+  // are also given names ("Austin", "Victoria"), so a person's reading does not rule one out
+  // after a residence word. Without one ("I'm still in Berlin") it must read as a place.
+  if (named && kind === "organisation") return undefined;
+  if (!residence && !(ceased && named && kind === "place")) return undefined;
+  // A home is a named place ("in Brighton"), never a time or a thing ("moved in on Saturday").
+  if (!named) return undefined;
+  if (ceased && !FOR_GOOD.test(statement) && !/\bleft\s+\S+(?:\s+\S+)?\s+for\s+\p{Lu}/u.test(statement)) {
+    if (!/\bmoved (?:out of|away from)\b/i.test(statement)) return undefined;
+  }
+  // "I left Oslo for Bergen": the new place is the value.
+  const leftFor = /\bleft\s+.+?\s+for\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)*)/u.exec(statement);
+  if (leftFor?.[1] && valueKind(leftFor[1]) === "place") return { slot: "home", value: leftFor[1], negated: false };
+  const where = cleanValue(place);
+  return where ? { slot: "home", value: where, negated: negated || ceased } : undefined;
+}
+
+function readWork(statement: string, negated: boolean, ceased: boolean): SlotStatement | undefined {
+  const employment = EMPLOYMENT.test(statement);
+  // "I left SAP for Oracle": the new employer is the value.
+  const leftFor = /\b(?:left|quit)\s+(.+?)\s+for\s+(\p{Lu}[\p{L}\d'&.-]*(?:\s+\p{Lu}[\p{L}\d'&.-]*)*)/u.exec(statement);
+  if (leftFor?.[1] && leftFor[2] && valueKind(leftFor[2]) !== "place" && valueKind(leftFor[1]) !== "place")
+    return { slot: "workplace", value: cleanValue(leftFor[2]), negated: false };
+  const occupation = /\b(?:is|as)\s+(an?\s+[^,;]+?)(?:\s+(?:at|for|with|in)\s+.+)?$/i.exec(statement);
+  if (
+    employment &&
+    occupation?.[1] &&
+    /\b(?:job|gig|role|position|work|occupation|profession|hired|joined)\b/i.test(statement)
+  ) {
+    const rest = statement.slice((occupation.index ?? 0) + occupation[0].indexOf(occupation[1]));
+    const what = cleanValue(rest.split(/,/)[0] ?? "");
+    if (/\bas\s+an?\b|\bis\s+as\b/i.test(statement) && !/\b(?:joined|hired)\b/i.test(statement))
+      return what ? { slot: "occupation", value: what, negated: negated || ceased } : undefined;
+  }
+  const retired = /\bretired from\s+([a-z][\p{L} -]+)$/iu.exec(cleanValue(statement));
+  if (retired?.[1]) return { slot: "occupation", value: `retired from ${retired[1].trim()}`, negated: false };
+
+  const employer = /^my (?:(?:new|current)\s+)*employer is\s+(.+)$/i.exec(statement);
+  // The employer: named after "my employer is", right after joining or leaving ("I quit Deloitte"),
+  // or after the slot's preposition ("at NASA", "from Nokia", "at the city library").
+  const org =
+    employer?.[1] ??
+    (/\b(?:joined|quit|left)\s+\p{Lu}/u.test(statement)
+      ? properNameIn(statement, statement.search(/\b(?:joined|quit|left)\s/i))
+      : undefined) ??
+    phraseAfter(statement, "at|for|with|from|joined|by");
+  if (!org) return undefined;
+  const named = /^\p{Lu}/u.test(org);
+  const kind = named ? valueKind(org) : "unknown";
+  if (kind === "place" || kind === "person") return undefined;
+  // "I'm not at Microsoft anymore": being at an organisation is working there.
+  const beingAt =
+    named && kind === "organisation" && /^(?:i'm|im|i am)\s+(?:not\s+|no longer\s+)?at\b/i.test(statement);
+  // "I quit Deloitte": ending something that reads as an organisation ends a job.
+  const quitOrganisation = ceased && kind === "organisation";
+  if (!employment && !beingAt && !quitOrganisation) return undefined;
+  if (!named && !/^the\s/i.test(org)) return undefined;
+  // "Quit" and "left" end employment only when what was left is an employer.
+  const value = cleanValue(org);
+  return value ? { slot: "workplace", value, negated: negated || ceased } : undefined;
+}
+
+/** "I outgrew my peanut allergy", "I got over my cat allergy": an allergy the user no longer has. */
+function readAllergy(statement: string, ceased: boolean): SlotStatement | undefined {
+  const allergy = /\b(?:my|the)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+allergy\b/iu.exec(statement);
+  return ceased && allergy?.[1] ? { slot: "allergy", value: allergy[1].toLowerCase(), negated: true } : undefined;
+}
+
+function readAttitude(statement: string, negated: boolean, ceased: boolean): SlotStatement | undefined {
+  const positive = ATTITUDE_POSITIVE.exec(statement);
+  const negative = ATTITUDE_NEGATIVE.exec(statement);
+  const fronted =
+    /^(.+?)\s+(?:just\s+)?(?:doesn't|does not|don't|do not|no longer)\s+(?:really\s+)?(?:interest|excite|appeal to)\s+me\b/i.exec(
+      statement,
+    ) ?? /^(.+?)\s+(?:is|are)(?:n't| not| no longer)\s+(?:something|a thing|stuff|what)\s+i\b/i.exec(statement);
+  if (fronted?.[1]) {
+    const first = cleanValue(fronted[1]);
+    // The sentence's capital is not the thing's: "Cheese isn't something I enjoy" is about cheese.
+    const thing = valueKind(first) === "unknown" ? first.charAt(0).toLowerCase() + first.slice(1) : first;
+    return thing ? { slot: "attitude", value: thing, negated: true, positive: true } : undefined;
+  }
+  if (!/^(?:i|i'm|im|i am|i've|i have)\b/i.test(statement)) return undefined;
+  // A switch between two things is a preference for the second: "I've switched from coffee to tea".
+  const switched = /\b(?:switched|changed|moved on|converted|gone over)\s+from\s+(.+?)\s+to\s+(.+)$/i.exec(statement);
+  if (switched?.[2] && !negated) {
+    const thing = cleanValue(switched[2]);
+    // "Switched from Lisbon to Porto" or "from SAP to Oracle" is not a taste.
+    if (/^\p{Lu}/u.test(thing) && valueKind(thing) !== "unknown") return undefined;
+    return thing ? { slot: "attitude", value: thing, negated: false, positive: true, preferred: true } : undefined;
+  }
+  const match = negative && (!positive || negative.index < positive.index) ? negative : positive;
+  if (!match) return undefined;
+  const thing = cleanValue(statement.slice(match.index + match[0].length));
+  if (!thing || /^(?:it|that|this|them|you|those|these|him|her)\b/i.test(thing) || thing.split(/\s+/).length > 6)
+    return undefined;
+  return { slot: "attitude", value: thing, negated: negated || ceased, positive: match === positive };
+}
+
+/**
+ * Reads a statement (already normalised by the extractor: straight apostrophes, no leading filler,
+ * no end mark) as a value of one of the user's slots, or undefined. Never reads a plan, a wish, a
+ * supposition, the habitual past or someone else's state.
+ */
+export function readUserSlot(raw: string): SlotStatement | undefined {
+  const statement = raw.replace(ADVERB, "").replace(/\s+/g, " ").trim();
+  if (
+    !USER_SUBJECT.test(statement) &&
+    !DIARY_OPENING.test(statement) &&
+    !/^(.+?)\s+is\s+(?:my\s+)?home\b/i.test(statement)
+  ) {
+    if (!/^.+?\s+(?:doesn't|does not|don't|isn't|aren't|is not|are not)\b.*\b(?:me|i)\b/i.test(statement))
+      return undefined;
+  }
+  if (IRREALIS.test(statement) || HABITUAL_PAST.test(statement)) return undefined;
+  // Idioms that hold a "not" without denying anything: "can't get enough of", "can't stand".
+  const negated = NEGATION.test(statement.replace(/\b(?:can't|cannot|can not) (?:get enough of|stand)\b/gi, ""));
+  const ceased = CESSATION.test(statement);
+  return (
+    readAge(statement) ??
+    readDiet(statement, negated) ??
+    readAllergy(statement, ceased) ??
+    readAttitude(statement, negated, ceased) ??
+    readWork(statement, negated, ceased) ??
+    readHome(statement, negated, ceased)
+  );
+}
