@@ -26,6 +26,8 @@ test("agent mode on the demo mailbox: tool steps, an approval card, Sent after A
     "Prepared an email to Maya Chen <maya.chen@example.com>: waiting for your approval",
   ]);
   await expect(reply).toContainText("nothing is sent until you approve");
+  // The chat says plainly which mailbox this is.
+  await expect(reply.getByTestId("agent-mailbox-notice")).toContainText("demo mailbox");
 
   // The approval card: the exact draft, in the demo mailbox, waiting.
   const card = reply.getByTestId("mail-approval");

@@ -10,7 +10,14 @@ import {
   SendIcon,
   TagIcon,
 } from "lucide-react";
+import Link from "next/link";
 import type { ChatMessage } from "./types";
+
+/** The mailbox an agent answer worked on ("gmail" or "demo"), from its data part; null for other answers. */
+export function agentMailbox(message: ChatMessage): string | null {
+  const part = message.parts.find((p) => p.type === "data-agent-mailbox") as { data?: { kind?: string } } | undefined;
+  return part?.data?.kind ?? null;
+}
 
 /** A mailbox tool step of an agent answer (a dynamic tool part, streamed and stored alike). */
 interface AgentStep {
@@ -81,9 +88,20 @@ const ICONS: Record<string, typeof SearchIcon> = {
 /** The agent's mailbox steps, in order ("Searched mail for “from:maya”: 3 found"); the debug view has every detail. */
 export function AgentSteps({ message }: { message: ChatMessage }) {
   const steps = agentSteps(message);
+  const demo = agentMailbox(message) === "demo";
   if (steps.length === 0) return null;
   return (
     <ol className="flex flex-col items-start gap-1" aria-label="Mailbox steps">
+      {demo && (
+        <li className="text-xs text-muted-foreground" data-testid="agent-mailbox-notice">
+          On the <strong className="font-medium text-foreground">demo mailbox</strong>, a sample inbox kept in Lifeline
+          (nothing is sent from it).{" "}
+          <Link href="/settings#gmail-heading" className="underline underline-offset-2 hover:text-foreground">
+            Connect Gmail
+          </Link>{" "}
+          to use yours.
+        </li>
+      )}
       {steps.map((step) => {
         const Icon = step.error ? CircleAlertIcon : step.done ? (ICONS[step.tool] ?? InboxIcon) : LoaderCircleIcon;
         return (

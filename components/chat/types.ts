@@ -22,7 +22,7 @@ export interface ChatSettings {
 }
 
 /** Stored parts shown again after a reload: tool steps (memory or mailbox) and approval cards. */
-const KEPT_PART = /^(?:tool-.+|dynamic-tool|data-mail-approval)$/;
+const KEPT_PART = /^(?:tool-.+|dynamic-tool|data-mail-approval|data-agent-mailbox)$/;
 
 /** The tool and approval parts of a stored message's parts (its text is rebuilt from its content). */
 function storedToolParts(parts: unknown): ChatMessage["parts"] {

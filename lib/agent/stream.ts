@@ -7,7 +7,7 @@ import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messag
 import type { UIMessageChunk } from "ai";
 import type { buildAgentGraph } from "./graph";
 import { finalAnswer } from "./graph";
-import type { Draft } from "./mailbox/types";
+import type { Draft, MailboxKind } from "./mailbox/types";
 import type { AgentRecorder } from "./recorder";
 
 export interface MailApproval {
@@ -29,6 +29,7 @@ export type AgentPart =
       output: unknown;
     }
   | { type: "data-mail-approval"; id: string; data: MailApproval }
+  | { type: "data-agent-mailbox"; id: string; data: { kind: MailboxKind } }
   | { type: "text"; text: string };
 
 /**

@@ -105,6 +105,10 @@ export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]
   const stream = createUIMessageStream({
     execute: async ({ writer }) => {
       writer.write({ type: "start", messageId: turn.assistantMessageId, messageMetadata: { ...turn.metadata } });
+      // Which mailbox this answer works on: the chat says so plainly when it is the demo mailbox.
+      const mailboxPart = { type: "data-agent-mailbox", id: "mailbox", data: { kind: mailbox.kind } } as const;
+      writer.write(mailboxPart);
+      parts.push(mailboxPart);
       try {
         await streamAgentTurn({
           graph,

@@ -28,13 +28,19 @@ type User = Awaited<ReturnType<typeof registerAndSignIn>>;
 type ModelStep = Extract<AgentDebugStep, { type: "agent-model" }>;
 
 /** A scripted OpenAI-compatible Chat Completions server, reached through the registry's fetch. */
-function scriptedOpenAI(replies: (Record<string, unknown> | number)[]) {
+function scriptedOpenAI(replies: (Record<string, unknown> | number | "hang")[]) {
   const bodies: { model: string; temperature?: number; messages: { role: string; content: string }[] }[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     if (!url.endsWith("/chat/completions")) return new Response("not found", { status: 404 });
     bodies.push(JSON.parse(String(init?.body)));
     const reply = replies[Math.min(bodies.length - 1, replies.length - 1)] ?? {};
+    if (reply === "hang") {
+      // A model that never answers: only the request's abort ends the call.
+      return new Promise<Response>((_, reject) =>
+        init?.signal?.addEventListener("abort", () => reject(init.signal?.reason ?? new Error("aborted"))),
+      );
+    }
     if (typeof reply === "number") {
       return Response.json(
         { error: { message: "the request was refused", type: "invalid_request_error" } },
@@ -127,6 +133,7 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
     const types = second.events.map((e) => (e.type.startsWith("tool-") ? `${e.type}:${e.toolName ?? ""}` : e.type));
     expect(types.filter((t) => t !== "start-step" && t !== "finish-step")).toEqual([
       "start",
+      "data-agent-mailbox",
       "tool-input-available:search_emails",
       "tool-output-available:",
       "tool-input-available:send_email",
@@ -147,12 +154,14 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
     expect(second.assistant.status).toBe("complete");
     expect(second.assistant.content).toMatch(/approve it to send/);
     expect((second.assistant.parts as { type: string }[]).map((p) => p.type)).toEqual([
+      "data-agent-mailbox",
       "dynamic-tool",
       "dynamic-tool",
       "data-mail-approval",
       "text",
     ]);
-    const readResult = (second.assistant.parts as { output?: unknown }[])[0]?.output as { snippet?: string }[];
+    expect((second.assistant.parts as { data?: unknown }[])[0]?.data).toEqual({ kind: "demo" });
+    const readResult = (second.assistant.parts as { output?: unknown }[])[1]?.output as { snippet?: string }[];
     expect(readResult[0]).not.toHaveProperty("snippet");
 
     // The debug record: mode, model, and every step in order.
@@ -289,6 +298,55 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
     expect(firstCall?.params.prompt.map((m) => m.content)).toEqual(bodies[0]?.messages.map((m) => m.content));
     expect(bodies[1]?.messages.find((m) => m.role === "tool")?.content).toContain("Dinner on Friday?");
     expect(turn.record).toMatchObject({ inputTokens: 200, outputTokens: 20, totalTokens: 220 });
+  });
+
+  it("stop: a client abort mid-loop ends the agent, keeps its steps and stores the answer as aborted", async () => {
+    const user = await userWithMemories("agent-stop", []);
+    const { registry, bodies } = scriptedOpenAI([
+      {
+        content: null,
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "list_labels", arguments: "{}" } }],
+      },
+      "hang",
+    ]);
+    setAiRegistry(registry);
+    const controller = new AbortController();
+    const res = await fetch(`${context.server.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: user.client.cookieHeader() },
+      body: JSON.stringify({ message: { text: "What labels do I have?" }, mode: "agent" }),
+      signal: controller.signal,
+    });
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    // Wait for the second model call (the tool step has streamed), then press stop.
+    for (let i = 0; i < 100 && bodies.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(bodies).toHaveLength(2);
+    controller.abort();
+    let assistant: typeof messages.$inferSelect | undefined;
+    for (let i = 0; i < 100; i++) {
+      [assistant] = await db()
+        .select()
+        .from(messages)
+        .where(and(eq(messages.conversationId, conversationId), eq(messages.role, "assistant")));
+      if (assistant?.status !== "streaming") break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(assistant?.status).toBe("aborted");
+    expect((assistant?.parts as { type: string; toolName?: string }[]).map((p) => p.toolName ?? p.type)).toEqual([
+      "data-agent-mailbox",
+      "list_labels",
+    ]);
+    await afterResponseIdle();
+    const [record] = await db()
+      .select()
+      .from(promptDebug)
+      .where(eq(promptDebug.messageId, assistant?.id ?? ""));
+    expect(record?.finishReason).toBe("aborted");
+    expect((record?.modelInput as AgentDebugStep[]).map((s) => s.type)).toEqual([
+      "agent-model",
+      "agent-tool",
+      "agent-model",
+    ]);
   });
 
   it("a model failure is a stored error with its debug record, and no extraction", async () => {
