@@ -26,9 +26,11 @@ import { type ChatUser, timeChatTurn } from "./chat-turn";
 import { generateQuestions } from "./corpus";
 import { type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
 import {
+  type Answer,
   agreement,
   type Contender,
   exactNearest,
+  fastStatement,
   hnswNearest,
   inAppBaseline,
   type Question,
@@ -168,9 +170,9 @@ async function timeContenders(
   questions: Question[],
   rounds: number,
   contenders: Record<string, Contender>,
-): Promise<{ latency: BenchResult["latency"]; tops: Map<string, string[][]> }> {
+): Promise<{ latency: BenchResult["latency"]; tops: Map<string, Answer[]> }> {
   const samples = new Map<string, number[]>(Object.keys(contenders).map((name) => [name, []]));
-  const tops = new Map<string, string[][]>(Object.keys(contenders).map((name) => [name, []]));
+  const tops = new Map<string, Answer[]>(Object.keys(contenders).map((name) => [name, []]));
   const progress = progressBar();
   progress.start(questions.length * rounds * Object.keys(contenders).length, "retrieval");
   // Warm-up: the first calls pay for plans, caches and JIT.
@@ -191,6 +193,26 @@ async function timeContenders(
   return {
     latency: Object.fromEntries([...samples].map(([name, values]) => [name, summarise(values)])),
     tops,
+  };
+}
+
+const mean = (values: readonly number[]) =>
+  Math.round((values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)) * 1000) / 1000;
+
+/** The fast statement's and the default's top 5 against the exact statement's, question by question. */
+function fastAgreement(tops: Map<string, Answer[]>): NonNullable<BenchResult["fastPath"]> {
+  const exact = tops.get("exact") ?? [];
+  const same = (name: string) =>
+    (tops.get(name) ?? []).map((answer, i) => agreement(exact[i]?.top ?? [], answer.top).same);
+  const fast = tops.get("fast") ?? [];
+  const fastSame = same("fast");
+  const certified = fast.map((answer) => answer.certified === true);
+  const whenCertified = fastSame.filter((_, i) => certified[i]);
+  return {
+    agreement: mean(fastSame.map(Number)),
+    certified: mean(certified.map(Number)),
+    agreementWhenCertified: whenCertified.length === 0 ? 1 : mean(whenCertified.map(Number)),
+    chosenAgreement: mean(same("hybrid").map(Number)),
   };
 }
 
@@ -269,20 +291,23 @@ export async function main(argv: readonly string[]): Promise<number> {
         };
         const { latency, tops } = await timeContenders(context, questions, options.rounds, {
           hybrid: statement("hybrid"),
+          exact: statement("hybrid", { exact: true }),
+          fast: fastStatement,
           weighted: statement("weighted"),
           "in-app": inAppBaseline,
           "hnsw-nearest": hnswNearest,
         });
-        const exact = [];
-        for (const question of questions) exact.push(await exactNearest(context, question));
+        const nearest = [];
+        for (const question of questions) nearest.push(await exactNearest(context, question));
         const hnsw = tops.get("hnsw-nearest") ?? [];
-        const recall = exact.map((ids, i) => agreement(ids, hnsw[i] ?? []).recall);
+        const recall = nearest.map((ids, i) => agreement(ids, hnsw[i]?.top ?? []).recall);
         const result: BenchResult = {
           db: kind,
           size,
           otherRows: (size * OTHER_USERS) / 2,
           latency,
-          hnswRecallAt5: Math.round((recall.reduce((a, b) => a + b, 0) / Math.max(1, recall.length)) * 1000) / 1000,
+          hnswRecallAt5: mean(recall),
+          fastPath: fastAgreement(tops),
         };
         if (options.chat && options.chatSizes.includes(size)) {
           console.error("chat turns through the route…");

@@ -116,7 +116,14 @@ describe.each(DB_KINDS)("memory corpus statistics on %s", (kind) => {
     const aliceRow = (await stored(database)).find((r) => r.user_id === alice && r.embedding_model === TEST_EMBEDDER);
     expect(aliceRow).toMatchObject({ memories: 2, zero_vectors: 1 });
 
-    const [greenTea, marathons, noVector, zero, archived, otherModel] = ids as [string, ...string[]];
+    const [greenTea, marathons, noVector, zero, archived, otherModel] = ids as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     await db
       .update(memories)
       .set({ content: "likes green tea and black coffee every single morning" })
@@ -131,12 +138,9 @@ describe.each(DB_KINDS)("memory corpus statistics on %s", (kind) => {
     await db
       .update(memories)
       .set({ embedding: sparseVector({ 5: 1 }), embeddingModel: TEST_EMBEDDER })
-      .where(inArray(memories.id, [noVector as string, zero as string]));
+      .where(inArray(memories.id, [noVector, zero]));
     await expectConsistent(database);
-    await db
-      .update(memories)
-      .set({ embeddingModel: TEST_EMBEDDER })
-      .where(eq(memories.id, otherModel as string));
+    await db.update(memories).set({ embeddingModel: TEST_EMBEDDER }).where(eq(memories.id, otherModel));
     await expectConsistent(database);
     // Access counting writes no statistic.
     const before = await stored(database);

@@ -132,6 +132,8 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
       listed: ok.semantic.candidates.length,
       selected: selected.length,
       nearMisses: nearMisses.length,
+      path: ok.semantic.path,
+      certified: ok.semantic.certified,
     },
     waitingForReembedding: ok?.semantic.waitingForReembedding ?? 0,
     conversation:
@@ -209,7 +211,6 @@ async function retrieve(db: Db, input: AssembleInput, now: Date, config: Assembl
       text: input.message,
       now,
       config: config.retrieval,
-      countAccess: false,
     });
     timings.semanticSqlMs = elapsedSince(start);
 
