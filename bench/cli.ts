@@ -4,7 +4,8 @@
  *
  *   npm run bench                     Postgres (1k, 10k, 100k) and PGlite (1k, 10k), 200 questions × 2
  *   npm run bench -- --quick          Postgres (1k, 10k) and PGlite (1k), 50 questions × 1 (< 3 min)
- *   --db postgres,pglite  --sizes 1000,10000  --questions 200  --rounds 2  --no-chat  --out DIR
+ *   --db postgres,pglite  --sizes 1000,10000  --questions 200  --rounds 2  --out DIR
+ *   --no-chat  --chat-sizes 1000,10000  --no-retrieval (chat turns only)
  *
  * Postgres: TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/test); each size
  * seeds its own database `lifeline_bench_<size>_<embedder>` once and reuses it in later runs.
@@ -51,6 +52,7 @@ export interface BenchOptions {
   rounds: number;
   chat: boolean;
   chatSizes: number[];
+  retrieval: boolean;
   concurrentUsers: number;
   out: string;
 }
@@ -78,7 +80,8 @@ export function parseArgs(argv: readonly string[], now = new Date()): BenchOptio
     questions: Number(value("--questions") ?? (quick ? 50 : 200)),
     rounds: Number(value("--rounds") ?? (quick ? 1 : 2)),
     chat: !argv.includes("--no-chat"),
-    chatSizes: quick ? [1_000] : [1_000, 10_000],
+    chatSizes: numbers(value("--chat-sizes")) ?? (quick ? [1_000] : [1_000, 10_000]),
+    retrieval: !argv.includes("--no-retrieval"),
     concurrentUsers: OTHER_USERS,
     out: value("--out") ?? path.join("bench", "results", now.toISOString().replace(/[:.]/g, "-")),
   };
@@ -289,26 +292,22 @@ export async function main(argv: readonly string[]): Promise<number> {
           embeddingModel: embedder.model,
           now,
         };
-        const { latency, tops } = await timeContenders(context, questions, options.rounds, {
-          hybrid: statement("hybrid"),
-          exact: statement("hybrid", { exact: true }),
-          fast: fastStatement,
-          weighted: statement("weighted"),
-          "in-app": inAppBaseline,
-          "hnsw-nearest": hnswNearest,
-        });
-        const nearest = [];
-        for (const question of questions) nearest.push(await exactNearest(context, question));
-        const hnsw = tops.get("hnsw-nearest") ?? [];
-        const recall = nearest.map((ids, i) => agreement(ids, hnsw[i]?.top ?? []).recall);
-        const result: BenchResult = {
-          db: kind,
-          size,
-          otherRows: (size * OTHER_USERS) / 2,
-          latency,
-          hnswRecallAt5: mean(recall),
-          fastPath: fastAgreement(tops),
-        };
+        const result: BenchResult = { db: kind, size, otherRows: (size * OTHER_USERS) / 2, latency: {} };
+        if (options.retrieval) {
+          const { latency, tops } = await timeContenders(context, questions, options.rounds, {
+            hybrid: statement("hybrid"),
+            exact: statement("hybrid", { exact: true }),
+            fast: fastStatement,
+            weighted: statement("weighted"),
+            "in-app": inAppBaseline,
+            "hnsw-nearest": hnswNearest,
+          });
+          const nearest = [];
+          for (const question of questions) nearest.push(await exactNearest(context, question));
+          const hnsw = tops.get("hnsw-nearest") ?? [];
+          const recall = nearest.map((ids, i) => agreement(ids, hnsw[i]?.top ?? []).recall);
+          Object.assign(result, { latency, hnswRecallAt5: mean(recall), fastPath: fastAgreement(tops) });
+        }
         if (options.chat && options.chatSizes.includes(size)) {
           console.error("chat turns through the route…");
           result.chatTurn = await timeChat(server.url, seeded.users, questionTexts, options.concurrentUsers);

@@ -10,8 +10,8 @@ export interface BenchResult {
   otherRows: number;
   /** Per contender (hybrid, weighted, in-app, hnsw-nearest, …). */
   latency: Record<string, Latency>;
-  /** Share of the exact nearest 5 that the HNSW index returned. */
-  hnswRecallAt5: number;
+  /** Share of the exact nearest 5 that the HNSW index returned (absent: --no-retrieval). */
+  hnswRecallAt5?: number;
   /**
    * The fast statement against the exact one (hybrid), over the questions: the share whose top 5
    * (same memories, same order) equals the exact statement's; the share it certified; and the
@@ -39,15 +39,17 @@ export function formatTable(report: BenchReport): string {
   ];
   const contenders = [...new Set(report.results.flatMap((result) => Object.keys(result.latency)))];
   const header = ["db", "N per user", ...contenders, "hnsw recall@5"];
-  const rows = report.results.map((result) => [
-    result.db,
-    result.size.toLocaleString("en"),
-    ...contenders.map((name) => {
-      const latency = result.latency[name];
-      return latency ? `${ms(latency.p50)} / ${ms(latency.p95)} / ${ms(latency.p99)}` : "—";
-    }),
-    result.hnswRecallAt5.toFixed(2),
-  ]);
+  const rows = report.results
+    .filter((result) => Object.keys(result.latency).length > 0)
+    .map((result) => [
+      result.db,
+      result.size.toLocaleString("en"),
+      ...contenders.map((name) => {
+        const latency = result.latency[name];
+        return latency ? `${ms(latency.p50)} / ${ms(latency.p95)} / ${ms(latency.p99)}` : "—";
+      }),
+      (result.hnswRecallAt5 ?? Number.NaN).toFixed(2),
+    ]);
   lines.push(table(header, rows));
   const fast = report.results.filter((result) => result.fastPath);
   if (fast.length > 0) {

@@ -135,6 +135,12 @@ export const formatterConfig = {
 export const promptConfig = {
   /** Token budget for recent conversation history (counted with a real tokenizer). */
   historyTokenBudget: 2000,
+  /**
+   * A chat turn reads at most this many of the conversation's latest messages as history (the
+   * budget above then picks from the newest back); the rest is never loaded. 2000 tokens hold far
+   * fewer messages than this unless they are a few words each.
+   */
+  historyWindow: 100,
 } as const;
 
 export type RetrievalConfig = typeof retrievalConfig;

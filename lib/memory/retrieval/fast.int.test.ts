@@ -18,8 +18,8 @@ import { retrieveSemantic, type SemanticCandidate, type SemanticConfig, toResult
 
 const NOW = new Date("2026-03-01T12:00:00.000Z");
 const MODEL = offlineEmbeddingModel.modelId;
-const MEMORIES = 500;
-const QUESTIONS = generateQuestions(5, 30);
+const MEMORIES = 300;
+const QUESTIONS = generateQuestions(5, 20);
 
 type Variant = "hybrid" | "weighted" | "hybrid, no threshold";
 
@@ -73,10 +73,10 @@ describe.each(DB_KINDS)("the fast path on %s", (kind) => {
       embeddingModel: MODEL,
       updatedAt: new Date(NOW.getTime() - memory.ageDays * DAY_MS),
     }));
-    // Another user holds copies of half of them: they must never count in this user's corpus.
+    // Another user holds copies of a third of them: they must never count in this user's corpus.
     await insertMemories(db, [
       ...rows.map((row) => ({ ...row, userId })),
-      ...rows.filter((_, i) => i % 2 === 0).map((row) => ({ ...row, userId: other })),
+      ...rows.filter((_, i) => i % 3 === 0).map((row) => ({ ...row, userId: other })),
     ]);
   });
   afterAll(async () => {
@@ -103,7 +103,7 @@ describe.each(DB_KINDS)("the fast path on %s", (kind) => {
         expectSameTop(chosen.candidates, exact.candidates);
         expect(chosen.waitingForReembedding).toBe(exact.waitingForReembedding);
       }
-      // Most questions certify with 60 + 60 candidates out of 500 (else this test would prove little).
+      // Most questions certify with 60 + 60 candidates out of 300 (else this test would prove little).
       expect(certified).toBeGreaterThanOrEqual(QUESTIONS.length / 2);
     },
   );

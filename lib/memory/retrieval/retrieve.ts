@@ -125,6 +125,7 @@ export interface SemanticRow extends Record<string, unknown> {
  */
 export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
   const { config, embeddingModel } = query;
+  vectorLiteral(query.embedding); // An embedding it cannot compare is refused before any SQL.
   const fast = config.fastPath;
   if (fast && embeddingModel !== undefined) {
     const stats = await corpusStats(db, query.userId, embeddingModel);
