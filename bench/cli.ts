@@ -199,6 +199,12 @@ async function timeContenders(
   };
 }
 
+async function writeReport(out: string, report: BenchReport): Promise<void> {
+  await mkdir(path.dirname(out), { recursive: true });
+  await writeFile(`${out}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(`${out}.svg`, svgChart(report));
+}
+
 const mean = (values: readonly number[]) =>
   Math.round((values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)) * 1000) / 1000;
 
@@ -313,6 +319,14 @@ export async function main(argv: readonly string[]): Promise<number> {
           result.chatTurn = await timeChat(server.url, seeded.users, questionTexts, options.concurrentUsers);
         }
         results.push(result);
+        // Written after every size, so a run stopped later keeps what it measured.
+        await writeReport(options.out, {
+          at: now.toISOString(),
+          embedder: embedder.model,
+          questions: questions.length,
+          rounds: options.rounds,
+          results,
+        });
       } finally {
         await server.close();
         await database.close();
@@ -328,9 +342,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     rounds: options.rounds,
     results,
   };
-  await mkdir(path.dirname(options.out), { recursive: true });
-  await writeFile(`${options.out}.json`, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(`${options.out}.svg`, svgChart(report));
+  await writeReport(options.out, report);
   console.log(formatTable(report));
   console.log(`\nwritten: ${options.out}.json, ${options.out}.svg`);
   return 0;
