@@ -188,7 +188,8 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
         userName: account.name,
         conversationId: conversation.id,
         message: question,
-        history: await history,
+        // Read alongside the writes: the turn's own rows, if the read saw them, are not history.
+        history: (await history).filter((m) => m.id !== userMessage.id && m.id !== assistantMessage.id),
         mode,
         memoryEnabled: conversation.memoryEnabled,
         embed: (text) => (embedding && text === question ? embedding : ai.embedText(text)),

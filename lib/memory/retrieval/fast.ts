@@ -110,7 +110,7 @@ export async function retrieveFastRows(
     const norm = sql`((${wv}::float8 + ${wt}::float8) / (${k}::float8 + 1))`;
     text = sql`
       corpus AS (
-        SELECT memories::float8 AS n, total_length::float8 / memories::float8 AS avg_len
+        SELECT memories::float8 AS n, total_length::float8 / NULLIF(memories, 0)::float8 AS avg_len
         FROM memory_corpus_stats WHERE user_id = ${userId}::uuid AND embedding_model = ${embeddingModel}
       ),
       query_terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${query.text ?? ""}))),
