@@ -15,17 +15,34 @@ export interface ChatUser {
   conversationId?: string;
 }
 
+/**
+ * A socket the server closed as idle (its keep-alive timeout) just as the client reused it: the
+ * request never reached the server, so it is sent again. Anything else is a real failure.
+ */
+function resetBeforeSending(error: unknown): boolean {
+  return (error as { cause?: { code?: string } })?.cause?.code === "ECONNRESET";
+}
+
 /** Sends one turn; returns the milliseconds to the first text delta. */
 export async function timeChatTurn(baseUrl: string, user: ChatUser, message: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(`${baseUrl}/api/chat`, {
-    method: "POST",
-    headers: { "content-type": "application/json", cookie: user.client.cookieHeader() },
-    body: JSON.stringify({
-      message: { text: message },
-      ...(user.conversationId ? { conversationId: user.conversationId } : {}),
-    }),
-  });
+  const send = () =>
+    fetch(`${baseUrl}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: user.client.cookieHeader() },
+      body: JSON.stringify({
+        message: { text: message },
+        ...(user.conversationId ? { conversationId: user.conversationId } : {}),
+      }),
+    });
+  let started = performance.now();
+  let response: Response;
+  try {
+    response = await send();
+  } catch (error) {
+    if (!resetBeforeSending(error)) throw error;
+    started = performance.now();
+    response = await send();
+  }
   if (response.status !== 200 || !response.body) {
     throw new Error(`POST /api/chat: ${response.status} ${await response.text()}`);
   }

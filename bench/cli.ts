@@ -4,7 +4,8 @@
  *
  *   npm run bench                     Postgres (1k, 10k, 100k) and PGlite (1k, 10k), 200 questions × 2
  *   npm run bench -- --quick          Postgres (1k, 10k) and PGlite (1k), 50 questions × 1 (< 3 min)
- *   --db postgres,pglite  --sizes 1000,10000  --questions 200  --rounds 2  --no-chat  --out DIR
+ *   --db postgres,pglite  --sizes 1000,10000  --questions 200  --rounds 2  --out DIR
+ *   --no-chat  --chat-sizes 1000,10000  --no-retrieval (chat turns only)
  *
  * Postgres: TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/test); each size
  * seeds its own database `lifeline_bench_<size>_<embedder>` once and reuses it in later runs.
@@ -26,9 +27,11 @@ import { type ChatUser, timeChatTurn } from "./chat-turn";
 import { generateQuestions } from "./corpus";
 import { type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
 import {
+  type Answer,
   agreement,
   type Contender,
   exactNearest,
+  fastStatement,
   hnswNearest,
   inAppBaseline,
   type Question,
@@ -49,6 +52,7 @@ export interface BenchOptions {
   rounds: number;
   chat: boolean;
   chatSizes: number[];
+  retrieval: boolean;
   concurrentUsers: number;
   out: string;
 }
@@ -76,7 +80,8 @@ export function parseArgs(argv: readonly string[], now = new Date()): BenchOptio
     questions: Number(value("--questions") ?? (quick ? 50 : 200)),
     rounds: Number(value("--rounds") ?? (quick ? 1 : 2)),
     chat: !argv.includes("--no-chat"),
-    chatSizes: quick ? [1_000] : [1_000, 10_000],
+    chatSizes: numbers(value("--chat-sizes")) ?? (quick ? [1_000] : [1_000, 10_000]),
+    retrieval: !argv.includes("--no-retrieval"),
     concurrentUsers: OTHER_USERS,
     out: value("--out") ?? path.join("bench", "results", now.toISOString().replace(/[:.]/g, "-")),
   };
@@ -168,9 +173,9 @@ async function timeContenders(
   questions: Question[],
   rounds: number,
   contenders: Record<string, Contender>,
-): Promise<{ latency: BenchResult["latency"]; tops: Map<string, string[][]> }> {
+): Promise<{ latency: BenchResult["latency"]; tops: Map<string, Answer[]> }> {
   const samples = new Map<string, number[]>(Object.keys(contenders).map((name) => [name, []]));
-  const tops = new Map<string, string[][]>(Object.keys(contenders).map((name) => [name, []]));
+  const tops = new Map<string, Answer[]>(Object.keys(contenders).map((name) => [name, []]));
   const progress = progressBar();
   progress.start(questions.length * rounds * Object.keys(contenders).length, "retrieval");
   // Warm-up: the first calls pay for plans, caches and JIT.
@@ -191,6 +196,32 @@ async function timeContenders(
   return {
     latency: Object.fromEntries([...samples].map(([name, values]) => [name, summarise(values)])),
     tops,
+  };
+}
+
+async function writeReport(out: string, report: BenchReport): Promise<void> {
+  await mkdir(path.dirname(out), { recursive: true });
+  await writeFile(`${out}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(`${out}.svg`, svgChart(report));
+}
+
+const mean = (values: readonly number[]) =>
+  Math.round((values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)) * 1000) / 1000;
+
+/** The fast statement's and the default's top 5 against the exact statement's, question by question. */
+function fastAgreement(tops: Map<string, Answer[]>): NonNullable<BenchResult["fastPath"]> {
+  const exact = tops.get("exact") ?? [];
+  const same = (name: string) =>
+    (tops.get(name) ?? []).map((answer, i) => agreement(exact[i]?.top ?? [], answer.top).same);
+  const fast = tops.get("fast") ?? [];
+  const fastSame = same("fast");
+  const certified = fast.map((answer) => answer.certified === true);
+  const whenCertified = fastSame.filter((_, i) => certified[i]);
+  return {
+    agreement: mean(fastSame.map(Number)),
+    certified: mean(certified.map(Number)),
+    agreementWhenCertified: whenCertified.length === 0 ? 1 : mean(whenCertified.map(Number)),
+    chosenAgreement: mean(same("hybrid").map(Number)),
   };
 }
 
@@ -267,28 +298,35 @@ export async function main(argv: readonly string[]): Promise<number> {
           embeddingModel: embedder.model,
           now,
         };
-        const { latency, tops } = await timeContenders(context, questions, options.rounds, {
-          hybrid: statement("hybrid"),
-          weighted: statement("weighted"),
-          "in-app": inAppBaseline,
-          "hnsw-nearest": hnswNearest,
-        });
-        const exact = [];
-        for (const question of questions) exact.push(await exactNearest(context, question));
-        const hnsw = tops.get("hnsw-nearest") ?? [];
-        const recall = exact.map((ids, i) => agreement(ids, hnsw[i] ?? []).recall);
-        const result: BenchResult = {
-          db: kind,
-          size,
-          otherRows: (size * OTHER_USERS) / 2,
-          latency,
-          hnswRecallAt5: Math.round((recall.reduce((a, b) => a + b, 0) / Math.max(1, recall.length)) * 1000) / 1000,
-        };
+        const result: BenchResult = { db: kind, size, otherRows: (size * OTHER_USERS) / 2, latency: {} };
+        if (options.retrieval) {
+          const { latency, tops } = await timeContenders(context, questions, options.rounds, {
+            hybrid: statement("hybrid"),
+            exact: statement("hybrid", { exact: true }),
+            fast: fastStatement,
+            weighted: statement("weighted"),
+            "in-app": inAppBaseline,
+            "hnsw-nearest": hnswNearest,
+          });
+          const nearest = [];
+          for (const question of questions) nearest.push(await exactNearest(context, question));
+          const hnsw = tops.get("hnsw-nearest") ?? [];
+          const recall = nearest.map((ids, i) => agreement(ids, hnsw[i]?.top ?? []).recall);
+          Object.assign(result, { latency, hnswRecallAt5: mean(recall), fastPath: fastAgreement(tops) });
+        }
         if (options.chat && options.chatSizes.includes(size)) {
           console.error("chat turns through the route…");
           result.chatTurn = await timeChat(server.url, seeded.users, questionTexts, options.concurrentUsers);
         }
         results.push(result);
+        // Written after every size, so a run stopped later keeps what it measured.
+        await writeReport(options.out, {
+          at: now.toISOString(),
+          embedder: embedder.model,
+          questions: questions.length,
+          rounds: options.rounds,
+          results,
+        });
       } finally {
         await server.close();
         await database.close();
@@ -304,9 +342,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     rounds: options.rounds,
     results,
   };
-  await mkdir(path.dirname(options.out), { recursive: true });
-  await writeFile(`${options.out}.json`, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(`${options.out}.svg`, svgChart(report));
+  await writeReport(options.out, report);
   console.log(formatTable(report));
   console.log(`\nwritten: ${options.out}.json, ${options.out}.svg`);
   return 0;

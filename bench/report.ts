@@ -10,8 +10,15 @@ export interface BenchResult {
   otherRows: number;
   /** Per contender (hybrid, weighted, in-app, hnsw-nearest, …). */
   latency: Record<string, Latency>;
-  /** Share of the exact nearest 5 that the HNSW index returned. */
-  hnswRecallAt5: number;
+  /** Share of the exact nearest 5 that the HNSW index returned (absent: --no-retrieval). */
+  hnswRecallAt5?: number;
+  /**
+   * The fast statement against the exact one (hybrid), over the questions: the share whose top 5
+   * (same memories, same order) equals the exact statement's; the share it certified; and the
+   * share of the certified ones that equal — which must be 1. `chosen`: the same for the default
+   * strategy as the chat turn runs it (path by size, fallback when not certified).
+   */
+  fastPath?: { agreement: number; certified: number; agreementWhenCertified: number; chosenAgreement: number };
   /** Time to the first text delta of a chat turn through the route (offline model, no delay). */
   chatTurn?: { alone: Latency; concurrent: Latency; concurrentUsers: number };
 }
@@ -32,16 +39,39 @@ export function formatTable(report: BenchReport): string {
   ];
   const contenders = [...new Set(report.results.flatMap((result) => Object.keys(result.latency)))];
   const header = ["db", "N per user", ...contenders, "hnsw recall@5"];
-  const rows = report.results.map((result) => [
-    result.db,
-    result.size.toLocaleString("en"),
-    ...contenders.map((name) => {
-      const latency = result.latency[name];
-      return latency ? `${ms(latency.p50)} / ${ms(latency.p95)} / ${ms(latency.p99)}` : "—";
-    }),
-    result.hnswRecallAt5.toFixed(2),
-  ]);
+  const rows = report.results
+    .filter((result) => Object.keys(result.latency).length > 0)
+    .map((result) => [
+      result.db,
+      result.size.toLocaleString("en"),
+      ...contenders.map((name) => {
+        const latency = result.latency[name];
+        return latency ? `${ms(latency.p50)} / ${ms(latency.p95)} / ${ms(latency.p99)}` : "—";
+      }),
+      (result.hnswRecallAt5 ?? Number.NaN).toFixed(2),
+    ]);
   lines.push(table(header, rows));
+  const fast = report.results.filter((result) => result.fastPath);
+  if (fast.length > 0) {
+    const share = (x: number) => `${(x * 100).toFixed(1)}%`;
+    lines.push("", "Fast statement vs exact statement (hybrid), top 5 identical");
+    lines.push(
+      table(
+        ["db", "N per user", "fast = exact", "certified", "= exact when certified", "default (chosen path) = exact"],
+        fast.map((result) => {
+          const f = result.fastPath as NonNullable<BenchResult["fastPath"]>;
+          return [
+            result.db,
+            result.size.toLocaleString("en"),
+            share(f.agreement),
+            share(f.certified),
+            share(f.agreementWhenCertified),
+            share(f.chosenAgreement),
+          ];
+        }),
+      ),
+    );
+  }
   const chats = report.results.filter((result) => result.chatTurn);
   if (chats.length > 0) {
     lines.push("", "Chat turn through the route, ms to the first token (p50 / p95)");

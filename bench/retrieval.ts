@@ -1,7 +1,10 @@
 /**
  * The retrieval contenders, each answering "the user's top 5 memories for this question":
- * - the default strategy's statement (hybrid) and the seed's weighted one, as the chat turn runs
- *   them (lib/memory/retrieval/retrieve.ts, no access counted);
+ * - the default strategy (hybrid) and the seed's weighted one, as the chat turn runs them
+ *   (lib/memory/retrieval/retrieve.ts: the exact statement below config.fastPath.minMemories, the
+ *   fast path above, the exact one after it when it cannot certify);
+ * - the exact statement alone (hybrid, no fast path), and the fast statement alone (hybrid,
+ *   lib/memory/retrieval/fast.ts, whatever the user's size, its top whether certified or not);
  * - the in-app baseline: the earlier app's design — fetch every vector of the user and score in
  *   application code (here TypeScript with score.ts, the reference formula; there Python);
  * - the HNSW index alone: nearest by cosine, filtered to the user (no threshold, no score), with
@@ -12,7 +15,8 @@ import { retrievalStrategies } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
 import { vectorLiteral } from "@/db/queries/vectors";
 import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
-import { retrieveSemantic, type SemanticConfig } from "@/lib/memory/retrieval/retrieve";
+import { retrieveFastRows } from "@/lib/memory/retrieval/fast";
+import { retrieveSemantic, type SemanticConfig, toResult } from "@/lib/memory/retrieval/retrieve";
 import { cosineSimilarity, rankCandidates } from "@/lib/memory/retrieval/score";
 
 export interface Question {
@@ -27,8 +31,13 @@ export interface RetrievalContext {
   now: Date;
 }
 
-/** A contender: the ids of its top 5, in order. */
-export type Contender = (context: RetrievalContext, question: Question) => Promise<string[]>;
+/** A contender's answer: the ids of its top 5, in order (and, for the fast statement, whether it certified them). */
+export interface Answer {
+  top: string[];
+  certified?: boolean;
+}
+
+export type Contender = (context: RetrievalContext, question: Question) => Promise<Answer>;
 
 const TOP = 5;
 
@@ -36,20 +45,34 @@ function strategy(name: "hybrid" | "weighted", embeddingModel: string): Semantic
   return forEmbedder(retrievalStrategies[name], embeddingModel) as SemanticConfig;
 }
 
-export function statement(name: "hybrid" | "weighted"): Contender {
+/** `name`'s statement as the chat turn runs it; `fastPath: null`: the exact statement always. */
+export function statement(name: "hybrid" | "weighted", options: { exact?: boolean } = {}): Contender {
   return async ({ db, userId, embeddingModel, now }, question) => {
+    const config = strategy(name, embeddingModel);
     const result = await retrieveSemantic(db, {
       userId,
       embedding: question.embedding,
       embeddingModel,
       text: question.text,
       now,
-      config: strategy(name, embeddingModel),
-      countAccess: false,
+      config: options.exact ? { ...config, fastPath: null } : config,
     });
-    return result.candidates.filter((candidate) => candidate.selected).map((candidate) => candidate.id);
+    return { top: result.candidates.filter((candidate) => candidate.selected).map((candidate) => candidate.id) };
   };
 }
+
+/** The fast statement alone (hybrid), at any size: its top 5 and whether it certified them. */
+export const fastStatement: Contender = async ({ db, userId, embeddingModel, now }, question) => {
+  const config = strategy("hybrid", embeddingModel);
+  const fastPath = { ...retrievalStrategies.hybrid.fastPath, minMemories: 0 };
+  const { rows, certified } = await retrieveFastRows(
+    db,
+    { userId, embedding: question.embedding, embeddingModel, text: question.text, now, config },
+    fastPath,
+  );
+  const top = toResult(rows, config).candidates.filter((candidate) => candidate.selected);
+  return { top: top.map((candidate) => candidate.id), certified };
+};
 
 /** The earlier app's design: every vector of the user to the application, scored there (weighted). */
 export const inAppBaseline: Contender = async ({ db, userId, embeddingModel, now }, question) => {
@@ -69,7 +92,7 @@ export const inAppBaseline: Contender = async ({ db, userId, embeddingModel, now
     now,
     config,
   );
-  return ranked.slice(0, TOP).map((candidate) => candidate.id);
+  return { top: ranked.slice(0, TOP).map((candidate) => candidate.id) };
 };
 
 /** The HNSW index alone (pgvector's default ef_search 40, then the user filter). */
@@ -80,7 +103,7 @@ export const hnswNearest: Contender = async ({ db, userId, embeddingModel }, que
         WHERE user_id = ${userId} AND status = 'active' AND embedding_model = ${embeddingModel}
         ORDER BY embedding <=> ${vectorLiteral(question.embedding)}::vector LIMIT ${TOP}`,
   );
-  return rows.map((row) => row.id);
+  return { top: rows.map((row) => row.id) };
 };
 
 /** The exact nearest 5 (no index): what HNSW's recall is measured against. */

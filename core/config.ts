@@ -29,6 +29,13 @@ const retrievalLimits = {
    * (the most important first). They count in the formatter's `maxMemories` and go first there.
    */
   pinnedLimit: 3,
+  /**
+   * Semantic branch: the fast path (lib/memory/retrieval/fast.ts, docs/performance.md). A user with
+   * at least `minMemories` comparable memories gets a statement over candidates — the
+   * `vectorCandidates` nearest and the `textCandidates` best BM25 matches — that certifies its top
+   * equals the exact statement's, or falls back to it. Below, the exact statement is faster.
+   */
+  fastPath: { minMemories: 5_000, vectorCandidates: 200, textCandidates: 200 },
 } as const;
 
 /**
@@ -128,6 +135,12 @@ export const formatterConfig = {
 export const promptConfig = {
   /** Token budget for recent conversation history (counted with a real tokenizer). */
   historyTokenBudget: 2000,
+  /**
+   * A chat turn reads at most this many of the conversation's latest messages as history (the
+   * budget above then picks from the newest back); the rest is never loaded. 2000 tokens hold far
+   * fewer messages than this unless they are a few words each.
+   */
+  historyWindow: 100,
 } as const;
 
 export type RetrievalConfig = typeof retrievalConfig;

@@ -39,6 +39,7 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "demo_mailboxes",
       "gmail_operations",
       "memories",
+      "memory_corpus_stats",
       "memory_events",
       "memory_extractions",
       "message_notes",

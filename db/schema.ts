@@ -5,6 +5,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
   customType,
@@ -326,6 +327,15 @@ export const memories = pgTable(
     searchVector: tsvector("search_vector").generatedAlwaysAs(
       (): SQL => sql`to_tsvector('english', coalesce(${memories.title}, '') || ' ' || ${memories.content})`,
     ),
+    /**
+     * The BM25 length of search_vector: the sum over its lexemes of their number of positions
+     * (`tsvector_bm25_length`, migration 0005). Generated columns cannot read each other, so it
+     * recomputes the same tsvector.
+     */
+    searchLength: integer("search_length").generatedAlwaysAs(
+      (): SQL =>
+        sql`tsvector_bm25_length(to_tsvector('english', coalesce(${memories.title}, '') || ' ' || ${memories.content}))`,
+    ),
   },
   (t) => [
     check("memories_importance_range", sql`${t.importance} >= 0 AND ${t.importance} <= 1`),
@@ -335,6 +345,33 @@ export const memories = pgTable(
     index("memories_embedding_hnsw_idx").using("hnsw", t.embedding.op("vector_cosine_ops")),
     index("memories_search_vector_idx").using("gin", t.searchVector),
   ],
+);
+
+/**
+ * Per user and embedder, the BM25 corpus of the fast retrieval path (lib/memory/retrieval/fast.ts):
+ * how many memories the semantic query compares (active, embedded by `embedding_model`, not the
+ * zero vector), the sum of their search_length, and how many are the zero vector. Kept by statement triggers on memories
+ * (migration 0005: every insert, update, delete and truncate), never written by the app; a row
+ * whose count falls to 0 is deleted, so a user's deletion leaves nothing behind. No foreign key:
+ * the trigger of a user's cascaded delete runs after the user row is gone.
+ */
+export const memoryCorpusStats = pgTable(
+  "memory_corpus_stats",
+  {
+    userId: uuid("user_id").notNull(),
+    embeddingModel: text("embedding_model").notNull(),
+    /** Active memories embedded by `embedding_model` with a non-zero vector: BM25's N. */
+    memories: integer("memories").notNull(),
+    /** The sum of their search_length: BM25's average length is total_length / memories. */
+    totalLength: bigint("total_length", { mode: "number" }).notNull(),
+    /**
+     * Active memories of this embedder stored as the zero vector (no write path stores one:
+     * db/queries/vectors.ts refuses it). The semantic query cannot compare them; the fast path
+     * runs only when there are none, so its text matches need no vector read.
+     */
+    zeroVectors: integer("zero_vectors").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.embeddingModel] })],
 );
 
 /** The fields of a memory that its history (memory_events before/after) records. */

@@ -75,7 +75,6 @@ export async function runDataset(
             text: query.text,
             now: corpus.now,
             config: strategy.config,
-            countAccess: false,
           });
           const latencyMs = performance.now() - t0;
           const selected = result.candidates.filter((c) => c.selected);

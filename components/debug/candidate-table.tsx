@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { BranchBadge } from "@/components/chat/branch-badge";
 import { Badge } from "@/components/ui/badge";
-import { scoreFormula, strategySummary } from "@/lib/memory/retrieval/explain";
+import { pathSummary, scoreFormula, strategySummary } from "@/lib/memory/retrieval/explain";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { formatScore } from "@/lib/ui/format";
 import { FateBadge } from "./fate-badge";
@@ -59,6 +59,11 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
       <p className="text-sm" data-testid="retrieval-strategy">
         Strategy in force: <span className="font-mono text-xs">{strategySummary(retrieval)}</span>
       </p>
+      {pathSummary(trace.semantic, retrieval.semanticLimit) && (
+        <p className="text-sm text-muted-foreground" data-testid="retrieval-path">
+          Semantic statement: {pathSummary(trace.semantic, retrieval.semanticLimit)}.
+        </p>
+      )}
       <ScoreLegend weights={retrieval.weights} fused={fused} />
       <p className="font-mono text-xs text-muted-foreground" data-testid="score-formula">
         {scoreFormula(retrieval)}

@@ -1,6 +1,6 @@
 /** Messages, always of one owner: every query filters by user_id. */
 
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { conversations, gmailOperations, type MessageStatus, messages } from "@/db/schema";
@@ -79,6 +79,23 @@ export async function listMessages(
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), eq(messages.userId, userId)))
     .orderBy(asc(messages.createdAt));
+}
+
+/**
+ * The `limit` latest messages of the user's conversation, oldest first: the history window of a
+ * chat turn (one indexed read; the caller has already resolved the conversation, owner-scoped).
+ */
+export async function listRecentMessages(
+  db: Db,
+  { userId, conversationId, limit }: { userId: string; conversationId: string; limit: number },
+): Promise<Message[]> {
+  const newest = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.userId, userId)))
+    .orderBy(desc(messages.createdAt))
+    .limit(limit);
+  return newest.reverse();
 }
 
 /** Records how an assistant answer ended (complete, aborted or error) with the text produced. */

@@ -7,7 +7,7 @@ import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { snapshot } from "@/tests/security/db-snapshot";
 import { listLinkedProviders, updateOAuthTokens } from "./accounts";
 import { createConversation, getConversation, listConversations } from "./conversations";
-import { createMessage, getMessage, listMessages } from "./messages";
+import { createMessage, getMessage, listMessages, listRecentMessages } from "./messages";
 import { createNote, deleteNote, listNotes } from "./notes";
 import { createUser, findUserForSignIn, getAccount, getPasswordHash, setPasswordHash, updateAccount } from "./users";
 
@@ -113,6 +113,25 @@ describe.each(DB_KINDS)("db/queries on %s", (kind) => {
       expect((await listMessages(db, { userId: alice, conversationId: conversation.id })).map((m) => m.id)).toEqual([
         message.id,
       ]);
+    });
+
+    it("the history window: the latest messages, oldest first, of the owner only", async () => {
+      const { db } = database;
+      const conversation = await createConversation(db, { userId: alice });
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const role = i % 2 === 0 ? "user" : "assistant";
+        ids.push(
+          (await createMessage(db, { userId: alice, conversationId: conversation.id, role, content: `m${i}` })).id,
+        );
+      }
+      const recent = (userId: string, limit: number) =>
+        listRecentMessages(db, { userId, conversationId: conversation.id, limit }).then((rows) =>
+          rows.map((m) => m.id),
+        );
+      expect(await recent(alice, 3)).toEqual(ids.slice(2));
+      expect(await recent(alice, 10)).toEqual(ids);
+      expect(await recent(bob, 10)).toEqual([]);
     });
   });
 

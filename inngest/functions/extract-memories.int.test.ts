@@ -369,7 +369,6 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
       embedding: embedOffline("What is my sister's name?"),
       now: new Date(),
       config: retrievalConfig,
-      countAccess: false,
     });
     expect(found.candidates.map((c) => c.content)).toEqual(["Sister's name is Mia"]);
   });
@@ -427,7 +426,6 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
       embedding: embedOffline("Tea suggestion: jasmine green tea"),
       now: new Date(),
       config: retrievalConfig,
-      countAccess: false,
     };
     expect((await retrieveSemantic(db, query)).candidates).toEqual([]);
 

@@ -12,12 +12,18 @@
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { consumeStream, type LanguageModelUsage, type ModelMessage, stepCountIs, streamText } from "ai";
-import { answerConfig, memoryToolsConfig } from "@/core/config";
+import { answerConfig, memoryToolsConfig, promptConfig } from "@/core/config";
 import type { Logger } from "@/core/logger";
 import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
-import { createMessage, deleteMessage, listMessages, saveAnswerProgress } from "@/db/queries/messages";
+import {
+  createMessage,
+  deleteMessage,
+  listMessages,
+  listRecentMessages,
+  saveAnswerProgress,
+} from "@/db/queries/messages";
 import { getAccount } from "@/db/queries/users";
 import type { MessageStatus } from "@/db/schema";
 import { type CapturedCall, withCapture } from "@/lib/ai/capture";
@@ -28,7 +34,7 @@ import type { AssemblyConfig } from "@/lib/memory/retrieval/assembly-config";
 import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import type { ChatBody } from "@/lib/validation/chat";
 import { answerWithAgent } from "./agent-answer";
-import { loadHistory, planEdit, planRetry, toHistory } from "./history";
+import { planEdit, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
 import { type AnswerTurn, type DebugInput, errorText, recordModelCall, settleAnswer } from "./settle";
 
@@ -115,31 +121,47 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   const mode = conversation.mode;
   const temperature = body.temperature ?? DEFAULT_TEMPERATURE;
 
+  const question = retry?.userMessage.content ?? body.message ?? "";
+  // Independent of the writes below, so started first: embedding the message (awaited in the
+  // retrieval, which reports its failure) and reading the history window (the latest
+  // promptConfig.historyWindow messages, each row once; a retry or an edit already read them).
+  const embedding = conversation.memoryEnabled ? ai.embedText(question) : null;
+  embedding?.catch(() => {});
   const earlier = retry?.earlier ?? edit?.earlier;
-  const history = earlier ? toHistory(earlier) : await loadHistory(db, { userId, conversationId: conversation.id });
+  const history = earlier
+    ? Promise.resolve(toHistory(earlier))
+    : listRecentMessages(db, { userId, conversationId: conversation.id, limit: promptConfig.historyWindow }).then(
+        toHistory,
+      );
+  history.catch(() => {});
   // A retry replaces the latest answer and asks its user message again; an edit replaces the latest
   // user message and its answer (deleted with their debug records); otherwise the message is new.
   if (retry && body.retryOf) await deleteMessage(db, { userId, messageId: body.retryOf });
   for (const replaced of edit?.replaced ?? []) await deleteMessage(db, { userId, messageId: replaced.id });
-  const userMessage =
-    retry?.userMessage ??
-    (await createMessage(db, {
-      userId,
-      conversationId: conversation.id,
-      role: "user",
-      content: body.message ?? "",
-      parts: [{ type: "text", text: body.message ?? "" }],
-    }));
-  const question = userMessage.content;
-  await touchConversation(db, { userId, conversationId: conversation.id });
-  const assistantMessage = await createMessage(db, {
-    userId,
-    conversationId: conversation.id,
-    role: "assistant",
-    content: "",
-    model: modelId,
-    status: "streaming",
-  });
+  const [userMessage, assistantMessage] = await Promise.all([
+    (async () => {
+      const user =
+        retry?.userMessage ??
+        (await createMessage(db, {
+          userId,
+          conversationId: conversation.id,
+          role: "user",
+          content: question,
+          parts: [{ type: "text", text: question }],
+        }));
+      // After the user message, so the answer sorts after it.
+      const assistant = await createMessage(db, {
+        userId,
+        conversationId: conversation.id,
+        role: "assistant",
+        content: "",
+        model: modelId,
+        status: "streaming",
+      });
+      return [user, assistant] as const;
+    })(),
+    touchConversation(db, { userId, conversationId: conversation.id }),
+  ]).then(([messages]) => messages);
 
   const { messages, trace } = await inSpan(
     "chat.retrieval",
@@ -150,10 +172,11 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
         userName: account.name,
         conversationId: conversation.id,
         message: question,
-        history,
+        // Read alongside the writes: the turn's own rows, if the read saw them, are not history.
+        history: (await history).filter((m) => m.id !== userMessage.id && m.id !== assistantMessage.id),
         mode,
         memoryEnabled: conversation.memoryEnabled,
-        embed: (text) => ai.embedText(text),
+        embed: (text) => (embedding && text === question ? embedding : ai.embedText(text)),
         embeddingModel: ai.describeProviders().embedder,
         config: input.assembly,
       });

@@ -130,7 +130,6 @@ describe.each(DB_KINDS)("extraction lifecycle on %s", (kind) => {
           embedding: embedOffline(question),
           now: new Date(),
           config: retrievalConfig,
-          countAccess: false,
         })
       ).candidates.map((c) => c.content);
 

@@ -132,6 +132,8 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
       listed: ok.semantic.candidates.length,
       selected: selected.length,
       nearMisses: nearMisses.length,
+      path: ok.semantic.path,
+      certified: ok.semantic.certified,
     },
     waitingForReembedding: ok?.semantic.waitingForReembedding ?? 0,
     conversation:
@@ -175,60 +177,77 @@ function selectBranches(retrieval: Retrieval, config: AssemblyConfig) {
 }
 
 /**
- * The three branches, all read-only: conversation, then (after embedding) semantic, then pinned.
- * Access is counted afterwards, for what the prompt carries (assembleContext), so a failure never
- * leaves access counted for memories that were not sent.
+ * The three branches, all read-only and independent, run concurrently: conversation, semantic
+ * (after embedding the message) and pinned. Access is counted afterwards, for what the prompt
+ * carries (assembleContext), so a failure never leaves access counted for memories that were not
+ * sent. A failure names its stage: the first to fail in the order conversation, embed, semantic,
+ * pinned (the others are still awaited, so nothing runs on after the turn has moved on).
  */
 async function retrieve(db: Db, input: AssembleInput, now: Date, config: AssemblyConfig): Promise<Retrieval> {
   const timings = noTimings();
-  let stage: FailedStage = "conversation";
-  try {
-    let conversation: ConversationCandidate[] | null = null;
-    const { conversationId } = input;
-    if (conversationId) {
-      const start = performance.now();
-      conversation = await retrieveConversationMemories(db, {
-        userId: input.userId,
-        conversationId,
-        limit: config.retrieval.conversationLimit,
-      });
-      timings.conversationSqlMs = elapsedSince(start);
-    }
-
-    stage = "embed";
-    let start = performance.now();
-    const embedding = await input.embed(input.message);
-    timings.embedMs = elapsedSince(start);
-
-    stage = "semantic";
-    start = performance.now();
-    const semantic = await retrieveSemantic(db, {
-      userId: input.userId,
-      embedding,
-      embeddingModel: input.embeddingModel,
-      text: input.message,
-      now,
-      config: config.retrieval,
-      countAccess: false,
-    });
-    timings.semanticSqlMs = elapsedSince(start);
-
-    stage = "pinned";
-    let pinned: PinnedCandidate[] | null = null;
-    const pinnedLimit = config.retrieval.pinnedLimit ?? 0;
-    if (pinnedLimit > 0) {
-      start = performance.now();
-      pinned = await retrievePinnedMemories(db, {
-        userId: input.userId,
-        limit: pinnedLimit,
-        listLimit: config.retrieval.traceCandidateLimit,
-      });
-      timings.pinnedSqlMs = elapsedSince(start);
-    }
-    return { status: "ok", semantic, conversation, pinned, timings };
-  } catch (error) {
-    return { status: "failed", error: describeError(error), failedStage: stage, timings };
+  const timed = async <T>(key: keyof Timings, run: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    const value = await run();
+    timings[key] = elapsedSince(start);
+    return value;
+  };
+  const { conversationId } = input;
+  const pinnedLimit = config.retrieval.pinnedLimit ?? 0;
+  const embedded = timed("embedMs", () => input.embed(input.message));
+  const [conversation, embedding, semantic, pinned] = await Promise.allSettled([
+    conversationId
+      ? timed("conversationSqlMs", () =>
+          retrieveConversationMemories(db, {
+            userId: input.userId,
+            conversationId,
+            limit: config.retrieval.conversationLimit,
+          }),
+        )
+      : Promise.resolve(null),
+    embedded,
+    // The semantic statement starts as soon as the embedding is there.
+    embedded.then((vector) =>
+      timed("semanticSqlMs", () =>
+        retrieveSemantic(db, {
+          userId: input.userId,
+          embedding: vector,
+          embeddingModel: input.embeddingModel,
+          text: input.message,
+          now,
+          config: config.retrieval,
+        }),
+      ),
+    ),
+    pinnedLimit > 0
+      ? timed("pinnedSqlMs", () =>
+          retrievePinnedMemories(db, {
+            userId: input.userId,
+            limit: pinnedLimit,
+            listLimit: config.retrieval.traceCandidateLimit,
+          }),
+        )
+      : Promise.resolve(null),
+  ]);
+  const failed = (
+    [
+      ["conversation", conversation],
+      ["embed", embedding],
+      ["semantic", semantic],
+      ["pinned", pinned],
+    ] as const
+  ).find(([, result]) => result?.status === "rejected");
+  if (failed) {
+    const [failedStage, result] = failed;
+    return { status: "failed", error: describeError((result as PromiseRejectedResult).reason), failedStage, timings };
   }
+  const value = <T>(result: PromiseSettledResult<T>) => (result as PromiseFulfilledResult<T>).value;
+  return {
+    status: "ok",
+    semantic: value(semantic),
+    conversation: value(conversation),
+    pinned: value(pinned),
+    timings,
+  };
 }
 
 /** The message worth showing: drizzle wraps driver errors in one that repeats the SQL and every parameter. */

@@ -134,7 +134,7 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
       );
       const config = { ...retrievalStrategies.weighted, nearMissLimit: 3 };
       const query = { userId, embedding: sparseVector({ 0: 1 }), embeddingModel: TEST_EMBEDDER, now: NOW, config };
-      const result = await retrieveSemantic(db, { ...query, countAccess: false });
+      const result = await retrieveSemantic(db, query);
       expect(result.candidates.map((c) => c.id)).toEqual(ids.slice(0, 4));
       expect(result.nearMisses.map((c) => [c.id, c.rank, c.selected])).toEqual([
         [ids[4], 1, false],
@@ -158,11 +158,12 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
       }
       // No threshold, no near-miss; a limit of 0 lists none; a near-miss is never counted.
       const nearest = { ...retrievalStrategies.nearest, nearMissLimit: 3 };
-      expect((await retrieveSemantic(db, { ...query, config: nearest, countAccess: false })).nearMisses).toEqual([]);
+      expect((await retrieveSemantic(db, { ...query, config: nearest })).nearMisses).toEqual([]);
       expect((await retrieveSemantic(db, { ...query, config: { ...config, nearMissLimit: 0 } })).nearMisses).toEqual(
         [],
       );
-      expect((await rowsOf(ids)).map((row) => row?.accessCount)).toEqual([1, 1, 1, 1, 0, 0, 0, 0, 0]);
+      // Retrieval writes nothing (access.ts counts what a prompt carries, never a near-miss).
+      expect((await rowsOf(ids)).map((row) => row?.accessCount)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { retrievalStrategies } from "@/core/config";
-import { scoreFormula, strategySummary } from "./explain";
+import { pathSummary, scoreFormula, strategySummary } from "./explain";
 
 describe("scoreFormula", () => {
   it("spells out the hybrid formula with its weights, the fusion and the threshold", () => {
@@ -26,5 +26,17 @@ describe("scoreFormula", () => {
       "weighted — similarity threshold 0.3; weights 0.6 similarity · 0.3 importance · 0.1 recency; no fusion",
     );
     expect(strategySummary(retrievalStrategies.nearest)).toMatch(/^nearest — no similarity threshold; .*; no fusion$/);
+  });
+});
+
+describe("pathSummary", () => {
+  it("names the statement that answered, and a fallback", () => {
+    expect(pathSummary({ path: "fast", certified: true }, 5)).toBe("fast path — certified equal to the exact top 5");
+    expect(pathSummary({ path: "exact", certified: false }, 5)).toBe(
+      "exact statement — the fast path could not certify its top 5",
+    );
+    expect(pathSummary({ path: "exact", certified: null }, 5)).toBe("exact statement (every memory scored)");
+    expect(pathSummary({}, 5)).toBeNull();
+    expect(pathSummary(null, 5)).toBeNull();
   });
 });

@@ -41,3 +41,20 @@ export function strategySummary(retrieval: Retrieval): string {
   const fused = fusion ? `vector and word (BM25) rankings fused (RRF, k = ${fusion.rrfK})` : "no fusion";
   return `${retrieval.strategy ?? "custom"} — ${threshold}; ${weighting}; ${fused}`;
 }
+
+/**
+ * Which statement answered the semantic branch, on one line (the debug view):
+ *   "exact statement (every memory scored)", "fast path — certified equal to the exact top 5",
+ *   "exact statement — the fast path could not certify its top 5". null for traces stored before
+ *   the path was recorded, or when the branch did not run.
+ */
+export function pathSummary(
+  semantic: { path?: "exact" | "fast"; certified?: boolean | null } | null,
+  semanticLimit: number,
+): string | null {
+  if (!semantic?.path) return null;
+  if (semantic.path === "fast") return `fast path — certified equal to the exact top ${semanticLimit}`;
+  return semantic.certified === false
+    ? `exact statement — the fast path could not certify its top ${semanticLimit}`
+    : "exact statement (every memory scored)";
+}

@@ -15,6 +15,7 @@ import {
   sparseVector,
   TEST_EMBEDDER,
 } from "@/tests/fixtures/memories";
+import { recordAccess } from "./access";
 import { retrieveSemantic, type SemanticConfig, type SemanticResult } from "./retrieve";
 import { bm25Scores, cosineSimilarity, type FusionConfig, rankCandidates, type ScoreInput } from "./score";
 
@@ -173,7 +174,6 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
         embedding: query0,
         now: NOW,
         config: weighted,
-        countAccess: false,
       });
       expect(result.candidates).toHaveLength(weighted.traceCandidateLimit);
       expect(result.candidates.filter((c) => c.selected)).toHaveLength(weighted.semanticLimit);
@@ -300,7 +300,6 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
         text,
         now: NOW,
         config,
-        countAccess: false,
       });
       expectSameRanking(result, expected, config.traceCandidateLimit);
       if (text !== "nothing in the vocabulary") expect(expected.some((c) => c.textRank !== null)).toBe(true);
@@ -397,9 +396,10 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       expect(result.candidates.map((c) => c.rank)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     });
 
-    it("counts access on the selected memories only, never touching updated_at; countAccess false writes nothing", async () => {
+    it("writes nothing; access.ts counts the selected memories once each, owner-scoped, never touching updated_at", async () => {
       const { db } = database;
       const userId = await createUser(db, "Access");
+      const stranger = await createUser(db, "Stranger");
       const updatedAt = ago(3 * DAY_MS);
       const ids = await insertMemories(
         db,
@@ -422,19 +422,15 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
           .where(inArray(memories.id, ids))
           .then((rows) => ids.map((id) => rows.find((row) => row.id === id)));
 
-      const preview = await retrieveSemantic(db, {
-        userId,
-        embedding: query,
-        now: NOW,
-        config: retrievalConfig,
-        countAccess: false,
-      });
-      expect(preview.candidates.filter((c) => c.selected).map((c) => c.id)).toEqual(ids.slice(0, 5));
+      const result = await retrieveSemantic(db, { userId, embedding: query, now: NOW, config: retrievalConfig });
+      const selected = result.candidates.filter((c) => c.selected).map((c) => c.id);
+      expect(selected).toEqual(ids.slice(0, 5));
       expect((await read()).map((row) => row?.accessCount)).toEqual([0, 0, 0, 0, 0, 0, 0]);
 
-      await retrieveSemantic(db, { userId, embedding: query, now: NOW, config: retrievalConfig });
+      await recordAccess(db, { userId, memoryIds: [...selected, selected[0] as string], now: NOW });
       const later = new Date(NOW.getTime() + 60_000);
-      await retrieveSemantic(db, { userId, embedding: query, now: later, config: retrievalConfig });
+      await recordAccess(db, { userId, memoryIds: selected, now: later });
+      await recordAccess(db, { userId: stranger, memoryIds: ids, now: later });
 
       const rows = await read();
       expect(rows.map((row) => row?.accessCount)).toEqual([2, 2, 2, 2, 2, 0, 0]);
@@ -497,6 +493,7 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       .select()
       .from(memories)
       .where(eq(memories.id, id ?? ""));
-    expect(stored?.accessCount).toBe(1);
+    // Retrieval reads only: access is counted for what a prompt carries (access.ts).
+    expect(stored?.accessCount).toBe(0);
   });
 });

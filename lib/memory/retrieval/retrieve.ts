@@ -1,5 +1,6 @@
 /**
- * Semantic branch: ONE SQL statement that filters, scores, ranks and (optionally) counts access.
+ * Semantic branch: ONE SQL statement that filters, scores and ranks (exact, or fast.ts's certified
+ * fast path for users with many memories).
  * Every retrieval strategy is a configuration of this statement (core/config's
  * `retrievalStrategies`): similarity only, the weighted formula, or hybrid — the vector ranking
  * fused with a BM25 ranking over memories.search_vector. The formula is the one in score.ts,
@@ -9,6 +10,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, selectRows } from "@/db/client";
 import { awaitsEmbedder } from "@/db/queries/reembed";
 import { vectorLiteral } from "@/db/queries/vectors";
+import { corpusStats, type FastPathConfig, fastPathApplies, retrieveFastRows } from "./fast";
 import type { RetrievedMemory } from "./memory-row";
 import type { FusionComponents, FusionConfig, RankingConfig, ScoreComponents } from "./score";
 
@@ -27,6 +29,11 @@ export interface SemanticConfig extends RankingConfig {
    * fallback. The query applies `similarityThreshold` only: resolve first (`forEmbedder`).
    */
   readonly similarityThresholds?: Readonly<Record<string, number>>;
+  /**
+   * The fast path for users with many memories (fast.ts); absent or null: the exact statement
+   * always (configs stored before it existed).
+   */
+  readonly fastPath?: FastPathConfig | null;
 }
 
 export interface SemanticCandidate extends RetrievedMemory, ScoreComponents, Partial<FusionComponents> {
@@ -52,6 +59,17 @@ export interface SemanticResult {
    * `embeddingModel` was given.
    */
   waitingForReembedding: number;
+  /**
+   * Which statement answered: "exact" (every comparable memory scored) or "fast" (candidates, with
+   * the certificate that the selected top equals the exact statement's; fast.ts).
+   */
+  path: "exact" | "fast";
+  /**
+   * Whether the fast path's certificate held: true on path "fast"; false when the fast path ran,
+   * could not certify its top and the exact statement answered instead; null when the fast path
+   * did not run (too few memories, no embedder named, no fastPath in the config).
+   */
+  certified: boolean | null;
 }
 
 export interface SemanticQuery {
@@ -69,12 +87,10 @@ export interface SemanticQuery {
   /** The instant recency is measured from and last_accessed_at is set to. */
   now: Date;
   config: SemanticConfig;
-  /** false (previews): nothing is written. Default true: selected memories get access_count + 1. */
-  countAccess?: boolean;
 }
 
 /** A ranked row, or (all nulls but `waiting`) the one row of a query that ranked nothing. */
-interface SemanticRow extends Record<string, unknown> {
+export interface SemanticRow extends Record<string, unknown> {
   id: string | null;
   similarity: number;
   importance: number;
@@ -97,22 +113,43 @@ interface SemanticRow extends Record<string, unknown> {
 
 /**
  * The user's active memories embedded by `embeddingModel`, scored and ranked by the strategy in
- * `config`; those passing the threshold are ranked, ranks 1…semanticLimit are selected and, unless
- * `countAccess` is false, get access_count + 1 and last_accessed_at = now in the same statement.
- * updated_at is never touched: reading a memory does not make it more recent.
+ * `config`; those passing the threshold are ranked and ranks 1…semanticLimit are selected. Reads
+ * only: access is counted by the caller, for what the prompt carries (access.ts).
+ *
+ * Two statements compute this. The exact one (`retrieveExact`) scores every comparable memory of
+ * the user; the fast one (fast.ts) scores a few hundred candidates and certifies, in the same
+ * statement, that no other memory could enter the selected top. The path is chosen by the user's
+ * comparable memory count (memory_corpus_stats): below `config.fastPath.minMemories`, or without
+ * an embedder named, the exact statement; else the fast one, and the exact one after it when its
+ * certificate fails. `path` and `certified` say which answered (docs/performance.md).
+ */
+export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
+  const { config, embeddingModel } = query;
+  vectorLiteral(query.embedding); // An embedding it cannot compare is refused before any SQL.
+  const fast = config.fastPath;
+  if (fast && embeddingModel !== undefined) {
+    const stats = await corpusStats(db, query.userId, embeddingModel);
+    if (fastPathApplies(config, embeddingModel, stats)) {
+      const { rows, certified } = await retrieveFastRows(db, { ...query, embeddingModel }, fast);
+      if (certified) return { ...toResult(rows, config), path: "fast", certified: true };
+      return { ...(await retrieveExact(db, query)), certified: false };
+    }
+  }
+  return retrieveExact(db, query);
+}
+
+/**
+ * The exact statement: every comparable memory of the user scored, in one SQL statement.
  *
  * Performance: the plan is an exact scan of the user's rows via memories_user_status_idx, one
  * cosine distance per embedded memory (and, for hybrid, one pass over each memory's tsvector),
- * and a sort — linear in the user's memory count, which is fine for thousands. The HNSW index
- * (memories_embedding_hnsw_idx) is not used and should not be: it can only order by distance,
- * not by this score, and it is shared by all users, so `WHERE user_id = …` is a post-filter that
- * (even with pgvector 0.8's `hnsw.iterative_scan = relaxed_order` and a raised
- * `hnsw.max_scan_tuples`) can return fewer than all above-threshold rows — a recent, important
- * memory just past the ef_search frontier would be silently lost and the threshold would become
- * approximate. The GIN index on search_vector is not used either: BM25 needs every memory's
- * length and each term's document frequency among the user's memories, i.e. the same scan. If
- * users ever hold hundreds of thousands of memories, the route is a two-stage query (iterative
- * HNSW for the nearest N, then this scoring), with the trace saying the candidate set is approximate.
+ * and a sort — linear in the user's memory count, which is fine for thousands; retrieveSemantic
+ * takes the fast path (fast.ts) above config.fastPath.minMemories. The HNSW index
+ * (memories_embedding_hnsw_idx) is not used: it can only order by distance, approximately, and it
+ * is shared by all users, so `WHERE user_id = …` is a post-filter that (even with pgvector 0.8's
+ * iterative scans) can miss rows — a recent, important memory just past the ef_search frontier
+ * would be silently lost. Measured in docs/performance.md. `scored` is MATERIALIZED so each
+ * memory's distance is computed once, not once per reference.
  *
  * The same statement lists the near-misses: the `nearMissLimit` most similar memories below the
  * threshold, with the score they would have had (a bounded top-N over rows already scored; see
@@ -122,8 +159,8 @@ interface SemanticRow extends Record<string, unknown> {
  * more pass over the user's rows through the same index, no distance computed), so an empty result
  * can say whether there was nothing to compare or nothing that matched.
  */
-export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
-  const { userId, now, config, countAccess = true } = query;
+async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResult> {
+  const { userId, now, config } = query;
   const vector = vectorLiteral(query.embedding);
   const at = now.toISOString();
   const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
@@ -143,12 +180,10 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
                  + ${weights.importance}::float8 * importance
                  + ${weights.recency}::float8 * recency`;
 
-  // Data-modifying CTE: `touched` runs exactly once, to completion, even though the final SELECT
-  // does not read it; all parts see the same snapshot, so the SELECT reports pre-update rows.
   const rows = await selectRows<SemanticRow>(
     db,
     sql`
-      WITH scored AS (
+      WITH scored AS MATERIALIZED (
         SELECT id,
                1 - (embedding <=> ${vector}::vector) AS similarity,
                importance::float8 AS importance,
@@ -183,12 +218,6 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
         ORDER BY similarity DESC, id
         LIMIT ${nearMisses}::int
       ),
-      touched AS (
-        UPDATE memories
-        SET access_count = access_count + 1, last_accessed_at = ${at}::timestamptz
-        WHERE ${countAccess}::boolean AND id IN (SELECT id FROM ranked WHERE rank <= ${config.semanticLimit}::int)
-        RETURNING id
-      ),
       waiting AS (${waiting}),
       listed AS (
         SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
@@ -209,6 +238,15 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
       LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true
       ORDER BY r.below, r.rank`,
   );
+  return { ...toResult(rows, config), path: "exact", certified: null };
+}
+
+/** The rows of either statement as the branch's result (without its path). */
+export function toResult(
+  rows: readonly SemanticRow[],
+  config: SemanticConfig,
+): Omit<SemanticResult, "path" | "certified"> {
+  const { fusion } = config;
   const found = rows.filter((row): row is SemanticRow & { id: string } => row.id !== null);
   const ranked = found.filter((row) => row.below !== true);
   const toCandidate = (row: SemanticRow & { id: string }, selected: boolean): SemanticCandidate => ({

@@ -187,7 +187,6 @@ export async function searchMemories(
     text: input.query,
     now: context.now(),
     config: context.retrieval,
-    countAccess: false,
   });
   const returned = result.candidates.filter((candidate) => candidate.selected);
   const accessCountedIds = await countAccess(

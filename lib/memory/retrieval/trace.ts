@@ -85,7 +85,20 @@ export interface ContextTrace {
    * null unless the semantic query ran. `listed` ≤ traceCandidateLimit ≤ … `aboveThreshold`;
    * `nearMisses`: the rows listed below the threshold (traces stored before near-misses lack it).
    */
-  semantic: { aboveThreshold: number; listed: number; selected: number; nearMisses?: number } | null;
+  semantic: {
+    aboveThreshold: number;
+    listed: number;
+    selected: number;
+    nearMisses?: number;
+    /**
+     * The statement that answered (retrieve.ts): "exact", or "fast" (certified: its top equals the
+     * exact statement's; its `aboveThreshold`, later listed rows and near-misses are then counted
+     * among its candidates). Absent on traces stored before the fast path existed.
+     */
+    path?: "exact" | "fast";
+    /** true on path "fast"; false: the fast path could not certify and the exact one answered; null: not tried. */
+    certified?: boolean | null;
+  } | null;
   /**
    * The user's active memories the semantic query could not compare because another embedder (or
    * none) made their vectors: they wait to be re-embedded with `embeddingModel`
