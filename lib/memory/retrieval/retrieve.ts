@@ -27,6 +27,11 @@ export interface SemanticConfig extends RankingConfig {
    * fallback. The query applies `similarityThreshold` only: resolve first (`forEmbedder`).
    */
   readonly similarityThresholds?: Readonly<Record<string, number>>;
+  /**
+   * Fusion's vector weight per embedder; `fusion.vectorWeight` is the fallback. The query applies
+   * `fusion.vectorWeight` only: resolve first (`forEmbedder`).
+   */
+  readonly vectorWeights?: Readonly<Record<string, number>>;
 }
 
 export interface SemanticCandidate extends RetrievedMemory, ScoreComponents, Partial<FusionComponents> {
