@@ -66,8 +66,8 @@ const contentMeans = new WeakMap<WordVectors, Map<number, readonly number[]>>();
  * computed once per asset and `sifA` (50,000 × 100 additions).
  */
 export function contentMean(vectors: WordVectors, sifA: number): readonly number[] {
-  let bySifA = contentMeans.get(vectors);
-  if (!bySifA) contentMeans.set(vectors, (bySifA = new Map()));
+  const bySifA = contentMeans.get(vectors) ?? new Map<number, readonly number[]>();
+  contentMeans.set(vectors, bySifA);
   const cached = bySifA.get(sifA);
   if (cached) return cached;
   const sum = new Array<number>(vectors.dims).fill(0);
