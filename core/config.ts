@@ -75,14 +75,23 @@ export const retrievalStrategies = {
      * Measured with `npm run eval` (docs/evaluation.md, "Calibration"). The offline embedders'
      * similarities of related texts are low, so 0.3 loses answers: hash-ngram-v1 (0.1–0.4) left
      * 30% of the judged set's answerable questions with no memory; at 0.1 none is lost there.
-     * wordvec-glove-v1 (the default) keeps every hit of both judged sets up to 0.2; 0.15 because
-     * the issue's own case, an extracted "Allergy: Is allergic to peanuts" asked "What should I
-     * avoid eating?", sits at 0.199. OpenAI's scale is higher and unmeasured here (no key): it
-     * keeps the original 0.3.
+     * wordvec-glove-v2 (the default) centres its word vectors, so unrelated texts sit near 0: at
+     * 0.1, 9% of unrelated pairs pass (wordvec-glove-v1 at its 0.15: 61%), no hit of either judged
+     * set is lost, and the issue's own case — an extracted "Allergy: Is allergic to peanuts" asked
+     * "What should I avoid eating?" (0.125) — passes. OpenAI's scale is higher and unmeasured here
+     * (no key): it keeps the original 0.3.
      */
-    similarityThresholds: { "offline/wordvec-glove-v1": 0.15, "offline/hash-ngram-v1": 0.1 } as Readonly<
-      Record<string, number>
-    >,
+    similarityThresholds: {
+      "offline/wordvec-glove-v2": 0.1,
+      "offline/wordvec-glove-v1": 0.15,
+      "offline/hash-ngram-v1": 0.1,
+    } as Readonly<Record<string, number>>,
+    /**
+     * The fusion's vector weight per embedder, measured like the thresholds (`vectorWeightFor`);
+     * `fusion.vectorWeight` for the others. wordvec-glove-v2's ranking is worth 1.5 on LoCoMo
+     * (+10 questions) and costs nothing on either judged set; 1 or 2 for the others.
+     */
+    vectorWeights: { "offline/wordvec-glove-v2": 1.5 } as Readonly<Record<string, number>>,
     weights: { similarity: 0.8, importance: 0.1, recency: 0.1 },
     fusion: { rrfK: 5, vectorWeight: 1, textWeight: 2, bm25K1: 1.2, bm25B: 0.75, textBypassesThreshold: false },
   },
@@ -96,12 +105,24 @@ export const DEFAULT_RETRIEVAL_STRATEGY: RetrievalStrategyName = "hybrid";
 /** The default strategy's numbers: what the chat turn retrieves with. */
 export const retrievalConfig = retrievalStrategies[DEFAULT_RETRIEVAL_STRATEGY];
 
-/** A strategy's similarity threshold for memories embedded by `embedderId` ("offline/wordvec-glove-v1"). */
+/** A strategy's similarity threshold for memories embedded by `embedderId` ("offline/wordvec-glove-v2"). */
 export function thresholdFor(
   embedderId: string,
   strategy: { similarityThreshold: number; similarityThresholds?: Readonly<Record<string, number>> } = retrievalConfig,
 ): number {
   return strategy.similarityThresholds?.[embedderId] ?? strategy.similarityThreshold;
+}
+
+/** A fusing strategy's vector weight for memories embedded by `embedderId`; null without fusion. */
+export function vectorWeightFor(
+  embedderId: string,
+  strategy: {
+    fusion?: { vectorWeight: number } | null;
+    vectorWeights?: Readonly<Record<string, number>>;
+  } = retrievalConfig,
+): number | null {
+  if (!strategy.fusion) return null;
+  return strategy.vectorWeights?.[embedderId] ?? strategy.fusion.vectorWeight;
 }
 
 /**

@@ -18,6 +18,75 @@ export interface CalibrationRow {
   hit5: number;
   /** Queries with nothing relevant for which no memory passes (the right outcome); null: none in the data. */
   noAnswerEmptyShare: number | null;
+  /**
+   * Unrelated pairs — a query with nothing relevant and any memory — whose similarity passes the
+   * threshold: what "below the threshold" rules out. null: no such query in the data.
+   */
+  unrelatedPassShare: number | null;
+}
+
+/** Percentiles of a set of cosine similarities. */
+export interface SimilarityPercentiles {
+  pairs: number;
+  p5: number;
+  p25: number;
+  p50: number;
+  p75: number;
+  p95: number;
+}
+
+/**
+ * How the embedder's cosine similarity separates what is relevant from what is not, from the
+ * calibration run (every memory listed for every query):
+ */
+export interface SimilarityDistribution {
+  /** a query and a memory judged relevant to it */
+  relevant: SimilarityPercentiles | null;
+  /** a query with nothing relevant (`relevant: []`) and every memory: unrelated by the judgement */
+  unrelated: SimilarityPercentiles | null;
+  /** an answerable query and the memories not judged relevant to it (near neighbours included) */
+  otherNonRelevant: SimilarityPercentiles | null;
+  /** the highest similarity of each query with nothing relevant: what a threshold must exceed to leave it empty */
+  noAnswerBest: SimilarityPercentiles | null;
+}
+
+function percentiles(values: number[]): SimilarityPercentiles | null {
+  if (values.length === 0) return null;
+  const sorted = Float64Array.from(values).sort();
+  const at = (p: number) => {
+    const position = (p / 100) * (sorted.length - 1);
+    const lower = Math.floor(position);
+    const a = sorted[lower] as number;
+    const b = sorted[Math.ceil(position)] as number;
+    return a + (b - a) * (position - lower);
+  };
+  return { pairs: sorted.length, p5: at(5), p25: at(25), p50: at(50), p75: at(75), p95: at(95) };
+}
+
+/** The similarity distributions of a calibration run's outcomes (which list every memory). */
+export function similarityDistribution(outcomes: readonly RunOutcome[]): SimilarityDistribution {
+  const relevant: number[] = [];
+  const unrelated: number[] = [];
+  const other: number[] = [];
+  const best: number[] = [];
+  for (const o of outcomes) {
+    const judged = new Set(o.relevant);
+    if (!o.answerable) {
+      unrelated.push(...o.similarities);
+      if (o.similarities.length > 0) best.push(Math.max(...o.similarities));
+      continue;
+    }
+    o.ranked.forEach((key, i) => {
+      const similarity = o.similarities[i];
+      if (similarity !== undefined) (judged.has(key) ? relevant : other).push(similarity);
+    });
+  }
+  return {
+    relevant: percentiles(relevant),
+    unrelated: percentiles(unrelated),
+    otherNonRelevant: percentiles(other),
+    noAnswerBest: percentiles(best),
+  };
 }
 
 /** `strategy` without a threshold, listing every candidate (`listAll` ≥ the largest corpus). */
@@ -37,6 +106,7 @@ export function calibrate(
 ): CalibrationRow[] {
   const answerable = outcomes.filter((o) => o.answerable);
   const unanswerable = outcomes.filter((o) => !o.answerable);
+  const unrelated = unanswerable.flatMap((o) => o.similarities);
   const share = (items: readonly RunOutcome[], test: (o: RunOutcome) => boolean) =>
     items.length === 0 ? Number.NaN : items.filter(test).length / items.length;
   return (options.thresholds ?? CALIBRATION_THRESHOLDS).map((threshold) => {
@@ -57,6 +127,8 @@ export function calibrate(
       emptyShare: share(answerable, (o) => kept(o).length === 0),
       hit5: share(answerable, hit),
       noAnswerEmptyShare: unanswerable.length === 0 ? null : share(unanswerable, (o) => kept(o).length === 0),
+      unrelatedPassShare:
+        unrelated.length === 0 ? null : unrelated.filter((s) => s >= threshold).length / unrelated.length,
     };
   });
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { embedOffline } from "@/lib/ai/offline/embedder";
-import { embedWordVec } from "@/lib/ai/offline/wordvec-embedder";
+import { embedWordVec, WORDVEC_V1_SETTINGS } from "@/lib/ai/offline/wordvec-embedder";
 import { createAiRegistry } from "@/lib/ai/registry";
 import { embeddersFor, parseCli } from "./cli";
 import { DatasetError, datasetFromJson } from "./dataset";
@@ -168,7 +168,11 @@ describe("parseCli", () => {
 describe("embeddersFor", () => {
   it("compares every offline embedder, the older first, when no key is configured", () => {
     const embedders = embeddersFor(undefined, createAiRegistry({}), {});
-    expect(embedders.map((e) => e.id)).toEqual(["offline/hash-ngram-v1", "offline/wordvec-glove-v1"]);
+    expect(embedders.map((e) => e.id)).toEqual([
+      "offline/hash-ngram-v1",
+      "offline/wordvec-glove-v1",
+      "offline/wordvec-glove-v2",
+    ]);
   });
 
   it("with a key, evaluates the configured embedder only, unless offline ones are asked for", () => {
@@ -178,10 +182,11 @@ describe("embeddersFor", () => {
   });
 
   it("embeds with the embedder it names", async () => {
-    const [older, newer] = embeddersFor(undefined, createAiRegistry({}), {});
+    const [oldest, older, newest] = embeddersFor(undefined, createAiRegistry({}), {});
     const text = "I am allergic to peanuts";
-    expect(await older?.embed([text])).toEqual([embedOffline(text)]);
-    expect(await newer?.embed([text])).toEqual([embedWordVec(text)]);
+    expect(await oldest?.embed([text])).toEqual([embedOffline(text)]);
+    expect(await older?.embed([text])).toEqual([embedWordVec(text, WORDVEC_V1_SETTINGS)]);
+    expect(await newest?.embed([text])).toEqual([embedWordVec(text)]);
   });
 
   it("rejects an embedder that is neither offline nor configured", () => {

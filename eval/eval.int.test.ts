@@ -55,7 +55,13 @@ describe.each(DB_KINDS)("npm run eval on %s", (kind) => {
     expect(result.strategies.find((s) => s.name === "nearest")?.summary.overall.hit5).toBeGreaterThanOrEqual(0.5);
     expect(result.calibration?.rows[0]).toMatchObject({ threshold: 0, emptyShare: 0 });
 
+    // Every memory was listed in the calibration run: 6 answerable queries × 152 memories.
+    const { relevant, otherNonRelevant } = result.calibration?.similarities ?? {};
+    expect((relevant?.pairs ?? 0) + (otherNonRelevant?.pairs ?? 0)).toBe(6 * result.memories);
+    expect(relevant?.p50).toBeGreaterThan(otherNonRelevant?.p50 ?? 1);
+
     expect(formatDatasetReport(result)).toContain("hit@5");
+    expect(formatDatasetReport(result)).toMatch(/Cosine similarity of pairs[\s\S]*relevant \(query, judged memory\)/);
     expect(svgChart(report)).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
     // The evaluation user and its memories are gone.
     expect(await database.db.select({ id: users.id }).from(users)).toEqual([]);

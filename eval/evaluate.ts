@@ -3,7 +3,7 @@
 import { DEFAULT_RETRIEVAL_STRATEGY, retrievalStrategies } from "@/core/config";
 import type { Database } from "@/db/client";
 import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
-import { calibrate, calibrationStrategy } from "./calibrate";
+import { calibrate, calibrationStrategy, similarityDistribution } from "./calibrate";
 import type { EvalDataset } from "./dataset";
 import { type Embedder, removeLeftoverEvalUsers } from "./load";
 import { summarise } from "./metrics";
@@ -77,6 +77,7 @@ export async function evaluate(
                   textBypassesThreshold: true,
                 })
               : null,
+            similarities: similarityDistribution(calibrationOutcomes),
           }
         : null,
       timings: { ...run.timings, totalMs: performance.now() - datasetStarted },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calibrate } from "./calibrate";
+import { calibrate, similarityDistribution } from "./calibrate";
 import { percentile, type QueryOutcome, scoreQuery, summarise } from "./metrics";
 import type { RunOutcome } from "./run";
 
@@ -97,14 +97,35 @@ describe("calibrate", () => {
       { semanticLimit: 5, textBypassesThreshold: false, thresholds: [0, 0.15, 0.3] },
     );
     expect(rows).toEqual([
-      { threshold: 0, emptyShare: 0, hit5: 1, noAnswerEmptyShare: 0 },
-      { threshold: 0.15, emptyShare: 0.5, hit5: 0.5, noAnswerEmptyShare: 0 },
-      { threshold: 0.3, emptyShare: 0.5, hit5: 0, noAnswerEmptyShare: 1 },
+      { threshold: 0, emptyShare: 0, hit5: 1, noAnswerEmptyShare: 0, unrelatedPassShare: 1 },
+      { threshold: 0.15, emptyShare: 0.5, hit5: 0.5, noAnswerEmptyShare: 0, unrelatedPassShare: 1 },
+      { threshold: 0.3, emptyShare: 0.5, hit5: 0, noAnswerEmptyShare: 1, unrelatedPassShare: 0 },
     ]);
     const bypass = calibrate(
       [outcome({ relevant: ["b"], ranked: ["a", "b"], similarities: [0.5, 0.2], textMatches: [false, true] })],
       { semanticLimit: 5, textBypassesThreshold: true, thresholds: [0.3] },
     );
-    expect(bypass[0]).toMatchObject({ hit5: 1 });
+    expect(bypass[0]).toMatchObject({ hit5: 1, unrelatedPassShare: null });
+  });
+});
+
+describe("similarityDistribution", () => {
+  it("splits the pairs into relevant, unrelated (no-answer queries) and other non-relevant, with percentiles", () => {
+    const distribution = similarityDistribution([
+      outcome({ relevant: ["b"], ranked: ["a", "b", "c"], similarities: [0.5, 0.4, 0.1] }),
+      outcome({ relevant: ["a"], ranked: ["a", "b", "c"], similarities: [0.6, 0.2, 0] }),
+      outcome({ answerable: false, ranked: ["a", "b", "c"], similarities: [0.3, -0.1, 0.1] }),
+      outcome({ answerable: false, ranked: ["c", "a", "b"], similarities: [0.2, 0, -0.2] }),
+    ]);
+    expect(distribution.relevant).toMatchObject({ pairs: 2, p50: 0.5 });
+    expect(distribution.relevant?.p5).toBeCloseTo(0.41, 10);
+    expect(distribution.unrelated?.pairs).toBe(6);
+    expect(distribution.unrelated?.p50).toBeCloseTo(0.05, 10);
+    expect(distribution.otherNonRelevant?.pairs).toBe(4);
+    expect(distribution.otherNonRelevant?.p25).toBeCloseTo(0.075, 10);
+    expect(distribution.otherNonRelevant?.p75).toBeCloseTo(0.275, 10);
+    expect(distribution.noAnswerBest?.pairs).toBe(2);
+    expect(distribution.noAnswerBest?.p50).toBeCloseTo(0.25, 10);
+    expect(similarityDistribution([outcome({ ranked: ["a"], similarities: [0.1] })]).unrelated).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /** The evaluation's outputs: terminal tables, the results JSON and an SVG chart. */
 import type { SemanticConfig } from "@/lib/memory/retrieval/retrieve";
-import type { CalibrationRow } from "./calibrate";
+import type { CalibrationRow, SimilarityDistribution, SimilarityPercentiles } from "./calibrate";
 import type { Aggregate, Summary } from "./metrics";
 import { scoreQuery } from "./metrics";
 import type { RunOutcome } from "./run";
@@ -28,6 +28,8 @@ export interface DatasetReport {
     rows: CalibrationRow[];
     /** The same, had the strategy let text matches past the threshold (fusing strategies only). */
     textBypassRows: CalibrationRow[] | null;
+    /** The cosine similarities of relevant and unrelated pairs (absent in results written before it). */
+    similarities?: SimilarityDistribution;
   } | null;
   timings: { loadMs: number; embedQueriesMs: number; retrieveMs: number; totalMs: number };
   /** Per query and strategy: what was selected and how it scored (keys only, no text). */
@@ -82,6 +84,22 @@ export function textTable(header: readonly string[], rows: readonly (readonly st
 
 const metricCells = (a: Aggregate) => [num(a.hit5), num(a.hit8), num(a.recall5), num(a.mrr), num(a.ndcg5)];
 
+/** The similarity distributions as a table of percentiles. */
+export function formatSimilarities(d: SimilarityDistribution): string {
+  const rows: [string, SimilarityPercentiles | null][] = [
+    ["relevant (query, judged memory)", d.relevant],
+    ["unrelated (no-answer query, any memory)", d.unrelated],
+    ["other non-relevant (answerable query)", d.otherNonRelevant],
+    ["best memory of a no-answer query", d.noAnswerBest],
+  ];
+  return `Cosine similarity of pairs (percentiles)\n${textTable(
+    ["pairs", "n", "p5", "p25", "p50", "p75", "p95"],
+    rows
+      .filter((row): row is [string, SimilarityPercentiles] => row[1] !== null)
+      .map(([label, p]) => [label, String(p.pairs), num(p.p5), num(p.p25), num(p.p50), num(p.p75), num(p.p95)]),
+  )}`;
+}
+
 /** The comparison, the per-category hit@5 / MRR, and the calibration, as text. */
 export function formatDatasetReport(report: DatasetReport): string {
   const title = `${report.name}: ${report.queries} queries over ${report.memories} memories (${report.corpora} user${report.corpora === 1 ? "" : "s"})`;
@@ -117,6 +135,7 @@ export function formatDatasetReport(report: DatasetReport): string {
           "empty (answerable)",
           "hit@5",
           "no-answer empty",
+          "unrelated pairs passing",
           ...(bypass ? ["| empty", "hit@5", "no-answer empty"] : []),
         ],
         c.rows.map((row, i) => {
@@ -126,10 +145,11 @@ export function formatDatasetReport(report: DatasetReport): string {
             num(row.emptyShare),
             num(row.hit5),
             num(row.noAnswerEmptyShare),
+            num(row.unrelatedPassShare ?? null),
             ...(other ? [`| ${num(other.emptyShare)}`, num(other.hit5), num(other.noAnswerEmptyShare)] : []),
           ];
         }),
-      )}`
+      )}${c.similarities ? `\n\n${formatSimilarities(c.similarities)}` : ""}`
     : "";
   const t = report.timings;
   const timing = `time: ${(t.totalMs / 1000).toFixed(1)}s (store+embed memories ${(t.loadMs / 1000).toFixed(1)}s, embed queries ${(t.embedQueriesMs / 1000).toFixed(1)}s, retrieval ${(t.retrieveMs / 1000).toFixed(1)}s)`;

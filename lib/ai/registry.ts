@@ -5,14 +5,14 @@
  * |--------------------------------------|---------------------|-------------------------------------|----------------------------------|
  * | OPENAI_BASE_URL set (Ollama, vLLM…)  | "openai-compatible" | LIFELINE_CHAT_MODELS (see below)    | LIFELINE_EMBEDDING_MODEL, padded |
  * | else OPENAI_API_KEY set              | "openai"            | LIFELINE_CHAT_MODELS or defaults    | LIFELINE_EMBEDDING_MODEL @ 1536  |
- * | neither                              | "offline"           | lifeline-offline-1                  | wordvec-glove-v1 (or hash-ngram-v1) |
+ * | neither                              | "offline"           | lifeline-offline-1                  | wordvec-glove-v2 (or an older one)  |
  *
  * - LIFELINE_CHAT_MODELS: comma-separated model ids; the first is the default.
  *   Defaults to "gpt-4o-mini,gpt-4o". An OpenAI-compatible server has no universal model
  *   names, so it should always be set there; without it the OpenAI defaults are used (which
  *   is right for OpenAI-style gateways) and a warning is recorded in `AiConfig.warnings`.
  * - LIFELINE_EMBEDDING_MODEL: defaults to "text-embedding-3-small" (same caveat). Offline, it
- *   chooses between the offline embedders (default wordvec-glove-v1; hash-ngram-v1 is the older one).
+ *   chooses between the offline embedders (default wordvec-glove-v2; wordvec-glove-v1 and hash-ngram-v1 are the older ones).
  * - LIFELINE_EXTRACTION_MODEL: model for memory extraction and titles; defaults to the
  *   default chat model. It need not be one of the chat models.
  * Chat models are used through the Chat Completions API (`provider.chat(id)`), which every

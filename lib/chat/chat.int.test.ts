@@ -72,7 +72,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
           importance: 0.7,
           // As the server without a key embeds: the default offline embedder.
           embedding: embedWordVec(content),
-          embeddingModel: "offline/wordvec-glove-v1",
+          embeddingModel: "offline/wordvec-glove-v2",
         });
     }
     return user;

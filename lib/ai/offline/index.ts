@@ -23,9 +23,11 @@
  * - Embedders (`offlineEmbeddingModels`, by id), AI SDK EmbeddingModelV3s: deterministic,
  *   unit-norm, EMBEDDING_DIMENSIONS long, each pinned to its id by a checksum test (changing one
  *   means a new id, and stored memories are re-embedded).
- *   - "offline/wordvec-glove-v1" (wordvec-embedder.ts), the default: pre-trained GloVe word
- *     vectors (a committed 5.8 MB asset read on first use, word-vectors.ts), frequency-weighted,
- *     fused with the hashed features below so exact words and names still count.
+ *   - "offline/wordvec-glove-v2" (wordvec-embedder.ts), the default: pre-trained GloVe word
+ *     vectors (a committed 5.8 MB asset read on first use, word-vectors.ts), frequency-weighted and
+ *     centred, fused with the hashed features below so exact words and names still count.
+ *   - "offline/wordvec-glove-v1": the same uncentred, at another share (the default before v2);
+ *     kept for evaluation side by side and selectable with LIFELINE_EMBEDDING_MODEL.
  *   - "offline/hash-ngram-v1" (embedder.ts): hashed word, bigram, character n-gram and concept
  *     features (text-features.ts) only; kept for evaluation side by side and selectable with
  *     LIFELINE_EMBEDDING_MODEL=hash-ngram-v1.
@@ -37,17 +39,23 @@
  */
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel } from "./embedder";
-import { WORDVEC_EMBEDDING_MODEL_ID, wordvecEmbeddingModel } from "./wordvec-embedder";
+import {
+  WORDVEC_EMBEDDING_MODEL_ID,
+  WORDVEC_V1_EMBEDDING_MODEL_ID,
+  wordvecEmbeddingModel,
+  wordvecV1EmbeddingModel,
+} from "./wordvec-embedder";
 
 export { OFFLINE_EMBEDDING_MODEL_ID as HASH_EMBEDDING_MODEL_ID } from "./embedder";
-export { WORDVEC_EMBEDDING_MODEL_ID } from "./wordvec-embedder";
+export { WORDVEC_EMBEDDING_MODEL_ID, WORDVEC_V1_EMBEDDING_MODEL_ID } from "./wordvec-embedder";
 
 /** The offline embedder used when none is chosen (LIFELINE_EMBEDDING_MODEL). */
 export const DEFAULT_OFFLINE_EMBEDDING_MODEL_ID = WORDVEC_EMBEDDING_MODEL_ID;
 
-/** Every offline embedder, by model id: the default first. */
+/** Every offline embedder, by model id: the default first, then older to oldest. */
 export const offlineEmbeddingModels: ReadonlyMap<string, EmbeddingModelV3> = new Map([
   [WORDVEC_EMBEDDING_MODEL_ID, wordvecEmbeddingModel],
+  [WORDVEC_V1_EMBEDDING_MODEL_ID, wordvecV1EmbeddingModel],
   [OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel],
 ]);
 export { OFFLINE_CHAT_MODEL_ID, offlineLanguageModel } from "./model";

@@ -25,6 +25,8 @@ export interface WordVectors {
   readonly source: string;
   /** A word's row, if the asset has it. */
   indexOf(word: string): number | undefined;
+  /** The word of a row (0 … count − 1). */
+  word(row: number): string;
   /** The word's frequency rank in the source (0 = most frequent). */
   rank(row: number): number;
   /** Adds weight · the word's vector to `target` (from `offset` on). */
@@ -81,6 +83,7 @@ export function parseWordVectors(buffer: Buffer): WordVectors {
     sourceWords: header.sourceWords,
     source: header.source,
     indexOf,
+    word: (row) => words[row] ?? "",
     rank: (row) => ranks[row] ?? Number.MAX_SAFE_INTEGER,
     addTo(target, row, weight, offset = 0) {
       const scaled = weight * (scales[row] as number);

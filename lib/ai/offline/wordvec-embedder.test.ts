@@ -7,11 +7,16 @@ import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { cosineSimilarity, embedOffline } from "./embedder";
 import { parseWordVectors, WORD_VECTOR_ASSET, wordVectors } from "./word-vectors";
 import {
+  contentMean,
   createWordVecEmbeddingModel,
   embedWordVec,
+  meaningVector,
   WORDVEC_EMBEDDING_MODEL_ID,
   WORDVEC_SETTINGS,
+  WORDVEC_V1_EMBEDDING_MODEL_ID,
+  WORDVEC_V1_SETTINGS,
   wordvecEmbeddingModel,
+  wordvecV1EmbeddingModel,
 } from "./wordvec-embedder";
 
 const norm = (vector: number[]) => Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
@@ -47,17 +52,23 @@ describe("the word-vector asset", () => {
 });
 
 describe("embedWordVec", () => {
-  it("is pinned: changing the algorithm or the asset silently would make stored embeddings incomparable", () => {
-    // If this fails on purpose, give the new algorithm a new WORDVEC_EMBEDDING_MODEL_ID: stored memories are then re-embedded.
-    const digest = createHash("sha256")
-      .update(
-        embedWordVec("I prefer green tea and my sister's name is Maya")
-          .map((x) => x.toFixed(6))
-          .join(","),
-      )
-      .digest("hex");
-    expect(digest).toBe(PINNED_DIGEST);
-  });
+  it.each([
+    [WORDVEC_EMBEDDING_MODEL_ID, WORDVEC_SETTINGS, PINNED_DIGEST],
+    [WORDVEC_V1_EMBEDDING_MODEL_ID, WORDVEC_V1_SETTINGS, PINNED_V1_DIGEST],
+  ])(
+    "%s is pinned: changing the algorithm or the asset silently would make stored embeddings incomparable",
+    (_, settings, pinned) => {
+      // If this fails on purpose, give the new algorithm a new WORDVEC_EMBEDDING_MODEL_ID: stored memories are then re-embedded.
+      const digest = createHash("sha256")
+        .update(
+          embedWordVec("I prefer green tea and my sister's name is Maya", settings)
+            .map((x) => x.toFixed(6))
+            .join(","),
+        )
+        .digest("hex");
+      expect(digest).toBe(pinned);
+    },
+  );
 
   it.each([
     ["a sentence", "I prefer green tea"],
@@ -75,7 +86,7 @@ describe("embedWordVec", () => {
     expect(embedWordVec(text)).toEqual(vector);
   });
 
-  it("finds paraphrases that share no word, where the hashed features see nothing", () => {
+  it("finds paraphrases that share no word, by a wider margin than the hashed features", () => {
     const pairs = [
       ["Food allergy: Is allergic to peanuts", "What should I avoid eating?", "Club: Lifelong Liverpool supporter"],
       ["Vehicle: Owns a blue Subaru Outback", "What car do I drive?", "Phobia: Has a strong fear of heights"],
@@ -86,8 +97,10 @@ describe("embedWordVec", () => {
       expect(similarity(memory, question), `${memory} ~ ${question}`).toBeGreaterThan(
         similarity(unrelated, question) + 0.1,
       );
-      // The old embedder cannot tell them apart by much: the gain is the word vectors'.
-      expect(similarity(memory, question)).toBeGreaterThan(hashSimilarity(memory, question) + 0.1);
+      // The hashed features alone tell them apart by less (two only through the concept table): the gain is the word vectors'.
+      expect(similarity(memory, question) - similarity(unrelated, question)).toBeGreaterThan(
+        hashSimilarity(memory, question) - hashSimilarity(unrelated, question),
+      );
     }
   });
 
@@ -102,13 +115,64 @@ describe("embedWordVec", () => {
     const vector = embedWordVec("Zxqvbn Kwyjibo");
     expect(vector.slice(0, 100).every((x) => x === 0)).toBe(true);
   });
+
+  it("puts unrelated texts near 0 once centred, where the uncentred v1 put them near 0.2", () => {
+    // Pairs with no word and no subject in common (measured on the judged sets: docs/evaluation.md).
+    const unrelated = [
+      ["Height: Is 1.91 m", "What should I avoid eating?"],
+      ["Club: Lifelong Liverpool supporter", "How many children do I have?"],
+      ["Salary: Makes about 85k a year", "What kind of films do I enjoy?"],
+      ["Phobia: Has a strong fear of heights", "What car do I drive?"],
+    ] as const;
+    const cosine = (a: string, b: string, settings = WORDVEC_SETTINGS) =>
+      cosineSimilarity(embedWordVec(a, settings), embedWordVec(b, settings));
+    const mean = (settings: typeof WORDVEC_SETTINGS) =>
+      unrelated.reduce((sum, [a, b]) => sum + cosine(a, b, settings), 0) / unrelated.length;
+    expect(Math.abs(mean(WORDVEC_SETTINGS))).toBeLessThan(0.06);
+    expect(mean(WORDVEC_V1_SETTINGS)).toBeGreaterThan(0.12);
+  });
+});
+
+describe("contentMean", () => {
+  it("is the frequency-weighted mean of the asset's content words, computed once per asset", () => {
+    const vectors = wordVectors();
+    const mean = contentMean(vectors, 1e-3);
+    expect(mean).toHaveLength(vectors.dims);
+    expect(contentMean(vectors, 1e-3)).toBe(mean);
+    // Frequent content words lean towards it; it is not any one word's vector.
+    const toward = (word: string) => {
+      const row = vectors.indexOf(word);
+      if (row === undefined) throw new Error(`${word} missing`);
+      const v = new Array<number>(vectors.dims).fill(0);
+      vectors.addTo(v, row, 1);
+      return cosineSimilarity(v, [...mean]);
+    };
+    expect(toward("year")).toBeGreaterThan(0.3);
+    expect(toward("year")).toBeLessThan(0.99);
+  });
+
+  it("centres the meaning part: a one-word text is that word less the mean, unit length", () => {
+    const vectors = wordVectors();
+    const mean = contentMean(vectors, 1e-3);
+    const centred = meaningVector("tea", vectors, 1e-3, mean);
+    const raw = meaningVector("tea", vectors, 1e-3);
+    expect(norm(centred)).toBeCloseTo(1, 10);
+    const row = vectors.indexOf("tea") as number;
+    const expected = new Array<number>(vectors.dims).fill(0);
+    vectors.addTo(expected, row, 1);
+    // One word of SIF weight c: c · (tea − mean), normalised — the weight cancels.
+    const direction = expected.map((x, d) => x - (mean[d] as number));
+    expect(cosineSimilarity(centred, direction)).toBeCloseTo(1, 6);
+    expect(cosineSimilarity(raw, expected)).toBeCloseTo(1, 6);
+  });
 });
 
 describe("wordvecEmbeddingModel", () => {
-  it("identifies itself as offline/wordvec-glove-v1 and works with embedMany", async () => {
-    expect([wordvecEmbeddingModel.provider, wordvecEmbeddingModel.modelId]).toEqual([
+  it("identifies itself as offline/wordvec-glove-v2 (v1: offline/wordvec-glove-v1) and works with embedMany", async () => {
+    expect([wordvecEmbeddingModel.provider, wordvecEmbeddingModel.modelId]).toEqual(["offline", "wordvec-glove-v2"]);
+    expect([wordvecV1EmbeddingModel.provider, wordvecV1EmbeddingModel.modelId]).toEqual([
       "offline",
-      WORDVEC_EMBEDDING_MODEL_ID,
+      "wordvec-glove-v1",
     ]);
     const values = ["I am allergic to peanuts", "What should I avoid eating?"];
     const { embeddings, usage } = await embedMany({ model: wordvecEmbeddingModel, values });
@@ -131,5 +195,6 @@ describe("wordvecEmbeddingModel", () => {
   });
 });
 
-/** sha256 of the vector above, each component to 6 decimals. */
-const PINNED_DIGEST = "be4185177a333010e29671a6ecc85151a42ff5435fa10ae46be52d62d67022bb";
+/** sha256 of the vector above, each component to 6 decimals: v2 (the default) and v1. */
+const PINNED_DIGEST = "00204d4952380f5ef46474a864feeaebbcaa4fb8ca5a6b7a851869d1cd0ec046";
+const PINNED_V1_DIGEST = "be4185177a333010e29671a6ecc85151a42ff5435fa10ae46be52d62d67022bb";

@@ -1,19 +1,26 @@
 /**
- * Lifeline's default offline embedder ("offline/wordvec-glove-v1"): what a text means, from
+ * Lifeline's default offline embedder ("offline/wordvec-glove-v2"): what a text means, from
  * pre-trained word vectors, fused with the hashed word features of hash-ngram-v1 (embedder.ts) so
  * that exact words and names still count. Deterministic, no network, EMBEDDING_DIMENSIONS long.
  *
  * - Meaning: the content words' GloVe vectors (word-vectors.ts), each weighted by its rarity —
  *   SIF, a / (a + p(w)), with p(w) estimated from the word's frequency rank by Zipf's law — summed
  *   and L2-normalised. Words the asset lacks (names, typos, rare words) add nothing here.
+ * - Centring (v2): every word vector has the mean content word subtracted first (`contentMean`: the
+ *   asset's non-stopwords averaged with the weight each gets in a sentence, p(w) · SIF(w)). GloVe's
+ *   vectors share a common direction, so uncentred sentence vectors of unrelated texts had a cosine
+ *   of ~0.4 and the similarity threshold could not tell them from related ones; centred, unrelated
+ *   texts sit near 0.
  * - Words: hash-ngram-v1's features (words, bigrams, character n-grams, concepts) in the other
  *   dimensions, L2-normalised.
  * - Layout: [√m · meaning (100 dims) | √(1 − m) · words (1,436 dims)], so the cosine of two texts
  *   is m · cos(meaning) + (1 − m) · cos(words). A text with no known word is all words.
  *
- * Every number was measured with `npm run eval` (docs/evaluation.md, "The word-vector embedder").
- * The algorithm and the asset are pinned to the id by a checksum test: changing either means a
- * new id, and stored memories are re-embedded (lib/memory/store/reembed.ts).
+ * "offline/wordvec-glove-v1" is the same without centring and with m = 0.5 (kept for comparison and
+ * for LIFELINE_EMBEDDING_MODEL=wordvec-glove-v1). Every number was measured with `npm run eval`
+ * (docs/evaluation.md, "The word-vector embedder"). The algorithm and the asset are pinned to the
+ * id by a checksum test: changing either means a new id, and stored memories are re-embedded
+ * (lib/memory/store/reembed.ts).
  */
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
@@ -22,16 +29,22 @@ import { hashedFeatureVector } from "./embedder";
 import { isStopword, tokenize } from "./text-features";
 import { type WordVectors, wordVectors } from "./word-vectors";
 
-export const WORDVEC_EMBEDDING_MODEL_ID = "wordvec-glove-v1";
+/** The default word-vector embedder's id (centred meaning, m = 0.4). */
+export const WORDVEC_EMBEDDING_MODEL_ID = "wordvec-glove-v2";
+/** The first one (uncentred, m = 0.5): the offline default before v2. */
+export const WORDVEC_V1_EMBEDDING_MODEL_ID = "wordvec-glove-v1";
 
 export interface WordVecSettings {
   /** m: the meaning part's share of the cosine. */
   meaningShare: number;
   /** SIF's a: smaller gives frequent words less weight. */
   sifA: number;
+  /** Subtract the mean content word (`contentMean`) from every word vector. */
+  centred: boolean;
 }
 
-export const WORDVEC_SETTINGS: WordVecSettings = { meaningShare: 0.5, sifA: 1e-3 };
+export const WORDVEC_SETTINGS: WordVecSettings = { meaningShare: 0.4, sifA: 1e-3, centred: true };
+export const WORDVEC_V1_SETTINGS: WordVecSettings = { meaningShare: 0.5, sifA: 1e-3, centred: false };
 
 /** p(w) by Zipf's law from the frequency rank r (0-based) in a vocabulary of n words: 1 / ((r + 1) · H(n)). */
 function zipfProbability(rank: number, vocabulary: number): number {
@@ -39,20 +52,59 @@ function zipfProbability(rank: number, vocabulary: number): number {
   return 1 / ((rank + 1) * harmonic);
 }
 
-/** The meaning part: SIF-weighted sum of the content words' vectors, unit length (all zeros if none is known). */
-export function meaningVector(text: string, vectors: WordVectors, sifA: number): number[] {
+/** SIF's weight of a word of frequency rank `rank`: a / (a + p(w)). */
+function sifWeight(vectors: WordVectors, rank: number, sifA: number): number {
+  return sifA / (sifA + zipfProbability(rank, vectors.sourceWords));
+}
+
+const contentMeans = new WeakMap<WordVectors, Map<number, readonly number[]>>();
+
+/**
+ * The mean content word: the asset's words that are not stopwords, each weighted by how much it
+ * adds to sentences — its probability p(w) times its SIF weight — so that subtracting it from every
+ * word leaves an average sentence near 0. Fixed by the asset and the stopword list (no corpus);
+ * computed once per asset and `sifA` (50,000 × 100 additions).
+ */
+export function contentMean(vectors: WordVectors, sifA: number): readonly number[] {
+  const bySifA = contentMeans.get(vectors) ?? new Map<number, readonly number[]>();
+  contentMeans.set(vectors, bySifA);
+  const cached = bySifA.get(sifA);
+  if (cached) return cached;
+  const sum = new Array<number>(vectors.dims).fill(0);
+  let total = 0;
+  for (let row = 0; row < vectors.count; row++) {
+    if (isStopword(vectors.word(row))) continue;
+    const rank = vectors.rank(row);
+    const weight = zipfProbability(rank, vectors.sourceWords) * sifWeight(vectors, rank, sifA);
+    vectors.addTo(sum, row, weight);
+    total += weight;
+  }
+  const mean = total > 0 ? sum.map((x) => x / total) : sum;
+  bySifA.set(sifA, mean);
+  return mean;
+}
+
+/**
+ * The meaning part: SIF-weighted sum of the content words' vectors (each less `mean`, if given),
+ * unit length; all zeros if no word is known.
+ */
+export function meaningVector(text: string, vectors: WordVectors, sifA: number, mean?: readonly number[]): number[] {
   const tokens = tokenize(text);
   const content = tokens.filter((token) => !isStopword(token));
   const words = content.length > 0 ? content : tokens;
   const sum = new Array<number>(vectors.dims).fill(0);
+  let weights = 0;
   for (const word of words) {
     const row = vectors.indexOf(word) ?? vectors.indexOf(word.replace(/'/g, ""));
     if (row === undefined) continue;
-    const weight = sifA / (sifA + zipfProbability(vectors.rank(row), vectors.sourceWords));
+    const weight = sifWeight(vectors, vectors.rank(row), sifA);
     vectors.addTo(sum, row, weight);
+    weights += weight;
   }
+  if (mean && weights > 0)
+    for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] as number) - weights * (mean[d] as number);
   const norm = Math.sqrt(sum.reduce((s, x) => s + x * x, 0));
-  return norm > 0 ? sum.map((x) => x / norm) : sum;
+  return norm > 0 ? sum.map((x) => x / norm) : sum.fill(0);
 }
 
 /** Embeds `text` with the given settings and word vectors (the default: the committed asset). */
@@ -61,7 +113,8 @@ export function embedWordVec(
   settings: WordVecSettings = WORDVEC_SETTINGS,
   vectors: WordVectors = wordVectors(),
 ): number[] {
-  const meaning = meaningVector(text, vectors, settings.sifA);
+  const mean = settings.centred ? contentMean(vectors, settings.sifA) : undefined;
+  const meaning = meaningVector(text, vectors, settings.sifA, mean);
   const words = hashedFeatureVector(text, EMBEDDING_DIMENSIONS - vectors.dims);
   const known = meaning.some((x) => x !== 0);
   const m = known ? Math.sqrt(settings.meaningShare) : 0;
@@ -72,7 +125,7 @@ export function embedWordVec(
   return vector;
 }
 
-/** A word-vector embedder as an AI SDK embedding model (the default one: `wordvecEmbeddingModel`). */
+/** A word-vector embedder as an AI SDK embedding model (the default one: `wordvecEmbeddingModel`, v1: `wordvecV1EmbeddingModel`). */
 export function createWordVecEmbeddingModel(
   modelId: string = WORDVEC_EMBEDDING_MODEL_ID,
   settings: WordVecSettings = WORDVEC_SETTINGS,
@@ -97,3 +150,7 @@ export function createWordVecEmbeddingModel(
 }
 
 export const wordvecEmbeddingModel: EmbeddingModelV3 = createWordVecEmbeddingModel();
+export const wordvecV1EmbeddingModel: EmbeddingModelV3 = createWordVecEmbeddingModel(
+  WORDVEC_V1_EMBEDDING_MODEL_ID,
+  WORDVEC_V1_SETTINGS,
+);

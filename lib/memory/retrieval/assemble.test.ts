@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import { EMBEDDING_DIMENSIONS, retrievalConfig, thresholdFor } from "@/core/config";
+import {
+  EMBEDDING_DIMENSIONS,
+  retrievalConfig,
+  retrievalStrategies,
+  thresholdFor,
+  vectorWeightFor,
+} from "@/core/config";
 import type { Db } from "@/db/client";
 import { type AssembleInput, assembleContext } from "./assemble";
 import { DEFAULT_ASSEMBLY_CONFIG } from "./assembly-config";
@@ -110,5 +116,21 @@ describe("assembleContext without a working database", () => {
     expect(trace.config.retrieval.similarityThreshold).toBe(thresholdFor("offline/hash-ngram-v1"));
     expect(thresholdFor("offline/hash-ngram-v1")).not.toBe(retrievalConfig.similarityThreshold);
     expect(thresholdFor("openai/text-embedding-3-small")).toBe(retrievalConfig.similarityThreshold);
+  });
+
+  it("applies the fusion's vector weight measured for the embedder, the strategy's own for the others", async () => {
+    const { trace } = await assembleContext(
+      brokenDb,
+      input({ memoryEnabled: false, embeddingModel: "offline/wordvec-glove-v2" }),
+    );
+    expect(trace.config.retrieval.fusion?.vectorWeight).toBe(vectorWeightFor("offline/wordvec-glove-v2"));
+    expect(vectorWeightFor("offline/wordvec-glove-v2")).not.toBe(retrievalConfig.fusion.vectorWeight);
+    expect(vectorWeightFor("openai/text-embedding-3-small")).toBe(retrievalConfig.fusion.vectorWeight);
+    expect(vectorWeightFor("offline/wordvec-glove-v2", retrievalStrategies.nearest)).toBeNull();
+    // The other fusion numbers stay the strategy's.
+    expect({ ...trace.config.retrieval.fusion, vectorWeight: 0 }).toEqual({
+      ...retrievalConfig.fusion,
+      vectorWeight: 0,
+    });
   });
 });

@@ -6,6 +6,7 @@ import {
   retrievalConfig,
   retrievalStrategies,
   thresholdFor,
+  vectorWeightFor,
 } from "@/core/config";
 import type { FormatterSettings } from "./format";
 import type { SemanticConfig } from "./retrieve";
@@ -34,10 +35,18 @@ export function assemblyConfigFor(strategy: RetrievalStrategyName): AssemblyConf
   return { ...DEFAULT_ASSEMBLY_CONFIG, retrieval: retrievalStrategies[strategy] };
 }
 
-/** `retrieval` with the similarity threshold measured for `embedderId` (core/config's `thresholdFor`). */
+/**
+ * `retrieval` with the numbers measured for `embedderId`: the similarity threshold (core/config's
+ * `thresholdFor`) and, for a fusing strategy, the vector ranking's weight (`vectorWeightFor`).
+ */
 export function forEmbedder<T extends AssemblyConfig["retrieval"] | SemanticConfig>(
   retrieval: T,
   embedderId: string,
 ): T {
-  return { ...retrieval, similarityThreshold: thresholdFor(embedderId, retrieval) };
+  const vectorWeight = vectorWeightFor(embedderId, retrieval);
+  return {
+    ...retrieval,
+    similarityThreshold: thresholdFor(embedderId, retrieval),
+    ...(retrieval.fusion && vectorWeight !== null ? { fusion: { ...retrieval.fusion, vectorWeight } } : {}),
+  };
 }

@@ -30,6 +30,11 @@ export interface SemanticConfig extends RankingConfig {
    */
   readonly similarityThresholds?: Readonly<Record<string, number>>;
   /**
+   * Fusion's vector weight per embedder; `fusion.vectorWeight` is the fallback. The query applies
+   * `fusion.vectorWeight` only: resolve first (`forEmbedder`).
+   */
+  readonly vectorWeights?: Readonly<Record<string, number>>;
+  /**
    * The fast path for users with many memories (fast.ts); absent or null: the exact statement
    * always (configs stored before it existed).
    */

@@ -1,8 +1,10 @@
 /**
- * Upgrading an existing database from the old offline embedder (offline/hash-ngram-v1) to the new
- * default (offline/wordvec-glove-v1), on PGlite and Postgres: the server start re-embeds every
- * memory the old one made, loses none, and retrieval reports the ones still waiting until it is
- * done — then recalls by meaning what the old embedder could not.
+ * Upgrading an existing database from an old offline embedder to the new default
+ * (offline/wordvec-glove-v2), on PGlite and Postgres: the server start re-embeds every memory the
+ * old one made, loses none, and retrieval reports the ones still waiting until it is done — then
+ * recalls by meaning, with no word in common. The old one is the previous default,
+ * offline/wordvec-glove-v1 (an upgrade from offline/hash-ngram-v1 runs the same code: only the
+ * stored embedder id differs, and scripts/reembed.int.test.ts covers other ids).
  */
 import { tmpdir } from "node:os";
 import { asc } from "drizzle-orm";
@@ -17,7 +19,7 @@ import { createUser } from "@/tests/fixtures/memories";
 import { createUserMemory, type MemoryEmbedder } from "./memory-store";
 import { reembedMemories } from "./reembed";
 
-const OLD = createAiRegistry({ LIFELINE_EMBEDDING_MODEL: "hash-ngram-v1" }).embedder;
+const OLD = createAiRegistry({ LIFELINE_EMBEDDING_MODEL: "wordvec-glove-v1" }).embedder;
 const NEW = createAiRegistry({}).embedder;
 
 const ADA = [
@@ -45,7 +47,7 @@ describe.each(DB_KINDS)("upgrading the offline embedder on %s", (kind) => {
     db = database.db;
     ada = await createUser(db, "Ada");
     const bob = await createUser(db, "Bob");
-    // A database as the previous version left it: every memory embedded by hash-ngram-v1.
+    // A database as the previous version left it: every memory embedded by wordvec-glove-v1.
     for (const memory of ADA) await createUserMemory(db, { userId: ada, ...memory }, OLD);
     for (const memory of BOB) await createUserMemory(db, { userId: bob, ...memory }, OLD);
   });
@@ -73,9 +75,9 @@ describe.each(DB_KINDS)("upgrading the offline embedder on %s", (kind) => {
       .orderBy(asc(memories.id));
 
   it("re-embeds every memory at start, losing none, and reports the waiting ones until it is done", async () => {
-    expect(NEW.model).toBe("offline/wordvec-glove-v1");
+    expect([OLD.model, NEW.model]).toEqual(["offline/wordvec-glove-v1", "offline/wordvec-glove-v2"]);
     const before = await snapshot();
-    expect(before.map((m) => m.model)).toEqual(new Array(TOTAL).fill("offline/hash-ngram-v1"));
+    expect(before.map((m) => m.model)).toEqual(new Array(TOTAL).fill("offline/wordvec-glove-v1"));
     const allergy = before.find((m) => m.content === "Is allergic to peanuts")?.id;
 
     // Before: the new embedder compares nothing and says why.
@@ -105,7 +107,7 @@ describe.each(DB_KINDS)("upgrading the offline embedder on %s", (kind) => {
     expect(after.map(({ id, content, status }) => ({ id, content, status }))).toEqual(
       before.map(({ id, content, status }) => ({ id, content, status })),
     );
-    expect(after.map((m) => m.model)).toEqual(new Array(TOTAL).fill("offline/wordvec-glove-v1"));
+    expect(after.map((m) => m.model)).toEqual(new Array(TOTAL).fill("offline/wordvec-glove-v2"));
 
     // Done: nothing waits, and the meaning is found — among the two nearest by vector, with no word in common.
     const done = await ask("What should I avoid eating?");
