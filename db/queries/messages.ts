@@ -136,24 +136,43 @@ export async function saveAnswerProgress(
 }
 
 /** Deletes the user's message (with its notes, debug record and extraction); missing or foreign → 404. */
+/** Postgres chose this transaction as a deadlock's victim (40P01): safe to run again. */
+function isDeadlock(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "40P01") return true;
+  }
+  return false;
+}
+
 export async function deleteMessage(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
-  await db.transaction(async (tx) => {
-    // An email the agent prepared in this answer loses its approval card with it: it can no longer
-    // be approved (the log keeps the row, cancelled, with the message id cleared by the delete).
-    await tx
-      .update(gmailOperations)
-      .set({ status: "cancelled", error: "its answer was replaced", updatedAt: new Date() })
-      .where(
-        and(
-          eq(gmailOperations.messageId, messageId),
-          eq(gmailOperations.userId, userId),
-          eq(gmailOperations.status, "pending_confirmation"),
-        ),
-      );
-    const rows = await tx
-      .delete(messages)
-      .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
-      .returning({ id: messages.id });
-    if (rows.length === 0) throw notFound("message");
-  });
+  const attempt = () =>
+    db.transaction(async (tx) => {
+      // An email the agent prepared in this answer loses its approval card with it: it can no longer
+      // be approved (the log keeps the row, cancelled, with the message id cleared by the delete).
+      await tx
+        .update(gmailOperations)
+        .set({ status: "cancelled", error: "its answer was replaced", updatedAt: new Date() })
+        .where(
+          and(
+            eq(gmailOperations.messageId, messageId),
+            eq(gmailOperations.userId, userId),
+            eq(gmailOperations.status, "pending_confirmation"),
+          ),
+        );
+      const rows = await tx
+        .delete(messages)
+        .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
+        .returning({ id: messages.id });
+      if (rows.length === 0) throw notFound("message");
+    });
+  // The delete cascades to the pair's extraction, which a job may be working on at that moment
+  // (it holds the extraction row and reads the message): Postgres then breaks the deadlock by
+  // failing one side. The delete is whole or nothing, so it is simply tried again.
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (tries >= 3 || !isDeadlock(error)) throw error;
+    }
+  }
 }
