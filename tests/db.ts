@@ -84,19 +84,38 @@ const settings = (name: string) => [
   `ALTER DATABASE ${name} SET synchronous_commit = off`,
 ];
 
-/**
- * A new database on the test Postgres server, for processes that open it by URL; `drop` removes it.
- * Empty, or a copy of `template`.
- */
-export async function createPostgresTestDatabaseUrl(
-  options: { template?: string } = {},
-): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new database on the test Postgres server: empty, or a copy of `template`. */
+async function newPostgresDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `lifeline_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   await adminQueries(
-    options.template ? `CREATE DATABASE ${name} TEMPLATE ${options.template}` : `CREATE DATABASE ${name}`,
+    template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`,
     ...settings(name),
   );
   return { url: databaseUrl(name), drop: () => adminQueries(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** The run's migrated template, when the run has one. */
+async function runPostgresTemplate(): Promise<string | undefined> {
+  const templates = runTemplates();
+  return templates ? postgresTemplateOf(templates) : undefined;
+}
+
+/**
+ * A new database on the test Postgres server, for processes that open it by URL; `drop` removes it.
+ * Empty, or with `migrated` already migrated (a copy of the run's template when there is one).
+ */
+export async function createPostgresTestDatabaseUrl(
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!options.migrated) return newPostgresDatabase();
+  const created = await newPostgresDatabase(await runPostgresTemplate());
+  try {
+    await (await openDatabase({ kind: "postgres", url: created.url, migrate: true, max: 1 })).close();
+  } catch (error) {
+    await created.drop();
+    throw error;
+  }
+  return created;
 }
 
 /** Drops a run's Postgres template, if it was made (tests/global-setup.ts, at the end of the run). */
@@ -205,16 +224,31 @@ function pgliteTemplateOf(templates: TestTemplates): Promise<Blob> {
   return pgliteTemplate;
 }
 
-export async function createTestDatabase(kind: DbKind): Promise<Database> {
+/**
+ * A migrated PGlite in `dataDir` (on disk, for processes that open it by LIFELINE_DATA_DIR), open;
+ * a copy of the run's template when there is one (on disk, PGlite's initdb costs ~6 s of CPU).
+ */
+export async function createPgliteTestDataDir(dataDir: string): Promise<Database> {
   const templates = runTemplates();
+  const loadDataDir = templates ? await pgliteTemplateOf(templates) : undefined;
+  return openDatabase({ kind: "pglite", dataDir, migrate: true, loadDataDir });
+}
+
+export async function createTestDatabase(kind: DbKind): Promise<Database> {
   if (kind === "pglite") {
+    const templates = runTemplates();
     const loadDataDir = templates ? await pgliteTemplateOf(templates) : undefined;
     return openDatabase({ kind: "pglite", migrate: true, loadDataDir });
   }
 
-  const template = templates ? await postgresTemplateOf(templates) : undefined;
-  const { url, drop } = await createPostgresTestDatabaseUrl({ template });
-  const database = await openDatabase({ kind: "postgres", url, migrate: true, max: 4 });
+  const { url, drop } = await newPostgresDatabase(await runPostgresTemplate());
+  let database: Database;
+  try {
+    database = await openDatabase({ kind: "postgres", url, migrate: true, max: 4 });
+  } catch (error) {
+    await drop();
+    throw error;
+  }
   return {
     ...database,
     async close() {
