@@ -36,6 +36,8 @@ export default defineConfig({
           exclude: common,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Names the run's migrated database templates and removes them afterwards (tests/db.ts).
+          globalSetup: ["tests/global-setup.ts"],
         },
       },
       {

@@ -50,8 +50,11 @@ export function defaultDataDir(): string {
 
 export type DatabaseOptions =
   | { kind: "postgres"; url: string; migrate?: boolean; max?: number }
-  /** dataDir undefined → in memory (tests). */
-  | { kind: "pglite"; dataDir?: string; migrate?: boolean };
+  /**
+   * dataDir undefined → in memory (tests). loadDataDir: start from a copy of a database PGlite
+   * dumped (its dumpDataDir), instead of an empty one — tests start from a migrated template.
+   */
+  | { kind: "pglite"; dataDir?: string; migrate?: boolean; loadDataDir?: Blob };
 
 /**
  * The key of the Postgres advisory lock every migrator takes (db/migrate.ts at build time, and
@@ -184,7 +187,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     import("drizzle-orm/pglite/migrator"),
   ]);
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-  const client = await PGlite.create({ dataDir: options.dataDir, extensions: { vector } });
+  const client = await PGlite.create({
+    dataDir: options.dataDir,
+    extensions: { vector },
+    loadDataDir: options.loadDataDir,
+  });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   const database: Database = {
     db,

@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Database, type Db, openDatabase } from "@/db/client";
+import type { Database, Db } from "@/db/client";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { createAiRegistry } from "@/lib/ai/registry";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { createPgliteTestDataDir, createTestDatabase, DB_KINDS } from "@/tests/db";
 import { createUser, insertMemories, sparseVector } from "@/tests/fixtures/memories";
 import { parseReembedArgs, type ReembedCliContext, runReembed } from "./reembed";
 
@@ -133,7 +133,7 @@ describe("the script as a process, on an embedded database", () => {
   });
 
   it("--dry-run uses LIFELINE_DATA_DIR and the offline embedder, and refuses a data directory another process has open", async () => {
-    const database = await openDatabase({ kind: "pglite", dataDir, migrate: true });
+    const database = await createPgliteTestDataDir(dataDir);
     await seed(database.db);
 
     const open = await script("--dry-run");

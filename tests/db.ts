@@ -2,16 +2,56 @@
  * Test databases: each call gives a fresh, migrated database of the requested kind.
  * - pglite: in memory, gone on close.
  * - postgres: a new database on the server at TEST_DATABASE_URL, dropped on close.
+ *
+ * Within a vitest run (tests/global-setup.ts names the run's templates), both start from a template
+ * migrated once per run instead of an empty database: PGlite from a dump of a migrated PGlite (an
+ * empty PGlite costs ~4 s of CPU, mostly its initdb; one loaded from the dump ~1.5 s), Postgres by
+ * `CREATE DATABASE … TEMPLATE`. The migrations still run on every database — with nothing left to
+ * apply they only check — so a database is fully migrated whatever the template holds.
+ *
+ * Every test database on the Postgres server runs without JIT and with asynchronous commits
+ * (`ALTER DATABASE … SET`): compiling a query plan with LLVM took 1–4 s for the jsonb redaction of a
+ * memory delete on the small, unanalysed test data, and a commit then waits for no disk flush.
+ * Neither changes what a query returns, what a transaction sees or how it locks; they trade away
+ * only durability across a crash of the Postgres server itself, which no test causes.
  */
 import { randomBytes } from "node:crypto";
+import { type FileHandle, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { Client } from "pg";
-import { type Database, type DbKind, openDatabase } from "@/db/client";
+import { inject } from "vitest";
+import { type Database, type DbKind, MIGRATIONS_FOLDER, openDatabase } from "@/db/client";
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 export const DB_KINDS: DbKind[] = ["pglite", "postgres"];
 
-async function adminQuery(sql: string): Promise<void> {
+/** Where this run's templates live: given by tests/global-setup.ts to the projects that use it. */
+export interface TestTemplates {
+  /** A directory for this run only (the PGlite dump, and a marker once the Postgres template exists). */
+  dir: string;
+  /** The name of this run's template database on the test Postgres server. */
+  postgres: string;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    testTemplates: TestTemplates | undefined;
+  }
+}
+
+/** In the template directory once the Postgres template may exist: the global teardown then drops it. */
+export const POSTGRES_TEMPLATE_MARKER = "postgres-template";
+
+function runTemplates(): TestTemplates | undefined {
+  try {
+    return inject("testTemplates");
+  } catch {
+    return undefined; // not in a vitest worker: no templates, every database is migrated from empty
+  }
+}
+
+async function adminClient(): Promise<Client> {
   const client = new Client({ connectionString: TEST_DATABASE_URL });
   try {
     await client.connect();
@@ -20,27 +60,195 @@ async function adminQuery(sql: string): Promise<void> {
       `Cannot reach the test Postgres at ${TEST_DATABASE_URL} (set TEST_DATABASE_URL; npm test starts the local one): ${String(error)}`,
     );
   }
+  return client;
+}
+
+async function adminQueries(...statements: string[]): Promise<void> {
+  const client = await adminClient();
   try {
-    await client.query(sql);
+    for (const statement of statements) await client.query(statement);
   } finally {
     await client.end();
   }
 }
 
-/** A new, empty database on the test Postgres server, for processes that open it by URL; `drop` removes it. */
-export async function createPostgresTestDatabaseUrl(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `lifeline_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
+function databaseUrl(name: string): string {
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return url.toString();
+}
+
+/** Test-only settings of every test database (see the top of this file). */
+const settings = (name: string) => [
+  `ALTER DATABASE ${name} SET jit = off`,
+  `ALTER DATABASE ${name} SET synchronous_commit = off`,
+];
+
+/** A new database on the test Postgres server: empty, or a copy of `template`. */
+async function newPostgresDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `lifeline_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  await adminQueries(
+    template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`,
+    ...settings(name),
+  );
+  return { url: databaseUrl(name), drop: () => adminQueries(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** The run's migrated template, when the run has one. */
+async function runPostgresTemplate(): Promise<string | undefined> {
+  const templates = runTemplates();
+  return templates ? postgresTemplateOf(templates) : undefined;
+}
+
+/**
+ * A new database on the test Postgres server, for processes that open it by URL; `drop` removes it.
+ * Empty, or with `migrated` already migrated (a copy of the run's template when there is one).
+ */
+export async function createPostgresTestDatabaseUrl(
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!options.migrated) return newPostgresDatabase();
+  const created = await newPostgresDatabase(await runPostgresTemplate());
+  try {
+    await (await openDatabase({ kind: "postgres", url: created.url, migrate: true, max: 1 })).close();
+  } catch (error) {
+    await created.drop();
+    throw error;
+  }
+  return created;
+}
+
+/** Drops a run's Postgres template, if it was made (tests/global-setup.ts, at the end of the run). */
+export async function dropPostgresTemplate(name: string): Promise<void> {
+  await adminQueries(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+/** Arbitrary; taken on the admin database while one process of the run makes the Postgres template. */
+const TEMPLATE_LOCK = "7811887614447414886";
+
+let postgresTemplate: Promise<string> | undefined;
+
+/** The run's migrated Postgres template, made by the first process that needs it. */
+function postgresTemplateOf(templates: TestTemplates): Promise<string> {
+  postgresTemplate ??= (async () => {
+    const name = templates.postgres;
+    const client = await adminClient();
+    try {
+      await client.query("SELECT pg_advisory_lock($1::bigint)", [TEMPLATE_LOCK]);
+      const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+      if (!rowCount) {
+        await writeFile(path.join(templates.dir, POSTGRES_TEMPLATE_MARKER), name);
+        await client.query(`CREATE DATABASE ${name}`);
+        // Closed before the lock is released: a database being copied must have no connection.
+        const template = await openDatabase({ kind: "postgres", url: databaseUrl(name), migrate: true, max: 1 });
+        await template.close();
+      }
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1::bigint)", [TEMPLATE_LOCK]).catch(() => {});
+      await client.end();
+    }
+    return name;
+  })();
+  postgresTemplate.catch(() => {
+    postgresTemplate = undefined;
+  });
+  return postgresTemplate;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const codeOf = (error: unknown) => (error as { code?: string }).code;
+
+/**
+ * The bytes of `file`, made by `make` in the first process that gets there (holding `file.lock`);
+ * the others wait for it.
+ */
+async function sharedFile(file: string, make: () => Promise<Uint8Array>): Promise<Uint8Array> {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      return await readFile(file);
+    } catch (error) {
+      if (codeOf(error) !== "ENOENT") throw error;
+    }
+    let lock: FileHandle | undefined;
+    try {
+      lock = await open(`${file}.lock`, "wx");
+    } catch (error) {
+      if (codeOf(error) !== "EEXIST") throw error;
+    }
+    if (lock) {
+      try {
+        const bytes = await make();
+        const partial = `${file}.${process.pid}`;
+        await writeFile(partial, bytes);
+        await rename(partial, file);
+        return bytes;
+      } catch (error) {
+        await unlink(`${file}.lock`).catch(() => {}); // another process may try
+        throw error;
+      } finally {
+        await lock.close();
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for another test process to write ${file}`);
+    await sleep(100);
+  }
+}
+
+/** A dump of a freshly migrated PGlite (the same extensions as db/client.ts; a mismatch fails the migration check). */
+async function migratedPgliteDump(): Promise<Uint8Array> {
+  const [{ PGlite }, { vector }, { drizzle }, { migrate }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite-pgvector"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
+  const client = await PGlite.create({ extensions: { vector } });
+  try {
+    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    return new Uint8Array(await (await client.dumpDataDir("none")).arrayBuffer());
+  } finally {
+    await client.close();
+  }
+}
+
+let pgliteTemplate: Promise<Blob> | undefined;
+
+function pgliteTemplateOf(templates: TestTemplates): Promise<Blob> {
+  pgliteTemplate ??= sharedFile(path.join(templates.dir, "pglite.tar"), migratedPgliteDump).then(
+    (bytes) => new Blob([bytes as Uint8Array<ArrayBuffer>]),
+  );
+  pgliteTemplate.catch(() => {
+    pgliteTemplate = undefined;
+  });
+  return pgliteTemplate;
+}
+
+/**
+ * A migrated PGlite in `dataDir` (on disk, for processes that open it by LIFELINE_DATA_DIR), open;
+ * a copy of the run's template when there is one (on disk, PGlite's initdb costs ~6 s of CPU).
+ */
+export async function createPgliteTestDataDir(dataDir: string): Promise<Database> {
+  const templates = runTemplates();
+  const loadDataDir = templates ? await pgliteTemplateOf(templates) : undefined;
+  return openDatabase({ kind: "pglite", dataDir, migrate: true, loadDataDir });
 }
 
 export async function createTestDatabase(kind: DbKind): Promise<Database> {
-  if (kind === "pglite") return openDatabase({ kind: "pglite", migrate: true });
+  if (kind === "pglite") {
+    const templates = runTemplates();
+    const loadDataDir = templates ? await pgliteTemplateOf(templates) : undefined;
+    return openDatabase({ kind: "pglite", migrate: true, loadDataDir });
+  }
 
-  const { url, drop } = await createPostgresTestDatabaseUrl();
-  const database = await openDatabase({ kind: "postgres", url, migrate: true, max: 4 });
+  const { url, drop } = await newPostgresDatabase(await runPostgresTemplate());
+  let database: Database;
+  try {
+    database = await openDatabase({ kind: "postgres", url, migrate: true, max: 4 });
+  } catch (error) {
+    await drop();
+    throw error;
+  }
   return {
     ...database,
     async close() {

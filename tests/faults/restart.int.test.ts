@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPostgresTestDatabaseUrl, DB_KINDS } from "@/tests/db";
+import { createPgliteTestDataDir, createPostgresTestDatabaseUrl, DB_KINDS } from "@/tests/db";
 import { HttpClient, registerAndSignIn } from "@/tests/http-client";
 import { type FakeOpenAi, HOLD_EMBEDDING, HOLD_EXTRACTION, HOLD_MID_STREAM, startFakeOpenAi } from "./fake-openai";
 
@@ -109,12 +109,14 @@ describe.each(DB_KINDS)("a server killed mid-turn and restarted, on %s", (kind) 
       LIFELINE_EMBEDDING_MODEL: "fake-embedding",
       LIFELINE_CHAT_RATE_LIMIT: "off",
     };
+    // A fresh, migrated database (a copy of the run's template: an on-disk PGlite's initdb alone
+    // costs a child ~15 s of CPU); the child processes open it and check its migrations.
     if (kind === "pglite") {
       dataDir = mkdtempSync(path.join(tmpdir(), "lifeline-faults-"));
       env.LIFELINE_DATA_DIR = path.join(dataDir, "pglite");
+      await (await createPgliteTestDataDir(env.LIFELINE_DATA_DIR)).close();
     } else {
-      // A fresh database on the test server: the child processes open it by URL and migrate it.
-      postgres = await createPostgresTestDatabaseUrl();
+      postgres = await createPostgresTestDatabaseUrl({ migrated: true });
       env.DATABASE_URL = postgres.url;
     }
   });

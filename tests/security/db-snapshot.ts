@@ -1,13 +1,14 @@
 /**
  * Fingerprints of the database, to prove a rejected request wrote nothing: per table, the row
  * count and an md5 over every row's text. Tables are discovered from the catalog, so tables added
- * later are covered without changes here.
+ * later are covered without changes here. A snapshot is one query (the matrix takes two per case).
  */
 import type { Database } from "@/db/client";
 
 export type Snapshot = Record<string, string>;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * Not compared: `rate_limits` holds counters, not data (db/schema.ts). A rejected request may count
@@ -22,29 +23,53 @@ async function tables(database: Database): Promise<string[]> {
   return rows.map((r) => r.table_name).filter((name) => !NOT_DATA.has(name));
 }
 
-async function fingerprint(database: Database, table: string, where = "", params: unknown[] = []): Promise<string> {
-  const [row] = await database.query<{ n: number; h: string }>(
-    `SELECT count(*)::int AS n, coalesce(md5(string_agg(t::text, E'\\n' ORDER BY t::text)), '') AS h FROM ${quote(table)} t ${where}`,
-    params,
-  );
-  return `${row?.n}:${row?.h}`;
+/** One row per table: its name and `count:md5` of its rows (those matching `where`). */
+function fingerprintQuery(table: string, where: string): string {
+  return `SELECT ${literal(table)} AS name, count(*)::int || ':' || coalesce(md5(string_agg(t::text, E'\\n' ORDER BY t::text)), '') AS fingerprint FROM ${quote(table)} t ${where}`;
+}
+
+async function fingerprints(database: Database, parts: string[], params: unknown[] = []): Promise<Snapshot> {
+  const rows = await database.query<{ name: string; fingerprint: string }>(parts.join("\nUNION ALL\n"), params);
+  return Object.fromEntries(rows.map((row) => [row.name, row.fingerprint]));
+}
+
+/** The tables of each database, looked up once: the schema does not change while tests run. */
+const tablesOf = new WeakMap<Database, Promise<string[]>>();
+const ownedTablesOf = new WeakMap<Database, Promise<string[]>>();
+
+function cached(map: WeakMap<Database, Promise<string[]>>, database: Database, load: () => Promise<string[]>) {
+  let found = map.get(database);
+  if (!found) {
+    found = load();
+    map.set(database, found);
+  }
+  return found;
 }
 
 /** Every table of the database. */
 export async function snapshot(database: Database): Promise<Snapshot> {
-  const result: Snapshot = {};
-  for (const table of await tables(database)) result[table] = await fingerprint(database, table);
-  return result;
+  const names = await cached(tablesOf, database, () => tables(database));
+  return fingerprints(
+    database,
+    names.map((table) => fingerprintQuery(table, "")),
+  );
 }
 
 /** Only `userId`'s data: their users row and their rows of every table with a user_id column. */
 export async function ownedSnapshot(database: Database, userId: string): Promise<Snapshot> {
-  const owned = await database.query<{ table_name: string }>(
-    "SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'user_id' ORDER BY table_name",
+  const owned = await cached(ownedTablesOf, database, async () =>
+    (
+      await database.query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'user_id' ORDER BY table_name",
+      )
+    ).map((row) => row.table_name),
   );
-  const result: Snapshot = { users: await fingerprint(database, "users", "WHERE t.id = $1", [userId]) };
-  for (const { table_name } of owned) {
-    result[table_name] = await fingerprint(database, table_name, "WHERE t.user_id = $1", [userId]);
-  }
-  return result;
+  return fingerprints(
+    database,
+    [
+      fingerprintQuery("users", "WHERE t.id = $1"),
+      ...owned.map((table) => fingerprintQuery(table, "WHERE t.user_id = $1")),
+    ],
+    [userId],
+  );
 }
