@@ -118,6 +118,7 @@ export function svgChart(report: BenchReport): string {
     bottom - ((Math.log10(Math.max(min, v)) - Math.log10(min)) / (Math.log10(max) - Math.log10(min))) * (bottom - top);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="11">`,
+    `<title>Retrieval latency by contender and size (p50 and p95, ms) — ${escapeXml(report.embedder)}</title>`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="10" y="20" font-size="13" font-weight="600">Retrieval latency (ms, log scale): p50 bar, p95 cap — ${escapeXml(report.embedder)}</text>`,
   ];

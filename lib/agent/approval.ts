@@ -37,7 +37,7 @@ function toPendingSend(row: GmailOperationRow): PendingSend {
 
 async function sendOperation(db: Db, input: { userId: string; operationId: string }): Promise<GmailOperationRow> {
   const row = await getOperation(db, { userId: input.userId, id: input.operationId });
-  if (!row || row.operation !== "send_email") throw new AppError("not_found:mail_operation", "No such email to send");
+  if (row?.operation !== "send_email") throw new AppError("not_found:mail_operation", "No such email to send");
   return row;
 }
 

@@ -331,18 +331,17 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
       if (assistant?.status !== "streaming") break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect(assistant?.status).toBe("aborted");
-    expect((assistant?.parts as { type: string; toolName?: string }[]).map((p) => p.toolName ?? p.type)).toEqual([
+    if (!assistant) throw new Error("no assistant message");
+    expect(assistant.status).toBe("aborted");
+    expect((assistant.parts as { type: string; toolName?: string }[]).map((p) => p.toolName ?? p.type)).toEqual([
       "data-agent-mailbox",
       "list_labels",
     ]);
     await afterResponseIdle();
-    const [record] = await db()
-      .select()
-      .from(promptDebug)
-      .where(eq(promptDebug.messageId, assistant?.id ?? ""));
-    expect(record?.finishReason).toBe("aborted");
-    expect((record?.modelInput as AgentDebugStep[]).map((s) => s.type)).toEqual([
+    const [record] = await db().select().from(promptDebug).where(eq(promptDebug.messageId, assistant.id));
+    if (!record) throw new Error("no debug record");
+    expect(record.finishReason).toBe("aborted");
+    expect((record.modelInput as AgentDebugStep[]).map((s) => s.type)).toEqual([
       "agent-model",
       "agent-tool",
       "agent-model",

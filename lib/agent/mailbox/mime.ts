@@ -9,7 +9,6 @@ const noLineBreaks = (value: string) => value.replace(/[\r\n]+/g, " ").trim();
 
 function encodeHeader(value: string): string {
   const clean = noLineBreaks(value);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the printable ASCII range is the point
   return /^[\x20-\x7e]*$/.test(clean) ? clean : `=?UTF-8?B?${Buffer.from(clean, "utf8").toString("base64")}?=`;
 }
 
