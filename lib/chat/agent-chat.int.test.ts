@@ -11,7 +11,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { gmailOperations, memories, memoryExtractions, messages, promptDebug, users } from "@/db/schema";
 import type { AgentDebugStep } from "@/lib/agent/recorder";
-import { embedWordVec } from "@/lib/ai/offline/wordvec-embedder";
+import { embedWordVec, WORDVEC_EMBEDDING_MODEL_ID } from "@/lib/ai/offline/wordvec-embedder";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
@@ -81,8 +81,9 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
           content,
           provenance: "user_created",
           importance: 0.8,
+          // As the server without a key embeds: the default offline embedder.
           embedding: embedWordVec(content),
-          embeddingModel: "offline/wordvec-glove-v1",
+          embeddingModel: `offline/${WORDVEC_EMBEDDING_MODEL_ID}`,
         });
     }
     return user;

@@ -134,6 +134,15 @@ describe.each(DB_KINDS)("a server killed mid-turn and restarted, on %s", (kind) 
     const user = await registerAndSignIn(server.url, "fault");
     startTurn(user.client, `${HOLD_EMBEDDING}: my favourite tea is sencha`);
     await fake.heldOn(HOLD_EMBEDDING);
+    // The turn embeds the message while it writes the message and its answer row (chat/turn.ts):
+    // killed once those rows are stored, with the embedding still in flight.
+    await waitFor("the question and its answer row stored", async () => {
+      const list = await user.client.request("GET", "/api/conversations");
+      const [latest] = (list.json as { conversations: { id: string }[] }).conversations;
+      const res = await user.client.request("GET", `/api/conversations/${latest?.id}/messages`);
+      const messages = (res.json as { messages: { role: string }[] }).messages;
+      return messages.some((m) => m.role === "assistant") ? true : undefined;
+    });
     await server.kill();
 
     // 2. Killed mid-stream: the model sent part of its answer and went quiet.
@@ -238,5 +247,6 @@ describe.each(DB_KINDS)("a server killed mid-turn and restarted, on %s", (kind) 
         expect(debug.finishReason).toBe("stop");
       }
     }
-  });
+    // Four child servers in a row, each starting up: minutes on a loaded 2-core machine.
+  }, 240_000);
 });
