@@ -81,6 +81,13 @@ export function offlineAssetTracing(env: RawEnv = processEnv()): {
 
 const assetTracing = offlineAssetTracing();
 
+/**
+ * LIFELINE_BUILD_CACHE=0: `next build` writes no Turbopack filesystem cache (.next/cache, ~190 MB,
+ * ~30 s to write). For builds nobody repeats in the same directory — a CI run on a fresh clone
+ * (scripts/test.sh sets it when CI is set). Unset, the cache makes the next build about half the CPU.
+ */
+const buildCache = processEnv().LIFELINE_BUILD_CACHE !== "0";
+
 const nextConfig: NextConfig = {
   // Database drivers and the logger load native/wasm files at run time: keep them out of the bundle.
   serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pg", "pino"],
@@ -88,6 +95,7 @@ const nextConfig: NextConfig = {
   outputFileTracingIncludes: { "/**": ["./db/migrations/**/*", ...assetTracing.includes] },
   outputFileTracingExcludes: { "/**": [...(outputFileTracingExcludes()?.["/**"] ?? []), ...assetTracing.excludes] },
   poweredByHeader: false,
+  ...(buildCache ? {} : { experimental: { turbopackFileSystemCacheForBuild: false } }),
   reactStrictMode: true,
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders() }];

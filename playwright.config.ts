@@ -63,6 +63,9 @@ export default defineConfig({
       LIFELINE_ALLOW_IN_PROCESS_JOBS: "1",
       AUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-secret-not-for-production-0123456789",
       AUTH_TRUST_HOST: "true",
+      // The lowest bcrypt cost production accepts (core/env.ts; the default is 12): a quarter of the
+      // hashing time for the run's registrations and sign-ins, still the production code path.
+      LIFELINE_PASSWORD_HASH_COST: "10",
       // Lets the health spec read the detailed view, as a monitor would.
       LIFELINE_HEALTH_TOKEN: E2E_HEALTH_TOKEN,
     },

@@ -89,6 +89,8 @@ const schema = z.object({
   // Operations
   LIFELINE_HEALTH_TOKEN: variable(),
   LOG_LEVEL: variable(logLevel),
+  // Build
+  LIFELINE_BUILD_CACHE: variable(zeroOrOne),
   // Set by the platform, not by an operator.
   NODE_ENV: variable(),
   VERCEL: variable(),

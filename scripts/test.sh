@@ -28,6 +28,8 @@ step "Unit and integration tests (vitest: PGlite and Postgres)"
 npx vitest run
 
 step "Production build (next build)"
+# On CI (a fresh clone, built once) Turbopack's build cache would be written (~30 s) and never read.
+if [ -n "${CI:-}" ]; then export LIFELINE_BUILD_CACHE="${LIFELINE_BUILD_CACHE:-0}"; fi
 npx next build
 
 step "Production deployment tests (vitest --project production: next start on the build, Postgres, signed Inngest calls)"
