@@ -9,6 +9,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Annotation, END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
+import { contentText } from "./messages";
 
 export const AgentState = Annotation.Root({
   ...MessagesAnnotation.spec,
@@ -59,8 +60,5 @@ export function buildAgentGraph({ model, tools, maxModelCalls }: AgentGraphInput
 /** The final answer: the last assistant message without tool calls. */
 export function finalAnswer(messages: readonly BaseMessage[]): string {
   const last = [...messages].reverse().find((m) => AIMessage.isInstance(m) && (m.tool_calls?.length ?? 0) === 0);
-  if (!last) return "";
-  return typeof last.content === "string"
-    ? last.content
-    : last.content.map((p) => ("text" in p ? p.text : "")).join("");
+  return last ? contentText(last) : "";
 }

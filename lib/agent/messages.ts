@@ -36,7 +36,8 @@ export interface RecordedMessage {
   name?: string;
 }
 
-function contentText(message: BaseMessage): string {
+/** A LangChain message's text (string content, or its text parts joined). */
+export function contentText(message: BaseMessage): string {
   return typeof message.content === "string"
     ? message.content
     : message.content.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join("");
@@ -56,4 +57,13 @@ export function recordMessage(message: BaseMessage): RecordedMessage {
       ? { toolCalls: calls.map((call) => ({ id: call.id ?? "", name: call.name, args: call.args })) }
       : {}),
   };
+}
+
+/** A tool's result as the model received it: its JSON value, or the text itself when it is not JSON. */
+export function toolResult(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }

@@ -8,6 +8,7 @@ import type { UIMessageChunk } from "ai";
 import type { buildAgentGraph } from "./graph";
 import { finalAnswer } from "./graph";
 import type { Draft, MailboxKind } from "./mailbox/types";
+import { contentText, toolResult } from "./messages";
 import type { AgentRecorder } from "./recorder";
 
 export interface MailApproval {
@@ -64,20 +65,6 @@ export interface AgentTurnResult {
   messages: BaseMessage[];
 }
 
-function contentText(message: BaseMessage): string {
-  return typeof message.content === "string"
-    ? message.content
-    : message.content.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join("");
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 function approvalOf(output: unknown): MailApproval | null {
   if (!output || typeof output !== "object") return null;
   const candidate = output as { status?: unknown; operationId?: unknown; draft?: unknown };
@@ -129,7 +116,7 @@ export async function streamAgentTurn(input: {
             parts.push({ type: "text", text });
           }
         } else if (node === "tools" && ToolMessage.isInstance(message)) {
-          const result = parse(contentText(message));
+          const result = toolResult(contentText(message));
           const call = pendingTools.get(message.tool_call_id);
           const toolName = call?.toolName ?? message.name ?? "tool";
           const output = toolOutputSummary(toolName, result);

@@ -32,7 +32,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, selectRows } from "@/db/client";
 import { awaitsEmbedder } from "@/db/queries/reembed";
 import { vectorLiteral } from "@/db/queries/vectors";
-import type { SemanticConfig, SemanticQuery, SemanticRow } from "./retrieve";
+import { LISTED, LISTED_COLUMNS, type SemanticConfig, type SemanticQuery, type SemanticRow } from "./retrieve";
 
 /** When and how wide the fast path runs (core/config's `fastPath`). */
 export interface FastPathConfig {
@@ -246,19 +246,8 @@ export async function retrieveFastRows(
         FROM edge e CROSS JOIN bound bd
       ),
       waiting AS (${waiting}),
-      listed AS (
-        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
-               above_threshold, false AS below
-        FROM ranked
-        UNION ALL
-        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
-               NULL::int AS above_threshold, true AS below
-        FROM below
-      )
-      SELECT r.id, r.similarity, r.importance, r.recency, r.relevance, r.vector_rank, r.text_rank, r.text_score,
-             r.score, r.rank, r.above_threshold, r.below, m.title, m.content,
-             floor(extract(epoch FROM m.created_at) * 1000)::float8 AS created_at_ms,
-             floor(extract(epoch FROM m.updated_at) * 1000)::float8 AS updated_at_ms,
+      ${LISTED}
+      SELECT ${LISTED_COLUMNS},
              w.n AS waiting, c.certified
       FROM waiting w CROSS JOIN certificate c
       LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true

@@ -224,20 +224,9 @@ async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResu
         LIMIT ${nearMisses}::int
       ),
       waiting AS (${waiting}),
-      listed AS (
-        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
-               above_threshold, false AS below
-        FROM ranked
-        UNION ALL
-        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
-               NULL::int AS above_threshold, true AS below
-        FROM below
-      )
+      ${LISTED}
       -- One row even when nothing is listed, to carry the waiting count.
-      SELECT r.id, r.similarity, r.importance, r.recency, r.relevance, r.vector_rank, r.text_rank, r.text_score,
-             r.score, r.rank, r.above_threshold, r.below, m.title, m.content,
-             floor(extract(epoch FROM m.created_at) * 1000)::float8 AS created_at_ms,
-             floor(extract(epoch FROM m.updated_at) * 1000)::float8 AS updated_at_ms,
+      SELECT ${LISTED_COLUMNS},
              w.n AS waiting
       FROM waiting w
       LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true
@@ -245,6 +234,25 @@ async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResu
   );
   return { ...toResult(rows, config), path: "exact", certified: null };
 }
+
+/**
+ * Shared by the exact and the fast statement (fast.ts): the rows they list — the ranked ones, then
+ * the near-misses below the threshold — and what they return for each (with its memory's text and
+ * times), so both produce the same SemanticRow.
+ */
+export const LISTED = sql`listed AS (
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
+               above_threshold, false AS below
+        FROM ranked
+        UNION ALL
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
+               NULL::int AS above_threshold, true AS below
+        FROM below
+      )`;
+export const LISTED_COLUMNS = sql`r.id, r.similarity, r.importance, r.recency, r.relevance, r.vector_rank, r.text_rank,
+             r.text_score, r.score, r.rank, r.above_threshold, r.below, m.title, m.content,
+             floor(extract(epoch FROM m.created_at) * 1000)::float8 AS created_at_ms,
+             floor(extract(epoch FROM m.updated_at) * 1000)::float8 AS updated_at_ms`;
 
 /** The rows of either statement as the branch's result (without its path). */
 export function toResult(
