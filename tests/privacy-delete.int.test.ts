@@ -6,7 +6,7 @@
  * user's to delete separately and is left out of the search; a single delete keeps the memory in
  * the trash (its own row and history) so that undo works.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON } from "@/core/deleted-memory";
 import type { Db } from "@/db/client";
@@ -14,6 +14,7 @@ import { completeExtraction, createExtraction } from "@/db/queries/extractions";
 import { deleteMemory, insertMemory } from "@/db/queries/memories";
 import { deleteAllMemories } from "@/db/queries/memory-list";
 import { getPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
+import { redactDeletedMemories } from "@/db/queries/redaction";
 import { conversations, memoryEvents, memoryExtractions, messages } from "@/db/schema";
 import { setAiRegistry } from "@/lib/ai/registry";
 import { getDebugPageData } from "@/lib/chat/debug-view";
@@ -438,5 +439,22 @@ describe.each(DB_KINDS)("deleting memories redacts their text everywhere on %s",
       expect(await deleteAllMemories(db(), { userId: user.id })).toBe(2);
       expect(await reasons(memory.id)).toEqual([]);
     });
+  });
+
+  it("redaction runs with JIT off for the rest of its transaction (JIT compiled each jsonb rewrite: 1–4 s per delete)", async () => {
+    const user = await registerAndSignIn(context.server.url, `jit-${kind}`);
+    const memory = await insertMemory(db(), {
+      userId: user.id,
+      content: `Keeps a ${GAME} diary`,
+      provenance: "user_created",
+    });
+    const settings = await db().transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL jit = on`);
+      const before = await tx.execute<{ jit: string }>(sql`SHOW jit`);
+      await redactDeletedMemories(tx, { userId: user.id, memoryIds: [memory.id] });
+      const after = await tx.execute<{ jit: string }>(sql`SHOW jit`);
+      return [before.rows[0]?.jit, after.rows[0]?.jit];
+    });
+    expect(settings).toEqual(["on", "off"]);
   });
 });

@@ -55,9 +55,20 @@ export interface RedactionScope {
   extractionId?: string;
 }
 
+/**
+ * Turns Postgres's JIT compilation off for the rest of the caller's transaction. The redaction
+ * statements are jsonb rewrites whose estimated cost passes `jit_above_cost`, so with JIT on (the
+ * server default) each one was LLVM-compiled on every call: a memory delete took 1–4 s instead of
+ * milliseconds. `SET LOCAL` ends with the transaction; PGlite has the setting and no JIT.
+ */
+export async function withoutJit(db: Db): Promise<void> {
+  await db.execute(sql`SET LOCAL jit = off`);
+}
+
 /** Redacts the memories' text from the user's debug records (trace and captured model input). */
 export async function redactPromptDebug(db: Db, scope: RedactionScope): Promise<void> {
   if (scope.memoryIds.length === 0) return;
+  await withoutJit(db);
   const candidates = arrayOf(sql`t.trace->'candidates'`);
   await db.execute(sql`
     WITH ${goneCte(scope.memoryIds)},
@@ -164,6 +175,7 @@ export async function redactPromptDebug(db: Db, scope: RedactionScope): Promise<
 /** Redacts the memories' text from the user's extraction decisions. */
 export async function redactExtractionDecisions(db: Db, scope: RedactionScope): Promise<void> {
   if (scope.memoryIds.length === 0) return;
+  await withoutJit(db);
   const decisions = arrayOf(sql`t.decisions`);
   /** How consolidation tells a repeated candidate (close enough: lower case, one space). */
   const normalised = (text: SQL) => sql`lower(btrim(regexp_replace(${text}, '\\s+', ' ', 'g')))`;
