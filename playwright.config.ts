@@ -66,6 +66,10 @@ export default defineConfig({
       // The lowest bcrypt cost production accepts (core/env.ts; the default is 12): a quarter of the
       // hashing time for the run's registrations and sign-ins, still the production code path.
       LIFELINE_PASSWORD_HASH_COST: "10",
+      // Every spec registers its own users from one address (127.0.0.1): the default 20 per hour
+      // would be reached by the suite plus a retry. The limiter itself still runs (the integration
+      // tests check its 429s at their own limits).
+      LIFELINE_REGISTER_RATE_LIMIT: "200/1h",
       // Lets the health spec read the detailed view, as a monitor would.
       LIFELINE_HEALTH_TOKEN: E2E_HEALTH_TOKEN,
     },
