@@ -9,7 +9,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON } from "@/core/deleted-memory";
-import type { Db } from "@/db/client";
+import { type Db, selectRows } from "@/db/client";
 import { completeExtraction, createExtraction } from "@/db/queries/extractions";
 import { deleteMemory, insertMemory } from "@/db/queries/memories";
 import { deleteAllMemories } from "@/db/queries/memory-list";
@@ -450,10 +450,10 @@ describe.each(DB_KINDS)("deleting memories redacts their text everywhere on %s",
     });
     const settings = await db().transaction(async (tx) => {
       await tx.execute(sql`SET LOCAL jit = on`);
-      const before = await tx.execute<{ jit: string }>(sql`SHOW jit`);
+      const [before] = await selectRows<{ jit: string }>(tx, sql`SHOW jit`);
       await redactDeletedMemories(tx, { userId: user.id, memoryIds: [memory.id] });
-      const after = await tx.execute<{ jit: string }>(sql`SHOW jit`);
-      return [before.rows[0]?.jit, after.rows[0]?.jit];
+      const [after] = await selectRows<{ jit: string }>(tx, sql`SHOW jit`);
+      return [before?.jit, after?.jit];
     });
     expect(settings).toEqual(["on", "off"]);
   });
