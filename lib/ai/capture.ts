@@ -32,8 +32,10 @@ export function toCapturedParams(params: LanguageModelV3CallOptions): Record<str
 
 /**
  * A model that behaves like `model` and appends what each call received to `calls`. `onCall`, when
- * given, runs after the capture and before the model is called (the chat turn writes its debug
- * record there, so a crash during the answer still leaves the record of what the model received).
+ * given, starts right after the capture, together with the model call, and the model's output waits
+ * for it: the chat turn writes its debug record there, so the record of what the model received is
+ * stored before any of the answer reaches the user (and a crash during the answer leaves it), while
+ * writing it overlaps the model's time to first token instead of adding to it.
  */
 export function withCapture(
   model: LanguageModelV3,
@@ -54,12 +56,26 @@ export function withCapture(
   const middleware: LanguageModelV3Middleware = {
     specificationVersion: "v3",
     wrapGenerate: async ({ doGenerate, params }) => {
-      await record("generate", params);
-      return doGenerate();
+      const recorded = record("generate", params);
+      try {
+        return await doGenerate();
+      } finally {
+        await recorded;
+      }
     },
     wrapStream: async ({ doStream, params }) => {
-      await record("stream", params);
-      return doStream();
+      const recorded = record("stream", params);
+      let result: Awaited<ReturnType<typeof doStream>>;
+      try {
+        result = await doStream();
+      } catch (error) {
+        await recorded;
+        throw error;
+      }
+      // A TransformStream calls transform only once start's promise resolves: no part of the
+      // answer passes before the record is written.
+      const afterRecord = new TransformStream<unknown, unknown>({ start: () => recorded });
+      return { ...result, stream: result.stream.pipeThrough(afterRecord) as typeof result.stream };
     },
   };
   return wrapLanguageModel({ model, middleware });

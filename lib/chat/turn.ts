@@ -18,7 +18,7 @@ import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
 import {
-  createMessage,
+  createMessages,
   deleteMessage,
   listMessages,
   listRecentMessages,
@@ -138,30 +138,25 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   // user message and its answer (deleted with their debug records); otherwise the message is new.
   if (retry && body.retryOf) await deleteMessage(db, { userId, messageId: body.retryOf });
   for (const replaced of edit?.replaced ?? []) await deleteMessage(db, { userId, messageId: replaced.id });
+  // The question (unless a retry asks it again) and the answer's streaming row, in one statement
+  // that orders the answer after it; the conversation is touched alongside.
   const [userMessage, assistantMessage] = await Promise.all([
-    (async () => {
-      const user =
-        retry?.userMessage ??
-        (await createMessage(db, {
-          userId,
-          conversationId: conversation.id,
-          role: "user",
-          content: question,
-          parts: [{ type: "text", text: question }],
-        }));
-      // After the user message, so the answer sorts after it.
-      const assistant = await createMessage(db, {
-        userId,
-        conversationId: conversation.id,
-        role: "assistant",
-        content: "",
-        model: modelId,
-        status: "streaming",
-      });
-      return [user, assistant] as const;
-    })(),
+    createMessages(db, {
+      userId,
+      conversationId: conversation.id,
+      messages: [
+        ...(retry ? [] : [{ role: "user" as const, content: question, parts: [{ type: "text", text: question }] }]),
+        { role: "assistant", content: "", model: modelId, status: "streaming" },
+      ],
+    }),
     touchConversation(db, { userId, conversationId: conversation.id }),
-  ]).then(([messages]) => messages);
+  ]).then(([created]) => {
+    const [first, second] = created;
+    const user = retry?.userMessage ?? first;
+    const assistant = retry ? first : second;
+    if (!user || !assistant) throw new Error("the turn's messages were not written");
+    return [user, assistant] as const;
+  });
 
   const { messages, trace } = await inSpan(
     "chat.retrieval",
@@ -222,6 +217,8 @@ function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
   let firstTokenMs: number | null = null;
   let text = "";
   let settled = false;
+  // The debug record's write at the latest model call (withCapture starts it with the call).
+  let recorded: Promise<void> = Promise.resolve();
   // Memory tools only when memory is on for this conversation; each call lands in the trace.
   const toolCalls: ToolCallTrace[] = [];
   const tools = turn.conversation.memoryEnabled
@@ -273,6 +270,8 @@ function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
     });
     if (outcome.error) recordSpanError(modelSpan, new Error(outcome.error));
     modelSpan.end();
+    // An abort can come while the record of the call is still being written: the outcome goes after it.
+    await recorded;
     await settleAnswer(turn, debugInput(), {
       ...outcome,
       status,
@@ -284,7 +283,10 @@ function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
   };
 
   const result = streamText({
-    model: withCapture(baseModel, calls, () => recordModelCall(turn, debugInput())),
+    model: withCapture(baseModel, calls, () => {
+      recorded = recordModelCall(turn, debugInput());
+      return recorded;
+    }),
     messages,
     // The only system message is the one assembleContext built; user text never becomes one.
     allowSystemInMessages: true,
