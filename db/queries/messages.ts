@@ -1,5 +1,6 @@
 /** Messages, always of one owner: every query filters by user_id. */
 
+import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
@@ -9,48 +10,61 @@ import { firstOr } from "./first";
 
 export type Message = typeof messages.$inferSelect;
 
+export interface NewMessage {
+  role: Message["role"];
+  content: string;
+  parts?: unknown[];
+  model?: string | null;
+  status?: MessageStatus;
+}
+
 /**
- * Adds a message to the user's conversation. The insert selects from the conversation filtered by
- * owner, so a foreign conversation id inserts nothing (→ `not_found:conversation`).
+ * Adds messages to the user's conversation in one statement, in the order given: each one's
+ * `created_at` is the statement's time plus its position in microseconds, so they sort as given
+ * (a chat turn writes its question and the answer's row together). The insert selects from the
+ * conversation filtered by owner, so a foreign conversation id inserts nothing
+ * (→ `not_found:conversation`).
  */
-export async function createMessage(
+export async function createMessages(
   db: Db,
-  input: {
-    userId: string;
-    conversationId: string;
-    role: Message["role"];
-    content: string;
-    parts?: unknown[];
-    model?: string | null;
-    status?: MessageStatus;
-  },
-): Promise<Message> {
-  return firstOr(
-    db
-      .insert(messages)
+  input: { userId: string; conversationId: string; messages: readonly NewMessage[] },
+): Promise<Message[]> {
+  const ids: string[] = input.messages.map(() => randomUUID());
+  const rows = input.messages.map(
+    (message, position) =>
       // Wrapped in sql: drizzle's check of the selected fields counts the generated search_vector
       // column, which an insert must not name (the column list it writes leaves it out).
-      .select(
-        sql`${db
-          .select({
-            id: sql`gen_random_uuid()`.as("id"),
-            userId: conversations.userId,
-            conversationId: conversations.id,
-            role: sql`${input.role}::message_role`.as("role"),
-            content: sql`${input.content}`.as("content"),
-            parts: sql`${JSON.stringify(input.parts ?? [])}::jsonb`.as("parts"),
-            model: sql`${input.model ?? null}::text`.as("model"),
-            status: sql`${input.status ?? "complete"}::message_status`.as("status"),
-            error: sql`NULL::text`.as("error"),
-            createdAt: sql`now()`.as("created_at"),
-            updatedAt: sql`now()`.as("updated_at"),
-          })
-          .from(conversations)
-          .where(and(eq(conversations.id, input.conversationId), eq(conversations.userId, input.userId)))}`,
-      )
-      .returning(),
-    () => notFound("conversation"),
+      sql`${db
+        .select({
+          id: sql`${ids[position]}::uuid`.as("id"),
+          userId: conversations.userId,
+          conversationId: conversations.id,
+          role: sql`${message.role}::message_role`.as("role"),
+          content: sql`${message.content}`.as("content"),
+          parts: sql`${JSON.stringify(message.parts ?? [])}::jsonb`.as("parts"),
+          model: sql`${message.model ?? null}::text`.as("model"),
+          status: sql`${message.status ?? "complete"}::message_status`.as("status"),
+          error: sql`NULL::text`.as("error"),
+          createdAt: sql`now() + ${position} * interval '1 microsecond'`.as("created_at"),
+          updatedAt: sql`now()`.as("updated_at"),
+        })
+        .from(conversations)
+        .where(and(eq(conversations.id, input.conversationId), eq(conversations.userId, input.userId)))}`,
   );
+  const inserted = await db.insert(messages).select(sql.join(rows, sql` UNION ALL `)).returning();
+  if (inserted.length === 0) throw notFound("conversation");
+  return inserted.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+}
+
+/** Adds one message to the user's conversation (createMessages). */
+export async function createMessage(
+  db: Db,
+  input: { userId: string; conversationId: string } & NewMessage,
+): Promise<Message> {
+  const { userId, conversationId, ...message } = input;
+  const [created] = await createMessages(db, { userId, conversationId, messages: [message] });
+  if (!created) throw notFound("conversation");
+  return created;
 }
 
 /** The user's message; a missing or foreign id is the same `not_found:message`. */

@@ -1,13 +1,14 @@
 /** Ownership lives in the query: every function on owned data, exercised as owner and as someone else. */
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/db/client";
+import { type Database, selectRows } from "@/db/client";
 import { lifelineAdapter } from "@/lib/auth/config";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { snapshot } from "@/tests/security/db-snapshot";
 import { listLinkedProviders, updateOAuthTokens } from "./accounts";
 import { createConversation, getConversation, listConversations } from "./conversations";
-import { createMessage, getMessage, listMessages, listRecentMessages } from "./messages";
+import { createMessage, createMessages, getMessage, listMessages, listRecentMessages } from "./messages";
 import { createNote, deleteNote, listNotes } from "./notes";
 import { createUser, findUserForSignIn, getAccount, getPasswordHash, setPasswordHash, updateAccount } from "./users";
 
@@ -132,6 +133,54 @@ describe.each(DB_KINDS)("db/queries on %s", (kind) => {
       expect(await recent(alice, 3)).toEqual(ids.slice(2));
       expect(await recent(alice, 10)).toEqual(ids);
       expect(await recent(bob, 10)).toEqual([]);
+    });
+
+    it("a turn's messages in one statement: stored in the order given, even within one clock tick; foreign → nothing", async () => {
+      const { db } = database;
+      const conversation = await createConversation(db, { userId: alice });
+      const before = await snapshot(database);
+      await rejects(
+        createMessages(db, {
+          userId: bob,
+          conversationId: conversation.id,
+          messages: [
+            { role: "user", content: "q" },
+            { role: "assistant", content: "" },
+          ],
+        }),
+        "not_found:conversation",
+      );
+      expect(await snapshot(database)).toEqual(before);
+      const order: string[] = [];
+      for (let turn = 0; turn < 3; turn++) {
+        const created = await createMessages(db, {
+          userId: alice,
+          conversationId: conversation.id,
+          messages: [
+            { role: "user", content: `question ${turn}` },
+            { role: "assistant", content: "", model: "offline/echo", status: "streaming" },
+          ],
+        });
+        expect(created.map((m) => [m.role, m.status])).toEqual([
+          ["user", "complete"],
+          ["assistant", "streaming"],
+        ]);
+        // One statement, one now(): the answer is stored a microsecond after the question (a Date
+        // shows only milliseconds, so the database compares them).
+        const [later] = await selectRows<{ later: boolean }>(
+          db,
+          sql`SELECT (SELECT created_at FROM messages WHERE id = ${created[1]?.id ?? null}::uuid) >
+                     (SELECT created_at FROM messages WHERE id = ${created[0]?.id ?? null}::uuid) AS later`,
+        );
+        expect(later?.later).toBe(true);
+        order.push(...created.map((m) => m.id));
+      }
+      expect((await listMessages(db, { userId: alice, conversationId: conversation.id })).map((m) => m.id)).toEqual(
+        order,
+      );
+      expect(
+        (await listRecentMessages(db, { userId: alice, conversationId: conversation.id, limit: 3 })).map((m) => m.id),
+      ).toEqual(order.slice(3));
     });
   });
 
