@@ -344,22 +344,24 @@ describe("extractMemoriesOffline: round 4 — diary 'have', comparisons, idioms 
   it.each([
     ["Nothing compares to fresh sourdough.", "Loves fresh sourdough"],
     ["There's nothing quite like a hot bath after a long day.", "Loves a hot bath after a long day"],
-    ["You can't beat homemade pasta.", "Loves homemade pasta"],
   ])("takes the idiom %j as a liking", (message, content) => {
     expect(extract(message).map((m) => [m.type, m.content])).toEqual([["preference", content]]);
   });
 
-  it.each(["Nothing beats me at chess.", "There's nothing like it.", "Nothing beats fresh sourdough, right?"])(
-    "stores nothing for %j",
-    (message) => {
-      expect(contents(message)).toEqual([]);
-    },
-  );
+  it.each([
+    "Nothing beats me at chess.",
+    "There's nothing like it.",
+    "Nothing beats fresh sourdough, right?",
+    "You can't beat the price.", // said of a deal as often as of a taste: not read
+  ])("stores nothing for %j", (message) => {
+    expect(contents(message)).toEqual([]);
+  });
 
   it.each([
     ["Coldplay isn't my favourite band anymore, it's Radiohead.", "Favorite band: Favorite band is Radiohead"],
     ["My favourite season used to be summer, now it's autumn.", "Favorite season: Favorite season is autumn"],
     ["My favourite dish was lasagne, but now it's ramen.", "Favorite dish: Favorite dish is ramen"],
+    ["My favourite colour used to be blue, now it's red.", "Favorite colour: Favorite colour is red"],
   ])("reads the new favourite in the correction %j", (message, expected) => {
     expect(contents(message)).toEqual([expected]);
   });
@@ -367,5 +369,10 @@ describe("extractMemoriesOffline: round 4 — diary 'have', comparisons, idioms 
   it("reads no favourite from a denial alone, or from 'it' that names none", () => {
     expect(contents("Coldplay isn't my favourite band anymore.")).toEqual([]);
     expect(contents("It's not my favourite, it's fine.")).toEqual([]);
+    // without a change, "it" is the thing, not the favourite
+    expect(contents("Arrival isn't my favourite film, it's too slow.")).toEqual([]);
+    // "it's" + a participle is "it has"; a place or a time after "it's" is no value
+    expect(contents("My favourite city was Paris, but it's changed a lot.")).toEqual([]);
+    expect(contents("My favourite podcast isn't on Spotify anymore, it's on YouTube now.")).toEqual([]);
   });
 });

@@ -468,7 +468,12 @@ const RULES: readonly Rule[] = [
     // now", "My favourite colour used to be blue, now it's green" — "it" is the favourite just named.
     pattern:
       /^(?:.+? (?:isn't|is not|is no longer|aren't|are not|are no longer|was|used to be) my (?:all[- ]time |absolute )?(?:favou?rite|fave) (.+?)|my (?:all[- ]time |absolute )?(?:favou?rite|fave) (.+?) (?:isn't|is not|is no longer|was|used to be) .+?)(?: any ?more)?,\s*(?:(?:but|and|so)\s+)?(?:now\s+)?(?:it's|it is|they're|they are)\s+(.+)$/i,
-    build: (m) => favourite(m[1] ?? m[2] ?? "", m[3] ?? ""),
+    // Only a change says "it" is the favourite: without "anymore", "no longer", "used to be", "was" or
+    // "now it's", "it" is the thing ("Arrival isn't my favourite film, it's too slow").
+    build: (m) =>
+      /\b(?:any ?more|no longer|used to be|was|now (?:it's|it is|they're|they are))\b/i.test(m[0])
+        ? favourite(m[1] ?? m[2] ?? "", m[3] ?? "")
+        : undefined,
   },
   {
     // A comparison the user makes for themselves: "Tea wins over coffee for me", "Cats beat dogs in
@@ -478,10 +483,10 @@ const RULES: readonly Rule[] = [
     build: (m) => preference("Prefers", sentenceCaseThing(m[1] ?? "")),
   },
   {
-    // Idioms of liking: "Nothing beats a cold lemonade", "There's nothing like a good book", "You
-    // can't beat fresh bread".
+    // Idioms of liking: "Nothing beats a cold lemonade", "There's nothing like a good book". Not "You
+    // can't beat …", as often said of a deal ("the price") as of a taste.
     pattern:
-      /^(?:nothing (?:really |quite )?(?:beats|compares to|tops|comes close to)|there's nothing (?:quite |else )?like|there is nothing (?:quite |else )?like|you can't beat|you cannot beat)\s+(.+)$/i,
+      /^(?:nothing (?:really |quite )?(?:beats|compares to|tops|comes close to)|there's nothing (?:quite |else )?like|there is nothing (?:quite |else )?like)\s+(.+)$/i,
     build: (m) => (/^(?:me|us|him|her)\b/i.test((m[1] ?? "").trim()) ? undefined : preference("Loves", m[1] ?? "")),
   },
   {
@@ -633,11 +638,19 @@ const RULES: readonly Rule[] = [
   },
 ];
 
+/**
+ * What cannot be a favourite's value after "it's": a participle ("it's changed a lot": "it has"), a
+ * degree word ("it's too slow"), a negation, or a place or time ("it's on YouTube now").
+ */
+const NOT_A_VALUE =
+  /^(?:\p{Ll}{3,}ed\b|(?:been|gone|got|become|not|too|so|very|really|quite|pretty|a bit|kind of|sort of|on|in|at|from|with|for|by|about|still|also)\b)/u;
+
 /** "Favorite film is Arrival". */
 function favourite(rawThing: string, rawValue: string): Recognised | undefined {
   const thing = cleanObject(rawThing);
   const value = cleanObject(rawValue);
-  if (thing.length === 0 || value.length === 0 || VACUOUS_OBJECTS.test(value)) return undefined;
+  if (thing.length === 0 || value.length === 0 || VACUOUS_OBJECTS.test(value) || NOT_A_VALUE.test(value))
+    return undefined;
   return { type: "preference", title: `Favorite ${thing}`, content: `Favorite ${thing} is ${value}`, importance: 0.5 };
 }
 

@@ -30,7 +30,7 @@ describe("resolveReferences: a pronoun, 'there', 'that's where' and a bare 'move
     ["that's where we live", { place: "Denver" }, "we live in Denver"],
     ["which is where I'm based", { place: "Leeds" }, "I'm based in Leeds"],
     ["I live there too", { place: "Oslo" }, "I live in Oslo too"],
-    ["moved in last week", { dwelling: "Lyon" }, "moved into Lyon last week"],
+    ["moved in last week", { dwelling: "Lyon" }, "moved into Lyon"],
   ])("%j with %j → %j", (statement, antecedents, resolved) => {
     expect(resolveReferences(statement, antecedents)).toBe(resolved);
   });
@@ -58,12 +58,14 @@ describe("extractMemoriesOffline with references across clauses", () => {
     ]);
     expect(contents("I used to love jazz but now I can't stand it.")).toEqual(["Preference: Dislikes jazz"]);
     expect(contents("I never liked coffee. These days I adore it.")).toEqual(["Drink preference: Adores coffee"]);
+    expect(contents("I grew up hating broccoli, but I love it now.")).toEqual(["Preference: Loves broccoli"]);
   });
 
   it("reads where the user lives from a clause pointing back at a place", () => {
     expect(contents("My employer sent me to Denver, and that's where I live now.")).toEqual(["Home: Lives in Denver"]);
     expect(contents("I found a job in Leeds, which is where I'm based.")).toEqual(["Home: Lives in Leeds"]);
     expect(contents("We rented a flat in Lyon and moved in last week.")).toEqual(["Home: Lives in Lyon"]);
+    expect(contents("We bought a place in Cork and moved in right away.")).toEqual(["Home: Lives in Cork"]);
   });
 
   it("stores nothing when the reference points at no fitting antecedent, or at something not the user's home", () => {

@@ -27,7 +27,7 @@ export interface Antecedents {
 }
 
 const ATTITUDE_OBJECT =
-  /\b(?:like|likes|liked|love|loves|loved|hate|hates|hated|dislike|dislikes|disliked|enjoy|enjoys|enjoyed|adore|adores|adored|detest|detested|loathe|loathed|can't stand|couldn't stand|could not stand|cannot stand)\s+([\p{L}][\p{L}' -]*)/iu;
+  /\b(?:like|likes|liked|liking|love|loves|loved|loving|hate|hates|hated|hating|dislike|dislikes|disliked|disliking|enjoy|enjoys|enjoyed|adore|adores|adored|detest|detested|loathe|loathed|can't stand|couldn't stand|could not stand|cannot stand)\s+([\p{L}][\p{L}' -]*)/iu;
 /** Where an attitude's thing ends: a clause word, a time or a reason. */
 const THING_END =
   /\s+(?:but|and|so|because|since|as|when|while|until|now|anymore|any more|again|though|too|at|in|on|for|back|growing|as a kid|these days)\b.*$/i;
@@ -88,8 +88,8 @@ export function resolveReferences(statement: string, antecedents: Antecedents): 
     );
   }
   if (dwelling) {
-    // "…and moved in on Saturday": into the dwelling named before.
-    resolved = resolved.replace(/\b([Mm]oved) in\b(?!\s*(?:to|with)\b)(?!\s+\p{Lu})/u, `$1 into ${dwelling}`);
+    // "…and moved in on Saturday": into the dwelling named before (when, or how soon, is dropped).
+    resolved = resolved.replace(/\b([Mm]oved) in\b(?!\s*(?:to|with)\b)(?!\s+\p{Lu}).*$/u, `$1 into ${dwelling}`);
   }
   return resolved;
 }

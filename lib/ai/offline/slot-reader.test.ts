@@ -122,6 +122,7 @@ describe("readUserSlot, round 4: permanence, occupation verbs, and changes that 
     // being somewhere is a home only with a cue of permanence in the sentence
     ["We wound up in Tucson", "We wound up in Tucson, and we're not going anywhere", "Tucson"],
     ["I'm in Lisbon for good", "I'm in Lisbon for good", "Lisbon"],
+    ["I'm in London permanently", "I'm in London permanently", "London"],
     ["I'm in Leipzig", "I'm in Leipzig, same apartment as ever", "Leipzig"],
   ])("%j (in %j) is the home", (statement, sentence, value) => {
     expect(readUserSlot(statement, sentence)).toMatchObject({ slot: "home", value, negated: false });
@@ -154,6 +155,9 @@ describe("readUserSlot, round 4: permanence, occupation verbs, and changes that 
     "I coach at a tennis club on Saturdays",
     "I'm writing a report at the office", // an activity anyone does at work
     "I'm not teaching at the school anymore",
+    "I'm teaching myself Spanish at a language school", // the user is the pupil
+    "I coach football at my son's school", // someone else's place
+    "I tutor at the library for fun", // a pastime
   ])("%j names no occupation", (statement) => {
     expect(readUserSlot(statement)).toBeUndefined();
   });

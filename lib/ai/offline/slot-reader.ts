@@ -210,7 +210,7 @@ const ATTITUDE_NEGATIVE =
 function cleanValue(text: string): string {
   return text
     .replace(
-      /\s+(?:now|these days|nowadays|anymore|any more|again|today|yesterday|for good|for me|completely|entirely|at all|either|as of .+|since .+|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december|\d{4})\b.*|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*|last (?:week|month|year|summer|winter|spring|autumn|fall)|this (?:week|month|year)|after .+|with .+)$/i,
+      /\s+(?:now|these days|nowadays|anymore|any more|again|today|yesterday|for good|permanently|for me|completely|entirely|at all|either|as of .+|since .+|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december|\d{4})\b.*|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*|last (?:week|month|year|summer|winter|spring|autumn|fall)|this (?:week|month|year)|after .+|with .+)$/i,
       "",
     )
     .replace(/^[\s,]+|[\s,.!?;:]+$/g, "")
@@ -315,9 +315,17 @@ const OCCUPATION_VERB = new RegExp(
 /** Nouns of a place of work: "at a secondary school", "in a small clinic". */
 const WORKPLACE_NOUN =
   /\b(?:school|college|university|academy|institute|hospital|clinic|practice|company|firm|startup|agency|bank|restaurant|caf[eé]|bar|pub|hotel|shop|store|library|nursery|kindergarten|gym|club|studio|charity|council|ministry|department|lab|laboratory|factory|bakery)s?\b/i;
-/** An occasion, not a job: "I'm teaching at the library tonight", "I coach at a club on Saturdays". */
+/**
+ * An occasion or a pastime, not a job: "I'm teaching at the library tonight", "I coach at a club on
+ * Saturdays", "I tutor at the library for fun".
+ */
 const ONE_OFF =
-  /\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend|month)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)s?|at weekends)\b/i;
+  /\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend|month|summer|term)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)s?|at weekends|for fun|as a hobby|for free|as a volunteer|voluntarily)\b/i;
+/** What is taught must be a subject, not a person or a one-off: "my nephew", "a workshop", "myself". */
+const NOT_A_SUBJECT =
+  /^(?:a|an|the|my|our|his|her|their|your|some|this|that|these|those|him|them|me|us|it|myself|ourselves|himself|herself|themselves|yourself|kids?|children|people)\b/i;
+/** Someone else's place: "at my son's school" is where the son is, not where the user works. */
+const SOMEONE_ELSES = /^(?:my|our|his|her|their)\s+[\p{L}-]+'s\b/iu;
 
 /**
  * "I'm teaching maths at a secondary school", "I tutor at a language school", "I'm consulting for
@@ -334,14 +342,8 @@ function readOccupationVerb(statement: string, negated: boolean): SlotStatement 
   const preposition = (match[4] ?? "").toLowerCase();
   const where = cleanValue(match[5] ?? "");
   if (!occupation || !where) return undefined;
-  if (
-    object &&
-    (/^(?:a|an|the|my|our|his|her|their|your|some|this|that|these|those|him|them|me|us|it|kids?|children|people)\b/i.test(
-      object,
-    ) ||
-      object.split(/\s+/).length > 3)
-  )
-    return undefined;
+  if (object && (NOT_A_SUBJECT.test(object) || object.split(/\s+/).length > 3)) return undefined;
+  if (SOMEONE_ELSES.test(where)) return undefined;
   const named = /^\p{Lu}/u.test(where) && valueKind(where) === "organisation";
   if (!named && !WORKPLACE_NOUN.test(where)) return undefined;
   const what = `${object ? `${object} ` : ""}${occupation}`;
