@@ -15,7 +15,9 @@
  *
  * What no phrase rule recognises goes to the general slot reader (slot-reader.ts): the user's home,
  * workplace, occupation, age, diet, allergy or attitude read from the slot's vocabulary, mood and
- * aspect cues and a typed value, written in the same canonical words as the rules.
+ * aspect cues and a typed value, written in the same canonical words as the rules. A clause that
+ * points back at an earlier one ("…but now I love them", "…so that's where I live") is read with
+ * what that one named (reference.ts).
  *
  * Memories read as the user's own notes: the user is the implied subject ("Plans to visit my
  * parents", never "their parents"), and tasks and events are neutral ("Needs to renew passport by
