@@ -12,7 +12,7 @@ import {
 } from "./extraction-dataset";
 
 describe("the judged extraction set", () => {
-  it("has at least 120 valid cases covering every category, with a held-out part", async () => {
+  it("has at least 120 valid cases covering every category, a part of it written blind", async () => {
     const dataset = await loadExtractionDataset(path.join(process.cwd(), EXTRACTION_DATASET));
     expect(dataset.cases.length).toBeGreaterThanOrEqual(120);
     const count = (category: string) => dataset.cases.filter((c) => c.category === category).length;
@@ -26,8 +26,11 @@ describe("the judged extraction set", () => {
     for (const c of contradictions) expect(c.prior?.some((p) => p.id === c.decision?.target)).toBe(true);
     const negatives = dataset.cases.filter((c) => (NEGATIVE_CATEGORIES as readonly string[]).includes(c.category));
     for (const c of negatives) expect(c.expected.filter((e) => !e.optional)).toEqual([]);
-    const holdout = dataset.cases.filter((c) => c.split === "holdout").length;
-    expect(holdout / dataset.cases.length).toBeGreaterThan(0.2);
+    // Cases written before the rules they test: today's hold-out, and earlier rounds' hold-outs, which
+    // move to dev (marked `formerly`) once their outputs have been seen.
+    const writtenBlind = dataset.cases.filter((c) => c.split === "holdout" || c.formerly === "holdout").length;
+    expect(writtenBlind / dataset.cases.length).toBeGreaterThan(0.2);
+    for (const c of dataset.cases.filter((c) => c.formerly === "holdout")) expect(c.split, c.id).toBe("dev");
   });
 
   it("reports every problem with its JSON path", () => {

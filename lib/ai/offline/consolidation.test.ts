@@ -74,6 +74,21 @@ describe("consolidateOffline", () => {
     expect(decide(next, stored)).toMatchObject({ action: "ADD", targetId: null });
   });
 
+  it.each([
+    ["My favourite novel is Middlemarch", "My favorite book is Dune"],
+    ["My favourite flick is Heat", "My favorite film is Alien"],
+    ["My favourite track is Hurt", "My favorite song is Creep"],
+  ])("%j supersedes %j: two words for one kind of favourite", (next, stored) => {
+    expect(decide(next, stored)).toMatchObject({ action: "SUPERSEDE", targetId: "m1" });
+  });
+
+  it.each([
+    ["My favourite book is Dune", "My favorite film is Alien"],
+    ["My favourite song is Creep", "My favorite band is Radiohead"],
+  ])("%j is added next to %j: different kinds of favourite", (next, stored) => {
+    expect(decide(next, stored)).toMatchObject({ action: "ADD", targetId: null });
+  });
+
   it("decides against the most similar memory first", () => {
     const result = decide("My sister's name is Mia", "My brother's name is Tom", "My sister's name is Maya");
     expect(result).toMatchObject({ action: "SUPERSEDE", targetId: "m2" });

@@ -11,6 +11,7 @@
  *      "No longer lives in Lisbon")                               → SUPERSEDE
  *   1. the same text (normalised) or similarity ≥ 0.97             → SKIP
  *   2. a single-valued subject ("Sister's name is …", "Lives in …",
+ *      "Favorite film is …" = "Favorite movie is …",
  *      "Works at …", "Is N years old", "Prefers …" under the same
  *      title, a diet: "Is vegan" / "Is vegetarian") with a
  *      different value                                            → SUPERSEDE
@@ -55,6 +56,26 @@ const AGE = /^is (\d{1,3}) years? old$/;
 /** Diets that exclude each other (one at a time); conditions such as "lactose intolerant" are not among them. */
 const DIET = /^is (?:an? )?(vegetarian|vegan|pescatarian|flexitarian|omnivore|omnivorous|carnivore)$/;
 const SUBJECT_IS_VALUE = /^(.{1,60}?)\s+(?:is|are)\s+(.+)$/;
+/**
+ * Words for one kind of favourite: "Favorite film is Arrival" replaces "Favorite movie is Alien".
+ * Each entry is the canonical noun and the words people use for it.
+ */
+const FAVOURITE_NOUNS: readonly (readonly [string, RegExp])[] = [
+  ["movie", /^(?:film|movie|flick|motion picture)s?$/],
+  ["show", /^(?:tv show|show|tv series|series|tv programme|programme|program)s?$/],
+  ["book", /^(?:book|novel)s?$/],
+  ["song", /^(?:song|track|tune)s?$/],
+  ["food", /^(?:food|dish|meal)s?$/],
+  ["drink", /^(?:drink|beverage)s?$/],
+  ["game", /^(?:game|video game)s?$/],
+];
+
+/** "favorite film" → "favorite movie"; any other subject as it is. */
+function canonicalSubject(subject: string): string {
+  const favourite = /^favorite (.+)$/.exec(subject);
+  const noun = favourite?.[1] ? FAVOURITE_NOUNS.find(([, words]) => words.test(favourite[1] ?? ""))?.[0] : undefined;
+  return noun ? `favorite ${noun}` : subject;
+}
 
 function shapeOf(content: string, title: string | null): Shape | undefined {
   const text = normaliseMemoryText(content);
@@ -82,7 +103,7 @@ function shapeOf(content: string, title: string | null): Shape | undefined {
   const subject = SUBJECT_IS_VALUE.exec(text);
   // "Goal is to …" lists one of many goals; "Is …" has no subject of its own.
   if (subject && !text.startsWith("is ") && !(subject[2] ?? "").startsWith("to ")) {
-    return { kind: "slot", key: subject[1] ?? "", value: subject[2] ?? "" };
+    return { kind: "slot", key: canonicalSubject(subject[1] ?? ""), value: subject[2] ?? "" };
   }
   return undefined;
 }

@@ -313,3 +313,66 @@ describe("extractMemoriesOffline: general phrasings of statements and changes (s
     expect(extract(message)).toEqual([]);
   });
 });
+
+describe("extractMemoriesOffline: round 4 — diary 'have', comparisons, idioms of liking, favourites corrected through 'it'", () => {
+  const contents = (userMessage: string) => extract(userMessage).map((m) => `${m.title}: ${m.content}`);
+
+  it("reads 'Had my …' without a '?' as a diary statement, not an inverted question", () => {
+    expect(contents("Had my 29th birthday on Sunday.")).toEqual(["Age: Is 29 years old"]);
+    // a "?" or a participle after the subject keeps it a question
+    for (const question of ["Had my 29th birthday already?", "Had my brother called by then", "Has my parcel arrived."])
+      expect(contents(question), question).toEqual([]);
+  });
+
+  it.each([
+    ["Cats beat dogs in my book.", "Prefers cats"],
+    ["Honestly, rice wins out over pasta for me.", "Prefers rice"],
+    ["Chess is better than poker in my opinion.", "Prefers chess"],
+    ["Berlin beats Munich for me.", "Prefers Berlin"], // a name keeps its capital
+  ])("takes a comparison the user makes for themselves, %j, as a preference", (message, content) => {
+    expect(extract(message).map((m) => [m.type, m.content])).toEqual([["preference", content]]);
+  });
+
+  it.each([
+    "Liverpool beat Arsenal last night.", // a result, no experiencer
+    "Tea is better than coffee for sleep.",
+    "Is tea better than coffee for me?",
+  ])("stores no preference for the comparison %j", (message) => {
+    expect(contents(message)).toEqual([]);
+  });
+
+  it.each([
+    ["Nothing compares to fresh sourdough.", "Loves fresh sourdough"],
+    ["There's nothing quite like a hot bath after a long day.", "Loves a hot bath after a long day"],
+  ])("takes the idiom %j as a liking", (message, content) => {
+    expect(extract(message).map((m) => [m.type, m.content])).toEqual([["preference", content]]);
+  });
+
+  it.each([
+    "Nothing beats me at chess.",
+    "There's nothing like it.",
+    "Nothing beats fresh sourdough, right?",
+    "You can't beat the price.", // said of a deal as often as of a taste: not read
+  ])("stores nothing for %j", (message) => {
+    expect(contents(message)).toEqual([]);
+  });
+
+  it.each([
+    ["Coldplay isn't my favourite band anymore, it's Radiohead.", "Favorite band: Favorite band is Radiohead"],
+    ["My favourite season used to be summer, now it's autumn.", "Favorite season: Favorite season is autumn"],
+    ["My favourite dish was lasagne, but now it's ramen.", "Favorite dish: Favorite dish is ramen"],
+    ["My favourite colour used to be blue, now it's red.", "Favorite colour: Favorite colour is red"],
+  ])("reads the new favourite in the correction %j", (message, expected) => {
+    expect(contents(message)).toEqual([expected]);
+  });
+
+  it("reads no favourite from a denial alone, or from 'it' that names none", () => {
+    expect(contents("Coldplay isn't my favourite band anymore.")).toEqual([]);
+    expect(contents("It's not my favourite, it's fine.")).toEqual([]);
+    // without a change, "it" is the thing, not the favourite
+    expect(contents("Arrival isn't my favourite film, it's too slow.")).toEqual([]);
+    // "it's" + a participle is "it has"; a place or a time after "it's" is no value
+    expect(contents("My favourite city was Paris, but it's changed a lot.")).toEqual([]);
+    expect(contents("My favourite podcast isn't on Spotify anymore, it's on YouTube now.")).toEqual([]);
+  });
+});

@@ -15,7 +15,9 @@
  *
  * What no phrase rule recognises goes to the general slot reader (slot-reader.ts): the user's home,
  * workplace, occupation, age, diet, allergy or attitude read from the slot's vocabulary, mood and
- * aspect cues and a typed value, written in the same canonical words as the rules.
+ * aspect cues and a typed value, written in the same canonical words as the rules. A clause that
+ * points back at an earlier one ("…but now I love them", "…so that's where I live") is read with
+ * what that one named (reference.ts).
  *
  * Memories read as the user's own notes: the user is the implied subject ("Plans to visit my
  * parents", never "their parents"), and tasks and events are neutral ("Needs to renew passport by
@@ -34,7 +36,8 @@ import {
 } from "@/lib/memory/extraction/schema";
 import { DATE_EXPRESSION_SOURCE, MONTHS, resolveDateExpression } from "./date-expressions";
 import { withoutOwnPossessive } from "./grammatical-person";
-import { readUserSlot, type SlotStatement } from "./slot-reader";
+import { type Antecedents, resolveReferences, updateAntecedents } from "./reference";
+import { readUserSlot, type SlotStatement, valueKind } from "./slot-reader";
 import { conceptsOf } from "./text-features";
 
 const MAX_MEMORIES = 10;
@@ -57,6 +60,10 @@ interface Recognised {
 
 interface ClauseContext {
   currentDate: string;
+  /** What earlier clauses of the message named, for references ("…now I love them"). */
+  antecedents: Antecedents;
+  /** The clause's whole sentence, normalised: cues of aspect that sit in another clause ("…, and I'm staying"). */
+  sentence: string;
 }
 
 interface Rule {
@@ -81,7 +88,7 @@ const TRAILING_FILLER =
 const CORRECTION_TAIL = /,\s*(?:not|instead of|rather than)\s+[^,]*$/i;
 /** When a past change happened, at the end of a move ("moved to Porto last month"). */
 const PAST_TIME = new RegExp(
-  `\\s+(?:(?:last|this) (?:week|month|year|summer|spring|winter|fall|autumn|weekend)|over the (?:summer|winter|weekend|holidays)|(?:back )?(?:in|during) (?:${MONTHS.join("|")}|the (?:spring|summer|fall|autumn|winter)|\\d{4})|(?:a|one|two|three|a few|a couple of|several) (?:days?|weeks?|months?|years?) ago|yesterday|recently|earlier this (?:week|month|year))$`,
+  `\\s+(?:(?:last|this) (?:week|month|year|summer|spring|winter|fall|autumn|weekend)|over the (?:summer|winter|weekend|holidays)|(?:back )?(?:in|during) (?:${MONTHS.join("|")}|the (?:spring|summer|fall|autumn|winter)|\\d{4})|(?:a|one|two|three|a few|a couple of|several) (?:days?|weeks?|months?|years?) ago|yesterday|recently|earlier this (?:week|month|year)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \\d{1,2}(?:st|nd|rd|th)?))$`,
   "i",
 );
 /**
@@ -156,10 +163,11 @@ const SENTENCE_BREAK =
  * between first-person clauses ("I'm 28, I live in Leeds": only when the sentence itself opens
  * with I or my, so "Also, I live in Oslo" stays whole), and a second change of state sharing the
  * user's own subject ("I packed up and moved to Cork", "I left Oslo and then moved to Bergen";
- * not "My brother quit and moved to Perth", which is not the user's).
+ * not "My brother quit and moved to Perth", which is not the user's), and a clause that points back
+ * at a place (", so that's where I live", ", which is where we're based": reference.ts resolves it).
  */
 const CLAUSE_BREAK =
-  /,?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im)\b)|\s+[—–-]+\s+|(?<=^(?:i|i'm|i’m|im|i've|i’ve|my)\s.*),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|my)\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned)\s)/iu;
+  /,?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|\s+[—–-]+\s+|(?<=^(?:i|i'm|i’m|im|i've|i’ve|my)\s.*),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|my)\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned)\s)/iu;
 
 /**
  * What a sentence or clause does. Only statements are memories: a question ("Where do I live?")
@@ -169,7 +177,22 @@ type Mood = "statement" | "question" | "hypothetical";
 
 /** "What …", "Where's …", and an auxiliary before its subject ("Do I …", "Is my …", "Am I …"). */
 const INTERROGATIVE_OPENING =
-  /^(?:(?:what|what's|whats|where|where's|when|who|who's|whom|whose|why|which|how|how's)\b|(?:do|does|did|am|is|are|was|were|can|could|would|will|should|shall|have|has|had|may|might|must|isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|couldn't|shouldn't)\s+(?:i|you|we|my|me|it|there|this|that)\b)/i;
+  /^(?:(?:what|what's|whats|where|where's|when|who|who's|whom|whose|why|which(?!\s+(?:is|was)\s+where\b)|how|how's)\b|(?:do|does|did|am|is|are|was|were|can|could|would|will|should|shall|have|has|had|may|might|must|isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|couldn't|shouldn't)\s+(?:i|you|we|my|me|it|there|this|that)\b)/i;
+/**
+ * "Had my 41st birthday yesterday", "Have a dentist appointment on Friday": "have" as the main verb
+ * of a subjectless diary statement, not an auxiliary before its subject. Read so only without a "?"
+ * and without a participle after it ("Has my parcel arrived", "Had my sister called" stay questions).
+ */
+const MAIN_VERB_HAVE = /^(?:had|have|has)\s+(?:my|a|an|the|our)\s/i;
+const PARTICIPLE =
+  /\b(?:\p{L}{2,}(?:ed|en)|been|gone|done|come|seen|got|told|heard|left|made|found|said|sent|taken|given|kept|run|become|begun|brought|bought|thought|won|lost|met|paid|put|read|set|sold|spent)\b/iu;
+
+/** An interrogative opening (see {@link INTERROGATIVE_OPENING}), but not "have" as a diary statement's verb. */
+function interrogativeOpening(statement: string): boolean {
+  if (!INTERROGATIVE_OPENING.test(statement)) return false;
+  return !MAIN_VERB_HAVE.test(statement) || PARTICIPLE.test(statement.replace(MAIN_VERB_HAVE, ""));
+}
+
 /** Openings that set up a supposition, not a fact. */
 const HYPOTHETICAL_OPENING =
   /^(?:if|unless|suppose|supposing|imagine|imagining|assume|assuming|hypothetically|theoretically|in theory|pretend|say|what if|in case|even if|maybe|perhaps|let's (?:say|pretend|imagine|assume|suppose)|lets (?:say|pretend|imagine|assume|suppose))\b/i;
@@ -205,7 +228,7 @@ function normaliseStatement(clause: string): string {
 function sentenceMood(sentence: string, end: string): Mood {
   const statement = normaliseStatement(sentence);
   if (REMINDER_REQUEST.test(statement)) return "statement";
-  if (end.includes("?") || INTERROGATIVE_OPENING.test(statement)) return "question";
+  if (end.includes("?") || interrogativeOpening(statement)) return "question";
   if (HYPOTHETICAL_OPENING.test(statement) || CONDITION.test(statement)) return "hypothetical";
   return "statement";
 }
@@ -213,7 +236,7 @@ function sentenceMood(sentence: string, end: string): Mood {
 function clauseMood(clause: string): Mood {
   const statement = normaliseStatement(clause);
   if (REMINDER_REQUEST.test(statement)) return "statement";
-  if (INTERROGATIVE_OPENING.test(statement)) return "question";
+  if (interrogativeOpening(statement)) return "question";
   if (HYPOTHETICAL_OPENING.test(statement) || HEDGE.test(statement)) return "hypothetical";
   return "statement";
 }
@@ -224,9 +247,9 @@ function clauseMood(clause: string): Mood {
  * its clauses; a clause can be a question or hypothetical on its own too. A reminder request
  * stays a statement.
  */
-export function splitClauses(text: string): { clause: string; mood: Mood }[] {
+export function splitClauses(text: string): { clause: string; mood: Mood; sentence: string }[] {
   const parts = text.split(SENTENCE_BREAK);
-  const clauses: { clause: string; mood: Mood }[] = [];
+  const clauses: { clause: string; mood: Mood; sentence: string }[] = [];
   for (let i = 0; i < parts.length; i += 2) {
     const sentence = parts[i] ?? "";
     const mood = sentenceMood(sentence, parts[i + 1] ?? "");
@@ -235,7 +258,7 @@ export function splitClauses(text: string): { clause: string; mood: Mood }[] {
       if (clause.length === 0) continue;
       const own = clauseMood(clause);
       const reminder = REMINDER_REQUEST.test(normaliseStatement(clause));
-      clauses.push({ clause, mood: reminder ? "statement" : mood !== "statement" ? mood : own });
+      clauses.push({ clause, mood: reminder ? "statement" : mood !== "statement" ? mood : own, sentence });
     }
   }
   return clauses;
@@ -443,6 +466,32 @@ const RULES: readonly Rule[] = [
     },
   },
   {
+    // A correction of a favourite through "it": "Alien isn't my favourite film anymore, it's Arrival
+    // now", "My favourite colour used to be blue, now it's green" — "it" is the favourite just named.
+    pattern:
+      /^(?:.+? (?:isn't|is not|is no longer|aren't|are not|are no longer|was|used to be) my (?:all[- ]time |absolute )?(?:favou?rite|fave) (.+?)|my (?:all[- ]time |absolute )?(?:favou?rite|fave) (.+?) (?:isn't|is not|is no longer|was|used to be) .+?)(?: any ?more)?,\s*(?:(?:but|and|so)\s+)?(?:now\s+)?(?:it's|it is|they're|they are)\s+(.+)$/i,
+    // Only a change says "it" is the favourite: without "anymore", "no longer", "used to be", "was" or
+    // "now it's", "it" is the thing ("Arrival isn't my favourite film, it's too slow").
+    build: (m) =>
+      /\b(?:any ?more|no longer|used to be|was|now (?:it's|it is|they're|they are))\b/i.test(m[0])
+        ? favourite(m[1] ?? m[2] ?? "", m[3] ?? "")
+        : undefined,
+  },
+  {
+    // A comparison the user makes for themselves: "Tea wins over coffee for me", "Cats beat dogs in
+    // my book". Without "for me" (or the like) it is a claim about the world ("Madrid beat Porto").
+    pattern:
+      /^(.+?) (?:wins? (?:out )?over|beats?|trumps?|(?:is|are) better than|(?:is|are) nicer than|over) .+? (?:for me|to me|in my book|in my opinion|in my view|personally)(?: any day| every time)?$/i,
+    build: (m) => preference("Prefers", sentenceCaseThing(m[1] ?? "")),
+  },
+  {
+    // Idioms of liking: "Nothing beats a cold lemonade", "There's nothing like a good book". Not "You
+    // can't beat …", as often said of a deal ("the price") as of a taste.
+    pattern:
+      /^(?:nothing (?:really |quite )?(?:beats|compares to|tops|comes close to)|there's nothing (?:quite |else )?like|there is nothing (?:quite |else )?like)\s+(.+)$/i,
+    build: (m) => (/^(?:me|us|him|her)\b/i.test((m[1] ?? "").trim()) ? undefined : preference("Loves", m[1] ?? "")),
+  },
+  {
     // "X is my favourite Y", and the change "X has become / is now my favourite Y".
     pattern:
       /^(.+?) (?:is|are|has become|have become|became|is now|are now) my (?:new )?(?:all[- ]time |absolute )?(?:favou?rite|fave) (.+)$/i,
@@ -591,6 +640,30 @@ const RULES: readonly Rule[] = [
   },
 ];
 
+/**
+ * What cannot be a favourite's value after "it's": a participle ("it's changed a lot": "it has"), a
+ * degree word ("it's too slow"), a negation, or a place or time ("it's on YouTube now").
+ */
+const NOT_A_VALUE =
+  /^(?:\p{Ll}{3,}ed\b|(?:been|gone|got|become|not|too|so|very|really|quite|pretty|a bit|kind of|sort of|on|in|at|from|with|for|by|about|still|also)\b)/u;
+
+/** "Favorite film is Arrival". */
+function favourite(rawThing: string, rawValue: string): Recognised | undefined {
+  const thing = cleanObject(rawThing);
+  const value = cleanObject(rawValue);
+  if (thing.length === 0 || value.length === 0 || VACUOUS_OBJECTS.test(value) || NOT_A_VALUE.test(value))
+    return undefined;
+  return { type: "preference", title: `Favorite ${thing}`, content: `Favorite ${thing} is ${value}`, importance: 0.5 };
+}
+
+/** A thing at the start of a sentence loses the sentence's capital ("Tea wins…" → "tea"), a name keeps it. */
+function sentenceCaseThing(text: string): string {
+  const thing = text.trim();
+  return /^\p{Lu}\p{Ll}/u.test(thing) && valueKind(thing) === "unknown"
+    ? thing.charAt(0).toLowerCase() + thing.slice(1)
+    : thing;
+}
+
 function goal(lead: string, aim: string, currentDate: string): Recognised | undefined {
   const { rest, deadline } = splitTrailingDate(cleanObject(aim), currentDate);
   if (rest.length === 0 || CONVERSATIONAL_VERBS.test(rest)) return undefined;
@@ -662,7 +735,7 @@ function thirdParty(rawRelation: string, rest: string): Recognised | undefined {
 
 /** The first rule that both matches the clause and accepts what it captured. */
 function recognise(clause: string, context: ClauseContext): Recognised | undefined {
-  const statement = normaliseStatement(clause);
+  const statement = resolveReferences(normaliseStatement(clause), context.antecedents);
   for (const rule of RULES) {
     const match = rule.pattern.exec(statement);
     // "I'm allergic to what again", "Which is my favorite city": a question word is no value.
@@ -670,7 +743,7 @@ function recognise(clause: string, context: ClauseContext): Recognised | undefin
     const recognised = match ? rule.build(match, context) : undefined;
     if (recognised) return recognised;
   }
-  const slot = readUserSlot(statement);
+  const slot = readUserSlot(statement, context.sentence);
   return slot ? fromSlot(slot) : undefined;
 }
 
@@ -743,9 +816,16 @@ function withoutReplacedDenials(memories: ExtractionCandidate[]): ExtractionCand
 export function extractMemoriesOffline(input: { currentDate: string; userMessage: string }): ExtractionResult {
   const seen = new Set<string>();
   const memories: ExtractionCandidate[] = [];
-  for (const { clause, mood } of splitClauses(input.userMessage)) {
+  let antecedents: Antecedents = {};
+  for (const { clause, mood, sentence } of splitClauses(input.userMessage)) {
+    const before = antecedents;
+    antecedents = updateAntecedents(antecedents, normaliseStatement(clause));
     if (mood !== "statement") continue;
-    const recognised = recognise(clause, { currentDate: input.currentDate });
+    const recognised = recognise(clause, {
+      currentDate: input.currentDate,
+      antecedents: before,
+      sentence: normaliseStatement(sentence),
+    });
     if (!recognised || seen.has(recognised.content.toLowerCase())) continue;
     seen.add(recognised.content.toLowerCase());
     memories.push(toCandidate(recognised, clause));

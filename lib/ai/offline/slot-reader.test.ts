@@ -116,3 +116,64 @@ describe("extractMemoriesOffline with the slot reader", () => {
       expect(contents(question), question).toEqual([]);
   });
 });
+
+describe("readUserSlot, round 4: permanence, occupation verbs, and changes that did not happen", () => {
+  it.each([
+    // being somewhere is a home only with a cue of permanence in the sentence
+    ["We wound up in Tucson", "We wound up in Tucson, and we're not going anywhere", "Tucson"],
+    ["I'm in Lisbon for good", "I'm in Lisbon for good", "Lisbon"],
+    ["I'm in London permanently", "I'm in London permanently", "London"],
+    ["I'm in Leipzig", "I'm in Leipzig, same apartment as ever", "Leipzig"],
+  ])("%j (in %j) is the home", (statement, sentence, value) => {
+    expect(readUserSlot(statement, sentence)).toMatchObject({ slot: "home", value, negated: false });
+  });
+
+  it.each([
+    ["I'm in Leipzig", "I'm in Leipzig"],
+    ["We wound up in Tucson", "We wound up in Tucson"],
+    ["I'm in Tokyo until Friday", "I'm in Tokyo until Friday, and I'm staying"],
+    ["I ended up in Cork last night", "I ended up in Cork last night, and I'm staying"],
+    ["We ended up in a bar", "We ended up in a bar, and I'm staying"],
+    ["I'm in Paris", "I'm in Paris and I'm staying at the Ritz"],
+  ])("%j (in %j) is no home: no permanence, or a stay", (statement, sentence) => {
+    expect(readUserSlot(statement, sentence)).toBeUndefined();
+  });
+
+  it.each([
+    ["I'm tutoring chemistry at a sixth-form college", "a chemistry tutor at a sixth-form college"],
+    ["I lecture at a university in Ghent", "a lecturer at a university in Ghent"],
+    ["I'm consulting for Accenture", "a consultant for Accenture"],
+    ["I'm bartending at a cocktail bar", "a bartender at a cocktail bar"],
+  ])("%j names the occupation", (statement, value) => {
+    expect(readUserSlot(statement)).toMatchObject({ slot: "occupation", value, negated: false });
+  });
+
+  it.each([
+    "I'm teaching my nephew at home", // a person taught, no workplace
+    "I'm teaching a workshop at the library", // a one-off
+    "I'm coaching at the club this weekend",
+    "I coach at a tennis club on Saturdays",
+    "I'm writing a report at the office", // an activity anyone does at work
+    "I'm not teaching at the school anymore",
+    "I'm teaching myself Spanish at a language school", // the user is the pupil
+    "I coach football at my son's school", // someone else's place
+    "I tutor at the library for fun", // a pastime
+  ])("%j names no occupation", (statement) => {
+    expect(readUserSlot(statement)).toBeUndefined();
+  });
+
+  it.each([
+    "We bought a place in Bristol but haven't moved in yet",
+    "I've yet to move to Boston",
+    "I bought a flat in Porto but never moved in",
+    "I didn't move to Leeds after all",
+  ])("%j is a change that has not happened: no home, and no denial of one", (statement) => {
+    expect(readUserSlot(statement)).toBeUndefined();
+  });
+
+  it("reads an ordinal birthday as the age only when it is the user's", () => {
+    expect(readUserSlot("Celebrated my 52nd birthday on Sunday")).toMatchObject({ slot: "age", value: "52" });
+    expect(readUserSlot("Went to my dad's 60th birthday party")).toBeUndefined();
+    expect(readUserSlot("Organised our son's 8th birthday")).toBeUndefined();
+  });
+});

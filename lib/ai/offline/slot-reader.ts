@@ -140,6 +140,8 @@ const IRREALIS =
   /\b(?:think|thinking|considering|consider|tempted|wish|wishing|hope|hoping|want|wanted|wants|plan|plans|planning|might|(?:i|we) may|could|would|should|someday|one day|maybe|perhaps|probably|whether|decide|deciding|undecided|dream|dreaming|once|gonna|going to|will|about to|soon|next|if|unless|in case|eventually|considered|debating|weighing|torn)\b|\b(?:i|we|you)'(?:d|ll)\b/i;
 /** The habitual past: "I used to live in Adelaide" says nothing about now. */
 const HABITUAL_PAST = /\bused to\b/i;
+/** A change that has not happened: "we haven't moved in yet", "I've yet to start at Google". */
+const NOT_YET = /\b(?:not|never)\b[^,;]*\byet\b|n't\b[^,;]*\byet\b|\byet to\b/i;
 /** Negation of the statement itself. */
 const NEGATION = /\b(?:not|no longer|never|n't|isn't|aren't|don't|doesn't|didn't|wasn't)\b|n't\b/i;
 /** Verbs of an ended state: the slot's value is no longer true. */
@@ -180,7 +182,20 @@ const RESIDENCE =
   /\b(?:live|lives|living|reside|resides|residing|moved|(?:the|a|my|our) move|relocated|resettled|settled|based|home|address|(?:my|our)\s+(?:new\s+|own\s+)*(?:house|flat|apartment|condo|place))\b/i;
 /** A stay, not a home: "I'm in Paris for a conference", "We're in Lisbon for the weekend". */
 const TEMPORARY =
-  /\b(?:for (?:a|the|an) (?:conference|meeting|weekend|week|few days|holiday|vacation|trip|night|day|visit|wedding|festival)|this (?:week|weekend)|on (?:holiday|vacation|a trip|business)|visiting|staying|trip|tonight|today|as an investment)\b/i;
+  /\b(?:for (?:a|the|an) (?:conference|meeting|weekend|week|few days|holiday|vacation|trip|night|day|visit|wedding|festival)|this (?:week|weekend)|on (?:holiday|vacation|a trip|business)|visiting|staying|trip|tonight|today|last night|until|till|as an investment)\b/i;
+/** A move that did not happen is no statement about a home: "I bought a flat in Porto but never moved in". */
+const MOVE_DENIED =
+  /\b(?:never|not|didn't|haven't|hasn't|won't|can't)\s+(?:\S+\s+)?(?:moved|move|relocated|relocate|settled|settle)\b/i;
+/**
+ * Being somewhere ("I'm still in Berlin", "I ended up in Galway", "we landed in Perth") says
+ * nothing durable by itself: a trip says the same. It is a home only with a cue of permanence in
+ * its sentence — "for good", "to stay", a final "I'm staying", "same flat as always" — and no
+ * cue of a stay ({@link TEMPORARY}).
+ */
+const PRESENCE =
+  /^(?:(?:i|we)\s+(?:ended up|wound up|landed|found (?:myself|ourselves))|i'm|im|i am|we're|we are)\s+in\s/i;
+const PERMANENCE =
+  /\b(?:for good|to stay|here to stay|staying put|(?:i'm|i am|we're|we are) (?:staying|not going anywhere|not leaving)$|permanently|for the foreseeable future|for the long haul|same (?:flat|house|apartment|place|address|home|street|neighbou?rhood) as (?:always|ever|before))\b/i;
 /** Leaving a place for good: without one of these, "I left Madrid" may be a trip. */
 const FOR_GOOD = /\b(?:for good|behind|permanently|forever|moved out of|moved away from)\b/i;
 /** Employment: what names the user's job, employer or a change of either. */
@@ -195,7 +210,7 @@ const ATTITUDE_NEGATIVE =
 function cleanValue(text: string): string {
   return text
     .replace(
-      /\s+(?:now|these days|nowadays|anymore|any more|again|today|yesterday|for good|for me|completely|entirely|at all|either|as of .+|since .+|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december|\d{4})\b.*|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*|last (?:week|month|year|summer|winter|spring|autumn|fall)|this (?:week|month|year)|after .+|with .+)$/i,
+      /\s+(?:now|these days|nowadays|anymore|any more|again|today|yesterday|for good|permanently|for me|completely|entirely|at all|either|as of .+|since .+|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december|\d{4})\b.*|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*|last (?:week|month|year|summer|winter|spring|autumn|fall)|this (?:week|month|year)|after .+|with .+)$/i,
       "",
     )
     .replace(/^[\s,]+|[\s,.!?;:]+$/g, "")
@@ -215,9 +230,13 @@ function properNameIn(text: string, from = 0): string | undefined {
   return match?.[1];
 }
 
-/** A number tied to age by the word next to it: "turned 30", "hit 60", "my age is 45", "41st birthday", "30 years old", "I'm 27". */
+/**
+ * A number tied to age by the word next to it: "turned 30", "hit 60", "my age is 45", "my 41st
+ * birthday", "30 years old", "I'm 27". An ordinal birthday is the user's only after "my" ("my dad's
+ * 60th birthday" is not).
+ */
 const AGE_NUMBER =
-  /\b(?:(?:turned|turning|hit|reached|age is|aged|i'm|im|i am)\s+(\d{1,3})\b(?!\s*(?:%|percent|kg|kilos?|lbs?|pounds|km|miles|steps|am|pm|o'clock|minutes|hours|euros?|dollars|k\b|[.:,]\d))|(\d{1,3})(?:st|nd|rd|th)\s+birthday|(\d{1,3})\s+(?:years?|yrs)\s+old)/i;
+  /\b(?:(?:turned|turning|hit|reached|age is|aged|i'm|im|i am)\s+(\d{1,3})\b(?!\s*(?:%|percent|kg|kilos?|lbs?|pounds|km|miles|steps|am|pm|o'clock|minutes|hours|euros?|dollars|k\b|[.:,]\d))|\bmy\s+(\d{1,3})(?:st|nd|rd|th)\s+birthday|(\d{1,3})\s+(?:years?|yrs)\s+old)/i;
 
 function readAge(statement: string): SlotStatement | undefined {
   const number = AGE_NUMBER.exec(statement);
@@ -241,9 +260,11 @@ function readDiet(statement: string, negated: boolean): SlotStatement | undefine
   return undefined;
 }
 
-function readHome(statement: string, negated: boolean, ceased: boolean): SlotStatement | undefined {
-  if (TEMPORARY.test(statement)) return undefined;
-  const residence = RESIDENCE.test(statement);
+function readHome(statement: string, negated: boolean, ceased: boolean, sentence: string): SlotStatement | undefined {
+  if (TEMPORARY.test(statement) || MOVE_DENIED.test(statement)) return undefined;
+  const residence =
+    RESIDENCE.test(statement) ||
+    (PRESENCE.test(statement) && PERMANENCE.test(sentence) && !TEMPORARY.test(sentence.replace(PERMANENCE, "")));
   // "Copenhagen is home now", "I've been calling Cape Town home": the place named before "home".
   const fronted = /^(.+?)\s+is\s+(?:my\s+)?home\b/i.exec(statement) ?? /\bcalling\s+(.+?)\s+home\b/i.exec(statement);
   const place =
@@ -270,7 +291,72 @@ function readHome(statement: string, negated: boolean, ceased: boolean): SlotSta
   return where ? { slot: "home", value: where, negated: negated || ceased } : undefined;
 }
 
+/**
+ * Verbs whose doer is an occupation (base form, -ing form, the occupation): "I'm teaching maths at a
+ * secondary school" says the user is a teacher. Activities anyone does at work ("writing",
+ * "cleaning", "managing") are not among them.
+ */
+const OCCUPATION_VERBS: readonly (readonly [string, string, string])[] = [
+  ["teach", "teaching", "teacher"],
+  ["tutor", "tutoring", "tutor"],
+  ["lecture", "lecturing", "lecturer"],
+  ["coach", "coaching", "coach"],
+  ["nurse", "nursing", "nurse"],
+  ["bartend", "bartending", "bartender"],
+  ["consult", "consulting", "consultant"],
+  ["freelance", "freelancing", "freelancer"],
+  ["intern", "interning", "intern"],
+  ["nanny", "nannying", "nanny"],
+];
+const OCCUPATION_VERB = new RegExp(
+  `^(?:(?:i'm|im|i am)\\s+(${OCCUPATION_VERBS.map(([, ing]) => ing).join("|")})|i\\s+(${OCCUPATION_VERBS.map(([base]) => base).join("|")}))(?:\\s+(.+?))??\\s+(at|for|in)\\s+(.+)$`,
+  "i",
+);
+/** Nouns of a place of work: "at a secondary school", "in a small clinic". */
+const WORKPLACE_NOUN =
+  /\b(?:school|college|university|academy|institute|hospital|clinic|practice|company|firm|startup|agency|bank|restaurant|caf[eé]|bar|pub|hotel|shop|store|library|nursery|kindergarten|gym|club|studio|charity|council|ministry|department|lab|laboratory|factory|bakery)s?\b/i;
+/**
+ * An occasion or a pastime, not a job: "I'm teaching at the library tonight", "I coach at a club on
+ * Saturdays", "I tutor at the library for fun".
+ */
+const ONE_OFF =
+  /\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend|month|summer|term)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)s?|at weekends|for fun|as a hobby|for free|as a volunteer|voluntarily)\b/i;
+/** What is taught must be a subject, not a person or a one-off: "my nephew", "a workshop", "myself". */
+const NOT_A_SUBJECT =
+  /^(?:a|an|the|my|our|his|her|their|your|some|this|that|these|those|him|them|me|us|it|myself|ourselves|himself|herself|themselves|yourself|kids?|children|people)\b/i;
+/** Someone else's place: "at my son's school" is where the son is, not where the user works. */
+const SOMEONE_ELSES = /^(?:my|our|his|her|their)\s+[\p{L}-]+'s\b/iu;
+
+/**
+ * "I'm teaching maths at a secondary school", "I tutor at a language school", "I'm consulting for
+ * Deloitte": an occupation verb, in the progressive or the simple present, at a place of work (a
+ * workplace noun or a name that reads as an organisation). What is taught is kept when it is a bare
+ * subject ("maths"), never a person or a one-off ("my son", "a workshop" read nothing).
+ */
+function readOccupationVerb(statement: string, negated: boolean): SlotStatement | undefined {
+  const match = OCCUPATION_VERB.exec(statement);
+  if (!match || negated || ONE_OFF.test(statement)) return undefined;
+  const verb = (match[1] ?? match[2] ?? "").toLowerCase();
+  const occupation = OCCUPATION_VERBS.find(([base, ing]) => verb === ing || verb === base)?.[2];
+  const object = match[3]?.trim();
+  const preposition = (match[4] ?? "").toLowerCase();
+  const where = cleanValue(match[5] ?? "");
+  if (!occupation || !where) return undefined;
+  if (object && (NOT_A_SUBJECT.test(object) || object.split(/\s+/).length > 3)) return undefined;
+  if (SOMEONE_ELSES.test(where)) return undefined;
+  const named = /^\p{Lu}/u.test(where) && valueKind(where) === "organisation";
+  if (!named && !WORKPLACE_NOUN.test(where)) return undefined;
+  const what = `${object ? `${object} ` : ""}${occupation}`;
+  return {
+    slot: "occupation",
+    value: `${/^[aeiou]/i.test(what) ? "an" : "a"} ${what} ${preposition} ${where}`,
+    negated,
+  };
+}
+
 function readWork(statement: string, negated: boolean, ceased: boolean): SlotStatement | undefined {
+  const byVerb = readOccupationVerb(statement, negated || ceased);
+  if (byVerb) return byVerb;
   const employment = EMPLOYMENT.test(statement);
   // "I left SAP for Oracle": the new employer is the value.
   const leftFor = /\b(?:left|quit)\s+(.+?)\s+for\s+(\p{Lu}[\p{L}\d'&.-]*(?:\s+\p{Lu}[\p{L}\d'&.-]*)*)/u.exec(statement);
@@ -353,11 +439,14 @@ function readAttitude(statement: string, negated: boolean, ceased: boolean): Slo
 
 /**
  * Reads a statement (already normalised by the extractor: straight apostrophes, no leading filler,
- * no end mark) as a value of one of the user's slots, or undefined. Never reads a plan, a wish, a
+ * no end mark) as a value of one of the user's slots, or undefined. `sentence` is the whole
+ * sentence the statement is a clause of, for cues that sit in another clause ("I ended up in
+ * Galway, and I'm staying"). Never reads a plan, a wish, a
  * supposition, the habitual past or someone else's state.
  */
-export function readUserSlot(raw: string): SlotStatement | undefined {
+export function readUserSlot(raw: string, rawSentence: string = raw): SlotStatement | undefined {
   const statement = raw.replace(ADVERB, "").replace(/\s+/g, " ").trim();
+  const sentence = rawSentence.replace(ADVERB, "").replace(/\s+/g, " ").trim();
   if (
     !USER_SUBJECT.test(statement) &&
     !DIARY_OPENING.test(statement) &&
@@ -366,7 +455,7 @@ export function readUserSlot(raw: string): SlotStatement | undefined {
     if (!/^.+?\s+(?:doesn't|does not|don't|isn't|aren't|is not|are not)\b.*\b(?:me|i)\b/i.test(statement))
       return undefined;
   }
-  if (IRREALIS.test(statement) || HABITUAL_PAST.test(statement)) return undefined;
+  if (IRREALIS.test(statement) || HABITUAL_PAST.test(statement) || NOT_YET.test(statement)) return undefined;
   // Idioms that hold a "not" without denying anything: "can't get enough of", "can't stand".
   const negated = NEGATION.test(statement.replace(/\b(?:can't|cannot|can not) (?:get enough of|stand)\b/gi, ""));
   const ceased = CESSATION.test(statement);
@@ -376,6 +465,6 @@ export function readUserSlot(raw: string): SlotStatement | undefined {
     readAllergy(statement, ceased) ??
     readAttitude(statement, negated, ceased) ??
     readWork(statement, negated, ceased) ??
-    readHome(statement, negated, ceased)
+    readHome(statement, negated, ceased, sentence)
   );
 }

@@ -1,0 +1,95 @@
+/**
+ * References across the clauses of one message, for the offline extractor: a later clause often
+ * names its value only by pointing back at an earlier one —
+ *
+ * - a pronoun for the thing of an earlier attitude: "I used to hate olives but now I love them",
+ *   "I never liked coffee. Now I enjoy it." ("them" needs a plural antecedent, "it" a singular one);
+ * - a place by "there" or "where": "The firm sent me to Leeds, and that's where I live",
+ *   "I got a job in Denver, which is where I'm based", "My sister lives in Oslo and I live there too";
+ * - the dwelling of "moved in" without a place: "We rented a flat in Lyon and moved in last week".
+ *
+ * The extractor keeps the antecedents seen so far in the message ({@link Antecedents}, updated by
+ * every clause whatever its mood: "Do you like olives? I love them." points at the question's
+ * olives) and hands each statement through {@link resolveReferences} before the rules read it. A
+ * reference with no fitting antecedent stays as it is, and then the rules read nothing from it
+ * ("I love them" alone is no memory). The quote a memory keeps is always the user's clause as
+ * written, never the resolved text.
+ */
+import { valueKind } from "./slot-reader";
+
+export interface Antecedents {
+  /** The thing of the latest attitude ("hate olives" → "olives"). */
+  thing?: string;
+  /** The latest named place ("to Dallas" → "Dallas"). */
+  place?: string;
+  /** The place of the latest dwelling ("a house in Brighton" → "Brighton"). */
+  dwelling?: string;
+}
+
+const ATTITUDE_OBJECT =
+  /\b(?:like|likes|liked|liking|love|loves|loved|loving|hate|hates|hated|hating|dislike|dislikes|disliked|disliking|enjoy|enjoys|enjoyed|adore|adores|adored|detest|detested|loathe|loathed|can't stand|couldn't stand|could not stand|cannot stand)\s+([\p{L}][\p{L}' -]*)/iu;
+/** Where an attitude's thing ends: a clause word, a time or a reason. */
+const THING_END =
+  /\s+(?:but|and|so|because|since|as|when|while|until|now|anymore|any more|again|though|too|at|in|on|for|back|growing|as a kid|these days)\b.*$/i;
+const PRONOUN = /^(?:it|them|that|this|those|these|him|her|you|me|us|one|some|any|all|everything|anything|nothing)$/i;
+
+/** A name after a preposition of place: "to Dallas", "in Porto Alegre", "from New York". */
+const PLACE_NAME = /\b(?:to|in|into|from|near|outside)\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,2})/gu;
+/** A dwelling and its place: "a house in Brighton", "our new flat in Lyon". */
+const DWELLING =
+  /\b(?:house|flat|apartment|condo|studio|home|place|cottage|bungalow|townhouse)\s+in\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,2})/u;
+
+function isPlural(thing: string): boolean {
+  const last = thing.split(/\s+/).at(-1) ?? "";
+  return /[^s]s$/i.test(last) || /^(?:people|children|mice|geese|feet|teeth)$/i.test(last);
+}
+
+/** A name that may be a place: not typed as an organisation or a person by the word vectors. */
+function placeLike(name: string): boolean {
+  const kind = valueKind(name);
+  return kind === "place" || kind === "unknown";
+}
+
+/** The antecedents after `statement` (normalised, as the rules read it). */
+export function updateAntecedents(antecedents: Antecedents, statement: string): Antecedents {
+  const next = { ...antecedents };
+  const attitude = ATTITUDE_OBJECT.exec(statement);
+  const thing = attitude?.[1]?.replace(THING_END, "").trim();
+  if (thing && !PRONOUN.test(thing) && thing.split(/\s+/).length <= 4) next.thing = thing;
+  for (const match of statement.matchAll(PLACE_NAME)) if (match[1] && placeLike(match[1])) next.place = match[1];
+  const dwelling = DWELLING.exec(statement)?.[1];
+  if (dwelling && placeLike(dwelling)) next.dwelling = dwelling;
+  return next;
+}
+
+/** `statement` with its references replaced by their antecedents, where one fits. */
+export function resolveReferences(statement: string, antecedents: Antecedents): string {
+  let resolved = statement;
+  const { thing, place, dwelling } = antecedents;
+  if (thing) {
+    // "…love them" / "…enjoy it": the pronoun must be the attitude's object, at the clause's end
+    // or before a time or degree word ("I love them now", "I like it a lot").
+    resolved = resolved.replace(
+      /\b((?:like|likes|love|loves|enjoy|enjoys|adore|adores|hate|hates|dislike|dislikes|can't stand)\s+)(them|it)\b(?=\s*$|\s+(?:now|these days|nowadays|again|a lot|so much|too)\b)/i,
+      (whole, verb: string, pronoun: string) =>
+        (pronoun.toLowerCase() === "them") === isPlural(thing) ? `${verb}${thing}` : whole,
+    );
+  }
+  if (place) {
+    // "that's where I live", "which is where we're based" → "I live in Dallas".
+    resolved = resolved.replace(
+      /^(?:so\s+|and\s+)?(?:that's|that is|this is|it's|it is|which is)\s+where\s+(.+)$/i,
+      (_whole, clause: string) => `${clause} in ${place}`,
+    );
+    // "I live there too" → "I live in Oslo too".
+    resolved = resolved.replace(
+      /\b(live|lives|living|based|settled)\s+there\b/i,
+      (_whole, verb: string) => `${verb} in ${place}`,
+    );
+  }
+  if (dwelling) {
+    // "…and moved in on Saturday": into the dwelling named before (when, or how soon, is dropped).
+    resolved = resolved.replace(/\b([Mm]oved) in\b(?!\s*(?:to|with)\b)(?!\s+\p{Lu}).*$/u, `$1 into ${dwelling}`);
+  }
+  return resolved;
+}
