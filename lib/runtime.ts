@@ -14,15 +14,18 @@ import {
 } from "@/core/config";
 import { parseEnv, env as processEnv, type RawEnv } from "@/core/env";
 import { logger } from "@/core/logger";
-import { getDatabase, getDb, optionsFromEnv } from "@/db/client";
+import { type Db, getDatabase, getDb, optionsFromEnv } from "@/db/client";
+import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { recoverInterruptedAnswers } from "@/lib/chat/interrupted";
 import { extractionDeps } from "@/lib/jobs/extraction-deps";
 import type { ExtractionDeps } from "@/lib/jobs/extraction-job";
 import { type ExtractionDispatcher, inngestDispatcher, inProcessDispatcher } from "@/lib/jobs/extraction-queue";
 import { InProcessRunner } from "@/lib/jobs/in-process-runner";
+import { type InngestClient, inngest, memoriesReembedRequested } from "@/lib/jobs/inngest-client";
 import { type JobRunnerKind, jobRunnerKind } from "@/lib/jobs/runner-kind";
 import { type AssemblyConfig, assemblyConfigFor } from "@/lib/memory/retrieval/assembly-config";
+import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
 import { type ReembedProgress, type ReembedResult, reembedMemories } from "@/lib/memory/store/reembed";
 
 /** LIFELINE_RETRIEVAL_STRATEGY (validated by core/env.ts), else core/config's default ("hybrid"). */
@@ -41,6 +44,11 @@ export function processAssemblyConfig(env: RawEnv = processEnv()): AssemblyConfi
 
 /** The wall clock. */
 export const systemClock = (): Date => new Date();
+
+/** The re-embedding job's dependencies in this process: its database and its registry's embedder. */
+export async function processReembedDeps(): Promise<{ db: Db; embedder: MemoryEmbedder }> {
+  return { db: await getDb(), embedder: getAiRegistry().embedder };
+}
 
 /** The extraction job's dependencies in this process: its database, its registry's models, the wall clock. */
 export async function processExtractionDeps(): Promise<ExtractionDeps> {
@@ -138,7 +146,7 @@ export function sweepInterruptedAnswersInBackground(env: RawEnv = processEnv()):
 }
 
 // One re-embedding run per server process, kept across dev-server hot reloads.
-const globalForReembed = globalThis as unknown as { __lifelineReembed?: Promise<ReembedResult | null> };
+const globalForReembed = globalThis as unknown as { __lifelineReembed?: Promise<ReembedResult | number | null> };
 
 /** Memories per batch, and the pause between batches, of the start-up re-embedding: the app keeps serving. */
 export const BACKGROUND_REEMBED = { batchSize: 32, pauseMs: 200, logEveryMs: 10_000 } as const;
@@ -148,9 +156,10 @@ export const BACKGROUND_REEMBED = { batchSize: 32, pauseMs: 200, logEveryMs: 10_
  * every memory the configured embedder did not embed (lib/memory/store/reembed.ts), batch by batch
  * with a pause between batches, logging its progress. Until a memory is done, retrieval cannot
  * compare it and the trace counts it as waiting. Cheap when nothing waits: one count — and with
- * embedded PGlite nothing at all when its data directory does not exist yet. Runs in this
- * process, also when extraction runs on Inngest. Several processes starting at once repeat work
- * but never conflict (every write is guarded); a stopped run resumes at the next start.
+ * embedded PGlite nothing at all when its data directory does not exist yet. With the in-process
+ * runner it runs in this process: several processes starting at once repeat work but never
+ * conflict (every write is guarded); a stopped run resumes at the next start. With Inngest, see
+ * requestReembedOnInngest.
  */
 export async function reembedAfterEmbedderChange(env: RawEnv = processEnv()): Promise<ReembedResult | null> {
   const database = optionsFromEnv(env);
@@ -186,10 +195,31 @@ export async function reembedAfterEmbedderChange(env: RawEnv = processEnv()): Pr
   return result;
 }
 
+/**
+ * With Inngest (serverless: a start-up loop would be frozen between requests), a server start that
+ * finds memories waiting sends `lifeline/memories.reembed-requested` for the configured embedder,
+ * and the `reembed-memories` function re-embeds them durably, one step per batch
+ * (inngest/functions/reembed-memories.ts). Every cold start that finds memories waiting sends the
+ * event; the function runs once at a time per embedder and skips the rest. Returns how many wait.
+ */
+export async function requestReembedOnInngest(client: InngestClient = inngest): Promise<number> {
+  const { db, embedder } = await processReembedDeps();
+  const waiting = await countAwaitingEmbedder(db, { model: embedder.model });
+  if (waiting === 0) return 0;
+  await client.send(memoriesReembedRequested.create({ embedder: embedder.model }));
+  logger.info(
+    { waiting, embedder: embedder.model },
+    "memories wait for re-embedding: the reembed-memories job was requested from Inngest",
+  );
+  return waiting;
+}
+
 /** register()'s call: never throws, never delays the start, and runs once at a time per process. */
 export function reembedInBackground(env: RawEnv = processEnv()): void {
   if (globalForReembed.__lifelineReembed) return;
-  globalForReembed.__lifelineReembed = reembedAfterEmbedderChange(env)
+  const run: Promise<ReembedResult | number | null> =
+    jobRunnerKind(env) === "inngest" ? requestReembedOnInngest() : reembedAfterEmbedderChange(env);
+  globalForReembed.__lifelineReembed = run
     .catch((error: unknown) => {
       logger.error(
         { err: error },

@@ -1,4 +1,5 @@
 /** Every Inngest function Lifeline serves (app/api/inngest/route.ts). */
 import { extractMemories } from "./extract-memories";
+import { reembedMemoriesFunction } from "./reembed-memories";
 
-export const functions = [extractMemories];
+export const functions = [extractMemories, reembedMemoriesFunction];

@@ -31,3 +31,11 @@ export const inngest: InngestClient = createInngestClient();
 export const messagePairCompleted = eventType("lifeline/message-pair.completed", {
   schema: z.object({ extractionId: z.uuid(), userId: z.uuid() }),
 });
+
+/**
+ * Memories wait for re-embedding by `embedder` (the deployment's embedder changed): a server start
+ * with Inngest sends it (lib/runtime.ts), and `reembed-memories` re-embeds them batch by batch.
+ */
+export const memoriesReembedRequested = eventType("lifeline/memories.reembed-requested", {
+  schema: z.object({ embedder: z.string().min(1) }),
+});

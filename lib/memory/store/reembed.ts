@@ -94,26 +94,60 @@ export async function reembedMemories(
       aborted = true;
       break;
     }
-    const batch = await selectReembedBatch(db, { model: embedder.model, after, limit: batchSize });
-    if (batch.length === 0) break;
-    // The cursor moves past failures and skips too: a run visits each memory once.
-    after = batch[batch.length - 1]?.id ?? null;
-
-    const { embedded, failures } = await embedBatch(embedder, batch);
-    const written = await writeReembedBatch(db, { model: embedder.model, memories: embedded });
+    const batch = await reembedBatch(db, embedder, { after, batchSize });
+    if (batch.processed === 0) break;
+    after = batch.next;
     progress.batches += 1;
-    progress.processed += batch.length;
-    progress.reembedded += written.length;
-    progress.skipped += embedded.length - written.length;
-    progress.failed += failures.length;
-    errors.push(...failures.slice(0, MAX_REPORTED_ERRORS - errors.length));
+    progress.processed += batch.processed;
+    progress.reembedded += batch.reembedded;
+    progress.skipped += batch.skipped;
+    progress.failed += batch.failed;
+    errors.push(...batch.errors.slice(0, MAX_REPORTED_ERRORS - errors.length));
     report();
 
-    if (batch.length < batchSize) break;
+    if (batch.next === null) break;
     // Let the rest of the process (requests, the in-process runner) run between batches.
     await sleep(options.pauseMs ?? 0);
   }
   return { ...progress, aborted, errors };
+}
+
+/** What one batch did (reembedBatch). */
+export interface ReembedBatchResult {
+  /** Memories read: reembedded + skipped + failed; 0 when none was left after the cursor. */
+  processed: number;
+  reembedded: number;
+  skipped: number;
+  failed: number;
+  errors: { memoryId: string; message: string }[];
+  /** The cursor for the next batch (the last id read), or null when this batch was the last. */
+  next: string | null;
+}
+
+/**
+ * One batch of a re-embedding run: the next `batchSize` memories after the cursor (`after`, an id;
+ * null for the first batch) that `embedder` did not embed, embedded in one call and written in one
+ * UPDATE. The cursor moves past failures and skips too, so a run visits each memory once. A run is
+ * these batches in a row: reembedMemories in this process, or one Inngest step each
+ * (inngest/functions/reembed-memories.ts).
+ */
+export async function reembedBatch(
+  db: Db,
+  embedder: MemoryEmbedder,
+  { after, batchSize }: { after: string | null; batchSize: number },
+): Promise<ReembedBatchResult> {
+  const batch = await selectReembedBatch(db, { model: embedder.model, after, limit: batchSize });
+  if (batch.length === 0) return { processed: 0, reembedded: 0, skipped: 0, failed: 0, errors: [], next: null };
+  const { embedded, failures } = await embedBatch(embedder, batch);
+  const written = await writeReembedBatch(db, { model: embedder.model, memories: embedded });
+  return {
+    processed: batch.length,
+    reembedded: written.length,
+    skipped: embedded.length - written.length,
+    failed: failures.length,
+    errors: failures.slice(0, MAX_REPORTED_ERRORS),
+    next: batch.length < batchSize ? null : (batch[batch.length - 1]?.id ?? null),
+  };
 }
 
 /**
