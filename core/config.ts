@@ -224,6 +224,11 @@ export const MESSAGE_MAX_CHARS = 15_000;
 export const agentConfig = {
   /** The most model calls one agent turn may make before it stops and says so. */
   maxModelCalls: 6,
+  /**
+   * An approved send still `approved` after this long was cut off by a stopped process (a send takes
+   * seconds; the approve route's function may run 300 s): the sweep marks it interrupted.
+   */
+  sendInterruptedAfterMs: 10 * 60_000,
 } as const;
 
 /** A conversation's title until it is named (db default; the UI waits for the automatic title while it is this). */

@@ -16,6 +16,7 @@ import { parseEnv, env as processEnv, type RawEnv } from "@/core/env";
 import { logger } from "@/core/logger";
 import { type Db, getDatabase, getDb, optionsFromEnv } from "@/db/client";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
+import { recoverInterruptedSends } from "@/lib/agent/approval";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { recoverInterruptedAnswers } from "@/lib/chat/interrupted";
 import { extractionDeps } from "@/lib/jobs/extraction-deps";
@@ -125,17 +126,29 @@ export async function recoverInterruptedAnswersNow(env: RawEnv = processEnv()): 
   );
 }
 
+/** Marks the email sends a stopped process left `approved` as interrupted (lib/agent/approval.ts). */
+export async function recoverInterruptedSendsNow(env: RawEnv = processEnv()): Promise<number> {
+  const database = optionsFromEnv(env);
+  if (database.kind === "pglite" && database.dataDir && !existsSync(database.dataDir)) return 0;
+  return recoverInterruptedSends(await getDb(), { now: systemClock, log: logger });
+}
+
 const globalForSweep = globalThis as unknown as { __lifelineAnswerSweep?: NodeJS.Timeout };
 
 /**
- * register()'s call: looks for interrupted answers at start, then every answerConfig.sweepIntervalMs
- * (or sooner when the bound is shorter) for as long as the process lives. Never throws.
+ * register()'s call: looks for interrupted answers (and email sends) at start, then every
+ * answerConfig.sweepIntervalMs (or sooner when the bound is shorter) for as long as the process
+ * lives. Never throws.
  */
 export function sweepInterruptedAnswersInBackground(env: RawEnv = processEnv()): void {
-  const sweep = () =>
+  const sweep = () => {
     void recoverInterruptedAnswersNow(env).catch((error: unknown) =>
       logger.error({ err: error }, "could not look for interrupted answers (the next sweep tries again)"),
     );
+    void recoverInterruptedSendsNow(env).catch((error: unknown) =>
+      logger.error({ err: error }, "could not look for interrupted email sends (the next sweep tries again)"),
+    );
+  };
   sweep();
   if (globalForSweep.__lifelineAnswerSweep) clearInterval(globalForSweep.__lifelineAnswerSweep);
   globalForSweep.__lifelineAnswerSweep = setInterval(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentSteps, stepLabel } from "./agent-steps";
-import { approvalsOf, splitRecipients } from "./mail-approval";
+import { approvalsOf, failureText, splitRecipients } from "./mail-approval";
 import type { ChatMessage } from "./types";
 
 const message = (parts: unknown[]): ChatMessage => ({ id: "a", role: "assistant", parts }) as ChatMessage;
@@ -66,5 +66,16 @@ describe("the agent's steps in the chat", () => {
       '"Chen, Maya" <maya@x.org>',
       "tom@y.org",
     ]);
+  });
+});
+
+describe("a failed send's card", () => {
+  it("says not sent when the mailbox refused, and maybe sent when the sending process stopped", () => {
+    expect(failureText({ error: "Gmail refused the recipient", interrupted: false })).toBe(
+      "Not sent: Gmail refused the recipient.",
+    );
+    expect(failureText({ error: "Lifeline stopped while sending it", interrupted: true })).toBe(
+      "Maybe sent: Lifeline stopped while sending it.",
+    );
   });
 });

@@ -41,7 +41,7 @@ export function splitRecipients(value: string): string[] {
   return items.map((item) => item.trim()).filter(Boolean);
 }
 
-type Send = Pick<PendingSend, "id" | "status" | "mailbox" | "draft" | "error">;
+type Send = Pick<PendingSend, "id" | "status" | "mailbox" | "draft" | "error" | "interrupted">;
 
 function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -50,6 +50,13 @@ function Field({ label, value }: { label: string; value: string }) {
       <dd className="min-w-0 break-words">{value}</dd>
     </div>
   );
+}
+
+/** A failed send's line: not sent (the mailbox refused), or maybe sent (the sending process stopped). */
+export function failureText(send: Pick<Send, "error" | "interrupted">): string {
+  return send.interrupted
+    ? `Maybe sent: ${send.error ?? "the send was interrupted"}.`
+    : `Not sent: ${send.error ?? "the mailbox failed"}.`;
 }
 
 function StatusLine({ send }: { send: Send }) {
@@ -82,7 +89,7 @@ function StatusLine({ send }: { send: Send }) {
       return (
         <p className="flex items-start gap-1.5 text-sm text-destructive" role="status" data-testid="approval-status">
           <CircleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          Not sent: {send.error ?? "the mailbox failed"}.
+          {failureText(send)}
         </p>
       );
     default:
@@ -163,6 +170,7 @@ export function MailApproval({ approval }: { approval: MailApprovalData }) {
     mailbox: "",
     draft: approval.draft,
     error: null,
+    interrupted: false,
   });
   const [loaded, setLoaded] = useState(false);
   const [editing, setEditing] = useState(false);

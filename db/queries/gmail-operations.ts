@@ -4,7 +4,7 @@
  * here (a pending row survives a restart; claiming it is one conditional UPDATE, so approving
  * twice sends once). Owner-scoped: another user's operation is never found.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { type GmailOperationStatus, gmailOperations } from "@/db/schema";
 
@@ -104,4 +104,27 @@ export async function listOperationsOfMessage(
     .from(gmailOperations)
     .where(and(eq(gmailOperations.userId, input.userId), eq(gmailOperations.messageId, input.messageId)))
     .orderBy(asc(gmailOperations.createdAt), asc(gmailOperations.id));
+}
+
+/**
+ * Sends left `approved` since before `staleBefore` — the process sending them stopped (a crash, a
+ * killed function) between claiming the row and recording the outcome — become `failed` with
+ * `error` and `result` {interrupted: true}: whether the email left is not known. Every user's;
+ * returns the rows changed.
+ */
+export async function failInterruptedSends(
+  db: Db,
+  input: { staleBefore: Date; error: string },
+): Promise<GmailOperationRow[]> {
+  return db
+    .update(gmailOperations)
+    .set({ status: "failed", error: input.error, result: { interrupted: true }, updatedAt: new Date() })
+    .where(
+      and(
+        eq(gmailOperations.operation, "send_email"),
+        eq(gmailOperations.status, "approved"),
+        lt(gmailOperations.updatedAt, input.staleBefore),
+      ),
+    )
+    .returning();
 }

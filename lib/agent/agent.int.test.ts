@@ -11,14 +11,23 @@ import { and, eq } from "drizzle-orm";
 import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { agentConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
+import type { Logger } from "@/core/logger";
 import type { Database, Db } from "@/db/client";
 import { demoMailMessages, gmailOperations } from "@/db/schema";
 import { createAiRegistry } from "@/lib/ai/registry";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
-import { approvePendingSend, declinePendingSend, editPendingSend, getPendingSend } from "./approval";
+import {
+  approvePendingSend,
+  declinePendingSend,
+  editPendingSend,
+  getPendingSend,
+  INTERRUPTED_SEND_ERROR,
+  recoverInterruptedSends,
+} from "./approval";
 import { buildAgentGraph, finalAnswer, stepLimitMessage } from "./graph";
 import { demoMailbox } from "./mailbox/demo";
 import type { Draft } from "./mailbox/types";
@@ -262,6 +271,45 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(sends).toBe(1);
+  });
+
+  it("a send left approved by a stopped process is marked interrupted (maybe sent), never sending or re-approvable", async () => {
+    const userId = await createUser(db, "Fay");
+    await run(userId, "Email Priya saying the churn numbers are attached");
+    const pending = (await operations(userId)).find((op) => op.operation === "send_email");
+    const operationId = pending?.id ?? "";
+    const shown = (await getPendingSend(db, { userId, operationId })).draft;
+    // The process claims the send (pending → approved) and stops before the mailbox answers.
+    const stopped = approvePendingSend(db, {
+      userId,
+      operationId,
+      shown,
+      mailboxFor: () => new Promise<never>(() => {}),
+    });
+    await expect.poll(async () => (await getPendingSend(db, { userId, operationId })).status).toBe("approved");
+    void stopped;
+    const log = { warn: () => {} } as unknown as Logger;
+
+    // Within the bound (a send in progress) nothing changes.
+    expect(await recoverInterruptedSends(db, { now: () => new Date(), log })).toBe(0);
+    expect((await getPendingSend(db, { userId, operationId })).status).toBe("approved");
+
+    const later = new Date(Date.now() + agentConfig.sendInterruptedAfterMs + 1_000);
+    expect(await recoverInterruptedSends(db, { now: () => later, log })).toBe(1);
+    expect(await getPendingSend(db, { userId, operationId })).toMatchObject({
+      status: "failed",
+      interrupted: true,
+      error: INTERRUPTED_SEND_ERROR,
+    });
+    await expect(
+      approvePendingSend(db, {
+        userId,
+        operationId,
+        shown,
+        mailboxFor: async () => demoMailbox(db, userId, () => NOW),
+      }),
+    ).rejects.toMatchObject({ code: "conflict:failed" });
+    expect(await recoverInterruptedSends(db, { now: () => later, log })).toBe(0);
   });
 
   it("edit replaces the pending draft; decline sends nothing; another user's send is not found", async () => {

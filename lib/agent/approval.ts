@@ -9,9 +9,17 @@
  * - declines it: pending → cancelled; nothing is sent.
  * The pending state lives in the database, so it survives a restart.
  */
+
+import { agentConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
+import type { Logger } from "@/core/logger";
 import type { Db } from "@/db/client";
-import { type GmailOperationRow, getOperation, transitionOperation } from "@/db/queries/gmail-operations";
+import {
+  failInterruptedSends,
+  type GmailOperationRow,
+  getOperation,
+  transitionOperation,
+} from "@/db/queries/gmail-operations";
 import { draftSchema } from "@/lib/validation/agent";
 import { type Draft, type Mailbox, MailboxError, type MailboxKind } from "./mailbox/types";
 
@@ -22,6 +30,8 @@ export interface PendingSend {
   draft: Draft;
   error: string | null;
   result: unknown;
+  /** Failed because the process sending it stopped: whether it went out is not known. */
+  interrupted: boolean;
 }
 
 function toPendingSend(row: GmailOperationRow): PendingSend {
@@ -32,6 +42,7 @@ function toPendingSend(row: GmailOperationRow): PendingSend {
     draft: draftSchema.parse(row.params),
     error: row.error,
     result: row.result,
+    interrupted: row.status === "failed" && (row.result as { interrupted?: unknown } | null)?.interrupted === true,
   };
 }
 
@@ -133,4 +144,28 @@ export async function approvePendingSend(
       throw new AppError(`upstream:${error.code}`, error.userMessage, { cause: error });
     throw error;
   }
+}
+
+/** What an interrupted send says (the card and the API show it). */
+export const INTERRUPTED_SEND_ERROR =
+  "Lifeline stopped while sending it, so it cannot tell whether it went out — check your Sent folder before sending it again";
+
+/**
+ * Sends cut off between approval and outcome (the sending process stopped) are marked failed and
+ * interrupted, never left "Sending…" forever; they cannot be approved again, so nothing is sent
+ * twice. Run at server start and periodically, beside the sweep for interrupted answers
+ * (lib/runtime.ts).
+ */
+export async function recoverInterruptedSends(
+  db: Db,
+  deps: { now: () => Date; log: Logger },
+  { afterMs = agentConfig.sendInterruptedAfterMs }: { afterMs?: number } = {},
+): Promise<number> {
+  const rows = await failInterruptedSends(db, {
+    staleBefore: new Date(deps.now().getTime() - afterMs),
+    error: INTERRUPTED_SEND_ERROR,
+  });
+  if (rows.length > 0)
+    deps.log.warn({ sends: rows.map((row) => row.id) }, "marked email sends cut off by a stopped server");
+  return rows.length;
 }
