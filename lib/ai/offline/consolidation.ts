@@ -238,7 +238,10 @@ function supersedeByTopic(
     if (replaces)
       return decide("SUPERSEDE", memory, `A new statement of the user's ${shared} replaces the stored one.`);
   }
-  const topic = hasChangeCue(candidate.content) ? sharedTopic(candidate.content, memory.content) : undefined;
+  // An ending must name what it ends ("Sold the Corolla"); a new value must not restate the stored
+  // one ("Moved in with my partner in Berlin" / "Lives in Berlin" is no change).
+  const changed = hasChangeCue(candidate.content) && (ended || !restates(candidate.content, memory.content));
+  const topic = changed ? sharedTopic(candidate.content, memory.content) : undefined;
   if (topic) return decide("SUPERSEDE", memory, `The user's "${topic}" changed: the stored memory no longer holds.`);
   return undefined;
 }

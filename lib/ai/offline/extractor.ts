@@ -40,7 +40,7 @@ import { type Antecedents, resolveReferences, updateAntecedents } from "./refere
 import { readUserSlot, type SlotStatement, valueKind } from "./slot-reader";
 import { readUserStatement } from "./statement-reader";
 import { conceptsOf } from "./text-features";
-import { aboutSomeoneElse, attributeClasses, CESSATION, CLASS_TITLES } from "./topic";
+import { aboutSomeoneElse, attributeClasses, CESSATION, CLASS_TITLES, RELATION_WORDS } from "./topic";
 
 const MAX_MEMORIES = 10;
 const MAX_TITLE_CHARS = 48;
@@ -279,7 +279,7 @@ export function splitClauses(text: string): { clause: string; mood: Mood; senten
 // ---------------------------------------------------------------------------------------------
 
 /** People (and pets) in the user's life, as "my …" introduces them. */
-const RELATION = `(?:(?:best|close|old|older|younger|little|big|baby|twin|eldest|oldest|youngest|step|ex|late|new)[- ]?)?(?:mother-in-law|father-in-law|in-laws|mother|mom|mum|mommy|father|dad|daddy|parents|sisters?|brothers?|siblings?|sons?|daughters?|kids?|children|child|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?|friends?|roommate|flatmate|housemate|neighbou?r|boss|manager|colleague|co-?worker|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|teammate|classmate|therapist|doctor|dog|cat|puppy|kitten)`;
+const RELATION = `(?:(?:best|close|old|older|younger|little|big|baby|twin|eldest|oldest|youngest|step|ex|late|new)[- ]?)?(?:${RELATION_WORDS})`;
 /** How a statement about someone goes on after their name: a verb (optionally after an adverb). */
 const THIRD_PARTY_PREDICATE =
   /^(?:(?:just|recently|also|really|still|now|currently|finally|always|never)\s+)*(?:is|are|was|were|'s|lives|live|works|work|loves|love|likes|like|hates|hate|enjoys|enjoy|prefers|prefer|adores|wants|want|has|have|had|studies|study|moved|relocated|plays|play|speaks|speak|owns|teaches|runs|dislikes|can't stand|doesn't like|does not like|don't like|got|became|started|goes|drives|uses|needs|plans|hopes|just|went|began|left|quit|took|made|won|lost|bought|sold|met|grew|gave|\p{L}+ed)\b/iu;

@@ -43,7 +43,7 @@ export interface GeneralStatement {
  * suppositions and the habitual past.
  */
 const NOT_A_FACT =
-  /\b(?:will|would|could|should|might|may|must|shall|gonna|going to|about to|want|wants|wanted|wish|hope|hoping|plan|planning|thinking (?:of|about)|considering|tempted|maybe|perhaps|probably|someday|one day|if|unless|whether|used to|try|trying|need to|have to|has to|got to|couldn't|wouldn't|shouldn't|didn't|wasn't|weren't|won't|yet)\b|\b(?:i|we)'(?:d|ll)\b|\b(?:never|not)\s+(?:\S+\s+)?\p{L}+ed\b/iu;
+  /(?<!\b(?:since|in|by|until|from|of|early|late|mid|last|next|this|through)\s)\bmay\b(?!\s+\d)|\b(?:will|would|could|should|might|must|shall|gonna|going to|about to|want|wants|wanted|wish|hope|hoping|plan|planning|thinking (?:of|about)|considering|tempted|maybe|perhaps|probably|someday|one day|if|unless|whether|used to|try|trying|need to|have to|has to|got to|couldn't|wouldn't|shouldn't|didn't|wasn't|weren't|won't|yet)\b|\b(?:i|we)'(?:d|ll)\b|\b(?:never|not)\s+(?:\S+\s+)?\p{L}+ed\b/iu;
 /** An obligation with a date is a deadline, not a plan: "My visa renewal has to be in by December 18th". */
 const OBLIGATION = /\b(?:has to|have to|must|needs to|need to|is due|are due|due|deadline|expires?|runs? out)\b/i;
 /** Talk about the conversation or the assistant, not about the user's life. */

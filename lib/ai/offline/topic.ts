@@ -64,7 +64,7 @@ export function attributeClasses(content: string): Set<AttributeClass> {
   const places = [...text.matchAll(NAMED)].map((m) => m[0]).filter((w, i) => i > 0 && valueKind(w) === "place");
   if (
     /^(?:no longer )?lives in\b/.test(lower) ||
-    (/\b(?:resident|relocated|moved|swapped|left)\b/.test(lower) && places.length > 0) ||
+    (/\b(?:resident|relocated|moved|swapped|left|rent|rents|renting)\b/.test(lower) && places.length > 0) ||
     (DWELLING.test(lower) && places.length > 0)
   )
     classes.add("home");
@@ -145,4 +145,4 @@ export function restates(a: string, b: string): boolean {
 
 /** The end of a state, rather than a new value: it must name what it ends. */
 export const CESSATION =
-  /\b(?:no longer|not|any ?more|quit|stopped|gave up|given up|sold|left|split up|broke up|divorced|let go|laid off|fired|walked away|handed in|moved out|(?:is|'s|are) over)\b|n't\b/i;
+  /\b(?:no longer|not|any ?more|quit|stopped|gave up|given up|sold|left|swapped|retired|split up|broke up|divorced|let go|laid off|fired|walked away|handed in|moved out|(?:is|'s|are) over)\b|n't\b/i;
