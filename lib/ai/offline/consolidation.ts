@@ -18,6 +18,11 @@
  *      …whose new value extends the old one ("Berlin" → "Berlin
  *      Kreuzberg")                                                 → UPDATE
  *   3. "Likes X" vs "Dislikes X" (opposite attitude, same thing)    → SUPERSEDE
+ *   3b. by topic (topic.ts), for memories in the user's own words:
+ *      one single-valued attribute class (home, employer, role,
+ *      relationship, diet) with a value that does not restate the
+ *      stored one, or a change cue and a shared topic word ("Has
+ *      quit smoking" / "Is a smoker"); never someone else's       → SUPERSEDE
  *   4. the new text contains the old one                           → UPDATE; the reverse → SKIP
  *   otherwise                                                      → ADD
  *
