@@ -18,6 +18,11 @@
  *      …whose new value extends the old one ("Berlin" → "Berlin
  *      Kreuzberg")                                                 → UPDATE
  *   3. "Likes X" vs "Dislikes X" (opposite attitude, same thing)    → SUPERSEDE
+ *   3b. by topic (topic.ts), for memories in the user's own words:
+ *      one single-valued attribute class (home, employer, role,
+ *      relationship, diet) with a value that does not restate the
+ *      stored one, or a change cue and a shared topic word ("Has
+ *      quit smoking" / "Is a smoker"); never someone else's       → SUPERSEDE
  *   4. the new text contains the old one                           → UPDATE; the reverse → SKIP
  *   otherwise                                                      → ADD
  *
@@ -29,6 +34,7 @@ import {
   normaliseMemoryText,
 } from "@/lib/memory/extraction/consolidation-prompt";
 import { type ConsolidationOutput, consolidationOutputSchema } from "@/lib/memory/extraction/consolidation-schema";
+import { aboutSomeoneElse, attributeClasses, CESSATION, hasChangeCue, restates, sharedTopic } from "./topic";
 
 /** Two embeddings this close are the same memory, whatever the wording differences. */
 export const SAME_MEMORY_SIMILARITY = 0.97;
@@ -198,6 +204,9 @@ function compare(candidate: ConsolidationCandidate, memory: NearMemoryForPrompt)
     return decide("SUPERSEDE", memory, `The user's attitude to "${a.object}" changed.`);
   }
 
+  const byTopic = supersedeByTopic(candidate, memory);
+  if (byTopic) return byTopic;
+
   if (containsWords(next, stored)) {
     return decide("UPDATE", memory, "Adds detail to the stored memory.", {
       content: candidate.content,
@@ -206,6 +215,39 @@ function compare(candidate: ConsolidationCandidate, memory: NearMemoryForPrompt)
   }
   if (containsWords(stored, next))
     return decide("SKIP", memory, "The stored memory already says this, in more detail.");
+  return undefined;
+}
+
+/**
+ * A memory in the user's own words ("Sold the Corolla", "Got married in September") against one it
+ * may end, when no canonical slot decided (topic.ts):
+ * - both in one single-valued attribute class (home, employer, role, relationship, diet): a new
+ *   value supersedes ("Got married" / "Is single"), unless it restates the stored one ("Moved to
+ *   Berlin" / "Lives in Berlin"); an ending ("Sold the Zurich flat") only the memory it names;
+ * - otherwise a change cue ("quit", "sold", "no longer", "retired", "is over"…) and a shared topic
+ *   word or derivation ("Has properly quit smoking" / "Is a smoker").
+ * Never for a memory about someone else, on either side.
+ */
+function supersedeByTopic(
+  candidate: ConsolidationCandidate,
+  memory: NearMemoryForPrompt,
+): ConsolidationOutput | undefined {
+  if (aboutSomeoneElse(candidate.content) || aboutSomeoneElse(memory.content)) return undefined;
+  const ended = CESSATION.test(candidate.content);
+  const storedClasses = attributeClasses(memory.content);
+  const shared = [...attributeClasses(candidate.content)].find((c) => storedClasses.has(c));
+  if (shared) {
+    const replaces = ended
+      ? sharedTopic(candidate.content, memory.content) !== undefined
+      : !restates(candidate.content, memory.content);
+    if (replaces)
+      return decide("SUPERSEDE", memory, `A new statement of the user's ${shared} replaces the stored one.`);
+  }
+  // An ending must name what it ends ("Sold the Corolla"); a new value must not restate the stored
+  // one ("Moved in with my partner in Berlin" / "Lives in Berlin" is no change).
+  const changed = hasChangeCue(candidate.content) && (ended || !restates(candidate.content, memory.content));
+  const topic = changed ? sharedTopic(candidate.content, memory.content) : undefined;
+  if (topic) return decide("SUPERSEDE", memory, `The user's "${topic}" changed: the stored memory no longer holds.`);
   return undefined;
 }
 

@@ -38,7 +38,9 @@ import { DATE_EXPRESSION_SOURCE, MONTHS, resolveDateExpression } from "./date-ex
 import { withoutOwnPossessive } from "./grammatical-person";
 import { type Antecedents, resolveReferences, updateAntecedents } from "./reference";
 import { readUserSlot, type SlotStatement, valueKind } from "./slot-reader";
+import { readUserStatement } from "./statement-reader";
 import { conceptsOf } from "./text-features";
+import { aboutSomeoneElse, attributeClasses, CESSATION, CLASS_TITLES, RELATION_WORDS } from "./topic";
 
 const MAX_MEMORIES = 10;
 const MAX_TITLE_CHARS = 48;
@@ -56,6 +58,8 @@ interface Recognised {
   confidence?: number;
   isActionable?: boolean;
   deadline?: string | null;
+  /** Read by the general statement reader (statement-reader.ts), not by a rule or a slot. */
+  general?: boolean;
 }
 
 interface ClauseContext {
@@ -157,7 +161,7 @@ function topic(text: string, exclude: readonly string[]): string | undefined {
 
 /** A sentence's end (kept, to tell questions); abbreviations such as "Dec." do not end one. */
 const SENTENCE_BREAK =
-  /((?<!\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mr|mrs|ms|dr|st|vs|etc))[.!?;]+(?=\s|$)|\n+)/i;
+  /((?<!\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mr|mrs|ms|dr|st|vs|etc))(?:(?<!\b[a-z])\.|[!?;])[.!?;]*(?=\s|$)|\n+)/i;
 /**
  * Where a sentence holds more than one statement: "… and/but my|I …", a dash, a comma splice
  * between first-person clauses ("I'm 28, I live in Leeds": only when the sentence itself opens
@@ -166,8 +170,12 @@ const SENTENCE_BREAK =
  * not "My brother quit and moved to Perth", which is not the user's), and a clause that points back
  * at a place (", so that's where I live", ", which is where we're based": reference.ts resolves it).
  */
-const CLAUSE_BREAK =
-  /,?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|\s+[—–-]+\s+|(?<=^(?:i|i'm|i’m|im|i've|i’ve|my)\s.*),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|my)\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned)\s)/iu;
+/** Past verbs of a change of state that open a clause without its subject ("…, got my residence card", "… and found out …"). */
+const ELIDED_CHANGE = "(?:got|sold|quit|left|gave up|found out|retired|joined|signed|swapped|bought|moved|started)";
+const CLAUSE_BREAK = new RegExp(
+  String.raw`(?<!^[\p{L}'-]+),?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|\s+[—–-]+\s+|(?<=\S\s+\S+),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|,\s+(?=${ELIDED_CHANGE}\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve|\p{L}+ed|got|sold|quit|left)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned|${ELIDED_CHANGE})\s)`,
+  "iu",
+);
 
 /**
  * What a sentence or clause does. Only statements are memories: a question ("Where do I live?")
@@ -212,14 +220,16 @@ const INTERROGATIVE_VALUE = /^(?:what|which|who|whom|whose|where|when|why|how)\b
  * longer allergic…"). What follows is read as the statement (and its mood: "I'd…" stays a hedge).
  */
 const FRAME_OPENING =
-  /^(?:(?:by|at|in|for|since|after|before|during|from|over|following|as of)\s+[^,]{1,30}?,?\s+|(?:my|the|our)\s+\p{L}+(?:\s+\p{L}+)?\s+(?:says|said|thinks|confirmed|told me)(?:\s+that)?\s+)(?=(?:i|i'm|i've|i'd|we|we're|we've)\s)/iu;
+  /^(?:(?:by|at|in|on|for|since|after|before|during|from|over|following|as of)\s+[^,]{1,30}?,?\s+|(?:found out|learned|learnt|discovered|realised|realized|noticed)(?:\s+that)?\s+|not\s+[^,]{1,40},\s*(?:actually,?\s+)?|(?:my|the|our)\s+\p{L}+(?:\s+\p{L}+)?\s+(?:says|said|thinks|confirmed|told me)(?:\s+that)?\s+)(?=(?:i|i'm|i've|i'd|we|we're|we've)\s)/iu;
 
 /** The clause as rules see it: straight apostrophes, no leading filler, no trailing punctuation. */
 function normaliseStatement(clause: string): string {
   return clause
     .replace(/’/g, "'")
     .replace(LEADING_FILLER, "")
+    .replace(/^\p{L}{3,}ly,\s+/u, "")
     .replace(FRAME_OPENING, "")
+    .replace(/(\p{L})'s (become|been|gone|got)\b/gu, "$1 has $2")
     .replace(/[\s.!?]+$/, "")
     .replace(STATEMENT_TAIL, "")
     .replace(/[\s,;:]+$/, "");
@@ -269,7 +279,7 @@ export function splitClauses(text: string): { clause: string; mood: Mood; senten
 // ---------------------------------------------------------------------------------------------
 
 /** People (and pets) in the user's life, as "my …" introduces them. */
-const RELATION = `(?:(?:best|close|old|older|younger|little|big|baby|twin|eldest|oldest|youngest|step|ex|late|new)[- ]?)?(?:mother-in-law|father-in-law|in-laws|mother|mom|mum|mommy|father|dad|daddy|parents|sisters?|brothers?|siblings?|sons?|daughters?|kids?|children|child|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?|friends?|roommate|flatmate|housemate|neighbou?r|boss|manager|colleague|co-?worker|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|teammate|classmate|therapist|doctor|dog|cat|puppy|kitten)`;
+const RELATION = `(?:(?:best|close|old|older|younger|little|big|baby|twin|eldest|oldest|youngest|step|ex|late|new)[- ]?)?(?:${RELATION_WORDS})`;
 /** How a statement about someone goes on after their name: a verb (optionally after an adverb). */
 const THIRD_PARTY_PREDICATE =
   /^(?:(?:just|recently|also|really|still|now|currently|finally|always|never)\s+)*(?:is|are|was|were|'s|lives|live|works|work|loves|love|likes|like|hates|hate|enjoys|enjoy|prefers|prefer|adores|wants|want|has|have|had|studies|study|moved|relocated|plays|play|speaks|speak|owns|teaches|runs|dislikes|can't stand|doesn't like|does not like|don't like|got|became|started|goes|drives|uses|needs|plans|hopes|just|went|began|left|quit|took|made|won|lost|bought|sold|met|grew|gave|\p{L}+ed)\b/iu;
@@ -481,7 +491,7 @@ const RULES: readonly Rule[] = [
     // A comparison the user makes for themselves: "Tea wins over coffee for me", "Cats beat dogs in
     // my book". Without "for me" (or the like) it is a claim about the world ("Madrid beat Porto").
     pattern:
-      /^(.+?) (?:wins? (?:out )?over|beats?|trumps?|(?:is|are) better than|(?:is|are) nicer than|over) .+? (?:for me|to me|in my book|in my opinion|in my view|personally)(?: any day| every time)?$/i,
+      /^(.+?) (?:wins? (?:out )?over|beats?|trumps?|(?:is|are) better than|(?:is|are) nicer than|over) .+? (?:for me|to me|in my book|in my opinion|in my view|personally|every time|any day|all day)(?: any day| every time)?$/i,
     build: (m) => preference("Prefers", sentenceCaseThing(m[1] ?? "")),
   },
   {
@@ -741,10 +751,17 @@ function recognise(clause: string, context: ClauseContext): Recognised | undefin
     // "I'm allergic to what again", "Which is my favorite city": a question word is no value.
     if (match?.slice(1).some((group) => group !== undefined && INTERROGATIVE_VALUE.test(group.trim()))) continue;
     const recognised = match ? rule.build(match, context) : undefined;
-    if (recognised) return recognised;
+    if (!recognised) continue;
+    // A self-description that names a single-valued attribute takes its title ("Is a Tallinn resident" → Home).
+    const attribute =
+      recognised.title === "Self-description" ? [...attributeClasses(recognised.content)][0] : undefined;
+    return attribute ? { ...recognised, title: CLASS_TITLES[attribute] } : recognised;
   }
   const slot = readUserSlot(statement, context.sentence);
-  return slot ? fromSlot(slot) : undefined;
+  if (slot) return fromSlot(slot);
+  // The general path: any other first-person statement, in the memory's person (statement-reader.ts).
+  const general = readUserStatement(statement, context.sentence, context.currentDate);
+  return general ? { ...general, general: true } : undefined;
 }
 
 /** A statement the general slot reader (slot-reader.ts) recognised, in the rules' canonical words. */
@@ -805,7 +822,16 @@ function withoutReplacedDenials(memories: ExtractionCandidate[]): ExtractionCand
       .filter((m) => SINGLE_VALUED_TITLES.has(m.title) && !/^(?:no longer|is no longer)\b/i.test(m.content))
       .map((m) => m.title),
   );
-  return memories.filter((m) => !(stated.has(m.title) && /^(?:no longer|is no longer)\b/i.test(m.content)));
+  const kept = memories.filter((m) => !(stated.has(m.title) && /^(?:no longer|is no longer)\b/i.test(m.content)));
+  // The same in the user's own words: "Sold the Zurich flat" beside "…been in a chalet near Lucerne".
+  const newValues = new Set(
+    kept
+      .filter((m) => !CESSATION.test(m.content) && !aboutSomeoneElse(m.content))
+      .flatMap((m) => [...attributeClasses(m.content)]),
+  );
+  return kept.filter(
+    (m) => !(CESSATION.test(m.content) && [...attributeClasses(m.content)].some((c) => newValues.has(c))),
+  );
 }
 
 /**
@@ -817,6 +843,10 @@ export function extractMemoriesOffline(input: { currentDate: string; userMessage
   const seen = new Set<string>();
   const memories: ExtractionCandidate[] = [];
   let antecedents: Antecedents = {};
+  // The general path fills gaps: it reads a sentence only where no rule or slot read anything, and
+  // its clauses of one sentence are one memory ("Sold the Corolla, I bike everywhere" → "Sold the
+  // Corolla; bikes everywhere").
+  const sentences: { sentence: string; ruled: boolean; items: { recognised: Recognised; clause: string }[] }[] = [];
   for (const { clause, mood, sentence } of splitClauses(input.userMessage)) {
     const before = antecedents;
     antecedents = updateAntecedents(antecedents, normaliseStatement(clause));
@@ -826,10 +856,33 @@ export function extractMemoriesOffline(input: { currentDate: string; userMessage
       antecedents: before,
       sentence: normaliseStatement(sentence),
     });
-    if (!recognised || seen.has(recognised.content.toLowerCase())) continue;
-    seen.add(recognised.content.toLowerCase());
-    memories.push(toCandidate(recognised, clause));
-    if (memories.length === MAX_MEMORIES) break;
+    if (!recognised) continue;
+    let current = sentences.at(-1);
+    if (current?.sentence !== sentence) {
+      current = { sentence, ruled: false, items: [] };
+      sentences.push(current);
+    }
+    current.ruled ||= !recognised.general;
+    current.items.push({ recognised, clause });
+  }
+  for (const { ruled, items } of sentences) {
+    const kept = ruled ? items.filter((item) => !item.recognised.general) : items;
+    let general: ExtractionCandidate | undefined;
+    for (const { recognised, clause } of kept) {
+      if (seen.has(recognised.content.toLowerCase()) || memories.length === MAX_MEMORIES) continue;
+      seen.add(recognised.content.toLowerCase());
+      if (general && recognised.general && !recognised.deadline && !general.deadline) {
+        general.content = clip(
+          `${general.content}; ${recognised.content.charAt(0).toLowerCase()}${recognised.content.slice(1)}`,
+          MAX_CONTENT_CHARS,
+        );
+        general.evidence.push({ role: "user", quote: clip(clause, MAX_QUOTE_CHARS) });
+        continue;
+      }
+      const candidate = toCandidate(recognised, clause);
+      general = recognised.general ? candidate : undefined;
+      memories.push(candidate);
+    }
   }
   return extractionResultSchema.parse({ memories: withoutReplacedDenials(memories) });
 }

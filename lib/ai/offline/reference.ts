@@ -70,7 +70,7 @@ export function resolveReferences(statement: string, antecedents: Antecedents): 
     // "…love them" / "…enjoy it": the pronoun must be the attitude's object, at the clause's end
     // or before a time or degree word ("I love them now", "I like it a lot").
     resolved = resolved.replace(
-      /\b((?:like|likes|love|loves|enjoy|enjoys|adore|adores|hate|hates|dislike|dislikes|can't stand)\s+)(them|it)\b(?=\s*$|\s+(?:now|these days|nowadays|again|a lot|so much|too)\b)/i,
+      /\b((?:like|likes|love|loves|enjoy|enjoys|adore|adores|hate|hates|dislike|dislikes|can't stand)\s+)(them|it)\b(?=\s*$|\s+(?:now|these days|nowadays|again|a lot|so much|too|any ?more)\b)/i,
       (whole, verb: string, pronoun: string) =>
         (pronoun.toLowerCase() === "them") === isPlural(thing) ? `${verb}${thing}` : whole,
     );
@@ -83,7 +83,7 @@ export function resolveReferences(statement: string, antecedents: Antecedents): 
     );
     // "I live there too" → "I live in Oslo too".
     resolved = resolved.replace(
-      /\b(live|lives|living|based|settled)\s+there\b/i,
+      /\b(live|lives|living|based|settled)\s+(?:in\s+(?:halls|digs|a\s+\p{L}+|the\s+\p{L}+)\s+)?(?:(?:up|down|over|out)\s+)?there\b/iu,
       (_whole, verb: string) => `${verb} in ${place}`,
     );
   }

@@ -161,7 +161,7 @@ const USER_SUBJECT =
   /^(?:i|i'm|im|i am|i've|i have|i'd|we|we're|we are|we've|we have|our (?:family|household)|(?:(?:my|our)\s+)?(?:new\s+)?home|my (?:(?:new|current|own)\s+)*(?:home|address|employer|job|gig|role|position|work|workplace|company|age|diet|occupation|profession))\b/i;
 
 /** A subjectless diary statement, the user implied: "Had my 41st birthday", "Celebrated turning 33", "Made the move". */
-const DIARY_OPENING = /^(?:\p{L}+ed|had|made|got|went|became|began|hit|quit|left|took)\s/iu;
+const DIARY_OPENING = /^(?:\p{L}+ed|had|made|got|went|became|began|hit|quit|left|took|swapped)\s/iu;
 
 const DIET_WORDS: Readonly<Record<string, string>> = {
   vegan: "vegan",
@@ -262,6 +262,13 @@ function readDiet(statement: string, negated: boolean): SlotStatement | undefine
 
 function readHome(statement: string, negated: boolean, ceased: boolean, sentence: string): SlotStatement | undefined {
   if (TEMPORARY.test(statement) || MOVE_DENIED.test(statement)) return undefined;
+  // "I left Oslo for Bergen", "Swapped Melbourne for Brisbane": two places, the second the new home.
+  const swapped =
+    /\b(?:left|swapped|traded|exchanged)\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)*)\s+for\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)*)/u.exec(
+      statement,
+    );
+  if (!negated && swapped?.[1] && swapped[2] && valueKind(swapped[1]) === "place" && valueKind(swapped[2]) === "place")
+    return { slot: "home", value: swapped[2], negated: false };
   const residence =
     RESIDENCE.test(statement) ||
     (PRESENCE.test(statement) && PERMANENCE.test(sentence) && !TEMPORARY.test(sentence.replace(PERMANENCE, "")));
@@ -278,6 +285,9 @@ function readHome(statement: string, negated: boolean, ceased: boolean, sentence
   // are also given names ("Austin", "Victoria"), so a person's reading does not rule one out
   // after a residence word. Without one ("I'm still in Berlin") it must read as a place.
   if (named && kind === "organisation") return undefined;
+  // Selling the home ends it: "We sold our flat in Lyon" is where the user no longer lives.
+  if (named && /\bsold\s+(?:my|our|the)\s+(?:\S+\s+)?(?:house|flat|apartment|place|home|condo)\b/i.test(statement))
+    return { slot: "home", value: cleanValue(place), negated: true };
   if (!residence && !(ceased && named && kind === "place")) return undefined;
   // A home is a named place ("in Brighton"), never a time or a thing ("moved in on Saturday").
   if (!named) return undefined;

@@ -1,0 +1,108 @@
+/**
+ * The general path (statement-reader.ts) through the extractor, on sentences that are not in the
+ * judged set: first-person statements no phrase rule or slot reads, and what must stay unread.
+ */
+import { describe, expect, it } from "vitest";
+import { extractMemoriesOffline } from "./extractor";
+import { readUserStatement, thirdPersonVerb } from "./statement-reader";
+
+const TODAY = "2026-11-30";
+const read = (message: string) =>
+  extractMemoriesOffline({ currentDate: TODAY, userMessage: message }).memories.map((m) => ({
+    type: m.type,
+    title: m.title,
+    content: m.content,
+    deadline: m.deadline,
+  }));
+const contents = (message: string) => read(message).map((m) => m.content);
+
+describe("the general statement reader", () => {
+  it.each([
+    ["I've got three kids and a dog.", "Has three kids and a dog"],
+    ["We adopted a greyhound last spring.", "Adopted a greyhound last spring"],
+    ["I don't drink alcohol any more.", "No longer drinks alcohol"],
+    ["Became a grandfather in June!", "Became a grandfather in June"],
+    ["I speak fluent Portuguese.", "Speaks fluent Portuguese"],
+    ["I stopped eating sugar.", "Stopped eating sugar"],
+    ["Maya and I broke up.", "Broke up with Maya"],
+    ["Acme laid me off in the spring.", "Was laid off by Acme"],
+    ["The keto thing is over for me.", "No longer does the keto thing"],
+  ])("stores %j as %j, the user the implied subject", (message, content) => {
+    expect(contents(message)).toEqual([content]);
+  });
+
+  it("types by cues: a choice is a preference, a dated obligation a deadline, a single-valued attribute its title", () => {
+    expect(read("I always take the train to work.")).toEqual([
+      { type: "preference", title: "Transport preference", content: "Always takes the train to work", deadline: null },
+    ]);
+    expect(read("My passport expires on March 3rd.")).toEqual([
+      { type: "actionable", title: "Passport", content: "Passport expires on 2027-03-03", deadline: "2027-03-03" },
+    ]);
+    expect(read("Maya and I broke up.")[0]?.title).toBe("Relationship status");
+    expect(read("Acme laid me off in the spring.")[0]?.title).toBe("Workplace");
+  });
+
+  it("makes one memory of one sentence's clauses, and reads a sentence only where no rule did", () => {
+    expect(contents("We've been renting in Bath since May, we sold the Bristol house.")).toEqual([
+      "Has been renting in Bath since May; sold the Bristol house",
+    ]);
+    // the rule reads the diet; the general path adds nothing to that sentence
+    expect(contents("I'm not vegetarian anymore — I eat fish and chicken now.")).toEqual(["Is no longer vegetarian"]);
+  });
+
+  it.each([
+    // past episodes
+    "I had pasta for lunch.",
+    "Went to the cinema last night.",
+    "I saw a great film yesterday.",
+    "I got stuck in traffic this morning.",
+    "Ran 5k this morning!",
+    // passing states and where the user is right now
+    "I'm so tired today.",
+    "I'm reading a great book.",
+    "I'm at the office.",
+    "I'm on the train.",
+    "We're in Rome for the weekend.",
+    "My car is in the garage.",
+    // the conversation, requests, opinions
+    "I'll call you later.",
+    "Let me check my calendar.",
+    "I think you're right.",
+    "I agree with you.",
+    "I can't remember my password.",
+    "I don't think so.",
+    "I know what you mean.",
+    "Help me write an email to my landlord.",
+    "Thanks, that helps a lot.",
+    "The weather is lovely.",
+    // plans, wishes, modals, the habitual past, what did not happen
+    "I might sell my car.",
+    "I was thinking of quitting my job.",
+    "I'm going to sell the car.",
+    "I wonder if I should move.",
+    "I'd love a holiday.",
+    "I'm not sure what to cook tonight.",
+    "I used to live in Madrid.",
+    "I never moved to Spain in the end.",
+    "Could be worse, I suppose.",
+  ])("stores nothing for %j", (message) => {
+    expect(read(message)).toEqual([]);
+  });
+
+  it("reads nobody else's statement as the user's", () => {
+    expect(readUserStatement("Tom sold the car", "Tom sold the car", TODAY)).toBeUndefined();
+    expect(readUserStatement("the weather is lovely", "the weather is lovely", TODAY)).toBeUndefined();
+    expect(readUserStatement("my sister is a nurse", "my sister is a nurse", TODAY)).toBeUndefined();
+  });
+
+  it("conjugates the user's verb in the third person", () => {
+    expect(["bike", "go", "carry", "have", "watch", "play"].map(thirdPersonVerb)).toEqual([
+      "bikes",
+      "goes",
+      "carries",
+      "has",
+      "watches",
+      "plays",
+    ]);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Superseding by topic (topic.ts, consolidation.ts): memories in the user's own words end the
+ * memory they contradict, and nothing else. Pairs outside the judged set.
+ */
+import { describe, expect, it } from "vitest";
+import { consolidateOffline } from "./consolidation";
+import { aboutSomeoneElse, attributeClasses, restates, sharedTopic } from "./topic";
+
+function decide(candidate: string, stored: string, title = "Stored") {
+  return consolidateOffline({
+    candidate: { title: "New", content: candidate, type: "personal" },
+    existing: [{ id: "m1", title, content: stored, type: "personal", similarity: 0.6 }],
+  }).action;
+}
+
+describe("supersede by topic", () => {
+  it.each([
+    ["Has properly quit smoking", "Is a smoker"],
+    ["Got married in September", "Is single"],
+    ["Sold the Corolla", "Drives a Toyota Corolla"],
+    ["Was laid off by Acme", "Works at Acme"],
+    ["Broke up with Maya", "Has a girlfriend named Maya"],
+    ["Got a place in Windsor", "Lives in Detroit"],
+    ["Walked away from law", "Works as a lawyer"],
+  ])("%j supersedes %j", (candidate, stored) => {
+    expect(decide(candidate, stored)).toBe("SUPERSEDE");
+  });
+
+  it.each([
+    // sister topics are not one topic
+    ["Stopped drinking coffee", "Likes tea"],
+    ["Sold my old guitar", "Plays piano"],
+    ["No longer plays tennis", "Plays golf on Sundays"],
+    // an added preference or possession does not contradict
+    ["Loves coffee", "Likes tea"],
+    ["Has two cats", "Has a dog named Rex"],
+    // someone else's change, or a change of something else
+    ["Mum got promoted to branch manager", "Works as a software engineer"],
+    ["Sold the house in Leeds", "Sister lives in Leeds"],
+    ["Moved to the night shift", "Lives in Oslo"],
+    ["Joined a gym", "Works at Intel"],
+    ["Left the choir", "Plays bass in a band"],
+    ["Quit the book club", "Loves mystery novels"],
+  ])("%j does not supersede %j", (candidate, stored) => {
+    expect(decide(candidate, stored)).toBe("ADD");
+  });
+
+  it("does not supersede with a restatement of the stored value", () => {
+    expect(decide("Moved in with my partner in Berlin", "Lives in Berlin")).not.toBe("SUPERSEDE");
+    expect(restates("Moved in with my partner in Berlin", "Lives in Berlin")).toBe(true);
+  });
+
+  it("finds one topic through a derivation, not through a sister word", () => {
+    expect(sharedTopic("Has quit smoking", "Is a smoker")).toBe("smoking");
+    expect(sharedTopic("Walked away from law", "Works as a lawyer")).toBe("law");
+    expect(sharedTopic("Stopped drinking coffee", "Likes tea")).toBeUndefined();
+    expect(sharedTopic("Sold the car", "Is a caterer")).toBeUndefined();
+  });
+
+  it("classes single-valued attributes, and knows a memory about someone else", () => {
+    expect([...attributeClasses("Got married in September")]).toEqual(["relationship"]);
+    expect([...attributeClasses("Has been in a chalet near Lucerne since September")]).toEqual(["home"]);
+    expect([...attributeClasses("Signed with Nestlé")]).toEqual(["employer"]);
+    expect([...attributeClasses("Joined a gym")]).toEqual([]);
+    expect(aboutSomeoneElse("Sister Maya lives in Lisbon")).toBe(true);
+    expect(aboutSomeoneElse("Mum got promoted")).toBe(true);
+    expect(aboutSomeoneElse("Sold the Corolla")).toBe(false);
+  });
+});
