@@ -105,4 +105,18 @@ describe("the general statement reader", () => {
       "plays",
     ]);
   });
+
+  it("keeps auxiliaries, modals and past forms grammatical (was 'Wases', 'Haven'ts')", () => {
+    expect(
+      ["was", "were", "haven't", "don't", "am", "aren't", "had", "did", "can", "won't", "moved", "used"].map(
+        thirdPersonVerb,
+      ),
+    ).toEqual(["was", "was", "hasn't", "doesn't", "is", "isn't", "had", "did", "can", "won't", "moved", "used"]);
+    expect(readUserStatement("I was made redundant from Ford", "I was made redundant from Ford.", TODAY)?.content).toBe(
+      "Was made redundant from Ford",
+    );
+    expect(readUserStatement("I haven't smoked since June", "I haven't smoked since June.", TODAY)?.content).toBe(
+      "Hasn't smoked since June",
+    );
+  });
 });
