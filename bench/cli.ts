@@ -25,13 +25,12 @@ import { HttpClient } from "@/tests/http-client";
 import { startTestServer } from "@/tests/http-server";
 import { type ChatUser, timeChatTurn } from "./chat-turn";
 import { generateQuestions } from "./corpus";
-import { type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
+import { type Agreement, type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
 import {
   type Answer,
   agreement,
   type Contender,
   exactNearest,
-  fastStatement,
   hnswNearest,
   inAppBaseline,
   type Question,
@@ -208,21 +207,22 @@ async function writeReport(out: string, report: BenchReport): Promise<void> {
 const mean = (values: readonly number[]) =>
   Math.round((values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)) * 1000) / 1000;
 
-/** The fast statement's and the default's top 5 against the exact statement's, question by question. */
-function fastAgreement(tops: Map<string, Answer[]>): NonNullable<BenchResult["fastPath"]> {
-  const exact = tops.get("exact") ?? [];
-  const same = (name: string) =>
-    (tops.get(name) ?? []).map((answer, i) => agreement(exact[i]?.top ?? [], answer.top).same);
-  const fast = tops.get("fast") ?? [];
-  const fastSame = same("fast");
-  const certified = fast.map((answer) => answer.certified === true);
-  const whenCertified = fastSame.filter((_, i) => certified[i]);
-  return {
-    agreement: mean(fastSame.map(Number)),
-    certified: mean(certified.map(Number)),
-    agreementWhenCertified: whenCertified.length === 0 ? 1 : mean(whenCertified.map(Number)),
-    chosenAgreement: mean(same("hybrid").map(Number)),
-  };
+/** Contenders whose top 5 must be the reference's: [reference, contender]. */
+const AGREEING: readonly (readonly [string, string])[] = [["in-app", "weighted"]];
+
+/** `contender`'s top 5 against `reference`'s, question by question (and its certificate, if it has one). */
+function agreementOf(tops: Map<string, Answer[]>, reference: string, contender: string): Agreement {
+  const expected = tops.get(reference) ?? [];
+  const answers = tops.get(contender) ?? [];
+  const same = answers.map((answer, i) => agreement(expected[i]?.top ?? [], answer.top).same);
+  const result: Agreement = { reference, contender, same: mean(same.map(Number)) };
+  if (answers.some((answer) => answer.certified !== undefined)) {
+    const certified = answers.map((answer) => answer.certified === true);
+    const whenCertified = same.filter((_, i) => certified[i]);
+    result.certified = mean(certified.map(Number));
+    result.sameWhenCertified = whenCertified.length === 0 ? 1 : mean(whenCertified.map(Number));
+  }
+  return result;
 }
 
 /**
@@ -302,8 +302,6 @@ export async function main(argv: readonly string[]): Promise<number> {
         if (options.retrieval) {
           const { latency, tops } = await timeContenders(context, questions, options.rounds, {
             hybrid: statement("hybrid"),
-            exact: statement("hybrid", { exact: true }),
-            fast: fastStatement,
             weighted: statement("weighted"),
             "in-app": inAppBaseline,
             "hnsw-nearest": hnswNearest,
@@ -312,7 +310,12 @@ export async function main(argv: readonly string[]): Promise<number> {
           for (const question of questions) nearest.push(await exactNearest(context, question));
           const hnsw = tops.get("hnsw-nearest") ?? [];
           const recall = nearest.map((ids, i) => agreement(ids, hnsw[i]?.top ?? []).recall);
-          Object.assign(result, { latency, hnswRecallAt5: mean(recall), fastPath: fastAgreement(tops) });
+          const agreements = AGREEING.filter(([a, b]) => tops.has(a) && tops.has(b));
+          Object.assign(result, {
+            latency,
+            hnswRecallAt5: mean(recall),
+            agreement: agreements.map(([reference, contender]) => agreementOf(tops, reference, contender)),
+          });
         }
         if (options.chat && options.chatSizes.includes(size)) {
           console.error("chat turns through the route…");

@@ -13,14 +13,22 @@ export interface BenchResult {
   /** Share of the exact nearest 5 that the HNSW index returned (absent: --no-retrieval). */
   hnswRecallAt5?: number;
   /**
-   * The fast statement against the exact one (hybrid), over the questions: the share whose top 5
-   * (same memories, same order) equals the exact statement's; the share it certified; and the
-   * share of the certified ones that equal — which must be 1. `chosen`: the same for the default
-   * strategy as the chat turn runs it (path by size, fallback when not certified).
+   * Pairs of contenders that must agree, over the questions: the share whose top 5 (same memories,
+   * same order) is `reference`'s (the weighted statement against the in-app baseline, which scores
+   * with score.ts); for a contender that certifies its top, also the share certified and the share
+   * of the certified ones that agree.
    */
-  fastPath?: { agreement: number; certified: number; agreementWhenCertified: number; chosenAgreement: number };
+  agreement?: Agreement[];
   /** Time to the first text delta of a chat turn through the route (offline model, no delay). */
   chatTurn?: { alone: Latency; concurrent: Latency; concurrentUsers: number };
+}
+
+export interface Agreement {
+  reference: string;
+  contender: string;
+  same: number;
+  certified?: number;
+  sameWhenCertified?: number;
 }
 
 export interface BenchReport {
@@ -51,24 +59,21 @@ export function formatTable(report: BenchReport): string {
       (result.hnswRecallAt5 ?? Number.NaN).toFixed(2),
     ]);
   lines.push(table(header, rows));
-  const fast = report.results.filter((result) => result.fastPath);
-  if (fast.length > 0) {
-    const share = (x: number) => `${(x * 100).toFixed(1)}%`;
-    lines.push("", "Fast statement vs exact statement (hybrid), top 5 identical");
+  const agreements = report.results.flatMap((result) => (result.agreement ?? []).map((a) => ({ result, a })));
+  if (agreements.length > 0) {
+    const share = (x: number | undefined) => (x === undefined ? "—" : `${(x * 100).toFixed(1)}%`);
+    lines.push("", "Top 5 identical (same memories, same order)");
     lines.push(
       table(
-        ["db", "N per user", "fast = exact", "certified", "= exact when certified", "default (chosen path) = exact"],
-        fast.map((result) => {
-          const f = result.fastPath as NonNullable<BenchResult["fastPath"]>;
-          return [
-            result.db,
-            result.size.toLocaleString("en"),
-            share(f.agreement),
-            share(f.certified),
-            share(f.agreementWhenCertified),
-            share(f.chosenAgreement),
-          ];
-        }),
+        ["db", "N per user", "contender = reference", "same", "certified", "same when certified"],
+        agreements.map(({ result, a }) => [
+          result.db,
+          result.size.toLocaleString("en"),
+          `${a.contender} = ${a.reference}`,
+          share(a.same),
+          share(a.certified),
+          share(a.sameWhenCertified),
+        ]),
       ),
     );
   }
