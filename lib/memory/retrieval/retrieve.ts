@@ -190,10 +190,7 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
       below AS (
         SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, ${score} AS score,
                row_number() OVER (ORDER BY similarity DESC, id)::int AS rank
-        FROM candidates
-        WHERE NOT (${admitted})
-        ORDER BY similarity DESC, id
-        LIMIT ${nearMisses}::int
+        FROM (SELECT * FROM candidates WHERE NOT (${admitted}) ORDER BY similarity DESC, id LIMIT ${nearMisses}::int) near
       ),
       waiting AS (SELECT count(*) FILTER (WHERE waits)::int AS n FROM scanned),
       ${LISTED}
