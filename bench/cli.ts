@@ -6,6 +6,7 @@
  *   npm run bench -- --quick          Postgres (1k, 10k) and PGlite (1k), 50 questions × 1 (< 3 min)
  *   --db postgres,pglite  --sizes 1000,10000  --questions 200  --rounds 2  --out DIR
  *   --no-chat  --chat-sizes 1000,10000  --no-retrieval (chat turns only)
+ *   --skip in-app,hnsw-nearest        leave contenders out (the in-app baseline takes seconds per question at 100k)
  *
  * Postgres: TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/test); each size
  * seeds its own database `lifeline_bench_<size>_<embedder>` once and reuses it in later runs.
@@ -52,6 +53,8 @@ export interface BenchOptions {
   chat: boolean;
   chatSizes: number[];
   retrieval: boolean;
+  /** Contenders left out of the run. */
+  skip: string[];
   concurrentUsers: number;
   out: string;
 }
@@ -81,6 +84,7 @@ export function parseArgs(argv: readonly string[], now = new Date()): BenchOptio
     chat: !argv.includes("--no-chat"),
     chatSizes: numbers(value("--chat-sizes")) ?? (quick ? [1_000] : [1_000, 10_000]),
     retrieval: !argv.includes("--no-retrieval"),
+    skip: value("--skip")?.split(",") ?? [],
     concurrentUsers: OTHER_USERS,
     out: value("--out") ?? path.join("bench", "results", now.toISOString().replace(/[:.]/g, "-")),
   };
@@ -300,20 +304,23 @@ export async function main(argv: readonly string[]): Promise<number> {
         };
         const result: BenchResult = { db: kind, size, otherRows: (size * OTHER_USERS) / 2, latency: {} };
         if (options.retrieval) {
-          const { latency, tops } = await timeContenders(context, questions, options.rounds, {
+          const all: Record<string, Contender> = {
             hybrid: statement("hybrid"),
             weighted: statement("weighted"),
             "in-app": inAppBaseline,
             "hnsw-nearest": hnswNearest,
-          });
-          const nearest = [];
-          for (const question of questions) nearest.push(await exactNearest(context, question));
-          const hnsw = tops.get("hnsw-nearest") ?? [];
-          const recall = nearest.map((ids, i) => agreement(ids, hnsw[i]?.top ?? []).recall);
+          };
+          const contenders = Object.fromEntries(Object.entries(all).filter(([name]) => !options.skip.includes(name)));
+          const { latency, tops } = await timeContenders(context, questions, options.rounds, contenders);
+          const hnsw = tops.get("hnsw-nearest");
+          const recall = [];
+          if (hnsw)
+            for (const [i, question] of questions.entries())
+              recall.push(agreement(await exactNearest(context, question), hnsw[i]?.top ?? []).recall);
           const agreements = AGREEING.filter(([a, b]) => tops.has(a) && tops.has(b));
           Object.assign(result, {
             latency,
-            hnswRecallAt5: mean(recall),
+            hnswRecallAt5: hnsw ? mean(recall) : undefined,
             agreement: agreements.map(([reference, contender]) => agreementOf(tops, reference, contender)),
           });
         }

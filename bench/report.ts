@@ -56,7 +56,7 @@ export function formatTable(report: BenchReport): string {
         const latency = result.latency[name];
         return latency ? `${ms(latency.p50)} / ${ms(latency.p95)} / ${ms(latency.p99)}` : "—";
       }),
-      (result.hnswRecallAt5 ?? Number.NaN).toFixed(2),
+      result.hnswRecallAt5 === undefined ? "—" : result.hnswRecallAt5.toFixed(2),
     ]);
   lines.push(table(header, rows));
   const agreements = report.results.flatMap((result) => (result.agreement ?? []).map((a) => ({ result, a })));
@@ -104,7 +104,7 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
-const COLORS = ["#2563eb", "#16a34a", "#dc2626", "#9333ea", "#ea580c", "#0891b2"];
+const COLORS = ["#2563eb", "#16a34a", "#dc2626", "#9333ea", "#ea580c", "#0891b2", "#ca8a04", "#db2777", "#4b5563"];
 
 /** Grouped bars, one group per (db, size), one bar per contender: p50 solid, p95 as a lighter cap. Log scale. */
 export function svgChart(report: BenchReport): string {
@@ -112,7 +112,8 @@ export function svgChart(report: BenchReport): string {
   const groups = report.results;
   const barWidth = 16;
   const groupWidth = contenders.length * barWidth + 28;
-  const width = Math.max(480, 70 + groups.length * groupWidth + 20);
+  // Wide enough for the bars and for the legend (one 110-px entry per contender).
+  const width = Math.max(480, 70 + groups.length * groupWidth + 20, 70 + contenders.length * 110);
   const height = 340;
   const top = 40;
   const bottom = height - 70;
