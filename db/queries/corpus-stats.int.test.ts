@@ -1,6 +1,6 @@
 /**
- * memory_corpus_stats (migration 0005): per user and embedder, the BM25 corpus the fast retrieval
- * path reads instead of scanning every memory. Kept by statement triggers on memories, so every
+ * memory_corpus_stats (migration 0005): per user and embedder, the BM25 corpus statistics (read by
+ * the certified fast path of issue 17, since removed: docs/performance.md). Kept by statement triggers on memories, so every
  * write path keeps it right; checked here against a recount from scratch after inserts, edits,
  * status changes, re-embedding, deletes, a user's deletion, concurrent writers — and after the
  * migration itself, which backfills the memories stored before it.
