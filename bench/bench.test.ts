@@ -39,7 +39,7 @@ describe("bench corpus", () => {
 });
 
 describe("bench options", () => {
-  it("--quick measures less; sizes accept 10k; an unknown database is refused", () => {
+  it("--quick measures less; sizes accept 10k; an unknown database is refused; --skip leaves contenders out", () => {
     const quick = parseArgs(["--quick"], new Date("2026-01-01T00:00:00Z"));
     expect(quick.sizes).toEqual({ postgres: [1_000, 10_000], pglite: [1_000] });
     expect([quick.questions, quick.rounds]).toEqual([50, 1]);
@@ -49,5 +49,7 @@ describe("bench options", () => {
     expect(full.sizes.pglite).toEqual([1_000]);
     expect(full.dbs).toEqual(["postgres"]);
     expect(() => parseArgs(["--db", "mysql"])).toThrow(/unknown database/);
+    expect(quick.skip).toEqual([]);
+    expect(parseArgs(["--skip", "in-app,hnsw-nearest"]).skip).toEqual(["in-app", "hnsw-nearest"]);
   });
 });

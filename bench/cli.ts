@@ -6,6 +6,7 @@
  *   npm run bench -- --quick          Postgres (1k, 10k) and PGlite (1k), 50 questions × 1 (< 3 min)
  *   --db postgres,pglite  --sizes 1000,10000  --questions 200  --rounds 2  --out DIR
  *   --no-chat  --chat-sizes 1000,10000  --no-retrieval (chat turns only)
+ *   --skip in-app,hnsw-nearest        leave contenders out (the in-app baseline takes seconds per question at 100k)
  *
  * Postgres: TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/test); each size
  * seeds its own database `lifeline_bench_<size>_<embedder>` once and reuses it in later runs.
@@ -25,13 +26,12 @@ import { HttpClient } from "@/tests/http-client";
 import { startTestServer } from "@/tests/http-server";
 import { type ChatUser, timeChatTurn } from "./chat-turn";
 import { generateQuestions } from "./corpus";
-import { type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
+import { type Agreement, type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
 import {
   type Answer,
   agreement,
   type Contender,
   exactNearest,
-  fastStatement,
   hnswNearest,
   inAppBaseline,
   type Question,
@@ -53,6 +53,8 @@ export interface BenchOptions {
   chat: boolean;
   chatSizes: number[];
   retrieval: boolean;
+  /** Contenders left out of the run. */
+  skip: string[];
   concurrentUsers: number;
   out: string;
 }
@@ -82,6 +84,7 @@ export function parseArgs(argv: readonly string[], now = new Date()): BenchOptio
     chat: !argv.includes("--no-chat"),
     chatSizes: numbers(value("--chat-sizes")) ?? (quick ? [1_000] : [1_000, 10_000]),
     retrieval: !argv.includes("--no-retrieval"),
+    skip: value("--skip")?.split(",") ?? [],
     concurrentUsers: OTHER_USERS,
     out: value("--out") ?? path.join("bench", "results", now.toISOString().replace(/[:.]/g, "-")),
   };
@@ -208,21 +211,22 @@ async function writeReport(out: string, report: BenchReport): Promise<void> {
 const mean = (values: readonly number[]) =>
   Math.round((values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)) * 1000) / 1000;
 
-/** The fast statement's and the default's top 5 against the exact statement's, question by question. */
-function fastAgreement(tops: Map<string, Answer[]>): NonNullable<BenchResult["fastPath"]> {
-  const exact = tops.get("exact") ?? [];
-  const same = (name: string) =>
-    (tops.get(name) ?? []).map((answer, i) => agreement(exact[i]?.top ?? [], answer.top).same);
-  const fast = tops.get("fast") ?? [];
-  const fastSame = same("fast");
-  const certified = fast.map((answer) => answer.certified === true);
-  const whenCertified = fastSame.filter((_, i) => certified[i]);
-  return {
-    agreement: mean(fastSame.map(Number)),
-    certified: mean(certified.map(Number)),
-    agreementWhenCertified: whenCertified.length === 0 ? 1 : mean(whenCertified.map(Number)),
-    chosenAgreement: mean(same("hybrid").map(Number)),
-  };
+/** Contenders whose top 5 must be the reference's: [reference, contender]. */
+const AGREEING: readonly (readonly [string, string])[] = [["in-app", "weighted"]];
+
+/** `contender`'s top 5 against `reference`'s, question by question (and its certificate, if it has one). */
+function agreementOf(tops: Map<string, Answer[]>, reference: string, contender: string): Agreement {
+  const expected = tops.get(reference) ?? [];
+  const answers = tops.get(contender) ?? [];
+  const same = answers.map((answer, i) => agreement(expected[i]?.top ?? [], answer.top).same);
+  const result: Agreement = { reference, contender, same: mean(same.map(Number)) };
+  if (answers.some((answer) => answer.certified !== undefined)) {
+    const certified = answers.map((answer) => answer.certified === true);
+    const whenCertified = same.filter((_, i) => certified[i]);
+    result.certified = mean(certified.map(Number));
+    result.sameWhenCertified = whenCertified.length === 0 ? 1 : mean(whenCertified.map(Number));
+  }
+  return result;
 }
 
 /**
@@ -300,19 +304,25 @@ export async function main(argv: readonly string[]): Promise<number> {
         };
         const result: BenchResult = { db: kind, size, otherRows: (size * OTHER_USERS) / 2, latency: {} };
         if (options.retrieval) {
-          const { latency, tops } = await timeContenders(context, questions, options.rounds, {
+          const all: Record<string, Contender> = {
             hybrid: statement("hybrid"),
-            exact: statement("hybrid", { exact: true }),
-            fast: fastStatement,
             weighted: statement("weighted"),
             "in-app": inAppBaseline,
             "hnsw-nearest": hnswNearest,
+          };
+          const contenders = Object.fromEntries(Object.entries(all).filter(([name]) => !options.skip.includes(name)));
+          const { latency, tops } = await timeContenders(context, questions, options.rounds, contenders);
+          const hnsw = tops.get("hnsw-nearest");
+          const recall = [];
+          if (hnsw)
+            for (const [i, question] of questions.entries())
+              recall.push(agreement(await exactNearest(context, question), hnsw[i]?.top ?? []).recall);
+          const agreements = AGREEING.filter(([a, b]) => tops.has(a) && tops.has(b));
+          Object.assign(result, {
+            latency,
+            hnswRecallAt5: hnsw ? mean(recall) : undefined,
+            agreement: agreements.map(([reference, contender]) => agreementOf(tops, reference, contender)),
           });
-          const nearest = [];
-          for (const question of questions) nearest.push(await exactNearest(context, question));
-          const hnsw = tops.get("hnsw-nearest") ?? [];
-          const recall = nearest.map((ids, i) => agreement(ids, hnsw[i]?.top ?? []).recall);
-          Object.assign(result, { latency, hnswRecallAt5: mean(recall), fastPath: fastAgreement(tops) });
         }
         if (options.chat && options.chatSizes.includes(size)) {
           console.error("chat turns through the route…");

@@ -13,14 +13,22 @@ export interface BenchResult {
   /** Share of the exact nearest 5 that the HNSW index returned (absent: --no-retrieval). */
   hnswRecallAt5?: number;
   /**
-   * The fast statement against the exact one (hybrid), over the questions: the share whose top 5
-   * (same memories, same order) equals the exact statement's; the share it certified; and the
-   * share of the certified ones that equal — which must be 1. `chosen`: the same for the default
-   * strategy as the chat turn runs it (path by size, fallback when not certified).
+   * Pairs of contenders that must agree, over the questions: the share whose top 5 (same memories,
+   * same order) is `reference`'s (the weighted statement against the in-app baseline, which scores
+   * with score.ts); for a contender that certifies its top, also the share certified and the share
+   * of the certified ones that agree.
    */
-  fastPath?: { agreement: number; certified: number; agreementWhenCertified: number; chosenAgreement: number };
+  agreement?: Agreement[];
   /** Time to the first text delta of a chat turn through the route (offline model, no delay). */
   chatTurn?: { alone: Latency; concurrent: Latency; concurrentUsers: number };
+}
+
+export interface Agreement {
+  reference: string;
+  contender: string;
+  same: number;
+  certified?: number;
+  sameWhenCertified?: number;
 }
 
 export interface BenchReport {
@@ -48,27 +56,24 @@ export function formatTable(report: BenchReport): string {
         const latency = result.latency[name];
         return latency ? `${ms(latency.p50)} / ${ms(latency.p95)} / ${ms(latency.p99)}` : "—";
       }),
-      (result.hnswRecallAt5 ?? Number.NaN).toFixed(2),
+      result.hnswRecallAt5 === undefined ? "—" : result.hnswRecallAt5.toFixed(2),
     ]);
   lines.push(table(header, rows));
-  const fast = report.results.filter((result) => result.fastPath);
-  if (fast.length > 0) {
-    const share = (x: number) => `${(x * 100).toFixed(1)}%`;
-    lines.push("", "Fast statement vs exact statement (hybrid), top 5 identical");
+  const agreements = report.results.flatMap((result) => (result.agreement ?? []).map((a) => ({ result, a })));
+  if (agreements.length > 0) {
+    const share = (x: number | undefined) => (x === undefined ? "—" : `${(x * 100).toFixed(1)}%`);
+    lines.push("", "Top 5 identical (same memories, same order)");
     lines.push(
       table(
-        ["db", "N per user", "fast = exact", "certified", "= exact when certified", "default (chosen path) = exact"],
-        fast.map((result) => {
-          const f = result.fastPath as NonNullable<BenchResult["fastPath"]>;
-          return [
-            result.db,
-            result.size.toLocaleString("en"),
-            share(f.agreement),
-            share(f.certified),
-            share(f.agreementWhenCertified),
-            share(f.chosenAgreement),
-          ];
-        }),
+        ["db", "N per user", "contender = reference", "same", "certified", "same when certified"],
+        agreements.map(({ result, a }) => [
+          result.db,
+          result.size.toLocaleString("en"),
+          `${a.contender} = ${a.reference}`,
+          share(a.same),
+          share(a.certified),
+          share(a.sameWhenCertified),
+        ]),
       ),
     );
   }
@@ -99,7 +104,7 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
-const COLORS = ["#2563eb", "#16a34a", "#dc2626", "#9333ea", "#ea580c", "#0891b2"];
+const COLORS = ["#2563eb", "#16a34a", "#dc2626", "#9333ea", "#ea580c", "#0891b2", "#ca8a04", "#db2777", "#4b5563"];
 
 /** Grouped bars, one group per (db, size), one bar per contender: p50 solid, p95 as a lighter cap. Log scale. */
 export function svgChart(report: BenchReport): string {
@@ -107,7 +112,8 @@ export function svgChart(report: BenchReport): string {
   const groups = report.results;
   const barWidth = 16;
   const groupWidth = contenders.length * barWidth + 28;
-  const width = Math.max(480, 70 + groups.length * groupWidth + 20);
+  // Wide enough for the bars and for the legend (one 110-px entry per contender).
+  const width = Math.max(480, 70 + groups.length * groupWidth + 20, 70 + contenders.length * 110);
   const height = 340;
   const top = 40;
   const bottom = height - 70;

@@ -1,10 +1,7 @@
 /**
  * The retrieval contenders, each answering "the user's top 5 memories for this question":
  * - the default strategy (hybrid) and the seed's weighted one, as the chat turn runs them
- *   (lib/memory/retrieval/retrieve.ts: the exact statement below config.fastPath.minMemories, the
- *   fast path above, the exact one after it when it cannot certify);
- * - the exact statement alone (hybrid, no fast path), and the fast statement alone (hybrid,
- *   lib/memory/retrieval/fast.ts, whatever the user's size, its top whether certified or not);
+ *   (lib/memory/retrieval/retrieve.ts: one statement, every comparable memory scored);
  * - the in-app baseline: the earlier app's design — fetch every vector of the user and score in
  *   application code (here TypeScript with score.ts, the reference formula; there Python);
  * - the HNSW index alone: nearest by cosine, filtered to the user (no threshold, no score), with
@@ -15,8 +12,7 @@ import { retrievalStrategies } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
 import { vectorLiteral } from "@/db/queries/vectors";
 import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
-import { retrieveFastRows } from "@/lib/memory/retrieval/fast";
-import { retrieveSemantic, type SemanticConfig, toResult } from "@/lib/memory/retrieval/retrieve";
+import { retrieveSemantic, type SemanticConfig } from "@/lib/memory/retrieval/retrieve";
 import { cosineSimilarity, rankCandidates } from "@/lib/memory/retrieval/score";
 
 export interface Question {
@@ -31,7 +27,7 @@ export interface RetrievalContext {
   now: Date;
 }
 
-/** A contender's answer: the ids of its top 5, in order (and, for the fast statement, whether it certified them). */
+/** A contender's answer: the ids of its top 5, in order (and, for a certifying statement, whether it certified them). */
 export interface Answer {
   top: string[];
   certified?: boolean;
@@ -45,8 +41,8 @@ function strategy(name: "hybrid" | "weighted", embeddingModel: string): Semantic
   return forEmbedder(retrievalStrategies[name], embeddingModel) as SemanticConfig;
 }
 
-/** `name`'s statement as the chat turn runs it; `fastPath: null`: the exact statement always. */
-export function statement(name: "hybrid" | "weighted", options: { exact?: boolean } = {}): Contender {
+/** `name`'s statement as the chat turn runs it. */
+export function statement(name: "hybrid" | "weighted"): Contender {
   return async ({ db, userId, embeddingModel, now }, question) => {
     const config = strategy(name, embeddingModel);
     const result = await retrieveSemantic(db, {
@@ -55,24 +51,11 @@ export function statement(name: "hybrid" | "weighted", options: { exact?: boolea
       embeddingModel,
       text: question.text,
       now,
-      config: options.exact ? { ...config, fastPath: null } : config,
+      config,
     });
     return { top: result.candidates.filter((candidate) => candidate.selected).map((candidate) => candidate.id) };
   };
 }
-
-/** The fast statement alone (hybrid), at any size: its top 5 and whether it certified them. */
-export const fastStatement: Contender = async ({ db, userId, embeddingModel, now }, question) => {
-  const config = strategy("hybrid", embeddingModel);
-  const fastPath = { ...retrievalStrategies.hybrid.fastPath, minMemories: 0 };
-  const { rows, certified } = await retrieveFastRows(
-    db,
-    { userId, embedding: question.embedding, embeddingModel, text: question.text, now, config },
-    fastPath,
-  );
-  const top = toResult(rows, config).candidates.filter((candidate) => candidate.selected);
-  return { top: top.map((candidate) => candidate.id), certified };
-};
 
 /** The earlier app's design: every vector of the user to the application, scored there (weighted). */
 export const inAppBaseline: Contender = async ({ db, userId, embeddingModel, now }, question) => {

@@ -29,13 +29,6 @@ const retrievalLimits = {
    * (the most important first). They count in the formatter's `maxMemories` and go first there.
    */
   pinnedLimit: 3,
-  /**
-   * Semantic branch: the fast path (lib/memory/retrieval/fast.ts, docs/performance.md). A user with
-   * at least `minMemories` comparable memories gets a statement over candidates — the
-   * `vectorCandidates` nearest and the `textCandidates` best BM25 matches — that certifies its top
-   * equals the exact statement's, or falls back to it. Below, the exact statement is faster.
-   */
-  fastPath: { minMemories: 5_000, vectorCandidates: 200, textCandidates: 200 },
 } as const;
 
 /**

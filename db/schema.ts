@@ -299,6 +299,10 @@ export const memories = pgTable(
     importance: real("importance").notNull().default(0.5),
     /** The extractor's confidence (0–1); null for memories the user typed in. */
     confidence: real("confidence"),
+    /**
+     * Stored in the row (migration 0006: toast_tuple_target 8160, STORAGE MAIN), not TOASTed: retrieval's
+     * distance pass reads one page per memory. Neither setting is expressed here (drizzle has no syntax).
+     */
     embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
     /** Which embedder produced `embedding` ("offline/hash-ngram-v1", "openai/text-embedding-3-small"…). */
     embeddingModel: text("embedding_model"),
@@ -348,8 +352,9 @@ export const memories = pgTable(
 );
 
 /**
- * Per user and embedder, the BM25 corpus of the fast retrieval path (lib/memory/retrieval/fast.ts):
- * how many memories the semantic query compares (active, embedded by `embedding_model`, not the
+ * Per user and embedder, the BM25 corpus statistics (added for the certified fast path of issue 17, since
+ * removed; retrieval now takes N and the average length from the memories it scans, so nothing reads this
+ * table at present — docs/performance.md, "What limits the rest"): how many memories the semantic query compares (active, embedded by `embedding_model`, not the
  * zero vector), the sum of their search_length, and how many are the zero vector. Kept by statement triggers on memories
  * (migration 0005: every insert, update, delete and truncate), never written by the app; a row
  * whose count falls to 0 is deleted, so a user's deletion leaves nothing behind. No foreign key:

@@ -1,19 +1,17 @@
 /**
- * memory_corpus_stats (migration 0005): per user and embedder, the BM25 corpus the fast retrieval
- * path reads instead of scanning every memory. Kept by statement triggers on memories, so every
+ * memory_corpus_stats (migration 0005): per user and embedder, the BM25 corpus statistics (read by
+ * the certified fast path of issue 17, since removed: docs/performance.md). Kept by statement triggers on memories, so every
  * write path keeps it right; checked here against a recount from scratch after inserts, edits,
  * status changes, re-embedding, deletes, a user's deletion, concurrent writers — and after the
  * migration itself, which backfills the memories stored before it.
  */
-import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type DbKind, MIGRATIONS_FOLDER, selectRows } from "@/db/client";
+import { type Database, selectRows } from "@/db/client";
 import { memories, users } from "@/db/schema";
-import { createPostgresTestDatabaseUrl, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
+import { migratedUntil, type PartlyMigrated } from "@/tests/migrations";
 
 interface StatsRow extends Record<string, unknown> {
   user_id: string;
@@ -49,21 +47,13 @@ async function expectConsistent(database: Database) {
 }
 
 describe.each(DB_KINDS)("memory corpus statistics on %s", (kind) => {
-  let opened: Awaited<ReturnType<typeof openUnmigrated>>;
+  let opened: PartlyMigrated;
   let database: Database;
   let legacyUser: string;
   // Migrated in two steps, with memories stored in between: migration 0005 must backfill them.
   beforeAll(async () => {
-    const before = await mkdtemp(path.join(tmpdir(), "lifeline-migrations-"));
-    await cp(MIGRATIONS_FOLDER, before, { recursive: true });
-    const journalPath = path.join(before, "meta", "_journal.json");
-    const journal = JSON.parse(await readFile(journalPath, "utf8")) as { entries: { tag: string }[] };
-    const index = journal.entries.findIndex((entry) => entry.tag.startsWith("0005_"));
-    if (index < 1) throw new Error("migration 0005 not found");
-    await writeFile(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }));
-    opened = await openUnmigrated(kind);
+    opened = await migratedUntil(kind, "0005_");
     database = opened.database;
-    await opened.migrateFrom(before);
     legacyUser = await createUser(database.db, "Before");
     const vector = (components: Record<number, number>) => `[${sparseVector(components).join(",")}]`;
     await database.db.execute(sql`
@@ -71,7 +61,7 @@ describe.each(DB_KINDS)("memory corpus statistics on %s", (kind) => {
       VALUES (${legacyUser}, 'walks the dog by the river', ${vector({ 0: 1 })}::vector, ${TEST_EMBEDDER}, 'user_created', 'active'),
              (${legacyUser}, 'the zero vector', ${vector({})}::vector, ${TEST_EMBEDDER}, 'user_created', 'active'),
              (${legacyUser}, 'deleted', ${vector({ 1: 1 })}::vector, ${TEST_EMBEDDER}, 'user_created', 'deleted')`);
-    await opened.migrateFrom(MIGRATIONS_FOLDER);
+    await opened.migrateRest();
   });
   afterAll(async () => {
     await opened?.close();
@@ -185,38 +175,3 @@ describe.each(DB_KINDS)("memory corpus statistics on %s", (kind) => {
     expect(row?.memories).toBe(8 * 4);
   });
 });
-
-/** A database with no migration applied, and a way to apply a given migrations folder to it. */
-async function openUnmigrated(kind: DbKind) {
-  if (kind === "pglite") {
-    const [{ PGlite }, { vector }, { drizzle }, { migrate }] = await Promise.all([
-      import("@electric-sql/pglite"),
-      import("@electric-sql/pglite-pgvector"),
-      import("drizzle-orm/pglite"),
-      import("drizzle-orm/pglite/migrator"),
-    ]);
-    const client = await PGlite.create({ extensions: { vector } });
-    const database = { db: drizzle(client), kind, query: async () => [] } as unknown as Database;
-    return {
-      database,
-      migrateFrom: (folder: string) => migrate(drizzle(client), { migrationsFolder: folder }),
-      close: () => client.close(),
-    };
-  }
-  const [{ Pool }, { drizzle }, { migrate }] = await Promise.all([
-    import("pg"),
-    import("drizzle-orm/node-postgres"),
-    import("drizzle-orm/node-postgres/migrator"),
-  ]);
-  const { url, drop } = await createPostgresTestDatabaseUrl();
-  const pool = new Pool({ connectionString: url, max: 2 });
-  const database = { db: drizzle(pool), kind } as unknown as Database;
-  return {
-    database,
-    migrateFrom: (folder: string) => migrate(drizzle(pool), { migrationsFolder: folder }),
-    close: async () => {
-      await pool.end();
-      await drop();
-    },
-  };
-}

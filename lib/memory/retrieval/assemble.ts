@@ -133,7 +133,6 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
       selected: selected.length,
       nearMisses: nearMisses.length,
       path: ok.semantic.path,
-      certified: ok.semantic.certified,
     },
     waitingForReembedding: ok?.semantic.waitingForReembedding ?? 0,
     conversation:

@@ -111,7 +111,8 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
       // The near-misses: the most similar below the threshold (here all 7), by similarity, after every other row.
       const misses = trace.candidates.filter((c) => c.fate === "below_threshold");
       expect(misses).toHaveLength(7);
-      expect(trace.semantic).toMatchObject({ aboveThreshold: 1, nearMisses: 7 });
+      expect(trace.semantic).toMatchObject({ aboveThreshold: 1, nearMisses: 7, path: "exact" });
+      expect(trace.semantic).not.toHaveProperty("certified");
       expect(misses.map((c) => c.rank)).toEqual(misses.map((_, i) => i + 1));
       const similarities = misses.map((c) => c.similarity ?? Number.NaN);
       expect(similarities).toEqual([...similarities].sort((a, b) => b - a));

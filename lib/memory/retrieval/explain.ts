@@ -44,9 +44,10 @@ export function strategySummary(retrieval: Retrieval): string {
 
 /**
  * Which statement answered the semantic branch, on one line (the debug view):
- *   "exact statement (every memory scored)", "fast path — certified equal to the exact top 5",
- *   "exact statement — the fast path could not certify its top 5". null for traces stored before
- *   the path was recorded, or when the branch did not run.
+ *   "exact statement (every memory scored)"; for traces stored while the certified fast path
+ *   existed also "fast path — certified equal to the exact top 5" and "exact statement — the fast
+ *   path could not certify its top 5". null for traces stored before the path was recorded, or
+ *   when the branch did not run.
  */
 export function pathSummary(
   semantic: { path?: "exact" | "fast"; certified?: boolean | null } | null,

@@ -232,7 +232,16 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
           updatedAt: ago(Math.round(random() * 60 * DAY_MS)),
         });
       }
+      // A URL gives a lexeme with a quote in it ("/a'b"): the message's tsquery must quote it.
+      const url = fixtures[7] as MemoryFixture;
+      url.content = `${url.content} http://x.com/a'b`;
       await insertMemories(db, fixtures);
+      // Another user's copies of the same texts: their words must count in no document frequency here.
+      const other = await createUser(db, "Hybrid other");
+      await insertMemories(
+        db,
+        fixtures.filter((_, i) => i % 3 === 0).map(({ id: _id, ...fixture }) => ({ ...fixture, userId: other })),
+      );
     });
 
     /** What Postgres's text search makes of each memory (the one part the reference does not redo). */
@@ -278,7 +287,7 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
 
     const hybrid = retrievalStrategies.hybrid;
     it.each([
-      ["tea and sushi with my sister in Lisbon", { ...hybrid, similarityThreshold: 0.3 }],
+      ["tea and sushi with my sister in Lisbon, http://x.com/a'b", { ...hybrid, similarityThreshold: 0.3 }],
       [
         "running, swimming, running",
         { ...hybrid, similarityThreshold: 0.3, fusion: { ...hybrid.fusion, textBypassesThreshold: true } },

@@ -1,6 +1,6 @@
 /**
- * Semantic branch: ONE SQL statement that filters, scores and ranks (exact, or fast.ts's certified
- * fast path for users with many memories).
+ * Semantic branch: ONE SQL statement that filters, scores and ranks every comparable memory of the
+ * user (exact by construction: docs/performance.md).
  * Every retrieval strategy is a configuration of this statement (core/config's
  * `retrievalStrategies`): similarity only, the weighted formula, or hybrid — the vector ranking
  * fused with a BM25 ranking over memories.search_vector. The formula is the one in score.ts,
@@ -10,7 +10,6 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, selectRows } from "@/db/client";
 import { awaitsEmbedder } from "@/db/queries/reembed";
 import { vectorLiteral } from "@/db/queries/vectors";
-import { corpusStats, type FastPathConfig, fastPathApplies, retrieveFastRows } from "./fast";
 import type { RetrievedMemory } from "./memory-row";
 import type { FusionComponents, FusionConfig, RankingConfig, ScoreComponents } from "./score";
 
@@ -34,11 +33,6 @@ export interface SemanticConfig extends RankingConfig {
    * `fusion.vectorWeight` only: resolve first (`forEmbedder`).
    */
   readonly vectorWeights?: Readonly<Record<string, number>>;
-  /**
-   * The fast path for users with many memories (fast.ts); absent or null: the exact statement
-   * always (configs stored before it existed).
-   */
-  readonly fastPath?: FastPathConfig | null;
 }
 
 export interface SemanticCandidate extends RetrievedMemory, ScoreComponents, Partial<FusionComponents> {
@@ -65,16 +59,10 @@ export interface SemanticResult {
    */
   waitingForReembedding: number;
   /**
-   * Which statement answered: "exact" (every comparable memory scored) or "fast" (candidates, with
-   * the certificate that the selected top equals the exact statement's; fast.ts).
+   * Which statement answered: "exact", the one statement, which scores every comparable memory.
+   * (Traces stored while a certified fast path existed may also say "fast": trace.ts.)
    */
-  path: "exact" | "fast";
-  /**
-   * Whether the fast path's certificate held: true on path "fast"; false when the fast path ran,
-   * could not certify its top and the exact statement answered instead; null when the fast path
-   * did not run (too few memories, no embedder named, no fastPath in the config).
-   */
-  certified: boolean | null;
+  path: "exact";
 }
 
 export interface SemanticQuery {
@@ -95,7 +83,7 @@ export interface SemanticQuery {
 }
 
 /** A ranked row, or (all nulls but `waiting`) the one row of a query that ranked nothing. */
-export interface SemanticRow extends Record<string, unknown> {
+interface SemanticRow extends Record<string, unknown> {
   id: string | null;
   similarity: number;
   importance: number;
@@ -121,62 +109,41 @@ export interface SemanticRow extends Record<string, unknown> {
  * `config`; those passing the threshold are ranked and ranks 1…semanticLimit are selected. Reads
  * only: access is counted by the caller, for what the prompt carries (access.ts).
  *
- * Two statements compute this. The exact one (`retrieveExact`) scores every comparable memory of
- * the user; the fast one (fast.ts) scores a few hundred candidates and certifies, in the same
- * statement, that no other memory could enter the selected top. The path is chosen by the user's
- * comparable memory count (memory_corpus_stats): below `config.fastPath.minMemories`, or without
- * an embedder named, the exact statement; else the fast one, and the exact one after it when its
- * certificate fails. `path` and `certified` say which answered (docs/performance.md).
- */
-export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
-  const { config, embeddingModel } = query;
-  vectorLiteral(query.embedding); // An embedding it cannot compare is refused before any SQL.
-  const fast = config.fastPath;
-  if (fast && embeddingModel !== undefined) {
-    const stats = await corpusStats(db, query.userId, embeddingModel);
-    if (fastPathApplies(config, embeddingModel, stats)) {
-      const { rows, certified } = await retrieveFastRows(db, { ...query, embeddingModel }, fast);
-      if (certified) return { ...toResult(rows, config), path: "fast", certified: true };
-      return { ...(await retrieveExact(db, query)), certified: false };
-    }
-  }
-  return retrieveExact(db, query);
-}
-
-/**
- * The exact statement: every comparable memory of the user scored, in one SQL statement.
+ * One statement, exact by construction: every comparable memory gets its similarity, its exact
+ * vector rank (a sort of the user's similarities) and, when it shares a word with the message, its
+ * exact BM25 score and text rank (the matches found through the GIN index on search_vector, their
+ * lengths stored at write time, N and the average length over the same memories); the formula of
+ * score.ts then scores every one of them. The cost is linear in the user's memory count: one
+ * distance per memory (the vector stored inline, migration 0006: one heap page per memory, no
+ * TOAST chunks) and one sort; the text part is linear in the matches only.
  *
- * Performance: the plan is an exact scan of the user's rows via memories_user_status_idx, one
- * cosine distance per embedded memory (and, for hybrid, one pass over each memory's tsvector),
- * and a sort — linear in the user's memory count, which is fine for thousands; retrieveSemantic
- * takes the fast path (fast.ts) above config.fastPath.minMemories. The HNSW index
- * (memories_embedding_hnsw_idx) is not used: it can only order by distance, approximately, and it
- * is shared by all users, so `WHERE user_id = …` is a post-filter that (even with pgvector 0.8's
- * iterative scans) can miss rows — a recent, important memory just past the ef_search frontier
- * would be silently lost. Measured in docs/performance.md. `scored` is MATERIALIZED so each
- * memory's distance is computed once, not once per reference.
+ * The HNSW index (memories_embedding_hnsw_idx) is not used: it can only order by distance,
+ * approximately, and it is shared by all users, so `WHERE user_id = …` is a post-filter that
+ * (even with pgvector 0.8's iterative scans) can miss rows, and a missed nearer memory shifts every
+ * vector rank below it. Measured in docs/performance.md. `scanned` is MATERIALIZED so each memory's
+ * distance is computed once, not once per reference.
  *
  * The same statement lists the near-misses: the `nearMissLimit` most similar memories below the
  * threshold, with the score they would have had (a bounded top-N over rows already scored; see
  * docs/retrieval.md for its cost), so the trace can say why a memory was not used.
  *
- * The same statement counts the user's active memories waiting for re-embedding (`waiting`: one
- * more pass over the user's rows through the same index, no distance computed), so an empty result
- * can say whether there was nothing to compare or nothing that matched.
+ * The same pass counts the user's active memories waiting for re-embedding (`waiting`: the rows
+ * it reads anyway, no second scan), so an empty result can say whether there was nothing to compare
+ * or nothing that matched.
  */
-async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResult> {
+export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
   const { userId, now, config } = query;
-  const vector = vectorLiteral(query.embedding);
+  const vector = vectorLiteral(query.embedding); // An embedding it cannot compare is refused before any SQL.
   const at = now.toISOString();
   const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
   const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
   const { weights, fusion } = config;
-  const sameEmbedder = query.embeddingModel === undefined ? sql`` : sql`AND embedding_model = ${query.embeddingModel}`;
-  const waiting =
+  // Comparable: embedded, by the query's embedder when it is named; the others may wait for it.
+  const comparable =
     query.embeddingModel === undefined
-      ? sql`SELECT 0 AS n`
-      : sql`SELECT count(*)::int AS n FROM memories
-            WHERE user_id = ${userId}::uuid AND status = 'active' AND ${awaitsEmbedder(query.embeddingModel)}`;
+      ? sql`embedding IS NOT NULL`
+      : sql`embedding IS NOT NULL AND embedding_model = ${query.embeddingModel}`;
+  const waits = query.embeddingModel === undefined ? sql`false` : awaitsEmbedder(query.embeddingModel);
   const admitted =
     fusion?.textBypassesThreshold === true
       ? sql`(similarity >= ${config.similarityThreshold}::float8 OR text_rank IS NOT NULL)`
@@ -188,42 +155,44 @@ async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResu
   const rows = await selectRows<SemanticRow>(
     db,
     sql`
-      WITH scored AS MATERIALIZED (
+      -- One pass over the user's active memories: the distance of each comparable one (computed once,
+      -- not once per reference), and whether each of the others waits for re-embedding.
+      WITH scanned AS MATERIALIZED (
         SELECT id,
-               1 - (embedding <=> ${vector}::vector) AS similarity,
+               CASE WHEN ${comparable} THEN 1 - (embedding <=> ${vector}::vector) END AS similarity,
                importance::float8 AS importance,
                1 - LEAST(1, GREATEST(0, floor(extract(epoch FROM (${at}::timestamptz - updated_at)) / 86400))::float8
                             / ${config.recencyWindowDays}::float8) AS recency,
-               search_vector
+               search_length,
+               CASE WHEN ${comparable} THEN false ELSE ${waits} END AS waits
         FROM memories
-        WHERE user_id = ${userId}::uuid AND status = 'active' AND embedding IS NOT NULL ${sameEmbedder}
+        WHERE user_id = ${userId}::uuid AND status = 'active'
       ),
-      -- NaN (a zero vector) sorts above every number in Postgres: such a memory is not comparable at all.
-      pool AS (SELECT * FROM scored WHERE similarity <> 'NaN'::float8),
-      ${fusion ? fusedCandidates(fusion, query.text ?? "") : plainCandidates},
+      -- NaN (a zero vector) sorts above every number in Postgres: such a memory is not comparable at
+      -- all; NULL (not comparable) passes no comparison either.
+      pool AS (
+        SELECT id, similarity, importance, recency, search_length FROM scanned WHERE similarity <> 'NaN'::float8
+      ),
+      ${fusion ? fusedCandidates(userId, fusion, query.text ?? "") : plainCandidates},
       above AS (
         SELECT *, ${score} AS score
         FROM candidates
         WHERE ${admitted}
       ),
+      -- The listed top: a bounded sort of the admitted rows (no window over every row), then their count.
       ranked AS (
         SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score,
                row_number() OVER (ORDER BY score DESC, id)::int AS rank,
-               count(*) OVER ()::int AS above_threshold
-        FROM above
-        ORDER BY rank
-        LIMIT ${listed}::int
+               (SELECT count(*) FROM above)::int AS above_threshold
+        FROM (SELECT * FROM above ORDER BY score DESC, id LIMIT ${listed}::int) top
       ),
       -- The near-misses: the most similar of those the threshold kept out, with the score they would have had.
       below AS (
         SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, ${score} AS score,
                row_number() OVER (ORDER BY similarity DESC, id)::int AS rank
-        FROM candidates
-        WHERE NOT (${admitted})
-        ORDER BY similarity DESC, id
-        LIMIT ${nearMisses}::int
+        FROM (SELECT * FROM candidates WHERE NOT (${admitted}) ORDER BY similarity DESC, id LIMIT ${nearMisses}::int) near
       ),
-      waiting AS (${waiting}),
+      waiting AS (SELECT count(*) FILTER (WHERE waits)::int AS n FROM scanned),
       ${LISTED}
       -- One row even when nothing is listed, to carry the waiting count.
       SELECT ${LISTED_COLUMNS},
@@ -232,15 +201,11 @@ async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResu
       LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true
       ORDER BY r.below, r.rank`,
   );
-  return { ...toResult(rows, config), path: "exact", certified: null };
+  return { ...toResult(rows, config), path: "exact" };
 }
 
-/**
- * Shared by the exact and the fast statement (fast.ts): the rows they list — the ranked ones, then
- * the near-misses below the threshold — and what they return for each (with its memory's text and
- * times), so both produce the same SemanticRow.
- */
-export const LISTED = sql`listed AS (
+/** The rows the statement lists: the ranked ones, then the near-misses below the threshold. */
+const LISTED = sql`listed AS (
         SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
                above_threshold, false AS below
         FROM ranked
@@ -249,16 +214,13 @@ export const LISTED = sql`listed AS (
                NULL::int AS above_threshold, true AS below
         FROM below
       )`;
-export const LISTED_COLUMNS = sql`r.id, r.similarity, r.importance, r.recency, r.relevance, r.vector_rank, r.text_rank,
+const LISTED_COLUMNS = sql`r.id, r.similarity, r.importance, r.recency, r.relevance, r.vector_rank, r.text_rank,
              r.text_score, r.score, r.rank, r.above_threshold, r.below, m.title, m.content,
              floor(extract(epoch FROM m.created_at) * 1000)::float8 AS created_at_ms,
              floor(extract(epoch FROM m.updated_at) * 1000)::float8 AS updated_at_ms`;
 
-/** The rows of either statement as the branch's result (without its path). */
-export function toResult(
-  rows: readonly SemanticRow[],
-  config: SemanticConfig,
-): Omit<SemanticResult, "path" | "certified"> {
+/** The statement's rows as the branch's result (without its path). */
+function toResult(rows: readonly SemanticRow[], config: SemanticConfig): Omit<SemanticResult, "path"> {
   const { fusion } = config;
   const found = rows.filter((row): row is SemanticRow & { id: string } => row.id !== null);
   const ranked = found.filter((row) => row.below !== true);
@@ -301,42 +263,54 @@ const plainCandidates = sql`
       )`;
 
 /**
- * Hybrid: BM25 of each memory's search_vector against the message's lexemes (to_tsvector, the
- * same 'english' configuration as the generated column), with document frequencies and lengths
- * taken over the pool, fused with the vector ranking by normalised reciprocal rank fusion.
- * A term's frequency is its number of positions; a memory's length, the sum over its lexemes.
+ * Hybrid: BM25 of each matching memory's search_vector against the message's lexemes (to_tsvector,
+ * the same 'english' configuration as the generated column), fused with the vector ranking by
+ * normalised reciprocal rank fusion. A term's frequency is its number of positions; a memory's
+ * length, the sum over its lexemes (memories.search_length, stored at write time: migration 0005).
+ *
+ * Only the memories sharing a lexeme with the message are read for it: found through the GIN index
+ * on search_vector (an OR tsquery of the message's lexemes) and joined with the pool, so a zero
+ * vector or another embedder's memory never counts; their tsvectors are unnested for the message's
+ * lexemes only. N and the average length are the pool's (its count and its search_length): document
+ * frequencies, N and lengths are taken over the very memories every other number is computed over,
+ * so the text rank is the one unnesting every tsvector gave.
  */
-function fusedCandidates(fusion: FusionConfig, text: string): SQL {
+function fusedCandidates(userId: string, fusion: FusionConfig, text: string): SQL {
   const { rrfK: k, vectorWeight: wv, textWeight: wt, bm25K1: k1, bm25B: b } = fusion;
   return sql`
-      terms AS (
-        SELECT p.id, t.lexeme, coalesce(cardinality(t.positions), 1)::float8 AS tf
-        FROM pool p CROSS JOIN LATERAL unnest(p.search_vector) AS t
+      corpus AS (SELECT count(*)::float8 AS n, sum(search_length)::float8 / NULLIF(count(*), 0)::float8 AS avg_len FROM pool),
+      query_terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${text}))),
+      -- The message's lexemes as an OR query, quoted as tsquery input wants; none: NULL, no match.
+      text_query AS (
+        SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery AS q
+        FROM query_terms
       ),
-      lengths AS (SELECT id, sum(tf) AS len FROM terms GROUP BY id),
-      corpus AS (
-        SELECT count(*)::float8 AS n, avg(coalesce(l.len, 0)) AS avg_len
-        FROM pool p LEFT JOIN lengths l ON l.id = p.id
+      matched AS (
+        SELECT m.id, m.search_vector, p.search_length
+        FROM memories m JOIN pool p ON p.id = m.id
+        WHERE m.user_id = ${userId}::uuid AND m.status = 'active' AND m.search_vector @@ (SELECT q FROM text_query)
       ),
       matches AS (
-        SELECT id, lexeme, tf FROM terms
-        WHERE lexeme IN (SELECT lexeme FROM unnest(to_tsvector('english', ${text})))
+        SELECT mt.id, t.lexeme, coalesce(cardinality(t.positions), 1)::float8 AS tf, mt.search_length::float8 AS len
+        FROM matched mt CROSS JOIN LATERAL unnest(mt.search_vector) AS t
+        WHERE t.lexeme IN (SELECT lexeme FROM query_terms)
       ),
       df AS (SELECT lexeme, count(*)::float8 AS df FROM matches GROUP BY lexeme),
       bm25 AS (
         SELECT m.id,
                sum(ln(1 + (c.n - d.df + 0.5) / (d.df + 0.5)) * m.tf * (${k1}::float8 + 1)
-                   / (m.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * l.len / c.avg_len))
+                   / (m.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * m.len / c.avg_len))
                    ORDER BY m.lexeme COLLATE "C") AS text_score
-        FROM matches m JOIN df d ON d.lexeme = m.lexeme JOIN lengths l ON l.id = m.id CROSS JOIN corpus c
+        FROM matches m JOIN df d ON d.lexeme = m.lexeme CROSS JOIN corpus c
         GROUP BY m.id
       ),
+      text_ranked AS (
+        SELECT id, text_score, row_number() OVER (ORDER BY text_score DESC, id)::int AS text_rank FROM bm25
+      ),
       ranks AS (
-        SELECT p.id, p.similarity, p.importance, p.recency, t.text_score,
-               row_number() OVER (ORDER BY p.similarity DESC, p.id)::int AS vector_rank,
-               CASE WHEN t.text_score IS NOT NULL
-                    THEN row_number() OVER (ORDER BY t.text_score DESC NULLS LAST, p.id)::int END AS text_rank
-        FROM pool p LEFT JOIN bm25 t ON t.id = p.id
+        SELECT p.id, p.similarity, p.importance, p.recency, t.text_score, t.text_rank,
+               row_number() OVER (ORDER BY p.similarity DESC, p.id)::int AS vector_rank
+        FROM pool p LEFT JOIN text_ranked t ON t.id = p.id
       ),
       candidates AS (
         SELECT id, similarity, importance, recency, vector_rank, text_rank, text_score,

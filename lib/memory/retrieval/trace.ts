@@ -91,12 +91,16 @@ export interface ContextTrace {
     selected: number;
     nearMisses?: number;
     /**
-     * The statement that answered (retrieve.ts): "exact", or "fast" (certified: its top equals the
-     * exact statement's; its `aboveThreshold`, later listed rows and near-misses are then counted
-     * among its candidates). Absent on traces stored before the fast path existed.
+     * The statement that answered (retrieve.ts): "exact", the one statement since migration 0006,
+     * which scores every comparable memory. Traces stored while a certified fast path existed may
+     * say "fast" (its top certified equal to the exact statement's; its `aboveThreshold`, later
+     * listed rows and near-misses counted among its candidates); absent on traces stored before.
      */
     path?: "exact" | "fast";
-    /** true on path "fast"; false: the fast path could not certify and the exact one answered; null: not tried. */
+    /**
+     * Stored traces of the certified fast path only: true on path "fast"; false: it could not
+     * certify and the exact statement answered; null: not tried. New traces do not write it.
+     */
     certified?: boolean | null;
   } | null;
   /**

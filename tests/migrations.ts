@@ -1,0 +1,65 @@
+/**
+ * A test database migrated up to (not including) one migration, with a way to apply the rest: for
+ * tests of a migration's backfill, which store rows the way the schema before it did.
+ */
+import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type Database, type DbKind, MIGRATIONS_FOLDER } from "@/db/client";
+import { createPostgresTestDatabaseUrl } from "@/tests/db";
+
+export interface PartlyMigrated {
+  database: Database;
+  /** Applies every migration (those already applied are skipped). */
+  migrateRest(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A fresh database of `kind` with the migrations before the one tagged `prefix…` applied. */
+export async function migratedUntil(kind: DbKind, prefix: string): Promise<PartlyMigrated> {
+  const before = await mkdtemp(path.join(tmpdir(), "lifeline-migrations-"));
+  await cp(MIGRATIONS_FOLDER, before, { recursive: true });
+  const journalPath = path.join(before, "meta", "_journal.json");
+  const journal = JSON.parse(await readFile(journalPath, "utf8")) as { entries: { tag: string }[] };
+  const index = journal.entries.findIndex((entry) => entry.tag.startsWith(prefix));
+  if (index < 1) throw new Error(`migration ${prefix} not found`);
+  await writeFile(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }));
+  const opened = await openUnmigrated(kind);
+  await opened.migrateFrom(before);
+  return { database: opened.database, migrateRest: () => opened.migrateFrom(MIGRATIONS_FOLDER), close: opened.close };
+}
+
+/** A database with no migration applied, and a way to apply a given migrations folder to it. */
+async function openUnmigrated(kind: DbKind) {
+  if (kind === "pglite") {
+    const [{ PGlite }, { vector }, { drizzle }, { migrate }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("@electric-sql/pglite-pgvector"),
+      import("drizzle-orm/pglite"),
+      import("drizzle-orm/pglite/migrator"),
+    ]);
+    const client = await PGlite.create({ extensions: { vector } });
+    const database = { db: drizzle(client), kind, query: async () => [] } as unknown as Database;
+    return {
+      database,
+      migrateFrom: async (folder: string) => migrate(drizzle(client), { migrationsFolder: folder }),
+      close: () => client.close(),
+    };
+  }
+  const [{ Pool }, { drizzle }, { migrate }] = await Promise.all([
+    import("pg"),
+    import("drizzle-orm/node-postgres"),
+    import("drizzle-orm/node-postgres/migrator"),
+  ]);
+  const { url, drop } = await createPostgresTestDatabaseUrl();
+  const pool = new Pool({ connectionString: url, max: 2 });
+  const database = { db: drizzle(pool), kind } as unknown as Database;
+  return {
+    database,
+    migrateFrom: async (folder: string) => migrate(drizzle(pool), { migrationsFolder: folder }),
+    close: async () => {
+      await pool.end();
+      await drop();
+    },
+  };
+}
