@@ -39,7 +39,6 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "demo_mailboxes",
       "gmail_operations",
       "memories",
-      "memory_corpus_stats",
       "memory_events",
       "memory_extractions",
       "message_notes",
@@ -55,6 +54,15 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "SELECT indexdef FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'",
     );
     expect(hnsw[0]?.indexdef).toContain("hnsw (embedding vector_cosine_ops)");
+    // Migration 0007 dropped the corpus statistics and their triggers; only app-defined triggers remain.
+    const triggers = await database.query<{ tgname: string }>(
+      "SELECT tgname FROM pg_trigger WHERE tgrelid = 'memories'::regclass AND NOT tgisinternal ORDER BY tgname",
+    );
+    expect(triggers.map((t) => t.tgname)).toEqual([]);
+    const functions = await database.query<{ proname: string }>(
+      "SELECT proname FROM pg_proc WHERE proname LIKE 'memory_%corpus%' OR proname = 'memory_in_corpus'",
+    );
+    expect(functions).toEqual([]);
   });
 
   it("is idempotent: migrating again changes nothing", async () => {

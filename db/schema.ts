@@ -5,7 +5,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
-  bigint,
   boolean,
   check,
   customType,
@@ -349,34 +348,6 @@ export const memories = pgTable(
     index("memories_embedding_hnsw_idx").using("hnsw", t.embedding.op("vector_cosine_ops")),
     index("memories_search_vector_idx").using("gin", t.searchVector),
   ],
-);
-
-/**
- * Per user and embedder, the BM25 corpus statistics (added for the certified fast path of issue 17, since
- * removed; retrieval now takes N and the average length from the memories it scans, so nothing reads this
- * table at present — docs/performance.md, "What limits the rest"): how many memories the semantic query compares (active, embedded by `embedding_model`, not the
- * zero vector), the sum of their search_length, and how many are the zero vector. Kept by statement triggers on memories
- * (migration 0005: every insert, update, delete and truncate), never written by the app; a row
- * whose count falls to 0 is deleted, so a user's deletion leaves nothing behind. No foreign key:
- * the trigger of a user's cascaded delete runs after the user row is gone.
- */
-export const memoryCorpusStats = pgTable(
-  "memory_corpus_stats",
-  {
-    userId: uuid("user_id").notNull(),
-    embeddingModel: text("embedding_model").notNull(),
-    /** Active memories embedded by `embedding_model` with a non-zero vector: BM25's N. */
-    memories: integer("memories").notNull(),
-    /** The sum of their search_length: BM25's average length is total_length / memories. */
-    totalLength: bigint("total_length", { mode: "number" }).notNull(),
-    /**
-     * Active memories of this embedder stored as the zero vector (no write path stores one:
-     * db/queries/vectors.ts refuses it). The semantic query cannot compare them; the fast path
-     * runs only when there are none, so its text matches need no vector read.
-     */
-    zeroVectors: integer("zero_vectors").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.embeddingModel] })],
 );
 
 /** The fields of a memory that its history (memory_events before/after) records. */
