@@ -66,9 +66,12 @@ export function outputFileTracingExcludes(env: RawEnv = processEnv()): Record<st
 }
 
 /**
- * The offline embedder's word vectors (lib/ai/offline/assets/, 5 MB) are read from disk on its
- * first embedding. A deployment carries them only when it is built without an API embedder
- * (neither OPENAI_API_KEY nor OPENAI_BASE_URL): with one, they are kept out of every function.
+ * The offline embedder's word vectors (lib/ai/offline/assets/, 5.8 MB) are read from disk on its
+ * first embedding, behind `turbopackIgnore` (lib/ai/offline/word-vectors.ts): the tracer never
+ * follows the read, so these includes are the only way the asset reaches a trace. A deployment
+ * carries it only when built without an API embedder (neither OPENAI_API_KEY nor OPENAI_BASE_URL);
+ * with one, it is in no function — the instrumentation hook's included, whose trace the excludes
+ * would not reach (tests/production/traces.prod.test.ts, docs/deploy.md).
  */
 export function offlineAssetTracing(env: RawEnv = processEnv()): {
   includes: string[];

@@ -6,13 +6,22 @@
  *
  * Read lazily, once per process, on the first embedding: a server configured with an API
  * embedder never reads it, and next.config.ts traces it into deployments only when no API
- * embedder is configured at build time.
+ * embedder is configured at build time (the read itself is invisible to the tracer: `wordVectors`).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-/** Where the asset lives, relative to the app's root (the process's working directory). */
-export const WORD_VECTOR_ASSET = path.join("lib", "ai", "offline", "assets", "wordvec-glove100.bin");
+/**
+ * Where the asset lives, relative to the app's root (the process's working directory). Hidden
+ * from Next's file tracer like the read (`wordVectors`): a literal path is a file reference to it.
+ */
+export const WORD_VECTOR_ASSET = path.join(
+  /* turbopackIgnore: true */ "lib",
+  "ai",
+  "offline",
+  "assets",
+  "wordvec-glove100.bin",
+);
 
 export interface WordVectors {
   /** Components per word (100). */
@@ -96,8 +105,19 @@ export function parseWordVectors(buffer: Buffer): WordVectors {
 
 let loaded: WordVectors | undefined;
 
-/** The asset, read on first use (from `file`, default the committed asset under the working directory). */
-export function wordVectors(file: string = path.resolve(process.cwd(), WORD_VECTOR_ASSET)): WordVectors {
-  loaded ??= parseWordVectors(readFileSync(file));
+/**
+ * The asset, read on first use (from `file`, default the committed asset under the working directory).
+ *
+ * The read is hidden from Next's file tracer (`turbopackIgnore`): a path built from process.cwd()
+ * cannot be scoped, so Turbopack would trace the whole project into every function — and into the
+ * instrumentation hook's trace, to which outputFileTracingExcludes does not apply — carrying the
+ * asset even when an API embedder is configured. next.config.ts adds the asset to the functions'
+ * traces (outputFileTracingIncludes) exactly when the build has no API embedder
+ * (tests/production/traces.prod.test.ts).
+ */
+export function wordVectors(
+  file: string = path.resolve(/* turbopackIgnore: true */ process.cwd(), WORD_VECTOR_ASSET),
+): WordVectors {
+  loaded ??= parseWordVectors(readFileSync(/* turbopackIgnore: true */ file));
   return loaded;
 }
