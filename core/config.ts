@@ -36,6 +36,7 @@ const retrievalLimits = {
  * (lib/memory/retrieval/retrieve.ts), compared side by side by `npm run eval` (docs/evaluation.md).
  *
  *   score = w.similarity·relevance + w.importance·importance + w.recency·recency
+ *           [+ dateWindow.weight·dateMatch when the message names a month or day with its year]
  *   relevance = cosine similarity, or with `fusion` the normalised reciprocal rank fusion of the
  *   vector ranking and a BM25 ranking of the memories' full-text vectors.
  *
@@ -50,6 +51,7 @@ export const retrievalStrategies = {
     similarityThreshold: -1,
     weights: { similarity: 1, importance: 0, recency: 0 },
     fusion: null,
+    dateWindow: null,
   },
   /** The original Lifeline's: threshold 0.3, then 0.6·similarity + 0.3·importance + 0.1·recency. */
   weighted: {
@@ -58,6 +60,7 @@ export const retrievalStrategies = {
     similarityThreshold: 0.3,
     weights: { similarity: 0.6, importance: 0.3, recency: 0.1 },
     fusion: null,
+    dateWindow: null,
   },
   /** Vector and BM25 rankings fused (RRF), then importance and recency; the default. */
   hybrid: {
@@ -87,6 +90,13 @@ export const retrievalStrategies = {
     vectorWeights: { "offline/wordvec-glove-v2": 1.5 } as Readonly<Record<string, number>>,
     weights: { similarity: 0.8, importance: 0.1, recency: 0.1 },
     fusion: { rrfK: 5, vectorWeight: 1, textWeight: 2, bm25K1: 1.2, bm25B: 0.75, textBypassesThreshold: false },
+    /**
+     * The date-window preference (lib/memory/retrieval/date-window.ts): when the message names a
+     * month or a day with its year ("in May 2023", "on 7 May 2023"), memories created in that
+     * period or up to `daysAfter` days after it score `weight` more. Without such a date the score
+     * is the formula above. Measured in docs/evaluation.md ("The date window").
+     */
+    dateWindow: { weight: 0.5, daysAfter: 7 },
   },
 } as const;
 

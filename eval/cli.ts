@@ -20,13 +20,14 @@ import { STRATEGY_NAMES } from "./strategies";
 
 export const PROJECT_DATASET = path.join("eval", "datasets", "lifeline-judged.json");
 export const PARAPHRASE_DATASET = path.join("eval", "datasets", "paraphrase-judged.json");
+export const DATED_DATASET = path.join("eval", "datasets", "dated-judged.json");
 /** Every offline embedder's id ("offline/<model>"), the older first: the default comparison without a key. */
 export const OFFLINE_EMBEDDER_IDS = [...offlineEmbeddingModels.keys()].reverse().map((model) => `offline/${model}`);
 
 const HELP = `npm run eval -- [flags]
 
-  --dataset locomo|project|paraphrase|PATH
-                                  dataset(s), repeatable or comma-separated (default: locomo,project,paraphrase)
+  --dataset locomo|project|paraphrase|dated|PATH
+                                  dataset(s), repeatable or comma-separated (default: locomo,project,paraphrase,dated)
   --embedders ID,ID               embedders to compare (default: offline, every offline embedder:
                                   ${OFFLINE_EMBEDDER_IDS.join(",")}; else the configured one)
   --strategies a,b                strategies to compare (default: ${STRATEGY_NAMES.join(",")})
@@ -123,7 +124,7 @@ export function parseCli(
       }
     : undefined;
   return {
-    datasets: datasets.length ? datasets : ["locomo", "project", "paraphrase"],
+    datasets: datasets.length ? datasets : ["locomo", "project", "paraphrase", "dated"],
     embedders: list(values.embedders).length ? list(values.embedders) : undefined,
     strategies: list(values.strategies).length ? list(values.strategies) : undefined,
     limit,
@@ -151,7 +152,9 @@ export async function loadDatasets(options: CliOptions, repoRoot: string, now: D
           ? path.join(repoRoot, PROJECT_DATASET)
           : name === "paraphrase"
             ? path.join(repoRoot, PARAPHRASE_DATASET)
-            : path.resolve(repoRoot, name);
+            : name === "dated"
+              ? path.join(repoRoot, DATED_DATASET)
+              : path.resolve(repoRoot, name);
       return loadDatasetFile(file, now);
     }),
   );

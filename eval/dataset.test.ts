@@ -86,6 +86,43 @@ describe("datasetFromJson", () => {
     ).toThrow(/memories\[1\]\.id: duplicate memory id "m1"[\s\S]*queries\[0\]\.relevant\[0\]: unknown memory id "m2"/);
   });
 
+  it("dates a memory by created_at (a date is midnight UTC), never by both created_at and age_days", () => {
+    const dataset = datasetFromJson(
+      {
+        memories: [
+          { id: "m1", content: "Ran a race", created_at: "2025-09-21" },
+          { id: "m2", content: "Saw the GP", created_at: "2025-03-04T18:30:00+01:00" },
+        ],
+        queries: [{ id: "q1", text: "What race did I run in September 2025?", relevant: ["m1"] }],
+      },
+      "dated.json",
+      NOW,
+    );
+    expect(dataset.corpora[0]?.memories.map((m) => [m.createdAt.toISOString(), m.updatedAt.toISOString()])).toEqual([
+      ["2025-09-21T00:00:00.000Z", "2025-09-21T00:00:00.000Z"],
+      ["2025-03-04T17:30:00.000Z", "2025-03-04T17:30:00.000Z"],
+    ]);
+    const both = {
+      memories: [{ id: "m1", content: "x", age_days: 3, created_at: "2025-01-01" }],
+      queries: [{ id: "q", text: "t", relevant: [] }],
+    };
+    expect(() => datasetFromJson(both, "both.json", NOW)).toThrow(
+      /memories\[0\]\.created_at: give age_days or created_at, not both/,
+    );
+    const bad = {
+      memories: [{ id: "m1", content: "x", created_at: "2025-13-01" }],
+      queries: [{ id: "q", text: "t", relevant: [] }],
+    };
+    expect(() => datasetFromJson(bad, "bad.json", NOW)).toThrow(/memories\[0\]\.created_at/);
+  });
+
+  it("accepts the dated judged set (≥ 12 dated questions, memories of one topic in different months)", () => {
+    const file = path.join(process.cwd(), "eval", "datasets", "dated-judged.json");
+    const [corpus] = datasetFromJson(JSON.parse(readFileSync(file, "utf8")), file, NOW).corpora;
+    expect(corpus?.queries.filter((q) => /\b(19|20)\d\d\b/.test(q.text)).length).toBeGreaterThanOrEqual(12);
+    expect(new Set(corpus?.memories.map((m) => m.createdAt.toISOString().slice(0, 7))).size).toBeGreaterThanOrEqual(12);
+  });
+
   it("accepts the project's judged set (≥ 150 memories, ≥ 60 queries)", () => {
     const file = path.join(process.cwd(), "eval", "datasets", "lifeline-judged.json");
     const dataset = datasetFromJson(JSON.parse(readFileSync(file, "utf8")), file, NOW);
@@ -118,7 +155,7 @@ describe("parseCli", () => {
   it("defaults to the three datasets, every strategy and embedder, and LoCoMo beside the repository", () => {
     const options = parseCli([], {}, root, NOW);
     expect(options).toMatchObject({
-      datasets: ["locomo", "project", "paraphrase"],
+      datasets: ["locomo", "project", "paraphrase", "dated"],
       strategies: undefined,
       embedders: undefined,
       locomoPath: "/shared/eval/locomo/locomo10.json",

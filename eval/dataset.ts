@@ -57,6 +57,11 @@ const memorySchema = z.strictObject({
   importance: z.number().min(0).max(1).optional(),
   /** Days before `now` the memory was created and last updated (fractions allowed). */
   age_days: z.number().min(0).optional(),
+  /**
+   * When the memory was created and last updated, as an ISO date ("2025-09-21", midnight UTC) or
+   * date-time: for questions that name a date. Not with `age_days`.
+   */
+  created_at: z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),
 });
 
 const querySchema = z.strictObject({
@@ -78,6 +83,12 @@ export const datasetFileSchema = z
   .superRefine((file, ctx) => {
     const ids = new Set<string>();
     file.memories.forEach((memory, i) => {
+      if (memory.age_days !== undefined && memory.created_at !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["memories", i, "created_at"],
+          message: "give age_days or created_at, not both",
+        });
       if (ids.has(memory.id))
         ctx.addIssue({ code: "custom", path: ["memories", i, "id"], message: `duplicate memory id "${memory.id}"` });
       ids.add(memory.id);
@@ -111,14 +122,17 @@ export function describeIssues(error: z.ZodError, limit = 20): string {
   return [...lines, ...more].join("\n");
 }
 
-/** Validates parsed JSON as a dataset file; `now` is the instant `age_days` count back from. */
+/** Validates parsed JSON as a dataset file; `now` is the instant `age_days` count back from (`created_at` is absolute). */
 export function datasetFromJson(json: unknown, source: string, now: Date): EvalDataset {
   const parsed = datasetFileSchema.safeParse(json);
   if (!parsed.success) throw new DatasetError(`${source} is not a valid dataset:\n${describeIssues(parsed.error)}`);
   const file = parsed.data;
   const name = file.name ?? source;
   const memories = file.memories.map((memory): EvalMemory => {
-    const at = new Date(now.getTime() - (memory.age_days ?? 0) * DAY_MS);
+    const at =
+      memory.created_at === undefined
+        ? new Date(now.getTime() - (memory.age_days ?? 0) * DAY_MS)
+        : new Date(memory.created_at.length === 10 ? `${memory.created_at}T00:00:00Z` : memory.created_at);
     return {
       key: memory.id,
       content: memory.content,

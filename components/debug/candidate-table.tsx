@@ -25,6 +25,8 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
   // Traces stored before the pinned branch lack it and its limit.
   const pinnedLimit = retrieval.pinnedLimit ?? 0;
   const fused = retrieval.fusion != null;
+  /** The message named a date and the strategy has a date window: the candidates carry dateMatch. */
+  const dated = trace.candidates.some((c) => c.dateMatch !== undefined);
   const nearMisses = trace.semantic?.nearMisses ?? 0;
   return (
     <div className="space-y-3">
@@ -108,6 +110,11 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                 )}
                 <th className={`${th} text-right`}>Importance</th>
                 <th className={`${th} text-right`}>Recency</th>
+                {dated && (
+                  <th className={`${th} text-right`} title="Created in the date the message names (or the days after)">
+                    Date
+                  </th>
+                )}
                 <th className={th}>Score</th>
                 <th className={th}>Fate</th>
               </tr>
@@ -168,6 +175,11 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                   )}
                   <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.importance)}</td>
                   <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.recency)}</td>
+                  {dated && (
+                    <td className={`${td} text-right font-mono tabular-nums`}>
+                      {c.dateMatch === undefined ? "—" : c.dateMatch}
+                    </td>
+                  )}
                   <td className={td}>
                     {c.similarity !== null && c.recency !== null && c.score !== null ? (
                       <ScoreBar
@@ -176,6 +188,11 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                         recency={c.recency}
                         score={c.score}
                         weights={retrieval.weights}
+                        date={
+                          c.dateMatch !== undefined && retrieval.dateWindow
+                            ? { weight: retrieval.dateWindow.weight, match: c.dateMatch }
+                            : undefined
+                        }
                       />
                     ) : (
                       <span className="text-xs">not scored</span>

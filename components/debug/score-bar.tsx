@@ -10,6 +10,7 @@ const SCORE_PARTS = [
  * score = similarity·w + importance·w + recency·w, drawn as three stacked segments on a 0–1 scale
  * (pure CSS). The accessible name spells the arithmetic out. With the hybrid strategy the first
  * component is the fused relevance (vector + full-text ranks), not the raw cosine similarity.
+ * `date`: the date-window term, when the message named a date (a fourth, violet segment).
  */
 export function ScoreBar({
   similarity,
@@ -17,15 +18,20 @@ export function ScoreBar({
   recency,
   score,
   weights,
+  date,
 }: {
   similarity: number;
   importance: number;
   recency: number;
   score: number;
   weights: AssemblyConfig["retrieval"]["weights"];
+  date?: { weight: number; match: number };
 }) {
   const values = { similarity, importance, recency };
-  const arithmetic = SCORE_PARTS.map(({ key }) => `${weights[key]}×${values[key].toFixed(2)}`).join(" + ");
+  const arithmetic = [
+    ...SCORE_PARTS.map(({ key }) => `${weights[key]}×${values[key].toFixed(2)}`),
+    ...(date ? [`${date.weight}×${date.match} (date)`] : []),
+  ].join(" + ");
   return (
     <div className="flex items-center gap-2" role="img" aria-label={`${arithmetic} = ${score.toFixed(3)}`}>
       <div
@@ -35,6 +41,7 @@ export function ScoreBar({
         {SCORE_PARTS.map(({ key, className }) => (
           <div key={key} className={className} style={{ width: `${Math.max(0, weights[key] * values[key]) * 100}%` }} />
         ))}
+        {date && <div className="bg-violet-500" style={{ width: `${Math.max(0, date.weight * date.match) * 100}%` }} />}
       </div>
       <span className="font-mono text-xs tabular-nums">{score.toFixed(3)}</span>
     </div>

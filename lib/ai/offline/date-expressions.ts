@@ -3,25 +3,12 @@
  * "Dec 5", "2026-12-04") against a current date. All arithmetic is on calendar dates in UTC,
  * so the result never depends on the server's time zone.
  */
+import { MONTH_SOURCE, MONTHS, monthIndex, validUtcDate } from "@/core/calendar";
+
+export { MONTHS };
 
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
-export const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-] as const;
-/** Month names and their abbreviations (with an optional dot), longest first so alternation prefers them. */
-const MONTH =
-  "(?:january|february|march|april|may|june|july|august|september|october|november|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\\.?";
+const MONTH = MONTH_SOURCE;
 const DAY = "(?:[12]\\d|3[01]|0?[1-9])(?:st|nd|rd|th)?";
 /** Full weekday names only: abbreviations such as "sun" or "sat" are ordinary words too often. */
 const WEEKDAY = "(?:sun|mon|tues|wednes|thurs|fri|satur)day";
@@ -59,15 +46,7 @@ function parseIsoDate(iso: string): Date | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
   if (!match) return undefined;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  return validDate(year, month - 1, day);
-}
-
-/** The UTC date, or undefined when the day does not exist in that month (e.g. February 30). */
-function validDate(year: number, monthIndex: number, day: number): Date | undefined {
-  const date = new Date(Date.UTC(year, monthIndex, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === monthIndex && date.getUTCDate() === day
-    ? date
-    : undefined;
+  return validUtcDate(year, month - 1, day);
 }
 
 export function formatIsoDate(date: Date): string {
@@ -82,15 +61,11 @@ function weekdayIndex(word: string): number {
   return WEEKDAYS.findIndex((day) => day.startsWith(word.slice(0, 3)));
 }
 
-function monthIndex(word: string): number {
-  return MONTHS.findIndex((month) => month.startsWith(word.replace(".", "").slice(0, 3)));
-}
-
 /** A month and day without a year: this year's, or next year's if this year's has passed. */
 function nextMonthDay(today: Date, month: number, day: number, year: number | undefined): Date | undefined {
-  if (year !== undefined) return validDate(year, month, day);
-  const thisYear = validDate(today.getUTCFullYear(), month, day);
-  return thisYear && thisYear >= today ? thisYear : validDate(today.getUTCFullYear() + 1, month, day);
+  if (year !== undefined) return validUtcDate(year, month, day);
+  const thisYear = validUtcDate(today.getUTCFullYear(), month, day);
+  return thisYear && thisYear >= today ? thisYear : validUtcDate(today.getUTCFullYear() + 1, month, day);
 }
 
 /**

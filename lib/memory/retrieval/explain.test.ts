@@ -7,7 +7,8 @@ describe("scoreFormula", () => {
     expect(scoreFormula({ ...retrievalStrategies.hybrid, similarityThreshold: 0.1 })).toBe(
       "score = 0.8·relevance + 0.1·importance + 0.1·recency; " +
         "relevance = (1/(5 + vector rank) + 2/(5 + text rank)) / (3/6) — the similarity ranking fused with the BM25 word ranking (no word in common: that term is 0); " +
-        "recency = 1 − days since last update / 30 (at least 0); only similarity ≥ 0.1 is ranked.",
+        "recency = 1 − days since last update / 30 (at least 0); only similarity ≥ 0.1 is ranked; " +
+        "+ 0.5 when the message names a month or a day with its year and the memory was created then or up to 7 days after.",
     );
   });
 

@@ -8,7 +8,9 @@ type Retrieval = AssemblyConfig["retrieval"];
  *   hybrid:  "score = 0.8·relevance + 0.1·importance + 0.1·recency, relevance = (1/(5 + vector rank)
  *            + 2/(5 + text rank)) / (3/6) — … ; only similarity ≥ 0.1 is ranked"
  *   others:  "score = 0.6·similarity + 0.3·importance + 0.1·recency; only similarity ≥ 0.3 is ranked"
- * Recency is 1 − whole days since the last update / the window, at least 0.
+ * Recency is 1 − whole days since the last update / the window, at least 0. With a date window the
+ * line ends with its term: "; + 0.5 when the message names a month or a day with its year and the
+ * memory was created then or up to 7 days after".
  */
 export function scoreFormula(retrieval: Retrieval): string {
   const { weights, fusion, similarityThreshold, recencyWindowDays } = retrieval;
@@ -19,12 +21,15 @@ export function scoreFormula(retrieval: Retrieval): string {
     similarityThreshold <= -1
       ? "every memory is ranked (no similarity threshold)"
       : `only similarity ≥ ${similarityThreshold} is ranked${fusion?.textBypassesThreshold ? " (or a word match)" : ""}`;
-  if (!fusion) return `${score}; ${recency}; ${threshold}.`;
+  const dated = retrieval.dateWindow
+    ? `; + ${retrieval.dateWindow.weight} when the message names a month or a day with its year and the memory was created then or up to ${retrieval.dateWindow.daysAfter} days after`
+    : "";
+  if (!fusion) return `${score}; ${recency}; ${threshold}${dated}.`;
   const { rrfK: k, vectorWeight: wv, textWeight: wt } = fusion;
   const relevance =
     `relevance = (${wv}/(${k} + vector rank) + ${wt}/(${k} + text rank)) / (${wv + wt}/${k + 1})` +
     " — the similarity ranking fused with the BM25 word ranking (no word in common: that term is 0)";
-  return `${score}; ${relevance}; ${recency}; ${threshold}.`;
+  return `${score}; ${relevance}; ${recency}; ${threshold}${dated}.`;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   TEST_EMBEDDER,
 } from "@/tests/fixtures/memories";
 import { recordAccess } from "./access";
+import { dateWindowOf } from "./date-window";
 import { retrieveSemantic, type SemanticConfig, type SemanticResult } from "./retrieve";
 import { bm25Scores, cosineSimilarity, type FusionConfig, rankCandidates, type ScoreInput } from "./score";
 
@@ -64,6 +65,7 @@ function expectSameRanking(result: SemanticResult, reference: ReturnType<typeof 
     for (const key of ["similarity", "importance", "recency", "score"] as const) {
       expect(Math.abs(actual[key] - want[key]), `${key} of rank ${want.rank}`).toBeLessThanOrEqual(1e-6);
     }
+    expect(actual.dateMatch, `dateMatch of rank ${want.rank}`).toBe(want.dateMatch);
     expect([actual.vectorRank, actual.textRank], `ranks of rank ${want.rank}`).toEqual([
       want.vectorRank,
       want.textRank,
@@ -232,6 +234,16 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
           updatedAt: ago(Math.round(random() * 60 * DAY_MS)),
         });
       }
+      // Creation instants for the date window, drawn without the seeded generator (the draws above
+      // stay as they were): some in May 2025, some after, two exactly on the window's edges.
+      fixtures.forEach((fixture, i) => {
+        fixture.createdAt =
+          i % 10 === 0
+            ? new Date("2025-06-08T00:00:00.000Z") // "May 2025" + 7 days ends here: outside
+            : i % 10 === 1
+              ? new Date("2025-05-01T00:00:00.000Z") // its first instant: inside
+              : ago(((i * 7919) % 70) * DAY_MS + i * 1000);
+      });
       // A URL gives a lexeme with a quote in it ("/a'b"): the message's tsquery must quote it.
       const url = fixtures[7] as MemoryFixture;
       url.content = `${url.content} http://x.com/a'b`;
@@ -280,9 +292,11 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
         similarity: cosineSimilarity(query, f.embedding ?? []),
         importance: f.importance ?? 0.5,
         updatedAt: f.updatedAt ?? NOW,
+        createdAt: f.createdAt ?? undefined,
         textScore: text_.get(f.id),
       }));
-      return rankCandidates(inputs, NOW, config);
+      const window = config.dateWindow ? dateWindowOf(text, config.dateWindow.daysAfter) : null;
+      return rankCandidates(inputs, NOW, config, window);
     }
 
     const hybrid = retrievalStrategies.hybrid;
@@ -297,6 +311,17 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
         { ...hybrid, similarityThreshold: -1, weights: { similarity: 1, importance: 0, recency: 0 } },
       ],
       ["nothing in the vocabulary", { ...hybrid, similarityThreshold: 0.2 }],
+      // A named month: the date-window term, on both sides.
+      ["tea and sushi with my sister in May 2025", { ...hybrid, similarityThreshold: 0.3 }],
+      [
+        "running on 1 May 2025?",
+        {
+          ...hybrid,
+          similarityThreshold: 0.3,
+          fusion: { ...hybrid.fusion, textBypassesThreshold: true },
+          dateWindow: { weight: 0.3, daysAfter: 20 },
+        },
+      ],
     ])("query %j: every candidate, in order, with its components", async (text, strategy) => {
       const config = { ...strategy, traceCandidateLimit: 1000 } as SemanticConfig;
       const query = nearVector(random, base, 2);
@@ -312,6 +337,9 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       });
       expectSameRanking(result, expected, config.traceCandidateLimit);
       if (text !== "nothing in the vocabulary") expect(expected.some((c) => c.textRank !== null)).toBe(true);
+      // A message naming a date gives every candidate a dateMatch, 1 for some and 0 for others; else none.
+      const matches = new Set(expected.map((c) => c.dateMatch));
+      expect([...matches].sort()).toEqual(/ 2025/.test(text) ? [0, 1] : [undefined]);
     });
   });
 

@@ -10,6 +10,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, selectRows } from "@/db/client";
 import { awaitsEmbedder } from "@/db/queries/reembed";
 import { vectorLiteral } from "@/db/queries/vectors";
+import { dateWindowOf } from "./date-window";
 import type { RetrievedMemory } from "./memory-row";
 import type { FusionComponents, FusionConfig, RankingConfig, ScoreComponents } from "./score";
 
@@ -92,6 +93,8 @@ interface SemanticRow extends Record<string, unknown> {
   vector_rank: number | null;
   text_rank: number | null;
   text_score: number | null;
+  /** null when the message names no date (or the strategy has no date window). */
+  date_match: number | null;
   score: number;
   rank: number;
   above_threshold: number;
@@ -148,9 +151,16 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
     fusion?.textBypassesThreshold === true
       ? sql`(similarity >= ${config.similarityThreshold}::float8 OR text_rank IS NOT NULL)`
       : sql`similarity >= ${config.similarityThreshold}::float8`;
+  // The message's date window (date-window.ts): memories created in it get dateWindow.weight more.
+  const window = config.dateWindow ? dateWindowOf(query.text, config.dateWindow.daysAfter) : null;
+  const dateMatch = window
+    ? sql`CASE WHEN created_at >= ${window.start.toISOString()}::timestamptz
+                AND created_at < ${window.end.toISOString()}::timestamptz THEN 1 ELSE 0 END::float8`
+    : sql`NULL::float8`;
+  const dateTerm = window && config.dateWindow ? sql` + ${config.dateWindow.weight}::float8 * date_match` : sql``;
   const score = sql`${weights.similarity}::float8 * relevance
                  + ${weights.importance}::float8 * importance
-                 + ${weights.recency}::float8 * recency`;
+                 + ${weights.recency}::float8 * recency${dateTerm}`;
 
   const rows = await selectRows<SemanticRow>(
     db,
@@ -163,6 +173,7 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
                importance::float8 AS importance,
                1 - LEAST(1, GREATEST(0, floor(extract(epoch FROM (${at}::timestamptz - updated_at)) / 86400))::float8
                             / ${config.recencyWindowDays}::float8) AS recency,
+               ${dateMatch} AS date_match,
                search_length,
                CASE WHEN ${comparable} THEN false ELSE ${waits} END AS waits
         FROM memories
@@ -171,7 +182,7 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
       -- NaN (a zero vector) sorts above every number in Postgres: such a memory is not comparable at
       -- all; NULL (not comparable) passes no comparison either.
       pool AS (
-        SELECT id, similarity, importance, recency, search_length FROM scanned WHERE similarity <> 'NaN'::float8
+        SELECT id, similarity, importance, recency, date_match, search_length FROM scanned WHERE similarity <> 'NaN'::float8
       ),
       ${fusion ? fusedCandidates(userId, fusion, query.text ?? "") : plainCandidates},
       above AS (
@@ -181,15 +192,15 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
       ),
       -- The listed top: a bounded sort of the admitted rows (no window over every row), then their count.
       ranked AS (
-        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score,
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, date_match, score,
                row_number() OVER (ORDER BY score DESC, id)::int AS rank,
                (SELECT count(*) FROM above)::int AS above_threshold
         FROM (SELECT * FROM above ORDER BY score DESC, id LIMIT ${listed}::int) top
       ),
       -- The near-misses: the most similar of those the threshold kept out, with the score they would have had.
       below AS (
-        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, ${score} AS score,
-               row_number() OVER (ORDER BY similarity DESC, id)::int AS rank
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, date_match,
+               ${score} AS score, row_number() OVER (ORDER BY similarity DESC, id)::int AS rank
         FROM (SELECT * FROM candidates WHERE NOT (${admitted}) ORDER BY similarity DESC, id LIMIT ${nearMisses}::int) near
       ),
       waiting AS (SELECT count(*) FILTER (WHERE waits)::int AS n FROM scanned),
@@ -206,16 +217,16 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
 
 /** The rows the statement lists: the ranked ones, then the near-misses below the threshold. */
 const LISTED = sql`listed AS (
-        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
-               above_threshold, false AS below
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, date_match, score,
+               rank, above_threshold, false AS below
         FROM ranked
         UNION ALL
-        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, score, rank,
-               NULL::int AS above_threshold, true AS below
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, date_match, score,
+               rank, NULL::int AS above_threshold, true AS below
         FROM below
       )`;
 const LISTED_COLUMNS = sql`r.id, r.similarity, r.importance, r.recency, r.relevance, r.vector_rank, r.text_rank,
-             r.text_score, r.score, r.rank, r.above_threshold, r.below, m.title, m.content,
+             r.text_score, r.date_match, r.score, r.rank, r.above_threshold, r.below, m.title, m.content,
              floor(extract(epoch FROM m.created_at) * 1000)::float8 AS created_at_ms,
              floor(extract(epoch FROM m.updated_at) * 1000)::float8 AS updated_at_ms`;
 
@@ -233,6 +244,7 @@ function toResult(rows: readonly SemanticRow[], config: SemanticConfig): Omit<Se
     updatedAt: new Date(row.updated_at_ms),
     similarity: row.similarity,
     recency: row.recency,
+    ...(row.date_match === null ? {} : { dateMatch: row.date_match }),
     score: row.score,
     rank: row.rank,
     selected,
@@ -257,7 +269,7 @@ function toResult(rows: readonly SemanticRow[], config: SemanticConfig): Omit<Se
 /** Without fusion the relevance is the similarity itself. */
 const plainCandidates = sql`
       candidates AS (
-        SELECT id, similarity, importance, recency, similarity AS relevance,
+        SELECT id, similarity, importance, recency, date_match, similarity AS relevance,
                NULL::int AS vector_rank, NULL::int AS text_rank, NULL::float8 AS text_score
         FROM pool
       )`;
@@ -308,12 +320,12 @@ function fusedCandidates(userId: string, fusion: FusionConfig, text: string): SQ
         SELECT id, text_score, row_number() OVER (ORDER BY text_score DESC, id)::int AS text_rank FROM bm25
       ),
       ranks AS (
-        SELECT p.id, p.similarity, p.importance, p.recency, t.text_score, t.text_rank,
+        SELECT p.id, p.similarity, p.importance, p.recency, p.date_match, t.text_score, t.text_rank,
                row_number() OVER (ORDER BY p.similarity DESC, p.id)::int AS vector_rank
         FROM pool p LEFT JOIN text_ranked t ON t.id = p.id
       ),
       candidates AS (
-        SELECT id, similarity, importance, recency, vector_rank, text_rank, text_score,
+        SELECT id, similarity, importance, recency, date_match, vector_rank, text_rank, text_score,
                (${wv}::float8 / (${k}::float8 + vector_rank)
                  + coalesce(${wt}::float8 / (${k}::float8 + text_rank), 0))
                  / ((${wv}::float8 + ${wt}::float8) / (${k}::float8 + 1)) AS relevance

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { retrievalStrategies } from "@/core/config";
+import { dateWindowOf } from "./date-window";
 import {
   bm25Scores,
   cosineSimilarity,
@@ -197,5 +198,50 @@ describe("bm25Scores", () => {
       bm25Scores(docs, ["tea"], { k1: 1.2, b: 0.75 }),
     );
     expect(bm25Scores(docs, ["coffe"], { k1: 1.2, b: 0.75 }).size).toBe(0);
+  });
+});
+
+describe("date window", () => {
+  const hybrid = retrievalStrategies.hybrid;
+  const window = dateWindowOf("What did I do in May 2025?", hybrid.dateWindow.daysAfter);
+  const input = (id: string, createdAt: Date) => ({
+    id,
+    similarity: 0.5,
+    importance: 0.5,
+    updatedAt: daysAgo(40),
+    createdAt,
+  });
+
+  it("adds the weight to memories created in [start, end + daysAfter), and nothing else", () => {
+    expect(window).not.toBeNull();
+    const plain = scoreCandidate(input("x", daysAgo(40)), NOW, hybrid);
+    const at = (iso: string) => scoreCandidate(input("x", new Date(iso)), NOW, hybrid, window);
+    expect(plain).not.toHaveProperty("dateMatch");
+    expect(at("2025-05-01T00:00:00.000Z")).toEqual({ ...plain, dateMatch: 1, score: plain.score + 0.5 });
+    expect(at("2025-06-07T23:59:59.999Z").dateMatch).toBe(1);
+    expect(at("2025-06-08T00:00:00.000Z")).toEqual({ ...plain, dateMatch: 0, score: plain.score });
+    expect(at("2025-04-30T23:59:59.999Z").dateMatch).toBe(0);
+  });
+
+  it("is inert without a window or without the strategy's dateWindow", () => {
+    const inMay = input("x", new Date("2025-05-10T00:00:00Z"));
+    expect(scoreCandidate(inMay, NOW, weighted, window)).toEqual(scoreCandidate(inMay, NOW, weighted));
+    expect(scoreCandidate(inMay, NOW, hybrid, null)).not.toHaveProperty("dateMatch");
+  });
+
+  it("reorders: a memory of the named month passes a closer one from another month", () => {
+    const ranked = rankCandidates(
+      [
+        { ...input("a-june", new Date("2025-06-20T00:00:00Z")), similarity: 0.9 },
+        { ...input("b-may", new Date("2025-05-10T00:00:00Z")), similarity: 0.6 },
+      ],
+      NOW,
+      { ...hybrid, fusion: null, similarityThreshold: 0.3 },
+      window,
+    );
+    expect(ranked.map((c) => [c.id, c.dateMatch])).toEqual([
+      ["b-may", 1],
+      ["a-june", 0],
+    ]);
   });
 });

@@ -9,6 +9,8 @@
  *              = (wv/(k + vectorRank) + wt/(k + textRank)) / ((wv + wt)/(k + 1))   (fusion: RRF)
  *   recency    = 1 − min(1, whole days since updated_at / recencyWindowDays)
  *   score      = w.similarity·relevance + w.importance·importance + w.recency·recency
+ *              [ + dateWindow.weight·dateMatch    only when the message names a date (date-window.ts) ]
+ *   dateMatch  = 1 if created_at ∈ [window.start, window.end) else 0
  *   keep       similarity ≥ similarityThreshold (with fusion and textBypassesThreshold: or a text match)
  *   order      = score desc, then id asc; rank 1…n; rank ≤ semanticLimit is selected
  *
@@ -43,6 +45,22 @@ export interface ScoringConfig {
   readonly recencyWindowDays: number;
   /** Absent or null: relevance is the cosine similarity. */
   readonly fusion?: FusionConfig | null;
+  /**
+   * The date-window preference: when the message names a month or a day with its year, memories
+   * created in it or up to `daysAfter` days after it get `weight` more. Absent or null: none.
+   */
+  readonly dateWindow?: DateWindowConfig | null;
+}
+
+export interface DateWindowConfig {
+  readonly weight: number;
+  readonly daysAfter: number;
+}
+
+/** The instants a message's date window spans: [start, end) (date-window.ts `dateWindowOf`). */
+export interface DateWindow {
+  readonly start: Date;
+  readonly end: Date;
 }
 
 /** Scoring plus the cut: how many of the ranked candidates the branch selects. */
@@ -55,6 +73,8 @@ export interface ScoreComponents {
   /** As Postgres computes with it: the stored float4 value, widened to float8. */
   importance: number;
   recency: number;
+  /** 1 when the memory was created in the message's date window, else 0; absent when the message names no date. */
+  dateMatch?: number;
   score: number;
 }
 
@@ -76,6 +96,8 @@ export interface ScoreInput {
   /** The importance as given; it is rounded to float4 like the `real` column stores it. */
   importance: number;
   updatedAt: Date;
+  /** When the memory was created: what the date window compares (absent: never in it). */
+  createdAt?: Date;
   /** BM25 of the memory against the message (see `bm25Scores`); absent or 0: no query term matched. */
   textScore?: number;
 }
@@ -108,22 +130,38 @@ export function recencyOf(updatedAt: Date, now: Date, windowDays: number): numbe
   return 1 - Math.min(1, wholeDaysSince(updatedAt, now) / windowDays);
 }
 
+/** 1 when `createdAt` lies in [window.start, window.end), else 0. */
+export function dateMatchOf(createdAt: Date | undefined, window: DateWindow): number {
+  const t = createdAt?.getTime();
+  return t !== undefined && t >= window.start.getTime() && t < window.end.getTime() ? 1 : 0;
+}
+
 /**
  * The score of one candidate (the threshold is not applied here; see `rankCandidates`).
  * `relevance` is what `weights.similarity` multiplies: the similarity unless given (fusion).
+ * `window`: the message's date window; with `config.dateWindow` it adds the date-match term.
  */
 export function scoreCandidate(
   input: Omit<ScoreInput, "id" | "textScore"> & { relevance?: number },
   now: Date,
   config: ScoringConfig,
+  window: DateWindow | null = null,
 ): ScoreComponents {
   const importance = float4(input.importance);
   const recency = recencyOf(input.updatedAt, now, config.recencyWindowDays);
   const { weights } = config;
   const relevance = input.relevance ?? input.similarity;
   // Same operation order as the SQL, so both sides round identically.
-  const score = weights.similarity * relevance + weights.importance * importance + weights.recency * recency;
-  return { similarity: input.similarity, importance, recency, score };
+  const base = weights.similarity * relevance + weights.importance * importance + weights.recency * recency;
+  if (!window || !config.dateWindow) return { similarity: input.similarity, importance, recency, score: base };
+  const dateMatch = dateMatchOf(input.createdAt, window);
+  return {
+    similarity: input.similarity,
+    importance,
+    recency,
+    dateMatch,
+    score: base + config.dateWindow.weight * dateMatch,
+  };
 }
 
 /** The normalised reciprocal rank fusion of a vector rank and a text rank (null: no text match). */
@@ -157,11 +195,16 @@ function fuse(inputs: readonly ScoreInput[], fusion: FusionConfig): Map<string, 
 /**
  * Applies the threshold (a memory below it is never kept, whatever its importance — unless the
  * fusion lets a text match through; NaN never passes), scores the rest, orders by score desc then
- * id asc, and ranks them from 1. With fusion, the rankings it fuses are taken over every input
+ * id asc, and ranks them from 1. `window`: the message's date window (see `scoreCandidate`). With fusion, the rankings it fuses are taken over every input
  * with a comparable similarity, before the threshold.
  * Ids compare as strings: for lowercase canonical UUIDs this is Postgres's uuid order.
  */
-export function rankCandidates(inputs: readonly ScoreInput[], now: Date, config: RankingConfig): RankedCandidate[] {
+export function rankCandidates(
+  inputs: readonly ScoreInput[],
+  now: Date,
+  config: RankingConfig,
+  window: DateWindow | null = null,
+): RankedCandidate[] {
   const comparable = inputs.filter((input) => !Number.isNaN(input.similarity));
   const { fusion } = config;
   const fused = fusion ? fuse(comparable, fusion) : null;
@@ -172,9 +215,13 @@ export function rankCandidates(inputs: readonly ScoreInput[], now: Date, config:
         input.similarity >= config.similarityThreshold ||
         (fusion?.textBypassesThreshold === true && components?.textRank != null);
       if (!kept) return [];
-      if (!components) return [{ id: input.id, ...scoreCandidate(input, now, config) }];
+      if (!components) return [{ id: input.id, ...scoreCandidate(input, now, config, window) }];
       return [
-        { id: input.id, ...scoreCandidate({ ...input, relevance: components.relevance }, now, config), ...components },
+        {
+          id: input.id,
+          ...scoreCandidate({ ...input, relevance: components.relevance }, now, config, window),
+          ...components,
+        },
       ];
     })
     .sort((a, b) => b.score - a.score || compareIds(a.id, b.id))

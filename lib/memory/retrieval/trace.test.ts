@@ -102,6 +102,19 @@ describe("traceCandidates", () => {
     expect(plain && Object.keys(plain)).not.toContain("relevance");
   });
 
+  it("carries dateMatch (0 included) when the message named a date, and no key otherwise", () => {
+    const rows = [
+      { ...semantic("in", 1, true, 0.5), dateMatch: 1 },
+      { ...semantic("out", 2, true, 0.5), dateMatch: 0 },
+      semantic("undated", 3, true, 0.5),
+    ];
+    const merged = mergeBranches(rows, []);
+    const formatted = formatMemories(merged, { maxMemories: 8, maxLineChars: 100, maxTitleChars: 50, bullet: "- " });
+    const [inside, outside, undated] = traceCandidates(rows, [], merged, formatted);
+    expect([inside?.dateMatch, outside?.dateMatch]).toEqual([1, 0]);
+    expect(undated && Object.keys(undated)).not.toContain("dateMatch");
+  });
+
   it("gives pinned rows their fates (included, over the pinned cap, first of a duplicate) and lists near-misses last", () => {
     const pinned = (id: string, rank: number, selected: boolean): PinnedCandidate => ({
       ...base(id, 0.2),

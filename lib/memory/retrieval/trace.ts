@@ -52,6 +52,12 @@ export interface TraceCandidate {
   vectorRank?: number;
   textRank?: number | null;
   textScore?: number | null;
+  /**
+   * Only when the message named a month or a day with its year and the strategy has a date window
+   * (absent otherwise): 1 when the memory was created in that window, else 0; its score includes
+   * dateWindow.weight·dateMatch.
+   */
+  dateMatch?: number;
   /** Every branch that selected this memory after merging; empty when none did. */
   selectedBy: Branch[];
   fate: CandidateFate;
@@ -189,6 +195,9 @@ export function traceCandidates(
           textRank: candidate.textRank ?? null,
           textScore: candidate.textScore ?? null,
         };
+  /** The date-window component, only when the message named a date (the trace stays free of undefined). */
+  const dated = (candidate: SemanticCandidate | undefined) =>
+    candidate?.dateMatch === undefined ? {} : { dateMatch: candidate.dateMatch };
   const semanticRow = (candidate: SemanticCandidate, fate: Outcome): TraceCandidate => ({
     memoryId: candidate.id,
     title: candidate.title,
@@ -200,6 +209,7 @@ export function traceCandidates(
     recency: candidate.recency,
     score: candidate.score,
     ...fusion(candidate),
+    ...dated(candidate),
     selectedBy: selectedBy.get(candidate.id) ?? [],
     ...fate,
   });
@@ -221,6 +231,7 @@ export function traceCandidates(
       recency: components?.recency ?? null,
       score: components?.score ?? null,
       ...fusion(components),
+      ...dated(components),
       selectedBy: selectedBy.get(candidate.id) ?? [],
       ...fate,
     };

@@ -1,0 +1,34 @@
+/** English month names, shared by the date parsers (lib/ai/offline/date-expressions, retrieval's date window). */
+
+export const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+] as const;
+
+/** Regular-expression source (no groups) of a month name or abbreviation, with an optional dot; longest first. */
+export const MONTH_SOURCE =
+  "(?:january|february|march|april|may|june|july|august|september|october|november|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\\.?";
+
+/** 0–11 for a month name or abbreviation matched by MONTH_SOURCE (any case); −1 otherwise. */
+export function monthIndex(word: string): number {
+  const key = word.toLowerCase().replace(".", "").slice(0, 3);
+  return key.length < 3 ? -1 : MONTHS.findIndex((month) => month.startsWith(key));
+}
+
+/** The UTC date, or undefined when the day does not exist in that month (e.g. February 30). */
+export function validUtcDate(year: number, monthIndex: number, day: number): Date | undefined {
+  const date = new Date(Date.UTC(year, monthIndex, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === monthIndex && date.getUTCDate() === day
+    ? date
+    : undefined;
+}
