@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { BranchBadge } from "@/components/chat/branch-badge";
 import { Badge } from "@/components/ui/badge";
-import { pathSummary, scoreFormula, strategySummary } from "@/lib/memory/retrieval/explain";
+import { dateWindowSummary, pathSummary, scoreFormula, strategySummary } from "@/lib/memory/retrieval/explain";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { formatScore } from "@/lib/ui/format";
 import { FateBadge } from "./fate-badge";
@@ -64,6 +64,11 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
       {pathSummary(trace.semantic, retrieval.semanticLimit) && (
         <p className="text-sm text-muted-foreground" data-testid="retrieval-path">
           Semantic statement: {pathSummary(trace.semantic, retrieval.semanticLimit)}.
+        </p>
+      )}
+      {retrieval.dateWindow && dateWindowSummary(trace.semantic?.dateWindow, retrieval.dateWindow.weight) && (
+        <p className="text-sm text-muted-foreground" data-testid="retrieval-date-window">
+          {dateWindowSummary(trace.semantic?.dateWindow, retrieval.dateWindow.weight)}
         </p>
       )}
       <ScoreLegend weights={retrieval.weights} fused={fused} />

@@ -133,6 +133,7 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
       selected: selected.length,
       nearMisses: nearMisses.length,
       path: ok.semantic.path,
+      dateWindow: ok.semantic.dateWindow,
     },
     waitingForReembedding: ok?.semantic.waitingForReembedding ?? 0,
     conversation:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { retrievalStrategies } from "@/core/config";
-import { pathSummary, scoreFormula, strategySummary } from "./explain";
+import { dateWindowSummary, pathSummary, scoreFormula, strategySummary } from "./explain";
 
 describe("scoreFormula", () => {
   it("spells out the hybrid formula with its weights, the fusion and the threshold", () => {
@@ -39,5 +39,15 @@ describe("pathSummary", () => {
     expect(pathSummary({ path: "exact", certified: null }, 5)).toBe("exact statement (every memory scored)");
     expect(pathSummary({}, 5)).toBeNull();
     expect(pathSummary(null, 5)).toBeNull();
+  });
+});
+
+describe("dateWindowSummary", () => {
+  it("names the window's first and last day (its end is exclusive), in UTC, and the bonus", () => {
+    expect(dateWindowSummary({ start: "2023-05-01T00:00:00.000Z", end: "2023-06-08T00:00:00.000Z" }, 0.5)).toBe(
+      "This message names a date: memories created from 1 May 2023 to 7 June 2023 (UTC) scored 0.5 more.",
+    );
+    expect(dateWindowSummary(null, 0.5)).toBeNull();
+    expect(dateWindowSummary(undefined, 0.5)).toBeNull();
   });
 });

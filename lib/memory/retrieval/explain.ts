@@ -64,3 +64,19 @@ export function pathSummary(
     ? `exact statement — the fast path could not certify its top ${semanticLimit}`
     : "exact statement (every memory scored)";
 }
+
+/**
+ * The date the message named, on one line (the debug view): "This message names a date: memories
+ * created from 1 May 2023 to 7 June 2023 scored 0.5 more." null when it named none.
+ */
+export function dateWindowSummary(
+  window: { start: string; end: string } | null | undefined,
+  weight: number,
+): string | null {
+  if (!window) return null;
+  const day = (iso: string) =>
+    new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  // The window's end is exclusive: its last day is the day before.
+  const last = new Date(new Date(window.end).getTime() - 86_400_000).toISOString();
+  return `This message names a date: memories created from ${day(window.start)} to ${day(last)} (UTC) scored ${weight} more.`;
+}

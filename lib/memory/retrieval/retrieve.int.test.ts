@@ -340,6 +340,15 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       // A message naming a date gives every candidate a dateMatch, 1 for some and 0 for others; else none.
       const matches = new Set(expected.map((c) => c.dateMatch));
       expect([...matches].sort()).toEqual(/ 2025/.test(text) ? [0, 1] : [undefined]);
+      // The trace's window is the one the statement applied (a month, or a day, plus the days after).
+      const window = config.dateWindow ? dateWindowOf(text, config.dateWindow.daysAfter) : null;
+      expect(result.dateWindow).toEqual(window && { start: window.start.toISOString(), end: window.end.toISOString() });
+      if (text.includes("May 2025"))
+        expect(result.dateWindow).toEqual(
+          text.includes("1 May")
+            ? { start: "2025-05-01T00:00:00.000Z", end: "2025-05-22T00:00:00.000Z" }
+            : { start: "2025-05-01T00:00:00.000Z", end: "2025-06-08T00:00:00.000Z" },
+        );
     });
   });
 

@@ -64,6 +64,11 @@ export interface SemanticResult {
    * (Traces stored while a certified fast path existed may also say "fast": trace.ts.)
    */
   path: "exact";
+  /**
+   * The date window the message named (date-window.ts) — memories created in [start, end) scored
+   * dateWindow.weight more — as ISO instants; null when it named none or the strategy has no window.
+   */
+  dateWindow: { start: string; end: string } | null;
 }
 
 export interface SemanticQuery {
@@ -212,7 +217,11 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
       LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true
       ORDER BY r.below, r.rank`,
   );
-  return { ...toResult(rows, config), path: "exact" };
+  return {
+    ...toResult(rows, config),
+    path: "exact",
+    dateWindow: window && { start: window.start.toISOString(), end: window.end.toISOString() },
+  };
 }
 
 /** The rows the statement lists: the ranked ones, then the near-misses below the threshold. */
@@ -230,8 +239,8 @@ const LISTED_COLUMNS = sql`r.id, r.similarity, r.importance, r.recency, r.releva
              floor(extract(epoch FROM m.created_at) * 1000)::float8 AS created_at_ms,
              floor(extract(epoch FROM m.updated_at) * 1000)::float8 AS updated_at_ms`;
 
-/** The statement's rows as the branch's result (without its path). */
-function toResult(rows: readonly SemanticRow[], config: SemanticConfig): Omit<SemanticResult, "path"> {
+/** The statement's rows as the branch's result (without its path and date window). */
+function toResult(rows: readonly SemanticRow[], config: SemanticConfig): Omit<SemanticResult, "path" | "dateWindow"> {
   const { fusion } = config;
   const found = rows.filter((row): row is SemanticRow & { id: string } => row.id !== null);
   const ranked = found.filter((row) => row.below !== true);

@@ -108,6 +108,12 @@ export interface ContextTrace {
      * certify and the exact statement answered; null: not tried. New traces do not write it.
      */
     certified?: boolean | null;
+    /**
+     * The date the message named, as the window whose memories scored dateWindow.weight more
+     * ([start, end), ISO; end includes the days after): null when it named none or the strategy has
+     * no window; absent on traces stored before the date window existed.
+     */
+    dateWindow?: { start: string; end: string } | null;
   } | null;
   /**
    * The user's active memories the semantic query could not compare because another embedder (or
