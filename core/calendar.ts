@@ -1,4 +1,7 @@
-/** English month names, shared by the date parsers (lib/ai/offline/date-expressions, retrieval's date window). */
+/** English month names and day arithmetic, shared by the date parsers (lib/ai/offline/date-expressions, retrieval's date window). */
+
+/** Milliseconds in a day (UTC days: no daylight saving). */
+export const DAY_MS = 86_400_000;
 
 export const MONTHS = [
   "january",

@@ -46,6 +46,16 @@ export function processAssemblyConfig(env: RawEnv = processEnv()): AssemblyConfi
 /** The wall clock. */
 export const systemClock = (): Date => new Date();
 
+/**
+ * An embedded PGlite database whose data directory does not exist yet (a fresh install): the
+ * start-up work (resuming jobs, the sweeps, re-embedding) has nothing to do, and opening the
+ * database only to find that out would create it.
+ */
+function noEmbeddedDataYet(env: RawEnv): boolean {
+  const database = optionsFromEnv(env);
+  return database.kind === "pglite" && Boolean(database.dataDir && !existsSync(database.dataDir));
+}
+
 /** The re-embedding job's dependencies in this process: its database and its registry's embedder. */
 export async function processReembedDeps(): Promise<{ db: Db; embedder: MemoryEmbedder }> {
   return { db: await getDb(), embedder: getAiRegistry().embedder };
@@ -79,8 +89,7 @@ export function processDispatcher(kind: JobRunnerKind = jobRunnerKind()): Extrac
  */
 export async function resumeExtractions(env: RawEnv = processEnv()): Promise<number> {
   if (jobRunnerKind(env) !== "in-process") return 0;
-  const database = optionsFromEnv(env);
-  if (database.kind === "pglite" && database.dataDir && !existsSync(database.dataDir)) return 0;
+  if (noEmbeddedDataYet(env)) return 0;
   const resumed = await getInProcessRunner().resume();
   if (resumed > 0) logger.info({ resumed }, "resumed pending memory extractions");
   return resumed;
@@ -117,8 +126,7 @@ export function interruptedAfterMs(env: RawEnv = processEnv()): number {
 
 /** Marks the answers a stopped server left `streaming` and enqueues their extraction. */
 export async function recoverInterruptedAnswersNow(env: RawEnv = processEnv()): Promise<number> {
-  const database = optionsFromEnv(env);
-  if (database.kind === "pglite" && database.dataDir && !existsSync(database.dataDir)) return 0;
+  if (noEmbeddedDataYet(env)) return 0;
   return recoverInterruptedAnswers(
     await getDb(),
     { dispatcher: processDispatcher(), now: systemClock, log: logger },
@@ -128,8 +136,7 @@ export async function recoverInterruptedAnswersNow(env: RawEnv = processEnv()): 
 
 /** Marks the email sends a stopped process left `approved` as interrupted (lib/agent/approval.ts). */
 export async function recoverInterruptedSendsNow(env: RawEnv = processEnv()): Promise<number> {
-  const database = optionsFromEnv(env);
-  if (database.kind === "pglite" && database.dataDir && !existsSync(database.dataDir)) return 0;
+  if (noEmbeddedDataYet(env)) return 0;
   return recoverInterruptedSends(await getDb(), { now: systemClock, log: logger });
 }
 
@@ -175,8 +182,7 @@ export const BACKGROUND_REEMBED = { batchSize: 32, pauseMs: 200, logEveryMs: 10_
  * requestReembedOnInngest.
  */
 export async function reembedAfterEmbedderChange(env: RawEnv = processEnv()): Promise<ReembedResult | null> {
-  const database = optionsFromEnv(env);
-  if (database.kind === "pglite" && database.dataDir && !existsSync(database.dataDir)) return null;
+  if (noEmbeddedDataYet(env)) return null;
   const embedder = getAiRegistry().embedder;
   let lastLog = 0;
   const log = (progress: ReembedProgress) => {

@@ -12,15 +12,11 @@ import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { memories } from "@/db/schema";
 import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { createInngestClient } from "@/lib/jobs/inngest-client";
+import { DEFAULT_REEMBED_BATCH_SIZE } from "@/lib/memory/store/reembed";
 import { requestReembedOnInngest } from "@/lib/runtime";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { createUser, insertMemories, sparseVector } from "@/tests/fixtures/memories";
-import {
-  createReembedMemoriesFunction,
-  MAX_REEMBED_BATCH_SIZE,
-  REEMBED_BATCH_SIZE,
-  reembedBatchSize,
-} from "./reembed-memories";
+import { createReembedMemoriesFunction, MAX_REEMBED_BATCH_SIZE, reembedBatchSize } from "./reembed-memories";
 
 const OLD_MODEL = "test/old-v0";
 const offline = createAiRegistry({}).embedder;
@@ -53,8 +49,8 @@ async function seedOld(db: Db, userId: string, count: number, label: string) {
 
 describe("reembedBatchSize", () => {
   it("is 64 while few wait, and grows so that one run's steps cover everything, up to an API call's 2,048 inputs", () => {
-    expect(reembedBatchSize(0)).toBe(REEMBED_BATCH_SIZE);
-    expect(reembedBatchSize(30_000)).toBe(REEMBED_BATCH_SIZE);
+    expect(reembedBatchSize(0)).toBe(DEFAULT_REEMBED_BATCH_SIZE);
+    expect(reembedBatchSize(30_000)).toBe(DEFAULT_REEMBED_BATCH_SIZE);
     expect(reembedBatchSize(100_000)).toBe(201);
     expect(reembedBatchSize(50_000_000)).toBe(MAX_REEMBED_BATCH_SIZE);
   });

@@ -11,7 +11,7 @@ import type { Db } from "@/db/client";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { type InngestClient, inngest, memoriesReembedRequested } from "@/lib/jobs/inngest-client";
 import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
-import { type ReembedBatchResult, reembedBatch } from "@/lib/memory/store/reembed";
+import { DEFAULT_REEMBED_BATCH_SIZE, type ReembedBatchResult, reembedBatch } from "@/lib/memory/store/reembed";
 import { processReembedDeps } from "@/lib/runtime";
 
 export interface ReembedDeps {
@@ -19,16 +19,17 @@ export interface ReembedDeps {
   embedder: MemoryEmbedder;
 }
 
-/** Memories per step (one embedder call and one UPDATE) while few wait. */
-export const REEMBED_BATCH_SIZE = 64;
 /** At most this many batch steps per run (Inngest allows 1,000 steps per run). */
 export const MAX_BATCHES_PER_RUN = 500;
 /** The largest batch: an embedding API takes up to 2,048 inputs per call. */
 export const MAX_REEMBED_BATCH_SIZE = 2_048;
 
-/** Memories per batch when `waiting` wait: 64, or more so that one run covers them all. */
+/** Memories per batch (one embedder call and one UPDATE) when `waiting` wait: the default 64, or more so that one run covers them all. */
 export function reembedBatchSize(waiting: number): number {
-  return Math.min(MAX_REEMBED_BATCH_SIZE, Math.max(REEMBED_BATCH_SIZE, Math.ceil(waiting / (MAX_BATCHES_PER_RUN - 1))));
+  return Math.min(
+    MAX_REEMBED_BATCH_SIZE,
+    Math.max(DEFAULT_REEMBED_BATCH_SIZE, Math.ceil(waiting / (MAX_BATCHES_PER_RUN - 1))),
+  );
 }
 
 export type ReembedRunResult =

@@ -8,6 +8,16 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
 import { type RecordedMessage, recordMessage } from "./messages";
 
+/** A tool call between two model calls: its arguments, its exact result (or error) and its latency. */
+export interface RecordedToolCall {
+  name: string;
+  toolCallId: string | null;
+  input: unknown;
+  output: string | null;
+  error: string | null;
+  ms: number | null;
+}
+
 export type AgentStep =
   | {
       type: "model";
@@ -19,15 +29,7 @@ export type AgentStep =
       output: RecordedMessage | null;
       ms: number | null;
     }
-  | {
-      type: "tool";
-      name: string;
-      toolCallId: string | null;
-      input: unknown;
-      output: string | null;
-      error: string | null;
-      ms: number | null;
-    };
+  | ({ type: "tool" } & RecordedToolCall);
 
 /**
  * A step as the debug record stores it (prompt_debug.model_input, in order): a model call in the
@@ -44,15 +46,7 @@ export type AgentDebugStep =
       output: RecordedMessage | null;
       ms: number | null;
     }
-  | {
-      type: "agent-tool";
-      name: string;
-      toolCallId: string | null;
-      input: unknown;
-      output: string | null;
-      error: string | null;
-      ms: number | null;
-    };
+  | ({ type: "agent-tool" } & RecordedToolCall);
 
 export interface AgentUsage {
   inputTokens: number;

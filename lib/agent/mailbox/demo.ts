@@ -3,6 +3,7 @@
  * for one user, seeded on first use (demo-inbox.ts). Sending files the message under SENT and
  * delivers nothing: the UI says plainly that this is the demo mailbox.
  */
+import { DAY_MS } from "@/core/calendar";
 import type { Db } from "@/db/client";
 import {
   type DemoMailRow,
@@ -26,7 +27,6 @@ import {
 } from "./types";
 
 const SYSTEM_LABELS = ["INBOX", "SENT", "DRAFT", "UNREAD", "STARRED", "IMPORTANT"];
-const DAY_MS = 86_400_000;
 
 function summary(row: DemoMailRow): EmailSummary {
   return {

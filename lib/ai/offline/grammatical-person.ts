@@ -95,6 +95,36 @@ function baseForm(verb: string): string {
   return verb.endsWith("s") ? verb.slice(0, -1) : verb;
 }
 
+/** Verbs whose third person is not the regular "-s": auxiliaries, modals and their negations. */
+const IRREGULAR_THIRD_PERSON: Record<string, string> = {
+  have: "has",
+  "haven't": "hasn't",
+  be: "is",
+  am: "is",
+  are: "is",
+  "aren't": "isn't",
+  were: "was",
+  "weren't": "wasn't",
+  do: "does",
+  "don't": "doesn't",
+};
+
+/**
+ * "bike" → "bikes", "go" → "goes", "carry" → "carries", "have" → "has", "haven't" → "hasn't",
+ * "were" → "was"; a past form ("was", "had", "moved"), a modal ("can", "will") or another negation
+ * ("didn't", "can't") is the same for every person and stays.
+ */
+export function thirdPersonVerb(verb: string): string {
+  const lower = verb.toLowerCase();
+  const irregular = IRREGULAR_THIRD_PERSON[lower];
+  if (irregular) return irregular;
+  if (/n't$|ed$/.test(lower)) return lower;
+  if (/^(?:was|had|did|can|could|will|would|shall|should|may|might|must|ought|used)$/.test(lower)) return lower;
+  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
+  if (/(?:s|sh|ch|x|z|o)$/.test(lower)) return `${lower}es`;
+  return `${lower}s`;
+}
+
 function uncapitalize(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { extractMemoriesOffline } from "./extractor";
-import { readUserStatement, thirdPersonVerb } from "./statement-reader";
+import { thirdPersonVerb } from "./grammatical-person";
+import { readUserStatement } from "./statement-reader";
 
 const TODAY = "2026-11-30";
 const read = (message: string) =>

@@ -5,7 +5,7 @@
  * what happened then is usually told then or in the days after. Nothing else is read: no relative
  * dates ("last May", "yesterday"), no month without a year, no year alone.
  */
-import { MONTH_SOURCE, monthIndex, validUtcDate } from "@/core/calendar";
+import { DAY_MS, MONTH_SOURCE, monthIndex, validUtcDate } from "@/core/calendar";
 
 export interface DatePeriod {
   start: Date;
@@ -25,8 +25,6 @@ const DATE = new RegExp(
   ].join("|"),
   "gi",
 );
-
-const DAY_MS = 86_400_000;
 
 /**
  * The first valid date with a year that `text` names, as a day or a month; null when it names none

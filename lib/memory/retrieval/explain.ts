@@ -1,4 +1,5 @@
 /** One-line, human-readable explanations of the numbers a trace records (for the debug view). */
+import { DAY_MS } from "@/core/calendar";
 import type { AssemblyConfig } from "./assembly-config";
 
 type Retrieval = AssemblyConfig["retrieval"];
@@ -77,6 +78,6 @@ export function dateWindowSummary(
   const day = (iso: string) =>
     new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
   // The window's end is exclusive: its last day is the day before.
-  const last = new Date(new Date(window.end).getTime() - 86_400_000).toISOString();
+  const last = new Date(new Date(window.end).getTime() - DAY_MS).toISOString();
   return `This message names a date: memories created from ${day(window.start)} to ${day(last)} (UTC) scored ${weight} more.`;
 }
