@@ -36,7 +36,7 @@ import { agentChatModel } from "./model";
 import { OfflineAgentChatModel } from "./offline/chat-model";
 import { AgentRecorder } from "./recorder";
 import { streamAgentTurn } from "./stream";
-import { createMailTools } from "./tools";
+import { createMailTools, MAIL_TOOL_NAMES } from "./tools";
 
 const NOW = new Date("2026-11-30T12:00:00.000Z");
 
@@ -160,14 +160,7 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     expect(modelSteps[0]?.type === "model" && modelSteps[0].input.map((m) => m.content)).toEqual(
       first?.map((m) => m.content),
     );
-    expect(modelSteps[0]?.type === "model" && modelSteps[0].tools).toEqual([
-      "search_emails",
-      "read_email",
-      "list_labels",
-      "create_draft",
-      "modify_labels",
-      "send_email",
-    ]);
+    expect(modelSteps[0]?.type === "model" && modelSteps[0].tools).toEqual([...MAIL_TOOL_NAMES]);
     expect(recorder.steps.map((step) => (step.type === "model" ? `model ${step.index}` : `tool ${step.name}`))).toEqual(
       ["model 1", "tool search_emails", "model 2"],
     );

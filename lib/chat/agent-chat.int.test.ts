@@ -9,14 +9,15 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { gmailOperations, memories, memoryExtractions, messages, promptDebug, users } from "@/db/schema";
+import { gmailOperations, memoryExtractions, messages, promptDebug, users } from "@/db/schema";
 import type { AgentDebugStep } from "@/lib/agent/recorder";
-import { embedWordVec, WORDVEC_EMBEDDING_MODEL_ID } from "@/lib/ai/offline/wordvec-embedder";
+import { MAIL_TOOL_NAMES } from "@/lib/agent/tools";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
+import { insertWordVecMemories } from "@/tests/fixtures/memories";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
 
@@ -73,19 +74,7 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
 
   async function userWithMemories(label: string, contents: string[]): Promise<User> {
     const user = await registerAndSignIn(context.server.url, `${label}-${kind}`);
-    for (const content of contents) {
-      await db()
-        .insert(memories)
-        .values({
-          userId: user.id,
-          content,
-          provenance: "user_created",
-          importance: 0.8,
-          // As the server without a key embeds: the default offline embedder.
-          embedding: embedWordVec(content),
-          embeddingModel: `offline/${WORDVEC_EMBEDDING_MODEL_ID}`,
-        });
-    }
+    await insertWordVecMemories(db(), user.id, contents, { importance: 0.8 });
     return user;
   }
 
@@ -190,14 +179,7 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
       `assistant: ${first.assistant.content}`,
       "user: Reply to Maya saying see you at 8",
     ]);
-    expect(firstCall?.params.tools).toEqual([
-      "search_emails",
-      "read_email",
-      "list_labels",
-      "create_draft",
-      "modify_labels",
-      "send_email",
-    ]);
+    expect(firstCall?.params.tools).toEqual([...MAIL_TOOL_NAMES]);
     // Later calls carry the tool results the model received.
     const third = second.steps[4] as ModelStep;
     expect(third.params.prompt.filter((m) => m.role === "tool").map((m) => m.name)).toEqual([

@@ -11,12 +11,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { memoryToolsConfig } from "@/core/config";
 import { conversations, memories, messages, promptDebug, users } from "@/db/schema";
 import { toCapturedParams } from "@/lib/ai/capture";
-import { embedWordVec } from "@/lib/ai/offline/wordvec-embedder";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
+import { insertWordVecMemories } from "@/tests/fixtures/memories";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
 
@@ -62,19 +62,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
 
   async function userWithMemories(label: string, contents: string[]) {
     const user = await registerAndSignIn(context.server.url, `${label}-${kind}`);
-    for (const content of contents) {
-      await db()
-        .insert(memories)
-        .values({
-          userId: user.id,
-          content,
-          provenance: "user_created",
-          importance: 0.7,
-          // As the server without a key embeds: the default offline embedder.
-          embedding: embedWordVec(content),
-          embeddingModel: "offline/wordvec-glove-v2",
-        });
-    }
+    await insertWordVecMemories(db(), user.id, contents, { importance: 0.7 });
     return user;
   }
 
