@@ -27,6 +27,10 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
   const fused = retrieval.fusion != null;
   /** The message named a date and the strategy has a date window: the candidates carry dateMatch. */
   const dated = trace.candidates.some((c) => c.dateMatch !== undefined);
+  const path = pathSummary(trace.semantic, retrieval.semanticLimit);
+  const dateLine = retrieval.dateWindow
+    ? dateWindowSummary(trace.semantic?.dateWindow, retrieval.dateWindow.weight)
+    : null;
   const nearMisses = trace.semantic?.nearMisses ?? 0;
   return (
     <div className="space-y-3">
@@ -61,14 +65,14 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
       <p className="text-sm" data-testid="retrieval-strategy">
         Strategy in force: <span className="font-mono text-xs">{strategySummary(retrieval)}</span>
       </p>
-      {pathSummary(trace.semantic, retrieval.semanticLimit) && (
+      {path && (
         <p className="text-sm text-muted-foreground" data-testid="retrieval-path">
-          Semantic statement: {pathSummary(trace.semantic, retrieval.semanticLimit)}.
+          Semantic statement: {path}.
         </p>
       )}
-      {retrieval.dateWindow && dateWindowSummary(trace.semantic?.dateWindow, retrieval.dateWindow.weight) && (
+      {dateLine && (
         <p className="text-sm text-muted-foreground" data-testid="retrieval-date-window">
-          {dateWindowSummary(trace.semantic?.dateWindow, retrieval.dateWindow.weight)}
+          {dateLine}
         </p>
       )}
       <ScoreLegend weights={retrieval.weights} fused={fused} />
