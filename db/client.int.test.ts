@@ -54,6 +54,11 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "SELECT indexdef FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'",
     );
     expect(hnsw[0]?.indexdef).toContain("hnsw (embedding vector_cosine_ops)");
+    // The interrupted-answer sweep's partial index (migration 0008): only the rows it looks for.
+    const partial = await database.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE indexname = 'messages_streaming_idx'",
+    );
+    expect(partial[0]?.indexdef).toMatch(/\(updated_at\) WHERE \(?status = 'streaming'/);
     // Migration 0007 dropped the corpus statistics and their triggers; only app-defined triggers remain.
     const triggers = await database.query<{ tgname: string }>(
       "SELECT tgname FROM pg_trigger WHERE tgrelid = 'memories'::regclass AND NOT tgisinternal ORDER BY tgname",

@@ -264,6 +264,9 @@ export const messages = pgTable(
     index("messages_conversation_created_idx").on(t.conversationId, t.createdAt),
     index("messages_user_idx").on(t.userId),
     index("messages_search_vector_idx").using("gin", t.searchVector),
+    // The sweep for answers a stopped server left streaming (db/queries/interrupted-answers.ts) reads
+    // only these: a few rows, not every message, every minute.
+    index("messages_streaming_idx").on(t.updatedAt).where(sql`${t.status} = 'streaming'`),
   ],
 );
 
