@@ -323,8 +323,6 @@ export const memories = pgTable(
     isActionable: boolean("is_actionable").notNull().default(false),
     deadline: date("deadline", { mode: "string" }),
     pinned: boolean("pinned").notNull().default(false),
-    accessCount: integer("access_count").notNull().default(0),
-    lastAccessedAt: timestamp("last_accessed_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     /** Recency is computed from this column; reading a memory never touches it. */
     updatedAt: updatedAt(),
@@ -352,6 +350,20 @@ export const memories = pgTable(
     index("memories_search_vector_idx").using("gin", t.searchVector),
   ],
 );
+
+/**
+ * How often, and when last, each memory went into a prompt or a tool's answer (lib/memory/retrieval/access.ts).
+ * Its own narrow table (migration 0009), not columns of `memories`: a memory's row holds its 6 KB vector in line,
+ * so counting an access there rewrote the whole row and every index entry of it (HNSW and GIN included) on every
+ * chat turn; here it is a small in-place (HOT) update. A memory never read has no row (count 0, never).
+ */
+export const memoryUsage = pgTable("memory_usage", {
+  memoryId: uuid("memory_id")
+    .primaryKey()
+    .references(() => memories.id, { onDelete: "cascade" }),
+  accessCount: integer("access_count").notNull(),
+  lastAccessedAt: timestamp("last_accessed_at", { withTimezone: true, mode: "date" }).notNull(),
+});
 
 /** The fields of a memory that its history (memory_events before/after) records. */
 export const MEMORY_SNAPSHOT_FIELDS = [

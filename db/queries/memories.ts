@@ -18,18 +18,24 @@ import {
 } from "@/db/schema";
 import { firstOr } from "./first";
 import { insertMemoryEvents, type MemoryRow, snapshotOf } from "./memory-events";
+import { type MemoryUsage, usageColumns } from "./memory-usage";
 import { redactDeletedMemories } from "./redaction";
 import { vectorLiteral } from "./vectors";
 
 export type { MemoryRow };
 export type NewMemory = typeof memories.$inferInsert;
 
-/** A memory as the API shows it: every column but the embedding vector and the search vector. */
-export type MemoryRecord = Omit<MemoryRow, "embedding" | "searchVector">;
+/**
+ * A memory as the API shows it: every column but the embedding vector and the search vector, with how
+ * often it was read (memory_usage).
+ */
+export type MemoryRecord = Omit<MemoryRow, "embedding" | "searchVector"> & MemoryUsage;
 
-const { embedding: _embedding, searchVector: _searchVector, ...recordColumns } = getTableColumns(memories);
+const { embedding: _embedding, searchVector: _searchVector, ...memoryColumns } = getTableColumns(memories);
+/** The columns of a MemoryRecord, for a select from `memories`. */
+export const recordColumns = { ...memoryColumns, ...usageColumns };
 
-export function toMemoryRecord(row: MemoryRow): MemoryRecord {
+export function toMemoryRecord(row: MemoryRow & MemoryUsage): MemoryRecord {
   const { embedding: _e, searchVector: _s, ...record } = row;
   return record;
 }
@@ -159,9 +165,9 @@ export async function findNearMemories(
 export async function lockMemory(
   db: Db,
   { userId, memoryId }: { userId: string; memoryId: string },
-): Promise<MemoryRow | null> {
+): Promise<(MemoryRow & MemoryUsage) | null> {
   const [row] = await db
-    .select()
+    .select({ ...getTableColumns(memories), ...usageColumns })
     .from(memories)
     .where(and(eq(memories.id, memoryId), eq(memories.userId, userId)))
     .for("update")
@@ -201,7 +207,7 @@ export async function changeMemory(
   key: { userId: string; memoryId: string },
   options: ChangeOptions,
   change: (current: MemoryRow, tx: Db) => MemoryChange | Promise<MemoryChange>,
-): Promise<MemoryRow> {
+): Promise<MemoryRow & MemoryUsage> {
   return db.transaction(async (tx) => {
     const current = await lockMemory(tx, key);
     if (!current) throw notFound("memory");
@@ -212,7 +218,7 @@ export async function changeMemory(
       .update(memories)
       .set(touch ? { ...patch, updatedAt: sql`clock_timestamp()` } : patch)
       .where(and(eq(memories.id, key.memoryId), eq(memories.userId, key.userId)))
-      .returning();
+      .returning({ ...getTableColumns(memories), ...usageColumns });
     if (!updated) throw notFound("memory");
     await insertMemoryEvents(tx, [
       {

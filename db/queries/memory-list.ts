@@ -12,7 +12,8 @@ import {
   memories,
   memoryEvents,
 } from "@/db/schema";
-import type { MemoryRecord } from "./memories";
+import { type MemoryRecord, recordColumns } from "./memories";
+import { usageColumns } from "./memory-usage";
 import { redactDeletedMemories } from "./redaction";
 import { vectorLiteral } from "./vectors";
 
@@ -58,8 +59,6 @@ export interface MemoryPage {
   pageSize: number;
 }
 
-const { embedding: _embedding, searchVector: _searchVector, ...recordColumns } = getTableColumns(memories);
-
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -103,7 +102,7 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
     : filters.sort === "importance"
       ? [desc(memories.importance), desc(memories.updatedAt)]
       : filters.sort === "used"
-        ? [desc(memories.accessCount), sql`${memories.lastAccessedAt} DESC NULLS LAST`]
+        ? [desc(usageColumns.accessCount), sql`${usageColumns.lastAccessedAt} DESC NULLS LAST`]
         : [desc(memories.pinned), desc(memories.updatedAt)];
 
   const [rows, [count]] = await Promise.all([

@@ -3,12 +3,14 @@
  * MockLanguageModelV3 in place of the provider: what the model received is compared with the
  * debug record, and failures (retrieval, model mid-stream, client abort) are injected.
  */
+
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryToolsConfig } from "@/core/config";
+import { withUsage } from "@/db/queries/memory-usage";
 import { conversations, memories, messages, promptDebug, users } from "@/db/schema";
 import { toCapturedParams } from "@/lib/ai/capture";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
@@ -408,7 +410,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
       expect(used.every((m) => m.branches.includes("tool"))).toBe(true);
 
       // Each returned memory counted once for this answer (the prompt may have carried it too).
-      const rows = await db().select().from(memories).where(eq(memories.userId, user.id));
+      const rows = await db().select(withUsage).from(memories).where(eq(memories.userId, user.id));
       expect(rows.map((r) => r.accessCount)).toEqual([1, 1]);
 
       // Deleting a listed memory redacts its text from the record: the tool rows and the tool result the model received.
@@ -476,7 +478,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
       expect((record?.trace as ContextTrace | undefined)?.toolCalls).toHaveLength(memoryToolsConfig.maxSteps - 1);
       expect(assistant.content).toBe("Done.");
       // The same memory returned three times counts once.
-      const [row] = await db().select().from(memories).where(eq(memories.userId, user.id));
+      const [row] = await db().select(withUsage).from(memories).where(eq(memories.userId, user.id));
       expect(row?.accessCount).toBe(1);
     });
 

@@ -1,6 +1,7 @@
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
+import { usageColumns } from "@/db/queries/memory-usage";
 import { memories } from "@/db/schema";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
@@ -89,7 +90,7 @@ describe.each(DB_KINDS)("assembleContext on %s", (kind) => {
 
   const accessCounts = async () => {
     const rows = await database.db
-      .select({ id: memories.id, accessCount: memories.accessCount, updatedAt: memories.updatedAt })
+      .select({ id: memories.id, accessCount: usageColumns.accessCount, updatedAt: memories.updatedAt })
       .from(memories)
       .where(inArray(memories.id, Object.values(ids)));
     return Object.fromEntries(

@@ -3,11 +3,13 @@
  * near-misses below the threshold in the trace, and access counted for every memory a prompt
  * carries — once, whatever branches chose it — and never by a preview.
  */
+
 import { eq, inArray, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { retrievalConfig, retrievalStrategies } from "@/core/config";
 import type { Database, Db } from "@/db/client";
+import { withUsage } from "@/db/queries/memory-usage";
 import { memories } from "@/db/schema";
 import { embedOffline } from "@/lib/ai/offline/embedder";
 import { editMemory, memoryEmbeddingText } from "@/lib/memory/store/memory-store";
@@ -78,7 +80,7 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
 
   const rowsOf = (ids: readonly string[]) =>
     db
-      .select()
+      .select(withUsage)
       .from(memories)
       .where(inArray(memories.id, [...ids]))
       .then((rows) => ids.map((id) => rows.find((row) => row.id === id)));
@@ -305,7 +307,7 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
       await assembleContext(db, input(userId, { conversationId }));
       await previewContext(db, input(userId, { conversationId }));
       expect(await counts()).toEqual([2, 2, 2, 2, 0]);
-      const [other] = await db.select().from(memories).where(eq(memories.id, miss));
+      const [other] = await db.select(withUsage).from(memories).where(eq(memories.id, miss));
       expect(other?.lastAccessedAt).toBeNull();
     });
 
@@ -315,13 +317,13 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
         offlineMemory(userId, "Dinner", "Loves cooking pasta for dinner"),
       ]);
       const dialect = new PgDialect();
-      // The database refuses the access UPDATE only; every read works.
+      // The database refuses the access count's statement only; every read works.
       const refusing = new Proxy(db, {
         get(target, key, receiver) {
           if (key !== "execute") return Reflect.get(target, key, receiver);
           return (query: SQL) => {
-            if (dialect.sqlToQuery(query).sql.trim().startsWith("UPDATE memories")) {
-              return Promise.reject(new Error("permission denied for table memories"));
+            if (dialect.sqlToQuery(query).sql.trim().startsWith("INSERT INTO memory_usage")) {
+              return Promise.reject(new Error("permission denied for table memory_usage"));
             }
             return target.execute(query);
           };
@@ -331,7 +333,7 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
       expect(trace).toMatchObject({
         status: "failed",
         failedStage: "access",
-        error: "permission denied for table memories",
+        error: "permission denied for table memory_usage",
         candidates: [],
         memoryLines: [],
         accessCountedIds: [],

@@ -2,6 +2,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMBEDDING_DIMENSIONS, retrievalConfig, retrievalStrategies } from "@/core/config";
 import { type Database, selectRows } from "@/db/client";
+import { usageColumns, withUsage } from "@/db/queries/memory-usage";
 import { MEMORY_STATUSES, memories } from "@/db/schema";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import {
@@ -460,8 +461,8 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
         db
           .select({
             id: memories.id,
-            accessCount: memories.accessCount,
-            lastAccessedAt: memories.lastAccessedAt,
+            accessCount: usageColumns.accessCount,
+            lastAccessedAt: usageColumns.lastAccessedAt,
             updatedAt: memories.updatedAt,
           })
           .from(memories)
@@ -536,7 +537,7 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       },
     ]);
     const [stored] = await db
-      .select()
+      .select(withUsage)
       .from(memories)
       .where(eq(memories.id, id ?? ""));
     // Retrieval reads only: access is counted for what a prompt carries (access.ts).

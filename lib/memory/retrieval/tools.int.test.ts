@@ -3,9 +3,11 @@
  * through the composition root (lib/runtime.ts) changing what retrieval does — on PGlite and
  * Postgres, one database per kind for both.
  */
+
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
+import { withUsage } from "@/db/queries/memory-usage";
 import { memories } from "@/db/schema";
 import { processAssemblyConfig } from "@/lib/runtime";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
@@ -79,13 +81,13 @@ describe.each(DB_KINDS)("memory tools and the strategy setting on %s", (kind) =>
     });
 
     it("counts an access for each memory returned, once per answer", async () => {
-      const before = await database.db.select().from(memories).where(eq(memories.userId, userId));
+      const before = await database.db.select(withUsage).from(memories).where(eq(memories.userId, userId));
       const counted = new Set<string>();
       const first = await run({ type: "preference" }, counted);
       const again = await run({ type: "preference" }, counted);
       expect(first.accessCountedIds).toHaveLength(1);
       expect(again.accessCountedIds).toEqual([]);
-      const after = await database.db.select().from(memories).where(eq(memories.userId, userId));
+      const after = await database.db.select(withUsage).from(memories).where(eq(memories.userId, userId));
       const tea = (rows: typeof before) => rows.find((row) => row.content === "Prefers green tea");
       expect((tea(after)?.accessCount ?? 0) - (tea(before)?.accessCount ?? 0)).toBe(1);
       expect(tea(after)?.lastAccessedAt?.toISOString()).toBe(NOW.toISOString());

@@ -15,6 +15,7 @@ import {
   updateMemory,
 } from "@/db/queries/memories";
 import { insertMemoryEvents, snapshotOf } from "@/db/queries/memory-events";
+import { NEVER_USED } from "@/db/queries/memory-usage";
 import { vectorProblem } from "@/db/queries/vectors";
 import type { MemoryType } from "@/db/schema";
 
@@ -115,6 +116,6 @@ export async function createUserMemory(db: Db, input: NewUserMemory, embedder: M
     await insertMemoryEvents(tx, [
       { userId: input.userId, memoryId: row.id, action: "create", actor: "user", before: null, after: snapshotOf(row) },
     ]);
-    return toMemoryRecord(row);
+    return toMemoryRecord({ ...row, ...NEVER_USED });
   });
 }
