@@ -249,6 +249,11 @@ export async function redactDeletedMemories(db: Db, scope: Pick<RedactionScope, 
   await redactEventReasons(db, scope);
 }
 
+/** The distinct well-formed memory ids among `ids` (a trace is JSON: anything else is not a memory). */
+export function validMemoryIds(ids: readonly string[]): string[] {
+  return [...new Set(ids.filter((id) => UUID.test(id)))];
+}
+
 /**
  * Of `memoryIds`, those that are deleted or no longer exist (erased), after locking the rest
  * against a concurrent delete until the caller's transaction ends (FOR KEY SHARE, in id order:
@@ -259,7 +264,7 @@ export async function lockGoneMemories(
   db: Db,
   { userId, memoryIds }: { userId: string; memoryIds: readonly string[] },
 ): Promise<string[]> {
-  const ids = [...new Set(memoryIds.filter((id) => UUID.test(id)))];
+  const ids = validMemoryIds(memoryIds);
   if (ids.length === 0) return [];
   const rows = await db
     .select({ id: memories.id, status: memories.status })

@@ -1,0 +1,124 @@
+/**
+ * savePromptDebug: the chat turn's debug record is one statement when every memory it names is still
+ * there, and never brings back the text of a memory deleted while it was being written.
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database, Db } from "@/db/client";
+import { insertMemory } from "@/db/queries/memories";
+import { getPromptDebug, type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
+import { redactDeletedMemories } from "@/db/queries/redaction";
+import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { createConversation, createPair, createUser } from "@/tests/fixtures/jobs";
+
+/** `db`, counting the transactions opened through it. */
+function counting(db: Db): { db: Db; transactions: () => number } {
+  let transactions = 0;
+  const proxy = new Proxy(db, {
+    get(target, key, receiver) {
+      if (key === "transaction") transactions += 1;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { db: proxy, transactions: () => transactions };
+}
+
+describe.each(DB_KINDS)("savePromptDebug on %s", (kind) => {
+  let database: Database;
+  let userId: string;
+  let conversationId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    userId = await createUser(database.db, "Debug");
+    conversationId = await createConversation(database.db, userId);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  /** A record whose trace and model input carry each memory's line. */
+  async function recordOf(memories: { id: string; content: string }[]): Promise<NewPromptDebug> {
+    const pair = await createPair(database.db, { userId, conversationId }, "What do I like?", "");
+    const lines = memories.map((memory) => `• ${memory.content}`);
+    return {
+      userId,
+      conversationId,
+      messageId: pair.assistantMessageId,
+      modelInput: [{ type: "stream", params: { prompt: [{ role: "system", content: lines.join("\n") }] } }],
+      trace: {
+        candidates: memories.map((memory, i) => ({
+          memoryId: memory.id,
+          title: null,
+          content: memory.content,
+          branch: "semantic",
+          rank: i + 1,
+          fate: "included",
+          line: lines[i],
+        })),
+        memoryLines: lines,
+      },
+      provider: "offline",
+      modelId: "offline",
+      mode: "conversational",
+      temperature: 0.7,
+      retrievalStatus: "ok",
+    };
+  }
+
+  const memory = (content: string) => insertMemory(database.db, { userId, content, provenance: "user_created" });
+
+  it("writes, and rewrites, in one statement when every memory it names is still there", async () => {
+    const [tea, hills] = await Promise.all([memory("Drinks oolong tea"), memory("Walks in the hills")]);
+    const record = await recordOf([tea, hills]);
+    const { db, transactions } = counting(database.db);
+    await savePromptDebug(db, record);
+    await savePromptDebug(db, { ...record, outputTokens: 12, finishReason: "stop", latencyMs: 40 });
+    expect(transactions()).toBe(0);
+    const stored = await getPromptDebug(database.db, { userId, messageId: record.messageId });
+    expect(stored).toMatchObject({ outputTokens: 12, finishReason: "stop", temperature: 0.7, mode: "conversational" });
+    expect(JSON.stringify(stored.trace)).toContain("Drinks oolong tea");
+    expect(stored.modelInput).toEqual(record.modelInput);
+    expect(stored.updatedAt.getTime()).toBeGreaterThanOrEqual(stored.createdAt.getTime());
+  });
+
+  it("falls back to the transaction that redacts when a memory it names is gone", async () => {
+    const [kept, gone] = await Promise.all([memory("Plays chess"), memory("Keeps a Vexmoor journal")]);
+    await database.db.execute(sql`UPDATE memories SET status = 'deleted' WHERE id = ${gone.id}`);
+    const record = await recordOf([kept, gone]);
+    const { db, transactions } = counting(database.db);
+    await savePromptDebug(db, record);
+    expect(transactions()).toBe(1);
+    const stored = await getPromptDebug(database.db, { userId, messageId: record.messageId });
+    expect(JSON.stringify(stored)).not.toContain("Vexmoor");
+    expect(JSON.stringify(stored)).toContain("Plays chess");
+  });
+
+  it.runIf(kind === "postgres")(
+    "waits for a delete in progress and redacts what it deleted (never writes the text after the delete's redaction)",
+    async () => {
+      const secret = await memory("Hides a Quorrith key under the mat");
+      const record = await recordOf([secret]);
+      let saved: Promise<void> | undefined;
+      await database.db.transaction(async (tx) => {
+        // A delete as deleteMemory does it: lock the memory, redact what exists (no record yet), mark it deleted.
+        await tx.execute(sql`SELECT id FROM memories WHERE id = ${secret.id} FOR UPDATE`);
+        await redactDeletedMemories(tx, { userId, memoryIds: [secret.id] });
+        await tx.execute(sql`UPDATE memories SET status = 'deleted' WHERE id = ${secret.id}`);
+        saved = savePromptDebug(database.db, record);
+        // Commit only once the write is waiting for the memory's lock.
+        for (let waited = 0; ; waited += 1) {
+          const [row] = await database.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          );
+          if ((row?.n ?? 0) > 0) break;
+          if (waited > 200) throw new Error("the debug write never waited for the delete");
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      });
+      await saved;
+      const stored = await getPromptDebug(database.db, { userId, messageId: record.messageId });
+      expect(JSON.stringify(stored)).not.toContain("Quorrith");
+    },
+  );
+});
