@@ -25,7 +25,7 @@ import { isStopword, stem } from "./text-features";
 
 /** People (and pets) in the user's life: "my sister …" is someone else's statement, never the user's. */
 export const RELATION_WORDS =
-  "mother-in-law|father-in-law|in-laws|mother|mom|mum|mommy|father|dad|daddy|parents|sisters?|brothers?|siblings?|sons?|daughters?|kids?|children|child|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?|friends?|roommate|flatmate|housemate|neighbou?r|boss|manager|colleague|co-?worker|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|teammate|classmate|therapist|doctor|dog|cat|puppy|kitten";
+  "mother-in-law|father-in-law|in-laws|mother|mom|mum|mommy|father|dad|daddy|parents|sisters?|brothers?|siblings?|sons?|daughters?|kids?|children|child|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?|friends?|mates?|pals?|buddy|roommate|flatmate|housemate|neighbou?r|boss|manager|colleague|co-?worker|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|teammate|classmate|therapist|doctor|dog|cat|puppy|kitten";
 
 export type AttributeClass = "home" | "employer" | "role" | "relationship" | "diet";
 
@@ -73,13 +73,15 @@ export function attributeClasses(content: string): Set<AttributeClass> {
     .filter((w, i) => i > 0 && !["place", "person"].includes(valueKind(w)));
   if (
     /^(?:no longer )?works at\b/.test(lower) ||
-    (/\b(?:signed with|joined|hired by|let go by|laid off by|fired by|employed by)\b/.test(lower) &&
+    (/\b(?:signed with|joined|hired by|let go by|laid off by|fired by|employed by|made redundant (?:from|by|at)|redundant from)\b/.test(
+      lower,
+    ) &&
       organisations.length > 0)
   )
     classes.add("employer");
   if (/^(?:no longer )?works as\b|\bpromoted to\b|^(?:is )?retired\b/.test(lower)) classes.add("role");
   if (
-    /\b(?:single|married|engaged|divorced|separated|widowed|split up|broke up|girlfriend|boyfriend|fianc\p{L}*|dating|in a relationship)\b/u.test(
+    /\b(?:single|married|engaged|divorced|separated|widowed|split up|broke up|called it (?:a day|quits)|parted ways|girlfriend|boyfriend|fianc\p{L}*|dating|in a relationship)\b/u.test(
       lower,
     )
   )
@@ -90,7 +92,7 @@ export function attributeClasses(content: string): Set<AttributeClass> {
 
 /** Words that say a state changed or ended: the new memory replaces what the old one said of its topic. */
 const CHANGE_CUE =
-  /\b(?:no longer|any ?more|used to|quit|stopped|gave up|given up|sold|left|split up|broke up|divorced|retired|let go|laid off|fired|became|become|switched|swapped|walked away|handed in|cut out|(?:is|'s|are) over|former|moved|promoted|got (?:married|engaged)|now)\b|\bex-/i;
+  /\b(?:no longer|any ?more|used to|quit|stopped|gave up|given up|sold|left|split up|broke up|divorced|retired|let go|laid off|fired|made redundant|became|become|switched|swapped|traded|cancell?ed|stolen|written off|called it (?:a day|quits)|parted ways|walked away|handed in|cut out|(?:is|'s|are) over|former|moved|promoted|got (?:married|engaged)|now)\b|\bex-/i;
 
 export function hasChangeCue(content: string): boolean {
   return CHANGE_CUE.test(content);
@@ -133,6 +135,24 @@ function sameWord(x: string, y: string): boolean {
 export function sharedTopic(a: string, b: string): string | undefined {
   const right = topicalWords(b);
   for (const x of topicalWords(a)) if (right.some((y) => sameWord(x, y))) return x;
+  return sharedAcronym(a, b) ?? sharedAcronym(b, a);
+}
+
+/**
+ * An acronym in one memory of a name in the other: "Was made redundant from JLR" / "Works at Jaguar
+ * Land Rover", "Left IBM" / "Works at International Business Machines". Three letters or more, in
+ * capitals, against the initials of as many consecutive capitalised words.
+ */
+function sharedAcronym(a: string, b: string): string | undefined {
+  const names = [...b.matchAll(/\p{Lu}[\p{L}'-]*(?:\s+(?:of\s+)?\p{Lu}[\p{L}'-]*)+/gu)].map((m) =>
+    m[0]
+      .split(/\s+/)
+      .filter((w) => w !== "of")
+      .map((w) => w.charAt(0))
+      .join(""),
+  );
+  for (const [acronym] of a.matchAll(/\b\p{Lu}{3,6}\b/gu))
+    if (names.some((initials) => initials.includes(acronym))) return acronym.toLowerCase();
   return undefined;
 }
 
@@ -145,4 +165,4 @@ export function restates(a: string, b: string): boolean {
 
 /** The end of a state, rather than a new value: it must name what it ends. */
 export const CESSATION =
-  /\b(?:no longer|not|any ?more|quit|stopped|gave up|given up|sold|left|swapped|retired|split up|broke up|divorced|let go|laid off|fired|walked away|handed in|moved out|(?:is|'s|are) over)\b|n't\b/i;
+  /\b(?:no longer|not|any ?more|quit|stopped|gave up|given up|sold|left|swapped|traded in|cancell?ed|stolen|written off|retired|split up|broke up|called it (?:a day|quits)|parted ways|divorced|let go|laid off|fired|made redundant|walked away|handed in|moved out|(?:is|'s|are) over)\b|n't\b/i;
