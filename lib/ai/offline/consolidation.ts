@@ -18,7 +18,10 @@
  *      …whose new value extends the old one ("Berlin" → "Berlin
  *      Kreuzberg")                                                 → UPDATE
  *   3. "Likes X" vs "Dislikes X" (opposite attitude, same thing)    → SUPERSEDE
- *   3a. "Prefers X over Y" against a stored liking of Y (not of X)   → SUPERSEDE
+ *   3a. an activity ended ("Quit smoking") against doing it ("Smokes
+ *      after dinner"); a one-word denial ("Is not diabetic") against
+ *      its derivation ("Has type 2 diabetes"); "Prefers X over Y"
+ *      against a stored liking of Y (not of X)                     → SUPERSEDE
  *   3b. by topic (topic.ts), for memories in the user's own words:
  *      one single-valued attribute class (home, employer, role,
  *      relationship, diet) with a value that does not restate the
@@ -35,7 +38,16 @@ import {
   normaliseMemoryText,
 } from "@/lib/memory/extraction/consolidation-prompt";
 import { type ConsolidationOutput, consolidationOutputSchema } from "@/lib/memory/extraction/consolidation-schema";
-import { aboutSomeoneElse, attributeClasses, CESSATION, hasChangeCue, restates, sharedTopic } from "./topic";
+import {
+  aboutSomeoneElse,
+  attributeClasses,
+  CESSATION,
+  endedActivity,
+  hasChangeCue,
+  isActivity,
+  restates,
+  sharedTopic,
+} from "./topic";
 
 /** Two embeddings this close are the same memory, whatever the wording differences. */
 export const SAME_MEMORY_SIMILARITY = 0.97;
@@ -204,6 +216,15 @@ function compare(candidate: ConsolidationCandidate, memory: NearMemoryForPrompt)
   if (a?.kind === "attitude" && b?.kind === "attitude" && a.object === b.object && a.positive !== b.positive) {
     return decide("SUPERSEDE", memory, `The user's attitude to "${a.object}" changed.`);
   }
+
+  // "Quit smoking", "Hasn't had a drink since March": every memory of doing it ("Drinks wine most evenings").
+  const activity = endedActivity(candidate.content);
+  if (activity && isActivity(memory.content, activity) && !aboutSomeoneElse(memory.content))
+    return decide("SUPERSEDE", memory, "The user stopped the activity the stored memory says they do.");
+  // "Is not diabetic" (a correction) against "Has type 2 diabetes": one word denied, the stored condition its derivation.
+  const denied = /^is (?:not|no longer) ([\p{L}-]+)$/u.exec(normaliseMemoryText(candidate.content))?.[1];
+  if (denied && !aboutSomeoneElse(memory.content) && sharedTopic(denied, memory.content) !== undefined)
+    return decide("SUPERSEDE", memory, `The user says they are not ${denied}: the stored memory no longer holds.`);
 
   const overtaken = preferredOver(candidate.content, memory.content);
   if (overtaken) return decide("SUPERSEDE", memory, `The user now prefers something over "${overtaken}".`);

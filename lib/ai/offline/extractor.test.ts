@@ -505,3 +505,28 @@ describe("extractMemoriesOffline: round 6 — presence 'now', corrections, terse
     expect(contents("I work at Globex")).toEqual(["Workplace: Works at Globex"]);
   });
 });
+
+describe("extractMemoriesOffline: round 6 — a new occupation after a job ended, a posting's place, a corrected condition", () => {
+  const contents = (userMessage: string) => extract(userMessage).map((m) => `${m.title}: ${m.content}`);
+
+  it("reads 'I'm a X now' as the occupation only after the end of a job", () => {
+    expect(contents("Quit my job at the bank — I'm a yoga teacher now.")).toContain(
+      "Occupation: Works as a yoga teacher",
+    );
+    expect(contents("I'm a yoga teacher now.")).toEqual(["Self-description: Is a yoga teacher"]);
+    expect(contents("Quit my job at the bank, I'm a mess.")).not.toContain("Occupation: Works as a mess");
+  });
+
+  it("resolves 'that's where I'm living' to a posting's place, not its month, and drops how long", () => {
+    expect(
+      contents("The firm sent me to the Oslo branch in March, so that's where I'm living for the next year."),
+    ).toEqual(["Home: Lives in Oslo"]);
+    expect(contents("They posted me to Oslo in March, that's where I'm based.")).toEqual(["Home: Lives in Oslo"]);
+  });
+
+  it("reads 'I'm not X' as a correction and 'not X anymore' as an end", () => {
+    expect(contents("I'm not diabetic, that's my brother.")[0]).toBe("Diet: Is not diabetic");
+    expect(contents("I'm not vegan anymore.")).toEqual(["Diet: Is no longer vegan"]);
+    expect(contents("Am I diabetic?")).toEqual([]);
+  });
+});

@@ -172,12 +172,14 @@ const SENTENCE_BREAK =
  * with I or my, so "Also, I live in Oslo" stays whole), and a second change of state sharing the
  * user's own subject ("I packed up and moved to Cork", "I left Oslo and then moved to Bergen";
  * not "My brother quit and moved to Perth", which is not the user's), and a clause that points back
- * at a place (", so that's where I live", ", which is where we're based": reference.ts resolves it).
+ * at a place (", so that's where I live", ", which is where we're based": reference.ts resolves it),
+ * a clause about someone else (", that's my brother"), and a colon before a first-person clause
+ * ("Quick update for your notes: I'm in Kraków now").
  */
 /** Past verbs of a change of state that open a clause without its subject ("…, got my residence card", "… and found out …"). */
 const ELIDED_CHANGE = "(?:got|sold|quit|left|gave up|found out|retired|joined|signed|swapped|bought|moved|started)";
 const CLAUSE_BREAK = new RegExp(
-  String.raw`(?<!^[\p{L}'-]+),?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|\s+[—–-]+\s+|:\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|(?<=\S\s+\S+),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|,\s+(?=${ELIDED_CHANGE}\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve|\p{L}+ed|got|sold|quit|left)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned|${ELIDED_CHANGE})\s)`,
+  String.raw`(?<!^[\p{L}'-]+),?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|,\s+(?=(?:that's|that is|that was)\s+(?:my|our)\s)|\s+[—–-]+\s+|:\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|(?<=\S\s+\S+),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|,\s+(?=${ELIDED_CHANGE}\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve|\p{L}+ed|got|sold|quit|left)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned|${ELIDED_CHANGE})\s)`,
   "iu",
 );
 
@@ -369,6 +371,9 @@ const WORKPLACE_NAME =
 /** "You've got me down as <slot> X, but it's Y". */
 const CORRECTION =
   /^you(?:'ve| have)?\s+(?:got|put|have|had|listed|noted|written|recorded)\s+me\s+(?:down\s+)?as\s+(living in|based in|working (?:at|for)|(?:being\s+)?(?:an?\s+)?)(.+?),?\s+but\s+(?:it's|it is|i'm|i am|it was)\s+(?:actually\s+|really\s+)?(.+)$/i;
+/** The end of a job: "handed in my notice", "quit my job", "was made redundant", "walked away from law". */
+const JOB_ENDED =
+  /\b(?:handed in my notice|quit my job|left my job|resigned|was made redundant|got made redundant|was laid off|got laid off|walked away from|retired from|lost my job|packed in my job)\b/i;
 /** Someone moved the user up a rank, so the role is not where (a floor, an office) but what. */
 const NOT_A_ROLE = /\b(?:office|branch|floor|site|building|desk|team|department|front|top|queue|list|room)\b/i;
 
@@ -608,11 +613,12 @@ const RULES: readonly Rule[] = [
     },
   },
   {
-    pattern: new RegExp(`^${I_AM} (?:not|no longer) (?:a |an )?(${DIETS})(?: any ?more)?$`, "i"),
-    build: (m) => ({
+    pattern: new RegExp(`^${I_AM} (not|no longer) (?:a |an )?(${DIETS})( any ?more)?$`, "i"),
+    // "I'm not diabetic" without "anymore" is a correction ("Is not diabetic"), not an end.
+    build: (m, { clause }) => ({
       type: "fact",
       title: "Diet",
-      content: `Is no longer ${(m[1] ?? "").toLowerCase()}`,
+      content: `${(m[1] ?? "").toLowerCase() === "not" && !m[3] && !/\bany ?more\b|\bnow\b/i.test(clause) ? "Is not" : "Is no longer"} ${(m[2] ?? "").toLowerCase()}`,
       importance: 0.8,
     }),
   },
@@ -936,7 +942,10 @@ const PLACE_TAIL =
   /,\s*(?:and\s+|but\s+|so\s+)?(?:the|my|our|it|it's|its|i|i'm|we|we're|they|they're|he|she|which|where|who|this|that)\b.*$/i;
 
 function place(title: string, lead: string, rawPlace: string): Recognised | undefined {
-  const where = cleanObject(rawPlace.replace(PLACE_TAIL, ""));
+  // How long is not where: "in Dubai for the next couple of years" → "Dubai".
+  const where = cleanObject(
+    rawPlace.replace(PLACE_TAIL, "").replace(/\s+for (?:the )?(?:next|coming|foreseeable|past|last)\b.*$/i, ""),
+  );
   return where.length > 0 ? { type: "personal", title, content: `${lead} ${where}`, importance: 0.7 } : undefined;
 }
 
@@ -984,6 +993,14 @@ function recognise(clause: string, context: ClauseContext): Recognised | undefin
     const recognised = match ? rule.build(match, context) : undefined;
     if (!recognised) continue;
     // A self-description that names a single-valued attribute takes its title ("Is a Tallinn resident" → Home).
+    // "Handed in my notice — I'm a full-time potter now": after the end of a job, "I'm a X now" is the occupation.
+    if (
+      recognised.title === "Self-description" &&
+      /^Is an? /.test(recognised.content) &&
+      NOW_CUE.test(context.clause) &&
+      JOB_ENDED.test(context.message)
+    )
+      return work("as", recognised.content.replace(/^Is /, ""), false) ?? recognised;
     const attribute =
       recognised.title === "Self-description" ? [...attributeClasses(recognised.content)][0] : undefined;
     return attribute ? { ...recognised, title: CLASS_TITLES[attribute] } : recognised;

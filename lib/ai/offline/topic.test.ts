@@ -113,3 +113,28 @@ describe("supersede by topic, round 6: ends of possessions and memberships, acro
     expect(decidePreference("Prefers trains over planes", "Sister loves planes")).not.toBe("SUPERSEDE");
   });
 });
+
+describe("supersede by topic, round 6: an activity ended, a one-word denial", () => {
+  it.each([
+    ["Has quit smoking", "Smokes after dinner"],
+    ["Hasn't had a drink since June", "Drinks beer at weekends"],
+    ["Gave up drinking in the spring", "Drinks red wine"],
+    ["Is not diabetic", "Has type 1 diabetes"],
+    ["Is not allergic", "Has a pollen allergy"],
+  ])("%j supersedes %j", (candidate, stored) => {
+    expect(decide(candidate, stored)).toBe("SUPERSEDE");
+  });
+
+  it.each([
+    // the activity has an object: it ends only that
+    ["Stopped drinking coffee", "Drinks tea every morning"],
+    ["No longer plays tennis", "Plays golf on Sundays"],
+    ["No longer lives in Denver", "Lives in Lisbon"],
+    ["No longer works for Acme", "Works at Globex"],
+    // someone else's, or a denial of something else
+    ["Has quit smoking", "Dad smokes a pipe"],
+    ["Is not diabetic", "Has asthma"],
+  ])("%j does not supersede %j", (candidate, stored) => {
+    expect(decide(candidate, stored)).not.toBe("SUPERSEDE");
+  });
+});

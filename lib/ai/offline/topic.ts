@@ -116,8 +116,14 @@ export function topicalWords(content: string): string[] {
 /** Derivations of one word: "smoking"/"smoker", "law"/"lawyer", "vegan"/"veganism". */
 const DERIVATION = /^(?:er|r|yer|ist|ian|ism|ing|or|ed)$/;
 
+/** A root without an adjective's or a noun's ending: "diabetic"/"diabetes", "allergic"/"allergy". */
+function root(word: string): string {
+  return word.replace(/(?:ics?|ies|es|e|y)$/, "");
+}
+
 function sameWord(x: string, y: string): boolean {
   if (x === y) return true;
+  if (root(x).length >= 5 && root(x) === root(y)) return true;
   const derives = (a: string, b: string) => {
     const base = stem(a);
     const rest = b.startsWith(base) ? b.slice(base.length).replace(/^e/, "") : undefined;
@@ -154,6 +160,25 @@ function sharedAcronym(a: string, b: string): string | undefined {
   for (const [acronym] of a.matchAll(/\b\p{Lu}{3,6}\b/gu))
     if (names.some((initials) => initials.includes(acronym))) return acronym.toLowerCase();
   return undefined;
+}
+
+/**
+ * An activity ended with nothing after it but a time: "Quit smoking", "Hasn't had a drink since March",
+ * "Gave up drinking in May" → its stem ("smok", "drink"). With an object ("Stopped drinking coffee",
+ * "No longer plays tennis") it ends only what names that object, so none is returned.
+ */
+const ACTIVITY_ENDED =
+  /^(?:has\s+|have\s+)?(?:quit|stopped|given up|gave up|no longer|(?:has|have)n't had an?|hasn't had an?|haven't had an?)\s+(\p{L}+)(?:\s+(?:since|for (?:a|an|one|two|three|four|five|six|several|a few|\d+) (?:while|days?|weeks?|months?|years?)|after|last|this|(?:back\s+)?in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|the (?:spring|summer|autumn|fall|winter)|\d{4}))\b.*)?$/iu;
+
+export function endedActivity(content: string): string | undefined {
+  const word = ACTIVITY_ENDED.exec(content.trim())?.[1];
+  return word && !isStopword(word.toLowerCase()) ? stem(word.toLowerCase()) : undefined;
+}
+
+/** A memory of doing `activity` (a stem): its verb ("Drinks wine most evenings", "Smokes after dinner"). */
+export function isActivity(content: string, activity: string): boolean {
+  const verb = /^(?:still\s+|usually\s+|often\s+)?(\p{L}+)/iu.exec(content.trim())?.[1];
+  return verb !== undefined && stem(verb.toLowerCase()) === activity;
 }
 
 /** True when every topical word of `b` is in `a`: the same value again ("Moved to Berlin" / "Lives in Berlin"). */
