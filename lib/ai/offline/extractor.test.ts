@@ -530,3 +530,23 @@ describe("extractMemoriesOffline: round 6 — a new occupation after a job ended
     expect(contents("Am I diabetic?")).toEqual([]);
   });
 });
+
+describe("extractMemoriesOffline: round 6 — a demonym after a dwelling", () => {
+  const contents = (userMessage: string) => extract(userMessage).map((m) => `${m.title}: ${m.content}`);
+
+  it("reads 'we're officially <demonym>' as living where the dwelling is", () => {
+    expect(contents("Got the keys to a flat in Leeds, so we're officially Yorkshiremen.")).toEqual([
+      "Home: Lives in Leeds",
+    ]);
+  });
+
+  it.each([
+    "I'm officially a Glaswegian.", // no dwelling named: the demonym alone names no place here
+    "We bought a flat in Leeds as an investment, so we're officially landlords.",
+    "We bought a flat in Leeds as an investment, so we're officially Yorkshiremen.",
+    "If we get the flat in Leeds, we're officially Yorkshiremen.",
+    "We got a flat in Leeds. Are we officially Yorkshiremen?",
+  ])("reads no home from %j", (message) => {
+    expect(contents(message).filter((c) => c.includes("Lives in"))).toEqual([]);
+  });
+});

@@ -401,6 +401,20 @@ const CHANGE_RULES: readonly Rule[] = [
     },
   },
   {
+    // A demonym after a dwelling: "We closed on a house in Raleigh, so we're officially North
+    // Carolinians", "Got the keys to a flat in Leeds: I'm now a Leeds resident" — the place is the
+    // dwelling's (reference.ts); a demonym alone ("I'm officially a Londoner") names no place here.
+    pattern:
+      /^(?:i (?:guess|suppose|reckon)\s+)?(?:we're|we are|i'm|i am)\s+(?:now\s+)?officially\s+(?:an?\s+)?([\p{L}]+(?:\s+[\p{L}]+)?)$/iu,
+    build: (m, { antecedents, sentence }) => {
+      const demonym = m[1] ?? "";
+      if (!/^\p{Lu}/u.test(demonym) || !/(?:ans?|ers?|ites?|ese|m[ae]n)$/.test(demonym) || !antecedents.dwelling)
+        return undefined;
+      if (TEMPORARY.test(sentence)) return undefined;
+      return place("Home", "Lives in", antecedents.dwelling);
+    },
+  },
+  {
     // A terse update: "moved. halifax now." — a bare place with "now", in a message that says the
     // user moved (not "haven't moved"). The name must read as a place (it may be written in lower case).
     pattern: /^(\p{L}[\p{L}'.-]*(?:\s+\p{L}[\p{L}'.-]*){0,2})$/u,

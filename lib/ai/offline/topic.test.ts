@@ -134,6 +134,8 @@ describe("supersede by topic, round 6: an activity ended, a one-word denial", ()
     // someone else's, or a denial of something else
     ["Has quit smoking", "Dad smokes a pipe"],
     ["Is not diabetic", "Has asthma"],
+    // a dwelling the user does not live in is no home
+    ["Bought a flat in Leeds as an investment", "Lives in York"],
   ])("%j does not supersede %j", (candidate, stored) => {
     expect(decide(candidate, stored)).not.toBe("SUPERSEDE");
   });

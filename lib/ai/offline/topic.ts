@@ -46,6 +46,9 @@ export function aboutSomeoneElse(content: string): boolean {
 
 /** Dwellings: with a named place they say where the user lives ("Sold the Zurich flat", "a chalet near Lucerne"). */
 const DWELLING = /\b(?:flat|apartment|house|chalet|condo|cottage|studio|halls|bungalow|place)\b/i;
+/** A dwelling the user does not live in: "a flat in Leeds as an investment", "a holiday cottage in Wales". */
+const NOT_LIVED_IN =
+  /\b(?:as an investment|investment (?:property|flat)|to (?:let|rent out)|buy-to-let|holiday (?:home|let|cottage|flat)|rental|for (?:my|our) (?:mum|mom|dad|parents|son|daughter|kids))\b/i;
 const NAMED = /\b\p{Lu}[\p{L}'-]+/gu;
 /** The title the extractor's rules give each class, so the near-memory search finds one from the other. */
 export const CLASS_TITLES: Readonly<Record<AttributeClass, string>> = {
@@ -65,7 +68,7 @@ export function attributeClasses(content: string): Set<AttributeClass> {
   if (
     /^(?:no longer )?lives in\b/.test(lower) ||
     (/\b(?:resident|relocated|moved|swapped|left|rent|rents|renting)\b/.test(lower) && places.length > 0) ||
-    (DWELLING.test(lower) && places.length > 0)
+    (DWELLING.test(lower) && places.length > 0 && !NOT_LIVED_IN.test(lower))
   )
     classes.add("home");
   const organisations = [...text.matchAll(NAMED)]
