@@ -550,3 +550,26 @@ describe("extractMemoriesOffline: round 6 — a demonym after a dwelling", () =>
     expect(contents(message).filter((c) => c.includes("Lives in"))).toEqual([]);
   });
 });
+
+describe("extractMemoriesOffline: round 6 precision probes (sentences outside the set that the first version stored wrongly)", () => {
+  const contents = (userMessage: string) => extract(userMessage).map((m) => `${m.title}: ${m.content}`);
+
+  it.each([
+    ["I'm in Rome now, flying home Sunday.", []], // travel; "home" after a verb of going is the way home
+    ["You have me down as living in Paris, but it's complicated.", []],
+    ["New job: none yet, still looking.", []],
+    ["My new job at Google starts soon.", []],
+    ["Goal for today: survive.", []],
+    ["Cancelled the trip to Rome.", []],
+    ["Traded stories with an old friend.", []],
+    ["Called it a day at work early.", []],
+    ["Dad turns the music up too loud.", []],
+    ["I'm not hungry.", []],
+  ])("%j stores %j", (message, expected) => {
+    expect(contents(message)).toEqual(expected);
+  });
+
+  it("reads no home from a terse place after moving a thing", () => {
+    expect(contents("moved the sofa. lounge now.").filter((c) => c.includes("Lives in"))).toEqual([]);
+  });
+});

@@ -296,7 +296,7 @@ export function splitClauses(text: string): { clause: string; mood: Mood; senten
 const RELATION = `(?:(?:best|close|old|older|younger|little|big|baby|twin|eldest|oldest|youngest|step|ex|late|new)[- ]?)?(?:${RELATION_WORDS})`;
 /** How a statement about someone goes on after their name: a verb (optionally after an adverb). */
 const THIRD_PARTY_PREDICATE =
-  /^(?:(?:just|recently|also|really|still|now|currently|finally|always|never)\s+)*(?:is|are|was|were|'s|lives|live|works|work|loves|love|likes|like|hates|hate|enjoys|enjoy|prefers|prefer|adores|wants|want|has|have|had|studies|study|moved|relocated|turns|turned|plays|play|speaks|speak|owns|teaches|runs|dislikes|can't stand|doesn't like|does not like|don't like|got|became|started|goes|drives|uses|needs|plans|hopes|just|went|began|left|quit|took|made|won|lost|bought|sold|met|grew|gave|\p{L}+ed)\b/iu;
+  /^(?:(?:just|recently|also|really|still|now|currently|finally|always|never)\s+)*(?:is|are|was|were|'s|lives|live|works|work|loves|love|likes|like|hates|hate|enjoys|enjoy|prefers|prefer|adores|wants|want|has|have|had|studies|study|moved|relocated|turn(?:s|ed) \d+|plays|play|speaks|speak|owns|teaches|runs|dislikes|can't stand|doesn't like|does not like|don't like|got|became|started|goes|drives|uses|needs|plans|hopes|just|went|began|left|quit|took|made|won|lost|bought|sold|met|grew|gave|\p{L}+ed)\b/iu;
 /** A name: capitalised words, as written. */
 const NAME = /^,?\s*(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?),?\s+(.+)$/u;
 
@@ -356,7 +356,8 @@ function task(description: string, currentDate: string, kind: "reminder" | "obli
 const NOW_CUE = /\bnow\b/i;
 const MOMENT_NOW = /\b(?:right|just|for|until|till|as of) now\b/i;
 /** Travel, not a home: "landed", "passing through", "on a layover". */
-const TRAVEL = /\b(?:landed|arrived|arriving|flew|flying|layover|stopover|passing through|back tomorrow|back on)\b/i;
+const TRAVEL =
+  /\b(?:landed|arrived|arriving|flew|flying|fly|layover|stopover|passing through|back tomorrow|back on|(?:heading|going|coming|back) home|home on)\b/i;
 /** A name as written, up to three words ("Kraków", "Mallorca", "Cape Town"). */
 const NAME_SOURCE = String.raw`\p{Lu}[\p{L}'.-]*(?:\s+\p{Lu}[\p{L}'.-]*){0,2}`;
 /** Since when, long enough to be a home: a season, a month, a year, "last year" — not "since Monday" or "since lunch". */
@@ -422,7 +423,10 @@ const CHANGE_RULES: readonly Rule[] = [
       const where = m[1] ?? "";
       if (!NOW_CUE.test(clause) || MOMENT_NOW.test(clause)) return undefined;
       if (
-        !/\b(?:moved|relocated|emigrated)\b/i.test(message) ||
+        // "moved." or "moved house", not "moved the sofa".
+        !/\b(?:moved|relocated|emigrated)\b(?!\s+(?:the|my|a|an|our|some|it|them|this|that|his|her|their)\b)/i.test(
+          message,
+        ) ||
         /(?:\bnot|\bnever|n't)\s+(?:\S+\s+)?moved\b/i.test(message)
       )
         return undefined;
@@ -459,8 +463,10 @@ const CHANGE_RULES: readonly Rule[] = [
       const slot = (m[1] ?? "").toLowerCase();
       const value = cleanObject(m[3] ?? "");
       if (!value || value.split(/\s+/).length > 5) return undefined;
-      if (/^(?:living|based)/.test(slot)) return place("Home", "Lives in", value);
-      if (slot.startsWith("working")) return work("at", value, false);
+      // A home or an employer is a name ("…but it's complicated" is none).
+      const named = /^\p{Lu}/u.test(value) && valueKind(value) !== "person";
+      if (/^(?:living|based)/.test(slot)) return named ? place("Home", "Lives in", value) : undefined;
+      if (slot.startsWith("working")) return named ? work("at", value, false) : undefined;
       if (/\ban?\s*$/.test(slot) || /^an?\s/i.test(value))
         return work("as", /^an?\s/i.test(value) ? value : `a ${value}`, false);
       const kind = valueKind(value);
@@ -489,7 +495,14 @@ const CHANGE_RULES: readonly Rule[] = [
     build: (m, { sentence }) => {
       if (/\b(?:would|could|might|may|will|maybe|hope|wish|want|if)\b/i.test(sentence)) return undefined;
       const value = cleanObject(m[1] ?? "");
-      if (!value || value.split(/\s+/).length > 5) return undefined;
+      if (!value || value.split(/\s+/).length > 5 || value.includes(",")) return undefined;
+      // "New job: none yet", "My new job at Google starts soon": no value, or a job still to come.
+      if (
+        /^(?:none|nothing|no|not|tbd|tbc|still|the weekend)\b|\b(?:starts?|begins?|is|was|soon|next|tomorrow)\b/i.test(
+          value,
+        )
+      )
+        return undefined;
       if (/^an?\s/i.test(value)) return work("as", value, false);
       return ["place", "person"].includes(valueKind(value)) ? undefined : work("at", value, false);
     },
@@ -548,11 +561,13 @@ const CHANGE_RULES: readonly Rule[] = [
   },
   {
     // A goal after a colon: "Goal for next year: climb Kilimanjaro", "My goal this spring: run a 10k".
-    pattern: /^(?:[Mm]y\s+)?(?:(?:[Mm]ain|[Bb]ig)\s+)?(?:goal|Goal)(?:\s+(?:for|this)\s+[^:]{1,25})?:\s*(\p{Ll}.+)$/u,
+    pattern: /^(?:[Mm]y\s+)?(?:(?:[Mm]ain|[Bb]ig)\s+)?(?:goal|Goal)(?:\s+(?:for|this)\s+([^:]{1,25}))?:\s*(\p{Ll}.+)$/u,
+    // A goal for the day is a to-do, not a goal: "Goal for today: survive".
     build: (m, { currentDate }) =>
-      /^(?:not|no|none|nothing|dunno|undecided|tbd|unsure|still)\b/i.test(m[1] ?? "")
+      /^(?:not|no|none|nothing|dunno|undecided|tbd|unsure|still)\b/i.test(m[2] ?? "") ||
+      /^(?:the\s+)?(?:today|tonight|morning|afternoon|evening|day|weekend)\b/i.test(m[1] ?? "")
         ? undefined
-        : goal("Goal is to", m[1] ?? "", currentDate),
+        : goal("Goal is to", m[2] ?? "", currentDate),
   },
   {
     // "Swimming first thing in the morning is non-negotiable for me": a firm preference.

@@ -177,9 +177,9 @@ const DIET_WORDS: Readonly<Record<string, string>> = {
 const BECOMING =
   /\b(?:am|'m|im|is|are|'re|became|become|becoming|went|gone|going|turned|switched to|been|being|stay|stayed|remain|remained)\b/i;
 
-/** Residence: verbs and nouns that name where someone lives (durable states only; not stays or visits). */
+/** Residence: verbs and nouns that name where someone lives (durable states only; not stays or visits; not the way "home"). */
 const RESIDENCE =
-  /\b(?:live|lives|living|reside|resides|residing|moved|(?:the|a|my|our) move|relocated|resettled|settled|based|home|address|(?:my|our)\s+(?:new\s+|own\s+)*(?:house|flat|apartment|condo|place))\b/i;
+  /\b(?:live|lives|living|reside|resides|residing|moved|(?:the|a|my|our) move|relocated|resettled|settled|based|(?<!\b(?:fly|flying|flew|go|going|went|head|heading|come|coming|came|back|get|getting|got|drive|driving|drove|walk|walking|walked|way|ride|riding|rode|travel|travelling|traveling)\s)home|address|(?:my|our)\s+(?:new\s+|own\s+)*(?:house|flat|apartment|condo|place))\b/i;
 /** A stay, not a home: "I'm in Paris for a conference", "We're in Lisbon for the weekend". */
 export const TEMPORARY =
   /\b(?:for (?:a|the|an) (?:conference|meeting|weekend|week|few days|holiday|vacation|trip|night|day|visit|wedding|festival)|this (?:week|weekend)|on (?:holiday|vacation|a trip|business)|visiting|staying|trip|tonight|today|last night|until|till|as an investment)\b/i;

@@ -126,6 +126,8 @@ describe("the general statement reader, round 6: ends of possessions, definite d
   it.each([
     ["Finally sold the caravan.", "Sold the caravan"],
     ["Just cancelled my Spotify.", "Cancelled my Spotify"],
+    ["Cancelled Audible.", "Cancelled Audible"],
+    ["Cancelled my gym membership in June.", "Cancelled my gym membership in June"],
     ["My scooter got stolen outside the station.", "Scooter got stolen outside the station"],
     ["Swapped the Micra for an e-bike in April.", "Swapped the Micra for an e-bike in April"],
     ["Tom and I called it quits last month.", "Called it quits with Tom last month"],

@@ -60,7 +60,7 @@ const PASSING_STATE =
  * now ("Sold the Corolla", "Got married in September"); any other simple past is an episode.
  */
 const STATE_CHANGE =
-  /(?:^|\band\s+)(?:moved|relocated|emigrated|left|quit|sold|bought|adopted|married|divorced|joined|started|retired|became|switched|swapped|traded in|traded|converted|gave up|stopped|cancell?ed|split up|broke up|separated|called it (?:a day|quits)|parted ways|went (?:our|their) separate ways|graduated|signed|handed in|walked away|cut out|took up|dropped out|enrolled|finished|passed|lost my job|(?:got|was) (?:stolen|written off|totalled|repossessed)|got (?:married|engaged|divorced|promoted|hired|fired|sacked|laid off|diagnosed|accepted|certified|licensed|a (?:new )?(?:job|place|flat(?! tyre| tire)|house|apartment|dog|cat|puppy|kitten|car)|my (?:licen[cs]e|degree|diploma|citizenship))|was (?:promoted|hired|fired|let go|laid off|diagnosed|made redundant))\b/i;
+  /(?:^|\band\s+)(?:moved|relocated|emigrated|left|quit|sold|bought|adopted|married|divorced|joined|started|retired|became|switched|swapped|traded in|traded\s+(?:\S+\s+){1,3}?for\s|converted|gave up|stopped|cancell?ed|split up|broke up|separated|called it (?:a day|quits) with|parted ways|went (?:our|their) separate ways|graduated|signed|handed in|walked away|cut out|took up|dropped out|enrolled|finished|passed|lost my job|(?:got|was) (?:stolen|written off|totalled|repossessed)|got (?:married|engaged|divorced|promoted|hired|fired|sacked|laid off|diagnosed|accepted|certified|licensed|a (?:new )?(?:job|place|flat(?! tyre| tire)|house|apartment|dog|cat|puppy|kitten|car)|my (?:licen[cs]e|degree|diploma|citizenship))|was (?:promoted|hired|fired|let go|laid off|diagnosed|made redundant))\b/i;
 /** Simple past forms that open a subjectless diary sentence ("Got promoted…", "Sold the Corolla"). */
 const PAST_VERB =
   /^(?:\p{L}{2,}ed|got|sold|left|quit|took|had|made|went|became|began|bought|found|gave|hung|cut|won|lost|met|split|broke|signed|swapped|spent|ran|came|saw|did|felt|kept|paid|put|wrote|drove|flew|fell|grew|knew|threw|wore|ate|drank|sang|swam|rode|caught|taught|thought|brought|built|sent|sat|stood|held|heard|told|said|read|led|fed|bit|hit|set|shut|let|been)\b/iu;
@@ -94,9 +94,7 @@ function capitalize(text: string): string {
  * daughters", "I don't own a car any more" → "No longer owns a car", "Chloe and I got engaged" →
  * "Got engaged to Chloe". The user's possessives stay ("Plays in my band"), as the rules write them.
  */
-function predicateOf(
-  statement: string,
-):
+function predicateOf(statement: string):
   | {
       predicate: string;
       form: "simple" | "copula" | "perfect" | "elided" | "owned";
@@ -309,7 +307,7 @@ export function readUserStatement(
     return undefined;
   if (
     (form === "copula" || (form === "owned" && /^(?:is|are)\s/i.test(predicate))) &&
-    (PASSING_STATE.test(predicate) ||
+    (PASSING_STATE.test(predicate.replace(/^(?:(?:is|are)\s+)?(?:not|no longer)\s+/i, "")) ||
       /^(?:\p{L}+ing)\b/iu.test(predicate) ||
       /^(?:(?:is|are)\s+)?(?:(?:not|no longer|still|now|down|up|over|out|back)\s+)*(?:in|on|at|with|off|into|from|near|by|under|outside|inside)\b/i.test(
         predicate,
@@ -320,6 +318,15 @@ export function readUserStatement(
   // A past episode ("Had a steak last night", "Got stung last summer") is not a durable fact; a
   // change of state ("Sold the Corolla", "Got married in September") is.
   // "My scooter got stolen" is a change; "My car got a flat tyre", "My phone was slow" are episodes.
+  // Cancelling ends a membership or a named service ("Cancelled PureGym", "cancelled my gym
+  // membership"), not a plan ("Cancelled the trip to Rome").
+  if (
+    /^(?:(?:just|finally)\s+)?cancell?ed\s/i.test(predicate) &&
+    !/^(?:(?:[Jj]ust|[Ff]inally)\s+)?[Cc]ancell?ed\s+(?:(?:my|our|the)\s+)?(?:\p{Lu}|[^,;]*\b(?:membership|subscription|account|contract|policy)\b)/u.test(
+      predicate,
+    )
+  )
+    return undefined;
   const past =
     form === "elided" ||
     (form === "simple" && PAST_VERB.test(verb)) ||
