@@ -465,6 +465,7 @@ describe("extractMemoriesOffline: round 6 — presence 'now', corrections, terse
 
   it("reads a switch of allegiance, a spouse named 'now', a goal after a colon, and a must", () => {
     expect(contents("Switched my allegiance to Celtic.")).toEqual(["Preference: Now supports Celtic"]);
+    expect(contents("Changed sides to Labour this election.")).toEqual(["Preference: Now supports Labour"]);
     expect(contents("Ines is my wife now!")).toEqual(["Relationship status: Is married to Ines"]);
     expect(contents("Tomas's my fiancé.")).toEqual(["Relationship status: Is engaged to Tomas"]);
     expect(contents("Ines is my wife's sister.")).not.toContain("Relationship status: Is married to Ines");
@@ -565,8 +566,15 @@ describe("extractMemoriesOffline: round 6 precision probes (sentences outside th
     ["Called it a day at work early.", []],
     ["Dad turns the music up too loud.", []],
     ["I'm not hungry.", []],
+    ["Been in Berlin since Christmas for the project.", []], // a stay for a project
   ])("%j stores %j", (message, expected) => {
     expect(contents(message)).toEqual(expected);
+  });
+
+  it("reads no medication the user stopped from someone else's tablets", () => {
+    expect(contents("My vet has taken me off the dog's tablets.").filter((c) => c.startsWith("Medication"))).toEqual(
+      [],
+    );
   });
 
   it("reads no home from a terse place after moving a thing", () => {

@@ -544,7 +544,11 @@ const CHANGE_RULES: readonly Rule[] = [
     // "I've switched allegiance to Spurs", "Changed sides to Celtic": the team the user supports now.
     pattern:
       /^(?:i(?:'ve| have)?\s+)?(?:switched|changed|transferred)\s+(?:my\s+)?(?:allegiances?|loyalt(?:y|ies)|sides|teams|clubs)\s+(?:from\s+.+?\s+)?to\s+(.+)$/i,
-    build: (m) => preference("Now supports", m[1] ?? ""),
+    build: (m) =>
+      preference(
+        "Now supports",
+        (m[1] ?? "").replace(/\s+(?:this|last|at the|for the)\s+\p{L}+$/u, "").replace(PAST_TIME, ""),
+      ),
   },
   {
     // A partner named as a spouse: "Marco's my husband now", "Ines is my fiancée".
@@ -584,7 +588,8 @@ const CHANGE_RULES: readonly Rule[] = [
       /^(?:.+?(?:\s+has|'s|\s+have)\s+taken\s+me\s+off|.+?\s+took\s+me\s+off|i(?:'ve| have)?\s+(?:come|came|gone|went)\s+off)\s+(.+)$/i,
     build: (m) => {
       const what = cleanObject(m[1] ?? "").replace(/^(?:my|the)\s+/i, "");
-      return MEDICATION.test(what)
+      // "…taken me off the dog's tablets" is someone else's medication.
+      return MEDICATION.test(what) && !/'s\b/.test(what)
         ? { type: "fact", title: "Medication", content: `No longer takes ${what}`, importance: 0.8 }
         : undefined;
     },

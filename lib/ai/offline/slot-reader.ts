@@ -182,7 +182,7 @@ const RESIDENCE =
   /\b(?:live|lives|living|reside|resides|residing|moved|(?:the|a|my|our) move|relocated|resettled|settled|based|(?<!\b(?:fly|flying|flew|go|going|went|head|heading|come|coming|came|back|get|getting|got|drive|driving|drove|walk|walking|walked|way|ride|riding|rode|travel|travelling|traveling)\s)home|address|(?:my|our)\s+(?:new\s+|own\s+)*(?:house|flat|apartment|condo|place))\b/i;
 /** A stay, not a home: "I'm in Paris for a conference", "We're in Lisbon for the weekend". */
 export const TEMPORARY =
-  /\b(?:for (?:a|the|an) (?:conference|meeting|weekend|week|few days|holiday|vacation|trip|night|day|visit|wedding|festival)|this (?:week|weekend)|on (?:holiday|vacation|a trip|business)|visiting|staying|trip|tonight|today|last night|until|till|as an investment)\b/i;
+  /\b(?:for (?:a|the|an) (?:conference|meeting|weekend|week|few days|holiday|vacation|trip|night|day|visit|wedding|festival)|this (?:week|weekend)|on (?:holiday|vacation|a trip|business)|visiting|staying|trip|tonight|today|last night|until|till|as an investment|for (?:the|a|this|that) (?:project|contract|placement|secondment|assignment|course|tour|shoot|season|job))\b/i;
 /** A move that did not happen is no statement about a home: "I bought a flat in Porto but never moved in". */
 const MOVE_DENIED =
   /\b(?:never|not|didn't|haven't|hasn't|won't|can't)\s+(?:\S+\s+)?(?:moved|move|relocated|relocate|settled|settle)\b/i;
