@@ -18,6 +18,10 @@
  *      …whose new value extends the old one ("Berlin" → "Berlin
  *      Kreuzberg")                                                 → UPDATE
  *   3. "Likes X" vs "Dislikes X" (opposite attitude, same thing)    → SUPERSEDE
+ *   3a. an activity ended ("Quit smoking") against doing it ("Smokes
+ *      after dinner"); a one-word denial ("Is not diabetic") against
+ *      its derivation ("Has type 2 diabetes"); "Prefers X over Y"
+ *      against a stored liking of Y (not of X)                     → SUPERSEDE
  *   3b. by topic (topic.ts), for memories in the user's own words:
  *      one single-valued attribute class (home, employer, role,
  *      relationship, diet) with a value that does not restate the
@@ -34,7 +38,16 @@ import {
   normaliseMemoryText,
 } from "@/lib/memory/extraction/consolidation-prompt";
 import { type ConsolidationOutput, consolidationOutputSchema } from "@/lib/memory/extraction/consolidation-schema";
-import { aboutSomeoneElse, attributeClasses, CESSATION, hasChangeCue, restates, sharedTopic } from "./topic";
+import {
+  aboutSomeoneElse,
+  attributeClasses,
+  CESSATION,
+  endedActivity,
+  hasChangeCue,
+  isActivity,
+  restates,
+  sharedTopic,
+} from "./topic";
 
 /** Two embeddings this close are the same memory, whatever the wording differences. */
 export const SAME_MEMORY_SIMILARITY = 0.97;
@@ -204,6 +217,18 @@ function compare(candidate: ConsolidationCandidate, memory: NearMemoryForPrompt)
     return decide("SUPERSEDE", memory, `The user's attitude to "${a.object}" changed.`);
   }
 
+  // "Quit smoking", "Hasn't had a drink since March": every memory of doing it ("Drinks wine most evenings").
+  const activity = endedActivity(candidate.content);
+  if (activity && isActivity(memory.content, activity) && !aboutSomeoneElse(memory.content))
+    return decide("SUPERSEDE", memory, "The user stopped the activity the stored memory says they do.");
+  // "Is not diabetic" (a correction) against "Has type 2 diabetes": one word denied, the stored condition its derivation.
+  const denied = /^is (?:not|no longer) ([\p{L}-]+)$/u.exec(normaliseMemoryText(candidate.content))?.[1];
+  if (denied && !aboutSomeoneElse(memory.content) && sharedTopic(denied, memory.content) !== undefined)
+    return decide("SUPERSEDE", memory, `The user says they are not ${denied}: the stored memory no longer holds.`);
+
+  const overtaken = preferredOver(candidate.content, memory.content);
+  if (overtaken) return decide("SUPERSEDE", memory, `The user now prefers something over "${overtaken}".`);
+
   const byTopic = supersedeByTopic(candidate, memory);
   if (byTopic) return byTopic;
 
@@ -234,11 +259,16 @@ function supersedeByTopic(
 ): ConsolidationOutput | undefined {
   if (aboutSomeoneElse(candidate.content) || aboutSomeoneElse(memory.content)) return undefined;
   const ended = CESSATION.test(candidate.content);
+  // What an ending ends: "Traded in the Clio for a Golf" ends the Clio, not golf.
+  const endedPart = candidate.content.replace(
+    /\b((?:traded(?: in)?|swapped|exchanged|left|sold)\s+.+?)\s+for\s+.+$/i,
+    "$1",
+  );
   const storedClasses = attributeClasses(memory.content);
   const shared = [...attributeClasses(candidate.content)].find((c) => storedClasses.has(c));
   if (shared) {
     const replaces = ended
-      ? sharedTopic(candidate.content, memory.content) !== undefined
+      ? sharedTopic(endedPart, memory.content) !== undefined
       : !restates(candidate.content, memory.content);
     if (replaces)
       return decide("SUPERSEDE", memory, `A new statement of the user's ${shared} replaces the stored one.`);
@@ -246,9 +276,22 @@ function supersedeByTopic(
   // An ending must name what it ends ("Sold the Corolla"); a new value must not restate the stored
   // one ("Moved in with my partner in Berlin" / "Lives in Berlin" is no change).
   const changed = hasChangeCue(candidate.content) && (ended || !restates(candidate.content, memory.content));
-  const topic = changed ? sharedTopic(candidate.content, memory.content) : undefined;
+  const topic = changed ? sharedTopic(ended ? endedPart : candidate.content, memory.content) : undefined;
   if (topic) return decide("SUPERSEDE", memory, `The user's "${topic}" changed: the stored memory no longer holds.`);
   return undefined;
+}
+
+/**
+ * A preference of X over Y ends a stored liking of Y: "Prefers a mountain hut over a beach resort"
+ * supersedes "Prefers beach holidays" and "Loves beach resorts" (a topic word of Y, not of X, in the
+ * stored object). Nothing else is ended: "Likes mountain walks" stays, and so does a dislike.
+ */
+function preferredOver(candidate: string, stored: string): string | undefined {
+  const comparison = /^prefers (.+?) (?:over|to|rather than|instead of) (.+)$/.exec(normaliseMemoryText(candidate));
+  const liking = /^(?:prefers|likes|loves|enjoys|adores|is a fan of)\s+(.+)$/.exec(normaliseMemoryText(stored));
+  if (!comparison?.[1] || !comparison[2] || !liking?.[1] || aboutSomeoneElse(stored)) return undefined;
+  const [preferred, over, object] = [comparison[1], comparison[2], liking[1]];
+  return sharedTopic(over, object) !== undefined && sharedTopic(preferred, object) === undefined ? over : undefined;
 }
 
 /** The rule-based decision for `candidate` against its near memories. */

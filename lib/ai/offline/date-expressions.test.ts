@@ -42,6 +42,25 @@ describe("resolveDateExpression", () => {
     expect(resolveDateExpression("Tuesday", "2026-11-30")).toBe("2026-12-01");
   });
 
+  it.each([
+    ["a week on Tuesday", "2026-12-08"],
+    ["two weeks on Saturday", "2026-12-19"],
+    ["a week from next Wednesday", "2026-12-09"],
+    ["within 10 days of today", "2026-12-10"],
+    ["within three weeks from today", "2026-12-21"],
+    ["5 days from today", "2026-12-05"],
+    ["in a fortnight", "2026-12-14"],
+  ])("resolves the relative deadline %j to %s (round 6)", (expression, expected) => {
+    expect(resolveDateExpression(expression, TODAY)).toBe(expected);
+  });
+
+  it.each(["a week on", "within two weeks", "weeks on Friday", "a fortnight ago", "two weeks of today"])(
+    "rejects the incomplete relative expression %j",
+    (expression) => {
+      expect(resolveDateExpression(expression, TODAY)).toBeUndefined();
+    },
+  );
+
   it("rejects an invalid current date", () => {
     expect(resolveDateExpression("tomorrow", "2026-13-01")).toBeUndefined();
   });

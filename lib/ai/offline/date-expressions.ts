@@ -23,18 +23,24 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
   six: 6,
   seven: 7,
 };
+const COUNT = "(?:\\d{1,3}|a|an|one|two|three|four|five|six|seven)";
 
 /**
  * Regular-expression source (no groups, case-insensitive use) matching one supported date expression:
  * today · tonight · tomorrow · the day after tomorrow · [this|next|on] <weekday> · in N days|weeks ·
- * YYYY-MM-DD · <month> <day>[, <year>] · [the] <day> [of] <month> [<year>].
+ * in a fortnight · N weeks on|from <weekday> (British "a week on Friday": that Friday, a week later) ·
+ * within|in N days|weeks of|from today · YYYY-MM-DD · <month> <day>[, <year>] · [the] <day> [of] <month> [<year>].
  */
 export const DATE_EXPRESSION_SOURCE = [
   "today",
   "tonight",
   "(?:the\\s+day\\s+after\\s+)?tomorrow",
   `(?:(?:this|next|on)\\s+)?${WEEKDAY}`,
-  "in\\s+(?:\\d{1,3}|a|an|one|two|three|four|five|six|seven)\\s+(?:days?|weeks?)",
+  `(?:in|within)\\s+${COUNT}\\s+(?:days?|weeks?)\\s+(?:of|from)\\s+today`,
+  `${COUNT}\\s+(?:days?|weeks?)\\s+from\\s+today`,
+  `in\\s+${COUNT}\\s+(?:days?|weeks?)`,
+  "in\\s+a\\s+fortnight",
+  `${COUNT}\\s+weeks?\\s+(?:on|from)\\s+(?:this\\s+|next\\s+)?${WEEKDAY}`,
   "\\d{4}-\\d{2}-\\d{2}",
   `${MONTH}\\s+${DAY}(?:,?\\s+\\d{4})?`,
   `(?:the\\s+)?${DAY}(?:\\s+of)?\\s+${MONTH}(?:,?\\s+\\d{4})?`,
@@ -85,10 +91,23 @@ export function resolveDateExpression(expression: string, currentDate: string): 
     if (text === "the day after tomorrow") return addDays(today, 2);
     if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return parseIsoDate(text);
 
-    const relative = /^in (\S+) (day|week)s?$/.exec(text);
+    if (text === "in a fortnight") return addDays(today, 14);
+    // "within two weeks of today", "10 days from today": the last day of the period.
+    const relative =
+      /^(?:in|within) (\S+) (day|week)s? (?:of|from) today$/.exec(text) ??
+      /^(\S+) (day|week)s? from today$/.exec(text) ??
+      /^in (\S+) (day|week)s?$/.exec(text);
     if (relative) {
       const count = NUMBER_WORDS[relative[1] ?? ""] ?? Number(relative[1]);
       return addDays(today, relative[2] === "week" ? count * 7 : count);
+    }
+
+    // "a week on Friday", "two weeks from Tuesday": the weekday's next occurrence, then the weeks.
+    const weeksOn = new RegExp(`^(\\S+) weeks? (?:on|from) (?:(?:this|next) )?(${WEEKDAY})$`).exec(text);
+    if (weeksOn) {
+      const count = NUMBER_WORDS[weeksOn[1] ?? ""] ?? Number(weeksOn[1]);
+      const target = weekdayIndex(weeksOn[2] ?? "");
+      return addDays(today, ((target - today.getUTCDay() + 7) % 7 || 7) + count * 7);
     }
 
     const weekday = new RegExp(`^(?:(?:this|next|on) )?(${WEEKDAY})$`).exec(text);

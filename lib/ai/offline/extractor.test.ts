@@ -376,3 +376,208 @@ describe("extractMemoriesOffline: round 4 — diary 'have', comparisons, idioms 
     expect(contents("My favourite podcast isn't on Spotify anymore, it's on YouTube now.")).toEqual([]);
   });
 });
+
+describe("extractMemoriesOffline: round 6 — presence 'now', corrections, terse news, promotions, choices, medication", () => {
+  const contents = (userMessage: string) => extract(userMessage).map((m) => `${m.title}: ${m.content}`);
+
+  it.each([
+    ["FYI: we're in Ljubljana now.", "Home: Lives in Ljubljana"],
+    ["I'm now up in Inverness.", "Home: Lives in Inverness"],
+    ["Swapped the suburbs for the coast: I'm on Gozo now, just outside Victoria.", "Home: Lives in Gozo"],
+    ["relocated. tampere now.", "Home: Lives in Tampere"],
+    ["Been up in Aberdeen since March, the Leeds house is sold.", "Home: Lives in Aberdeen"],
+    ["I've been in Valencia since last year.", "Home: Lives in Valencia"],
+  ])("reads presence for good, %j, as the home", (message, expected) => {
+    expect(contents(message)[0]).toBe(expected);
+  });
+
+  it.each([
+    "I might be in Ljubljana next month.",
+    "Am I in Ljubljana now?",
+    "I'm in Ljubljana right now, back on Friday.",
+    "I'm in Ljubljana now for a conference.",
+    "Just landed, I'm in Ljubljana now.",
+    "I'm in Ljubljana.", // no "now": as often a trip
+    "tampere now.", // no move in the message
+    "haven't moved. tampere now.",
+    "I've been in Valencia since Monday.",
+    "If I'm in Valencia now, it's raining.",
+  ])("reads no home from %j", (message) => {
+    expect(contents(message).filter((c) => c.startsWith("Home"))).toEqual([]);
+  });
+
+  it.each([
+    ["You have me down as living in Leipzig, but it's Dresden.", "Home: Lives in Dresden"],
+    ["You've got me down as working at Siemens, but it's actually Bosch.", "Workplace: Works at Bosch"],
+    ["You've put me down as a dentist, but I'm a vet.", "Occupation: Works as a vet"],
+    ["Quick correction: it's Nokia I work for, not Siemens.", "Workplace: Works at Nokia"],
+    ["It's Dresden we live in, not Leipzig.", "Home: Lives in Dresden"],
+  ])("reads the correction %j", (message, expected) => {
+    expect(contents(message)).toEqual([expected]);
+  });
+
+  it.each([
+    "Am I down as Leipzig?",
+    "You've got me down as living in Leipzig, but is it Dresden?",
+    "If you've got me down as living in Leipzig, change it.",
+    "Is it Nokia I work for?",
+  ])("reads no correction from %j", (message) => {
+    expect(contents(message)).toEqual([]);
+  });
+
+  it.each([
+    ["New job at Siemens from next week :)", "Workplace: Works at Siemens"],
+    ["got a new job with nokia as of tuesday", "Workplace: Works at nokia"],
+    ["New role: a data analyst.", "Occupation: Works as a data analyst"],
+    ["Started at Google on Monday.", "Workplace: Works at Google"],
+    ["I just started at Brightwell Academy last week.", "Workplace: Works at Brightwell Academy"],
+    ["Acme promoted me to head of design in May.", "Occupation: Works as head of design"],
+    ["They bumped me up to shift supervisor at Tesco, finally.", "Occupation: Works as shift supervisor at Tesco"],
+  ])("reads the job news %j", (message, expected) => {
+    expect(contents(message)).toEqual([expected]);
+  });
+
+  it.each([
+    "A new job at Siemens would be nice.",
+    "New job at Siemens?",
+    "If I got a new job at Siemens, I'd move.",
+    "I started at Oxford in 2019.", // a place, and a past episode
+    "I started at Pilates on Monday.", // not an organisation
+    "They moved me up to the top floor.",
+    "They moved me to the Leeds office.",
+    "Did they promote me to manager?",
+    "I'm thinking they might promote me to manager.",
+  ])("reads no job from %j", (message) => {
+    expect(contents(message).filter((c) => /^(?:Workplace|Occupation)/.test(c))).toEqual([]);
+  });
+
+  it("does not read 'over the summer' as a comparison", () => {
+    expect(contents("They promoted me over the summer, so no more night shifts for me.")).toEqual([]);
+  });
+
+  it("takes 'I'd pick X over Y any day' as a present preference, not a hedge", () => {
+    expect(
+      extract("I'd choose a cabin in the woods over a city break any day.").map((m) => [m.type, m.content]),
+    ).toEqual([["preference", "Prefers a cabin in the woods over a city break"]]);
+    expect(contents("I'd pick a cabin in the woods.")).toEqual([]);
+    expect(contents("Would I pick a cabin over a city break any day?")).toEqual([]);
+  });
+
+  it("reads a switch of allegiance, a spouse named 'now', a goal after a colon, and a must", () => {
+    expect(contents("Switched my allegiance to Celtic.")).toEqual(["Preference: Now supports Celtic"]);
+    expect(contents("Changed sides to Labour this election.")).toEqual(["Preference: Now supports Labour"]);
+    expect(contents("Ines is my wife now!")).toEqual(["Relationship status: Is married to Ines"]);
+    expect(contents("Tomas's my fiancé.")).toEqual(["Relationship status: Is engaged to Tomas"]);
+    expect(contents("Ines is my wife's sister.")).not.toContain("Relationship status: Is married to Ines");
+    expect(contents("Is Ines my wife now?")).toEqual([]);
+    expect(extract("My goal this spring: run a sub-50 10k.").map((m) => [m.type, m.content])).toEqual([
+      ["goal", "Goal is to run a sub-50 10k"],
+    ]);
+    expect(contents("Goal for next year: not sure yet.")).toEqual([]);
+    expect(extract("Reading before bed is non-negotiable for me.").map((m) => m.content)).toEqual([
+      "Insists on reading before bed",
+    ]);
+  });
+
+  it("reads stopping medication, and not coming off anything else", () => {
+    expect(contents("The consultant has taken me off the statins.")).toEqual(["Medication: No longer takes statins"]);
+    expect(contents("I came off the antidepressants in June.")).toEqual([
+      "Medication: No longer takes antidepressants in June",
+    ]);
+    expect(contents("I came off the motorway at junction 4.")).toEqual([]);
+    expect(contents("Has my GP taken me off the statins?")).toEqual([]);
+  });
+
+  it("reads the first of two diets compared, and a diary age after 'Spent'", () => {
+    expect(contents("These days I'm more vegetarian than vegan.")).toEqual(["Diet: Is vegetarian"]);
+    expect(contents("Spent my 40th birthday on a train, of all things.")).toEqual(["Age: Is 40 years old"]);
+    expect(contents("Spent my dad's 70th birthday in Rome.")).toEqual([]);
+  });
+
+  it("stores a parent named without 'my', and a mate, about them", () => {
+    expect(contents("Mum turns 70 in March.")).toEqual(["Mum: Mum turns 70 in March"]);
+    expect(contents("My old mate Priya's moved to Perth.")).toEqual([
+      "Old mate Priya: Old mate Priya has moved to Perth",
+    ]);
+  });
+
+  it("keeps a closing emoticon out of the value, and a word ending in x in it", () => {
+    expect(contents("I work at Globex :)")).toEqual(["Workplace: Works at Globex"]);
+    expect(contents("I work at Globex")).toEqual(["Workplace: Works at Globex"]);
+  });
+});
+
+describe("extractMemoriesOffline: round 6 — a new occupation after a job ended, a posting's place, a corrected condition", () => {
+  const contents = (userMessage: string) => extract(userMessage).map((m) => `${m.title}: ${m.content}`);
+
+  it("reads 'I'm a X now' as the occupation only after the end of a job", () => {
+    expect(contents("Quit my job at the bank — I'm a yoga teacher now.")).toContain(
+      "Occupation: Works as a yoga teacher",
+    );
+    expect(contents("I'm a yoga teacher now.")).toEqual(["Self-description: Is a yoga teacher"]);
+    expect(contents("Quit my job at the bank, I'm a mess.")).not.toContain("Occupation: Works as a mess");
+  });
+
+  it("resolves 'that's where I'm living' to a posting's place, not its month, and drops how long", () => {
+    expect(
+      contents("The firm sent me to the Oslo branch in March, so that's where I'm living for the next year."),
+    ).toEqual(["Home: Lives in Oslo"]);
+    expect(contents("They posted me to Oslo in March, that's where I'm based.")).toEqual(["Home: Lives in Oslo"]);
+  });
+
+  it("reads 'I'm not X' as a correction and 'not X anymore' as an end", () => {
+    expect(contents("I'm not diabetic, that's my brother.")[0]).toBe("Diet: Is not diabetic");
+    expect(contents("I'm not vegan anymore.")).toEqual(["Diet: Is no longer vegan"]);
+    expect(contents("Am I diabetic?")).toEqual([]);
+  });
+});
+
+describe("extractMemoriesOffline: round 6 — a demonym after a dwelling", () => {
+  const contents = (userMessage: string) => extract(userMessage).map((m) => `${m.title}: ${m.content}`);
+
+  it("reads 'we're officially <demonym>' as living where the dwelling is", () => {
+    expect(contents("Got the keys to a flat in Leeds, so we're officially Yorkshiremen.")).toEqual([
+      "Home: Lives in Leeds",
+    ]);
+  });
+
+  it.each([
+    "I'm officially a Glaswegian.", // no dwelling named: the demonym alone names no place here
+    "We bought a flat in Leeds as an investment, so we're officially landlords.",
+    "We bought a flat in Leeds as an investment, so we're officially Yorkshiremen.",
+    "If we get the flat in Leeds, we're officially Yorkshiremen.",
+    "We got a flat in Leeds. Are we officially Yorkshiremen?",
+  ])("reads no home from %j", (message) => {
+    expect(contents(message).filter((c) => c.includes("Lives in"))).toEqual([]);
+  });
+});
+
+describe("extractMemoriesOffline: round 6 precision probes (sentences outside the set that the first version stored wrongly)", () => {
+  const contents = (userMessage: string) => extract(userMessage).map((m) => `${m.title}: ${m.content}`);
+
+  it.each([
+    ["I'm in Rome now, flying home Sunday.", []], // travel; "home" after a verb of going is the way home
+    ["You have me down as living in Paris, but it's complicated.", []],
+    ["New job: none yet, still looking.", []],
+    ["My new job at Google starts soon.", []],
+    ["Goal for today: survive.", []],
+    ["Cancelled the trip to Rome.", []],
+    ["Traded stories with an old friend.", []],
+    ["Called it a day at work early.", []],
+    ["Dad turns the music up too loud.", []],
+    ["I'm not hungry.", []],
+    ["Been in Berlin since Christmas for the project.", []], // a stay for a project
+  ])("%j stores %j", (message, expected) => {
+    expect(contents(message)).toEqual(expected);
+  });
+
+  it("reads no medication the user stopped from someone else's tablets", () => {
+    expect(contents("My vet has taken me off the dog's tablets.").filter((c) => c.startsWith("Medication"))).toEqual(
+      [],
+    );
+  });
+
+  it("reads no home from a terse place after moving a thing", () => {
+    expect(contents("moved the sofa. lounge now.").filter((c) => c.includes("Lives in"))).toEqual([]);
+  });
+});

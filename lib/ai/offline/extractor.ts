@@ -37,7 +37,7 @@ import {
 import { DATE_EXPRESSION_SOURCE, MONTHS, resolveDateExpression } from "./date-expressions";
 import { withoutOwnPossessive } from "./grammatical-person";
 import { type Antecedents, resolveReferences, updateAntecedents } from "./reference";
-import { readUserSlot, type SlotStatement, valueKind } from "./slot-reader";
+import { readUserSlot, type SlotStatement, TEMPORARY, valueKind } from "./slot-reader";
 import { readUserStatement } from "./statement-reader";
 import { conceptsOf } from "./text-features";
 import { aboutSomeoneElse, attributeClasses, CESSATION, CLASS_TITLES, RELATION_WORDS } from "./topic";
@@ -68,6 +68,10 @@ interface ClauseContext {
   antecedents: Antecedents;
   /** The clause's whole sentence, normalised: cues of aspect that sit in another clause ("…, and I'm staying"). */
   sentence: string;
+  /** The clause as written (its "now" is kept: "I'm in Kraków now"). */
+  clause: string;
+  /** The whole message, for a terse statement that leans on another sentence ("moved. halifax now."). */
+  message: string;
 }
 
 interface Rule {
@@ -101,7 +105,7 @@ const PAST_TIME = new RegExp(
  * read as if they were not there.
  */
 const LEADING_FILLER =
-  /^(?:(?:also|oh|btw|by the way|actually|so|well|and|but|hey|hi|hello|ok|okay|yeah|yes|fyi|just so you know|anyway|plus|these days|nowadays|currently|now|at the moment|correction|update|(?:it )?turns out(?: that)?|honestly|frankly|seriously|personally|truthfully|to be (?:honest|fair)|tbh|in all honesty|(?:this|next) (?:year|month|week|summer|spring|winter|fall|autumn)|long[- ]term|in the long (?:run|term))[,!:]?\s+)+/i;
+  /^(?:(?:also|oh|btw|by the way|actually|so|well|and|but|hey|hi|hello|ok|okay|yeah|yes|fyi|just so you know|anyway|plus|these days|nowadays|currently|now|at the moment|(?:(?:a|one)\s+)?(?:(?:small|quick|minor|tiny|little)\s+)?(?:correction|update)(?:\s+for\s+(?:you|your notes|the record|your records))?|(?:it )?turns out(?: that)?|honestly|frankly|seriously|personally|truthfully|to be (?:honest|fair)|tbh|in all honesty|(?:this|next) (?:year|month|week|summer|spring|winter|fall|autumn)|long[- ]term|in the long (?:run|term))[,!:]?\s+)+/i;
 /**
  * Asides and "as of now" words at the end of a statement ("I'm lactose intolerant, just so you
  * know", "I'm vegan now"): dropped before any rule reads it. "anymore" is kept: it makes a negation.
@@ -168,12 +172,14 @@ const SENTENCE_BREAK =
  * with I or my, so "Also, I live in Oslo" stays whole), and a second change of state sharing the
  * user's own subject ("I packed up and moved to Cork", "I left Oslo and then moved to Bergen";
  * not "My brother quit and moved to Perth", which is not the user's), and a clause that points back
- * at a place (", so that's where I live", ", which is where we're based": reference.ts resolves it).
+ * at a place (", so that's where I live", ", which is where we're based": reference.ts resolves it),
+ * a clause about someone else (", that's my brother"), and a colon before a first-person clause
+ * ("Quick update for your notes: I'm in Kraków now").
  */
 /** Past verbs of a change of state that open a clause without its subject ("…, got my residence card", "… and found out …"). */
 const ELIDED_CHANGE = "(?:got|sold|quit|left|gave up|found out|retired|joined|signed|swapped|bought|moved|started)";
 const CLAUSE_BREAK = new RegExp(
-  String.raw`(?<!^[\p{L}'-]+),?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|\s+[—–-]+\s+|(?<=\S\s+\S+),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|,\s+(?=${ELIDED_CHANGE}\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve|\p{L}+ed|got|sold|quit|left)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned|${ELIDED_CHANGE})\s)`,
+  String.raw`(?<!^[\p{L}'-]+),?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|,\s+(?=(?:that's|that is|that was)\s+(?:my|our)\s)|\s+[—–-]+\s+|:\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|(?<=\S\s+\S+),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|,\s+(?=${ELIDED_CHANGE}\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve|\p{L}+ed|got|sold|quit|left)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned|${ELIDED_CHANGE})\s)`,
   "iu",
 );
 
@@ -208,7 +214,7 @@ const HYPOTHETICAL_OPENING =
 const CONDITION = /\b(?:if|unless|in case|assuming)\b/i;
 /** First-person hedges: "I might…", "I could…", "I would…" (but "I would like to…" is a goal), "I wonder…". */
 const HEDGE =
-  /^(?:i (?:might|may|could|would)(?!\s+(?:like|love|prefer)\b)|i'd(?!\s+(?:like|love|prefer)\b)|i wonder|i'm (?:wondering|not sure|unsure)|i am (?:wondering|not sure|unsure))\b/i;
+  /^(?:i (?:might|may|could|would)(?!\s+(?:like|love|prefer)\b)|i'd(?!\s+(?:like|love|prefer)\b|\s+(?:pick|choose|take|go for|have)\s.+\sover\s.+\s(?:any day|every time|hands down|any time)$)|i wonder|i'm (?:wondering|not sure|unsure)|i am (?:wondering|not sure|unsure))\b/i;
 /** A request to be reminded is a task even when asked as a question ("Can you remind me to…?"). */
 const REMINDER_REQUEST = /^(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?remind me\b/i;
 /** A captured value that is itself a question word: "Favorite city is What", "allergic to what again". */
@@ -224,15 +230,23 @@ const FRAME_OPENING =
 
 /** The clause as rules see it: straight apostrophes, no leading filler, no trailing punctuation. */
 function normaliseStatement(clause: string): string {
-  return clause
-    .replace(/’/g, "'")
-    .replace(LEADING_FILLER, "")
-    .replace(/^\p{L}{3,}ly,\s+/u, "")
-    .replace(FRAME_OPENING, "")
-    .replace(/(\p{L})'s (become|been|gone|got)\b/gu, "$1 has $2")
-    .replace(/[\s.!?]+$/, "")
-    .replace(STATEMENT_TAIL, "")
-    .replace(/[\s,;:]+$/, "");
+  return (
+    clause
+      .replace(/’/g, "'")
+      .replace(LEADING_FILLER, "")
+      .replace(/^\p{L}{3,}ly,\s+/u, "")
+      .replace(FRAME_OPENING, "")
+      .replace(
+        /(\p{L})'s (become|been|gone|got|moved|emigrated|relocated|retired|joined|graduated|started|finished|quit|left)\b/gu,
+        "$1 has $2",
+      )
+      .replace(/(\p{L})'s (due|over|done|finished)\b/gu, "$1 is $2")
+      // A closing emoticon or kiss: "new job at roche as of monday :)", "see you soon xx".
+      .replace(/(?:\s*(?:[:;=]-?[)(DPp]+|<3)|\s+xx?)+\s*$/u, "")
+      .replace(/[\s.!?]+$/, "")
+      .replace(STATEMENT_TAIL, "")
+      .replace(/[\s,;:]+$/, "")
+  );
 }
 
 function sentenceMood(sentence: string, end: string): Mood {
@@ -282,7 +296,7 @@ export function splitClauses(text: string): { clause: string; mood: Mood; senten
 const RELATION = `(?:(?:best|close|old|older|younger|little|big|baby|twin|eldest|oldest|youngest|step|ex|late|new)[- ]?)?(?:${RELATION_WORDS})`;
 /** How a statement about someone goes on after their name: a verb (optionally after an adverb). */
 const THIRD_PARTY_PREDICATE =
-  /^(?:(?:just|recently|also|really|still|now|currently|finally|always|never)\s+)*(?:is|are|was|were|'s|lives|live|works|work|loves|love|likes|like|hates|hate|enjoys|enjoy|prefers|prefer|adores|wants|want|has|have|had|studies|study|moved|relocated|plays|play|speaks|speak|owns|teaches|runs|dislikes|can't stand|doesn't like|does not like|don't like|got|became|started|goes|drives|uses|needs|plans|hopes|just|went|began|left|quit|took|made|won|lost|bought|sold|met|grew|gave|\p{L}+ed)\b/iu;
+  /^(?:(?:just|recently|also|really|still|now|currently|finally|always|never)\s+)*(?:is|are|was|were|'s|lives|live|works|work|loves|love|likes|like|hates|hate|enjoys|enjoy|prefers|prefer|adores|wants|want|has|have|had|studies|study|moved|relocated|turn(?:s|ed) \d+|plays|play|speaks|speak|owns|teaches|runs|dislikes|can't stand|doesn't like|does not like|don't like|got|became|started|goes|drives|uses|needs|plans|hopes|just|went|began|left|quit|took|made|won|lost|bought|sold|met|grew|gave|\p{L}+ed)\b/iu;
 /** A name: capitalised words, as written. */
 const NAME = /^,?\s*(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?),?\s+(.+)$/u;
 
@@ -338,7 +352,252 @@ function task(description: string, currentDate: string, kind: "reminder" | "obli
   };
 }
 
+/** "now" as "these days", not as "at this moment" ("right now", "just now", "for now"). */
+const NOW_CUE = /\bnow\b/i;
+const MOMENT_NOW = /\b(?:right|just|for|until|till|as of) now\b/i;
+/** Travel, not a home: "landed", "passing through", "on a layover". */
+const TRAVEL =
+  /\b(?:landed|arrived|arriving|flew|flying|fly|layover|stopover|passing through|back tomorrow|back on|(?:heading|going|coming|back) home|home on)\b/i;
+/** A name as written, up to three words ("Kraków", "Mallorca", "Cape Town"). */
+const NAME_SOURCE = String.raw`\p{Lu}[\p{L}'.-]*(?:\s+\p{Lu}[\p{L}'.-]*){0,2}`;
+/** Since when, long enough to be a home: a season, a month, a year, "last year" — not "since Monday" or "since lunch". */
+const SINCE_LONG =
+  /^(?:the\s+)?(?:spring|summer|autumn|fall|winter|new year|christmas|easter)\b|^(?:(?:early|late|mid)\s+)?(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|^\d{4}\b|^last (?:year|spring|summer|autumn|fall|winter)\b|^(?:i|we) (?:moved|left|relocated|got married)\b/i;
+/** Medication, for "taken me off …": never the motorway or the rota. */
+const MEDICATION =
+  /\b(?:tablets?|pills?|meds|medication|medicines?|statins?|insulin|antidepressants?|inhalers?|steroids?|blockers?|patch(?:es)?|injections?|thinners?)\b/i;
+/** A workplace named by its kind, when the word vectors cannot type the name ("Brightwell Academy"). */
+const WORKPLACE_NAME =
+  /\b(?:school|college|university|academy|hospital|clinic|bank|agency|studio|council|library|ltd|inc|plc|llc|gmbh|group|labs?|partners|consulting|solutions|systems|technologies)\b/i;
+/** "You've got me down as <slot> X, but it's Y". */
+const CORRECTION =
+  /^you(?:'ve| have)?\s+(?:got|put|have|had|listed|noted|written|recorded)\s+me\s+(?:down\s+)?as\s+(living in|based in|working (?:at|for)|(?:being\s+)?(?:an?\s+)?)(.+?),?\s+but\s+(?:it's|it is|i'm|i am|it was)\s+(?:actually\s+|really\s+)?(.+)$/i;
+/** The end of a job: "handed in my notice", "quit my job", "was made redundant", "walked away from law". */
+const JOB_ENDED =
+  /\b(?:handed in my notice|quit my job|left my job|resigned|was made redundant|got made redundant|was laid off|got laid off|walked away from|retired from|lost my job|packed in my job)\b/i;
+/** Someone moved the user up a rank, so the role is not where (a floor, an office) but what. */
+const NOT_A_ROLE = /\b(?:office|branch|floor|site|building|desk|team|department|front|top|queue|list|room)\b/i;
+
+/**
+ * Round 6's rules: statements of a changed attribute that name no move or job verb (docs/evaluation.md,
+ * round 6). Each reads a pattern of English, not a sentence: being somewhere "now", a correction of
+ * what the assistant holds, terse job news, a promotion said by its doer, a choice "X over Y any day",
+ * a switch of allegiance, a partner named as a spouse, a goal after a colon, stopping medication.
+ */
+const CHANGE_RULES: readonly Rule[] = [
+  {
+    // Presence with "now" is a home: "I'm in Kraków now", "We're on Mallorca now, just outside Sóller",
+    // "I'm now up in Leeds". Not "right now"/"for now", a trip ("…for a conference", "until Friday"),
+    // travel ("just landed") or a name that reads as a company or a person.
+    pattern: new RegExp(
+      String.raw`^(?:[Ii]'m|[Ii]m|[Ii] am|[Ww]e're|[Ww]e are)\s+(?:now\s+)?(?:(?:down|up|over|out|back|still)\s+)?(?:in|on)\s+(${NAME_SOURCE})(?:\s+now)?(?:,\s*(?:just\s+)?(?:outside|near|by|in)\s+[^,]+)?$`,
+      "u",
+    ),
+    build: (m, { clause, sentence }) => {
+      const where = m[1] ?? "";
+      if (!NOW_CUE.test(clause) || MOMENT_NOW.test(clause) || TEMPORARY.test(sentence) || TRAVEL.test(sentence))
+        return undefined;
+      if (["organisation", "person"].includes(valueKind(where))) return undefined;
+      return place("Home", "Lives in", where);
+    },
+  },
+  {
+    // A demonym after a dwelling: "We closed on a house in Raleigh, so we're officially North
+    // Carolinians", "Got the keys to a flat in Leeds: I'm now a Leeds resident" — the place is the
+    // dwelling's (reference.ts); a demonym alone ("I'm officially a Londoner") names no place here.
+    pattern:
+      /^(?:i (?:guess|suppose|reckon)\s+)?(?:we're|we are|i'm|i am)\s+(?:now\s+)?officially\s+(?:an?\s+)?([\p{L}]+(?:\s+[\p{L}]+)?)$/iu,
+    build: (m, { antecedents, sentence }) => {
+      const demonym = m[1] ?? "";
+      if (!/^\p{Lu}/u.test(demonym) || !/(?:ans?|ers?|ites?|ese|m[ae]n)$/.test(demonym) || !antecedents.dwelling)
+        return undefined;
+      if (TEMPORARY.test(sentence)) return undefined;
+      return place("Home", "Lives in", antecedents.dwelling);
+    },
+  },
+  {
+    // A terse update: "moved. halifax now." — a bare place with "now", in a message that says the
+    // user moved (not "haven't moved"). The name must read as a place (it may be written in lower case).
+    pattern: /^(\p{L}[\p{L}'.-]*(?:\s+\p{L}[\p{L}'.-]*){0,2})$/u,
+    build: (m, { clause, message }) => {
+      const where = m[1] ?? "";
+      if (!NOW_CUE.test(clause) || MOMENT_NOW.test(clause)) return undefined;
+      if (
+        // "moved." or "moved house", not "moved the sofa".
+        !/\b(?:moved|relocated|emigrated)\b(?!\s+(?:the|my|a|an|our|some|it|them|this|that|his|her|their)\b)/i.test(
+          message,
+        ) ||
+        /(?:\bnot|\bnever|n't)\s+(?:\S+\s+)?moved\b/i.test(message)
+      )
+        return undefined;
+      if (valueKind(where) !== "place") return undefined;
+      return place(
+        "Home",
+        "Lives in",
+        where.replace(/(^|\s)(\p{Ll})/gu, (_w, space: string, c: string) => `${space}${c.toUpperCase()}`),
+      );
+    },
+  },
+  {
+    // "Been down in Exeter since the summer", "I've been in Lyon since March": presence for a season or
+    // more is a home; "since Monday" or "since lunch" is a stay.
+    pattern: new RegExp(
+      String.raw`^(?:(?:[Ii]'ve|[Ii] have|[Ww]e've|[Ww]e have)\s+)?[Bb]een\s+(?:(?:down|up|over|out|back|living|based|settled)\s+)?in\s+(${NAME_SOURCE})\s+since\s+(.+)$`,
+      "u",
+    ),
+    build: (m, { sentence }) => {
+      const where = m[1] ?? "";
+      if (!SINCE_LONG.test(m[2] ?? "") || TEMPORARY.test(sentence) || TRAVEL.test(sentence)) return undefined;
+      if (["organisation", "person"].includes(valueKind(where))) return undefined;
+      return place("Home", "Lives in", where);
+    },
+  },
+  {
+    // A correction of what the assistant holds: "You've got me down as living in Basel, but it's Bern",
+    // "You have me down as working at Volvo, but it's Ericsson", "…as a teacher, but I'm a nurse". Read
+    // on the whole sentence (its "but I'm …" is a clause of its own) from either clause.
+    pattern: /^(?:you\b.*\bme\s+(?:down\s+)?as\b|i'm\b|i am\b|it's\b|it is\b)/i,
+    build: (_match, { sentence }) => {
+      const m = CORRECTION.exec(sentence);
+      if (!m) return undefined;
+      const slot = (m[1] ?? "").toLowerCase();
+      const value = cleanObject(m[3] ?? "");
+      if (!value || value.split(/\s+/).length > 5) return undefined;
+      // A home or an employer is a name ("…but it's complicated" is none).
+      const named = /^\p{Lu}/u.test(value) && valueKind(value) !== "person";
+      if (/^(?:living|based)/.test(slot)) return named ? place("Home", "Lives in", value) : undefined;
+      if (slot.startsWith("working")) return named ? work("at", value, false) : undefined;
+      if (/\ban?\s*$/.test(slot) || /^an?\s/i.test(value))
+        return work("as", /^an?\s/i.test(value) ? value : `a ${value}`, false);
+      const kind = valueKind(value);
+      return kind === "place"
+        ? place("Home", "Lives in", value)
+        : kind === "organisation"
+          ? work("at", value, false)
+          : undefined;
+    },
+  },
+  {
+    // A cleft correction: "It's Ericsson I work for, not Volvo", "It's Bern we live in".
+    pattern:
+      /^(?:it's|it is)\s+(?:actually\s+)?(.+?)\s+(?:that\s+)?(?:i|we)\s+(work (?:for|at|with)|live in|(?:'re|are|'m|am) based in)(?:,?\s*(?:not|rather than|instead of)\s+.+)?$/i,
+    build: (m) => {
+      const value = cleanObject(m[1] ?? "");
+      if (!value || value.split(/\s+/).length > 4 || VACUOUS_OBJECTS.test(value)) return undefined;
+      return /^work/i.test(m[2] ?? "") ? work("at", value, false) : place("Home", "Lives in", value);
+    },
+  },
+  {
+    // Terse job news: "new job at roche as of monday", "New role: data analyst", "Got a new job with
+    // Acme". Never with a modal ("a new job at Roche would be nice").
+    pattern:
+      /^(?:(?:a|my|got an?|i(?:'ve| have)? got an?|i have an?)\s+)?new\s+(?:job|role|position|gig)\s*(?::|\bat\b|\bwith\b)\s*(.+?)(?:\s+(?:as of|from|starting(?: on)?|since|(?:last|this)\s+\w+|on\s+\w+day)\b.*)?$/i,
+    build: (m, { sentence }) => {
+      if (/\b(?:would|could|might|may|will|maybe|hope|wish|want|if)\b/i.test(sentence)) return undefined;
+      const value = cleanObject(m[1] ?? "");
+      if (!value || value.split(/\s+/).length > 5 || value.includes(",")) return undefined;
+      // "New job: none yet", "My new job at Google starts soon": no value, or a job still to come.
+      if (
+        /^(?:none|nothing|no|not|tbd|tbc|still|the weekend)\b|\b(?:starts?|begins?|is|was|soon|next|tomorrow)\b/i.test(
+          value,
+        )
+      )
+        return undefined;
+      if (/^an?\s/i.test(value)) return work("as", value, false);
+      return ["place", "person"].includes(valueKind(value)) ? undefined : work("at", value, false);
+    },
+  },
+  {
+    // "I started at Google on Monday", "Started at Brightwell Academy last week": the name must read
+    // as an organisation or name a workplace ("I started at Pilates", "at Oxford" are not jobs).
+    pattern: new RegExp(
+      String.raw`^(?:[Ii](?:'ve| have)?\s+)?(?:(?:just|finally|officially)\s+)?[Ss]tarted\s+at\s+(${NAME_SOURCE})(?:\s+(?:on|last|this|in|yesterday|today|earlier|a)\b.*)?$`,
+      "u",
+    ),
+    build: (m) => {
+      const where = m[1] ?? "";
+      return valueKind(where) === "organisation" || WORKPLACE_NAME.test(where) ? work("at", where, false) : undefined;
+    },
+  },
+  {
+    // A promotion said by its doer: "They moved me up to store manager at Boots over the summer",
+    // "Acme promoted me to head of design" → the new role. Not a place ("moved me to the Leeds office").
+    pattern:
+      /^(?:they|my (?:boss|manager|company|employer)|work|\p{Lu}[\p{L}&'.-]*(?:\s+\p{Lu}[\p{L}&'.-]*){0,2})\s+(?:(?:moved|bumped)\s+me\s+up|promoted\s+me)\s+to\s+(?:be\s+)?(?:an?\s+|the\s+)?([^,;]+)/u,
+    build: (m) => {
+      const [role = "", org] = (m[1] ?? "")
+        .replace(/\s+(?:over|last|this|in|on|after|back in|from)\s+.*$/i, "")
+        .split(/\s+(?:at|with|for)\s+/i);
+      const what = role.trim();
+      if (!what || what.split(/\s+/).length > 4 || NOT_A_ROLE.test(what) || valueKind(what) === "place")
+        return undefined;
+      return work("as", org ? `${what} at ${org.trim()}` : what, false);
+    },
+  },
+  {
+    // A choice said as a conditional idiom: "I'd pick a mountain hut over a beach resort any day".
+    pattern:
+      /^i(?:'d| would)\s+(?:pick|choose|take|go for|have)\s+(.+?)\s+over\s+(.+?)\s+(?:any day|every time|hands down|any time)$/i,
+    build: (m) => preference("Prefers", `${cleanObject(m[1] ?? "")} over ${cleanObject(m[2] ?? "")}`),
+  },
+  {
+    // "I've switched allegiance to Spurs", "Changed sides to Celtic": the team the user supports now.
+    pattern:
+      /^(?:i(?:'ve| have)?\s+)?(?:switched|changed|transferred)\s+(?:my\s+)?(?:allegiances?|loyalt(?:y|ies)|sides|teams|clubs)\s+(?:from\s+.+?\s+)?to\s+(.+)$/i,
+    build: (m) =>
+      preference(
+        "Now supports",
+        (m[1] ?? "").replace(/\s+(?:this|last|at the|for the)\s+\p{L}+$/u, "").replace(PAST_TIME, ""),
+      ),
+  },
+  {
+    // A partner named as a spouse: "Marco's my husband now", "Ines is my fiancée".
+    pattern: /^(\p{Lu}[\p{L}'-]+)(?:'s|\s+is)\s+(?:now\s+)?my\s+(husband|wife|spouse|fianc[ée]e?)$/u,
+    build: (m) => {
+      const engaged = /^fianc/i.test(m[2] ?? "");
+      return {
+        type: "personal",
+        title: "Relationship status",
+        content: `Is ${engaged ? "engaged" : "married"} to ${m[1]}`,
+        importance: 0.7,
+      };
+    },
+  },
+  {
+    // A goal after a colon: "Goal for next year: climb Kilimanjaro", "My goal this spring: run a 10k".
+    pattern: /^(?:[Mm]y\s+)?(?:(?:[Mm]ain|[Bb]ig)\s+)?(?:goal|Goal)(?:\s+(?:for|this)\s+([^:]{1,25}))?:\s*(\p{Ll}.+)$/u,
+    // A goal for the day is a to-do, not a goal: "Goal for today: survive".
+    build: (m, { currentDate }) =>
+      /^(?:not|no|none|nothing|dunno|undecided|tbd|unsure|still)\b/i.test(m[2] ?? "") ||
+      /^(?:the\s+)?(?:today|tonight|morning|afternoon|evening|day|weekend)\b/i.test(m[1] ?? "")
+        ? undefined
+        : goal("Goal is to", m[2] ?? "", currentDate),
+  },
+  {
+    // "Swimming first thing in the morning is non-negotiable for me": a firm preference.
+    pattern: /^(.+?)\s+(?:is|are)\s+(?:non-negotiable|a non-negotiable|a must|sacred)\s+(?:for|to)\s+me$/i,
+    build: (m) =>
+      preference(
+        "Insists on",
+        sentenceCaseThing(m[1] ?? "").replace(/^\p{Lu}(?=\p{Ll}+ing\b)/u, (c) => c.toLowerCase()),
+      ),
+  },
+  {
+    // Stopping medication: "My GP's taken me off the blood pressure tablets", "I came off the statins".
+    pattern:
+      /^(?:.+?(?:\s+has|'s|\s+have)\s+taken\s+me\s+off|.+?\s+took\s+me\s+off|i(?:'ve| have)?\s+(?:come|came|gone|went)\s+off)\s+(.+)$/i,
+    build: (m) => {
+      const what = cleanObject(m[1] ?? "").replace(/^(?:my|the)\s+/i, "");
+      // "…taken me off the dog's tablets" is someone else's medication.
+      return MEDICATION.test(what) && !/'s\b/.test(what)
+        ? { type: "fact", title: "Medication", content: `No longer takes ${what}`, importance: 0.8 }
+        : undefined;
+    },
+  },
+];
+
 const RULES: readonly Rule[] = [
+  ...CHANGE_RULES,
   {
     pattern:
       /^(?:(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?remind me (?:to|that i (?:need|have) to)|(?:please\s+)?(?:don't|do not|dont) let me forget to)\s+(.+)$/i,
@@ -388,11 +647,12 @@ const RULES: readonly Rule[] = [
     },
   },
   {
-    pattern: new RegExp(`^${I_AM} (?:not|no longer) (?:a |an )?(${DIETS})(?: any ?more)?$`, "i"),
-    build: (m) => ({
+    pattern: new RegExp(`^${I_AM} (not|no longer) (?:a |an )?(${DIETS})( any ?more)?$`, "i"),
+    // "I'm not diabetic" without "anymore" is a correction ("Is not diabetic"), not an end.
+    build: (m, { clause }) => ({
       type: "fact",
       title: "Diet",
-      content: `Is no longer ${(m[1] ?? "").toLowerCase()}`,
+      content: `${(m[1] ?? "").toLowerCase() === "not" && !m[3] && !/\bany ?more\b|\bnow\b/i.test(clause) ? "Is not" : "Is no longer"} ${(m[2] ?? "").toLowerCase()}`,
       importance: 0.8,
     }),
   },
@@ -492,7 +752,13 @@ const RULES: readonly Rule[] = [
     // my book". Without "for me" (or the like) it is a claim about the world ("Madrid beat Porto").
     pattern:
       /^(.+?) (?:wins? (?:out )?over|beats?|trumps?|(?:is|are) better than|(?:is|are) nicer than|over) .+? (?:for me|to me|in my book|in my opinion|in my view|personally|every time|any day|all day)(?: any day| every time)?$/i,
-    build: (m) => preference("Prefers", sentenceCaseThing(m[1] ?? "")),
+    build: (m) =>
+      // "…moved me up to store manager over the summer, so no more … for me": "over" a time is no comparison.
+      /\bover (?:the )?(?:summer|winter|spring|autumn|fall|weekend|holidays?|years?|months?|past|last|christmas|easter|break)\b/i.test(
+        m[0],
+      ) || /^(?:they|he|she|i|we|you)\s/i.test(m[1] ?? "")
+        ? undefined
+        : preference("Prefers", sentenceCaseThing(m[1] ?? "")),
   },
   {
     // Idioms of liking: "Nothing beats a cold lemonade", "There's nothing like a good book". Not "You
@@ -555,6 +821,11 @@ const RULES: readonly Rule[] = [
   },
   {
     pattern: new RegExp(`^(?:my|our) (${RELATION})\\b(.+)$`, "i"),
+    build: (m) => thirdParty(m[1] ?? "", m[2] ?? ""),
+  },
+  {
+    // A parent named as people address them, without "my": "Dad turns 80 on Thursday", "Mum retired in May".
+    pattern: /^(Dad|Mum|Mom|Grandma|Grandpa|Nan|Gran)\s+(.+)$/u,
     build: (m) => thirdParty(m[1] ?? "", m[2] ?? ""),
   },
   {
@@ -705,7 +976,10 @@ const PLACE_TAIL =
   /,\s*(?:and\s+|but\s+|so\s+)?(?:the|my|our|it|it's|its|i|i'm|we|we're|they|they're|he|she|which|where|who|this|that)\b.*$/i;
 
 function place(title: string, lead: string, rawPlace: string): Recognised | undefined {
-  const where = cleanObject(rawPlace.replace(PLACE_TAIL, ""));
+  // How long is not where: "in Dubai for the next couple of years" → "Dubai".
+  const where = cleanObject(
+    rawPlace.replace(PLACE_TAIL, "").replace(/\s+for (?:the )?(?:next|coming|foreseeable|past|last)\b.*$/i, ""),
+  );
   return where.length > 0 ? { type: "personal", title, content: `${lead} ${where}`, importance: 0.7 } : undefined;
 }
 
@@ -753,6 +1027,14 @@ function recognise(clause: string, context: ClauseContext): Recognised | undefin
     const recognised = match ? rule.build(match, context) : undefined;
     if (!recognised) continue;
     // A self-description that names a single-valued attribute takes its title ("Is a Tallinn resident" → Home).
+    // "Handed in my notice — I'm a full-time potter now": after the end of a job, "I'm a X now" is the occupation.
+    if (
+      recognised.title === "Self-description" &&
+      /^Is an? /.test(recognised.content) &&
+      NOW_CUE.test(context.clause) &&
+      JOB_ENDED.test(context.message)
+    )
+      return work("as", recognised.content.replace(/^Is /, ""), false) ?? recognised;
     const attribute =
       recognised.title === "Self-description" ? [...attributeClasses(recognised.content)][0] : undefined;
     return attribute ? { ...recognised, title: CLASS_TITLES[attribute] } : recognised;
@@ -855,6 +1137,8 @@ export function extractMemoriesOffline(input: { currentDate: string; userMessage
       currentDate: input.currentDate,
       antecedents: before,
       sentence: normaliseStatement(sentence),
+      clause,
+      message: input.userMessage,
     });
     if (!recognised) continue;
     let current = sentences.at(-1);

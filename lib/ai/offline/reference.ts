@@ -15,7 +15,13 @@
  * ("I love them" alone is no memory). The quote a memory keeps is always the user's clause as
  * written, never the resolved text.
  */
+import { MONTHS } from "./date-expressions";
 import { valueKind } from "./slot-reader";
+
+const CALENDAR = new RegExp(
+  `^(?:${MONTHS.join("|")}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter)\\b`,
+  "i",
+);
 
 export interface Antecedents {
   /** The thing of the latest attitude ("hate olives" → "olives"). */
@@ -34,7 +40,7 @@ const THING_END =
 const PRONOUN = /^(?:it|them|that|this|those|these|him|her|you|me|us|one|some|any|all|everything|anything|nothing)$/i;
 
 /** A name after a preposition of place: "to Dallas", "in Porto Alegre", "from New York". */
-const PLACE_NAME = /\b(?:to|in|into|from|near|outside)\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,2})/gu;
+const PLACE_NAME = /\b(?:to|in|into|from|near|outside)\s+(?:the\s+)?(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,2})/gu;
 /** A dwelling and its place: "a house in Brighton", "our new flat in Lyon". */
 const DWELLING =
   /\b(?:house|flat|apartment|condo|studio|home|place|cottage|bungalow|townhouse)\s+in\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,2})/u;
@@ -46,6 +52,8 @@ function isPlural(thing: string): boolean {
 
 /** A name that may be a place: not typed as an organisation or a person by the word vectors. */
 function placeLike(name: string): boolean {
+  // "in October", "on Monday" are times, which the word vectors leave "unknown".
+  if (CALENDAR.test(name)) return false;
   const kind = valueKind(name);
   return kind === "place" || kind === "unknown";
 }
@@ -79,7 +87,11 @@ export function resolveReferences(statement: string, antecedents: Antecedents): 
     // "that's where I live", "which is where we're based" → "I live in Dallas".
     resolved = resolved.replace(
       /^(?:so\s+|and\s+)?(?:that's|that is|this is|it's|it is|which is)\s+where\s+(.+)$/i,
-      (_whole, clause: string) => `${clause} in ${place}`,
+      // "…where I'm living for the next two years" → "I'm living in Dubai for the next two years".
+      (_whole, clause: string) =>
+        /\b(?:live|lives|living|based|settled|staying)\b/i.test(clause)
+          ? clause.replace(/\b(live|lives|living|based|settled|staying)\b/i, `$1 in ${place}`)
+          : `${clause} in ${place}`,
     );
     // "I live there too" → "I live in Oslo too".
     resolved = resolved.replace(

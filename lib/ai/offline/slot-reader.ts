@@ -161,7 +161,7 @@ const USER_SUBJECT =
   /^(?:i|i'm|im|i am|i've|i have|i'd|we|we're|we are|we've|we have|our (?:family|household)|(?:(?:my|our)\s+)?(?:new\s+)?home|my (?:(?:new|current|own)\s+)*(?:home|address|employer|job|gig|role|position|work|workplace|company|age|diet|occupation|profession))\b/i;
 
 /** A subjectless diary statement, the user implied: "Had my 41st birthday", "Celebrated turning 33", "Made the move". */
-const DIARY_OPENING = /^(?:\p{L}+ed|had|made|got|went|became|began|hit|quit|left|took|swapped)\s/iu;
+const DIARY_OPENING = /^(?:\p{L}+ed|had|made|got|went|became|began|hit|quit|left|took|swapped|spent)\s/iu;
 
 const DIET_WORDS: Readonly<Record<string, string>> = {
   vegan: "vegan",
@@ -177,12 +177,12 @@ const DIET_WORDS: Readonly<Record<string, string>> = {
 const BECOMING =
   /\b(?:am|'m|im|is|are|'re|became|become|becoming|went|gone|going|turned|switched to|been|being|stay|stayed|remain|remained)\b/i;
 
-/** Residence: verbs and nouns that name where someone lives (durable states only; not stays or visits). */
+/** Residence: verbs and nouns that name where someone lives (durable states only; not stays or visits; not the way "home"). */
 const RESIDENCE =
-  /\b(?:live|lives|living|reside|resides|residing|moved|(?:the|a|my|our) move|relocated|resettled|settled|based|home|address|(?:my|our)\s+(?:new\s+|own\s+)*(?:house|flat|apartment|condo|place))\b/i;
+  /\b(?:live|lives|living|reside|resides|residing|moved|(?:the|a|my|our) move|relocated|resettled|settled|based|(?<!\b(?:fly|flying|flew|go|going|went|head|heading|come|coming|came|back|get|getting|got|drive|driving|drove|walk|walking|walked|way|ride|riding|rode|travel|travelling|traveling)\s)home|address|(?:my|our)\s+(?:new\s+|own\s+)*(?:house|flat|apartment|condo|place))\b/i;
 /** A stay, not a home: "I'm in Paris for a conference", "We're in Lisbon for the weekend". */
-const TEMPORARY =
-  /\b(?:for (?:a|the|an) (?:conference|meeting|weekend|week|few days|holiday|vacation|trip|night|day|visit|wedding|festival)|this (?:week|weekend)|on (?:holiday|vacation|a trip|business)|visiting|staying|trip|tonight|today|last night|until|till|as an investment)\b/i;
+export const TEMPORARY =
+  /\b(?:for (?:a|the|an) (?:conference|meeting|weekend|week|few days|holiday|vacation|trip|night|day|visit|wedding|festival)|this (?:week|weekend)|on (?:holiday|vacation|a trip|business)|visiting|staying|trip|tonight|today|last night|until|till|as an investment|for (?:the|a|this|that) (?:project|contract|placement|secondment|assignment|course|tour|shoot|season|job))\b/i;
 /** A move that did not happen is no statement about a home: "I bought a flat in Porto but never moved in". */
 const MOVE_DENIED =
   /\b(?:never|not|didn't|haven't|hasn't|won't|can't)\s+(?:\S+\s+)?(?:moved|move|relocated|relocate|settled|settle)\b/i;
@@ -247,11 +247,19 @@ function readAge(statement: string): SlotStatement | undefined {
 }
 
 function readDiet(statement: string, negated: boolean): SlotStatement | undefined {
-  const lower = statement.toLowerCase();
-  const word = Object.keys(DIET_WORDS).find((w) => new RegExp(`\\b${w}\\b`).test(lower));
+  // The first diet named, not one it is compared with or set against: "more pescatarian than vegan",
+  // "vegetarian rather than vegan" name the diet the user keeps.
+  const lower = statement
+    .toLowerCase()
+    .replace(/\b(?:than|rather than|instead of)\s+(?:an?\s+|fully\s+|strictly\s+)?[\p{L}-]+/gu, " ");
+  const word = Object.keys(DIET_WORDS)
+    .map((w) => [w, lower.search(new RegExp(`\\b${w}\\b`))] as const)
+    .filter(([, at]) => at >= 0)
+    .sort((x, y) => x[1] - y[1])[0]?.[0];
   if (word) {
     const before = lower.slice(0, lower.indexOf(word));
     if (!BECOMING.test(before) && !CESSATION.test(before)) return undefined;
+    if (/\bmore\s*$/.test(before)) return { slot: "diet", value: DIET_WORDS[word] ?? word, negated: false };
     return { slot: "diet", value: DIET_WORDS[word] ?? word, negated: negated || CESSATION.test(before) };
   }
   // Eating meat again, or for the first time in years, ends a vegetarian or vegan diet.
@@ -405,6 +413,9 @@ function readWork(statement: string, negated: boolean, ceased: boolean): SlotSta
   // "I quit Deloitte": ending something that reads as an organisation ends a job.
   const quitOrganisation = ceased && kind === "organisation";
   if (!employment && !beingAt && !quitOrganisation) return undefined;
+  // "Retired now, after 31 years with Royal Mail": retiring ends the occupation, not only the employer.
+  if (named && /^(?:i(?:'m| am| have| 've)?\s+)?retired\b/i.test(statement) && !negated)
+    return { slot: "occupation", value: `retired from ${cleanValue(org)}`, negated: false };
   if (!named && !/^the\s/i.test(org)) return undefined;
   // "Quit" and "left" end employment only when what was left is an employer.
   const value = cleanValue(org);

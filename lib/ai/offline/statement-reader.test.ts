@@ -121,3 +121,56 @@ describe("the general statement reader", () => {
     );
   });
 });
+
+describe("the general statement reader, round 6: ends of possessions, definite deadlines", () => {
+  it.each([
+    ["Finally sold the caravan.", "Sold the caravan"],
+    ["Just cancelled my Spotify.", "Cancelled my Spotify"],
+    ["Cancelled Audible.", "Cancelled Audible"],
+    ["Cancelled my gym membership in June.", "Cancelled my gym membership in June"],
+    ["My scooter got stolen outside the station.", "Scooter got stolen outside the station"],
+    ["Swapped the Micra for an e-bike in April.", "Swapped the Micra for an e-bike in April"],
+    ["Tom and I called it quits last month.", "Called it quits with Tom last month"],
+    ["My cousin's emigrated, so it's just us now.", undefined],
+  ])("stores %j as %j", (message, content) => {
+    const stored = contents(message);
+    if (content) expect(stored).toEqual([content]);
+    else expect(stored.filter((c) => !/^Cousin\b/.test(c))).toEqual([]);
+  });
+
+  it.each([
+    "If I sold the caravan, I'd buy a boat.",
+    "Should I cancel my Spotify?",
+    "I might sell the caravan.",
+    "Did my scooter get stolen?",
+    "They promoted me in May.", // a pronoun is no employer ("Was promoted by They")
+    "I've barely started the report.", // a progress report, not a fact
+    "The meeting is due to start.", // "the …" only with a dated obligation
+    "The train ends at Brighton.",
+    "My car got a flat tyre on the way home.", // an episode, not a new flat
+    "My flight was cancelled.",
+  ])("stores nothing for %j", (message) => {
+    expect(contents(message)).toEqual([]);
+  });
+
+  it("reads a dated obligation of 'my/our/the …', with relative deadlines", () => {
+    expect(read("The planning appeal has to go in within 10 days of today.")).toEqual([
+      {
+        type: "actionable",
+        title: "Planning appeal",
+        content: "Planning appeal has to go in by 2026-12-10",
+        deadline: "2026-12-10",
+      },
+    ]);
+    expect(read("My essay's due a week on Wednesday and I've barely started.")).toEqual([
+      { type: "actionable", title: "Essay", content: "Essay is due on 2026-12-09", deadline: "2026-12-09" },
+    ]);
+    expect(read("Our tenancy ends on 14 February, so we need to find a flat.")[0]).toEqual({
+      type: "actionable",
+      title: "Tenancy",
+      content: "Tenancy ends on 2027-02-14",
+      deadline: "2027-02-14",
+    });
+    expect(contents("The appeal has to go in within two weeks, right?")).toEqual([]);
+  });
+});

@@ -43,9 +43,9 @@ export interface GeneralStatement {
  * suppositions and the habitual past.
  */
 const NOT_A_FACT =
-  /(?<!\b(?:since|in|by|until|from|of|early|late|mid|last|next|this|through)\s)\bmay\b(?!\s+\d)|\b(?:will|would|could|should|might|must|shall|gonna|going to|about to|want|wants|wanted|wish|hope|hoping|plan|planning|thinking (?:of|about)|considering|tempted|maybe|perhaps|probably|someday|one day|if|unless|whether|used to|try|trying|need to|have to|has to|got to|couldn't|wouldn't|shouldn't|didn't|wasn't|weren't|won't|yet)\b|\b(?:i|we)'(?:d|ll)\b|\b(?:never|not)\s+(?:\S+\s+)?\p{L}+ed\b/iu;
+  /(?<!\b(?:since|in|by|until|from|of|early|late|mid|last|next|this|through)\s)\bmay\b(?!\s+\d)|\b(?:will|would|could|should|might|must|shall|gonna|going to|about to|want|wants|wanted|wish|hope|hoping|plan|planning|thinking (?:of|about)|considering|tempted|maybe|perhaps|probably|someday|one day|if|unless|whether|used to|try|trying|need to|have to|has to|got to|couldn't|wouldn't|shouldn't|didn't|wasn't|weren't|won't|yet|barely|hardly|scarcely)\b|\b(?:i|we)'(?:d|ll)\b|\b(?:never|not)\s+(?:\S+\s+)?\p{L}+ed\b/iu;
 /** An obligation with a date is a deadline, not a plan: "My visa renewal has to be in by December 18th". */
-const OBLIGATION = /\b(?:has to|have to|must|needs to|need to|is due|are due|due|deadline|expires?|runs? out)\b/i;
+const OBLIGATION = /\b(?:has to|have to|must|needs to|need to|is due|are due|due|deadline|expires?|ends?|runs? out)\b/i;
 /** Talk about the conversation or the assistant, not about the user's life. */
 const CONVERSATION =
   /\b(?:remember|forget|forgot|told you|tell you|mentioned|asked|ask you|said|wonder|wondering|guess|mean|curious|confused|get back to you|let you know|you|your)\b/i;
@@ -60,7 +60,7 @@ const PASSING_STATE =
  * now ("Sold the Corolla", "Got married in September"); any other simple past is an episode.
  */
 const STATE_CHANGE =
-  /(?:^|\band\s+)(?:moved|relocated|left|quit|sold|bought|adopted|married|divorced|joined|started|retired|became|switched|swapped|converted|gave up|stopped|split up|broke up|separated|graduated|signed|handed in|walked away|cut out|took up|dropped out|enrolled|finished|passed|lost my job|got (?:married|engaged|divorced|promoted|hired|fired|sacked|laid off|diagnosed|accepted|certified|licensed|a (?:new )?(?:job|place|flat|house|apartment|dog|cat|puppy|kitten|car)|my (?:licen[cs]e|degree|diploma|citizenship))|was (?:promoted|hired|fired|let go|laid off|diagnosed|made redundant))\b/i;
+  /(?:^|\band\s+)(?:moved|relocated|emigrated|left|quit|sold|bought|adopted|married|divorced|joined|started|retired|became|switched|swapped|traded in|traded\s+(?:\S+\s+){1,3}?for\s|converted|gave up|stopped|cancell?ed|split up|broke up|separated|called it (?:a day|quits) with|parted ways|went (?:our|their) separate ways|graduated|signed|handed in|walked away|cut out|took up|dropped out|enrolled|finished|passed|lost my job|(?:got|was) (?:stolen|written off|totalled|repossessed)|got (?:married|engaged|divorced|promoted|hired|fired|sacked|laid off|diagnosed|accepted|certified|licensed|a (?:new )?(?:job|place|flat(?! tyre| tire)|house|apartment|dog|cat|puppy|kitten|car)|my (?:licen[cs]e|degree|diploma|citizenship))|was (?:promoted|hired|fired|let go|laid off|diagnosed|made redundant))\b/i;
 /** Simple past forms that open a subjectless diary sentence ("Got promoted…", "Sold the Corolla"). */
 const PAST_VERB =
   /^(?:\p{L}{2,}ed|got|sold|left|quit|took|had|made|went|became|began|bought|found|gave|hung|cut|won|lost|met|split|broke|signed|swapped|spent|ran|came|saw|did|felt|kept|paid|put|wrote|drove|flew|fell|grew|knew|threw|wore|ate|drank|sang|swam|rode|caught|taught|thought|brought|built|sent|sat|stood|held|heard|told|said|read|led|fed|bit|hit|set|shut|let|been)\b/iu;
@@ -82,7 +82,7 @@ const EMPTY_PREDICATE = /^(?:took (?:a while|ages|forever|some time)|it(?:'s| is
 
 /** "I" forms: the subject and what it becomes in a memory that has the user as implied subject. */
 const SUBJECT =
-  /^(?:(i|we)|(i'm|im|i am|we're|we are)|(i've|i have|we've|we have)|(\p{Lu}[\p{L}'-]*) and (?:i|me)|my ([\p{L} -]{2,30}?)(?='s\s|\s+(?:is|are|has|have|needs?|expires?|runs? out)\b))\s+/iu;
+  /^(?:(i|we)|(i'm|im|i am|we're|we are)|(i've|i have|we've|we have)|(\p{Lu}[\p{L}'-]*) and (?:i|me)|(?:my|our) ([\p{L} -]{2,30}?)(?='s\s|\s+(?:is|are|has|have|got|was|needs?|expires?|ends?|runs? out)\b)|the ([\p{L} -]{2,30}?)(?=\s+(?:has to|have to|needs? to|must|is due|are due|expires?|runs? out)\b))\s+/iu;
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -94,16 +94,22 @@ function capitalize(text: string): string {
  * daughters", "I don't own a car any more" → "No longer owns a car", "Chloe and I got engaged" →
  * "Got engaged to Chloe". The user's possessives stay ("Plays in my band"), as the rules write them.
  */
-function predicateOf(
-  statement: string,
-): { predicate: string; form: "simple" | "copula" | "perfect" | "elided" | "owned"; thing?: string } | undefined {
+function predicateOf(statement: string):
+  | {
+      predicate: string;
+      form: "simple" | "copula" | "perfect" | "elided" | "owned";
+      thing?: string;
+      definite?: boolean;
+    }
+  | undefined {
   const subject = SUBJECT.exec(statement);
   if (!subject) return PAST_VERB.test(statement) ? { predicate: statement, form: "elided" } : undefined;
   const rest = statement.slice(subject[0].length).trim();
-  if (subject[5]) {
-    const thing = subject[5].trim();
+  // "My visa …", "Our fixed rate …", and "The council tax appeal has to …" (the user's obligation).
+  if (subject[5] || subject[6]) {
+    const thing = (subject[5] ?? subject[6] ?? "").trim();
     if (new RegExp(`(?:^|\\s)(?:${RELATION_WORDS})$`, "i").test(thing)) return undefined;
-    return { predicate: rest, form: "owned", thing };
+    return { predicate: rest, form: "owned", thing, definite: subject[6] !== undefined };
   }
   if (subject[4]) {
     // "Chloe and I got engaged" → "Got engaged to Chloe"; "Daniel and I split up" → "Split up with Daniel".
@@ -188,7 +194,7 @@ function personal(title: string, content: string, type: MemoryType = "personal")
  * me" → "Was let go by Intel". The doer must be a name that is not a person or a place.
  */
 const OBJECT_ME =
-  /^(\p{Lu}[\p{L}\d&.'-]*(?:\s+\p{Lu}[\p{L}\d&.'-]*){0,2})\s+(let me go|laid me off|fired me|sacked me|made me redundant|hired me|promoted me|took me on)\b(.*)$/u;
+  /^(?!(?:They|He|She|We|You|It|Everyone|Someone|Nobody)\b)(\p{Lu}[\p{L}\d&.'-]*(?:\s+\p{Lu}[\p{L}\d&.'-]*){0,2})\s+(let me go|laid me off|fired me|sacked me|made me redundant|hired me|promoted me|took me on)\b(.*)$/u;
 const OBJECT_ME_PASSIVE: Readonly<Record<string, string>> = {
   "let me go": "Was let go by",
   "laid me off": "Was laid off by",
@@ -260,6 +266,11 @@ export function readUserStatement(
 ): GeneralStatement | undefined {
   const text = statement
     .replace(/^\p{L}+ly,\s+/u, "")
+    // "Finally sold the boat", "Just cancelled PureGym": the adverb before a subjectless past verb.
+    .replace(
+      /^(?:finally|just|recently|eventually|officially)\s+(?=\p{L}+ed\b|sold\b|got\b|quit\b|left\b|gave\b)/iu,
+      "",
+    )
     .replace(/\s+/g, " ")
     .trim();
   if (text.length === 0 || text.split(" ").length > 25) return undefined;
@@ -284,6 +295,8 @@ export function readUserStatement(
   const dated = deadline !== null && deadline >= currentDate;
   const obligation = dated && (OBLIGATION.test(predicate) || reminded);
   if (!obligation && NOT_A_FACT.test(predicate)) return undefined;
+  // "The appeal has to go in within two weeks" is the user's deadline; "The meeting is due to start" is not a fact of theirs.
+  if (parsed.definite && !obligation) return undefined;
   if (CONVERSATION.test(predicate) && !reminded) return undefined;
 
   const [verb = ""] = predicate.split(/\s+/);
@@ -294,7 +307,7 @@ export function readUserStatement(
     return undefined;
   if (
     (form === "copula" || (form === "owned" && /^(?:is|are)\s/i.test(predicate))) &&
-    (PASSING_STATE.test(predicate) ||
+    (PASSING_STATE.test(predicate.replace(/^(?:(?:is|are)\s+)?(?:not|no longer)\s+/i, "")) ||
       /^(?:\p{L}+ing)\b/iu.test(predicate) ||
       /^(?:(?:is|are)\s+)?(?:(?:not|no longer|still|now|down|up|over|out|back)\s+)*(?:in|on|at|with|off|into|from|near|by|under|outside|inside)\b/i.test(
         predicate,
@@ -304,7 +317,20 @@ export function readUserStatement(
 
   // A past episode ("Had a steak last night", "Got stung last summer") is not a durable fact; a
   // change of state ("Sold the Corolla", "Got married in September") is.
-  const past = form === "elided" || (form === "simple" && PAST_VERB.test(verb));
+  // "My scooter got stolen" is a change; "My car got a flat tyre", "My phone was slow" are episodes.
+  // Cancelling ends a membership or a named service ("Cancelled PureGym", "cancelled my gym
+  // membership"), not a plan ("Cancelled the trip to Rome").
+  if (
+    /^(?:(?:just|finally)\s+)?cancell?ed\s/i.test(predicate) &&
+    !/^(?:(?:[Jj]ust|[Ff]inally)\s+)?[Cc]ancell?ed\s+(?:(?:my|our|the)\s+)?(?:\p{Lu}|[^,;]*\b(?:membership|subscription|account|contract|policy)\b)/u.test(
+      predicate,
+    )
+  )
+    return undefined;
+  const past =
+    form === "elided" ||
+    (form === "simple" && PAST_VERB.test(verb)) ||
+    (form === "owned" && /^(?:got|was)$/i.test(verb));
   if (
     past &&
     !obligation &&
@@ -323,10 +349,11 @@ export function readUserStatement(
   if (obligation && dateMatch?.[0])
     content = content.replace(
       dateMatch[0],
-      `${/^by\b|^before\b|^until\b/i.test(dateMatch[0]) ? "by" : "on"} ${deadline}`,
+      `${/^due\b/i.test(dateMatch[0]) ? "due on" : /^(?:by|before|until|within)\b/i.test(dateMatch[0]) ? "by" : "on"} ${deadline}`,
     );
   // Something must be said besides the verb and when: "Started on Monday", "Plays every Sunday" are not memories.
-  const said = topicalWords(content.replace(DATE_IN_TEXT, " ").replace(/^\S+\s*/, "")).filter(
+  // (For "my <thing> …" the first word is the thing: "Essay is due on …" says something.)
+  const said = topicalWords(content.replace(DATE_IN_TEXT, " ").replace(form === "owned" ? /^/ : /^\S+\s*/, "")).filter(
     (w) => !/^(?:every|each|day|night|morning|evening|weekend|today|tonight|tomorrow|yesterday|\p{L}+day)$/u.test(w),
   );
   if (said.length === 0) return undefined;

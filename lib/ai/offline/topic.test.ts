@@ -67,3 +67,76 @@ describe("supersede by topic", () => {
     expect(aboutSomeoneElse("Sold the Corolla")).toBe(false);
   });
 });
+
+describe("supersede by topic, round 6: ends of possessions and memberships, acronyms, a preference over", () => {
+  it.each([
+    ["Cancelled my Netflix subscription", "Subscribes to Netflix"],
+    ["Traded in the Clio for a Golf", "Drives a Renault Clio"],
+    ["Bike got stolen", "Rides a bike to work"],
+    ["Called it a day with Tom in June", "Has a boyfriend named Tom"],
+    ["Was made redundant from IBM", "Works at International Business Machines"],
+    ["No longer takes the statins", "Takes statins for cholesterol"],
+  ])("%j supersedes %j", (candidate, stored) => {
+    expect(decide(candidate, stored)).toBe("SUPERSEDE");
+  });
+
+  it.each([
+    // the end of something else, or someone else's
+    ["Cancelled the dentist appointment", "Has a membership at PureGym"],
+    ["Traded in the Clio for a Golf", "Plays golf on Sundays"],
+    ["Sister's bike got stolen", "Rides a bike to work"],
+    ["Was made redundant from IBM", "Works at Jaguar Land Rover"],
+    // an acronym that is no name's initials
+    ["Quit the PTA", "Works at Pfizer"],
+  ])("%j does not supersede %j", (candidate, stored) => {
+    expect(decide(candidate, stored)).not.toBe("SUPERSEDE");
+  });
+
+  it("finds an acronym's name through its initials", () => {
+    expect(sharedTopic("Left JLR", "Works at Jaguar Land Rover")).toBe("jlr");
+    expect(sharedTopic("Works at Jaguar Land Rover", "Left JLR")).toBe("jlr");
+    expect(sharedTopic("Left BMW", "Works at Jaguar Land Rover")).toBeUndefined();
+  });
+
+  it("ends a liking of what the user now prefers something over, and nothing else", () => {
+    const decidePreference = (candidate: string, stored: string) =>
+      consolidateOffline({
+        candidate: { title: "Preference", content: candidate, type: "preference" },
+        existing: [{ id: "m1", title: "Travel preference", content: stored, type: "preference", similarity: 0.6 }],
+      }).action;
+    expect(decidePreference("Prefers a cabin in the woods over a city break", "Loves city breaks")).toBe("SUPERSEDE");
+    expect(decidePreference("Prefers trains over planes", "Prefers planes for long trips")).toBe("SUPERSEDE");
+    expect(decidePreference("Prefers a cabin in the woods over a city break", "Loves walks in the woods")).not.toBe(
+      "SUPERSEDE",
+    );
+    expect(decidePreference("Prefers trains over planes", "Dislikes planes")).not.toBe("SUPERSEDE");
+    expect(decidePreference("Prefers trains over planes", "Sister loves planes")).not.toBe("SUPERSEDE");
+  });
+});
+
+describe("supersede by topic, round 6: an activity ended, a one-word denial", () => {
+  it.each([
+    ["Has quit smoking", "Smokes after dinner"],
+    ["Hasn't had a drink since June", "Drinks beer at weekends"],
+    ["Gave up drinking in the spring", "Drinks red wine"],
+    ["Is not diabetic", "Has type 1 diabetes"],
+    ["Is not allergic", "Has a pollen allergy"],
+  ])("%j supersedes %j", (candidate, stored) => {
+    expect(decide(candidate, stored)).toBe("SUPERSEDE");
+  });
+
+  it.each([
+    // the activity has an object: it ends only that
+    ["Stopped drinking coffee", "Drinks tea every morning"],
+    ["No longer plays tennis", "Plays golf on Sundays"],
+    ["No longer lives in Denver", "Lives in Lisbon"],
+    ["No longer works for Acme", "Works at Globex"],
+    // someone else's, or a denial of something else
+    ["Has quit smoking", "Dad smokes a pipe"],
+    ["Is not diabetic", "Has asthma"],
+    // a dwelling the user does not live in is no home
+    ["Bought a flat in Leeds as an investment", "Lives in York"],
+  ])("%j does not supersede %j", (candidate, stored) => {
+    expect(decide(candidate, stored)).not.toBe("SUPERSEDE");
+  });
+});

@@ -25,7 +25,7 @@ import { isStopword, stem } from "./text-features";
 
 /** People (and pets) in the user's life: "my sister …" is someone else's statement, never the user's. */
 export const RELATION_WORDS =
-  "mother-in-law|father-in-law|in-laws|mother|mom|mum|mommy|father|dad|daddy|parents|sisters?|brothers?|siblings?|sons?|daughters?|kids?|children|child|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?|friends?|roommate|flatmate|housemate|neighbou?r|boss|manager|colleague|co-?worker|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|teammate|classmate|therapist|doctor|dog|cat|puppy|kitten";
+  "mother-in-law|father-in-law|in-laws|mother|mom|mum|mommy|father|dad|daddy|parents|sisters?|brothers?|siblings?|sons?|daughters?|kids?|children|child|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?|friends?|mates?|pals?|buddy|roommate|flatmate|housemate|neighbou?r|boss|manager|colleague|co-?worker|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|teammate|classmate|therapist|doctor|dog|cat|puppy|kitten";
 
 export type AttributeClass = "home" | "employer" | "role" | "relationship" | "diet";
 
@@ -46,6 +46,9 @@ export function aboutSomeoneElse(content: string): boolean {
 
 /** Dwellings: with a named place they say where the user lives ("Sold the Zurich flat", "a chalet near Lucerne"). */
 const DWELLING = /\b(?:flat|apartment|house|chalet|condo|cottage|studio|halls|bungalow|place)\b/i;
+/** A dwelling the user does not live in: "a flat in Leeds as an investment", "a holiday cottage in Wales". */
+const NOT_LIVED_IN =
+  /\b(?:as an investment|investment (?:property|flat)|to (?:let|rent out)|buy-to-let|holiday (?:home|let|cottage|flat)|rental|for (?:my|our) (?:mum|mom|dad|parents|son|daughter|kids))\b/i;
 const NAMED = /\b\p{Lu}[\p{L}'-]+/gu;
 /** The title the extractor's rules give each class, so the near-memory search finds one from the other. */
 export const CLASS_TITLES: Readonly<Record<AttributeClass, string>> = {
@@ -65,7 +68,7 @@ export function attributeClasses(content: string): Set<AttributeClass> {
   if (
     /^(?:no longer )?lives in\b/.test(lower) ||
     (/\b(?:resident|relocated|moved|swapped|left|rent|rents|renting)\b/.test(lower) && places.length > 0) ||
-    (DWELLING.test(lower) && places.length > 0)
+    (DWELLING.test(lower) && places.length > 0 && !NOT_LIVED_IN.test(lower))
   )
     classes.add("home");
   const organisations = [...text.matchAll(NAMED)]
@@ -73,13 +76,15 @@ export function attributeClasses(content: string): Set<AttributeClass> {
     .filter((w, i) => i > 0 && !["place", "person"].includes(valueKind(w)));
   if (
     /^(?:no longer )?works at\b/.test(lower) ||
-    (/\b(?:signed with|joined|hired by|let go by|laid off by|fired by|employed by)\b/.test(lower) &&
+    (/\b(?:signed with|joined|hired by|let go by|laid off by|fired by|employed by|made redundant (?:from|by|at)|redundant from)\b/.test(
+      lower,
+    ) &&
       organisations.length > 0)
   )
     classes.add("employer");
   if (/^(?:no longer )?works as\b|\bpromoted to\b|^(?:is )?retired\b/.test(lower)) classes.add("role");
   if (
-    /\b(?:single|married|engaged|divorced|separated|widowed|split up|broke up|girlfriend|boyfriend|fianc\p{L}*|dating|in a relationship)\b/u.test(
+    /\b(?:single|married|engaged|divorced|separated|widowed|split up|broke up|called it (?:a day|quits)|parted ways|girlfriend|boyfriend|fianc\p{L}*|dating|in a relationship)\b/u.test(
       lower,
     )
   )
@@ -90,7 +95,7 @@ export function attributeClasses(content: string): Set<AttributeClass> {
 
 /** Words that say a state changed or ended: the new memory replaces what the old one said of its topic. */
 const CHANGE_CUE =
-  /\b(?:no longer|any ?more|used to|quit|stopped|gave up|given up|sold|left|split up|broke up|divorced|retired|let go|laid off|fired|became|become|switched|swapped|walked away|handed in|cut out|(?:is|'s|are) over|former|moved|promoted|got (?:married|engaged)|now)\b|\bex-/i;
+  /\b(?:no longer|any ?more|used to|quit|stopped|gave up|given up|sold|left|split up|broke up|divorced|retired|let go|laid off|fired|made redundant|became|become|switched|swapped|traded|cancell?ed|stolen|written off|called it (?:a day|quits)|parted ways|walked away|handed in|cut out|(?:is|'s|are) over|former|moved|promoted|got (?:married|engaged)|now)\b|\bex-/i;
 
 export function hasChangeCue(content: string): boolean {
   return CHANGE_CUE.test(content);
@@ -114,8 +119,14 @@ export function topicalWords(content: string): string[] {
 /** Derivations of one word: "smoking"/"smoker", "law"/"lawyer", "vegan"/"veganism". */
 const DERIVATION = /^(?:er|r|yer|ist|ian|ism|ing|or|ed)$/;
 
+/** A root without an adjective's or a noun's ending: "diabetic"/"diabetes", "allergic"/"allergy". */
+function root(word: string): string {
+  return word.replace(/(?:ics?|ies|es|e|y)$/, "");
+}
+
 function sameWord(x: string, y: string): boolean {
   if (x === y) return true;
+  if (root(x).length >= 5 && root(x) === root(y)) return true;
   const derives = (a: string, b: string) => {
     const base = stem(a);
     const rest = b.startsWith(base) ? b.slice(base.length).replace(/^e/, "") : undefined;
@@ -133,7 +144,44 @@ function sameWord(x: string, y: string): boolean {
 export function sharedTopic(a: string, b: string): string | undefined {
   const right = topicalWords(b);
   for (const x of topicalWords(a)) if (right.some((y) => sameWord(x, y))) return x;
+  return sharedAcronym(a, b) ?? sharedAcronym(b, a);
+}
+
+/**
+ * An acronym in one memory of a name in the other: "Was made redundant from JLR" / "Works at Jaguar
+ * Land Rover", "Left IBM" / "Works at International Business Machines". Three letters or more, in
+ * capitals, against the initials of as many consecutive capitalised words.
+ */
+function sharedAcronym(a: string, b: string): string | undefined {
+  const names = [...b.matchAll(/\p{Lu}[\p{L}'-]*(?:\s+(?:of\s+)?\p{Lu}[\p{L}'-]*)+/gu)].map((m) =>
+    m[0]
+      .split(/\s+/)
+      .filter((w) => w !== "of")
+      .map((w) => w.charAt(0))
+      .join(""),
+  );
+  for (const [acronym] of a.matchAll(/\b\p{Lu}{3,6}\b/gu))
+    if (names.some((initials) => initials.includes(acronym))) return acronym.toLowerCase();
   return undefined;
+}
+
+/**
+ * An activity ended with nothing after it but a time: "Quit smoking", "Hasn't had a drink since March",
+ * "Gave up drinking in May" → its stem ("smok", "drink"). With an object ("Stopped drinking coffee",
+ * "No longer plays tennis") it ends only what names that object, so none is returned.
+ */
+const ACTIVITY_ENDED =
+  /^(?:has\s+|have\s+)?(?:quit|stopped|given up|gave up|no longer|(?:has|have)n't had an?|hasn't had an?|haven't had an?)\s+(\p{L}+)(?:\s+(?:since|for (?:a|an|one|two|three|four|five|six|several|a few|\d+) (?:while|days?|weeks?|months?|years?)|after|last|this|(?:back\s+)?in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|the (?:spring|summer|autumn|fall|winter)|\d{4}))\b.*)?$/iu;
+
+export function endedActivity(content: string): string | undefined {
+  const word = ACTIVITY_ENDED.exec(content.trim())?.[1];
+  return word && !isStopword(word.toLowerCase()) ? stem(word.toLowerCase()) : undefined;
+}
+
+/** A memory of doing `activity` (a stem): its verb ("Drinks wine most evenings", "Smokes after dinner"). */
+export function isActivity(content: string, activity: string): boolean {
+  const verb = /^(?:still\s+|usually\s+|often\s+)?(\p{L}+)/iu.exec(content.trim())?.[1];
+  return verb !== undefined && stem(verb.toLowerCase()) === activity;
 }
 
 /** True when every topical word of `b` is in `a`: the same value again ("Moved to Berlin" / "Lives in Berlin"). */
@@ -145,4 +193,4 @@ export function restates(a: string, b: string): boolean {
 
 /** The end of a state, rather than a new value: it must name what it ends. */
 export const CESSATION =
-  /\b(?:no longer|not|any ?more|quit|stopped|gave up|given up|sold|left|swapped|retired|split up|broke up|divorced|let go|laid off|fired|walked away|handed in|moved out|(?:is|'s|are) over)\b|n't\b/i;
+  /\b(?:no longer|not|any ?more|quit|stopped|gave up|given up|sold|left|swapped|traded in|cancell?ed|stolen|written off|retired|split up|broke up|called it (?:a day|quits)|parted ways|divorced|let go|laid off|fired|made redundant|walked away|handed in|moved out|(?:is|'s|are) over)\b|n't\b/i;
