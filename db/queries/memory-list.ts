@@ -2,7 +2,7 @@
  * Browsing a user's memories: filtered, searched (full text or by meaning), sorted and paginated
  * listings for the memories page and API, the JSON export, and delete-all. Owner-scoped.
  */
-import { and, asc, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   conversations,
