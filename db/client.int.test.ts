@@ -41,6 +41,7 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "memories",
       "memory_events",
       "memory_extractions",
+      "memory_usage",
       "message_notes",
       "messages",
       "prompt_debug",

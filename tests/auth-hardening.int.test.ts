@@ -14,6 +14,7 @@ import { accounts, memories } from "@/db/schema";
 import { signInAccountKey } from "@/lib/auth/config";
 import { HASH_CONCURRENCY, hashingLoad } from "@/lib/auth/password";
 import { resetRateLimiters } from "@/lib/limits/rate-limit";
+import { recordAccess } from "@/lib/memory/retrieval/access";
 import { DB_KINDS } from "./db";
 import { HttpClient, registerAndSignIn } from "./http-client";
 import { startTestServer } from "./http-server";
@@ -149,7 +150,17 @@ describe.each(DB_KINDS)("on %s", (kind) => {
         content: "Hello",
       });
       await createNote(db, { userId: user.id, messageId: message.id, content: "A note" });
-      await db.insert(memories).values({ userId: user.id, content: "Likes tea", provenance: "user_stated" });
+      const [memory] = await db
+        .insert(memories)
+        .values({ userId: user.id, content: "Likes tea", provenance: "user_stated" })
+        .returning({ id: memories.id });
+      // memory_usage has no user_id of its own: it goes with the memory (checked below).
+      await recordAccess(db, { userId: user.id, memoryIds: [memory?.id ?? ""], now: new Date() });
+      const usageOf = () =>
+        ctx.database.query<{ n: number }>("SELECT count(*)::int AS n FROM memory_usage WHERE memory_id = $1", [
+          memory?.id,
+        ]);
+      expect(await usageOf()).toEqual([{ n: 1 }]);
       await db.insert(accounts).values({
         userId: user.id,
         type: "oidc",
@@ -182,6 +193,7 @@ describe.each(DB_KINDS)("on %s", (kind) => {
       const after = await ownedSnapshot(ctx.database, user.id);
       expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
       for (const [table, fingerprint] of Object.entries(after)) expect(fingerprint, table).toBe("0:");
+      expect(await usageOf()).toEqual([{ n: 0 }]);
       expect(await ownedSnapshot(ctx.database, bystander.id)).toEqual(bystanderBefore);
       expect((await otherDevice.request("GET", "/api/account")).status).toBe(401);
       expect(await pageAs(otherDevice)).toMatch(/^REDIRECT \/login/);

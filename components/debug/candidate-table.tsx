@@ -90,6 +90,8 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
               : "Retrieval failed, so there are no candidates — this is not the same as “nothing matched”."}
         </p>
       ) : (
+        // The fate comes right after the memory: what happened to it is readable without scrolling the
+        // numbers sideways on a laptop screen.
         <div className="-mx-4 overflow-x-auto sm:mx-0">
           <table
             className={`w-full border-collapse text-sm ${fused ? "min-w-[64rem]" : "min-w-[52rem]"}`}
@@ -98,6 +100,7 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
             <thead className="border-b">
               <tr>
                 <th className={th}>Memory</th>
+                <th className={th}>Fate</th>
                 <th className={th}>Branch</th>
                 <th className={`${th} text-right`}>Rank</th>
                 <th className={`${th} text-right`}>Similarity</th>
@@ -125,7 +128,6 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                   </th>
                 )}
                 <th className={th}>Score</th>
-                <th className={th}>Fate</th>
               </tr>
             </thead>
             <tbody className="divide-y">
@@ -154,6 +156,14 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                         <p className="line-clamp-2 text-xs text-muted-foreground">{c.content}</p>
                         {c.line && <p className="mt-1 font-mono text-[11px] text-muted-foreground">sent: {c.line}</p>}
                       </>
+                    )}
+                  </td>
+                  <td className={`${td} space-y-1`}>
+                    <FateBadge fate={c.fate} />
+                    {c.truncated && (
+                      <Badge variant="warning" title={`The line sent was cut to ${formatter.maxLineChars} characters`}>
+                        truncated
+                      </Badge>
                     )}
                   </td>
                   <td className={td}>
@@ -205,14 +215,6 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                       />
                     ) : (
                       <span className="text-xs">not scored</span>
-                    )}
-                  </td>
-                  <td className={`${td} space-y-1`}>
-                    <FateBadge fate={c.fate} />
-                    {c.truncated && (
-                      <Badge variant="warning" title={`The line sent was cut to ${formatter.maxLineChars} characters`}>
-                        truncated
-                      </Badge>
                     )}
                   </td>
                 </tr>
