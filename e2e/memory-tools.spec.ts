@@ -66,7 +66,7 @@ test("memory that answers 'what do you remember about me?', pins, and explains a
   const work = page.getByTestId("candidate-table").locator('tr[data-fate="below_threshold"]', { hasText: "Northwind" });
   await expect(work).toHaveCount(1);
   await expect(work).toContainText("below threshold");
-  await expect(work.locator("td").nth(3)).toHaveText(/^-?\d\.\d{3}$/); // its similarity
+  await expect(work.locator('td[data-column="similarity"]')).toHaveText(/^-?\d\.\d{3}$/);
   // The vegetarian memory is listed with its fate, whichever the embedder gives it.
   await expect(page.getByTestId("candidate-table").locator("tr", { hasText: "vegetarian" }).first()).toHaveAttribute(
     "data-fate",

@@ -175,7 +175,9 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                   >
                     {c.fate === "below_threshold" ? `(${c.rank})` : c.rank}
                   </td>
-                  <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.similarity, 3)}</td>
+                  <td className={`${td} text-right font-mono tabular-nums`} data-column="similarity">
+                    {formatScore(c.similarity, 3)}
+                  </td>
                   {fused && (
                     <>
                       <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.relevance, 3)}</td>

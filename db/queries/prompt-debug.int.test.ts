@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database, Db } from "@/db/client";
+import type { Database, Db, DbKind } from "@/db/client";
 import { insertMemory } from "@/db/queries/memories";
 import { getPromptDebug, type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
 import { redactDeletedMemories } from "@/db/queries/redaction";
@@ -23,22 +23,21 @@ function counting(db: Db): { db: Db; transactions: () => number } {
   return { db: proxy, transactions: () => transactions };
 }
 
-describe.each(DB_KINDS)("savePromptDebug on %s", (kind) => {
-  let database: Database;
-  let userId: string;
-  let conversationId: string;
-
+/** A database of `kind` with one user and conversation; records and memories of theirs. */
+function useDebugFixture(kind: DbKind) {
+  const state = {} as { database: Database; userId: string; conversationId: string };
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    userId = await createUser(database.db, "Debug");
-    conversationId = await createConversation(database.db, userId);
+    state.database = await createTestDatabase(kind);
+    state.userId = await createUser(state.database.db, "Debug");
+    state.conversationId = await createConversation(state.database.db, state.userId);
   });
   afterAll(async () => {
-    await database?.close();
+    await state.database?.close();
   });
 
   /** A record whose trace and model input carry each memory's line. */
   async function recordOf(memories: { id: string; content: string }[]): Promise<NewPromptDebug> {
+    const { database, userId, conversationId } = state;
     const pair = await createPair(database.db, { userId, conversationId }, "What do I like?", "");
     const lines = memories.map((memory) => `• ${memory.content}`);
     return {
@@ -66,59 +65,68 @@ describe.each(DB_KINDS)("savePromptDebug on %s", (kind) => {
     };
   }
 
-  const memory = (content: string) => insertMemory(database.db, { userId, content, provenance: "user_created" });
+  const memory = (content: string) =>
+    insertMemory(state.database.db, { userId: state.userId, content, provenance: "user_created" });
+  const stored = (messageId: string) => getPromptDebug(state.database.db, { userId: state.userId, messageId });
+  return { state, recordOf, memory, stored };
+}
+
+describe.each(DB_KINDS)("savePromptDebug on %s", (kind) => {
+  const { state, recordOf, memory, stored } = useDebugFixture(kind);
 
   it("writes, and rewrites, in one statement when every memory it names is still there", async () => {
     const [tea, hills] = await Promise.all([memory("Drinks oolong tea"), memory("Walks in the hills")]);
     const record = await recordOf([tea, hills]);
-    const { db, transactions } = counting(database.db);
+    const { db, transactions } = counting(state.database.db);
     await savePromptDebug(db, record);
     await savePromptDebug(db, { ...record, outputTokens: 12, finishReason: "stop", latencyMs: 40 });
     expect(transactions()).toBe(0);
-    const stored = await getPromptDebug(database.db, { userId, messageId: record.messageId });
-    expect(stored).toMatchObject({ outputTokens: 12, finishReason: "stop", temperature: 0.7, mode: "conversational" });
-    expect(JSON.stringify(stored.trace)).toContain("Drinks oolong tea");
-    expect(stored.modelInput).toEqual(record.modelInput);
-    expect(stored.updatedAt.getTime()).toBeGreaterThanOrEqual(stored.createdAt.getTime());
+    const saved = await stored(record.messageId);
+    expect(saved).toMatchObject({ outputTokens: 12, finishReason: "stop", temperature: 0.7, mode: "conversational" });
+    expect(JSON.stringify(saved.trace)).toContain("Drinks oolong tea");
+    expect(saved.modelInput).toEqual(record.modelInput);
+    expect(saved.updatedAt.getTime()).toBeGreaterThanOrEqual(saved.createdAt.getTime());
   });
 
   it("falls back to the transaction that redacts when a memory it names is gone", async () => {
     const [kept, gone] = await Promise.all([memory("Plays chess"), memory("Keeps a Vexmoor journal")]);
-    await database.db.execute(sql`UPDATE memories SET status = 'deleted' WHERE id = ${gone.id}`);
+    await state.database.db.execute(sql`UPDATE memories SET status = 'deleted' WHERE id = ${gone.id}`);
     const record = await recordOf([kept, gone]);
-    const { db, transactions } = counting(database.db);
+    const { db, transactions } = counting(state.database.db);
     await savePromptDebug(db, record);
     expect(transactions()).toBe(1);
-    const stored = await getPromptDebug(database.db, { userId, messageId: record.messageId });
-    expect(JSON.stringify(stored)).not.toContain("Vexmoor");
-    expect(JSON.stringify(stored)).toContain("Plays chess");
+    const saved = JSON.stringify(await stored(record.messageId));
+    expect(saved).not.toContain("Vexmoor");
+    expect(saved).toContain("Plays chess");
   });
+});
 
-  it.runIf(kind === "postgres")(
-    "waits for a delete in progress and redacts what it deleted (never writes the text after the delete's redaction)",
-    async () => {
-      const secret = await memory("Hides a Quorrith key under the mat");
-      const record = await recordOf([secret]);
-      let saved: Promise<void> | undefined;
-      await database.db.transaction(async (tx) => {
-        // A delete as deleteMemory does it: lock the memory, redact what exists (no record yet), mark it deleted.
-        await tx.execute(sql`SELECT id FROM memories WHERE id = ${secret.id} FOR UPDATE`);
-        await redactDeletedMemories(tx, { userId, memoryIds: [secret.id] });
-        await tx.execute(sql`UPDATE memories SET status = 'deleted' WHERE id = ${secret.id}`);
-        saved = savePromptDebug(database.db, record);
-        // Commit only once the write is waiting for the memory's lock.
-        for (let waited = 0; ; waited += 1) {
-          const [row] = await database.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-          );
-          if ((row?.n ?? 0) > 0) break;
-          if (waited > 200) throw new Error("the debug write never waited for the delete");
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-      });
-      await saved;
-      const stored = await getPromptDebug(database.db, { userId, messageId: record.messageId });
-      expect(JSON.stringify(stored)).not.toContain("Quorrith");
-    },
-  );
+// Two connections at once: Postgres only (PGlite serves one).
+describe("savePromptDebug racing a delete, on postgres", () => {
+  const { state, recordOf, memory, stored } = useDebugFixture("postgres");
+
+  it("waits for a delete in progress and redacts what it deleted (never writes the text after the delete's redaction)", async () => {
+    const { database, userId } = state;
+    const secret = await memory("Hides a Quorrith key under the mat");
+    const record = await recordOf([secret]);
+    let saved: Promise<void> | undefined;
+    await database.db.transaction(async (tx) => {
+      // A delete as deleteMemory does it: lock the memory, redact what exists (no record yet), mark it deleted.
+      await tx.execute(sql`SELECT id FROM memories WHERE id = ${secret.id} FOR UPDATE`);
+      await redactDeletedMemories(tx, { userId, memoryIds: [secret.id] });
+      await tx.execute(sql`UPDATE memories SET status = 'deleted' WHERE id = ${secret.id}`);
+      saved = savePromptDebug(database.db, record);
+      // Commit only once the write is waiting for the memory's lock.
+      for (let waited = 0; ; waited += 1) {
+        const [row] = await database.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        if ((row?.n ?? 0) > 0) break;
+        if (waited > 200) throw new Error("the debug write never waited for the delete");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    });
+    await saved;
+    expect(JSON.stringify(await stored(record.messageId))).not.toContain("Quorrith");
+  });
 });
