@@ -48,15 +48,19 @@ describe("deleteMessage on postgres, against an extraction job holding the pair"
     const job = new pg.Client({ connectionString: url });
     await job.connect();
     try {
+      // The job never runs the deadlock check first: the delete's does, and the delete is the victim,
+      // however slowly a loaded machine gets each side to its wait.
+      await job.query("SET deadlock_timeout = '30s'");
       await job.query("BEGIN");
       await job.query("SELECT 1 FROM memory_extractions WHERE id = $1 FOR UPDATE", [extraction?.id]);
       const deleting = deleteMessage(db, { userId, messageId: answer.id });
       // Wait until the delete holds the message and waits for the extraction row.
-      for (let i = 0; i < 100; i++) {
+      for (let i = 0; ; i++) {
         const [row] = await database.query<{ waiting: number }>(
           `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'delete from "messages"%'`,
         );
         if ((row?.waiting ?? 0) > 0) break;
+        if (i > 500) throw new Error("the delete never waited for the extraction row");
         await new Promise((r) => setTimeout(r, 20));
       }
       // The job now reads the message: each side waits for the other.
