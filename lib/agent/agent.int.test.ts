@@ -4,11 +4,11 @@
  * FIRST input is the chat turn's assembled context — the memory lines the trace includes, and the
  * previous user and assistant messages (the earlier app sent neither).
  */
+
 import { BaseChatModel, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { and, eq } from "drizzle-orm";
-import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { agentConfig } from "@/core/config";
@@ -20,6 +20,7 @@ import { createAiRegistry } from "@/lib/ai/registry";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
+import { chatCompletionStream, type ScriptedReply, textPieces } from "@/tests/fixtures/openai-sse";
 import {
   approvePendingSend,
   declinePendingSend,
@@ -65,6 +66,53 @@ class ScriptedChatModel extends BaseChatModel {
 }
 
 const FAKE_OPENAI = "http://fake-openai.test/v1";
+
+/**
+ * The agent's model on a scripted OpenAI-compatible server: first a search_emails call, then `answer`;
+ * streamed when the call asks for a stream. Reached through the registry's fetch.
+ */
+function scriptedModel(bodies: unknown[], answer: string) {
+  const fetch: typeof globalThis.fetch = async (_input, init) => {
+    const body = JSON.parse(String(init?.body)) as { stream?: boolean };
+    bodies.push(body);
+    const id = `chat-${bodies.length}`;
+    const usage = { prompt_tokens: 10, completion_tokens: 5 };
+    const reply: ScriptedReply =
+      bodies.length === 1
+        ? {
+            content: null,
+            tool_calls: [
+              {
+                id: "call_1",
+                type: "function",
+                function: { name: "search_emails", arguments: '{"query":"from:maya","max":5}' },
+              },
+            ],
+          }
+        : { content: answer };
+    // A streamed call (the chat's, through LangGraph's "messages" mode) gets server-sent events.
+    if (body.stream) return chatCompletionStream(reply, { id, model: "gpt-test", usage });
+    return Response.json({
+      id,
+      object: "chat.completion",
+      created: 1,
+      model: "gpt-test",
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", ...reply },
+          finish_reason: reply.tool_calls ? "tool_calls" : "stop",
+        },
+      ],
+      usage: { ...usage, total_tokens: 15 },
+    });
+  };
+  return agentChatModel({
+    client: createAiRegistry({ OPENAI_BASE_URL: FAKE_OPENAI }, { fetch }).openAIClientOptions(),
+    modelId: "gpt-test",
+    temperature: 0.3,
+  });
+}
 const openai = setupServer();
 beforeAll(() => openai.listen({ onUnhandledRequest: "error" }));
 afterEach(() => openai.resetHandlers());
@@ -374,42 +422,7 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
       tools: { function: { name: string } }[];
       messages: { role: string; content: string }[];
     }[] = [];
-    openai.use(
-      http.post(`${FAKE_OPENAI}/chat/completions`, async ({ request }) => {
-        bodies.push((await request.json()) as (typeof bodies)[number]);
-        const reply = (message: object, finish: string) =>
-          HttpResponse.json({
-            id: `chat-${bodies.length}`,
-            object: "chat.completion",
-            created: 1,
-            model: "gpt-test",
-            choices: [{ index: 0, message, finish_reason: finish }],
-            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-          });
-        if (bodies.length === 1) {
-          return reply(
-            {
-              role: "assistant",
-              content: null,
-              tool_calls: [
-                {
-                  id: "call_1",
-                  type: "function",
-                  function: { name: "search_emails", arguments: '{"query":"from:maya","max":5}' },
-                },
-              ],
-            },
-            "tool_calls",
-          );
-        }
-        return reply({ role: "assistant", content: "You have 2 emails from Maya." }, "stop");
-      }),
-    );
-    const model = agentChatModel({
-      client: createAiRegistry({ OPENAI_BASE_URL: FAKE_OPENAI }).openAIClientOptions(),
-      modelId: "gpt-test",
-      temperature: 0.3,
-    });
+    const model = scriptedModel(bodies, "You have 2 emails from Maya.");
     const { answer } = await run(userId, "Any emails from Maya?", { model });
     expect(answer).toBe("You have 2 emails from Maya.");
     expect(bodies).toHaveLength(2);
@@ -419,6 +432,42 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     // The second call carries the tool's real result from the demo mailbox.
     const toolReply = bodies[1]?.messages.find((m) => m.role === "tool");
     expect(toolReply?.content).toContain("Dinner on Friday?");
+  });
+
+  it("streams a streaming model's answer token by token, after the tool steps", async () => {
+    const userId = await createUser(db, "Ren");
+    const conversationId = await createConversation(db, userId);
+    const tools = createMailTools({
+      db,
+      mailbox: demoMailbox(db, userId, () => NOW),
+      context: { userId, conversationId, messageId: null },
+    });
+    const answer = "You have 2 emails from Maya, both about Friday.";
+    const graph = buildAgentGraph({ model: scriptedModel([], answer), tools, maxModelCalls: 6 });
+    const chunks: { type: string; [key: string]: unknown }[] = [];
+    const recorder = new AgentRecorder();
+    const result = await streamAgentTurn({
+      graph,
+      messages: toLangChainMessages([
+        { role: "system", content: "agent" },
+        { role: "user", content: "Any emails from Maya?" },
+      ]),
+      recorder,
+      write: (chunk) => chunks.push(chunk),
+    });
+    const deltas = chunks.filter((c) => c.type === "text-delta").map((c) => String(c.delta));
+    expect(deltas.length).toBe(textPieces(answer).length);
+    expect(deltas.join("")).toBe(answer);
+    const types = chunks.map((c) => c.type);
+    expect(types.slice(0, 3)).toEqual(["tool-input-available", "tool-output-available", "text-start"]);
+    expect(types.at(-1)).toBe("text-end");
+    expect(result.text).toBe(answer);
+    expect(result.parts.filter((p) => p.type === "text")).toEqual([{ type: "text", text: answer }]);
+    // The debug record's model steps still get each whole reply: the tool call, then the answer.
+    const calls = recorder.modelCalls();
+    expect(calls).toHaveLength(2);
+    expect(JSON.stringify(calls[0]?.output)).toContain("search_emails");
+    expect(JSON.stringify(calls[1]?.output)).toContain(answer);
   });
 
   it("streams the steps as UI parts: tool calls with arguments, results, the approval card, then the answer", async () => {

@@ -22,8 +22,11 @@ export function agentChatModel({ client, modelId, temperature }: AgentModelInput
     model: modelId,
     temperature,
     apiKey: client.apiKey,
-    // Whole replies: the agent streams its steps (tool calls, results, the answer) to the chat, not tokens.
-    streaming: false,
+    // `streaming` left unset, on purpose. `true` would stream every call and estimate its token counts
+    // with tiktoken, which downloads its encodings at run time; `false` would forbid streaming. Unset,
+    // a call streams when a handler asks for tokens: the chat's graph runs in LangGraph's "messages"
+    // stream mode (lib/agent/stream.ts), so the answer reaches the chat token by token, with the usage
+    // the server reports.
     // As the text path (the AI SDK's default): a failing server is retried twice, not LangChain's six times.
     maxRetries: 2,
     configuration: {

@@ -1,9 +1,9 @@
 /**
  * One agent turn, streamed into the chat as UI message parts: each tool call with its arguments
  * (a dynamic tool part), its result, a pending send as an approval card (`data-mail-approval`),
- * and the answer's text. Returns what the turn produced, for the message row and the debug record.
+ * and the answer's text, token by token when the model streams. Returns what the turn produced, for the message row and the debug record.
  */
-import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { UIMessageChunk } from "ai";
 import type { buildAgentGraph } from "./graph";
 import { finalAnswer } from "./graph";
@@ -86,57 +86,92 @@ export async function streamAgentTurn(input: {
   let all: BaseMessage[] = [...input.messages];
   let textId = 0;
 
+  // The text being streamed, token by token, from the model call under way.
+  let open: { id: string; text: string } | null = null;
+  const closeText = () => {
+    if (!open) return;
+    input.write({ type: "text-end", id: open.id });
+    parts.push({ type: "text", text: open.text });
+    open = null;
+  };
+
+  // "messages": the agent's model's tokens as they arrive (a model that streams: the configured one);
+  // "updates": each node's output — the tool calls, the tools' results, and the whole reply of a model
+  // that does not stream (the offline plan model) or of the step limit.
   const stream = await input.graph.stream(
     { messages: input.messages },
-    { streamMode: "updates", callbacks: [input.recorder], signal: input.signal },
+    { streamMode: ["updates", "messages"], callbacks: [input.recorder], signal: input.signal },
   );
-  for await (const update of stream) {
-    for (const [node, value] of Object.entries(update as Record<string, { messages?: BaseMessage[] }>)) {
-      const produced = value?.messages ?? [];
-      all = [...all, ...produced];
-      for (const message of produced) {
-        if (node === "agent" && AIMessage.isInstance(message)) {
-          for (const call of message.tool_calls ?? []) {
-            const toolCallId = call.id ?? `call-${pendingTools.size + 1}`;
-            pendingTools.set(toolCallId, { toolName: call.name, input: call.args });
-            input.write({
-              type: "tool-input-available",
-              toolCallId,
-              toolName: call.name,
-              input: call.args,
-              dynamic: true,
+  try {
+    for await (const [mode, payload] of stream as AsyncIterable<[string, unknown]>) {
+      if (mode === "messages") {
+        const [message, metadata] = payload as [BaseMessage, { langgraph_node?: string } | undefined];
+        if (metadata?.langgraph_node !== "agent" || !AIMessageChunk.isInstance(message)) continue;
+        const delta = contentText(message);
+        if (!delta) continue;
+        if (!open) {
+          open = { id: `text-${++textId}`, text: "" };
+          input.write({ type: "text-start", id: open.id });
+        }
+        open.text += delta;
+        input.write({ type: "text-delta", id: open.id, delta });
+        continue;
+      }
+      for (const [node, value] of Object.entries(payload as Record<string, { messages?: BaseMessage[] }>)) {
+        const produced = value?.messages ?? [];
+        all = [...all, ...produced];
+        for (const message of produced) {
+          if (node === "agent" && AIMessage.isInstance(message)) {
+            // The reply is complete: its streamed text (said before any tool call it makes) ends here.
+            const streamed = open !== null;
+            closeText();
+            for (const call of message.tool_calls ?? []) {
+              const toolCallId = call.id ?? `call-${pendingTools.size + 1}`;
+              pendingTools.set(toolCallId, { toolName: call.name, input: call.args });
+              input.write({
+                type: "tool-input-available",
+                toolCallId,
+                toolName: call.name,
+                input: call.args,
+                dynamic: true,
+              });
+            }
+            const text = contentText(message);
+            if (!streamed && text && (message.tool_calls?.length ?? 0) === 0) {
+              const id = `text-${++textId}`;
+              input.write({ type: "text-start", id });
+              input.write({ type: "text-delta", id, delta: text });
+              input.write({ type: "text-end", id });
+              parts.push({ type: "text", text });
+            }
+          } else if (node === "tools" && ToolMessage.isInstance(message)) {
+            const result = toolResult(contentText(message));
+            const call = pendingTools.get(message.tool_call_id);
+            const toolName = call?.toolName ?? message.name ?? "tool";
+            const output = toolOutputSummary(toolName, result);
+            input.write({ type: "tool-output-available", toolCallId: message.tool_call_id, output, dynamic: true });
+            parts.push({
+              type: "dynamic-tool",
+              toolCallId: message.tool_call_id,
+              toolName,
+              state: "output-available",
+              input: call?.input ?? null,
+              output,
             });
-          }
-          const text = contentText(message);
-          if (text && (message.tool_calls?.length ?? 0) === 0) {
-            const id = `text-${++textId}`;
-            input.write({ type: "text-start", id });
-            input.write({ type: "text-delta", id, delta: text });
-            input.write({ type: "text-end", id });
-            parts.push({ type: "text", text });
-          }
-        } else if (node === "tools" && ToolMessage.isInstance(message)) {
-          const result = toolResult(contentText(message));
-          const call = pendingTools.get(message.tool_call_id);
-          const toolName = call?.toolName ?? message.name ?? "tool";
-          const output = toolOutputSummary(toolName, result);
-          input.write({ type: "tool-output-available", toolCallId: message.tool_call_id, output, dynamic: true });
-          parts.push({
-            type: "dynamic-tool",
-            toolCallId: message.tool_call_id,
-            toolName,
-            state: "output-available",
-            input: call?.input ?? null,
-            output,
-          });
-          const approval = approvalOf(result);
-          if (approval) {
-            input.write({ type: "data-mail-approval", id: approval.operationId, data: approval });
-            parts.push({ type: "data-mail-approval", id: approval.operationId, data: approval });
+            const approval = approvalOf(result);
+            if (approval) {
+              input.write({ type: "data-mail-approval", id: approval.operationId, data: approval });
+              parts.push({ type: "data-mail-approval", id: approval.operationId, data: approval });
+            }
           }
         }
       }
     }
+    closeText();
+  } finally {
+    // Stopped or failed mid-reply: the caller's parts keep the text the user already saw.
+    const cut = open as { id: string; text: string } | null;
+    if (cut) parts.push({ type: "text", text: cut.text });
   }
   return { text: finalAnswer(all), parts, messages: all };
 }

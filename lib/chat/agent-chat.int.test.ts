@@ -7,6 +7,7 @@
  * An OpenAI-compatible model (a scripted server behind the registry's fetch) gets the same input
  * over HTTP, with the request's temperature; its failure is a stored error, not a stuck answer.
  */
+
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { gmailOperations, memoryExtractions, messages, promptDebug, users } from "@/db/schema";
@@ -18,6 +19,7 @@ import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
 import { insertWordVecMemories } from "@/tests/fixtures/memories";
+import { chatCompletionStream, type ScriptedReply } from "@/tests/fixtures/openai-sse";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
 
@@ -47,6 +49,14 @@ function scriptedOpenAI(replies: (Record<string, unknown> | number | "hang")[]) 
         { error: { message: "the request was refused", type: "invalid_request_error" } },
         { status: reply },
       );
+    }
+    // The chat's agent turn asks for a stream (lib/agent/stream.ts): served as such a server streams it.
+    if ((bodies.at(-1) as { stream?: boolean } | undefined)?.stream) {
+      return chatCompletionStream(reply as ScriptedReply, {
+        id: `chatcmpl-${bodies.length}`,
+        model: "scripted",
+        usage: { prompt_tokens: 100, completion_tokens: 10 },
+      });
     }
     return Response.json({
       id: `chatcmpl-${bodies.length}`,
