@@ -18,7 +18,7 @@ import {
 } from "@/db/schema";
 import { firstOr } from "./first";
 import { insertMemoryEvents, type MemoryRow, snapshotOf } from "./memory-events";
-import { type MemoryUsage, usageColumns } from "./memory-usage";
+import { type MemoryUsage, usageColumns, withUsage } from "./memory-usage";
 import { redactDeletedMemories } from "./redaction";
 import { vectorLiteral } from "./vectors";
 
@@ -167,7 +167,7 @@ export async function lockMemory(
   { userId, memoryId }: { userId: string; memoryId: string },
 ): Promise<(MemoryRow & MemoryUsage) | null> {
   const [row] = await db
-    .select({ ...getTableColumns(memories), ...usageColumns })
+    .select(withUsage)
     .from(memories)
     .where(and(eq(memories.id, memoryId), eq(memories.userId, userId)))
     .for("update")
@@ -218,7 +218,7 @@ export async function changeMemory(
       .update(memories)
       .set(touch ? { ...patch, updatedAt: sql`clock_timestamp()` } : patch)
       .where(and(eq(memories.id, key.memoryId), eq(memories.userId, key.userId)))
-      .returning({ ...getTableColumns(memories), ...usageColumns });
+      .returning(withUsage);
     if (!updated) throw notFound("memory");
     await insertMemoryEvents(tx, [
       {

@@ -52,6 +52,12 @@ describe.each(DB_KINDS)("migration 0009 and access counts (memory_usage) on %s",
     await opened?.close();
   });
 
+  /** The memory's count and last access, as the API shows them (getMemory). */
+  const usageOf = async (owner: string, memoryId: string) => {
+    const memory = await getMemory(database.db, { userId: owner, memoryId });
+    return [memory.accessCount, memory.lastAccessedAt];
+  };
+
   it("moves each count with its time, and drops the columns from memories", async () => {
     expect(await selectRows(database.db, sql`SELECT memory_id, access_count FROM memory_usage`)).toEqual([
       { memory_id: read, access_count: 3 },
@@ -62,15 +68,9 @@ describe.each(DB_KINDS)("migration 0009 and access counts (memory_usage) on %s",
           WHERE table_name = 'memories' AND column_name IN ('access_count', 'last_accessed_at')`,
     );
     expect(columns?.n).toBe(0);
-    expect(await getMemory(database.db, { userId, memoryId: read })).toMatchObject({
-      accessCount: 3,
-      lastAccessedAt: READ_AT,
-    });
+    expect(await usageOf(userId, read)).toEqual([3, READ_AT]);
     // Never read: no row, shown as 0 and never.
-    expect(await getMemory(database.db, { userId, memoryId: unread })).toMatchObject({
-      accessCount: 0,
-      lastAccessedAt: null,
-    });
+    expect(await usageOf(userId, unread)).toEqual([0, null]);
   });
 
   it("counts an access without rewriting the memory's row; another user's ids count nothing", async () => {
@@ -78,18 +78,9 @@ describe.each(DB_KINDS)("migration 0009 and access counts (memory_usage) on %s",
     const now = new Date("2026-11-30T12:00:00.000Z");
     await recordAccess(database.db, { userId, memoryIds: [read, unread, unread, foreign], now });
     expect(await versions(database, [read, unread, foreign])).toEqual(before);
-    expect(await getMemory(database.db, { userId, memoryId: read })).toMatchObject({
-      accessCount: 4,
-      lastAccessedAt: now,
-    });
-    expect(await getMemory(database.db, { userId, memoryId: unread })).toMatchObject({
-      accessCount: 1,
-      lastAccessedAt: now,
-    });
-    expect(await getMemory(database.db, { userId: otherId, memoryId: foreign })).toMatchObject({
-      accessCount: 0,
-      lastAccessedAt: null,
-    });
+    expect(await usageOf(userId, read)).toEqual([4, now]);
+    expect(await usageOf(userId, unread)).toEqual([1, now]);
+    expect(await usageOf(otherId, foreign)).toEqual([0, null]);
     // The memories page's "most used" order reads the same counts.
     const page = await listMemories(database.db, { userId, sort: "used" });
     expect(page.memories.map((memory) => [memory.id, memory.accessCount])).toEqual([

@@ -29,5 +29,5 @@ export const usageColumns = {
     ),
 };
 
-/** Every column of `memories` with its usage: what a test or a report reads a memory's whole state with. */
+/** Every column of `memories` with its usage: a memory's whole state (locked or returned by a change; read by tests). */
 export const withUsage = { ...getTableColumns(memories), ...usageColumns };

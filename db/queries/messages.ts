@@ -62,9 +62,7 @@ export async function createMessage(
   input: { userId: string; conversationId: string } & NewMessage,
 ): Promise<Message> {
   const { userId, conversationId, ...message } = input;
-  const [created] = await createMessages(db, { userId, conversationId, messages: [message] });
-  if (!created) throw notFound("conversation");
-  return created;
+  return firstOr(createMessages(db, { userId, conversationId, messages: [message] }), () => notFound("conversation"));
 }
 
 /** The user's message; a missing or foreign id is the same `not_found:message`. */

@@ -5,7 +5,7 @@ import { notFound } from "@/core/errors";
 import { type Db, selectRows } from "@/db/client";
 import { promptDebug } from "@/db/schema";
 import { firstOr } from "./first";
-import { lockGoneMemories, redactPromptDebug, traceMemoryIds, validMemoryIds } from "./redaction";
+import { lockedLiveMemories, lockGoneMemories, redactPromptDebug, traceMemoryIds, validMemoryIds } from "./redaction";
 
 export type PromptDebug = typeof promptDebug.$inferSelect;
 export type NewPromptDebug = typeof promptDebug.$inferInsert;
@@ -42,9 +42,9 @@ export async function savePromptDebug(db: Db, record: NewPromptDebug): Promise<v
 }
 
 /**
- * The record's upsert in one statement, guarded: the referenced memories are locked as
- * `lockGoneMemories` locks them (KEY SHARE, in id order, re-checked after any delete they waited
- * for), and the row is written only when all of them are still there. false: nothing written.
+ * The record's upsert in one statement, guarded: the referenced memories are locked as the
+ * transaction path locks them (lockedLiveMemories), and the row is written only when all of them
+ * are still there. false: nothing written.
  */
 async function upsertIfAllAlive(db: Db, record: NewPromptDebug, memoryIds: readonly string[]): Promise<boolean> {
   const columns = getTableColumns(promptDebug);
@@ -55,13 +55,7 @@ async function upsertIfAllAlive(db: Db, record: NewPromptDebug, memoryIds: reado
   const updated = given.filter((key) => key !== "messageId" && key !== "userId");
   const written = await selectRows<{ written: number }>(
     db,
-    sql`WITH alive AS (
-          SELECT id FROM memories
-          WHERE user_id = ${record.userId}::uuid AND id = ANY(${`{${memoryIds.join(",")}}`}::uuid[])
-            AND status <> 'deleted'
-          ORDER BY id
-          FOR KEY SHARE
-        )
+    sql`WITH alive AS (${lockedLiveMemories(record.userId, memoryIds)})
         INSERT INTO prompt_debug (${sql.join(given.map(name), sql`, `)})
         SELECT ${sql.join(given.map(value), sql`, `)}
         WHERE (SELECT count(*) FROM alive) = ${memoryIds.length}

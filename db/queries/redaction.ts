@@ -29,10 +29,9 @@
  * decisions are written (savePromptDebug, completeExtraction): a turn or a job that read a memory
  * before it was deleted and writes after never brings its text back.
  */
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON } from "@/core/deleted-memory";
-import type { Db } from "@/db/client";
-import { memories } from "@/db/schema";
+import { type Db, selectRows } from "@/db/client";
 
 export { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON };
 
@@ -255,10 +254,22 @@ export function validMemoryIds(ids: readonly string[]): string[] {
 }
 
 /**
+ * The user's memories among `memoryIds` that are not deleted, locked against a delete until the
+ * caller's transaction (or statement) ends — FOR KEY SHARE, in id order: it waits for a delete in
+ * progress (the memory is then not among them) and makes a later delete wait; it does not block the
+ * access count (memory_usage). A record written while these are held may keep their text. The one
+ * lock rule of write-time redaction: lockGoneMemories, and savePromptDebug's single statement.
+ */
+export function lockedLiveMemories(userId: string, memoryIds: readonly string[]): SQL {
+  return sql`SELECT id FROM memories
+             WHERE user_id = ${userId}::uuid AND id = ANY(${`{${memoryIds.join(",")}}`}::uuid[]) AND status <> 'deleted'
+             ORDER BY id
+             FOR KEY SHARE`;
+}
+
+/**
  * Of `memoryIds`, those that are deleted or no longer exist (erased), after locking the rest
- * against a concurrent delete until the caller's transaction ends (FOR KEY SHARE, in id order:
- * it waits for a delete in progress and makes a later delete wait, and it does not block the
- * access counting of retrieval). Call it inside the transaction that writes a derived record.
+ * (lockedLiveMemories). Call it inside the transaction that writes a derived record.
  */
 export async function lockGoneMemories(
   db: Db,
@@ -266,14 +277,8 @@ export async function lockGoneMemories(
 ): Promise<string[]> {
   const ids = validMemoryIds(memoryIds);
   if (ids.length === 0) return [];
-  const rows = await db
-    .select({ id: memories.id, status: memories.status })
-    .from(memories)
-    .where(and(eq(memories.userId, userId), inArray(memories.id, ids)))
-    .orderBy(asc(memories.id))
-    .for("key share");
-  const alive = new Set(rows.filter((row) => row.status !== "deleted").map((row) => row.id));
-  return ids.filter((id) => !alive.has(id));
+  const live = new Set((await selectRows<{ id: string }>(db, lockedLiveMemories(userId, ids))).map((row) => row.id));
+  return ids.filter((id) => !live.has(id));
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
