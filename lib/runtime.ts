@@ -14,7 +14,7 @@ import {
 } from "@/core/config";
 import { parseEnv, env as processEnv, type RawEnv } from "@/core/env";
 import { logger } from "@/core/logger";
-import { type Db, getDatabase, getDb, optionsFromEnv } from "@/db/client";
+import { getDatabase, getDb, optionsFromEnv } from "@/db/client";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { recoverInterruptedSends } from "@/lib/agent/approval";
 import { getAiRegistry } from "@/lib/ai/registry";
@@ -26,8 +26,12 @@ import { InProcessRunner } from "@/lib/jobs/in-process-runner";
 import { type InngestClient, inngest, memoriesReembedRequested } from "@/lib/jobs/inngest-client";
 import { type JobRunnerKind, jobRunnerKind } from "@/lib/jobs/runner-kind";
 import { type AssemblyConfig, assemblyConfigFor } from "@/lib/memory/retrieval/assembly-config";
-import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
-import { type ReembedProgress, type ReembedResult, reembedMemories } from "@/lib/memory/store/reembed";
+import {
+  type ReembedDeps,
+  type ReembedProgress,
+  type ReembedResult,
+  reembedMemories,
+} from "@/lib/memory/store/reembed";
 
 /** LIFELINE_RETRIEVAL_STRATEGY (validated by core/env.ts), else core/config's default ("hybrid"). */
 export function retrievalStrategyName(env: RawEnv = processEnv()): RetrievalStrategyName {
@@ -57,7 +61,7 @@ function noEmbeddedDataYet(env: RawEnv): boolean {
 }
 
 /** The re-embedding job's dependencies in this process: its database and its registry's embedder. */
-export async function processReembedDeps(): Promise<{ db: Db; embedder: MemoryEmbedder }> {
+export async function processReembedDeps(): Promise<ReembedDeps> {
   return { db: await getDb(), embedder: getAiRegistry().embedder };
 }
 

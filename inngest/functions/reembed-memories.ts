@@ -7,17 +7,15 @@
  * by Inngest; a memory the embedder rejects stays waiting and the run goes on. Inngest caps the
  * steps of one run (1,000), so the batch grows with what waits: at most MAX_BATCHES_PER_RUN batches.
  */
-import type { Db } from "@/db/client";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { type InngestClient, inngest, memoriesReembedRequested } from "@/lib/jobs/inngest-client";
-import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
-import { DEFAULT_REEMBED_BATCH_SIZE, type ReembedBatchResult, reembedBatch } from "@/lib/memory/store/reembed";
+import {
+  DEFAULT_REEMBED_BATCH_SIZE,
+  type ReembedBatchResult,
+  type ReembedDeps,
+  reembedBatch,
+} from "@/lib/memory/store/reembed";
 import { processReembedDeps } from "@/lib/runtime";
-
-export interface ReembedDeps {
-  db: Db;
-  embedder: MemoryEmbedder;
-}
 
 /** At most this many batch steps per run (Inngest allows 1,000 steps per run). */
 export const MAX_BATCHES_PER_RUN = 500;
