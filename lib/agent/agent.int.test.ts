@@ -20,7 +20,12 @@ import { createAiRegistry } from "@/lib/ai/registry";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
-import { chatCompletionStream, type ScriptedReply, textPieces } from "@/tests/fixtures/openai-sse";
+import {
+  chatCompletion,
+  chatCompletionStream,
+  type ScriptedReply,
+  textPieces,
+} from "@/tests/fixtures/openai-compatible";
 import {
   approvePendingSend,
   declinePendingSend,
@@ -91,21 +96,8 @@ function scriptedModel(bodies: unknown[], answer: string) {
           }
         : { content: answer };
     // A streamed call (the chat's, through LangGraph's "messages" mode) gets server-sent events.
-    if (body.stream) return chatCompletionStream(reply, { id, model: "gpt-test", usage });
-    return Response.json({
-      id,
-      object: "chat.completion",
-      created: 1,
-      model: "gpt-test",
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", ...reply },
-          finish_reason: reply.tool_calls ? "tool_calls" : "stop",
-        },
-      ],
-      usage: { ...usage, total_tokens: 15 },
-    });
+    const meta = { id, model: "gpt-test", usage };
+    return body.stream ? chatCompletionStream(reply, meta) : chatCompletion(reply, meta);
   };
   return agentChatModel({
     client: createAiRegistry({ OPENAI_BASE_URL: FAKE_OPENAI }, { fetch }).openAIClientOptions(),

@@ -19,7 +19,7 @@ import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
 import { insertWordVecMemories } from "@/tests/fixtures/memories";
-import { chatCompletionStream, type ScriptedReply } from "@/tests/fixtures/openai-sse";
+import { chatCompletion, chatCompletionStream, type ScriptedReply } from "@/tests/fixtures/openai-compatible";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
 
@@ -31,7 +31,7 @@ type User = Awaited<ReturnType<typeof registerAndSignIn>>;
 type ModelStep = Extract<AgentDebugStep, { type: "agent-model" }>;
 
 /** A scripted OpenAI-compatible Chat Completions server, reached through the registry's fetch. */
-function scriptedOpenAI(replies: (Record<string, unknown> | number | "hang")[]) {
+function scriptedOpenAI(replies: (ScriptedReply | number | "hang")[]) {
   const bodies: { model: string; temperature?: number; messages: { role: string; content: string }[] }[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
@@ -51,21 +51,13 @@ function scriptedOpenAI(replies: (Record<string, unknown> | number | "hang")[]) 
       );
     }
     // The chat's agent turn asks for a stream (lib/agent/stream.ts): served as such a server streams it.
-    if ((bodies.at(-1) as { stream?: boolean } | undefined)?.stream) {
-      return chatCompletionStream(reply as ScriptedReply, {
-        id: `chatcmpl-${bodies.length}`,
-        model: "scripted",
-        usage: { prompt_tokens: 100, completion_tokens: 10 },
-      });
-    }
-    return Response.json({
+    const meta = {
       id: `chatcmpl-${bodies.length}`,
-      object: "chat.completion",
-      created: 1,
       model: "scripted",
-      choices: [{ index: 0, message: { role: "assistant", ...reply }, finish_reason: "stop" }],
-      usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
-    });
+      usage: { prompt_tokens: 100, completion_tokens: 10 },
+    };
+    const asked = bodies.at(-1) as { stream?: boolean } | undefined;
+    return asked?.stream ? chatCompletionStream(reply, meta) : chatCompletion(reply, meta);
   };
   const remote = createAiRegistry({ OPENAI_BASE_URL: "http://scripted-openai.test/v1" }, { fetch });
   // The offline registry (its embedder made the memories), with the agent's model on the scripted server.

@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { chatCompletionBody, completionChunk } from "@/tests/fixtures/openai-compatible";
 
 export const HOLD_EMBEDDING = "HOLD-EMBEDDING";
 export const HOLD_MID_STREAM = "HOLD-MID-STREAM";
@@ -35,17 +36,6 @@ function embed(text: string): number[] {
   const v = Array.from({ length: 8 }, (_, i) => 1 + ((text.charCodeAt(i % Math.max(1, text.length)) || 0) % 7));
   const norm = Math.hypot(...v);
   return v.map((x) => x / norm);
-}
-
-function chunk(id: string, delta: Record<string, unknown>, finish: string | null = null, usage?: unknown) {
-  return `data: ${JSON.stringify({
-    id,
-    object: "chat.completion.chunk",
-    created: Math.floor(Date.now() / 1000),
-    model: "fake-chat",
-    choices: [{ index: 0, delta, finish_reason: finish }],
-    ...(usage ? { usage } : {}),
-  })}\n\n`;
 }
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
@@ -89,32 +79,28 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       answered.json++;
       res.writeHead(200, { "content-type": "application/json" });
       return void res.end(
-        JSON.stringify({
-          id: "chatcmpl-fake",
-          object: "chat.completion",
-          created: Math.floor(Date.now() / 1000),
-          model: "fake-chat",
-          choices: [
-            { index: 0, message: { role: "assistant", content: JSON.stringify(content) }, finish_reason: "stop" },
-          ],
-          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-        }),
+        JSON.stringify(
+          chatCompletionBody(
+            { content: JSON.stringify(content) },
+            { id: "chatcmpl-fake", model: "fake-chat", usage: { prompt_tokens: 1, completion_tokens: 1 } },
+          ),
+        ),
       );
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const id = "chatcmpl-stream";
-    res.write(chunk(id, { role: "assistant", content: "" }));
-    res.write(chunk(id, { content: "Partial words " }));
+    const stream = { id: "chatcmpl-stream", model: "fake-chat" };
+    res.write(completionChunk(stream, { role: "assistant", content: "" }));
+    res.write(completionChunk(stream, { content: "Partial words " }));
     // A second delta after the answer's progress interval, so the partial text is saved.
     await sleep(1_200);
-    res.write(chunk(id, { content: "reached the server " }));
+    res.write(completionChunk(stream, { content: "reached the server " }));
     if (holds(text, HOLD_MID_STREAM)) return void held.add(res);
     res.write(
-      chunk(id, { content: "and the answer ends." }, "stop", {
-        prompt_tokens: 5,
-        completion_tokens: 7,
-        total_tokens: 12,
-      }),
+      completionChunk(
+        stream,
+        { content: "and the answer ends." },
+        { finish: "stop", usage: { prompt_tokens: 5, completion_tokens: 7 } },
+      ),
     );
     res.write("data: [DONE]\n\n");
     answered.stream++;
