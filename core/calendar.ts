@@ -1,4 +1,4 @@
-/** English month names and day arithmetic, shared by the date parsers (lib/ai/offline/date-expressions, retrieval's date window). */
+/** English month and weekday names and day arithmetic, shared by the date parsers (lib/ai/offline/date-expressions, retrieval's date window). */
 
 /** Milliseconds in a day (UTC days: no daylight saving). */
 export const DAY_MS = 86_400_000;
@@ -19,8 +19,10 @@ export const MONTHS = [
 ] as const;
 
 /** Regular-expression source (no groups) of a month name or abbreviation, with an optional dot; longest first. */
-export const MONTH_SOURCE =
-  "(?:january|february|march|april|may|june|july|august|september|october|november|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\\.?";
+export const MONTH_SOURCE = `(?:${MONTHS.join("|")}|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\\.?`;
+
+/** English weekday names, Sunday first (Date.getUTCDay's order). */
+export const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
 
 /** 0–11 for a month name or abbreviation matched by MONTH_SOURCE (any case); −1 otherwise. */
 export function monthIndex(word: string): number {

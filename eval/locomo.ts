@@ -13,7 +13,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { MONTHS } from "@/lib/ai/offline/date-expressions";
+import { MONTHS } from "@/core/calendar";
 import { DatasetError, describeIssues, type EvalCorpus, type EvalDataset, type EvalMemory } from "./dataset";
 
 const DAY_MS = 86_400_000;

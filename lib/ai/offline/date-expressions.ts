@@ -3,12 +3,8 @@
  * "Dec 5", "2026-12-04") against a current date. All arithmetic is on calendar dates in UTC,
  * so the result never depends on the server's time zone.
  */
-import { MONTH_SOURCE, MONTHS, monthIndex, validUtcDate } from "@/core/calendar";
+import { DAY_MS, MONTH_SOURCE as MONTH, monthIndex, validUtcDate, WEEKDAYS } from "@/core/calendar";
 
-export { MONTHS };
-
-const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
-const MONTH = MONTH_SOURCE;
 const DAY = "(?:[12]\\d|3[01]|0?[1-9])(?:st|nd|rd|th)?";
 /** Full weekday names only: abbreviations such as "sun" or "sat" are ordinary words too often. */
 const WEEKDAY = "(?:sun|mon|tues|wednes|thurs|fri|satur)day";
@@ -60,7 +56,7 @@ export function formatIsoDate(date: Date): string {
 }
 
 function addDays(date: Date, days: number): Date {
-  return new Date(date.getTime() + days * 86_400_000);
+  return new Date(date.getTime() + days * DAY_MS);
 }
 
 function weekdayIndex(word: string): number {

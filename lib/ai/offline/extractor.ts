@@ -24,6 +24,7 @@
  * 2027-03-03"). Dates stay ISO in the text; the memories page shows them in the user's locale.
  */
 
+import { MONTHS, WEEKDAYS } from "@/core/calendar";
 import { takeChars } from "@/core/text";
 import type { MemoryType } from "@/db/schema";
 import type { ConversationMessage } from "@/lib/memory/extraction/prompt";
@@ -34,7 +35,7 @@ import {
   type TitleResult,
   titleSchema,
 } from "@/lib/memory/extraction/schema";
-import { DATE_EXPRESSION_SOURCE, MONTHS, resolveDateExpression } from "./date-expressions";
+import { DATE_EXPRESSION_SOURCE, resolveDateExpression } from "./date-expressions";
 import { withoutOwnPossessive } from "./grammatical-person";
 import { type Antecedents, resolveReferences, updateAntecedents } from "./reference";
 import { readUserSlot, type SlotStatement, TEMPORARY, valueKind } from "./slot-reader";
@@ -96,7 +97,7 @@ const TRAILING_FILLER =
 const CORRECTION_TAIL = /,\s*(?:not|instead of|rather than)\s+[^,]*$/i;
 /** When a past change happened, at the end of a move ("moved to Porto last month"). */
 const PAST_TIME = new RegExp(
-  `\\s+(?:(?:last|this) (?:week|month|year|summer|spring|winter|fall|autumn|weekend)|over the (?:summer|winter|weekend|holidays)|(?:back )?(?:in|during) (?:${MONTHS.join("|")}|the (?:spring|summer|fall|autumn|winter)|\\d{4})|(?:a|one|two|three|a few|a couple of|several) (?:days?|weeks?|months?|years?) ago|yesterday|recently|earlier this (?:week|month|year)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \\d{1,2}(?:st|nd|rd|th)?))$`,
+  `\\s+(?:(?:last|this) (?:week|month|year|summer|spring|winter|fall|autumn|weekend)|over the (?:summer|winter|weekend|holidays)|(?:back )?(?:in|during) (?:${MONTHS.join("|")}|the (?:spring|summer|fall|autumn|winter)|\\d{4})|(?:a|one|two|three|a few|a couple of|several) (?:days?|weeks?|months?|years?) ago|yesterday|recently|earlier this (?:week|month|year)|on (?:${WEEKDAYS.join("|")}|the \\d{1,2}(?:st|nd|rd|th)?))$`,
   "i",
 );
 /**
@@ -361,8 +362,10 @@ const TRAVEL =
 /** A name as written, up to three words ("Kraków", "Mallorca", "Cape Town"). */
 const NAME_SOURCE = String.raw`\p{Lu}[\p{L}'.-]*(?:\s+\p{Lu}[\p{L}'.-]*){0,2}`;
 /** Since when, long enough to be a home: a season, a month, a year, "last year" — not "since Monday" or "since lunch". */
-const SINCE_LONG =
-  /^(?:the\s+)?(?:spring|summer|autumn|fall|winter|new year|christmas|easter)\b|^(?:(?:early|late|mid)\s+)?(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|^\d{4}\b|^last (?:year|spring|summer|autumn|fall|winter)\b|^(?:i|we) (?:moved|left|relocated|got married)\b/i;
+const SINCE_LONG = new RegExp(
+  String.raw`^(?:the\s+)?(?:spring|summer|autumn|fall|winter|new year|christmas|easter)\b|^(?:(?:early|late|mid)\s+)?(?:${MONTHS.join("|")})\b|^\d{4}\b|^last (?:year|spring|summer|autumn|fall|winter)\b|^(?:i|we) (?:moved|left|relocated|got married)\b`,
+  "i",
+);
 /** Medication, for "taken me off …": never the motorway or the rota. */
 const MEDICATION =
   /\b(?:tablets?|pills?|meds|medication|medicines?|statins?|insulin|antidepressants?|inhalers?|steroids?|blockers?|patch(?:es)?|injections?|thinners?)\b/i;

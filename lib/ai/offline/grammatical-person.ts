@@ -119,7 +119,7 @@ export function thirdPersonVerb(verb: string): string {
   const irregular = IRREGULAR_THIRD_PERSON[lower];
   if (irregular) return irregular;
   if (/n't$|ed$/.test(lower)) return lower;
-  if (/^(?:was|had|did|can|could|will|would|shall|should|may|might|must|ought|used)$/.test(lower)) return lower;
+  if (/^(?:was|had|did|can|could|will|would|shall|should|may|might|must|ought)$/.test(lower)) return lower;
   if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
   if (/(?:s|sh|ch|x|z|o)$/.test(lower)) return `${lower}es`;
   return `${lower}s`;

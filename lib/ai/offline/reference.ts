@@ -15,13 +15,10 @@
  * ("I love them" alone is no memory). The quote a memory keeps is always the user's clause as
  * written, never the resolved text.
  */
-import { MONTHS } from "./date-expressions";
+import { MONTHS, WEEKDAYS } from "@/core/calendar";
 import { valueKind } from "./slot-reader";
 
-const CALENDAR = new RegExp(
-  `^(?:${MONTHS.join("|")}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter)\\b`,
-  "i",
-);
+const CALENDAR = new RegExp(`^(?:${[...MONTHS, ...WEEKDAYS].join("|")}|christmas|easter)\\b`, "i");
 
 export interface Antecedents {
   /** The thing of the latest attitude ("hate olives" → "olives"). */
@@ -88,10 +85,10 @@ export function resolveReferences(statement: string, antecedents: Antecedents): 
     resolved = resolved.replace(
       /^(?:so\s+|and\s+)?(?:that's|that is|this is|it's|it is|which is)\s+where\s+(.+)$/i,
       // "…where I'm living for the next two years" → "I'm living in Dubai for the next two years".
-      (_whole, clause: string) =>
-        /\b(?:live|lives|living|based|settled|staying)\b/i.test(clause)
-          ? clause.replace(/\b(live|lives|living|based|settled|staying)\b/i, `$1 in ${place}`)
-          : `${clause} in ${place}`,
+      (_whole, clause: string) => {
+        const placed = clause.replace(/\b(live|lives|living|based|settled|staying)\b/i, `$1 in ${place}`);
+        return placed !== clause ? placed : `${clause} in ${place}`;
+      },
     );
     // "I live there too" → "I live in Oslo too".
     resolved = resolved.replace(

@@ -28,7 +28,7 @@
  * place is nearer the centroid of known places than of known companies (Glasgow 0.61 / 0.09,
  * Lagos 0.43 / −0.01), an organisation the reverse (Oracle 0.07 / 0.73, Nokia 0.16 / 0.73).
  */
-import { MONTHS } from "./date-expressions";
+import { MONTHS, WEEKDAYS } from "@/core/calendar";
 import { type WordVectors, wordVectors } from "./word-vectors";
 
 export type UserSlot = "home" | "workplace" | "occupation" | "age" | "diet" | "allergy" | "attitude";
@@ -96,16 +96,7 @@ const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) =
 /** The least similarity to a kind's centroid, and the least lead over the next kind, to call a name that kind. */
 const KIND_MIN = 0.2;
 const KIND_MARGIN = 0.1;
-const CALENDAR_WORDS = new Set([
-  ...MONTHS,
-  "monday",
-  "tuesday",
-  "wednesday",
-  "thursday",
-  "friday",
-  "saturday",
-  "sunday",
-]);
+const CALENDAR_WORDS = new Set<string>([...MONTHS, ...WEEKDAYS]);
 
 /**
  * What a name is, by its words' vectors: nearer the centroid of example places, organisations or
@@ -368,7 +359,7 @@ function readOccupationVerb(statement: string, negated: boolean): SlotStatement 
   return {
     slot: "occupation",
     value: `${/^[aeiou]/i.test(what) ? "an" : "a"} ${what} ${preposition} ${where}`,
-    negated,
+    negated: false, // a negated statement returned above
   };
 }
 

@@ -20,6 +20,7 @@
  * promoted"): {@link aboutSomeoneElse}.
  */
 
+import { MONTHS } from "@/core/calendar";
 import { valueKind } from "./slot-reader";
 import { isStopword, stem } from "./text-features";
 
@@ -170,8 +171,10 @@ function sharedAcronym(a: string, b: string): string | undefined {
  * "Gave up drinking in May" → its stem ("smok", "drink"). With an object ("Stopped drinking coffee",
  * "No longer plays tennis") it ends only what names that object, so none is returned.
  */
-const ACTIVITY_ENDED =
-  /^(?:has\s+|have\s+)?(?:quit|stopped|given up|gave up|no longer|(?:has|have)n't had an?|hasn't had an?|haven't had an?)\s+(\p{L}+)(?:\s+(?:since|for (?:a|an|one|two|three|four|five|six|several|a few|\d+) (?:while|days?|weeks?|months?|years?)|after|last|this|(?:back\s+)?in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|the (?:spring|summer|autumn|fall|winter)|\d{4}))\b.*)?$/iu;
+const ACTIVITY_ENDED = new RegExp(
+  String.raw`^(?:has\s+|have\s+)?(?:quit|stopped|given up|gave up|no longer|(?:has|have)n't had an?)\s+(\p{L}+)(?:\s+(?:since|for (?:a|an|one|two|three|four|five|six|several|a few|\d+) (?:while|days?|weeks?|months?|years?)|after|last|this|(?:back\s+)?in\s+(?:${MONTHS.join("|")}|spring|summer|autumn|fall|winter|the (?:spring|summer|autumn|fall|winter)|\d{4}))\b.*)?$`,
+  "iu",
+);
 
 export function endedActivity(content: string): string | undefined {
   const word = ACTIVITY_ENDED.exec(content.trim())?.[1];
