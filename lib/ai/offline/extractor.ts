@@ -250,20 +250,32 @@ function normaliseStatement(clause: string): string {
   );
 }
 
-function sentenceMood(sentence: string, end: string): Mood {
-  const statement = normaliseStatement(sentence);
+/** The mood of a sentence, from its normalised text and the punctuation that ended it. */
+function sentenceMood(statement: string, end: string): Mood {
   if (REMINDER_REQUEST.test(statement)) return "statement";
   if (end.includes("?") || interrogativeOpening(statement)) return "question";
   if (HYPOTHETICAL_OPENING.test(statement) || CONDITION.test(statement)) return "hypothetical";
   return "statement";
 }
 
-function clauseMood(clause: string): Mood {
-  const statement = normaliseStatement(clause);
+/** The mood of a clause on its own, from its normalised text. */
+function clauseMood(statement: string): Mood {
   if (REMINDER_REQUEST.test(statement)) return "statement";
   if (interrogativeOpening(statement)) return "question";
   if (HYPOTHETICAL_OPENING.test(statement) || HEDGE.test(statement)) return "hypothetical";
   return "statement";
+}
+
+/** A clause of the user's message, as written and normalised once, with its sentence. */
+interface Clause {
+  /** As written (trimmed). */
+  clause: string;
+  /** As rules read it (normaliseStatement). */
+  statement: string;
+  mood: Mood;
+  /** Its whole sentence, as written and normalised. */
+  sentence: string;
+  sentenceStatement: string;
 }
 
 /**
@@ -272,18 +284,26 @@ function clauseMood(clause: string): Mood {
  * its clauses; a clause can be a question or hypothetical on its own too. A reminder request
  * stays a statement.
  */
-export function splitClauses(text: string): { clause: string; mood: Mood; sentence: string }[] {
+function splitClauses(text: string): Clause[] {
   const parts = text.split(SENTENCE_BREAK);
-  const clauses: { clause: string; mood: Mood; sentence: string }[] = [];
+  const clauses: Clause[] = [];
   for (let i = 0; i < parts.length; i += 2) {
     const sentence = parts[i] ?? "";
-    const mood = sentenceMood(sentence, parts[i + 1] ?? "");
+    const sentenceStatement = normaliseStatement(sentence);
+    const mood = sentenceMood(sentenceStatement, parts[i + 1] ?? "");
     for (const raw of sentence.split(CLAUSE_BREAK)) {
       const clause = raw?.trim() ?? "";
       if (clause.length === 0) continue;
-      const own = clauseMood(clause);
-      const reminder = REMINDER_REQUEST.test(normaliseStatement(clause));
-      clauses.push({ clause, mood: reminder ? "statement" : mood !== "statement" ? mood : own, sentence });
+      const statement = normaliseStatement(clause);
+      const own = clauseMood(statement);
+      const reminder = REMINDER_REQUEST.test(statement);
+      clauses.push({
+        clause,
+        statement,
+        mood: reminder ? "statement" : mood !== "statement" ? mood : own,
+        sentence,
+        sentenceStatement,
+      });
     }
   }
   return clauses;
@@ -1021,8 +1041,8 @@ function thirdParty(rawRelation: string, rest: string): Recognised | undefined {
 // ---------------------------------------------------------------------------------------------
 
 /** The first rule that both matches the clause and accepts what it captured. */
-function recognise(clause: string, context: ClauseContext): Recognised | undefined {
-  const statement = resolveReferences(normaliseStatement(clause), context.antecedents);
+function recognise(normalised: string, context: ClauseContext): Recognised | undefined {
+  const statement = resolveReferences(normalised, context.antecedents);
   for (const rule of RULES) {
     const match = rule.pattern.exec(statement);
     // "I'm allergic to what again", "Which is my favorite city": a question word is no value.
@@ -1132,14 +1152,14 @@ export function extractMemoriesOffline(input: { currentDate: string; userMessage
   // its clauses of one sentence are one memory ("Sold the Corolla, I bike everywhere" → "Sold the
   // Corolla; bikes everywhere").
   const sentences: { sentence: string; ruled: boolean; items: { recognised: Recognised; clause: string }[] }[] = [];
-  for (const { clause, mood, sentence } of splitClauses(input.userMessage)) {
+  for (const { clause, statement, mood, sentence, sentenceStatement } of splitClauses(input.userMessage)) {
     const before = antecedents;
-    antecedents = updateAntecedents(antecedents, normaliseStatement(clause));
+    antecedents = updateAntecedents(antecedents, statement);
     if (mood !== "statement") continue;
-    const recognised = recognise(clause, {
+    const recognised = recognise(statement, {
       currentDate: input.currentDate,
       antecedents: before,
-      sentence: normaliseStatement(sentence),
+      sentence: sentenceStatement,
       clause,
       message: input.userMessage,
     });
