@@ -11,3 +11,13 @@ export function truncateChars(text: string, max: number): string {
   const chars = [...text];
   return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 3)).join("")}...`;
 }
+
+/** `text` with its first character upper-cased ("lives in Porto" → "Lives in Porto"). */
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** `text` with its first character lower-cased. */
+export function uncapitalize(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

@@ -16,7 +16,7 @@
  */
 
 import { formatterConfig } from "@/core/config";
-import { truncateChars } from "@/core/text";
+import { capitalize, truncateChars } from "@/core/text";
 import type { MemoryType } from "@/db/schema";
 import { MEMORY_OFF_NOTE } from "@/lib/memory/retrieval/prompt";
 import { LIST_MEMORIES, type MemoryToolOutput } from "@/lib/memory/retrieval/tool-contract";
@@ -194,10 +194,6 @@ export interface ToolResultInput {
   error?: string;
 }
 
-function capitalizeFirst(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 /** The answer after the memory tools ran: what they returned, as a list, or plainly that nothing was found. */
 export function composeToolAnswer({
   results,
@@ -220,6 +216,6 @@ export function composeToolAnswer({
       : `I don't have any memories about you saved yet${why}. Tell me about yourself and I'll remember it.${noticeFor(assistantMessages)}`;
   }
   const intro = label ? `Here are your ${label} I have saved:` : "Here's what I remember about you:";
-  const items = memories.map((memory) => `- ${capitalizeFirst(sentence(phrase(memory.content)))}`);
+  const items = memories.map((memory) => `- ${capitalize(sentence(phrase(memory.content)))}`);
   return [intro, "", ...items].join("\n");
 }

@@ -25,7 +25,7 @@
  */
 
 import { MONTHS, WEEKDAYS } from "@/core/calendar";
-import { takeChars } from "@/core/text";
+import { capitalize, takeChars, uncapitalize } from "@/core/text";
 import type { MemoryType } from "@/db/schema";
 import type { ConversationMessage } from "@/lib/memory/extraction/prompt";
 import {
@@ -122,10 +122,6 @@ const CONVERSATIONAL_VERBS =
   /^(?:know|ask|see|check|talk|chat|say|tell|understand|hear|discuss|share|clarify|confirm|make sure|find out|try this|be reminded)\b/i;
 /** Objects of "I like …" that say nothing durable ("I love that", "I like it"). */
 const VACUOUS_OBJECTS = /^(?:it|that|this|them|you|those|these|him|her|so much|a lot)\b/i;
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /** Cuts `text` at a word boundary to at most `max` characters. */
 function clip(text: string, max: number): string {
@@ -963,9 +959,7 @@ function favourite(rawThing: string, rawValue: string): Recognised | undefined {
 /** A thing at the start of a sentence loses the sentence's capital ("Tea wins…" → "tea"), a name keeps it. */
 function sentenceCaseThing(text: string): string {
   const thing = text.trim();
-  return /^\p{Lu}\p{Ll}/u.test(thing) && valueKind(thing) === "unknown"
-    ? thing.charAt(0).toLowerCase() + thing.slice(1)
-    : thing;
+  return /^\p{Lu}\p{Ll}/u.test(thing) && valueKind(thing) === "unknown" ? uncapitalize(thing) : thing;
 }
 
 function goal(lead: string, aim: string, currentDate: string): Recognised | undefined {

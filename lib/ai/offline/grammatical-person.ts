@@ -4,6 +4,7 @@
  * "renew my passport" → "renew passport"), and the chat model turns memory phrasing back into an
  * answer addressed to the user ("you love your dog").
  */
+import { capitalize, uncapitalize } from "@/core/text";
 
 type WordMap = Readonly<Record<string, string>>;
 
@@ -53,7 +54,7 @@ function replaceWords(text: string, map: WordMap): string {
     const replacement = map[lower];
     if (replacement === undefined) return word;
     const capitalised = /^[A-Z]/.test(word) && !/^i(?:$|')/.test(lower);
-    return capitalised ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
+    return capitalised ? capitalize(replacement) : replacement;
   });
 }
 
@@ -123,10 +124,6 @@ export function thirdPersonVerb(verb: string): string {
   if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
   if (/(?:s|sh|ch|x|z|o)$/.test(lower)) return `${lower}es`;
   return `${lower}s`;
-}
-
-function uncapitalize(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 /**

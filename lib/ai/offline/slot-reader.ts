@@ -28,7 +28,9 @@
  * place is nearer the centroid of known places than of known companies (Glasgow 0.61 / 0.09,
  * Lagos 0.43 / −0.01), an organisation the reverse (Oracle 0.07 / 0.73, Nokia 0.16 / 0.73).
  */
+
 import { MONTHS, WEEKDAYS } from "@/core/calendar";
+import { uncapitalize } from "@/core/text";
 import { type WordVectors, wordVectors } from "./word-vectors";
 
 export type UserSlot = "home" | "workplace" | "occupation" | "age" | "diet" | "allergy" | "attitude";
@@ -429,7 +431,7 @@ function readAttitude(statement: string, negated: boolean, ceased: boolean): Slo
   if (fronted?.[1]) {
     const first = cleanValue(fronted[1]);
     // The sentence's capital is not the thing's: "Cheese isn't something I enjoy" is about cheese.
-    const thing = valueKind(first) === "unknown" ? first.charAt(0).toLowerCase() + first.slice(1) : first;
+    const thing = valueKind(first) === "unknown" ? uncapitalize(first) : first;
     return thing ? { slot: "attitude", value: thing, negated: true, positive: true } : undefined;
   }
   if (!/^(?:i|i'm|im|i am|i've|i have)\b/i.test(statement)) return undefined;

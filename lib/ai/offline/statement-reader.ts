@@ -21,6 +21,8 @@
  * It never reads the assistant, never reads someone else's statement, and keeps what it cannot
  * read as nothing: a general path fills gaps, it does not guess.
  */
+
+import { capitalize } from "@/core/text";
 import type { MemoryType } from "@/db/schema";
 import { DATE_EXPRESSION_SOURCE, resolveDateExpression } from "./date-expressions";
 import { thirdPersonVerb, withoutOwnPossessive } from "./grammatical-person";
@@ -83,10 +85,6 @@ const EMPTY_PREDICATE = /^(?:took (?:a while|ages|forever|some time)|it(?:'s| is
 /** "I" forms: the subject and what it becomes in a memory that has the user as implied subject. */
 const SUBJECT =
   /^(?:(i|we)|(i'm|im|i am|we're|we are)|(i've|i have|we've|we have)|(\p{Lu}[\p{L}'-]*) and (?:i|me)|(?:my|our) ([\p{L} -]{2,30}?)(?='s\s|\s+(?:is|are|has|have|got|was|needs?|expires?|ends?|runs? out)\b)|the ([\p{L} -]{2,30}?)(?=\s+(?:has to|have to|needs? to|must|is due|are due|expires?|runs? out)\b))\s+/iu;
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /**
  * The user's clause as a memory with the user as implied subject: "I bike everywhere" → "Bikes
