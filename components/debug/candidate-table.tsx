@@ -75,7 +75,11 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
           {dateLine}
         </p>
       )}
-      <ScoreLegend weights={retrieval.weights} fused={fused} />
+      <ScoreLegend
+        weights={retrieval.weights}
+        fused={fused}
+        dateWeight={dated ? retrieval.dateWindow?.weight : undefined}
+      />
       <p className="font-mono text-xs text-muted-foreground" data-testid="score-formula">
         {scoreFormula(retrieval)}
       </p>
@@ -90,8 +94,8 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
               : "Retrieval failed, so there are no candidates — this is not the same as “nothing matched”."}
         </p>
       ) : (
-        // The fate comes right after the memory: what happened to it is readable without scrolling the
-        // numbers sideways on a laptop screen.
+        // The fate and the score come right after the memory: what happened to it, and why, are
+        // readable without scrolling the numbers sideways on a laptop screen.
         <div className="-mx-4 overflow-x-auto sm:mx-0">
           <table
             className={`w-full border-collapse text-sm ${fused ? "min-w-[64rem]" : "min-w-[52rem]"}`}
@@ -101,6 +105,7 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
               <tr>
                 <th className={th}>Memory</th>
                 <th className={th}>Fate</th>
+                <th className={th}>Score</th>
                 <th className={th}>Branch</th>
                 <th className={`${th} text-right`}>Rank</th>
                 <th className={`${th} text-right`}>Similarity</th>
@@ -127,7 +132,6 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                     Date
                   </th>
                 )}
-                <th className={th}>Score</th>
               </tr>
             </thead>
             <tbody className="divide-y">
@@ -167,6 +171,24 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                     )}
                   </td>
                   <td className={td}>
+                    {c.similarity !== null && c.recency !== null && c.score !== null ? (
+                      <ScoreBar
+                        similarity={c.relevance ?? c.similarity}
+                        importance={c.importance}
+                        recency={c.recency}
+                        score={c.score}
+                        weights={retrieval.weights}
+                        date={
+                          c.dateMatch !== undefined && retrieval.dateWindow
+                            ? { weight: retrieval.dateWindow.weight, match: c.dateMatch }
+                            : undefined
+                        }
+                      />
+                    ) : (
+                      <span className="text-xs">not scored</span>
+                    )}
+                  </td>
+                  <td className={td}>
                     <BranchBadge branch={c.branch} />
                   </td>
                   <td
@@ -201,24 +223,6 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
                       {c.dateMatch === undefined ? "—" : c.dateMatch}
                     </td>
                   )}
-                  <td className={td}>
-                    {c.similarity !== null && c.recency !== null && c.score !== null ? (
-                      <ScoreBar
-                        similarity={c.relevance ?? c.similarity}
-                        importance={c.importance}
-                        recency={c.recency}
-                        score={c.score}
-                        weights={retrieval.weights}
-                        date={
-                          c.dateMatch !== undefined && retrieval.dateWindow
-                            ? { weight: retrieval.dateWindow.weight, match: c.dateMatch }
-                            : undefined
-                        }
-                      />
-                    ) : (
-                      <span className="text-xs">not scored</span>
-                    )}
-                  </td>
                 </tr>
               ))}
             </tbody>

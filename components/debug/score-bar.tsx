@@ -6,6 +6,9 @@ const SCORE_PARTS = [
   { key: "recency", label: "recency", className: "bg-sky-500" },
 ] as const;
 
+/** The date-window term's colour, in the bar and its legend. */
+const DATE_SEGMENT = "bg-violet-500";
+
 /**
  * score = similarity·w + importance·w + recency·w, drawn as three stacked segments on a 0–1 scale
  * (pure CSS). The accessible name spells the arithmetic out. With the hybrid strategy the first
@@ -41,7 +44,7 @@ export function ScoreBar({
         {SCORE_PARTS.map(({ key, className }) => (
           <div key={key} className={className} style={{ width: `${Math.max(0, weights[key] * values[key]) * 100}%` }} />
         ))}
-        {date && <div className="bg-violet-500" style={{ width: `${Math.max(0, date.weight * date.match) * 100}%` }} />}
+        {date && <div className={DATE_SEGMENT} style={{ width: `${Math.max(0, date.weight * date.match) * 100}%` }} />}
       </div>
       <span className="font-mono text-xs tabular-nums">{score.toFixed(3)}</span>
     </div>
@@ -51,10 +54,13 @@ export function ScoreBar({
 export function ScoreLegend({
   weights,
   fused,
+  dateWeight,
 }: {
   weights: AssemblyConfig["retrieval"]["weights"];
   /** The first component is the fused relevance of the hybrid strategy. */
   fused: boolean;
+  /** The date-window term's weight, when the bars include it (the message named a date). */
+  dateWeight?: number;
 }) {
   return (
     <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground" aria-label="Score components">
@@ -64,6 +70,12 @@ export function ScoreLegend({
           {key === "similarity" && fused ? "relevance (vector + text ranks)" : label} × {weights[key]}
         </li>
       ))}
+      {dateWeight !== undefined && (
+        <li className="inline-flex items-center gap-1.5">
+          <span className={`size-2.5 rounded-sm ${DATE_SEGMENT}`} aria-hidden="true" />
+          created in the named date × {dateWeight}
+        </li>
+      )}
     </ul>
   );
 }
