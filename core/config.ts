@@ -134,7 +134,7 @@ export function vectorWeightFor(
  */
 export const memoryToolsConfig = {
   /**
-   * Model calls per answer at most (AI SDK `stopWhen: stepCountIs(maxSteps)`): a tool step and the
+   * Model calls per answer at most (AI SDK `stopWhen: isStepCount(maxSteps)`): a tool step and the
    * answer that reads its result is 2; 4 leaves room for a second look, and bounds the cost.
    */
   maxSteps: 4,

@@ -17,6 +17,16 @@
 import { z } from "zod";
 import { type RetrievalStrategyName, retrievalStrategies } from "./config";
 
+/**
+ * `@ai-sdk/openai` builds a default provider when it is imported, from OPENAI_BASE_URL and
+ * OPENAI_API_KEY, and throws on a blank OPENAI_BASE_URL ("baseURL must be a non-empty string") —
+ * so `OPENAI_BASE_URL=` would stop the server at start. Blank means unset here, for the library too:
+ * lib/ai/registry.ts imports this module before it.
+ */
+for (const name of ["OPENAI_BASE_URL", "OPENAI_API_KEY"]) {
+  if (process.env[name]?.trim() === "") delete process.env[name];
+}
+
 /** Environment variables as an object of strings, like process.env (a plain object in tests). */
 export type RawEnv = Readonly<Record<string, string | undefined>>;
 

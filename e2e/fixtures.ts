@@ -27,11 +27,16 @@ export { expect };
 /** The chat's message box (exact, so "Send message" does not match). */
 export const messageBox = (page: Page) => page.getByRole("textbox", { name: "Message", exact: true });
 
-/** Sends `text` in the current chat and waits until the answer is stored (its Inspect link shows). */
+/**
+ * Sends `text` in the current chat and waits until the answer is stored (its Inspect link shows).
+ * Like a user, it presses Enter only once Send is enabled: before hydration the box takes text but
+ * nothing can send it.
+ */
 export async function sendAndWait(page: Page, text: string) {
   const answers = page.getByTestId("message-assistant");
   const before = await answers.count();
   await messageBox(page).fill(text);
+  await expect(page.getByRole("button", { name: "Send message" })).toBeEnabled();
   await messageBox(page).press("Enter");
   await expect(answers).toHaveCount(before + 1);
   const answer = answers.nth(before);

@@ -16,7 +16,7 @@
  * facts: they are reported separately.
  */
 import { randomUUID } from "node:crypto";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { createConversation } from "@/db/queries/conversations";
@@ -42,7 +42,7 @@ import { EVAL_EMAIL_DOMAIN } from "./load";
 import type { RunProgress } from "./run";
 
 export interface ExtractionEvalDeps {
-  model: LanguageModelV3;
+  model: LanguageModelV4;
   /** "<provider>/<model>" of the model, for the report. */
   modelId: string;
   embed: (texts: string[]) => Promise<number[][]>;

@@ -1,7 +1,7 @@
 /**
  * GET /api/health. Anyone learns whether the app is up — `{ ok, status: "ok" | "degraded" }`, 200
  * or 503 — and nothing else. The details (database kind, pgvector version, model, embedder, job
- * runner, the failing part and its error) are for a signed-in user or a monitor holding
+ * runner, Node.js version, the failing part and its error) are for a signed-in user or a monitor holding
  * LIFELINE_HEALTH_TOKEN (`Authorization: Bearer <token>`, compared in constant time): they tell an
  * attacker which versions to aim at.
  *
@@ -29,6 +29,8 @@ export interface Health {
   model: string;
   embedder: string;
   jobs: ReturnType<typeof jobRunnerKind>;
+  /** The Node.js version serving the request (package.json's engines pins the major). */
+  node: string;
   /** What works but should not run like this in production (empty when nothing). */
   warnings: string[];
   /** The part that is down or misconfigured, when ok is false. */
@@ -70,7 +72,12 @@ export function productionWarnings(env: RawEnv): string[] {
 
 /** Checks every part a chat turn depends on, and the configuration it needs; never throws. */
 export async function checkHealth(env: RawEnv = processEnv()): Promise<Health> {
-  const base = { ...getAiRegistry().describeProviders(), jobs: jobRunnerKind(env), warnings: productionWarnings(env) };
+  const base = {
+    ...getAiRegistry().describeProviders(),
+    jobs: jobRunnerKind(env),
+    node: process.version,
+    warnings: productionWarnings(env),
+  };
   const auth = authConfigProblem(env);
   const up = (parts: Omit<Health, "ok" | "status" | keyof typeof base>): Health =>
     auth

@@ -53,11 +53,18 @@ async function openUnmigrated(kind: DbKind) {
   ]);
   const { url, drop } = await createPostgresTestDatabaseUrl();
   const pool = new Pool({ connectionString: url, max: 2 });
+  // pool.end() can resolve while a client's Terminate is still in flight; the DROP … WITH (FORCE)
+  // that follows then ends that backend, and pg reports it as an error on the closing client.
+  let closing = false;
+  pool.on("error", (error) => {
+    if (!closing) throw error;
+  });
   const database = { db: drizzle(pool), kind } as unknown as Database;
   return {
     database,
     migrateFrom: async (folder: string) => migrate(drizzle(pool), { migrationsFolder: folder }),
     close: async () => {
+      closing = true;
       await pool.end();
       await drop();
     },

@@ -1,7 +1,7 @@
 "use client";
 
 import { ArrowUpIcon, SquareIcon } from "lucide-react";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { MESSAGE_MAX_CHARS } from "@/core/config";
 
@@ -26,6 +26,16 @@ export function Composer({
     el.style.height = "auto";
     el.style.height = `${Math.min(el.scrollHeight, 240)}px`;
   };
+
+  // What was typed before hydration is in the DOM but not in state: keep it (Send then enables).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, at hydration
+  useEffect(() => {
+    const typed = ref.current?.value;
+    if (typed) {
+      setText(typed);
+      resize();
+    }
+  }, []);
 
   const send = () => {
     const value = text.trim();

@@ -1,6 +1,6 @@
-import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { generateText, simulateReadableStream, streamText } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { type CapturedCall, withCapture } from "./capture";
 
@@ -18,7 +18,7 @@ const USAGE = {
   outputTokens: { total: 2, text: 2, reasoning: undefined },
 };
 
-const PARTS: LanguageModelV3StreamPart[] = [
+const PARTS: LanguageModelV4StreamPart[] = [
   { type: "stream-start", warnings: [] },
   { type: "text-start", id: "t" },
   { type: "text-delta", id: "t", delta: "Hello" },
@@ -31,7 +31,7 @@ describe("withCapture", () => {
   it("captures what the model receives, calls it while the record is written, and holds the answer until then", async () => {
     const events: string[] = [];
     const write = deferred();
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModelV4({
       doStream: async () => {
         events.push("model called");
         return { stream: simulateReadableStream({ chunks: PARTS }) };
@@ -76,7 +76,7 @@ describe("withCapture", () => {
       written = true;
     };
     const failing = withCapture(
-      new MockLanguageModelV3({
+      new MockLanguageModelV4({
         doStream: async () => {
           throw new Error("refused");
         },
@@ -93,7 +93,7 @@ describe("withCapture", () => {
     let generated = false;
     const calls: CapturedCall[] = [];
     const model = withCapture(
-      new MockLanguageModelV3({
+      new MockLanguageModelV4({
         doGenerate: async () => ({
           content: [{ type: "text", text: "Done" }],
           finishReason: { unified: "stop", raw: "stop" },

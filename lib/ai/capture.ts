@@ -4,7 +4,7 @@
  * conversion the AI SDK made. The debug record stores these captures as they are — it never
  * rebuilds "what the model saw" from somewhere else.
  */
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Middleware } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Middleware } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
 
 export interface CapturedCall {
@@ -18,8 +18,8 @@ export interface CapturedCall {
   params: Record<string, unknown>;
 }
 
-/** LanguageModelV3CallOptions → a JSON value: functions and the abort signal dropped, bytes summarised. */
-export function toCapturedParams(params: LanguageModelV3CallOptions): Record<string, unknown> {
+/** LanguageModelV4CallOptions → a JSON value: functions and the abort signal dropped, bytes summarised. */
+export function toCapturedParams(params: LanguageModelV4CallOptions): Record<string, unknown> {
   const { abortSignal: _signal, ...rest } = params;
   return JSON.parse(
     JSON.stringify(rest, (_key, value: unknown) => {
@@ -38,11 +38,11 @@ export function toCapturedParams(params: LanguageModelV3CallOptions): Record<str
  * writing it overlaps the model's time to first token instead of adding to it.
  */
 export function withCapture(
-  model: LanguageModelV3,
+  model: LanguageModelV4,
   calls: CapturedCall[],
   onCall?: (call: CapturedCall) => Promise<void>,
-): LanguageModelV3 {
-  const record = async (type: CapturedCall["type"], params: LanguageModelV3CallOptions) => {
+): LanguageModelV4 {
+  const record = async (type: CapturedCall["type"], params: LanguageModelV4CallOptions) => {
     const call: CapturedCall = {
       type,
       provider: model.provider,
@@ -53,8 +53,8 @@ export function withCapture(
     calls.push(call);
     await onCall?.(call);
   };
-  const middleware: LanguageModelV3Middleware = {
-    specificationVersion: "v3",
+  const middleware: LanguageModelV4Middleware = {
+    specificationVersion: "v4",
     wrapGenerate: async ({ doGenerate, params }) => {
       const recorded = record("generate", params);
       try {

@@ -1,5 +1,5 @@
 import { embedMany } from "ai";
-import { MockEmbeddingModelV3 } from "ai/test";
+import { MockEmbeddingModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { cosineSimilarity, embedOffline } from "@/lib/ai/offline/embedder";
@@ -207,7 +207,7 @@ describe("embedding dimensions", () => {
       [0.3, 0.2, -0.5],
     ];
     const model = withFixedDimensions(
-      new MockEmbeddingModelV3({ maxEmbeddingsPerCall: 10, doEmbed: { embeddings: raw, warnings: [] } }),
+      new MockEmbeddingModelV4({ maxEmbeddingsPerCall: 10, doEmbed: { embeddings: raw, warnings: [] } }),
     );
     const { embeddings } = await embedMany({ model, values: ["a", "b"] });
     const [a, b] = embeddings;

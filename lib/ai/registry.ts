@@ -21,8 +21,10 @@
  * Every embedding is EMBEDDING_DIMENSIONS (1536) long, whatever the embedder (see withFixedDimensions).
  */
 
+// First: it clears a blank OPENAI_BASE_URL, on which @ai-sdk/openai's import would throw.
+import "@/core/env";
 import { createOpenAI } from "@ai-sdk/openai";
-import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4, LanguageModelV4 } from "@ai-sdk/provider";
 import { defaultEmbeddingSettingsMiddleware, embedMany, wrapEmbeddingModel } from "ai";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { env as processEnv, type RawEnv } from "@/core/env";
@@ -173,11 +175,11 @@ export function getAiConfig(env: EnvVars = processEnv()): AiConfig {
  * changing the embedder requires re-embedding stored memories.) Longer vectors cannot be
  * stored and throw EmbeddingDimensionError.
  */
-export function withFixedDimensions(model: EmbeddingModelV3): EmbeddingModelV3 {
+export function withFixedDimensions(model: EmbeddingModelV4): EmbeddingModelV4 {
   return wrapEmbeddingModel({
     model,
     middleware: {
-      specificationVersion: "v3",
+      specificationVersion: "v4",
       async wrapEmbed({ doEmbed }) {
         const result = await doEmbed();
         const embeddings = result.embeddings.map((embedding) => {
@@ -202,11 +204,11 @@ export interface AiRegistry {
   readonly config: AiConfig;
   isKnownChatModel(id: string): boolean;
   /** The chat model `modelId` (default: the configured default); UnknownChatModelError if not configured. */
-  getLanguageModel(modelId?: string): LanguageModelV3;
+  getLanguageModel(modelId?: string): LanguageModelV4;
   /** The model for memory extraction and conversation titles. */
-  getExtractionModel(): LanguageModelV3;
+  getExtractionModel(): LanguageModelV4;
   /** The embedding model; every embedding it returns is EMBEDDING_DIMENSIONS long. */
-  getEmbeddingModel(): EmbeddingModelV3;
+  getEmbeddingModel(): EmbeddingModelV4;
   embedTexts(texts: string[]): Promise<number[][]>;
   embedText(text: string): Promise<number[]>;
   describeProviders(): ProviderDescription;
@@ -244,10 +246,10 @@ export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistr
           ...(config.baseURL ? { baseURL: config.baseURL, name: "openai-compatible" } : {}),
           ...(options.fetch ? { fetch: options.fetch } : {}),
         });
-  const languageModels = new Map<string, LanguageModelV3>();
-  let embeddingModel: EmbeddingModelV3 | undefined;
+  const languageModels = new Map<string, LanguageModelV4>();
+  let embeddingModel: EmbeddingModelV4 | undefined;
 
-  const languageModel = (modelId: string): LanguageModelV3 => {
+  const languageModel = (modelId: string): LanguageModelV4 => {
     let model = languageModels.get(modelId);
     if (!model) {
       model = openai ? openai.chat(modelId) : offlineLanguageModel;
@@ -258,7 +260,7 @@ export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistr
 
   const isKnownChatModel = (id: string) => config.chatModels.some((model) => model.id === id);
 
-  const getEmbeddingModel = (): EmbeddingModelV3 => {
+  const getEmbeddingModel = (): EmbeddingModelV4 => {
     if (embeddingModel) return embeddingModel;
     if (!openai) {
       const offline = offlineEmbeddingModels.get(config.embeddingModelId);
@@ -344,7 +346,7 @@ export function getAiRegistry(): AiRegistry {
 
 /**
  * Replaces the process-wide registry, like setDatabase does for the database: scripts and tests
- * that bring their own models (e.g. a scripted MockLanguageModelV3). `undefined` restores the env's.
+ * that bring their own models (e.g. a scripted MockLanguageModelV4). `undefined` restores the env's.
  * Only the app edge reads the process registry (lib/runtime.ts, the route wrapper, pages); the
  * pipeline below it is handed a registry, an embedder or a model.
  */

@@ -1,12 +1,12 @@
 /**
  * POST /api/chat over real HTTP, through the real route, on PGlite and Postgres, with a scripted
- * MockLanguageModelV3 in place of the provider: what the model received is compared with the
+ * MockLanguageModelV4 in place of the provider: what the model received is compared with the
  * debug record, and failures (retrieval, model mid-stream, client abort) are injected.
  */
 
-import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryToolsConfig } from "@/core/config";
@@ -32,7 +32,7 @@ const usage = {
 };
 
 function textStream(words: string[], { error, delayMs = 0 }: { error?: Error; delayMs?: number } = {}) {
-  const chunks: LanguageModelV3StreamPart[] = [
+  const chunks: LanguageModelV4StreamPart[] = [
     { type: "stream-start", warnings: [] },
     { type: "text-start", id: "t" },
     ...words.map((w) => ({ type: "text-delta" as const, id: "t", delta: w })),
@@ -47,7 +47,7 @@ function textStream(words: string[], { error, delayMs = 0 }: { error?: Error; de
 }
 
 /** The offline registry, with the chat model (and optionally the embedder) replaced. */
-function registryWith(model: MockLanguageModelV3, embedText?: AiRegistry["embedText"]): AiRegistry {
+function registryWith(model: MockLanguageModelV4, embedText?: AiRegistry["embedText"]): AiRegistry {
   const base = createAiRegistry({});
   return { ...base, getLanguageModel: () => model, ...(embedText ? { embedText } : {}) };
 }
@@ -97,7 +97,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
   }
 
   it("stores exactly what the model received, and the memory lines the trace marks included", async () => {
-    const model = new MockLanguageModelV3({ doStream: async () => textStream(["You ", "like ", "green tea."]) });
+    const model = new MockLanguageModelV4({ doStream: async () => textStream(["You ", "like ", "green tea."]) });
     setAiRegistry(registryWith(model));
     const user = await userWithMemories("capture", ["Prefers green tea", "Sister's name is Maya", "Works as a nurse"]);
 
@@ -135,7 +135,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
   });
 
   it("when retrieval fails the answer still streams and the record says retrieval failed", async () => {
-    const model = new MockLanguageModelV3({ doStream: async () => textStream(["Still ", "here."]) });
+    const model = new MockLanguageModelV4({ doStream: async () => textStream(["Still ", "here."]) });
     setAiRegistry(
       registryWith(model, async () => {
         throw new Error("embedding service unavailable");
@@ -154,7 +154,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
   });
 
   it("a model failure mid-stream sends a clear error event and keeps both messages, the answer with status error", async () => {
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModelV4({
       doStream: async () => textStream(["Partial ", "answer"], { error: new Error("upstream overloaded") }),
     });
     setAiRegistry(registryWith(model));
@@ -176,7 +176,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
 
   it("retrying the latest answer replaces it and asks the same stored question again", async () => {
     let calls = 0;
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModelV4({
       doStream: async () =>
         ++calls === 1 ? textStream(["Half"], { error: new Error("flaky upstream") }) : textStream(["Second ", "try."]),
     });
@@ -221,7 +221,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
 
   it("a complete latest answer can be regenerated, and the latest user message edited: the replaced rows and debug records are gone", async () => {
     let calls = 0;
-    const model = new MockLanguageModelV3({ doStream: async () => textStream([`Answer ${++calls}.`]) });
+    const model = new MockLanguageModelV4({ doStream: async () => textStream([`Answer ${++calls}.`]) });
     setAiRegistry(registryWith(model));
     const user = await userWithMemories("edit", []);
     const intruder = await userWithMemories("edit-intruder", []);
@@ -298,7 +298,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
 
   it("a client abort keeps the partial answer with status aborted", async () => {
     const words = Array.from({ length: 200 }, (_, i) => `w${i} `);
-    const model = new MockLanguageModelV3({ doStream: async () => textStream(words, { delayMs: 20 }) });
+    const model = new MockLanguageModelV4({ doStream: async () => textStream(words, { delayMs: 20 }) });
     setAiRegistry(registryWith(model));
     const user = await userWithMemories("abort", []);
     const controller = new AbortController();
@@ -319,7 +319,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
   });
 
   it("a foreign conversationId is 404 and writes nothing", async () => {
-    setAiRegistry(registryWith(new MockLanguageModelV3({ doStream: async () => textStream(["x"]) })));
+    setAiRegistry(registryWith(new MockLanguageModelV4({ doStream: async () => textStream(["x"]) })));
     const owner = await userWithMemories("owner", []);
     const other = await userWithMemories("intruder", []);
     const [conversation] = await db().insert(conversations).values({ userId: owner.id, title: "Private" }).returning();
@@ -332,7 +332,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
   });
 
   it("an unknown model is a 400 naming body.model, and creates no conversation", async () => {
-    setAiRegistry(registryWith(new MockLanguageModelV3({ doStream: async () => textStream(["x"]) })));
+    setAiRegistry(registryWith(new MockLanguageModelV4({ doStream: async () => textStream(["x"]) })));
     const user = await userWithMemories("bad-model", []);
     const res = await post(user, { message: { text: "hi" }, model: "gpt-nonexistent" });
     expect(res.status).toBe(400);
@@ -433,11 +433,11 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
 
     it("a model's search_memories call runs the retrieval statement with its query; the trace has scores and fates", async () => {
       let step = 0;
-      const model = new MockLanguageModelV3({
+      const model = new MockLanguageModelV4({
         doStream: async () => {
           step++;
           if (step > 1) return textStream(["Noted."]);
-          const chunks: LanguageModelV3StreamPart[] = [
+          const chunks: LanguageModelV4StreamPart[] = [
             { type: "stream-start", warnings: [] },
             { type: "tool-call", toolCallId: "c1", toolName: "search_memories", input: '{"query":"green tea"}' },
             { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
@@ -458,10 +458,10 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     });
 
     it("a model that keeps calling tools gets none on its last allowed call, so the answer ends in text", async () => {
-      const model = new MockLanguageModelV3({
+      const model = new MockLanguageModelV4({
         doStream: async ({ tools }) => {
           if (!tools?.length) return textStream(["Done."]);
-          const chunks: LanguageModelV3StreamPart[] = [
+          const chunks: LanguageModelV4StreamPart[] = [
             { type: "stream-start", warnings: [] },
             { type: "tool-call", toolCallId: crypto.randomUUID(), toolName: "list_memories", input: "{}" },
             { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },

@@ -52,7 +52,7 @@ export async function maybeTitleConversation(
   const { system, prompt } = buildTitlePrompt(opening);
   const { output } = await generateText({
     model: ai.getExtractionModel(),
-    system,
+    instructions: system,
     prompt,
     temperature: 0.2,
     output: Output.object({ schema: titleSchema, name: TITLE_OUTPUT_NAME }),

@@ -10,8 +10,16 @@
  *   shared by both paths).
  * The answer never waits on extraction or titling, and never fails because of them.
  */
-import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { consumeStream, type LanguageModelUsage, type ModelMessage, stepCountIs, streamText } from "ai";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import {
+  consumeStream,
+  createUIMessageStreamResponse,
+  isStepCount,
+  type LanguageModelUsage,
+  type ModelMessage,
+  streamText,
+  toUIMessageStream,
+} from "ai";
 import { answerConfig, memoryToolsConfig, promptConfig } from "@/core/config";
 import type { Logger } from "@/core/logger";
 import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
@@ -211,7 +219,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
 /** The text path: the chat model streams the answer, with the memory tools when memory is on. */
 function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
   const { db, ai, log, userId, trace, metadata } = turn;
-  const baseModel: LanguageModelV3 = ai.getLanguageModel(turn.modelId);
+  const baseModel: LanguageModelV4 = ai.getLanguageModel(turn.modelId);
   const calls: CapturedCall[] = [];
   const started = performance.now();
   let firstTokenMs: number | null = null;
@@ -291,7 +299,7 @@ function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
     // The only system message is the one assembleContext built; user text never becomes one.
     allowSystemInMessages: true,
     tools,
-    stopWhen: stepCountIs(memoryToolsConfig.maxSteps),
+    stopWhen: isStepCount(memoryToolsConfig.maxSteps),
     // The last call allowed gets no tools, so the answer never ends on a tool call without text.
     prepareStep: ({ stepNumber }) =>
       tools && stepNumber >= memoryToolsConfig.maxSteps - 1 ? { activeTools: [] } : undefined,
@@ -303,8 +311,8 @@ function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
       text += chunk.text;
       if (performance.now() - progressSavedAt >= answerConfig.progressIntervalMs) saveProgress();
     },
-    onFinish: async ({ totalUsage, finishReason }) => {
-      await settle("complete", { usage: totalUsage, finishReason });
+    onEnd: async ({ usage, finishReason }) => {
+      await settle("complete", { usage, finishReason });
     },
     onAbort: async () => {
       await settle("aborted", {});
@@ -315,8 +323,9 @@ function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
     },
   });
 
-  return result.toUIMessageStreamResponse({
-    headers: { "x-conversation-id": turn.conversation.id, "cache-control": "no-store" },
+  const stream = toUIMessageStream({
+    stream: result.stream,
+    tools,
     generateMessageId: () => turn.assistantMessageId,
     messageMetadata: ({ part }) => {
       if (part.type === "start") return { ...metadata };
@@ -326,6 +335,10 @@ function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
       return undefined;
     },
     onError: (error) => `The model failed while answering: ${errorText(error)}. Your message was saved; you can retry.`,
+  });
+  return createUIMessageStreamResponse({
+    stream,
+    headers: { "x-conversation-id": turn.conversation.id, "cache-control": "no-store" },
     // Keep consuming when the client disconnects, so abort and finish are always saved.
     consumeSseStream: consumeStream,
   });

@@ -14,7 +14,7 @@
  * The store step is a single transaction guarded by the row's status (lib/memory/extraction/store),
  * so no retry or duplicate ever stores a second memory for the pair.
  */
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { extractionConfig } from "@/core/config";
 import { logger } from "@/core/logger";
 import { inSpan } from "@/core/telemetry";
@@ -30,7 +30,7 @@ import { errorMessage, FinalJobError, type JobSteps, type Json } from "./steps";
 export interface ExtractionDeps {
   db: Db;
   /** The extraction model: extraction and consolidation calls. */
-  model: LanguageModelV3;
+  model: LanguageModelV4;
   embed: (texts: string[]) => Promise<number[][]>;
   /** "<provider>/<model>" of `embed`, stored with every embedding. */
   embeddingModel: string;

@@ -63,7 +63,7 @@ describe("production deployment: next start on Postgres with Inngest Cloud (sign
     await database?.drop();
   });
 
-  it("passes the health check on Postgres with Inngest as the runner", async () => {
+  it("passes the health check on Postgres with Inngest as the runner, served by the pinned Node.js", async () => {
     const response = await fetch(`${server.url}/api/health`, { headers: { authorization: `Bearer ${HEALTH_TOKEN}` } });
     const health = (await response.json()) as Record<string, unknown>;
     expect({ status: response.status, ...health }).toMatchObject({
@@ -71,6 +71,8 @@ describe("production deployment: next start on Postgres with Inngest Cloud (sign
       ok: true,
       db: "postgres",
       jobs: "inngest",
+      // `next start` runs on the binary npm scripts put first on the PATH (tests/runtime.test.ts).
+      node: process.version,
     });
     expect(health.warnings ?? []).toEqual([]);
   });

@@ -21,7 +21,7 @@
  * (empty, punctuation, emoji) maps to one fixed unit vector — never the zero vector, whose
  * cosine similarity is undefined (NaN, e.g. in pgvector).
  */
-import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { countTokens } from "@/lib/memory/tokens";
 import { CONCEPT_NAMES, conceptOf, isStopword, stem, tokenize } from "./text-features";
@@ -145,8 +145,8 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
 }
 
 /** The offline embedder as an AI SDK embedding model, so `embed`/`embedMany` work with it. */
-export const offlineEmbeddingModel: EmbeddingModelV3 = {
-  specificationVersion: "v3",
+export const offlineEmbeddingModel: EmbeddingModelV4 = {
+  specificationVersion: "v4",
   provider: "offline",
   modelId: OFFLINE_EMBEDDING_MODEL_ID,
   maxEmbeddingsPerCall: Number.POSITIVE_INFINITY,

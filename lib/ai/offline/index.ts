@@ -5,7 +5,7 @@
  * a test double, never a branch on NODE_ENV.
  *
  * Contract
- * - `offlineLanguageModel` ("offline/lifeline-offline-1", model.ts) is an AI SDK LanguageModelV3:
+ * - `offlineLanguageModel` ("offline/lifeline-offline-1", model.ts) is an AI SDK LanguageModelV4:
  *   deterministic, no network, streams like a provider (paced by LIFELINE_OFFLINE_DELAY_MS) and
  *   honours abort signals and maxOutputTokens.
  *   - Text: it answers the newest user message from the memory lines of the system prompt — only
@@ -20,7 +20,7 @@
  *     the structured hand-off the pipeline sends beside the prompt (providerOptions.lifeline,
  *     lib/memory/extraction/schema.ts); a call without one is read back from a builder-made prompt.
  *     The output is checked by the same zod schemas as any model's.
- * - Embedders (`offlineEmbeddingModels`, by id), AI SDK EmbeddingModelV3s: deterministic,
+ * - Embedders (`offlineEmbeddingModels`, by id), AI SDK EmbeddingModelV4s: deterministic,
  *   unit-norm, EMBEDDING_DIMENSIONS long, each pinned to its id by a checksum test (changing one
  *   means a new id, and stored memories are re-embedded).
  *   - "offline/wordvec-glove-v2" (wordvec-embedder.ts), the default: pre-trained GloVe word
@@ -37,7 +37,7 @@
  * Dependencies point one way: this folder reads lib/memory's contracts (schemas, prompt shapes,
  * the formatter's bullet in core/config); nothing in lib/memory imports it.
  */
-import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel } from "./embedder";
 import {
   WORDVEC_EMBEDDING_MODEL_ID,
@@ -53,7 +53,7 @@ export { WORDVEC_EMBEDDING_MODEL_ID, WORDVEC_V1_EMBEDDING_MODEL_ID } from "./wor
 export const DEFAULT_OFFLINE_EMBEDDING_MODEL_ID = WORDVEC_EMBEDDING_MODEL_ID;
 
 /** Every offline embedder, by model id: the default first, then older to oldest. */
-export const offlineEmbeddingModels: ReadonlyMap<string, EmbeddingModelV3> = new Map([
+export const offlineEmbeddingModels: ReadonlyMap<string, EmbeddingModelV4> = new Map([
   [WORDVEC_EMBEDDING_MODEL_ID, wordvecEmbeddingModel],
   [WORDVEC_V1_EMBEDDING_MODEL_ID, wordvecV1EmbeddingModel],
   [OFFLINE_EMBEDDING_MODEL_ID, offlineEmbeddingModel],

@@ -1,5 +1,5 @@
 import { UnsupportedFunctionalityError } from "@ai-sdk/provider";
-import { generateText, Output, stepCountIs, streamText, tool } from "ai";
+import { generateText, isStepCount, Output, streamText, tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { buildExtractionPrompt, buildTitlePrompt } from "@/lib/memory/extraction/prompt";
@@ -31,7 +31,7 @@ afterEach(() => {
 
 describe("offline model: chat", () => {
   it("streams a reply that uses the relevant memory bullet, word by word", async () => {
-    const result = streamText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "What tea do I like?" });
+    const result = streamText({ model, instructions: SYSTEM_WITH_MEMORIES, prompt: "What tea do I like?" });
     const parts = [];
     for await (const part of result.fullStream) parts.push(part);
 
@@ -56,7 +56,11 @@ describe("offline model: chat", () => {
   });
 
   it("lists what it knows when asked what it knows about the user", async () => {
-    const { text } = await generateText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "What do you know about me?" });
+    const { text } = await generateText({
+      model,
+      instructions: SYSTEM_WITH_MEMORIES,
+      prompt: "What do you know about me?",
+    });
     expect(text).toBe(
       "From what you've told me, you prefer green tea, your sister's name is Maya, and you live in Berlin.",
     );
@@ -76,7 +80,11 @@ describe("offline model: chat", () => {
   });
 
   it("says plainly that it has no memories when none were sent, names itself and acknowledges the message", async () => {
-    const { text } = await generateText({ model, system: "You are Lifeline.", prompt: "How tall is Mount Everest?" });
+    const { text } = await generateText({
+      model,
+      instructions: "You are Lifeline.",
+      prompt: "How tall is Mount Everest?",
+    });
     expect(text).toBe(
       'You asked: "How tall is Mount Everest?". I don\'t have any memories related to this yet. ' +
         "I'm Lifeline's offline model (no API key is configured), so I can only answer from what you've told me.",
@@ -84,7 +92,11 @@ describe("offline model: chat", () => {
   });
 
   it("never claims to have no memories when memories were sent: it names them", async () => {
-    const { text } = await generateText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "How tall is Mount Everest?" });
+    const { text } = await generateText({
+      model,
+      instructions: SYSTEM_WITH_MEMORIES,
+      prompt: "How tall is Mount Everest?",
+    });
     expect(text).not.toContain("I don't have any memories");
     expect(text).toContain(
       "Nothing you've told me answers this directly, but I do remember that you prefer green tea, your sister's name is Maya, and you live in Berlin.",
@@ -288,7 +300,7 @@ describe("offline model: memory tools", () => {
       system: "You are Lifeline.\nYou have no saved memories about the user that relate to this message.",
       prompt: "What do you remember about me?",
       tools,
-      stopWhen: stepCountIs(3),
+      stopWhen: isStepCount(3),
     });
     const text = await result.text;
     const steps = await result.steps;
@@ -307,15 +319,24 @@ describe("offline model: memory tools", () => {
       ["what are my preferences", "preference"],
       ["What are my deadlines this week?", "actionable"],
     ] as const) {
-      await generateText({ model, prompt: question, tools, stopWhen: stepCountIs(3) });
+      await generateText({ model, prompt: question, tools, stopWhen: isStepCount(3) });
       expect(inputs.at(-1)).toEqual({ type });
     }
   });
 
   it("answers other questions without a tool, and never calls a tool it was not offered", async () => {
-    const asked = await generateText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "What tea do I like?", tools });
+    const asked = await generateText({
+      model,
+      instructions: SYSTEM_WITH_MEMORIES,
+      prompt: "What tea do I like?",
+      tools,
+    });
     expect(asked.toolCalls).toEqual([]);
-    const unoffered = await generateText({ model, system: SYSTEM_WITH_MEMORIES, prompt: "What do you know about me?" });
+    const unoffered = await generateText({
+      model,
+      instructions: SYSTEM_WITH_MEMORIES,
+      prompt: "What do you know about me?",
+    });
     expect(unoffered.toolCalls).toEqual([]);
     expect(unoffered.text).toMatch(/^From what you've told me, you prefer green tea/);
   });
@@ -331,7 +352,7 @@ describe("offline model: memory tools", () => {
       model,
       prompt: "What are my goals?",
       tools: empty,
-      stopWhen: stepCountIs(3),
+      stopWhen: isStepCount(3),
     });
     expect(text).toMatch(/^I don't have any goals saved for you yet\./);
   });

@@ -1,6 +1,6 @@
 /**
  * Lifeline's offline language model ("offline/lifeline-offline-1"): a deterministic AI SDK
- * LanguageModelV3 used whenever no API key is configured. It is not a test double — it runs in
+ * LanguageModelV4 used whenever no API key is configured. It is not a test double — it runs in
  * production in the embedded default — but it only knows what the prompt gives it:
  *
  * - Text (chat): answers the newest user message from the memory lines of the system prompt
@@ -21,15 +21,15 @@
  * tokenizer; `maxOutputTokens` cuts the output and reports finishReason "length".
  */
 import {
-  type LanguageModelV3,
-  type LanguageModelV3CallOptions,
-  type LanguageModelV3FinishReason,
-  type LanguageModelV3GenerateResult,
-  type LanguageModelV3Prompt,
-  type LanguageModelV3StreamPart,
-  type LanguageModelV3StreamResult,
-  type LanguageModelV3Usage,
-  type SharedV3Warning,
+  type LanguageModelV4,
+  type LanguageModelV4CallOptions,
+  type LanguageModelV4FinishReason,
+  type LanguageModelV4GenerateResult,
+  type LanguageModelV4Prompt,
+  type LanguageModelV4StreamPart,
+  type LanguageModelV4StreamResult,
+  type LanguageModelV4Usage,
+  type SharedV4Warning,
   UnsupportedFunctionalityError,
 } from "@ai-sdk/provider";
 import { createIdGenerator } from "@ai-sdk/provider-utils";
@@ -63,9 +63,9 @@ interface Completion {
   /** A tool call instead of text (the text is then empty). */
   toolCall?: { toolCallId: string; toolName: string; input: string };
   chunks: string[];
-  finishReason: LanguageModelV3FinishReason;
-  usage: LanguageModelV3Usage;
-  warnings: SharedV3Warning[];
+  finishReason: LanguageModelV4FinishReason;
+  usage: LanguageModelV4Usage;
+  warnings: SharedV4Warning[];
 }
 
 /** Per-chunk delay from LIFELINE_OFFLINE_DELAY_MS: a non-negative number of ms, else the default. */
@@ -75,13 +75,13 @@ export function offlineDelayMs(env: RawEnv = processEnv()): number {
   return Number.isFinite(value) && value >= 0 ? value : DEFAULT_DELAY_MS;
 }
 
-function textOf(message: LanguageModelV3Prompt[number]): string {
+function textOf(message: LanguageModelV4Prompt[number]): string {
   if (typeof message.content === "string") return message.content;
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
 /** Everything a message carries for counting input tokens: its text, tool calls' inputs and tool results. */
-function promptText(message: LanguageModelV3Prompt[number]): string {
+function promptText(message: LanguageModelV4Prompt[number]): string {
   if (typeof message.content === "string") return message.content;
   return message.content
     .map((part) => {
@@ -93,14 +93,14 @@ function promptText(message: LanguageModelV3Prompt[number]): string {
     .join("");
 }
 
-function systemText(prompt: LanguageModelV3Prompt): string {
+function systemText(prompt: LanguageModelV4Prompt): string {
   return prompt
     .filter((message) => message.role === "system")
     .map(textOf)
     .join("\n");
 }
 
-function userTexts(prompt: LanguageModelV3Prompt): string[] {
+function userTexts(prompt: LanguageModelV4Prompt): string[] {
   return prompt.filter((message) => message.role === "user").map(textOf);
 }
 
@@ -109,7 +109,7 @@ function userTexts(prompt: LanguageModelV3Prompt): string[] {
  * (lib/memory/extraction/schema.ts handoffOptions), which is used as it is; a call without one (a
  * hand-written prompt) is read back from the prompt's text, which must then have the builder's shape.
  */
-function structuredOutput(options: LanguageModelV3CallOptions, name: string | undefined): string {
+function structuredOutput(options: LanguageModelV4CallOptions, name: string | undefined): string {
   const userText = userTexts(options.prompt).join("\n\n");
   const handoff = name === undefined ? undefined : readHandoff(options.providerOptions, name);
   switch (name) {
@@ -158,7 +158,7 @@ function fixedChunks(text: string, size: number): string[] {
 }
 
 /** The assistant's answers before the newest user message (its history in this prompt). */
-function earlierAnswers(prompt: LanguageModelV3Prompt): string[] {
+function earlierAnswers(prompt: LanguageModelV4Prompt): string[] {
   const lastUser = prompt.findLastIndex((message) => message.role === "user");
   return prompt
     .slice(0, Math.max(0, lastUser))
@@ -167,7 +167,7 @@ function earlierAnswers(prompt: LanguageModelV3Prompt): string[] {
 }
 
 /** The tool results after the newest user message, each with the input its call was made with. */
-function toolResultsOf(prompt: LanguageModelV3Prompt): ToolResultInput[] {
+function toolResultsOf(prompt: LanguageModelV4Prompt): ToolResultInput[] {
   const lastUser = prompt.findLastIndex((message) => message.role === "user");
   const turn = prompt.slice(lastUser + 1);
   const inputs = new Map<string, unknown>();
@@ -192,7 +192,7 @@ function toolResultsOf(prompt: LanguageModelV3Prompt): ToolResultInput[] {
 }
 
 /** The text of a chat call: a tool call for an overview question, the answer from tool results, or the reply. */
-function chatTurn(options: LanguageModelV3CallOptions): { text: string; toolCall?: Completion["toolCall"] } {
+function chatTurn(options: LanguageModelV4CallOptions): { text: string; toolCall?: Completion["toolCall"] } {
   const { prompt } = options;
   const assistantMessages = earlierAnswers(prompt);
   if (prompt.at(-1)?.role === "tool") {
@@ -210,7 +210,7 @@ function chatTurn(options: LanguageModelV3CallOptions): { text: string; toolCall
   return { text: composeOfflineReply({ system: systemText(prompt), userMessage, assistantMessages }) };
 }
 
-function complete(options: LanguageModelV3CallOptions): Completion {
+function complete(options: LanguageModelV4CallOptions): Completion {
   const { prompt, responseFormat, maxOutputTokens } = options;
   const isJson = responseFormat?.type === "json";
   const chat = isJson ? null : chatTurn(options);
@@ -260,12 +260,12 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 /** A pull-based stream of `parts`: each text-delta waits `delayMs` first; an abort errors the stream. */
 function pacedStream(
-  parts: LanguageModelV3StreamPart[],
+  parts: LanguageModelV4StreamPart[],
   delayMs: number,
   signal: AbortSignal | undefined,
-): ReadableStream<LanguageModelV3StreamPart> {
+): ReadableStream<LanguageModelV4StreamPart> {
   const queue = [...parts];
-  return new ReadableStream<LanguageModelV3StreamPart>({
+  return new ReadableStream<LanguageModelV4StreamPart>({
     async pull(controller) {
       try {
         if (signal?.aborted) throw abortReason(signal);
@@ -286,14 +286,14 @@ function pacedStream(
   });
 }
 
-export class OfflineLanguageModel implements LanguageModelV3 {
-  readonly specificationVersion = "v3";
+export class OfflineLanguageModel implements LanguageModelV4 {
+  readonly specificationVersion = "v4";
   readonly provider = "offline";
   readonly modelId = OFFLINE_CHAT_MODEL_ID;
   /** No URLs are fetched natively: the offline model reads text only. */
   readonly supportedUrls = {};
 
-  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+  async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
     options.abortSignal?.throwIfAborted();
     const { text, toolCall, finishReason, usage, warnings } = complete(options);
     return {
@@ -305,11 +305,11 @@ export class OfflineLanguageModel implements LanguageModelV3 {
     };
   }
 
-  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+  async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     options.abortSignal?.throwIfAborted();
     const { chunks, toolCall, finishReason, usage, warnings } = complete(options);
     const textId = "0";
-    const body: LanguageModelV3StreamPart[] = toolCall
+    const body: LanguageModelV4StreamPart[] = toolCall
       ? [
           { type: "tool-input-start", id: toolCall.toolCallId, toolName: toolCall.toolName },
           { type: "tool-input-delta", id: toolCall.toolCallId, delta: toolCall.input },
@@ -318,10 +318,10 @@ export class OfflineLanguageModel implements LanguageModelV3 {
         ]
       : [
           { type: "text-start", id: textId },
-          ...chunks.map((delta): LanguageModelV3StreamPart => ({ type: "text-delta", id: textId, delta })),
+          ...chunks.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id: textId, delta })),
           { type: "text-end", id: textId },
         ];
-    const parts: LanguageModelV3StreamPart[] = [
+    const parts: LanguageModelV4StreamPart[] = [
       { type: "stream-start", warnings },
       { type: "response-metadata", id: generateResponseId(), modelId: this.modelId, timestamp: new Date() },
       ...body,

@@ -22,7 +22,7 @@
  * id by a checksum test: changing either means a new id, and stored memories are re-embedded
  * (lib/memory/store/reembed.ts).
  */
-import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { countTokens } from "@/lib/memory/tokens";
 import { hashedFeatureVector } from "./embedder";
@@ -130,9 +130,9 @@ export function createWordVecEmbeddingModel(
   modelId: string = WORDVEC_EMBEDDING_MODEL_ID,
   settings: WordVecSettings = WORDVEC_SETTINGS,
   vectors: () => WordVectors = () => wordVectors(),
-): EmbeddingModelV3 {
+): EmbeddingModelV4 {
   return {
-    specificationVersion: "v3",
+    specificationVersion: "v4",
     provider: "offline",
     modelId,
     maxEmbeddingsPerCall: Number.POSITIVE_INFINITY,
@@ -149,8 +149,8 @@ export function createWordVecEmbeddingModel(
   };
 }
 
-export const wordvecEmbeddingModel: EmbeddingModelV3 = createWordVecEmbeddingModel();
-export const wordvecV1EmbeddingModel: EmbeddingModelV3 = createWordVecEmbeddingModel(
+export const wordvecEmbeddingModel: EmbeddingModelV4 = createWordVecEmbeddingModel();
+export const wordvecV1EmbeddingModel: EmbeddingModelV4 = createWordVecEmbeddingModel(
   WORDVEC_V1_EMBEDDING_MODEL_ID,
   WORDVEC_V1_SETTINGS,
 );

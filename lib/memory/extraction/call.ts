@@ -6,7 +6,7 @@
  * is counted and visible. Output that is not JSON or does not match the schema is a
  * MalformedOutputError: a failed attempt, never an empty answer.
  */
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { generateText, NoObjectGeneratedError, Output } from "ai";
 import type { z } from "zod";
 import { extractionConfig } from "@/core/config";
@@ -45,7 +45,7 @@ function issuesOf(error: unknown): string | undefined {
 }
 
 export async function generateStructured<S extends z.ZodType>(
-  model: LanguageModelV3,
+  model: LanguageModelV4,
   request: {
     schema: S;
     name: string;
@@ -58,7 +58,7 @@ export async function generateStructured<S extends z.ZodType>(
   try {
     const { output } = await generateText({
       model,
-      system: request.system,
+      instructions: request.system,
       prompt: request.prompt,
       output: Output.object({ schema: request.schema, name: request.name }),
       providerOptions: handoffOptions({ task: request.name, input: request.input }),

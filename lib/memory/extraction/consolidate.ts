@@ -16,7 +16,7 @@
  *   - a user statement of something only pending becomes an update that activates it.
  * This module only plans; lib/memory/extraction/store.ts applies the plan in one transaction.
  */
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { type ConsolidationConfig, consolidationConfig } from "@/core/config";
 import type { Db } from "@/db/client";
 import { findNearMemories, type NearMemory } from "@/db/queries/memories";
@@ -65,7 +65,7 @@ export type ConsolidationDecision = {
 
 export interface ConsolidationDeps {
   db: Db;
-  model: LanguageModelV3;
+  model: LanguageModelV4;
   embed: (texts: string[]) => Promise<number[][]>;
   /** The embedder of `embeddings` ("offline/hash-ngram-v1"): only its vectors are comparable. */
   embeddingModel: string;
@@ -93,7 +93,7 @@ function nearRef(memory: NearMemory): NearRef {
 }
 
 async function askModel(
-  model: LanguageModelV3,
+  model: LanguageModelV4,
   candidate: ExtractedMemory,
   near: readonly NearMemory[],
 ): Promise<ConsolidationOutput> {

@@ -9,7 +9,7 @@
  * confirms it.
  */
 
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { calendarDateIn } from "@/core/time-zone";
 import type { MemoryProvenance, MemoryStatus } from "@/db/schema";
 import { generateStructured } from "./call";
@@ -63,7 +63,7 @@ export function provenanceOf(
  * The memories worth keeping from the exchange (possibly none). Throws MalformedOutputError when
  * the model's output is not valid JSON of the schema; model and network errors propagate.
  */
-export async function extractMemories(model: LanguageModelV3, input: ExtractionInput): Promise<ExtractedMemory[]> {
+export async function extractMemories(model: LanguageModelV4, input: ExtractionInput): Promise<ExtractedMemory[]> {
   const { system, prompt } = buildExtractionPrompt({
     currentDate: input.currentDate,
     userName: input.userName ?? undefined,
