@@ -1,19 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { offlineAssetTracing } from "./next.config";
+import { conditionalTracing, EMBEDDED_DATABASE_FILES, OFFLINE_ASSETS } from "./next.config";
 
-describe("offlineAssetTracing", () => {
-  const assets = "./lib/ai/offline/assets/**/*";
-
-  it("carries the word vectors into deployments built without an API embedder", () => {
-    expect(offlineAssetTracing({})).toEqual({ includes: [assets], excludes: [] });
-    expect(offlineAssetTracing({ OPENAI_API_KEY: "  " })).toEqual({ includes: [assets], excludes: [] });
+describe("conditionalTracing", () => {
+  it("carries PGlite and the word vectors into a build with neither DATABASE_URL nor an API embedder", () => {
+    expect(conditionalTracing({})).toEqual([...EMBEDDED_DATABASE_FILES, OFFLINE_ASSETS]);
+    expect(conditionalTracing({ DATABASE_URL: " ", OPENAI_API_KEY: "  " })).toEqual([
+      ...EMBEDDED_DATABASE_FILES,
+      OFFLINE_ASSETS,
+    ]);
   });
 
-  it("keeps them out of every function when an API embedder is configured", () => {
-    expect(offlineAssetTracing({ OPENAI_API_KEY: "sk-test" })).toEqual({ includes: [], excludes: [assets] });
-    expect(offlineAssetTracing({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).toEqual({
-      includes: [],
-      excludes: [assets],
-    });
+  it("leaves PGlite out of a build with DATABASE_URL, and the word vectors out of one with an API embedder", () => {
+    expect(conditionalTracing({ DATABASE_URL: "postgres://db/lifeline" })).toEqual([OFFLINE_ASSETS]);
+    expect(conditionalTracing({ OPENAI_API_KEY: "sk-test" })).toEqual(EMBEDDED_DATABASE_FILES);
+    expect(conditionalTracing({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).toEqual(EMBEDDED_DATABASE_FILES);
+    expect(conditionalTracing({ DATABASE_URL: "postgres://db/lifeline", OPENAI_API_KEY: "sk-test" })).toEqual([]);
   });
 });

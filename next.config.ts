@@ -54,35 +54,31 @@ export function securityHeaders(env: RawEnv = processEnv()): { key: string; valu
 }
 
 /**
- * Files a deployment's functions leave out. A build with DATABASE_URL (Vercel's builds see the
- * project's variables) deploys a server on Postgres, which never opens PGlite (db/client.ts imports
- * it only to open it): its ~20 MB of wasm and data stay out of every function. Without
- * DATABASE_URL at build time the embedded database stays in (a server may run on it).
- * docs/deploy.md has the measured sizes.
+ * Vercel adds the instrumentation hook's trace (.next/server/instrumentation.js.nft.json) to every
+ * function, and outputFileTracingExcludes does not apply to it. So what only one configuration
+ * needs is never reached by the tracer (its load or read is behind `turbopackIgnore`) and is
+ * traced in here, by configuration at build time, into the routes only:
+ * - the embedded database, PGlite (~20 MB of wasm and data, loaded only by db/client.ts), when
+ *   the build has no DATABASE_URL: a server built for Postgres never opens it;
+ * - the offline embedder's word vectors (lib/ai/offline/assets/, 5.8 MB, read on its first
+ *   embedding by lib/ai/offline/word-vectors.ts), when the build has no API embedder
+ *   (neither OPENAI_API_KEY nor OPENAI_BASE_URL).
+ * tests/production/traces.prod.test.ts checks every trace; `npm run check:vercel` measures the
+ * functions Vercel would deploy (docs/deploy.md).
  */
-export function outputFileTracingExcludes(env: RawEnv = processEnv()): Record<string, string[]> | undefined {
-  if (!env.DATABASE_URL) return undefined;
-  return { "/**": ["./node_modules/@electric-sql/pglite/**/*", "./node_modules/@electric-sql/pglite-pgvector/**/*"] };
-}
-
-/**
- * The offline embedder's word vectors (lib/ai/offline/assets/, 5.8 MB) are read from disk on its
- * first embedding, behind `turbopackIgnore` (lib/ai/offline/word-vectors.ts): the tracer never
- * follows the read, so these includes are the only way the asset reaches a trace. A deployment
- * carries it only when built without an API embedder (neither OPENAI_API_KEY nor OPENAI_BASE_URL);
- * with one, it is in no function — the instrumentation hook's included, whose trace the excludes
- * would not reach (tests/production/traces.prod.test.ts, docs/deploy.md).
- */
-export function offlineAssetTracing(env: RawEnv = processEnv()): {
-  includes: string[];
-  excludes: string[];
-} {
+export function conditionalTracing(env: RawEnv = processEnv()): string[] {
+  const embeddedDb = !env.DATABASE_URL?.trim();
   const offline = !env.OPENAI_API_KEY?.trim() && !env.OPENAI_BASE_URL?.trim();
-  const assets = "./lib/ai/offline/assets/**/*";
-  return offline ? { includes: [assets], excludes: [] } : { includes: [], excludes: [assets] };
+  return [...(embeddedDb ? EMBEDDED_DATABASE_FILES : []), ...(offline ? [OFFLINE_ASSETS] : [])];
 }
 
-const assetTracing = offlineAssetTracing();
+/** What PGlite's load (db/client.ts) reads: drizzle's PGlite driver, PGlite and its pgvector build. */
+export const EMBEDDED_DATABASE_FILES = [
+  "./node_modules/@electric-sql/pglite/**/*",
+  "./node_modules/@electric-sql/pglite-pgvector/**/*",
+  "./node_modules/drizzle-orm/pglite/**/*",
+];
+export const OFFLINE_ASSETS = "./lib/ai/offline/assets/**/*";
 
 /**
  * LIFELINE_BUILD_CACHE=0: `next build` writes no Turbopack filesystem cache (.next/cache, ~190 MB,
@@ -92,11 +88,20 @@ const assetTracing = offlineAssetTracing();
 const buildCache = processEnv().LIFELINE_BUILD_CACHE !== "0";
 
 const nextConfig: NextConfig = {
-  // Database drivers and the logger load native/wasm files at run time: keep them out of the bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pg", "pino"],
+  // Loaded from node_modules at run time, not bundled: the database drivers and the logger read
+  // native or wasm files; drizzle-orm must be the same copy as its PGlite driver, which db/client.ts
+  // loads untraced; gpt-tokenizer's o200k tables (~3 MB) were otherwise bundled into every chunk
+  // group that counts tokens (eleven copies in the chat route's function).
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-pgvector",
+    "drizzle-orm",
+    "gpt-tokenizer",
+    "pg",
+    "pino",
+  ],
   // The migrator reads SQL files at run time; make sure deployments carry them.
-  outputFileTracingIncludes: { "/**": ["./db/migrations/**/*", ...assetTracing.includes] },
-  outputFileTracingExcludes: { "/**": [...(outputFileTracingExcludes()?.["/**"] ?? []), ...assetTracing.excludes] },
+  outputFileTracingIncludes: { "/**": ["./db/migrations/**/*", ...conditionalTracing()] },
   poweredByHeader: false,
   ...(buildCache ? {} : { experimental: { turbopackFileSystemCacheForBuild: false } }),
   reactStrictMode: true,

@@ -67,6 +67,9 @@ const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "si
 const schema = z.object({
   // Database
   DATABASE_URL: variable(postgresUrl),
+  // A direct (unpooled) connection for migrations, as Neon's and Vercel's integrations set them.
+  DATABASE_URL_UNPOOLED: variable(postgresUrl),
+  POSTGRES_URL_NON_POOLING: variable(postgresUrl),
   LIFELINE_DATA_DIR: variable(),
   LIFELINE_AUTO_MIGRATE: variable(zeroOrOne),
   LIFELINE_ALLOW_EMBEDDED_DB: variable(zeroOrOne),

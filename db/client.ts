@@ -13,8 +13,8 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { SQL } from "drizzle-orm";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
-import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { Pool, type PoolClient } from "pg";
 import { env as processEnv, type RawEnv } from "../core/env";
@@ -49,7 +49,14 @@ export function defaultDataDir(): string {
 }
 
 export type DatabaseOptions =
-  | { kind: "postgres"; url: string; migrate?: boolean; max?: number }
+  | {
+      kind: "postgres";
+      url: string;
+      /** Where migrations run, when not `url`: a direct connection beside a pooled `url` (migrationUrl). */
+      migrationUrl?: string;
+      migrate?: boolean;
+      max?: number;
+    }
   /**
    * dataDir undefined → in memory (tests). loadDataDir: start from a copy of a database PGlite
    * dumped (its dumpDataDir), instead of an empty one — tests start from a migrated template.
@@ -133,21 +140,55 @@ function migrationError(error: unknown, url: string): unknown {
   return error;
 }
 
-/** Applies the migrations on one connection holding the migration lock (waiting for any other migrator). */
+/**
+ * Applies the pending migrations in ONE transaction that first takes a transaction-level advisory
+ * lock (concurrent migrators wait, then find nothing left to apply). Correct through a
+ * transaction-mode pooler too (PgBouncer, Neon's -pooler host, Supabase's port 6543), where a
+ * session-level lock and its unlock can land on different server connections — the next migrator
+ * then waits forever. The bookkeeping is drizzle's, as its pg migrator writes it
+ * (drizzle.__drizzle_migrations: the migration's hash, created_at = its journal `when`), so the
+ * embedded database (drizzle's migrator) and this one agree (db/migrations.int.test.ts).
+ */
 async function migratePostgres(pool: Pool, url: string): Promise<void> {
   const client = await pool.connect();
   try {
-    await client.query("SELECT pg_advisory_lock($1::bigint)", [MIGRATION_LOCK]);
-    try {
-      await checkPgvector(client, url, true);
-      await migrateNodePostgres(drizzleNodePostgres(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
-    } catch (error) {
-      throw migrationError(error, url);
-    } finally {
-      await client.query("SELECT pg_advisory_unlock($1::bigint)", [MIGRATION_LOCK]);
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1::bigint)", [MIGRATION_LOCK]);
+    await checkPgvector(client, url, true);
+    await client.query("CREATE SCHEMA IF NOT EXISTS drizzle");
+    await client.query(
+      "CREATE TABLE IF NOT EXISTS drizzle.__drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)",
+    );
+    const { rows } = await client.query<{ created_at: string }>(
+      "SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1",
+    );
+    const last = rows[0] ? Number(rows[0].created_at) : Number.NEGATIVE_INFINITY;
+    for (const migration of readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER })) {
+      if (migration.folderMillis <= last) continue;
+      for (const statement of migration.sql) if (statement.trim()) await client.query(statement);
+      await client.query("INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)", [
+        migration.hash,
+        migration.folderMillis,
+      ]);
     }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw migrationError(error, url);
   } finally {
     client.release();
+  }
+}
+
+/** Migrations over `migrationUrl`'s own short-lived connection, or over `pool` when there is none. */
+async function migrateOver(pool: Pool, url: string, migrationUrl: string | undefined): Promise<void> {
+  if (!migrationUrl || migrationUrl === url) return migratePostgres(pool, url);
+  const direct = new Pool({ connectionString: migrationUrl, max: 1 });
+  direct.on("error", (error) => logger.warn({ err: error }, "the migration connection was closed"));
+  try {
+    await migratePostgres(direct, migrationUrl);
+  } finally {
+    await direct.end();
   }
 }
 
@@ -166,7 +207,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         const res = await pool.query(text, params as unknown[]);
         return res.rows;
       },
-      migrate: () => migratePostgres(pool, url),
+      migrate: () => migrateOver(pool, url, options.migrationUrl),
       close: () => pool.end(),
     };
     try {
@@ -179,13 +220,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return database;
   }
 
-  // Loaded only here: a server on Postgres never loads PGlite.
+  // Loaded only here, and hidden from Next's file tracer: next.config.ts traces PGlite into a
+  // deployment only when it is built without DATABASE_URL (conditionalTracing).
   const [{ PGlite }, { vector }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import("@electric-sql/pglite"),
-    import("@electric-sql/pglite-pgvector"),
-    import("drizzle-orm/pglite"),
-    import("drizzle-orm/pglite/migrator"),
-  ]);
+    import(/* turbopackIgnore: true */ "@electric-sql/pglite"),
+    import(/* turbopackIgnore: true */ "@electric-sql/pglite-pgvector"),
+    import(/* turbopackIgnore: true */ "drizzle-orm/pglite"),
+    import(/* turbopackIgnore: true */ "drizzle-orm/pglite/migrator"),
+  ]).catch((error: unknown) => {
+    throw new Error(
+      `Could not load the embedded database (PGlite): ${error instanceof Error ? error.message : String(error)}. ` +
+        "A deployment built with DATABASE_URL does not carry it: set DATABASE_URL at run time too.",
+      { cause: error },
+    );
+  });
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   const client = await PGlite.create({
     dataDir: options.dataDir,
@@ -214,12 +262,28 @@ export async function migrateDatabase(database: Database): Promise<void> {
 }
 
 /**
+ * Where migrations connect: the direct URL Neon's integration (DATABASE_URL_UNPOOLED) or Vercel's
+ * Postgres (POSTGRES_URL_NON_POOLING) sets beside a pooled DATABASE_URL — the providers' advice for
+ * DDL — else DATABASE_URL itself (migratePostgres is safe through a pooler as well).
+ */
+export function migrationUrl(env: RawEnv = processEnv()): string | undefined {
+  return env.DATABASE_URL_UNPOOLED || env.POSTGRES_URL_NON_POOLING || env.DATABASE_URL || undefined;
+}
+
+/**
  * What the environment selects: Postgres when DATABASE_URL is set, else embedded PGlite.
  * First-use migration is for the embedded default (unless LIFELINE_AUTO_MIGRATE=0); Postgres is
  * migrated by the build (`npm run build` runs db/migrate.ts --build first), or at first use with LIFELINE_AUTO_MIGRATE=1.
  */
 export function optionsFromEnv(env: RawEnv = processEnv()): DatabaseOptions {
-  if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL, migrate: env.LIFELINE_AUTO_MIGRATE === "1" };
+  if (env.DATABASE_URL) {
+    return {
+      kind: "postgres",
+      url: env.DATABASE_URL,
+      migrationUrl: migrationUrl(env),
+      migrate: env.LIFELINE_AUTO_MIGRATE === "1",
+    };
+  }
   return {
     kind: "pglite",
     dataDir: env.LIFELINE_DATA_DIR ?? defaultDataDir(),

@@ -3,6 +3,9 @@
  * `tsx db/migrate.ts --build` before `next build`) applies each migration once even when two run
  * at the same time (the advisory lock of db/client.ts), does nothing without DATABASE_URL, and a
  * database whose role cannot enable pgvector fails with a message naming DATABASE_URL and the fix.
+ * Behind a pooler — PgBouncer in transaction mode, as Neon's and Supabase's pooled URLs run — the
+ * migrations use the direct URL the integrations set beside it, and are correct through the pooler
+ * when there is none.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
@@ -11,8 +14,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { Client } from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { createPostgresTestDatabaseUrl, TEST_DATABASE_URL } from "@/tests/db";
-import { openDatabase, PgvectorError } from "./client";
+import { createPostgresTestDatabaseUrl, TEST_DATABASE_URL, throughPgbouncer } from "@/tests/db";
+import { migrationUrl, openDatabase, PgvectorError } from "./client";
 
 const execFileAsync = promisify(execFile);
 const JOURNAL = JSON.parse(readFileSync(path.join(process.cwd(), "db/migrations/meta/_journal.json"), "utf8")) as {
@@ -35,6 +38,20 @@ async function appliedMigrations(url: string): Promise<{ hash: string }[]> {
   await client.connect();
   try {
     return (await client.query<{ hash: string }>("SELECT hash FROM drizzle.__drizzle_migrations")).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Advisory locks any session holds in the database at `url` (the migration lock, if one was left). */
+async function advisoryLocks(url: string): Promise<number> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: string }>(
+      "SELECT count(*)::text AS count FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE l.locktype = 'advisory' AND d.datname = current_database()",
+    );
+    return Number(rows[0]?.count);
   } finally {
     await client.end();
   }
@@ -79,6 +96,33 @@ describe("migrations on deploy (Postgres)", () => {
     const applied = await appliedMigrations(url);
     expect(applied).toHaveLength(JOURNAL.entries.length);
     expect(new Set(applied.map((row) => row.hash)).size).toBe(JOURNAL.entries.length);
+  }, 60_000);
+
+  it("through PgBouncer in transaction mode alone, three servers migrating at once apply each migration once and leave no lock", async () => {
+    const { url, drop } = await createPostgresTestDatabaseUrl();
+    cleanups.push(drop);
+    const pooled = throughPgbouncer(url);
+    const opened = await Promise.all(
+      [1, 2, 3].map(() => openDatabase({ kind: "postgres", url: pooled, migrate: true, max: 2 })),
+    );
+    await Promise.all(opened.map((database) => database.close()));
+    const applied = await appliedMigrations(url);
+    expect(applied).toHaveLength(JOURNAL.entries.length);
+    expect(new Set(applied.map((row) => row.hash)).size).toBe(JOURNAL.entries.length);
+    expect(await advisoryLocks(url)).toBe(0);
+  }, 60_000);
+
+  it("with a pooled DATABASE_URL, the build step migrates over DATABASE_URL_UNPOOLED or POSTGRES_URL_NON_POOLING", async () => {
+    for (const name of ["DATABASE_URL_UNPOOLED", "POSTGRES_URL_NON_POOLING"]) {
+      const { url, drop } = await createPostgresTestDatabaseUrl();
+      cleanups.push(drop);
+      const { stdout } = await buildStep({ DATABASE_URL: throughPgbouncer(url), [name]: url });
+      const direct = new URL(url);
+      expect(stdout).toContain(`Migrations applied to postgres (${direct.host}${direct.pathname})`);
+      expect(await appliedMigrations(url)).toHaveLength(JOURNAL.entries.length);
+    }
+    expect(migrationUrl({ DATABASE_URL: "postgres://pooled/db" })).toBe("postgres://pooled/db");
+    expect(migrationUrl({})).toBeUndefined();
   }, 60_000);
 
   it("without DATABASE_URL the build step migrates nothing and creates no embedded database", async () => {

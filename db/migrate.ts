@@ -3,8 +3,9 @@
  * the embedded PGlite database under .lifeline/).
  *
  * `--build` is the build's first step (`npm run build` is `tsx db/migrate.ts --build && next build`): with DATABASE_URL
- * it migrates that Postgres, so a deployment's database is ready before its first request — under
- * the advisory lock of db/client.ts, so two builds (or a build and a LIFELINE_AUTO_MIGRATE=1
+ * it migrates that Postgres, so a deployment's database is ready before its first request — over the
+ * direct connection when DATABASE_URL_UNPOOLED or POSTGRES_URL_NON_POOLING is set, under the
+ * advisory lock of db/client.ts, so two builds (or a build and a LIFELINE_AUTO_MIGRATE=1
  * server) at the same time apply each migration once; without DATABASE_URL it does nothing (the
  * embedded database migrates on first use). A database without pgvector fails the build with a
  * message naming DATABASE_URL and the fix.
@@ -19,7 +20,8 @@ async function main() {
     return;
   }
   const options = { ...optionsFromEnv(), migrate: true };
-  const where = options.kind === "postgres" ? describeDatabaseUrl(options.url) : options.dataDir;
+  const where =
+    options.kind === "postgres" ? describeDatabaseUrl(options.migrationUrl ?? options.url) : options.dataDir;
   const started = Date.now();
   const database = await openDatabase(options);
   const [applied] = await database.query<{ count: string }>(

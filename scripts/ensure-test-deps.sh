@@ -8,6 +8,9 @@
 #      throw-away apt config; the machine's own apt sources/lists are not
 #      touched) and built against postgresql-server-dev-<ver>.
 #   3. Chromium at /usr/bin/chromium, plus fonts-liberation (text in screenshots)
+#   4. PgBouncer (Debian's package) running in transaction mode at 127.0.0.1:6433 in front of
+#      that PostgreSQL, for the tests of a pooled DATABASE_URL (tests/pgbouncer.int.test.ts).
+#      Its own instance (config, log and pid under /tmp/lifeline-pgbouncer), not the system one.
 #
 # Idempotent: each step is skipped when already done; a run with everything
 # present takes well under a second and touches no network. Needs root (or
@@ -22,6 +25,8 @@ PG_PORT=5432
 PG_TEST_DB="test"
 PGVECTOR_MIN=0.8.0
 PG_READY_TIMEOUT=30   # seconds to wait for PostgreSQL after starting it
+PGBOUNCER_PORT=6433
+PGBOUNCER_DIR=/tmp/lifeline-pgbouncer
 
 export DEBIAN_FRONTEND=noninteractive
 export LC_ALL=C
@@ -265,4 +270,50 @@ else
     *) die "chromium installed but 'chromium --headless --no-sandbox --dump-dom about:blank' did not print a page" ;;
   esac
   say "chromium $(dpkg-query -W -f='${Version}' chromium): installed (headless smoke test ok)"
+fi
+
+# ---------------------------------------------------------- 4. PgBouncer ---
+# Transaction pooling, as Neon's -pooler host and Supabase's port 6543 run it: the tests' pooled
+# DATABASE_URL. Every database of the local server through it (`*`), trusting the same user.
+if pg_isready -q -h "$PG_HOST" -p "$PGBOUNCER_PORT" -t 2 </dev/null >/dev/null 2>&1; then
+  say "pgbouncer: already running at $PG_HOST:$PGBOUNCER_PORT"
+else
+  if ! command -v pgbouncer >/dev/null 2>&1 && [ ! -x /usr/sbin/pgbouncer ]; then
+    say "pgbouncer: installing (apt) ..."
+    apt_install pgbouncer
+  fi
+  PGBOUNCER_BIN=$(command -v pgbouncer || echo /usr/sbin/pgbouncer)
+  need_root "starting pgbouncer as the postgres user"
+  mkdir -p "$PGBOUNCER_DIR"
+  printf '"postgres" ""\n' >"$PGBOUNCER_DIR/userlist.txt"
+  cat >"$PGBOUNCER_DIR/pgbouncer.ini" <<INI
+[databases]
+* = host=$PG_HOST port=$PG_PORT
+
+[pgbouncer]
+listen_addr = $PG_HOST
+listen_port = $PGBOUNCER_PORT
+unix_socket_dir =
+auth_type = trust
+auth_file = $PGBOUNCER_DIR/userlist.txt
+pool_mode = transaction
+max_client_conn = 500
+default_pool_size = 5
+logfile = $PGBOUNCER_DIR/pgbouncer.log
+pidfile = $PGBOUNCER_DIR/pgbouncer.pid
+INI
+  chown -R postgres "$PGBOUNCER_DIR"
+  # As root it must drop to a user (-u); -d daemonises.
+  if [ "$(id -u)" -eq 0 ]; then
+    run "starting pgbouncer" "$PGBOUNCER_BIN" -d -u postgres "$PGBOUNCER_DIR/pgbouncer.ini"
+  else
+    run "starting pgbouncer" "${SUDO[@]}" -u postgres "$PGBOUNCER_BIN" -d "$PGBOUNCER_DIR/pgbouncer.ini"
+  fi
+  deadline=$((SECONDS + PG_READY_TIMEOUT))
+  until pg_isready -q -h "$PG_HOST" -p "$PGBOUNCER_PORT" -t 2 </dev/null >/dev/null 2>&1; do
+    [ "$SECONDS" -lt "$deadline" ] ||
+      die "pgbouncer did not accept connections at $PG_HOST:$PGBOUNCER_PORT (see $PGBOUNCER_DIR/pgbouncer.log)"
+    sleep 0.5
+  done
+  say "pgbouncer $("$PGBOUNCER_BIN" --version 2>/dev/null | head -n 1 | awk '{print $2}'): started in transaction mode at $PG_HOST:$PGBOUNCER_PORT"
 fi

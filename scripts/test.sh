@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
+# The same server through PgBouncer in transaction mode (scripts/ensure-test-deps.sh starts it).
+export TEST_PGBOUNCER_URL="${TEST_PGBOUNCER_URL:-postgres://postgres@127.0.0.1:6433/test}"
 export NEXT_TELEMETRY_DISABLED=1
 # Suites pick their own databases and providers; a developer's .env must not leak into them.
 unset DATABASE_URL OPENAI_API_KEY OPENAI_BASE_URL INNGEST_EVENT_KEY INNGEST_DEV

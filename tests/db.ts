@@ -26,6 +26,23 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://po
 
 export const DB_KINDS: DbKind[] = ["pglite", "postgres"];
 
+/** The test Postgres server through PgBouncer in transaction mode (scripts/ensure-test-deps.sh starts it). */
+export const TEST_PGBOUNCER_URL = process.env.TEST_PGBOUNCER_URL ?? "postgres://postgres@127.0.0.1:6433/test";
+
+/**
+ * Where a test database lives: one of the app's database kinds, or "pgbouncer" — a Postgres test
+ * database that the app reaches only through the pooler, as a deployment on Neon's or Supabase's
+ * pooled URL does (its migrations too).
+ */
+export type TestDatabaseTarget = DbKind | "pgbouncer";
+
+/** The same database as `url`, reached through PgBouncer. */
+export function throughPgbouncer(url: string): string {
+  const pooled = new URL(url);
+  pooled.host = new URL(TEST_PGBOUNCER_URL).host;
+  return pooled.toString();
+}
+
 /** Where this run's templates live: given by tests/global-setup.ts to the projects that use it. */
 export interface TestTemplates {
   /** A directory for this run only (the PGlite dump, and a marker once the Postgres template exists). */
@@ -234,7 +251,7 @@ export async function createPgliteTestDataDir(dataDir: string): Promise<Database
   return openDatabase({ kind: "pglite", dataDir, migrate: true, loadDataDir });
 }
 
-export async function createTestDatabase(kind: DbKind): Promise<Database> {
+export async function createTestDatabase(kind: TestDatabaseTarget): Promise<Database> {
   if (kind === "pglite") {
     const templates = runTemplates();
     const loadDataDir = templates ? await pgliteTemplateOf(templates) : undefined;
@@ -244,7 +261,12 @@ export async function createTestDatabase(kind: DbKind): Promise<Database> {
   const { url, drop } = await newPostgresDatabase(await runPostgresTemplate());
   let database: Database;
   try {
-    database = await openDatabase({ kind: "postgres", url, migrate: true, max: 4 });
+    database = await openDatabase({
+      kind: "postgres",
+      url: kind === "pgbouncer" ? throughPgbouncer(url) : url,
+      migrate: true,
+      max: 4,
+    });
   } catch (error) {
     await drop();
     throw error;

@@ -2,7 +2,8 @@
  * "Delete means gone" (docs/retrieval.md#deleting-a-memory, docs/security.md › Privacy): after a
  * memory is deleted — one, or all — no route returns its text from a record derived from it
  * (debug records, captured model input, extraction decisions, transcripts), over real HTTP with
- * the offline models, on PGlite and Postgres. The conversation itself (messages, titles) is the
+ * the offline models, on PGlite, Postgres, and Postgres through PgBouncer in transaction mode (every
+ * query of a chat turn, its extraction and the redaction through a pooler). The conversation itself (messages, titles) is the
  * user's to delete separately and is left out of the search; a single delete keeps the memory in
  * the trash (its own row and history) so that undo works.
  */
@@ -59,7 +60,7 @@ function leaks(sample: Sample, secret: string, allowed: ReadonlySet<string>): st
   return found;
 }
 
-describe.each(DB_KINDS)("deleting memories redacts their text everywhere on %s", (kind) => {
+describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts their text everywhere on %s", (kind) => {
   const context = useTestServer(kind);
   const db = (): Db => context.database.db;
   afterEach(async () => {

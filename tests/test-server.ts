@@ -3,8 +3,8 @@
  * server over the app's route handlers for the block's tests, torn down after them.
  */
 import { afterAll, beforeAll } from "vitest";
-import type { Database, DbKind } from "@/db/client";
-import { createTestDatabase } from "./db";
+import type { Database } from "@/db/client";
+import { createTestDatabase, type TestDatabaseTarget } from "./db";
 import { startTestServer, type TestServer } from "./http-server";
 
 export interface TestServerContext {
@@ -12,7 +12,7 @@ export interface TestServerContext {
   readonly server: TestServer;
 }
 
-export function useTestServer(kind: DbKind): TestServerContext {
+export function useTestServer(kind: TestDatabaseTarget): TestServerContext {
   const context = {} as { database: Database; server: TestServer };
   beforeAll(async () => {
     context.database = await createTestDatabase(kind);

@@ -1,28 +1,32 @@
 /**
  * What the production build's functions carry: the file traces (`.next/**\/*.nft.json`) that a
- * deployment copies into its serverless functions.
- *
- * - The offline embedder's word vectors (lib/ai/offline/assets/, 5.8 MB) are in no trace of a
- *   build made with an API embedder (OPENAI_API_KEY or OPENAI_BASE_URL), the instrumentation
- *   hook's included — Next applies outputFileTracingExcludes to routes only, so the asset must not
- *   be reached by the tracer at all (word-vectors.ts reads it behind `turbopackIgnore`).
- * - A build made without one carries them in every route's trace (outputFileTracingIncludes), so
- *   a deployed offline server can read them.
- * - No trace holds the whole project (the symptom of a file read the tracer cannot scope: test
- *   files and the README in a function).
+ * deployment copies into its serverless functions. Vercel adds the instrumentation hook's trace to
+ * every function and outputFileTracingExcludes does not reach it, so what only one configuration
+ * needs must never be reached by the tracer at all, only traced in by next.config.ts's
+ * conditionalTracing (outputFileTracingIncludes, routes only):
+ * - PGlite (db/client.ts loads it behind `turbopackIgnore`) is in every route's trace of a build
+ *   made without DATABASE_URL, and in no trace of one made with it;
+ * - the offline embedder's word vectors (lib/ai/offline/word-vectors.ts reads them behind
+ *   `turbopackIgnore`) are in every route's trace of a build made without an API embedder, and in
+ *   no trace of one made with one (OPENAI_API_KEY or OPENAI_BASE_URL);
+ * - the instrumentation hook's own trace holds neither, whatever the build;
+ * - gpt-tokenizer's tables are in no bundled chunk (one copy, in node_modules);
+ * - no trace holds the whole project (the symptom of a file read the tracer cannot scope).
  *
  * The build's configuration is read back from `.next/required-server-files.json`, so this checks
- * whichever build is there: scripts/test.sh's (no key) or one made with
- * `OPENAI_API_KEY=sk-… npx next build`.
+ * whichever build is there: scripts/test.sh's (neither variable) or one made with
+ * `DATABASE_URL=… OPENAI_API_KEY=… npx next build` (`npm run check:vercel` makes one).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { offlineAssetTracing } from "@/next.config";
+import { EMBEDDED_DATABASE_FILES, OFFLINE_ASSETS } from "@/next.config";
 import { assertProductionBuild } from "./next-server";
 
 const DIST = path.join(process.cwd(), ".next");
 const ASSETS = path.join(process.cwd(), "lib", "ai", "offline", "assets") + path.sep;
+const PGLITE = path.join(process.cwd(), "node_modules", "@electric-sql") + path.sep;
+const INSTRUMENTATION = path.join("server", "instrumentation.js.nft.json");
 
 interface Trace {
   /** Relative to .next, e.g. "server/app/api/chat/route.js.nft.json". */
@@ -41,16 +45,19 @@ function traces(): Trace[] {
     });
 }
 
-/** Whether the build was made with an API embedder: its recorded config excludes the asset. */
-function builtWithApiEmbedder(): boolean {
+/** What the build traced in by configuration (next.config.ts conditionalTracing), read back from the build. */
+function tracedIn(): string[] {
   const { config } = JSON.parse(readFileSync(path.join(DIST, "required-server-files.json"), "utf8")) as {
-    config: { outputFileTracingExcludes?: Record<string, string[]> };
+    config: { outputFileTracingIncludes?: Record<string, string[]> };
   };
-  const [asset] = offlineAssetTracing({ OPENAI_API_KEY: "sk-…" }).excludes;
-  return (config.outputFileTracingExcludes?.["/**"] ?? []).includes(asset as string);
+  return config.outputFileTracingIncludes?.["/**"] ?? [];
 }
 
+/** A real file of the package (not Turbopack's hashed link to it under .next/node_modules). */
+const listsPglite = (trace: Trace) =>
+  trace.files.some((file) => file.startsWith(PGLITE) && statSync(file, { throwIfNoEntry: false })?.isFile());
 const listsAsset = (trace: Trace) => trace.files.some((file) => file.startsWith(ASSETS));
+const isApiRoute = (trace: Trace) => trace.name.startsWith(path.join("server", "app", "api"));
 
 describe("the production build's file traces", () => {
   let all: Trace[];
@@ -60,22 +67,40 @@ describe("the production build's file traces", () => {
   });
 
   it("has traces to check (the instrumentation hook's and the routes')", () => {
-    expect(all.map((t) => t.name)).toContain(path.join("server", "instrumentation.js.nft.json"));
+    expect(all.map((t) => t.name)).toContain(INSTRUMENTATION);
     expect(all.filter((t) => t.name.endsWith(`route.js.nft.json`)).length).toBeGreaterThan(10);
   });
 
-  it("carries the word vectors only where the offline embedder can run", () => {
-    const withAsset = all.filter(listsAsset).map((t) => t.name);
-    if (builtWithApiEmbedder()) {
-      // Built with OPENAI_API_KEY / OPENAI_BASE_URL: in no function at all.
-      expect(withAsset).toEqual([]);
+  it("carries PGlite only where the embedded database can run, never through the instrumentation hook", () => {
+    const withPglite = all.filter(listsPglite).map((t) => t.name);
+    expect(withPglite).not.toContain(INSTRUMENTATION);
+    if (EMBEDDED_DATABASE_FILES.every((files) => tracedIn().includes(files))) {
+      expect(all.filter((t) => isApiRoute(t) && !listsPglite(t)).map((t) => t.name)).toEqual([]);
     } else {
-      // Built without: in every API route's function, through outputFileTracingIncludes.
-      const routes = all.filter((t) => t.name.startsWith(path.join("server", "app", "api")));
-      expect(routes.filter((t) => !listsAsset(t)).map((t) => t.name)).toEqual([]);
-      // And never reached by the tracer itself (the hook's trace gets no includes or excludes).
-      expect(withAsset).not.toContain(path.join("server", "instrumentation.js.nft.json"));
+      expect(withPglite).toEqual([]);
     }
+  });
+
+  it("carries the word vectors only where the offline embedder can run, never through the instrumentation hook", () => {
+    const withAsset = all.filter(listsAsset).map((t) => t.name);
+    expect(withAsset).not.toContain(INSTRUMENTATION);
+    if (tracedIn().includes(OFFLINE_ASSETS)) {
+      expect(all.filter((t) => isApiRoute(t) && !listsAsset(t)).map((t) => t.name)).toEqual([]);
+    } else {
+      expect(withAsset).toEqual([]);
+    }
+  });
+
+  it("bundles gpt-tokenizer's tables into no chunk (they load once, from node_modules)", () => {
+    // Three consecutive tokens of the o200k_base ranks (gpt-tokenizer/esm/bpeRanks/o200k_base.js).
+    const ranks = /" agregado",\s*" flinke",\s*" Ici"/;
+    const chunks = path.join(DIST, "server", "chunks");
+    const bundled = (readdirSync(chunks, { recursive: true, encoding: "utf8" }) as string[]).filter(
+      (name) => name.endsWith(".js") && ranks.test(readFileSync(path.join(chunks, name), "utf8")),
+    );
+    expect(bundled).toEqual([]);
+    const table = path.join(process.cwd(), "node_modules", "gpt-tokenizer", "esm", "bpeRanks", "o200k_base.js");
+    expect(ranks.test(readFileSync(table, "utf8"))).toBe(true);
   });
 
   it("traces no function with the whole project in it", () => {

@@ -1,0 +1,108 @@
+/**
+ * What a Vercel build output (`.vercel/output`, Build Output API v3) deploys as functions, read
+ * back from disk: each function once (Vercel links every route a function serves to one `.func`
+ * directory), its runtime and maxDuration from `.vc-config.json`, and the bytes it carries — the
+ * files in the directory plus those its `filePathMap` names in the project — against Vercel's
+ * limits (docs/deploy.md § What each function carries).
+ */
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+
+/** Vercel's documented limits for Node.js functions (vercel.com/docs/functions/limitations). */
+export const VERCEL_LIMITS = {
+  /** Uncompressed size of a function, bundle included. */
+  bytes: 250_000_000,
+  /** maxDuration in seconds: Hobby's ceiling with fluid compute (Pro and Enterprise allow 800). */
+  maxDurationSeconds: 300,
+} as const;
+
+export interface VercelFunction {
+  /** The `.func` directory, relative to the output's functions/ folder. */
+  name: string;
+  /** The routes it serves: its own and every `.func` link to it. */
+  routes: string[];
+  runtime: string;
+  /** Seconds; undefined when the config leaves Vercel's default. */
+  maxDuration: number | undefined;
+  files: number;
+  bytes: number;
+  /** Files of the embedded database (PGlite) it carries. */
+  pgliteFiles: number;
+  /** Files of the offline embedder's word vectors it carries. */
+  wordVectorFiles: number;
+}
+
+interface VcConfig {
+  runtime?: string;
+  maxDuration?: number;
+  filePathMap?: Record<string, string>;
+}
+
+const PGLITE = /(^|\/)node_modules\/@electric-sql\/pglite/;
+const WORD_VECTORS = /(^|\/)lib\/ai\/offline\/assets\//;
+
+function walk(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true, encoding: "utf8" }) as string[])
+    .map((name) => path.join(dir, name))
+    .filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
+}
+
+/** Every function of the build output at `outputDir`, largest first; `projectRoot` resolves filePathMap. */
+export function vercelFunctions(outputDir: string, projectRoot: string): VercelFunction[] {
+  const functionsDir = path.join(outputDir, "functions");
+  const byTarget = new Map<string, { dir: string; routes: string[] }>();
+  for (const name of readdirSync(functionsDir, { recursive: true, encoding: "utf8" }) as string[]) {
+    if (!name.endsWith(".func")) continue;
+    const dir = path.join(functionsDir, name);
+    const target = realpathSync(dir);
+    const route = `/${name.replace(/\.func$/, "")}`;
+    const entry = byTarget.get(target) ?? { dir: target, routes: [] };
+    entry.routes.push(route);
+    if (!lstatSync(dir).isSymbolicLink()) entry.dir = dir;
+    byTarget.set(target, entry);
+  }
+  const functions: VercelFunction[] = [];
+  for (const { dir, routes } of byTarget.values()) {
+    const config = JSON.parse(readFileSync(path.join(dir, ".vc-config.json"), "utf8")) as VcConfig;
+    const own = walk(dir).map((file) => ({ file, id: path.relative(dir, file) }));
+    const mapped = Object.values(config.filePathMap ?? {}).map((file) => ({
+      file: path.join(projectRoot, file),
+      id: file,
+    }));
+    const carried = [...own, ...mapped].filter(({ file }) => statSync(file, { throwIfNoEntry: false })?.isFile());
+    functions.push({
+      name: path.relative(functionsDir, dir),
+      routes: routes.sort(),
+      runtime: config.runtime ?? "unknown",
+      maxDuration: config.maxDuration,
+      files: carried.length,
+      bytes: carried.reduce((sum, { file }) => sum + statSync(file).size, 0),
+      pgliteFiles: carried.filter(({ id }) => PGLITE.test(id)).length,
+      wordVectorFiles: carried.filter(({ id }) => WORD_VECTORS.test(id)).length,
+    });
+  }
+  return functions.sort((a, b) => b.bytes - a.bytes);
+}
+
+export interface BuildExpectations {
+  /** The Node.js runtime Vercel should run (`nodejs<major>.x`, from package.json engines). */
+  runtime: string;
+  /** Built with DATABASE_URL: no function may carry PGlite. */
+  postgres: boolean;
+  /** Built with an API embedder: no function may carry the word vectors. */
+  apiEmbedder: boolean;
+}
+
+/** What is wrong with `fn` for this build, as sentences (empty when nothing). */
+export function functionProblems(fn: VercelFunction, expected: BuildExpectations): string[] {
+  const problems: string[] = [];
+  if (fn.runtime !== expected.runtime) problems.push(`runs on ${fn.runtime}, not ${expected.runtime}`);
+  if (fn.bytes > VERCEL_LIMITS.bytes) problems.push(`is ${megabytes(fn.bytes)}, over Vercel's 250 MB`);
+  if ((fn.maxDuration ?? 0) > VERCEL_LIMITS.maxDurationSeconds)
+    problems.push(`asks for maxDuration ${fn.maxDuration} s, over Hobby's ${VERCEL_LIMITS.maxDurationSeconds} s`);
+  if (expected.postgres && fn.pgliteFiles > 0) problems.push(`carries PGlite (${fn.pgliteFiles} files)`);
+  if (expected.apiEmbedder && fn.wordVectorFiles > 0) problems.push("carries the offline word vectors");
+  return problems;
+}
+
+export const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
