@@ -37,6 +37,7 @@ import {
 } from "./types";
 
 const REFRESH_MARGIN_MS = 60_000;
+const REFRESH_TIMEOUT_MS = 10_000;
 
 /** Refreshes in progress, by account: calls that need a new token while one is coming wait for it. */
 export type RefreshFlights = Map<string, Promise<ProviderAccount>>;
@@ -187,7 +188,12 @@ export function gmailMailbox(input: GmailMailboxInput): Mailbox {
       if (row.tokensRevokedAt) return { error: new MailboxError("revoked", "the grant was revoked") };
       if (row.access_token && row.access_token !== stale && !expiresSoon(row)) return { account: row };
       if (!row.refresh_token) return { error: new MailboxError("unauthorized", "no refresh token") };
-      const oauth = new auth.OAuth2({ clientId: input.clientId, clientSecret: input.clientSecret });
+      // The row stays locked (and, on PGlite, the one connection busy) until Google answers: bounded.
+      const oauth = new auth.OAuth2({
+        clientId: input.clientId,
+        clientSecret: input.clientSecret,
+        transporterOptions: { timeout: REFRESH_TIMEOUT_MS },
+      });
       oauth.setCredentials({ refresh_token: row.refresh_token });
       try {
         const { credentials } = await oauth.refreshAccessToken();
