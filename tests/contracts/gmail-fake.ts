@@ -483,9 +483,11 @@ export class GmailFake {
       body: { size: content.length, data: b64url(Buffer.from(content, bufferEncoding(charset))) },
     });
     const { text, html } = message.parsed;
+    // mailparser makes text from an HTML-only message: Gmail serves only the parts the message has.
+    const single = contentType && !contentType.value.startsWith("multipart/") ? contentType.value : null;
     const parts = [
-      ...(text !== undefined ? [part("text/plain", text)] : []),
-      ...(typeof html === "string" ? [part("text/html", html)] : []),
+      ...(text !== undefined && (single ?? "text/plain") === "text/plain" ? [part("text/plain", text)] : []),
+      ...(typeof html === "string" && (single ?? "text/html") === "text/html" ? [part("text/html", html)] : []),
     ];
     return {
       ...base,
