@@ -352,8 +352,12 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
       expect(row).toMatchObject({ access_token: null, refresh_token: null });
       expect(await hasGmailAccess(db, userId)).toBe(false);
       expect(await gmailConnection(db, userId)).toMatchObject({ state: "revoked" });
-      // The next turn does not try the dead tokens again.
+      // The next turn does not try the dead tokens again; a Gmail send approved now says why it cannot go.
       expect((await mailboxForUser(db, userId, options())).kind).toBe("demo");
+      await expect(mailboxOfKind(db, userId, "gmail", options())).rejects.toMatchObject({
+        code: "revoked",
+        userMessage: expect.stringMatching(/revoked.*reconnect/i),
+      });
       expect(fake.refreshes).toHaveLength(1);
     });
   });

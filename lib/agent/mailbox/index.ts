@@ -74,8 +74,11 @@ export async function mailboxOfKind(
   options: MailboxOptions,
 ): Promise<Mailbox> {
   if (kind === "demo") return demoMailbox(db, userId, options.now);
-  const account = options.google ? await gmailAccount(db, userId) : null;
-  if (!account || !options.google) throw new MailboxError("not_connected");
+  const account = options.google ? await getProviderAccount(db, { userId, provider: "google" }) : null;
+  const { state } = connectionOf(account);
+  // A send prepared on Gmail before Google revoked the grant: say that, not just "not connected".
+  if (state === "revoked") throw new MailboxError("revoked", "the grant was revoked");
+  if (!account || !options.google || state !== "connected") throw new MailboxError("not_connected");
   return gmailMailbox({ db, userId, account, ...options.google, ...gmailOptions(options) });
 }
 
