@@ -232,6 +232,15 @@ export const agentConfig = {
    * seconds; the approve route's function may run 300 s): the sweep marks it interrupted.
    */
   sendInterruptedAfterMs: 10 * 60_000,
+  /**
+   * Gmail rate limits (403 rateLimitExceeded / userRateLimitExceeded, 429) and, for calls that change
+   * nothing, 5xx: retried this many times with exponential backoff (base · 2^attempt plus up to one
+   * base of jitter: ~1, 2, 4 s), as Gmail's error guide asks. A Retry-After longer than the most a
+   * tool call should wait is not waited out: the user is told to try again.
+   */
+  gmailRetries: 3,
+  gmailBackoffBaseMs: 1000,
+  gmailMaxRetryWaitMs: 10_000,
 } as const;
 
 /** A conversation's title until it is named (db default; the UI waits for the automatic title while it is this). */

@@ -160,6 +160,11 @@ export const accounts = pgTable(
     scope: text("scope"),
     id_token: text("id_token"),
     session_state: text("session_state"),
+    /**
+     * When Google refused the refresh token (`invalid_grant`: the user revoked Lifeline's access, or
+     * the grant expired): its tokens were cleared then. Null again after the user reconnects.
+     */
+    tokensRevokedAt: timestamp("tokens_revoked_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] }), index("accounts_user_idx").on(t.userId)],
 );
@@ -524,6 +529,15 @@ export const demoMailMessages = pgTable(
     bccAddresses: text("bcc_addresses").array().notNull().default(sql`'{}'::text[]`),
     subject: text("subject").notNull(),
     body: text("body").notNull(),
+    /**
+     * The conversation, as Gmail threads one (lib/agent/mailbox/threading.ts): a message starts its
+     * own thread unless it is a reply that joined one. Existing rows each get a thread of their own.
+     */
+    threadId: uuid("thread_id").notNull().defaultRandom(),
+    /** RFC 5322 Message-ID, as the demo mailbox's "server" assigns it. */
+    messageId: text("message_id").notNull().default(sql`'<' || gen_random_uuid() || '@demo.lifeline.example.com>'`),
+    inReplyTo: text("in_reply_to"),
+    references: text("references").array().notNull().default(sql`'{}'::text[]`),
     /** Gmail-style labels: INBOX, SENT, DRAFT, UNREAD, STARRED, IMPORTANT or the user's own. */
     labels: text("labels").array().notNull().default(sql`'{}'::text[]`),
     sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).notNull(),

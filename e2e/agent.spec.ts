@@ -34,6 +34,8 @@ test("agent mode on the demo mailbox: tool steps, an approval card, Sent after A
   await expect(card.getByText("Demo mailbox")).toBeVisible();
   await expect(card).toContainText("Maya Chen <maya.chen@example.com>");
   await expect(card).toContainText("Re: Dinner on Friday?");
+  // A reply to Maya's email: it stays in her conversation (the demo mailbox threads as Gmail does).
+  await expect(card.getByTestId("approval-thread")).toContainText("in the conversation of the email it answers");
   await expect(card).toContainText("See you at 8.");
   await screenshot(page, "agent-approval");
 

@@ -43,9 +43,9 @@ export function splitRecipients(value: string): string[] {
 
 type Send = Pick<PendingSend, "id" | "status" | "mailbox" | "draft" | "error" | "interrupted">;
 
-function Field({ label, value }: { label: string; value: string }) {
+function Field({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
-    <div className="flex gap-2">
+    <div className="flex gap-2" data-testid={testId}>
       <dt className="w-16 shrink-0 text-muted-foreground">{label}</dt>
       <dd className="min-w-0 break-words">{value}</dd>
     </div>
@@ -145,6 +145,11 @@ function DraftEditor({
       <label htmlFor={`${id}-body`} className="sr-only">
         Body
       </label>
+      {draft.thread && (
+        <p className="text-xs text-muted-foreground">
+          A reply: it stays in its conversation while the subject stays the same (with or without “Re:”).
+        </p>
+      )}
       <Textarea id={`${id}-body`} rows={6} value={body} onChange={(event) => setBody(event.target.value)} />
       <div className="flex justify-end gap-2">
         <Button type="button" variant="ghost" size="sm" onClick={onCancel}>
@@ -248,6 +253,9 @@ export function MailApproval({ approval }: { approval: MailApprovalData }) {
             {draft.cc.length > 0 && <Field label="Cc" value={draft.cc.join(", ")} />}
             {draft.bcc.length > 0 && <Field label="Bcc" value={draft.bcc.join(", ")} />}
             <Field label="Subject" value={draft.subject || "(no subject)"} />
+            {draft.thread && (
+              <Field label="Reply" value="in the conversation of the email it answers" testId="approval-thread" />
+            )}
           </dl>
           <div className="rounded-lg border bg-surface px-3 py-2 text-sm whitespace-pre-wrap break-words">
             {draft.body || "(empty)"}

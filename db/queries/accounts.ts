@@ -38,6 +38,8 @@ export async function updateOAuthTokens(
       token_type: tokens.token_type ?? null,
       id_token: tokens.id_token ?? null,
       ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),
+      // A fresh consent replaces a grant Google had revoked.
+      tokensRevokedAt: null,
     })
     .where(
       and(
@@ -61,4 +63,71 @@ export async function getProviderAccount(
     .where(and(eq(accounts.userId, input.userId), eq(accounts.provider, input.provider)))
     .limit(1);
   return row ?? null;
+}
+
+export interface AccountKey {
+  userId: string;
+  provider: string;
+  providerAccountId: string;
+}
+
+const byKey = (key: AccountKey) =>
+  and(
+    eq(accounts.userId, key.userId),
+    eq(accounts.provider, key.provider),
+    eq(accounts.providerAccountId, key.providerAccountId),
+  );
+
+export interface LockedTokens {
+  /** Writes refreshed tokens (a refresh token is kept when the provider sends none); returns the row. */
+  store(tokens: OAuthTokens): Promise<ProviderAccount>;
+  /** The provider refused the grant: the tokens are cleared and the account marked revoked. */
+  revoke(at: Date): Promise<void>;
+}
+
+/**
+ * Runs `work` holding a lock on the user's provider account row (SELECT … FOR UPDATE), so that one
+ * token refresh runs at a time for an account across every server instance: a second one waits, then
+ * reads the row the first wrote. `work` gets the row as it is now (null: not theirs, or unlinked).
+ * Whatever `work` returns is committed; it must not touch the database except through `tokens`.
+ */
+export async function lockAccountTokens<T>(
+  db: Db,
+  key: AccountKey,
+  work: (row: ProviderAccount | null, tokens: LockedTokens) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(accounts).where(byKey(key)).for("update");
+    return work(row ?? null, {
+      async store(tokens) {
+        const [updated] = await tx
+          .update(accounts)
+          .set({
+            access_token: tokens.access_token ?? null,
+            expires_at: tokens.expires_at ?? null,
+            scope: tokens.scope ?? null,
+            token_type: tokens.token_type ?? null,
+            id_token: tokens.id_token ?? null,
+            ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),
+          })
+          .where(byKey(key))
+          .returning();
+        if (!updated) throw new Error("lockAccountTokens: the locked account row is gone");
+        return updated;
+      },
+      async revoke(at) {
+        await tx
+          .update(accounts)
+          .set({
+            access_token: null,
+            refresh_token: null,
+            expires_at: null,
+            id_token: null,
+            scope: null,
+            tokensRevokedAt: at,
+          })
+          .where(byKey(key));
+      },
+    });
+  });
 }

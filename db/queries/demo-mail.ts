@@ -82,6 +82,16 @@ export async function getDemoMail(db: Db, input: { userId: string; id: string })
   return row ?? null;
 }
 
+/** The user's messages of thread `threadId`, oldest first (none: not theirs, or no such thread). */
+export async function getDemoThread(db: Db, input: { userId: string; threadId: string }): Promise<DemoMailRow[]> {
+  if (!UUID.test(input.threadId)) return [];
+  return db
+    .select()
+    .from(demoMailMessages)
+    .where(and(eq(demoMailMessages.userId, input.userId), eq(demoMailMessages.threadId, input.threadId)))
+    .orderBy(demoMailMessages.sentAt, demoMailMessages.id);
+}
+
 export async function insertDemoMail(db: Db, input: { userId: string; message: NewDemoMail }): Promise<DemoMailRow> {
   const [row] = await db
     .insert(demoMailMessages)

@@ -234,9 +234,13 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     expect(answer).toContain("Are you free for dinner on Friday at 7:30?");
   });
 
-  it("send waits for approval; Approve sends exactly the shown draft once; a second approval is refused", async () => {
+  it("send waits for approval; Approve sends exactly the shown draft once, in Tom's thread; a second approval is refused", async () => {
     const userId = await createUser(db, "Dee");
     const { answer } = await run(userId, "Reply to Tom saying 10 works for me, see you at the gym");
+    const [tom] = await db
+      .select()
+      .from(demoMailMessages)
+      .where(and(eq(demoMailMessages.userId, userId), eq(demoMailMessages.subject, "Bouldering Saturday morning")));
     expect(answer).toMatch(/ready\. Review it below and approve it to send/);
     const sent = () =>
       db
@@ -256,6 +260,7 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
       bcc: [],
       subject: "Re: Bouldering Saturday morning",
       body: "10 works for me, see you at the gym.",
+      thread: { threadId: tom?.threadId, inReplyTo: tom?.messageId, references: [tom?.messageId] },
     });
 
     // What was shown must be what is sent: a different draft is refused and nothing is sent.
@@ -275,6 +280,12 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     const [message, ...others] = await sent();
     expect(others).toEqual([]);
     expect(message).toMatchObject({ toAddresses: shown.to, body: shown.body, labels: ["SENT"] });
+    // The demo mailbox threads as Gmail does: the reply joined Tom's conversation.
+    expect(message).toMatchObject({
+      threadId: tom?.threadId,
+      inReplyTo: tom?.messageId,
+      references: [tom?.messageId],
+    });
 
     await expect(
       approvePendingSend(db, { userId, operationId: pending?.id ?? "", shown, mailboxFor }),
@@ -282,6 +293,33 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
       code: "conflict:succeeded",
     });
     expect(await sent()).toHaveLength(1);
+  });
+
+  it("an edit keeps a reply's thread; a subject edited away from the thread's starts its own, as in Gmail", async () => {
+    const userId = await createUser(db, "Jo");
+    await run(userId, "Reply to Maya saying see you at 8");
+    const pending = (await operations(userId)).find((op) => op.operation === "send_email");
+    const operationId = pending?.id ?? "";
+    const { draft } = await getPendingSend(db, { userId, operationId });
+    expect(draft.thread?.inReplyTo).toMatch(/^<.+@demo\.lifeline\.example\.com>$/);
+    const edited = await editPendingSend(db, {
+      userId,
+      operationId,
+      draft: { to: draft.to, cc: [], bcc: [], subject: "Friday", body: "See you at 8." },
+    });
+    expect(edited.draft.thread).toEqual(draft.thread);
+    await approvePendingSend(db, {
+      userId,
+      operationId,
+      shown: edited.draft,
+      mailboxFor: async () => demoMailbox(db, userId, () => NOW),
+    });
+    const [sent] = await db
+      .select()
+      .from(demoMailMessages)
+      .where(and(eq(demoMailMessages.userId, userId), eq(demoMailMessages.subject, "Friday")));
+    expect(sent?.inReplyTo).toBe(draft.thread?.inReplyTo);
+    expect(sent?.threadId).not.toBe(draft.thread?.threadId);
   });
 
   it("approving twice at the same time sends once", async () => {
@@ -520,5 +558,11 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     expect(await box.search("is:unread from:tom", 1)).toEqual([]);
     const labels = await box.listLabels();
     expect(labels.filter((l) => l.type === "user").map((l) => l.name)).toEqual(["Travel", "Work"]);
+    // Names in any case; a label the mailbox does not have is refused with the ones it has, as Gmail does.
+    expect((await box.modifyLabels(mail?.id ?? "", ["travel"], [])).labels).toEqual(["INBOX", "STARRED", "Travel"]);
+    await expect(box.modifyLabels(mail?.id ?? "", ["Receipts"], [])).rejects.toMatchObject({
+      code: "invalid",
+      userMessage: expect.stringMatching(/no label “Receipts”.*Travel, Work/),
+    });
   });
 });

@@ -92,11 +92,19 @@ async function leavePending(
   return updated;
 }
 
+/**
+ * The user edits what the card shows (recipients, subject, body); a reply stays in the thread it was
+ * prepared for whatever the edit carries (the thread is the agent's, from the email answered).
+ */
 export async function editPendingSend(
   db: Db,
   input: { userId: string; operationId: string; draft: Draft },
 ): Promise<PendingSend> {
-  return toPendingSend(await leavePending(db, input, "pending_confirmation", { ...draftSchema.parse(input.draft) }));
+  const { thread } = draftSchema.parse((await sendOperation(db, input)).params);
+  const { thread: _ignored, ...edited } = draftSchema.parse(input.draft);
+  return toPendingSend(
+    await leavePending(db, input, "pending_confirmation", { ...edited, ...(thread ? { thread } : {}) }),
+  );
 }
 
 export async function declinePendingSend(db: Db, input: { userId: string; operationId: string }): Promise<PendingSend> {

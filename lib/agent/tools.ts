@@ -5,9 +5,14 @@
  * `send_email` never sends. It records a send waiting for approval, with the exact draft; the chat
  * shows that draft with Approve / Edit / Decline (lib/agent/approval.ts sends it, only then).
  *
- * A tool returns a JSON string for the model. A mailbox failure (not connected, 401, 403, 429, 5xx)
- * is logged as failed and returned as `{ error }` with the user-facing message, so the agent can
- * tell the user what happened and what to do.
+ * A reply (`reply_to_id` on create_draft / send_email) is threaded here, from the email it answers
+ * as the mailbox reads it: its thread id, In-Reply-To and References (lib/agent/mailbox/threading.ts),
+ * and a subject that matches the thread's (Gmail leaves a reply whose subject differs out of the
+ * thread). The pending send stores all of it, so approval sends the reply exactly as shown.
+ *
+ * A tool returns a JSON string for the model. A mailbox failure (not connected, revoked, 401, 403,
+ * 429, 5xx, an unknown label) is logged as failed and returned as `{ error }` with the user-facing
+ * message, so the agent can tell the user what happened and what to do.
  */
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { z } from "zod";
@@ -15,6 +20,7 @@ import { logger } from "@/core/logger";
 import type { Db } from "@/db/client";
 import { type OperationContext, recordOperation } from "@/db/queries/gmail-operations";
 import { recipient } from "@/lib/validation/agent";
+import { replySubject, replyThread, subjectsMatch } from "./mailbox/threading";
 import { type Draft, type Mailbox, MailboxError } from "./mailbox/types";
 
 export const MAIL_TOOL_NAMES = [
@@ -29,6 +35,20 @@ export type MailToolName = (typeof MAIL_TOOL_NAMES)[number];
 
 // The model's arguments are held to the same rules as a draft the user edits (lib/validation/agent).
 const addresses = z.array(recipient).max(50);
+const replyToId = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe("To reply: the id of the email this answers (from search_emails or read_email)");
+const compose = z.object({
+  to: addresses.min(1),
+  subject: z.string().max(500),
+  body: z.string().max(20_000),
+  cc: addresses.optional(),
+  bcc: addresses.optional(),
+  reply_to_id: replyToId,
+});
 
 const schemas = {
   search_emails: z.object({
@@ -37,36 +57,27 @@ const schemas = {
   }),
   read_email: z.object({ id: z.string().min(1).max(200).describe("An email id from search_emails") }),
   list_labels: z.object({}),
-  create_draft: z.object({
-    to: addresses.min(1),
-    subject: z.string().max(500),
-    body: z.string().max(20_000),
-    cc: addresses.optional(),
-    bcc: addresses.optional(),
-  }),
+  create_draft: compose,
   modify_labels: z.object({
     id: z.string().min(1).max(200),
     add: z.array(z.string().min(1).max(100)).max(10).default([]),
     remove: z.array(z.string().min(1).max(100)).max(10).default([]),
   }),
-  send_email: z.object({
-    to: addresses.min(1),
-    subject: z.string().max(500),
-    body: z.string().max(20_000),
-    cc: addresses.optional(),
-    bcc: addresses.optional(),
-  }),
+  send_email: compose,
 } satisfies Record<MailToolName, z.ZodObject>;
 
 const DESCRIPTIONS: Record<MailToolName, string> = {
   search_emails:
     "Search the user's mailbox. Returns id, from, subject, date and a snippet of each match, newest first.",
-  read_email: "Read one email in full by its id.",
+  read_email: "Read one email in full by its id, with its threadId and Message-ID.",
   list_labels: "List the mailbox's labels.",
-  create_draft: "Save a draft in the user's mailbox (nothing is sent).",
-  modify_labels: "Add or remove labels on an email (e.g. remove UNREAD to mark it read, add STARRED).",
+  create_draft:
+    "Save a draft in the user's mailbox (nothing is sent). To reply, pass reply_to_id: the draft joins that email's thread.",
+  modify_labels:
+    "Add or remove labels on an email by label name or id (e.g. remove UNREAD to mark it read, add STARRED). Only existing labels.",
   send_email:
     "Prepare an email to send. It is NOT sent: the user sees the exact draft and approves, edits or declines it. " +
+    "To reply, pass reply_to_id (the id of the email you answer): the reply joins its thread and keeps its subject. " +
     "Tell the user it is waiting for their approval.",
 };
 
@@ -76,8 +87,8 @@ function logged(name: MailToolName, result: unknown): unknown {
     return { count: result.length, ids: result.map((email: { id: string }) => email.id) };
   }
   if (name === "read_email" && result && typeof result === "object" && "id" in result) {
-    const email = result as { id: string; subject: string; body: string };
-    return { id: email.id, subject: email.subject, bodyChars: email.body.length };
+    const email = result as { id: string; threadId: string; subject: string; body: string };
+    return { id: email.id, threadId: email.threadId, subject: email.subject, bodyChars: email.body.length };
   }
   return result;
 }
@@ -90,6 +101,18 @@ export interface MailToolsInput {
 
 export function toDraft(input: { to: string[]; subject: string; body: string; cc?: string[]; bcc?: string[] }): Draft {
   return { to: input.to, cc: input.cc ?? [], bcc: input.bcc ?? [], subject: input.subject, body: input.body };
+}
+
+/** The draft of the tool's arguments; a reply joins the thread of the email it answers. */
+async function composed(mailbox: Mailbox, args: z.infer<typeof compose>): Promise<Draft> {
+  const draft = toDraft(args);
+  if (!args.reply_to_id) return draft;
+  const original = await mailbox.read(args.reply_to_id);
+  return {
+    ...draft,
+    subject: subjectsMatch(draft.subject, original.subject) ? draft.subject : replySubject(original.subject),
+    thread: replyThread(original),
+  };
 }
 
 export function createMailTools({ db, mailbox, context }: MailToolsInput): StructuredToolInterface[] {
@@ -109,20 +132,23 @@ export function createMailTools({ db, mailbox, context }: MailToolsInput): Struc
       });
       return JSON.stringify(result);
     } catch (error) {
-      const latencyMs = Math.round(performance.now() - started);
-      const failure = error instanceof MailboxError ? error : null;
-      if (!failure) logger.error({ err: error, operation: name }, "a mailbox tool failed unexpectedly");
-      await recordOperation(db, {
-        ...context,
-        operation: name,
-        mailbox: mailbox.kind,
-        params,
-        status: "failed",
-        error: error instanceof Error ? error.message : String(error),
-        latencyMs,
-      });
-      return JSON.stringify({ error: failure?.userMessage ?? "The mailbox failed unexpectedly. Try again later." });
+      return failed(name, params, error, started);
     }
+  };
+  const failed = async (name: MailToolName, params: Record<string, unknown>, error: unknown, started: number) => {
+    const latencyMs = Math.round(performance.now() - started);
+    const failure = error instanceof MailboxError ? error : null;
+    if (!failure) logger.error({ err: error, operation: name }, "a mailbox tool failed unexpectedly");
+    await recordOperation(db, {
+      ...context,
+      operation: name,
+      mailbox: mailbox.kind,
+      params,
+      status: "failed",
+      error: error instanceof Error ? error.message : String(error),
+      latencyMs,
+    });
+    return JSON.stringify({ error: failure?.userMessage ?? "The mailbox failed unexpectedly. Try again later." });
   };
 
   return [
@@ -141,7 +167,7 @@ export function createMailTools({ db, mailbox, context }: MailToolsInput): Struc
       description: DESCRIPTIONS.list_labels,
       schema: schemas.list_labels,
     }),
-    tool((args) => run("create_draft", args, () => mailbox.createDraft(toDraft(args))), {
+    tool((args) => run("create_draft", args, async () => mailbox.createDraft(await composed(mailbox, args))), {
       name: "create_draft",
       description: DESCRIPTIONS.create_draft,
       schema: schemas.create_draft,
@@ -153,7 +179,13 @@ export function createMailTools({ db, mailbox, context }: MailToolsInput): Struc
     }),
     tool(
       async (args) => {
-        const draft = toDraft(args);
+        let draft: Draft;
+        const started = performance.now();
+        try {
+          draft = await composed(mailbox, args);
+        } catch (error) {
+          return failed("send_email", args, error, started);
+        }
         const pending = await recordOperation(db, {
           ...context,
           operation: "send_email",

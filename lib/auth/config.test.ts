@@ -26,14 +26,15 @@ describe("createAuthConfig", () => {
     expect(half.map((p) => (p as ProviderLike).id)).toEqual(["credentials"]);
   });
 
-  it("adds Google with the Gmail scopes, offline access and forced consent when configured", () => {
+  it("adds Google with gmail.modify as the one Gmail scope, offline access and forced consent when configured", () => {
     const config = createAuthConfig(db, { ...base, AUTH_GOOGLE_ID: "gid", AUTH_GOOGLE_SECRET: "gsecret" });
     const google = config.providers.map((p) => p as ProviderLike).find((p) => p.id === "google");
     const params = google?.options?.authorization?.params ?? {};
     expect(params.access_type).toBe("offline");
     expect(params.prompt).toBe("consent");
     const scopes = (params.scope ?? "").split(" ");
-    expect(scopes).toEqual(expect.arrayContaining(["openid", "email", "profile", ...GMAIL_SCOPES]));
+    expect(scopes.sort()).toEqual(["email", "https://www.googleapis.com/auth/gmail.modify", "openid", "profile"]);
+    expect(GMAIL_SCOPES).toEqual(["https://www.googleapis.com/auth/gmail.modify"]);
   });
 
   it("lets a Google account in only with an address Google has verified", async () => {

@@ -1,5 +1,5 @@
 /**
- * Google sign-in, with the Gmail scopes the agent needs. Enabled only when both AUTH_GOOGLE_ID and
+ * Google sign-in, with the Gmail scope the agent needs. Enabled only when both AUTH_GOOGLE_ID and
  * AUTH_GOOGLE_SECRET are set. `access_type=offline` + `prompt=consent` make Google return a
  * refresh token on every consent, which the adapter / sign-in event store in `accounts`.
  *
@@ -13,12 +13,14 @@ import { env as processEnv, type RawEnv } from "@/core/env";
 
 export const GOOGLE_PROVIDER_ID = "google";
 
-export const GMAIL_SCOPES = [
-  "https://www.googleapis.com/auth/gmail.readonly",
-  "https://www.googleapis.com/auth/gmail.send",
-  "https://www.googleapis.com/auth/gmail.modify",
-  "https://www.googleapis.com/auth/gmail.labels",
-] as const;
+/**
+ * gmail.modify alone: it covers every Gmail call Lifeline makes (messages.list/get/send/modify,
+ * drafts.create, labels.list — each method's "Authorization scopes" in Gmail's API reference), and
+ * Google asks apps to request the narrowest set that works; readonly, send and labels beside it
+ * would add nothing. Whether the user actually granted it is checked on the account row's granted
+ * scopes (lib/agent/mailbox: Google's consent screen lets users untick scopes one by one).
+ */
+export const GMAIL_SCOPES = ["https://www.googleapis.com/auth/gmail.modify"] as const;
 
 export const GOOGLE_SCOPES = ["openid", "email", "profile", ...GMAIL_SCOPES] as const;
 

@@ -7,11 +7,10 @@ import { PageHeader } from "@/components/page-header";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { getDb } from "@/db/client";
-import { listLinkedProviders } from "@/db/queries/accounts";
 import { getAccount } from "@/db/queries/users";
-import { hasGmailAccess } from "@/lib/agent/mailbox";
+import { gmailConnection, gmailConnectionView } from "@/lib/agent/mailbox";
 import { getAiRegistry } from "@/lib/ai/registry";
-import { GOOGLE_PROVIDER_ID, isGoogleConfigured } from "@/lib/auth/google";
+import { isGoogleConfigured } from "@/lib/auth/google";
 import { requireServerSession } from "@/lib/auth/server";
 import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import { strategySummary } from "@/lib/memory/retrieval/explain";
@@ -48,23 +47,16 @@ function Section({
   );
 }
 
-function GmailStatus({ configured, linked, gmail }: { configured: boolean; linked: boolean; gmail: boolean }) {
-  if (!configured) return <Badge variant="outline">Not configured</Badge>;
-  if (gmail) return <Badge variant="success">Connected</Badge>;
-  if (linked) return <Badge variant="warning">Linked without Gmail access</Badge>;
-  return <Badge variant="warning">Not connected</Badge>;
-}
-
 export default async function SettingsPage() {
   const session = await requireServerSession("/settings");
   const db = await getDb();
-  const [account, providers, gmailAccess] = await Promise.all([
+  const [account, connection] = await Promise.all([
     getAccount(db, { userId: session.id }),
-    listLinkedProviders(db, { userId: session.id }),
-    hasGmailAccess(db, session.id),
+    gmailConnection(db, session.id),
   ]);
-  const googleLinked = providers.includes(GOOGLE_PROVIDER_ID);
+  const gmailAccess = connection.state === "connected";
   const googleConfigured = isGoogleConfigured();
+  const gmail = gmailConnectionView(googleConfigured, connection);
   // The agent's mailbox follows the same rule (lib/agent/mailbox: Gmail when configured and granted).
   const onGmail = googleConfigured && gmailAccess;
   // The strategy this server retrieves with, with the threshold of its embedder.
@@ -121,17 +113,22 @@ export default async function SettingsPage() {
           <MailIcon className="size-4 text-muted-foreground" aria-hidden="true" />
           <span>Google account</span>
           <span data-testid="gmail-status">
-            <GmailStatus configured={googleConfigured} linked={googleLinked} gmail={gmailAccess} />
+            <Badge variant={gmail.status.tone}>{gmail.status.label}</Badge>
           </span>
         </div>
+        {gmail.problem && (
+          <p className="mt-3 text-sm text-muted-foreground" data-testid="gmail-problem">
+            {gmail.problem}
+          </p>
+        )}
         <p className="mt-3 text-sm text-muted-foreground" data-testid="agent-mailbox">
           {onGmail
             ? "The agent works on your Gmail."
             : "Until Gmail is connected, the agent works on a demo mailbox: a sample inbox kept in Lifeline, from which nothing is ever sent."}
         </p>
-        {googleConfigured && !gmailAccess && (
+        {gmail.action && (
           <div className="mt-4 max-w-xs">
-            <GoogleButton callbackUrl="/settings" label="Connect Google (Gmail)" />
+            <GoogleButton callbackUrl="/settings" label={gmail.action} />
           </div>
         )}
         {!googleConfigured && (

@@ -2,6 +2,11 @@
  * The local demo mailbox: a real Mailbox over the project's database (demo_mail_messages), made
  * for one user, seeded on first use (demo-inbox.ts). Sending files the message under SENT and
  * delivers nothing: the UI says plainly that this is the demo mailbox.
+ *
+ * It threads as Gmail does (threading.ts): a reply joins the thread it names only when it answers a
+ * message of that thread (In-Reply-To) with a matching subject; otherwise it starts its own. Labels
+ * are those the mailbox has (system labels and the ones in use), by name in any case; another is
+ * refused with the list, as Gmail refuses an unknown label.
  */
 import { DAY_MS } from "@/core/calendar";
 import type { Db } from "@/db/client";
@@ -9,6 +14,7 @@ import {
   type DemoMailRow,
   ensureDemoMailbox,
   getDemoMail,
+  getDemoThread,
   insertDemoMail,
   listDemoLabels,
   searchDemoMail,
@@ -16,6 +22,7 @@ import {
 } from "@/db/queries/demo-mail";
 import { DEMO_OWN_ADDRESS, demoInbox } from "./demo-inbox";
 import { parseMailQuery } from "./query";
+import { subjectsMatch } from "./threading";
 import {
   type Draft,
   type Email,
@@ -24,6 +31,7 @@ import {
   MailboxError,
   type MailLabel,
   snippetOf,
+  unknownLabelsError,
 } from "./types";
 
 const SYSTEM_LABELS = ["INBOX", "SENT", "DRAFT", "UNREAD", "STARRED", "IMPORTANT"];
@@ -47,8 +55,17 @@ export function demoMailbox(db: Db, userId: string, now: () => Date = () => new 
     ready ??= ensureDemoMailbox(db, { userId, seed: () => demoInbox(now()) });
     return ready;
   };
+  /** The thread a reply joins: the one it names, when it answers a message there with a matching subject. */
+  const threadOf = async (draft: Draft): Promise<string | undefined> => {
+    if (!draft.thread?.inReplyTo) return undefined;
+    const thread = await getDemoThread(db, { userId, threadId: draft.thread.threadId });
+    const answers = thread.some((row) => row.messageId === draft.thread?.inReplyTo);
+    const first = thread[0];
+    return answers && first && subjectsMatch(draft.subject, first.subject) ? draft.thread.threadId : undefined;
+  };
   const file = async (draft: Draft, labels: string[]) => {
     await open();
+    const threadId = await threadOf(draft);
     return insertDemoMail(db, {
       userId,
       message: {
@@ -60,8 +77,29 @@ export function demoMailbox(db: Db, userId: string, now: () => Date = () => new 
         body: draft.body,
         labels,
         sentAt: now(),
+        ...(threadId ? { threadId } : {}),
+        inReplyTo: draft.thread?.inReplyTo ?? null,
+        references: draft.thread?.references ?? [],
       },
     });
+  };
+  const listLabels = async (): Promise<MailLabel[]> => {
+    await open();
+    const used = await listDemoLabels(db, { userId });
+    const user = used.filter((label) => !SYSTEM_LABELS.includes(label));
+    return [
+      ...SYSTEM_LABELS.map((name) => ({ id: name, name, type: "system" as const })),
+      ...user.map((name) => ({ id: name, name, type: "user" as const })),
+    ];
+  };
+  /** Label names in any case → the mailbox's own; an unknown one is refused with the list. */
+  const labelNames = async (names: string[]): Promise<string[]> => {
+    if (names.length === 0) return [];
+    const labels = await listLabels();
+    const find = (name: string) => labels.find((l) => l.name.toLowerCase() === name.toLowerCase());
+    const unknown = names.filter((name) => !find(name));
+    if (unknown.length > 0) throw unknownLabelsError(unknown, labels);
+    return names.map((name) => find(name)?.name ?? name);
   };
 
   return {
@@ -79,30 +117,31 @@ export function demoMailbox(db: Db, userId: string, now: () => Date = () => new 
       await open();
       const row = await getDemoMail(db, { userId, id });
       if (!row) throw new MailboxError("not_found", id);
-      return { ...summary(row), cc: row.ccAddresses, body: row.body };
+      return {
+        ...summary(row),
+        cc: row.ccAddresses,
+        body: row.body,
+        threadId: row.threadId,
+        messageId: row.messageId,
+        inReplyTo: row.inReplyTo,
+        references: row.references,
+      };
     },
-    async listLabels(): Promise<MailLabel[]> {
-      await open();
-      const used = await listDemoLabels(db, { userId });
-      const user = used.filter((label) => !SYSTEM_LABELS.includes(label));
-      return [
-        ...SYSTEM_LABELS.map((name) => ({ id: name, name, type: "system" as const })),
-        ...user.map((name) => ({ id: name, name, type: "user" as const })),
-      ];
-    },
+    listLabels,
     async createDraft(draft) {
       const row = await file(draft, ["DRAFT"]);
-      return { draftId: row.id };
+      return { draftId: row.id, threadId: row.threadId };
     },
     async modifyLabels(id, add, remove) {
       await open();
-      const labels = await updateDemoLabels(db, { userId, id, add, remove });
+      const [addNames, removeNames] = await Promise.all([labelNames(add), labelNames(remove)]);
+      const labels = await updateDemoLabels(db, { userId, id, add: addNames, remove: removeNames });
       if (!labels) throw new MailboxError("not_found", id);
       return { id, labels };
     },
     async send(draft) {
       const row = await file(draft, ["SENT"]);
-      return { messageId: row.id };
+      return { messageId: row.id, threadId: row.threadId };
     },
   };
 }

@@ -1,14 +1,30 @@
 /**
  * The user's Gmail over the Gmail API (@googleapis/gmail), with the Google OAuth tokens of their
- * Auth.js `accounts` row. An access token that has expired (or expires within a minute) is
- * refreshed with the refresh token first, and the new one written back; a 401 from Gmail refreshes
- * once and retries. Gmail's failures become MailboxErrors the user can act on:
- * 401 → reconnect, 403 → missing permission, 429 → wait, 5xx and network → try again later.
+ * Auth.js `accounts` row.
+ *
+ * Tokens. An access token that has expired (or expires within a minute) is refreshed first; a 401
+ * refreshes once and retries. One refresh per account at a time: calls in this process that need
+ * one share it (`RefreshFlights`), and across server instances the refresh runs under a lock on the
+ * account's row — whoever gets the lock second finds the token the first stored and uses it. A
+ * refresh Google answers `invalid_grant` (the user revoked access, or the grant expired) clears the
+ * dead tokens and marks the account revoked: Settings and the agent say so, and later turns use the
+ * demo mailbox instead of failing the same way. The refresh itself is google-auth-library's.
+ *
+ * Failures. Gmail's error reason decides the advice (developers.google.com/gmail/api/guides/handle-errors):
+ * rate limits (403 rateLimitExceeded / userRateLimitExceeded, 429) are retried with exponential
+ * backoff, honouring Retry-After; 5xx are retried for calls that change nothing; the rest become
+ * MailboxErrors that say what to do (reconnect, wait, tell the operator).
+ *
+ * Messages are written by nodemailer and read as raw RFC 5322 by postal-mime (mime.ts): `format:
+ * "raw"` is the one format whose content Gmail documents exactly (the message's own bytes), so every
+ * part's charset and transfer encoding reach a real MIME parser. The cost is that a read also
+ * downloads the message's attachments.
  */
 import { auth, gmail_v1 } from "@googleapis/gmail";
+import { agentConfig } from "@/core/config";
 import type { Db } from "@/db/client";
-import { type ProviderAccount, updateOAuthTokens } from "@/db/queries/accounts";
-import { base64url, fromBase64url, toRfc2822 } from "./mime";
+import { lockAccountTokens, type ProviderAccount } from "@/db/queries/accounts";
+import { composeMessage, decodeHeader, parseMessage } from "./mime";
 import {
   type Draft,
   type Email,
@@ -17,10 +33,16 @@ import {
   MailboxError,
   type MailLabel,
   snippetOf,
+  unknownLabelsError,
 } from "./types";
 
-export const GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
 const REFRESH_MARGIN_MS = 60_000;
+const REFRESH_TIMEOUT_MS = 10_000;
+
+/** Refreshes in progress, by account: calls that need a new token while one is coming wait for it. */
+export type RefreshFlights = Map<string, Promise<ProviderAccount>>;
+export const createRefreshFlights = (): RefreshFlights => new Map();
+const processFlights = createRefreshFlights();
 
 export interface GmailMailboxInput {
   db: Db;
@@ -29,11 +51,26 @@ export interface GmailMailboxInput {
   clientId: string;
   clientSecret: string;
   now?: () => Date;
-  fetch?: typeof globalThis.fetch;
+  /** How a retry waits (tests record the waits instead). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Refreshes shared by this process's mailboxes (a test gives each simulated server its own). */
+  refreshFlights?: RefreshFlights;
 }
 
+interface GoogleErrorBody {
+  error?: { code?: number; message?: string; status?: string; errors?: { reason?: string }[] } | string;
+  error_description?: string;
+}
+
+type ErrorLike = {
+  status?: unknown;
+  code?: unknown;
+  message?: unknown;
+  response?: { status?: unknown; data?: unknown; headers?: unknown };
+};
+
 function statusOf(error: unknown): number | null {
-  const candidate = error as { status?: unknown; code?: unknown; response?: { status?: unknown } };
+  const candidate = error as ErrorLike;
   const status = candidate.response?.status ?? candidate.status ?? candidate.code;
   return typeof status === "number"
     ? status
@@ -42,214 +79,281 @@ function statusOf(error: unknown): number | null {
       : null;
 }
 
+/** Google's error reason ("rateLimitExceeded", "invalid_grant", …) from the response body. */
+function reasonOf(error: unknown): string | null {
+  const data = (error as ErrorLike).response?.data as GoogleErrorBody | undefined;
+  if (!data) return null;
+  if (typeof data.error === "string") return data.error;
+  return data.error?.errors?.[0]?.reason ?? data.error?.status ?? null;
+}
+
+function messageOf(error: unknown): string {
+  const data = (error as ErrorLike).response?.data as GoogleErrorBody | undefined;
+  if (data && typeof data.error === "object" && data.error.message) return data.error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Retry-After in milliseconds (RFC 9110 §10.2.3: seconds or an HTTP date), or null. */
+function retryAfterMs(error: unknown, now: Date): number | null {
+  const headers = (error as ErrorLike).response?.headers;
+  // gaxios 7 gives a fetch Headers (possibly of another realm than this global); older ones an object.
+  const get = (headers as { get?: unknown } | undefined)?.get;
+  const value =
+    typeof get === "function"
+      ? (get.call(headers, "retry-after") as string | null)
+      : headers && typeof headers === "object"
+        ? ((headers as Record<string, unknown>)["retry-after"] as string | undefined)
+        : undefined;
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now.getTime());
+}
+
+const RATE_LIMIT_REASONS = new Set(["rateLimitExceeded", "userRateLimitExceeded"]);
+
 export function mailboxErrorOf(error: unknown): MailboxError {
   if (error instanceof MailboxError) return error;
   const status = statusOf(error);
-  const detail = error instanceof Error ? error.message : String(error);
+  const reason = reasonOf(error);
+  const detail = `${status ?? "network"}${reason ? ` ${reason}` : ""}: ${messageOf(error)}`;
   if (status === 401) return new MailboxError("unauthorized", detail);
+  if (status === 429 || (status === 403 && reason && RATE_LIMIT_REASONS.has(reason)))
+    return new MailboxError("rate_limited", detail);
+  if (status === 403 && reason === "dailyLimitExceeded") return new MailboxError("quota_exhausted", detail);
+  if (status === 403 && reason === "accessNotConfigured") return new MailboxError("api_disabled", detail);
+  if (status === 403 && reason === "domainPolicy") return new MailboxError("domain_policy", detail);
   if (status === 403) return new MailboxError("forbidden", detail);
   if (status === 404) return new MailboxError("not_found", detail);
-  if (status === 429) return new MailboxError("rate_limited", detail);
-  if (status === 400) return new MailboxError("invalid", detail);
+  if (status === 400) return MailboxError.invalid(detail, messageOf(error));
   return new MailboxError("unavailable", detail);
 }
 
+const isInvalidGrant = (error: unknown) => statusOf(error) === 400 && reasonOf(error) === "invalid_grant";
+
 type Header = gmail_v1.Schema$MessagePartHeader;
 const header = (headers: Header[] | undefined, name: string) =>
-  headers?.find((h) => h.name?.toLowerCase() === name.toLowerCase())?.value ?? "";
+  decodeHeader(headers?.find((h) => h.name?.toLowerCase() === name.toLowerCase())?.value ?? "");
 const addressList = (value: string) =>
   value
     .split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/)
     .map((part) => part.trim())
     .filter(Boolean);
 
+const isoDate = (message: gmail_v1.Schema$Message, fallback: string | null) => {
+  const date = message.internalDate ? new Date(Number(message.internalDate)) : new Date(fallback ?? "");
+  return Number.isNaN(date.getTime()) ? new Date(0).toISOString() : date.toISOString();
+};
+
 function summaryOf(message: gmail_v1.Schema$Message): EmailSummary {
   const headers = message.payload?.headers ?? [];
   const labels = message.labelIds ?? [];
-  const date = message.internalDate ? new Date(Number(message.internalDate)) : new Date(header(headers, "Date"));
   return {
     id: message.id ?? "",
     from: header(headers, "From"),
     to: addressList(header(headers, "To")),
     subject: header(headers, "Subject"),
     snippet: snippetOf(message.snippet ?? ""),
-    date: Number.isNaN(date.getTime()) ? new Date(0).toISOString() : date.toISOString(),
+    date: isoDate(message, header(headers, "Date")),
     labels,
     unread: labels.includes("UNREAD"),
   };
 }
 
-/** The text of a message: its text/plain part, else its HTML without tags, else the snippet. */
-export function bodyOf(part: gmail_v1.Schema$MessagePart | undefined): string {
-  const find = (p: gmail_v1.Schema$MessagePart | undefined, type: string): string | null => {
-    if (!p) return null;
-    if (p.mimeType === type && p.body?.data) return fromBase64url(p.body.data);
-    for (const child of p.parts ?? []) {
-      const found = find(child, type);
-      if (found !== null) return found;
-    }
-    return null;
-  };
-  const plain = find(part, "text/plain");
-  if (plain !== null) return plain;
-  const html = find(part, "text/html");
-  if (html !== null)
-    return html
-      .replace(/<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>/gi, "")
-      .replace(/<[^>]+>/g, " ")
-      .replace(/\s+/g, " ")
-      .trim();
-  return "";
-}
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function gmailMailbox(input: GmailMailboxInput): Mailbox {
   const now = input.now ?? (() => new Date());
-  const doFetch = input.fetch ?? globalThis.fetch;
+  const sleep = input.sleep ?? defaultSleep;
+  const flights = input.refreshFlights ?? processFlights;
+  const key = {
+    userId: input.userId,
+    provider: input.account.provider,
+    providerAccountId: input.account.providerAccountId,
+  };
+  const flightKey = `${key.provider}:${key.providerAccountId}`;
   let account = input.account;
-  const client = new auth.OAuth2();
-  const api = new gmail_v1.Gmail({ auth: client });
+  const client = new auth.OAuth2({ clientId: input.clientId, clientSecret: input.clientSecret });
+  // One retry policy, ours (below): the client library's own would retry 429s without Retry-After.
+  const api = new gmail_v1.Gmail({ auth: client, retry: false });
 
-  const refresh = async (): Promise<void> => {
-    if (!account.refresh_token) throw new MailboxError("unauthorized", "no refresh token");
-    let response: Response;
-    try {
-      response = await doFetch(GOOGLE_TOKEN_URL, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          client_id: input.clientId,
-          client_secret: input.clientSecret,
-          refresh_token: account.refresh_token,
-          grant_type: "refresh_token",
-        }),
+  const expiresSoon = (row: ProviderAccount) =>
+    !row.access_token || (row.expires_at ?? 0) * 1000 <= now().getTime() + REFRESH_MARGIN_MS;
+
+  /** A new access token, unless another call or server instance already replaced `stale`. */
+  const refreshedAccount = (stale: string | null): Promise<ProviderAccount> =>
+    lockAccountTokens(input.db, key, async (row, tokens) => {
+      if (!row) return { error: new MailboxError("not_connected", "the Google account is no longer linked") };
+      // Another call or instance met the revocation first: say the same, and ask Google nothing.
+      if (row.tokensRevokedAt) return { error: new MailboxError("revoked", "the grant was revoked") };
+      if (row.access_token && row.access_token !== stale && !expiresSoon(row)) return { account: row };
+      if (!row.refresh_token) return { error: new MailboxError("unauthorized", "no refresh token") };
+      // The row stays locked (and, on PGlite, the one connection busy) until Google answers: bounded.
+      const oauth = new auth.OAuth2({
+        clientId: input.clientId,
+        clientSecret: input.clientSecret,
+        transporterOptions: { timeout: REFRESH_TIMEOUT_MS },
       });
-    } catch (error) {
-      throw new MailboxError("unavailable", `token refresh: ${String(error)}`);
-    }
-    if (!response.ok) {
-      const status = response.status;
-      throw new MailboxError(
-        status === 400 || status === 401 ? "unauthorized" : mailboxErrorOf({ status }).code,
-        `token refresh: ${status}`,
-      );
-    }
-    const tokens = (await response.json()) as {
-      access_token?: string;
-      expires_in?: number;
-      scope?: string;
-      token_type?: string;
-      id_token?: string;
-      refresh_token?: string;
-    };
-    if (!tokens.access_token) throw new MailboxError("unauthorized", "token refresh returned no access token");
-    const expiresAt = Math.floor(now().getTime() / 1000) + (tokens.expires_in ?? 3600);
-    const updated = {
-      access_token: tokens.access_token,
-      expires_at: expiresAt,
-      scope: tokens.scope ?? account.scope,
-      token_type: tokens.token_type ?? account.token_type,
-      id_token: tokens.id_token ?? account.id_token,
-      refresh_token: tokens.refresh_token ?? account.refresh_token,
-    };
-    await updateOAuthTokens(input.db, {
-      userId: input.userId,
-      provider: account.provider,
-      providerAccountId: account.providerAccountId,
-      tokens: updated,
+      oauth.setCredentials({ refresh_token: row.refresh_token });
+      try {
+        const { credentials } = await oauth.refreshAccessToken();
+        if (!credentials.access_token)
+          return { error: new MailboxError("unauthorized", "token refresh returned no access token") };
+        const updated = await tokens.store({
+          access_token: credentials.access_token,
+          expires_at: Math.floor((credentials.expiry_date ?? now().getTime() + 3_600_000) / 1000),
+          scope: credentials.scope ?? row.scope,
+          token_type: credentials.token_type ?? row.token_type,
+          id_token: credentials.id_token ?? row.id_token,
+          refresh_token: credentials.refresh_token ?? row.refresh_token,
+        });
+        return { account: updated };
+      } catch (error) {
+        if (isInvalidGrant(error)) {
+          await tokens.revoke(now());
+          return { error: new MailboxError("revoked", `token refresh: ${messageOf(error)}`) };
+        }
+        const status = statusOf(error);
+        return {
+          error: new MailboxError(
+            status === null || status >= 500 ? "unavailable" : "unauthorized",
+            `token refresh: ${status ?? "network"} ${messageOf(error)}`,
+          ),
+        };
+      }
+    }).then((outcome) => {
+      if ("error" in outcome) throw outcome.error;
+      return outcome.account;
     });
-    account = { ...account, ...updated };
+
+  const refresh = async (stale: string | null) => {
+    if (account.access_token !== stale) return; // another call of this mailbox already did
+    let flight = flights.get(flightKey);
+    if (!flight) {
+      flight = refreshedAccount(stale).finally(() => flights.delete(flightKey));
+      flights.set(flightKey, flight);
+    }
+    account = await flight;
   };
 
-  const fresh = async () => {
-    const expired = !account.access_token || (account.expires_at ?? 0) * 1000 <= now().getTime() + REFRESH_MARGIN_MS;
-    if (expired) await refresh();
-    client.setCredentials({ access_token: account.access_token ?? undefined });
-  };
-
-  /** Runs a Gmail call with a fresh token; a 401 refreshes once and retries. */
-  const call = async <T>(request: () => Promise<{ data: T }>): Promise<T> => {
-    await fresh();
-    try {
-      return (await request()).data;
-    } catch (error) {
-      if (statusOf(error) !== 401 || !account.refresh_token) throw mailboxErrorOf(error);
-      await refresh();
-      client.setCredentials({ access_token: account.access_token ?? undefined });
+  /**
+   * Runs a Gmail call with a fresh token: a 401 refreshes once and retries; a rate limit (and, for
+   * calls that change nothing, a 5xx) is retried with exponential backoff and jitter, or after
+   * Retry-After when Gmail sends one.
+   */
+  const call = async <T>(request: () => Promise<{ data: T }>, { idempotent }: { idempotent: boolean }) => {
+    const { gmailRetries, gmailBackoffBaseMs, gmailMaxRetryWaitMs } = agentConfig;
+    let refreshed = false;
+    for (let attempt = 0; ; attempt++) {
+      if (expiresSoon(account)) await refresh(account.access_token);
+      const used = account.access_token;
+      client.setCredentials({ access_token: used ?? undefined });
       try {
         return (await request()).data;
-      } catch (retryError) {
-        throw mailboxErrorOf(retryError);
+      } catch (error) {
+        if (statusOf(error) === 401 && !refreshed) {
+          refreshed = true;
+          await refresh(used);
+          attempt--;
+          continue;
+        }
+        const failure = mailboxErrorOf(error);
+        const retriable = failure.code === "rate_limited" || (idempotent && failure.code === "unavailable");
+        if (!retriable || attempt >= gmailRetries) throw failure;
+        const asked = retryAfterMs(error, now());
+        if (asked !== null && asked > gmailMaxRetryWaitMs) throw failure;
+        const backoff = gmailBackoffBaseMs * 2 ** attempt;
+        await sleep(asked ?? backoff + Math.floor(Math.random() * gmailBackoffBaseMs));
       }
     }
   };
+  const read = { idempotent: true };
+  const write = { idempotent: false };
 
-  const labelIds = async (names: string[]): Promise<string[]> => {
-    if (names.length === 0) return [];
-    const { labels = [] } = await call(() => api.users.labels.list({ userId: "me" }));
-    return names.map(
-      (name) => labels.find((l) => l.id === name || l.name?.toLowerCase() === name.toLowerCase())?.id ?? name,
-    );
+  const listLabels = async (): Promise<MailLabel[]> => {
+    const { labels = [] } = await call(() => api.users.labels.list({ userId: "me" }), read);
+    return labels.map((label) => ({
+      id: label.id ?? "",
+      name: label.name ?? label.id ?? "",
+      type: label.type === "system" ? "system" : "user",
+    }));
   };
+
+  /** Label names (any case) or ids → ids; a name the mailbox does not have is refused, listing the ones it has. */
+  const labelIds = async (add: string[], remove: string[]): Promise<[string[], string[]]> => {
+    if (add.length === 0 && remove.length === 0) return [[], []];
+    const labels = await listLabels();
+    const find = (name: string) =>
+      labels.find((l) => l.id === name) ?? labels.find((l) => l.name.toLowerCase() === name.toLowerCase());
+    const unknown = [...add, ...remove].filter((name) => !find(name));
+    if (unknown.length > 0) throw unknownLabelsError(unknown, labels);
+    const ids = (names: string[]) => names.map((name) => find(name)?.id ?? name);
+    return [ids(add), ids(remove)];
+  };
+
+  const raw = async (draft: Draft) => (await composeMessage(draft)).toString("base64url");
 
   return {
     kind: "gmail",
     description: "Gmail",
     async search(query, max) {
-      const list = await call(() => api.users.messages.list({ userId: "me", q: query, maxResults: max }));
+      const list = await call(() => api.users.messages.list({ userId: "me", q: query, maxResults: max }), read);
       const ids = (list.messages ?? []).map((m) => m.id).filter((id): id is string => Boolean(id));
       const messages = await Promise.all(
         ids.map((id) =>
-          call(() =>
-            api.users.messages.get({
-              userId: "me",
-              id,
-              format: "metadata",
-              metadataHeaders: ["From", "To", "Subject", "Date"],
-            }),
+          call(
+            () =>
+              api.users.messages.get({
+                userId: "me",
+                id,
+                format: "metadata",
+                metadataHeaders: ["From", "To", "Subject", "Date"],
+              }),
+            read,
           ),
         ),
       );
       return messages.map(summaryOf);
     },
     async read(id): Promise<Email> {
-      const message = await call(() => api.users.messages.get({ userId: "me", id, format: "full" }));
-      const summary = summaryOf(message);
+      const message = await call(() => api.users.messages.get({ userId: "me", id, format: "raw" }), read);
+      const parsed = await parseMessage(Buffer.from(message.raw ?? "", "base64url"));
+      const labels = message.labelIds ?? [];
       return {
-        ...summary,
-        cc: addressList(header(message.payload?.headers ?? [], "Cc")),
-        body: bodyOf(message.payload ?? undefined),
+        id: message.id ?? id,
+        threadId: message.threadId ?? message.id ?? id,
+        messageId: parsed.messageId,
+        inReplyTo: parsed.inReplyTo,
+        references: parsed.references,
+        from: parsed.from,
+        to: parsed.to,
+        cc: parsed.cc,
+        subject: parsed.subject,
+        snippet: snippetOf(parsed.text || (message.snippet ?? "")),
+        date: isoDate(message, parsed.date),
+        labels,
+        unread: labels.includes("UNREAD"),
+        body: parsed.text,
       };
     },
-    async listLabels(): Promise<MailLabel[]> {
-      const { labels = [] } = await call(() => api.users.labels.list({ userId: "me" }));
-      return labels.map((label) => ({
-        id: label.id ?? "",
-        name: label.name ?? label.id ?? "",
-        type: label.type === "system" ? "system" : "user",
-      }));
-    },
+    listLabels,
     async createDraft(draft: Draft) {
-      const created = await call(() =>
-        api.users.drafts.create({ userId: "me", requestBody: { message: { raw: base64url(toRfc2822(draft)) } } }),
-      );
-      return { draftId: created.id ?? "" };
+      const message = { raw: await raw(draft), ...(draft.thread ? { threadId: draft.thread.threadId } : {}) };
+      const created = await call(() => api.users.drafts.create({ userId: "me", requestBody: { message } }), write);
+      return { draftId: created.id ?? "", threadId: created.message?.threadId ?? undefined };
     },
     async modifyLabels(id, add, remove) {
-      const [addIds, removeIds] = await Promise.all([labelIds(add), labelIds(remove)]);
-      const modified = await call(() =>
-        api.users.messages.modify({
-          userId: "me",
-          id,
-          requestBody: { addLabelIds: addIds, removeLabelIds: removeIds },
-        }),
+      const [addLabelIds, removeLabelIds] = await labelIds(add, remove);
+      const modified = await call(
+        () => api.users.messages.modify({ userId: "me", id, requestBody: { addLabelIds, removeLabelIds } }),
+        read,
       );
       return { id, labels: modified.labelIds ?? [] };
     },
     async send(draft: Draft) {
-      const sent = await call(() =>
-        api.users.messages.send({ userId: "me", requestBody: { raw: base64url(toRfc2822(draft)) } }),
-      );
-      return { messageId: sent.id ?? "" };
+      const requestBody = { raw: await raw(draft), ...(draft.thread ? { threadId: draft.thread.threadId } : {}) };
+      const sent = await call(() => api.users.messages.send({ userId: "me", requestBody }), write);
+      return { messageId: sent.id ?? "", threadId: sent.threadId ?? undefined };
     },
   };
 }

@@ -1,17 +1,24 @@
 /**
  * Which mailbox a user's agent acts on, chosen by configuration and the user's own account:
  * their Gmail when Google sign-in is configured (AUTH_GOOGLE_ID/SECRET) and they linked a Google
- * account that granted Gmail access; otherwise the local demo mailbox, which the UI names as such.
+ * account whose granted scopes include gmail.modify (and Google has not revoked the grant);
+ * otherwise the local demo mailbox, which the UI names as such.
  * Only the user's own `accounts` row is ever read.
  */
 import { env, type RawEnv } from "@/core/env";
 import type { Db } from "@/db/client";
 import { getProviderAccount } from "@/db/queries/accounts";
+import { connectionOf, type GmailConnection } from "./connection";
 import { demoMailbox } from "./demo";
-import { gmailMailbox } from "./gmail";
+import { gmailMailbox, type RefreshFlights } from "./gmail";
 import { type Mailbox, MailboxError, type MailboxKind } from "./types";
 
-export const GMAIL_SCOPE_PREFIX = "https://www.googleapis.com/auth/gmail.";
+export {
+  AGENT_GMAIL_SCOPES,
+  type GmailConnection,
+  type GmailConnectionState,
+  gmailConnectionView,
+} from "./connection";
 
 export interface GoogleClient {
   clientId: string;
@@ -22,7 +29,9 @@ export interface MailboxOptions {
   /** Google's OAuth client, when Google sign-in is configured. */
   google: GoogleClient | null;
   now?: () => Date;
-  fetch?: typeof globalThis.fetch;
+  /** How Gmail retries wait, and whose refreshes a mailbox shares (tests; see gmail.ts). */
+  sleep?: (ms: number) => Promise<void>;
+  refreshFlights?: RefreshFlights;
 }
 
 /** Google's OAuth client from AUTH_GOOGLE_ID / AUTH_GOOGLE_SECRET, or null when Google is not configured. */
@@ -32,15 +41,18 @@ export function googleClient(config: RawEnv = env()): GoogleClient | null {
   return clientId && clientSecret ? { clientId, clientSecret } : null;
 }
 
-/** The user's linked Google account, if it granted Gmail access. */
-async function gmailAccount(db: Db, userId: string) {
-  const account = await getProviderAccount(db, { userId, provider: "google" });
-  if (!account) return null;
-  const scopes = (account.scope ?? "").split(/\s+/);
-  return scopes.some((scope) => scope.startsWith(GMAIL_SCOPE_PREFIX)) ? account : null;
+/** Whether the user's Google account lets the agent work on their Gmail, and if not, why. */
+export async function gmailConnection(db: Db, userId: string): Promise<GmailConnection> {
+  return connectionOf(await getProviderAccount(db, { userId, provider: "google" }));
 }
 
-/** Whether the user's agent works on their Gmail (a linked Google account that granted Gmail access). */
+/** The user's linked Google account, if its grant covers what the agent does. */
+async function gmailAccount(db: Db, userId: string) {
+  const account = await getProviderAccount(db, { userId, provider: "google" });
+  return connectionOf(account).state === "connected" ? account : null;
+}
+
+/** Whether the user's agent works on their Gmail (a linked Google account that granted gmail.modify). */
 export async function hasGmailAccess(db: Db, userId: string): Promise<boolean> {
   return (await gmailAccount(db, userId)) !== null;
 }
@@ -49,7 +61,7 @@ export async function hasGmailAccess(db: Db, userId: string): Promise<boolean> {
 export async function mailboxForUser(db: Db, userId: string, options: MailboxOptions): Promise<Mailbox> {
   const account = options.google ? await gmailAccount(db, userId) : null;
   if (account && options.google) {
-    return gmailMailbox({ db, userId, account, ...options.google, now: options.now, fetch: options.fetch });
+    return gmailMailbox({ db, userId, account, ...options.google, ...gmailOptions(options) });
   }
   return demoMailbox(db, userId, options.now);
 }
@@ -62,7 +74,12 @@ export async function mailboxOfKind(
   options: MailboxOptions,
 ): Promise<Mailbox> {
   if (kind === "demo") return demoMailbox(db, userId, options.now);
-  const account = options.google ? await gmailAccount(db, userId) : null;
-  if (!account || !options.google) throw new MailboxError("not_connected");
-  return gmailMailbox({ db, userId, account, ...options.google, now: options.now, fetch: options.fetch });
+  const account = options.google ? await getProviderAccount(db, { userId, provider: "google" }) : null;
+  const { state } = connectionOf(account);
+  // A send prepared on Gmail before Google revoked the grant: say that, not just "not connected".
+  if (state === "revoked") throw new MailboxError("revoked", "the grant was revoked");
+  if (!account || !options.google || state !== "connected") throw new MailboxError("not_connected");
+  return gmailMailbox({ db, userId, account, ...options.google, ...gmailOptions(options) });
 }
+
+const gmailOptions = ({ now, sleep, refreshFlights }: MailboxOptions) => ({ now, sleep, refreshFlights });

@@ -1,36 +1,109 @@
 /**
- * RFC 2822 messages for the Gmail API's `raw` field (base64url): plain text, UTF-8, with encoded
- * non-ASCII subjects (RFC 2047) and every header line free of CR/LF (no header injection from a
- * model-written subject or address).
+ * Internet messages in and out, by maintained libraries rather than by hand:
+ * - out: nodemailer's MailComposer writes the RFC 5322 message Gmail's `raw` field carries
+ *   (encoded and folded words for non-ASCII subjects and display names, quoted names, a transfer
+ *   encoding that keeps lines short, threading headers);
+ * - in: postal-mime parses what Gmail's `format: "raw"` returns, honouring every part's charset and
+ *   transfer encoding; the body is its text/plain or, failing that, its HTML as text (html-to-text).
  */
+import { convert as htmlToText } from "html-to-text";
+import MailComposer from "nodemailer/lib/mail-composer";
+import PostalMime, { decodeWords } from "postal-mime";
 import type { Draft } from "./types";
 
-const noLineBreaks = (value: string) => value.replace(/[\r\n]+/g, " ").trim();
-
-function encodeHeader(value: string): string {
-  const clean = noLineBreaks(value);
-  return /^[\x20-\x7e]*$/.test(clean) ? clean : `=?UTF-8?B?${Buffer.from(clean, "utf8").toString("base64")}?=`;
+/**
+ * "Maya Chen <maya@x.org>", '"Dupont, René" <rene@x.fr>' or "maya@x.org" (one recipient as the
+ * draft holds it, lib/validation/agent.ts) → name and address. The whole string is one recipient:
+ * a comma in the name is part of the name, never a second address.
+ */
+export function recipientParts(recipient: string): { name: string; address: string } {
+  const angle = recipient.lastIndexOf("<");
+  if (angle === -1 || !recipient.trimEnd().endsWith(">")) return { name: "", address: recipient.trim() };
+  const name = recipient
+    .slice(0, angle)
+    .trim()
+    .replace(/^"(.*)"$/, "$1")
+    .replace(/\\(.)/g, "$1");
+  return { name, address: recipient.slice(angle + 1, recipient.trimEnd().length - 1).trim() };
 }
 
-export function toRfc2822(draft: Draft, extraHeaders: Record<string, string> = {}): string {
-  const headers: [string, string][] = [
-    ["To", draft.to.map(noLineBreaks).join(", ")],
-    ...(draft.cc.length > 0 ? ([["Cc", draft.cc.map(noLineBreaks).join(", ")]] as [string, string][]) : []),
-    ...(draft.bcc.length > 0 ? ([["Bcc", draft.bcc.map(noLineBreaks).join(", ")]] as [string, string][]) : []),
-    ["Subject", encodeHeader(draft.subject)],
-    ...Object.entries(extraHeaders).map(([name, value]): [string, string] => [name, noLineBreaks(value)]),
-    ["MIME-Version", "1.0"],
-    ["Content-Type", 'text/plain; charset="UTF-8"'],
-    ["Content-Transfer-Encoding", "8bit"],
-  ];
-  const body = draft.body.replace(/\r?\n/g, "\r\n");
-  return `${headers.map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body}`;
+const addresses = (list: string[]) => list.map(recipientParts);
+
+/** The draft as an RFC 5322 message (CRLF line ends), with the threading headers of a reply. */
+export async function composeMessage(draft: Draft): Promise<Buffer> {
+  const composer = new MailComposer({
+    to: addresses(draft.to),
+    cc: draft.cc.length > 0 ? addresses(draft.cc) : undefined,
+    bcc: draft.bcc.length > 0 ? addresses(draft.bcc) : undefined,
+    subject: draft.subject,
+    text: draft.body,
+    inReplyTo: draft.thread?.inReplyTo ?? undefined,
+    references: draft.thread?.references,
+    // RFC 5322 §2.1: CRLF only. MailComposer hands `newline` to every MIME node it builds; the
+    // @types/nodemailer declarations leave it out.
+    newline: "\r\n",
+  } as ConstructorParameters<typeof MailComposer>[0]);
+  const node = composer.compile();
+  // Gmail delivers to the Bcc recipients it reads in `raw` (and removes the header before delivery);
+  // MailComposer leaves Bcc out unless told to keep it.
+  node.keepBcc = true;
+  return node.build();
 }
 
-export function base64url(text: string): string {
-  return Buffer.from(text, "utf8").toString("base64url");
+export interface ParsedMessage {
+  from: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  date: string | null;
+  messageId: string | null;
+  inReplyTo: string | null;
+  references: string[];
+  /** text/plain, else text from the HTML part, else "". */
+  text: string;
 }
 
-export function fromBase64url(data: string): string {
-  return Buffer.from(data, "base64url").toString("utf8");
+type PostalAddress = { name: string; address?: string; group?: { name: string; address: string }[] };
+
+/** '"Dupont, René" <rene@x.fr>' back from a parsed address: a name with a comma or quote stays quoted. */
+export function formatAddress({ name, address }: { name: string; address?: string }): string {
+  if (!name) return address ?? "";
+  if (!address) return name;
+  const quoted = /[",;:<>@()[\]\\]/.test(name) ? `"${name.replace(/(["\\])/g, "\\$1")}"` : name;
+  return `${quoted} <${address}>`;
+}
+
+const addressList = (list: PostalAddress[] | undefined): string[] =>
+  (list ?? []).flatMap((entry): { name: string; address?: string }[] => entry.group ?? [entry]).map(formatAddress);
+
+const ids = (value: string | undefined) => (value ?? "").match(/<[^<>\s]+>/g) ?? [];
+
+export async function parseMessage(raw: Uint8Array): Promise<ParsedMessage> {
+  const email = await PostalMime.parse(raw);
+  return {
+    from: email.from ? formatAddress(email.from as PostalAddress) : "",
+    to: addressList(email.to as PostalAddress[] | undefined),
+    cc: addressList(email.cc as PostalAddress[] | undefined),
+    subject: email.subject ?? "",
+    date: email.date ?? null,
+    messageId: ids(email.messageId)[0] ?? null,
+    inReplyTo: ids(email.inReplyTo)[0] ?? null,
+    references: ids(email.references),
+    text: (email.text ?? (email.html ? htmlText(email.html) : "")).replace(/\r\n/g, "\n").trim(),
+  };
+}
+
+/** Links and images as bare text: the agent reads the words, and a long URL would crowd them out. */
+const htmlText = (html: string) =>
+  htmlToText(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: "a", options: { ignoreHref: true } },
+      { selector: "img", format: "skip" },
+    ],
+  });
+
+/** A header value as Gmail's metadata format gives it: encoded words (RFC 2047) decoded. */
+export function decodeHeader(value: string): string {
+  return decodeWords(value);
 }

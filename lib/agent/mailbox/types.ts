@@ -23,12 +23,29 @@ export interface EmailSummary {
 export interface Email extends EmailSummary {
   cc: string[];
   body: string;
+  /** The conversation it belongs to (Gmail's threadId; the demo mailbox keeps its own). */
+  threadId: string;
+  /** Its RFC 5322 Message-ID ("<…@…>"), which a reply names in In-Reply-To and References. */
+  messageId: string | null;
+  inReplyTo: string | null;
+  references: string[];
 }
 
 export interface MailLabel {
   id: string;
   name: string;
   type: "system" | "user";
+}
+
+/**
+ * What makes a draft a reply in its thread (Gmail's rule, users.messages › threadId: the threadId
+ * on the request, References and In-Reply-To per RFC 2822, a matching subject).
+ */
+export interface DraftThread {
+  threadId: string;
+  /** The Message-ID of the email answered (null when it had none: then only threadId is set). */
+  inReplyTo: string | null;
+  references: string[];
 }
 
 /** A message to create as a draft or send: exactly what the user sees on the approval card. */
@@ -38,6 +55,8 @@ export interface Draft {
   bcc: string[];
   subject: string;
   body: string;
+  /** Set when the draft answers an email (the agent's `reply_to_id`); not editable on the card. */
+  thread?: DraftThread;
 }
 
 export interface Mailbox {
@@ -47,16 +66,21 @@ export interface Mailbox {
   search(query: string, max: number): Promise<EmailSummary[]>;
   read(id: string): Promise<Email>;
   listLabels(): Promise<MailLabel[]>;
-  createDraft(draft: Draft): Promise<{ draftId: string }>;
+  /** Label names (any case) or ids; a label the mailbox does not have is refused (`unknownLabelsError`). */
   modifyLabels(id: string, add: string[], remove: string[]): Promise<{ id: string; labels: string[] }>;
-  send(draft: Draft): Promise<{ messageId: string }>;
+  createDraft(draft: Draft): Promise<{ draftId: string; threadId?: string }>;
+  send(draft: Draft): Promise<{ messageId: string; threadId?: string }>;
 }
 
 export type MailboxErrorCode =
   | "not_connected"
   | "unauthorized"
+  | "revoked"
   | "forbidden"
+  | "domain_policy"
+  | "api_disabled"
   | "rate_limited"
+  | "quota_exhausted"
   | "not_found"
   | "invalid"
   | "unavailable";
@@ -65,9 +89,16 @@ const USER_MESSAGES: Record<MailboxErrorCode, string> = {
   not_connected:
     "Gmail is not connected. Connect Google in Settings → Gmail, or use the demo mailbox to try agent mode.",
   unauthorized: "Google no longer accepts Lifeline's access to Gmail. Reconnect Google in Settings → Gmail.",
+  revoked:
+    "Google says Lifeline's access to your Gmail was revoked, so Lifeline has disconnected it. Reconnect Google in Settings → Gmail to use it again.",
   forbidden:
-    "Google refused this Gmail action: Lifeline lacks the permission. Reconnect Google and grant Gmail access.",
-  rate_limited: "Gmail is rate limiting requests right now. Try again in a minute.",
+    "Google refused this Gmail action: Lifeline's access lacks the gmail.modify permission. Reconnect Google in Settings → Gmail and allow Lifeline to read, compose, send and label your email.",
+  domain_policy: "Your Google Workspace administrator does not allow apps like Lifeline to use Gmail in your domain.",
+  api_disabled:
+    "The Gmail API is not enabled for this Lifeline server's Google Cloud project. This is for the server's operator (administrator) to fix: enable the Gmail API in the Google Cloud console.",
+  rate_limited: "Gmail is rate limiting requests right now (Lifeline retried a few times). Try again in a minute.",
+  quota_exhausted:
+    "This Lifeline server has used up its daily Gmail API quota. Try again tomorrow, or ask the server's operator to raise the quota.",
   not_found: "That email was not found in the mailbox.",
   invalid: "Gmail rejected the request as invalid.",
   unavailable: "Gmail is not reachable right now. Try again shortly.",
@@ -81,10 +112,26 @@ export class MailboxError extends Error {
   constructor(
     readonly code: MailboxErrorCode,
     detail?: string,
+    userMessage?: string,
   ) {
     super(detail ? `${code}: ${detail}` : code);
-    this.userMessage = USER_MESSAGES[code];
+    this.userMessage = userMessage ?? USER_MESSAGES[code];
   }
+
+  /** A request Gmail refused as invalid, with Gmail's own reason ("Invalid label: X"). */
+  static invalid(detail: string, gmailMessage: string): MailboxError {
+    return new MailboxError("invalid", detail, `${USER_MESSAGES.invalid} Gmail said: ${gmailMessage}`);
+  }
+}
+
+/** Labels asked for that the mailbox does not have: the message names them and the ones it has. */
+export function unknownLabelsError(unknown: string[], labels: MailLabel[]): MailboxError {
+  const quoted = unknown.map((name) => `“${name}”`).join(", ");
+  return new MailboxError(
+    "invalid",
+    `unknown labels: ${unknown.join(", ")}`,
+    `There is no label ${quoted} in this mailbox. Its labels are: ${labels.map((l) => l.name).join(", ")}.`,
+  );
 }
 
 export function snippetOf(body: string, max = 160): string {

@@ -39,14 +39,14 @@ describe("the offline agent's plan", () => {
     });
   });
 
-  it("prepares a send for approval: finds the address first, never claims it was sent", () => {
+  it("prepares a reply for approval in the original's thread: finds it first, never claims it was sent", () => {
     const request = "Reply to Maya saying see you at 8";
     expect(planNextStep(request, [])).toMatchObject({ tool: "search_emails", args: { query: "from:Maya" } });
     const compose = planNextStep(request, [{ tool: "search_emails", args: {}, result: [maya] }]);
     expect(compose).toEqual({
       kind: "tool",
       tool: "send_email",
-      args: { to: [maya.from], subject: "Re: Dinner on Friday?", body: "See you at 8." },
+      args: { to: [maya.from], subject: "Re: Dinner on Friday?", body: "See you at 8.", reply_to_id: maya.id },
     });
     const done = planNextStep(request, [
       { tool: "search_emails", args: {}, result: [maya] },

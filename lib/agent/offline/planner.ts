@@ -8,6 +8,8 @@
  * or the final answer. Anything else gets an answer saying what agent mode can do.
  */
 
+import { replySubject } from "../mailbox/threading";
+
 export type PlannedTool = "search_emails" | "read_email" | "list_labels" | "create_draft" | "send_email";
 
 export interface ToolStep {
@@ -123,8 +125,13 @@ export function planNextStep(request: string, steps: readonly ToolStep[]): PlanS
         return answer(
           `I couldn't find any email from ${who}, so I don't know their address. Tell me their email address and I'll prepare it.`,
         );
-      const subject = /^re:/i.test(original.subject) ? original.subject : `Re: ${original.subject}`;
-      return callTool(tool, { to: [original.from], subject, body: dictated(said) });
+      // A reply in the original's thread (the tool threads it from reply_to_id).
+      return callTool(tool, {
+        to: [original.from],
+        subject: replySubject(original.subject),
+        body: dictated(said),
+        reply_to_id: original.id,
+      });
     }
     const composed = steps.find((step) => step.tool === tool);
     const args = composed?.args as { to?: string[]; subject?: string } | undefined;
