@@ -9,8 +9,10 @@
 #      touched) and built against postgresql-server-dev-<ver>.
 #   3. Chromium at /usr/bin/chromium, plus fonts-liberation (text in screenshots)
 #   4. PgBouncer (Debian's package) running in transaction mode at 127.0.0.1:6433 in front of
-#      that PostgreSQL, for the tests of a pooled DATABASE_URL (tests/pgbouncer.int.test.ts).
-#      Its own instance (config, log and pid under /tmp/lifeline-pgbouncer), not the system one.
+#      that PostgreSQL, for the tests of a pooled DATABASE_URL (db/migrate.int.test.ts, the
+#      "pgbouncer" target of tests/db.ts). Its own instance (config, log and pid under
+#      /tmp/lifeline-pgbouncer), not the system one.
+#   5. curl and jq, which docs/api.md's examples use (tests/api-doc.int.test.ts runs them).
 #
 # Idempotent: each step is skipped when already done; a run with everything
 # present takes well under a second and touches no network. Needs root (or
@@ -316,4 +318,15 @@ INI
     sleep 0.5
   done
   say "pgbouncer $("$PGBOUNCER_BIN" --version 2>/dev/null | head -n 1 | awk '{print $2}'): started in transaction mode at $PG_HOST:$PGBOUNCER_PORT"
+fi
+
+# ------------------------------------------------------------ 5. curl, jq ---
+# docs/api.md's examples run as written in tests/api-doc.int.test.ts.
+missing_tools=()
+for tool in curl jq; do command -v "$tool" >/dev/null 2>&1 || missing_tools+=("$tool"); done
+if [ "${#missing_tools[@]}" -eq 0 ]; then
+  say "curl, jq: already installed"
+else
+  say "${missing_tools[*]}: installing (apt) ..."
+  apt_install "${missing_tools[@]}"
 fi

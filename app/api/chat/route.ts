@@ -15,7 +15,8 @@ export const maxDuration = 300;
  * (or {conversationId, retryOf} to regenerate the latest answer, {conversationId, editOf, message}
  * to edit the latest user message: docs/chat.md)
  * → a UI message stream (useChat). Without conversationId a conversation is created; its id is in
- * the `x-conversation-id` header and in the stream's message metadata.
+ * the `x-conversation-id` header and in the stream's message metadata. The body and the stream,
+ * with curl examples: docs/api.md#chat.
  */
 export const POST = route({ body: chatBody, rateLimit: "chat" }, ({ db, ai, userId, body, request, log }) =>
   runChatTurn(db, ai, {
