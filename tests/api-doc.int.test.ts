@@ -16,8 +16,8 @@ const DOC = readFileSync(path.join(process.cwd(), "docs/api.md"), "utf8");
 const DOC_BASE = "http://localhost:3000";
 
 /** The doc's `sh` blocks, and the output lines they promise (each `# ` line that follows a command). */
-export function readApiDoc(markdown: string): { script: string; expected: string[] } {
-  const blocks = [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
+function readApiDoc(markdown: string): { script: string; expected: string[] } {
+  const blocks = [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
   const expected = blocks.flatMap((block) =>
     block
       .split("\n")
