@@ -71,6 +71,9 @@ export default defineConfig({
       // would be reached by the suite plus a retry. The limiter itself still runs (the integration
       // tests check its 429s at their own limits).
       LIFELINE_REGISTER_RATE_LIMIT: "200/1h",
+      // e2e/layout.spec.ts writes a 60-message chat (30 turns) in well under a minute; the default
+      // 20 per minute would hold it up. The limiter still runs (integration tests check its 429s).
+      LIFELINE_CHAT_RATE_LIMIT: "60/60s",
       // Lets the health spec read the detailed view, as a monitor would.
       LIFELINE_HEALTH_TOKEN: E2E_HEALTH_TOKEN,
     },

@@ -33,14 +33,32 @@ export interface ChatProps {
   notice?: ReactNode;
 }
 
-/** Keeps the message list scrolled to the end while an answer streams, unless the reader scrolled up. */
+/**
+ * Keeps the message list scrolled to the end while an answer streams, unless the reader scrolled up.
+ * Opened at `#message-<id>` (a memory's source link), it shows that message instead — in the middle
+ * of the list, briefly highlighted — on a client navigation as on a reload.
+ */
 function useStickToBottom(dependency: unknown) {
   const ref = useRef<HTMLDivElement>(null);
   const [atBottom, setAtBottom] = useState(true);
   const atBottomRef = useRef(true);
+  const landedRef = useRef(false);
   useEffect(() => {
     const el = ref.current;
-    if (el && atBottomRef.current && dependency !== undefined) el.scrollTop = el.scrollHeight;
+    if (!el || dependency === undefined) return;
+    if (!landedRef.current) {
+      landedRef.current = true;
+      const target = linkedMessage(el);
+      if (target) {
+        atBottomRef.current = false;
+        setAtBottom(false);
+        target.scrollIntoView({ block: "center" });
+        target.dataset.linked = "true";
+        window.setTimeout(() => delete target.dataset.linked, LINKED_HIGHLIGHT_MS);
+        return;
+      }
+    }
+    if (atBottomRef.current) el.scrollTop = el.scrollHeight;
   }, [dependency]);
   const onScroll = () => {
     const el = ref.current;
@@ -51,6 +69,17 @@ function useStickToBottom(dependency: unknown) {
   };
   const scrollToBottom = () => ref.current?.scrollTo({ top: ref.current.scrollHeight, behavior: "smooth" });
   return { ref, atBottom, onScroll, scrollToBottom };
+}
+
+/** How long a message opened by its link stays highlighted. */
+const LINKED_HIGHLIGHT_MS = 2500;
+
+/** The message the URL's `#message-<id>` names, if it is in this list. */
+function linkedMessage(list: HTMLElement): HTMLElement | null {
+  const id = decodeURIComponent(window.location.hash.slice(1));
+  if (!id.startsWith("message-")) return null;
+  const target = document.getElementById(id);
+  return target && list.contains(target) ? target : null;
 }
 
 const SYNC_ATTEMPTS = 10;
@@ -237,7 +266,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
 
   return (
     // The chat fills the viewport (below the phone's top bar) and scrolls its messages itself.
-    <div className="flex h-[calc(100dvh-3rem)] flex-col md:h-dvh">
+    <div className="flex h-full flex-col">
       <ChatToolbar
         title={title}
         settings={settings}
@@ -247,7 +276,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
         memoryPending={memoryPending}
       />
       <div className="relative min-h-0 flex-1">
-        <div ref={scroll.ref} onScroll={scroll.onScroll} className="h-full overflow-y-auto">
+        <div ref={scroll.ref} onScroll={scroll.onScroll} className="relative h-full overflow-y-auto">
           <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:px-6">
             {notice}
             {messages.length === 0 ? (

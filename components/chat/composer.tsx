@@ -28,12 +28,20 @@ export function Composer({
   };
 
   // What was typed before hydration is in the DOM but not in state: keep it (Send then enables).
+  // A new or opened chat is ready to type into, as in the peers' chats — where there is a fine
+  // pointer: on a touch screen focusing the box would pop the keyboard up over the messages.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, at hydration
   useEffect(() => {
-    const typed = ref.current?.value;
+    const box = ref.current;
+    const typed = box?.value;
     if (typed) {
       setText(typed);
       resize();
+    }
+    const active = document.activeElement;
+    const typingElsewhere = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement;
+    if (box && !typingElsewhere && window.matchMedia("(pointer: fine)").matches) {
+      box.focus({ preventScroll: true });
     }
   }, []);
 

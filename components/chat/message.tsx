@@ -97,7 +97,7 @@ export function UserMessage({
   return (
     <div
       id={`message-${message.id}`}
-      className="group/msg flex scroll-mt-4 flex-col items-end gap-1"
+      className="group/msg flex scroll-mt-4 flex-col items-end gap-1 rounded-xl transition-shadow duration-700 data-[linked=true]:ring-2 data-[linked=true]:ring-brand/60 data-[linked=true]:ring-offset-4 data-[linked=true]:ring-offset-background"
       data-testid="message-user"
     >
       {editing && onEdit ? (

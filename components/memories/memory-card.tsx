@@ -31,6 +31,8 @@ function Source({ memory }: { memory: ListedMemory }) {
   if (memory.provenance === "user_created") return <span>Added by you</span>;
   if (!memory.sourceConversationId) return <span>From a deleted chat</span>;
   const anchor = memory.sourceUserMessageId ? `#message-${memory.sourceUserMessageId}` : "";
+  // What the user said that the memory comes from (the extraction's evidence), when it was kept.
+  const excerpt = memory.evidence.find((e) => e.role === "user")?.quote ?? memory.evidence[0]?.quote;
   return (
     <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
       <Link
@@ -39,8 +41,19 @@ function Source({ memory }: { memory: ListedMemory }) {
         data-testid="memory-source"
       >
         <MessageSquareIcon className="size-3.5" aria-hidden="true" />
-        From “{memory.sourceConversationTitle ?? "a chat"}”
+        {memory.sourceConversationTitle ? (
+          <span>
+            In chat <span className="font-medium">{memory.sourceConversationTitle}</span>
+          </span>
+        ) : (
+          "In a chat"
+        )}
       </Link>
+      {excerpt && (
+        <q className="min-w-0 truncate italic" title={excerpt} data-testid="memory-source-excerpt">
+          {excerpt}
+        </q>
+      )}
       {memory.sourceAssistantMessageId && (
         <Link
           href={`/messages/${memory.sourceAssistantMessageId}/debug#extraction`}

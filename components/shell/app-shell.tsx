@@ -34,15 +34,17 @@ export function AppShell({
 
   return (
     <ConversationsProvider initial={initialConversations}>
-      <div className="flex min-h-dvh">
-        {/* The column runs the page's full height; its content stays in view (sticky) on long pages. */}
-        <aside aria-label="Sidebar" className="hidden w-68 shrink-0 border-r bg-surface md:block">
-          <div className="sticky top-0 h-dvh">
-            <Sidebar user={user} />
-          </div>
+      {/*
+        The shell is exactly the viewport: the document never scrolls, only the sidebar and the page
+        (main, or the chat's message list) do. `main` is positioned so that absolutely positioned
+        descendants (sr-only text) are laid out and clipped inside it, not on the document.
+      */}
+      <div className="flex h-dvh overflow-hidden">
+        <aside aria-label="Sidebar" className="hidden h-full w-68 shrink-0 border-r bg-surface md:block">
+          <Sidebar user={user} />
         </aside>
-        <div className="flex min-w-0 flex-1 flex-col">
-          <header className="sticky top-0 z-30 flex h-12 shrink-0 items-center justify-between border-b bg-background/90 px-2 backdrop-blur md:hidden">
+        <div className="flex min-h-0 min-w-0 flex-1 flex-col">
+          <header className="z-30 flex h-12 shrink-0 items-center justify-between border-b bg-background/90 px-2 backdrop-blur md:hidden">
             <Sheet open={drawerOpen} onOpenChange={setDrawerOpen}>
               <SheetTrigger asChild>
                 <Button variant="ghost" size="icon" aria-label="Open sidebar">
@@ -75,7 +77,7 @@ export function AppShell({
               </Link>
             </Button>
           </header>
-          <main className="flex-1">{children}</main>
+          <main className="relative min-h-0 flex-1 overflow-y-auto">{children}</main>
         </div>
       </div>
     </ConversationsProvider>

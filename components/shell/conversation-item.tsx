@@ -25,6 +25,7 @@ import {
 import { SNIPPET_END, SNIPPET_START } from "@/core/config";
 import { api, errorMessage } from "@/lib/ui/api";
 import { cn } from "@/lib/ui/cn";
+import { plainSnippet } from "@/lib/ui/plain-snippet";
 import { type ConversationItem, useConversations } from "./conversations-context";
 
 interface Props {
@@ -38,10 +39,10 @@ function patch(id: string, json: Partial<Pick<ConversationItem, "title" | "archi
   return api<{ conversation: ConversationItem }>(`/api/conversations/${id}`, { method: "PATCH", json });
 }
 
-/** The words of a message that matched the search, the matched ones highlighted. */
+/** The words of a message that matched the search, as plain text, the matched ones highlighted. */
 function MatchSnippet({ snippet }: { snippet: string }) {
   // Split on the start mark: every piece after the first begins with a match, up to the end mark.
-  const [before = "", ...rest] = snippet.split(SNIPPET_START);
+  const [before = "", ...rest] = plainSnippet(snippet).split(SNIPPET_START);
   return (
     <span className="mt-0.5 line-clamp-2 text-xs font-normal text-muted-foreground" data-testid="search-snippet">
       {before}

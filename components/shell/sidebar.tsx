@@ -15,6 +15,7 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { cn } from "@/lib/ui/cn";
+import { groupByDate } from "@/lib/ui/date-groups";
 import { signOutHere } from "@/lib/ui/sign-out";
 import { ArchivedSection } from "./archived-section";
 import { ConversationItemRow } from "./conversation-item";
@@ -57,7 +58,7 @@ function SearchBox() {
   );
 }
 
-function ConversationList({ activeId }: { activeId: string | null }) {
+function ConversationList({ activeId, timeZone }: { activeId: string | null; timeZone: string | null }) {
   const { conversations, nextCursor, query, loading, error, loadMore, update, refresh } = useConversations();
   if (error) {
     return (
@@ -78,14 +79,24 @@ function ConversationList({ activeId }: { activeId: string | null }) {
   }
   return (
     <>
-      <ul className="space-y-px" aria-label="Chats" aria-busy={loading}>
-        {conversations.map((conversation) => (
-          <ConversationItemRow
-            key={conversation.id}
-            conversation={conversation}
-            active={conversation.id === activeId}
-            onChanged={(change) => update(conversation.id, change)}
-          />
+      <ul className="space-y-3" aria-label="Chats" aria-busy={loading}>
+        {groupByDate(conversations, (c) => new Date(c.updatedAt), new Date(), timeZone).map((group) => (
+          <li key={group.label}>
+            {/* The server's and the browser's clocks may straddle midnight: the browser's label wins. */}
+            <h3 className="px-2.5 pb-1 text-[11px] font-medium text-muted-foreground" suppressHydrationWarning>
+              {group.label}
+            </h3>
+            <ul className="space-y-px" aria-label={group.label}>
+              {group.items.map((conversation) => (
+                <ConversationItemRow
+                  key={conversation.id}
+                  conversation={conversation}
+                  active={conversation.id === activeId}
+                  onChanged={(change) => update(conversation.id, change)}
+                />
+              ))}
+            </ul>
+          </li>
         ))}
       </ul>
       {nextCursor && (
@@ -185,7 +196,7 @@ export function Sidebar({ user }: { user: ShellUser }) {
 
       <div className="min-h-0 flex-1 overflow-y-auto px-3">
         <h2 className="px-2.5 pt-1 pb-1.5 text-xs font-medium text-muted-foreground">Chats</h2>
-        <ConversationList activeId={activeId} />
+        <ConversationList activeId={activeId} timeZone={user.timeZone} />
         <ArchivedSection activeId={activeId} />
       </div>
 

@@ -2,7 +2,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 
 export default function ChatLoading() {
   return (
-    <div className="flex h-[calc(100dvh-3rem)] flex-col md:h-dvh" aria-busy="true">
+    <div className="flex h-full flex-col" aria-busy="true">
       <span className="sr-only" role="status">
         Loading the chat…
       </span>

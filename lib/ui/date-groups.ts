@@ -1,0 +1,36 @@
+import { calendarDateIn } from "@/core/time-zone";
+
+/**
+ * The chat list's date groups, as both peers show them: Today, Yesterday, Previous 7 days,
+ * Previous 30 days, then one group per month ("October 2026"). Days are calendar days in the
+ * user's time zone (UTC when none is stored, the same rule on the server and in the browser).
+ */
+export function dateGroupLabel(at: Date, now: Date, timeZone: string | null | undefined): string {
+  const days = daysBetween(calendarDateIn(at, timeZone), calendarDateIn(now, timeZone));
+  if (days <= 0) return "Today";
+  if (days === 1) return "Yesterday";
+  if (days <= 7) return "Previous 7 days";
+  if (days <= 30) return "Previous 30 days";
+  return new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: timeZone ?? "UTC" }).format(at);
+}
+
+/** Consecutive items of a most-recent-first list, grouped under their labels (order kept). */
+export function groupByDate<T>(
+  items: readonly T[],
+  dateOf: (item: T) => Date,
+  now: Date,
+  timeZone: string | null | undefined,
+): { label: string; items: T[] }[] {
+  const groups: { label: string; items: T[] }[] = [];
+  for (const item of items) {
+    const label = dateGroupLabel(dateOf(item), now, timeZone);
+    const last = groups.at(-1);
+    if (last?.label === label) last.items.push(item);
+    else groups.push({ label, items: [item] });
+  }
+  return groups;
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
