@@ -249,3 +249,13 @@ export const DEFAULT_CONVERSATION_TITLE = "New chat";
 /** Marks around matched words in a chat search snippet (private-use characters: never in real text). */
 export const SNIPPET_START = "\uE000";
 export const SNIPPET_END = "\uE001";
+
+/** Personal access tokens (lib/auth/access-tokens.ts, Settings → Access tokens). */
+export const accessTokenConfig = {
+  /** The longest token name, in characters. */
+  nameMaxChars: 100,
+  /** The most tokens an account may hold at once (revoked ones do not count). */
+  maxPerUser: 25,
+  /** The expiries offered, in days; null is "never". */
+  expiryDays: [7, 30, 90, 365] as const,
+} as const;

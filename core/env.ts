@@ -98,6 +98,8 @@ const schema = z.object({
   LIFELINE_SIGNIN_RATE_LIMIT: variable(rateLimit),
   LIFELINE_SIGNIN_IP_RATE_LIMIT: variable(rateLimit),
   LIFELINE_REGISTER_RATE_LIMIT: variable(rateLimit),
+  LIFELINE_ACCESS_TOKEN_RATE_LIMIT: variable(rateLimit),
+  LIFELINE_ACCESS_TOKEN_USER_RATE_LIMIT: variable(rateLimit),
   LIFELINE_INTERRUPTED_AFTER_MS: variable(milliseconds("positive")),
   // Operations
   LIFELINE_HEALTH_TOKEN: variable(),

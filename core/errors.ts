@@ -5,7 +5,15 @@
  */
 
 /** Resources whose absence (or foreignness — the same answer) is a 404 `not_found:<resource>`. */
-export type Resource = "user" | "conversation" | "message" | "note" | "memory" | "mail_operation" | "route";
+export type Resource =
+  | "user"
+  | "conversation"
+  | "message"
+  | "note"
+  | "memory"
+  | "mail_operation"
+  | "access_token"
+  | "route";
 
 export type ErrorCode =
   | "bad_request"

@@ -220,6 +220,36 @@ export const rateLimits = pgTable(
   (t) => [index("rate_limits_expires_idx").on(t.expiresAt)],
 );
 
+/** read: the read routes and tools; read+write: also the memory writes (lib/auth/access-tokens.ts). */
+export const ACCESS_TOKEN_SCOPES = ["read", "read+write"] as const;
+export type AccessTokenScope = (typeof ACCESS_TOKEN_SCOPES)[number];
+export const accessTokenScopeEnum = pgEnum("access_token_scope", ACCESS_TOKEN_SCOPES);
+
+/**
+ * Personal access tokens (lib/auth/access-tokens.ts): a bearer secret the user hands to another
+ * program. Only the SHA-256 of the secret is stored; the secret is shown once, at creation.
+ * A token is live while it is not revoked, not expired, and `session_version` still equals the
+ * account's: a password change or "end all sessions" (which bump it) ends every token too.
+ */
+export const accessTokens = pgTable(
+  "access_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: ownerId(),
+    name: text("name").notNull(),
+    /** Hex SHA-256 of the whole secret ("llt_…"). */
+    tokenHash: text("token_hash").notNull(),
+    scope: accessTokenScopeEnum("scope").notNull(),
+    /** users.session_version when the token was created. */
+    sessionVersion: integer("session_version").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("access_tokens_hash_idx").on(t.tokenHash), index("access_tokens_user_idx").on(t.userId)],
+);
+
 // ---------------------------------------------------------------------------
 // Chat
 // ---------------------------------------------------------------------------

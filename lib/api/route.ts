@@ -12,13 +12,20 @@
  *      response carries it as `x-request-id`, and every log line of the request (a pino child logger);
  *   2. session (lib/auth/session.ts): absent → 401, unless the route says `auth: "public"`; a session
  *      whose account no longer exists, or that was ended (signed out, password changed, "sign out
- *      everywhere": lib/auth/revocation.ts), is a 401 too (checked once the request has parsed);
+ *      everywhere": lib/auth/revocation.ts), is a 401 too (checked once the request has parsed).
+ *      Or a personal access token (lib/auth/access-tokens.ts), `Authorization: Bearer llt_…`, on the
+ *      routes that declare `bearer: "read" | "write"` only: the cookie is then not read. A token that
+ *      is unknown, revoked, expired or ended is a 401, a read token on a write route a 403
+ *      (`forbidden:scope`), and a token on any other signed-in route a 403 (`forbidden:access_token`):
+ *      account and token management take a session, never a token;
  *   3. params, query, body parsed with the route's zod schemas → 400 naming each bad field
  *      (`fields: { "body.email": "…", "params.id": "…" }`); bodies must be JSON (415), ≤ 64 KB (413),
  *      well-formed (400);
  *   4. rate limit (`rateLimit: "chat"`, counted in the database — lib/limits/rate-limit.ts): over the
- *      limit → 429 with Retry-After. After validation, so requests refused with a 400 do not count;
- *   5. the handler runs with `{ db, userId, params, query, body, request, requestId, log }`; it returns
+ *      limit → 429 with Retry-After. After validation, so requests refused with a 400 do not count.
+ *      A request with an access token also counts against its token's limit and its owner's
+ *      access-token limit (`accessToken`, `accessTokenUser`); a handler that returns marks the token used;
+ *   5. the handler runs with `{ db, userId, token, params, query, body, request, requestId, log }`; it returns
  *      data (→ JSON with `status`, default 200), `undefined` (→ 204) or a Response of its own;
  *   6. an `AppError` becomes its status and `{ error: { code, message, fields?, requestId } }`;
  *      anything else is logged and answered 500 `internal` — never a stack trace.
@@ -30,10 +37,13 @@ import { assertSafeDeployment } from "@/core/env";
 import { AppError, type ErrorBody, type FieldErrors, isAppError } from "@/core/errors";
 import { type Logger, logger } from "@/core/logger";
 import { type Db, getDb } from "@/db/client";
+import { findLiveAccessToken, touchAccessToken } from "@/db/queries/access-tokens";
 import { userExists } from "@/db/queries/users";
+import type { AccessTokenScope } from "@/db/schema";
 import { type AiRegistry, getAiRegistry } from "@/lib/ai/registry";
+import { bearerOf, hashAccessToken, scopeAllows } from "@/lib/auth/access-tokens";
 import { decodeRequestSession } from "@/lib/auth/session";
-import { getRateLimiter, type RateLimitName } from "@/lib/limits/rate-limit";
+import { getRateLimiter, type RateLimitName, type SharedLimitName } from "@/lib/limits/rate-limit";
 import { queryObject, readJsonBody } from "./body";
 
 // The body limit lives with the body reader; re-exported for callers of this module.
@@ -53,6 +63,11 @@ export interface RouteOptions<A extends "user" | "public", P, Q, B> {
   body?: B;
   /** A named per-user limit from lib/limits/rate-limit.ts. Requires `auth: "user"`. */
   rateLimit?: A extends "public" ? never : RateLimitName;
+  /**
+   * Also accept a personal access token (`Authorization: Bearer`): "read" for any token, "write"
+   * for read+write tokens only. Without it, a token is refused (403). Requires `auth: "user"`.
+   */
+  bearer?: A extends "public" ? never : "read" | "write";
   /** Status of a successful response when the handler returns data (default 200). */
   status?: number;
 }
@@ -62,12 +77,21 @@ export interface RouteContext<A extends "user" | "public", P, Q, B> {
   /** The process's models and embedder (lib/ai/registry). */
   ai: AiRegistry;
   userId: A extends "public" ? string | null : string;
+  /** The access token the request came with (null for a session). */
+  token: AuthenticatingToken | null;
   params: Output<P>;
   query: Output<Q>;
   body: Output<B>;
   request: Request;
   requestId: string;
   log: Logger;
+}
+
+/** A live personal access token that authenticated the request. */
+export interface AuthenticatingToken {
+  id: string;
+  name: string;
+  scope: AccessTokenScope;
 }
 
 /** What Next passes as the second argument of a route handler. */
@@ -139,6 +163,19 @@ export function fieldErrors(where: string, error: z.ZodError): FieldErrors {
   return fields;
 }
 
+/** 429 when `limiter` refuses `key` (null: that limit is off). */
+async function takeLimit(db: Db, name: SharedLimitName, key: string): Promise<void> {
+  const decision = await getRateLimiter(name)?.take(db, key);
+  if (decision && !decision.ok) {
+    throw new AppError("rate_limited", "Too many requests — try again shortly", {
+      retryAfter: decision.retryAfterSeconds,
+    });
+  }
+}
+
+const INVALID_TOKEN =
+  "This access token is not valid: it is unknown, revoked, expired, or was ended with your sessions";
+
 function parseWith<S extends Schema>(schema: S, where: string, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
@@ -157,6 +194,7 @@ export function route<
 >(options: RouteOptions<A, P, Q, B>, handler: (ctx: RouteContext<A, P, Q, B>) => Promise<unknown>): RouteHandler {
   const access = options.auth ?? "user";
   if (access === "public" && options.rateLimit) throw new Error('rateLimit needs a signed-in user (auth: "user")');
+  if (access === "public" && options.bearer) throw new Error('bearer needs a signed-in user (auth: "user")');
 
   return async (request, context) => {
     const requestId = requestIdOf(request);
@@ -168,9 +206,18 @@ export function route<
       // A production server with an unsafe configuration refuses every request, also when
       // instrumentation.ts register() did not run (core/env.ts): logged, answered 500.
       assertSafeDeployment();
-      const session = await decodeRequestSession(request);
-      if (!session && access === "user") throw new AppError("unauthorized", "Sign in to continue");
-      const userId = session?.user.id ?? null;
+      // A bearer credential, on a signed-in route: checked for shape here, in the database below.
+      const bearer = access === "user" ? bearerOf(request) : null;
+      if (bearer && !options.bearer) {
+        throw new AppError(
+          "forbidden:access_token",
+          "Access tokens cannot be used here — this needs you signed in to Lifeline",
+        );
+      }
+      if (bearer && "malformed" in bearer) throw new AppError("unauthorized", INVALID_TOKEN);
+      const session = bearer ? null : await decodeRequestSession(request);
+      if (!session && !bearer && access === "user") throw new AppError("unauthorized", "Sign in to continue");
+      let userId = session?.user.id ?? null;
       if (userId) log = log.child({ userId });
 
       const params = options.params ? parseWith(options.params, "params", await context.params) : undefined;
@@ -188,18 +235,26 @@ export function route<
         throw new AppError("unauthorized", "Your session has ended or your account no longer exists — sign in again");
       }
 
-      if (options.rateLimit && userId) {
-        const decision = await getRateLimiter(options.rateLimit)?.take(db, userId);
-        if (decision && !decision.ok) {
-          throw new AppError("rate_limited", "Too many requests — try again shortly", {
-            retryAfter: decision.retryAfterSeconds,
-          });
+      let token: AuthenticatingToken | null = null;
+      if (bearer && "secret" in bearer && options.bearer) {
+        const live = await findLiveAccessToken(db, { tokenHash: hashAccessToken(bearer.secret) });
+        if (!live) throw new AppError("unauthorized", INVALID_TOKEN);
+        if (!scopeAllows(live.scope, options.bearer)) {
+          throw new AppError("forbidden:scope", "This access token is read-only — this needs a read+write token");
         }
+        token = { id: live.id, name: live.name, scope: live.scope };
+        userId = live.userId;
+        log = log.child({ userId, accessTokenId: live.id });
+        await takeLimit(db, "accessToken", live.id);
+        await takeLimit(db, "accessTokenUser", live.userId);
       }
+
+      if (options.rateLimit && userId) await takeLimit(db, options.rateLimit, userId);
       const result = await handler({
         db,
         ai: getAiRegistry(),
         userId: userId as RouteContext<A, P, Q, B>["userId"],
+        token,
         params: params as Output<P>,
         query: query as Output<Q>,
         body: body as Output<B>,
@@ -207,6 +262,8 @@ export function route<
         requestId,
         log,
       });
+      // "Last used" is the last request the token was accepted for and answered without an error.
+      if (token) await touchAccessToken(db, { tokenId: token.id });
       if (result instanceof Response) response = withRequestId(result, requestId);
       else if (result === undefined)
         response = new Response(null, { status: 204, headers: { "x-request-id": requestId } });

@@ -8,6 +8,8 @@
  *   LIFELINE_SIGNIN_RATE_LIMIT      sign-in attempts per account (email)   default "10/15m"
  *   LIFELINE_SIGNIN_IP_RATE_LIMIT   failed sign-ins per client address     default "50/15m"
  *   LIFELINE_REGISTER_RATE_LIMIT    registrations per client address       default "20/1h"
+ *   LIFELINE_ACCESS_TOKEN_RATE_LIMIT       requests per access token          default "60/60s"
+ *   LIFELINE_ACCESS_TOKEN_USER_RATE_LIMIT  access-token requests per user     default "120/60s"
  * each "<requests>/<window>" (e.g. "100/1h", "5/500ms") or "off".
  */
 import { env as processEnv, type RawEnv } from "@/core/env";
@@ -44,6 +46,8 @@ const LIMITS = {
   signin: { env: "LIFELINE_SIGNIN_RATE_LIMIT", default: "10/15m" },
   signinIp: { env: "LIFELINE_SIGNIN_IP_RATE_LIMIT", default: "50/15m" },
   register: { env: "LIFELINE_REGISTER_RATE_LIMIT", default: "20/1h" },
+  accessToken: { env: "LIFELINE_ACCESS_TOKEN_RATE_LIMIT", default: "60/60s" },
+  accessTokenUser: { env: "LIFELINE_ACCESS_TOKEN_USER_RATE_LIMIT", default: "120/60s" },
 } as const;
 
 export type SharedLimitName = keyof typeof LIMITS;

@@ -8,9 +8,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
+import { accessTokens } from "@/db/schema";
+import { newAccessTokenSecret } from "@/lib/auth/access-tokens";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import { getInProcessRunner } from "@/lib/runtime";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
@@ -22,6 +25,7 @@ import {
   type Fixture,
   type InvalidQuery,
   type InvalidRequest,
+  ownedAccessToken,
   type RouteCase,
   type RouteKey,
   routeCases,
@@ -32,6 +36,9 @@ process.env.AUTH_SECRET = SECRET;
 // The matrix sends dozens of requests per user to /api/chat: rate limiting has its own tests.
 process.env.LIFELINE_CHAT_RATE_LIMIT = "off";
 process.env.LIFELINE_OFFLINE_DELAY_MS = "0";
+// Likewise the access-token limits: the matrix sends many requests with tokens.
+process.env.LIFELINE_ACCESS_TOKEN_RATE_LIMIT = "off";
+process.env.LIFELINE_ACCESS_TOKEN_USER_RATE_LIMIT = "off";
 const COOKIE = "authjs.session-token";
 
 const UUID_IN_PATH = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
@@ -157,6 +164,22 @@ it("every route method with a query schema has query cases in route-cases.ts", (
   executed++;
 });
 
+it("every route that accepts access tokens says so in route-cases.ts, with the same scope", () => {
+  const declared = mounted.flatMap((r) => {
+    const source = readFileSync(r.file, "utf8");
+    return r.methods.flatMap((m) => {
+      const found = new RegExp(`export const ${m} = route\\(\\s*\\{[^}]*\\bbearer: "(read|write)"`).exec(source);
+      return found ? [`${m} ${r.pattern} ${found[1]}`] : [];
+    });
+  });
+  expect(declared.length).toBeGreaterThan(0);
+  const registeredBearer = (Object.entries(routeCases) as [RouteKey, RouteCase][])
+    .filter(([, rc]) => rc.bearer)
+    .map(([key, rc]) => `${key} ${rc.bearer}`);
+  expect(registeredBearer.sort()).toEqual(declared.sort());
+  executed++;
+});
+
 function firstParamName(pattern: string): string {
   return /\[([^\].]+)\]/.exec(pattern)?.[1] ?? "id";
 }
@@ -219,6 +242,15 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
     }
     if (override?.json !== undefined) return client.request(method, path, { json: override.json });
     return client.request(method, path, fixture.json === undefined ? {} : { json: fixture.json });
+  }
+
+  function sendWithToken(client: HttpClient, secret: string, method: string, fixture: Fixture) {
+    const headers = { authorization: `Bearer ${secret}` };
+    return client.request(
+      method,
+      fixture.path,
+      fixture.json === undefined ? { headers } : { json: fixture.json, headers },
+    );
   }
 
   function anonymousClient(cookie?: string) {
@@ -288,6 +320,96 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
           expectError(res, rc, 401, "unauthorized");
           expect(await snapshot(database)).toEqual(before);
         });
+      }
+
+      // ---- what an access token opens --------------------------------------------------------
+      if (rc.access === "user" && !rc.bearer) {
+        check(kind, "the owner's read+write access token → 403 forbidden:access_token, nothing written", async () => {
+          const fixture = await setup(rc, owner);
+          const { secret } = await ownedAccessToken(database.db, owner.id);
+          const before = await snapshot(database);
+          const res = await sendWithToken(anonymousClient(), secret, method, fixture);
+          expectError(res, rc, 403, "forbidden:access_token");
+          expect(await snapshot(database)).toEqual(before);
+        });
+        check(kind, "a session cookie with an access token too → 403, nothing written", async () => {
+          const fixture = await setup(rc, owner);
+          const { secret } = await ownedAccessToken(database.db, owner.id);
+          const before = await snapshot(database);
+          const res = await sendWithToken(owner.client, secret, method, fixture);
+          expectError(res, rc, 403, "forbidden:access_token");
+          expect(await snapshot(database)).toEqual(before);
+        });
+      }
+      if (rc.bearer) {
+        const needed = rc.bearer === "write" ? "read+write" : "read";
+        check(kind, `the owner's ${needed} access token, no cookie → ${rc.success}`, async () => {
+          const fixture = await setup(rc, owner);
+          const { secret } = await ownedAccessToken(database.db, owner.id, { scope: needed });
+          const res = await sendWithToken(anonymousClient(), secret, method, fixture);
+          expect(res.status, res.text).toBe(rc.success);
+          expectRequestId(res, rc);
+          fixture.check?.(res);
+        });
+        if (rc.bearer === "write") {
+          check(kind, "a read-only access token → 403 forbidden:scope, nothing written", async () => {
+            const fixture = await setup(rc, owner);
+            const { secret } = await ownedAccessToken(database.db, owner.id, { scope: "read" });
+            const before = await snapshot(database);
+            const res = await sendWithToken(anonymousClient(), secret, method, fixture);
+            expectError(res, rc, 403, "forbidden:scope");
+            expect(await snapshot(database)).toEqual(before);
+          });
+        }
+        const refused: [string, () => Promise<string>][] = [
+          [
+            "a revoked access token",
+            async () => {
+              const { id, secret } = await ownedAccessToken(database.db, owner.id);
+              await database.db.update(accessTokens).set({ revokedAt: new Date() }).where(sql`id = ${id}`);
+              return secret;
+            },
+          ],
+          [
+            "an expired access token",
+            async () =>
+              (await ownedAccessToken(database.db, owner.id, { expiresAt: new Date(Date.now() - 1000) })).secret,
+          ],
+          [
+            "an access token of ended sessions (older session version)",
+            async () => {
+              const { id, secret } = await ownedAccessToken(database.db, owner.id);
+              await database.db
+                .update(accessTokens)
+                .set({ sessionVersion: sql`session_version - 1` })
+                .where(sql`id = ${id}`);
+              return secret;
+            },
+          ],
+          ["an unknown access token", async () => newAccessTokenSecret()],
+          ["a malformed access token", async () => "llt_short"],
+        ];
+        for (const [label, mint] of refused) {
+          check(kind, `${label} → 401, nothing written`, async () => {
+            const fixture = await setup(rc, owner);
+            const secret = await mint();
+            const before = await snapshot(database);
+            const res = await sendWithToken(anonymousClient(), secret, method, fixture);
+            expectError(res, rc, 401, "unauthorized");
+            expect(await snapshot(database)).toEqual(before);
+          });
+        }
+        if (rc.scope === "resource") {
+          check(kind, "another user's access token → 404, nothing written", async () => {
+            const fixture = await setup(rc, owner);
+            const { secret } = await ownedAccessToken(database.db, intruder.id);
+            const before = await snapshot(database);
+            const res = await sendWithToken(anonymousClient(), secret, method, fixture);
+            expect(res.status, res.text).toBe(404);
+            expect((res.json as { error: { code: string } }).error.code).toMatch(/^not_found:/);
+            expect(await snapshot(database)).toEqual(before);
+          });
+        }
       }
 
       // ---- whose data it reaches -------------------------------------------------------------

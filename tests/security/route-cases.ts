@@ -14,9 +14,10 @@
  * Adding a route: add an entry with `setup` (and `invalid` cases for its body fields).
  */
 
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { type Db, selectRows } from "@/db/client";
+import { createAccessToken } from "@/db/queries/access-tokens";
 import { createConversation } from "@/db/queries/conversations";
 import { createExtraction } from "@/db/queries/extractions";
 import { recordOperation } from "@/db/queries/gmail-operations";
@@ -24,7 +25,8 @@ import { deleteMemory } from "@/db/queries/memories";
 import { createMessage } from "@/db/queries/messages";
 import { createNote } from "@/db/queries/notes";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
-import { memories, memoryExtractions } from "@/db/schema";
+import { accessTokens, memories, memoryExtractions } from "@/db/schema";
+import { hashAccessToken, newAccessTokenSecret } from "@/lib/auth/access-tokens";
 import { MESSAGE_MAX } from "@/lib/validation/chat";
 import type { HttpClient, HttpResult } from "@/tests/http-client";
 import type { HttpMethod } from "@/tests/http-server";
@@ -105,6 +107,13 @@ export interface RouteCase {
    * UTF-8, repeated, unknown), and its own invalid queries (overlong, wrong type…).
    */
   query?: { strings: string[]; invalid: InvalidQuery[] };
+  /**
+   * The route accepts a personal access token (`bearer` in its route()): "read" for any token,
+   * "write" for read+write ones. The matrix then sends the fixture with the owner's token (no
+   * cookie) and expects `success`, and refuses revoked, expired, ended, malformed and — for
+   * "write" — read-only tokens; a route without it refuses every token (403 forbidden:access_token).
+   */
+  bearer?: "read" | "write";
   /** More valid requests (edge cases that must be accepted). */
   variants?: { name: string; status: number; setup(ctx: SetupContext): Promise<Fixture> }[];
 }
@@ -162,6 +171,31 @@ async function answeredMessage(db: Db, userId: string) {
     retrievalStatus: "disabled",
   });
   return answer;
+}
+
+/** An access token of the user's, stored the way POST /api/access-tokens stores one. */
+export async function ownedAccessToken(
+  db: Db,
+  userId: string,
+  { scope = "read+write", expiresAt = null }: { scope?: "read" | "read+write"; expiresAt?: Date | null } = {},
+): Promise<{ id: string; secret: string }> {
+  const secret = newAccessTokenSecret();
+  const token = await createAccessToken(db, {
+    userId,
+    name: "Fixture token",
+    scope,
+    tokenHash: hashAccessToken(secret),
+    expiresAt,
+    maxPerUser: Number.MAX_SAFE_INTEGER,
+  });
+  return { id: token.id, secret };
+}
+
+async function revokeAllAccessTokens(db: Db, userId: string): Promise<void> {
+  await db
+    .update(accessTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(accessTokens.userId, userId), isNull(accessTokens.revokedAt)));
 }
 
 const repeat = (s: string, n: number) => s.repeat(n);
@@ -716,6 +750,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
   },
 
   "GET /api/conversations": {
+    bearer: "read",
     access: "user",
     scope: "self",
     success: 200,
@@ -771,6 +806,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
   },
 
   "GET /api/conversations/[id]": {
+    bearer: "read",
     access: "user",
     scope: "resource",
     success: 200,
@@ -819,6 +855,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
   },
 
   "GET /api/conversations/[id]/messages": {
+    bearer: "read",
     access: "user",
     scope: "resource",
     success: 200,
@@ -880,6 +917,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
   },
 
   "PATCH /api/memories/[id]": {
+    bearer: "write",
     body: "json",
     access: "user",
     scope: "resource",
@@ -908,6 +946,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
   },
 
   "DELETE /api/memories/[id]": {
+    bearer: "write",
     access: "user",
     scope: "resource",
     success: 200,
@@ -1068,6 +1107,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
   "POST /api/inngest": inngestNotConfigured,
   "PUT /api/inngest": inngestNotConfigured,
   "GET /api/memories": {
+    bearer: "read",
     access: "user",
     scope: "self",
     success: 200,
@@ -1103,6 +1143,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
   },
 
   "POST /api/memories": {
+    bearer: "write",
     body: "json",
     access: "user",
     scope: "self",
@@ -1160,6 +1201,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
   },
 
   "GET /api/memories/[id]": {
+    bearer: "read",
     access: "user",
     scope: "resource",
     success: 200,
@@ -1173,6 +1215,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
   },
 
   "POST /api/memories/preview": {
+    bearer: "read",
     body: "json",
     access: "user",
     scope: "self",
@@ -1260,6 +1303,87 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       },
       { name: "empty currentPassword", patch: () => ({ currentPassword: "" }), field: "body.currentPassword" },
     ],
+  },
+
+  "GET /api/access-tokens": {
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const { id } = await ownedAccessToken(db, actor.id, { scope: "read" });
+      return {
+        path: "/api/access-tokens",
+        check: (res) => {
+          const { tokens } = res.json as { tokens: Record<string, unknown>[] };
+          expect(tokens.map((t) => t.id)).toContain(id);
+          for (const token of tokens) {
+            expect(Object.keys(token).sort()).toEqual(
+              ["createdAt", "expiresAt", "id", "lastUsedAt", "name", "scope", "state"].sort(),
+            );
+          }
+        },
+      };
+    },
+  },
+
+  "POST /api/access-tokens": {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 201,
+    // Other cases leave fixture tokens behind: revoke them, so the account is under its token limit.
+    setup: async ({ db, actor }) => {
+      await revokeAllAccessTokens(db, actor.id);
+      return {
+        path: "/api/access-tokens",
+        json: { name: "Claude Desktop", scope: "read", expiresInDays: 30 },
+        check: (res) => {
+          const { token, secret } = res.json as { token: { name: string; scope: string }; secret: string };
+          expect(secret).toMatch(/^llt_[A-Za-z0-9_-]{43}$/);
+          expect(token).toMatchObject({ name: "Claude Desktop", scope: "read" });
+          expect(JSON.stringify(token)).not.toContain(secret);
+        },
+      };
+    },
+    variants: [
+      {
+        name: "read+write without expiry",
+        status: 201,
+        setup: async ({ db, actor }) => {
+          await revokeAllAccessTokens(db, actor.id);
+          return { path: "/api/access-tokens", json: { name: "Cursor", scope: "read+write" } };
+        },
+      },
+      {
+        name: "expiresInDays null (never)",
+        status: 201,
+        setup: async ({ db, actor }) => {
+          await revokeAllAccessTokens(db, actor.id);
+          return { path: "/api/access-tokens", json: { name: "Script", scope: "read", expiresInDays: null } };
+        },
+      },
+    ],
+    invalid: [
+      { name: "missing name", patch: ({ name: _, ...rest }) => rest, field: "body.name" },
+      { name: "blank name", patch: (v) => ({ ...v, name: "   " }), field: "body.name" },
+      { name: "name too long", patch: (v) => ({ ...v, name: "x".repeat(101) }), field: "body.name" },
+      { name: "missing scope", patch: ({ scope: _, ...rest }) => rest, field: "body.scope" },
+      { name: "unknown scope", patch: (v) => ({ ...v, scope: "admin" }), field: "body.scope" },
+      { name: "scope write (not a scope)", patch: (v) => ({ ...v, scope: "write" }), field: "body.scope" },
+      { name: "expiry not offered", patch: (v) => ({ ...v, expiresInDays: 5 }), field: "body.expiresInDays" },
+      { name: "expiry zero", patch: (v) => ({ ...v, expiresInDays: 0 }), field: "body.expiresInDays" },
+      { name: "expiry as a string", patch: (v) => ({ ...v, expiresInDays: "30" }), field: "body.expiresInDays" },
+    ],
+  },
+
+  "DELETE /api/access-tokens/[id]": {
+    access: "user",
+    scope: "resource",
+    success: 204,
+    setup: async ({ db, actor }) => {
+      const { id } = await ownedAccessToken(db, actor.id);
+      return { path: `/api/access-tokens/${id}` };
+    },
   },
 
   "DELETE /api/account/sessions": {

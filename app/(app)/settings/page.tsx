@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/page-header";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { getDb } from "@/db/client";
+import { listAccessTokens } from "@/db/queries/access-tokens";
 import { getAccount } from "@/db/queries/users";
 import { gmailConnection, gmailConnectionView } from "@/lib/agent/mailbox";
 import { getAiRegistry } from "@/lib/ai/registry";
@@ -15,6 +16,7 @@ import { requireServerSession } from "@/lib/auth/server";
 import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import { strategySummary } from "@/lib/memory/retrieval/explain";
 import { processAssemblyConfig } from "@/lib/runtime";
+import { AccessTokens } from "./access-tokens";
 import { DeleteAccount } from "./delete-account";
 import { MemoryDefaultSwitch } from "./memory-default-switch";
 import { PasswordForm } from "./password-form";
@@ -50,9 +52,10 @@ function Section({
 export default async function SettingsPage() {
   const session = await requireServerSession("/settings");
   const db = await getDb();
-  const [account, connection] = await Promise.all([
+  const [account, connection, tokens] = await Promise.all([
     getAccount(db, { userId: session.id }),
     gmailConnection(db, session.id),
+    listAccessTokens(db, { userId: session.id }),
   ]);
   const gmailAccess = connection.state === "connected";
   const googleConfigured = isGoogleConfigured();
@@ -138,8 +141,27 @@ export default async function SettingsPage() {
         )}
       </Section>
 
+      <Section
+        id="access-tokens"
+        title="Access tokens"
+        description="Let another program use your memory: a token is sent as “Authorization: Bearer”. A read token looks memories and conversations up; read+write also adds, edits and deletes memories. Changing your password or ending all sessions ends every token."
+      >
+        <AccessTokens
+          initial={tokens.map((t) => ({
+            ...t,
+            createdAt: t.createdAt.toISOString(),
+            lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+            expiresAt: t.expiresAt?.toISOString() ?? null,
+          }))}
+        />
+      </Section>
+
       {account.hasPassword && (
-        <Section id="password" title="Password">
+        <Section
+          id="password"
+          title="Password"
+          description="Changing it signs out every other browser and device and ends every access token."
+        >
           <PasswordForm />
         </Section>
       )}
@@ -147,7 +169,7 @@ export default async function SettingsPage() {
       <Section
         id="session"
         title="Sessions"
-        description="Sign out of this browser, or sign out everywhere: “End all sessions” signs out every browser and device signed in to your account, this one included."
+        description="Sign out of this browser, or sign out everywhere: “End all sessions” signs out every browser and device signed in to your account, this one included, and ends every access token."
       >
         <div className="flex flex-wrap gap-2">
           <SignOutButton />

@@ -5,7 +5,7 @@ import { assertKnownModel } from "@/lib/chat/models";
 import { conversationCreateBody, conversationListQuery } from "@/lib/validation/chat";
 
 /** GET /api/conversations?archived=&q=&limit=&cursor= → {conversations, nextCursor}, most recent first. */
-export const GET = route({ query: conversationListQuery }, async ({ db, userId, query }) =>
+export const GET = route({ query: conversationListQuery, bearer: "read" }, async ({ db, userId, query }) =>
   listConversations(db, { userId, ...query }),
 );
 

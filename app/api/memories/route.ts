@@ -10,7 +10,7 @@ import { deleteAllBody, memoryCreateBody, memoryListQuery } from "@/lib/validati
  * is ranked by relevance unless `sort` says otherwise; by meaning, memories under the similarity
  * threshold in force are left out and counted in `hidden`.
  */
-export const GET = route({ query: memoryListQuery }, async ({ db, ai, userId, query }) => {
+export const GET = route({ query: memoryListQuery, bearer: "read" }, async ({ db, ai, userId, query }) => {
   const { match, ...filters } = query;
   const semanticEmbedding = match === "semantic" && query.q ? await ai.embedText(query.q) : undefined;
   const minSimilarity = semanticEmbedding ? thresholdFor(ai.embedder.model) : undefined;
@@ -18,9 +18,12 @@ export const GET = route({ query: memoryListQuery }, async ({ db, ai, userId, qu
 });
 
 /** POST /api/memories {content, title?, type?, importance?, tags?} → 201 {memory} (embedded, provenance user_created). */
-export const POST = route({ body: memoryCreateBody, status: 201 }, async ({ db, ai, userId, body }) => ({
-  memory: await createUserMemory(db, { userId, ...body }, ai.embedder),
-}));
+export const POST = route(
+  { body: memoryCreateBody, status: 201, bearer: "write" },
+  async ({ db, ai, userId, body }) => ({
+    memory: await createUserMemory(db, { userId, ...body }, ai.embedder),
+  }),
+);
 
 /**
  * DELETE /api/memories {confirm: "delete all"} → {deleted: n}: erases every memory and its history,

@@ -5,7 +5,7 @@ import { conversationPatchBody } from "@/lib/validation/chat";
 import { idParams } from "@/lib/validation/common";
 
 /** GET /api/conversations/:id → {conversation}; 404 not_found:conversation when missing or not yours. */
-export const GET = route({ params: idParams }, async ({ db, userId, params }) => ({
+export const GET = route({ params: idParams, bearer: "read" }, async ({ db, userId, params }) => ({
   conversation: await getConversation(db, { userId, conversationId: params.id }),
 }));
 

@@ -5,7 +5,7 @@ import { idParams } from "@/lib/validation/common";
 import { memoryPatchBody } from "@/lib/validation/memories";
 
 /** GET /api/memories/:id → {memory} with access_count, last_accessed_at and its source ids. */
-export const GET = route({ params: idParams }, async ({ db, userId, params }) => ({
+export const GET = route({ params: idParams, bearer: "read" }, async ({ db, userId, params }) => ({
   memory: await getMemory(db, { userId, memoryId: params.id }),
 }));
 
@@ -14,14 +14,17 @@ export const GET = route({ params: idParams }, async ({ db, userId, params }) =>
  * A new content or title is re-embedded; the edit is recorded (actor user) and sets edited_at.
  * 404 not_found:memory when missing or not yours; 409 conflict:memory_deleted for a deleted one.
  */
-export const PATCH = route({ params: idParams, body: memoryPatchBody }, async ({ db, ai, userId, params, body }) => ({
-  memory: await editMemory(db, { userId, memoryId: params.id, patch: body }, ai.embedder),
-}));
+export const PATCH = route(
+  { params: idParams, body: memoryPatchBody, bearer: "write" },
+  async ({ db, ai, userId, params, body }) => ({
+    memory: await editMemory(db, { userId, memoryId: params.id, patch: body }, ai.embedder),
+  }),
+);
 
 /**
  * DELETE /api/memories/:id → {memory} marked deleted (never retrieved; undo with POST …/restore); its
  * text is redacted from debug records and extraction decisions at once, and stays so after an undo.
  */
-export const DELETE = route({ params: idParams }, async ({ db, userId, params }) => ({
+export const DELETE = route({ params: idParams, bearer: "write" }, async ({ db, userId, params }) => ({
   memory: await deleteMemory(db, { userId, memoryId: params.id }),
 }));

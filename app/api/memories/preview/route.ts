@@ -10,7 +10,7 @@ import { previewBody } from "@/lib/validation/memories";
  * POST /api/memories/preview {message, conversationId?} → {trace, memoryContext, messages}: what a
  * chat turn would assemble for this message, without calling a model or counting an access.
  */
-export const POST = route({ body: previewBody }, async ({ db, ai, userId, body }) => {
+export const POST = route({ body: previewBody, bearer: "read" }, async ({ db, ai, userId, body }) => {
   const account = await getAccount(db, { userId });
   const conversation = body.conversationId
     ? await getConversation(db, { userId, conversationId: body.conversationId })
