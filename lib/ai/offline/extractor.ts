@@ -26,7 +26,7 @@
 
 import { MONTHS, WEEKDAYS } from "@/core/calendar";
 import { textCostConfig } from "@/core/config";
-import { capitalize, cutAtWhitespace, takeChars, takeUnits, uncapitalize } from "@/core/text";
+import { capitalize, cutAtWhitespace, takeUnits, uncapitalize } from "@/core/text";
 import type { MemoryType } from "@/db/schema";
 import type { ConversationMessage } from "@/lib/memory/extraction/prompt";
 import {
@@ -175,11 +175,13 @@ const SENTENCE_BREAK =
  * at a place (", so that's where I live", ", which is where we're based": reference.ts resolves it),
  * a clause about someone else (", that's my brother"), and a colon before a first-person clause
  * ("Quick update for your notes: I'm in Kraków now").
+ * Each lookbehind scans back to the sentence's start, so a lookahead for the text it guards comes
+ * first: the scan runs only where a break can be, not at every character.
  */
 /** Past verbs of a change of state that open a clause without its subject ("…, got my residence card", "… and found out …"). */
 const ELIDED_CHANGE = "(?:got|sold|quit|left|gave up|found out|retired|joined|signed|swapped|bought|moved|started)";
 const CLAUSE_BREAK = new RegExp(
-  String.raw`(?<!^[\p{L}'-]+),?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|,\s+(?=(?:that's|that is|that was)\s+(?:my|our)\s)|\s+[—–-]+\s+|:\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|(?<=\S\s+\S+),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|,\s+(?=${ELIDED_CHANGE}\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve|\p{L}+ed|got|sold|quit|left)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned|${ELIDED_CHANGE})\s)`,
+  String.raw`(?=,?\s)(?<!^[\p{L}'-]+),?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|,\s+(?=(?:that's|that is|that was)\s+(?:my|our)\s)|\s+[—–-]+\s+|:\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|(?=,)(?<=\S\s+\S+),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|,\s+(?=${ELIDED_CHANGE}\s)|(?=\s+and\s)(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve|\p{L}+ed|got|sold|quit|left)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned|${ELIDED_CHANGE})\s)`,
   "iu",
 );
 
