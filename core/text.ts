@@ -25,7 +25,11 @@ export function cutAtWhitespace(text: string, max: number): string[] {
   while (text.length - start > max) {
     let end = start + max;
     while (end > start && !/\s/.test(text.charAt(end - 1))) end -= 1;
-    if (end === start) end = start + takeUnits(text.slice(start, start + max), max).length || start + max;
+    if (end === start) {
+      // No whitespace in reach: cut at max units, before a high surrogate whose pair would be split.
+      end = start + max;
+      if (max > 1 && /[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end -= 1;
+    }
     pieces.push(text.slice(start, end));
     start = end;
   }
