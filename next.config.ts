@@ -91,10 +91,12 @@ const nextConfig: NextConfig = {
   // Loaded from node_modules at run time, not bundled: the database drivers and the logger read
   // native or wasm files; drizzle-orm must be the same copy as its PGlite driver, which db/client.ts
   // loads untraced; gpt-tokenizer's o200k tables (~3 MB) were otherwise bundled into every chunk
-  // group that counts tokens (eleven copies in the chat route's function).
+  // group that counts tokens (eleven copies in the chat route's function). @node-rs/bcrypt loads
+  // its platform's native binding (a .node file in @node-rs/bcrypt-<platform>) with require.
   serverExternalPackages: [
     "@electric-sql/pglite",
     "@electric-sql/pglite-pgvector",
+    "@node-rs/bcrypt",
     "drizzle-orm",
     "gpt-tokenizer",
     "pg",

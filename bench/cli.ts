@@ -7,6 +7,8 @@
  *   --db postgres,pglite  --sizes 1000,10000  --questions 200  --rounds 2  --out DIR
  *   --no-chat  --chat-sizes 1000,10000  --no-retrieval (chat turns only)
  *   --skip in-app,hnsw-nearest        leave contenders out (the in-app baseline takes seconds per question at 100k)
+ *   --no-health-load                  leave out /api/health under 40 sign-ins and one worst-case message (bench/event-loop.ts)
+ *   --health-load-only                only that
  *
  * Postgres: TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/test); each size
  * seeds its own database `lifeline_bench_<size>_<embedder>` once and reuses it in later runs.
@@ -26,6 +28,7 @@ import { HttpClient } from "@/tests/http-client";
 import { startTestServer } from "@/tests/http-server";
 import { type ChatUser, timeChatTurn } from "./chat-turn";
 import { generateQuestions } from "./corpus";
+import { formatHealthUnderLoad, type HealthUnderLoad, healthUnderLoad } from "./event-loop";
 import { type Agreement, type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
 import {
   type Answer,
@@ -55,6 +58,9 @@ export interface BenchOptions {
   retrieval: boolean;
   /** Contenders left out of the run. */
   skip: string[];
+  /** /api/health under 40 sign-ins and one worst-case message, before and after issue 25 (bench/event-loop.ts). */
+  healthLoad: boolean;
+  healthLoadOnly: boolean;
   concurrentUsers: number;
   out: string;
 }
@@ -82,6 +88,8 @@ export function parseArgs(argv: readonly string[], now = new Date()): BenchOptio
     questions: Number(value("--questions") ?? (quick ? 50 : 200)),
     rounds: Number(value("--rounds") ?? (quick ? 1 : 2)),
     chat: !argv.includes("--no-chat"),
+    healthLoad: !argv.includes("--no-health-load"),
+    healthLoadOnly: argv.includes("--health-load-only"),
     chatSizes: numbers(value("--chat-sizes")) ?? (quick ? [1_000] : [1_000, 10_000]),
     retrieval: !argv.includes("--no-retrieval"),
     skip: value("--skip")?.split(",") ?? [],
@@ -299,7 +307,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   console.error(`bench: embedder ${embedder.model}; ${questions.length} questions × ${options.rounds} rounds`);
 
   const results: BenchResult[] = [];
-  for (const kind of options.dbs) {
+  for (const kind of options.healthLoadOnly ? [] : options.dbs) {
     for (const size of options.sizes[kind]) {
       console.error(`\n${kind}, ${size} memories for the measured user, ${OTHER_USERS} other users`);
       const database = await openBenchDatabase(kind, size, embedder.model);
@@ -356,15 +364,34 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
   }
 
+  let healthUnderLoadResults: HealthUnderLoad[] | undefined;
+  if (options.healthLoad || options.healthLoadOnly) {
+    console.error("\n/api/health under 40 sign-ins and one worst-case message (PGlite in memory)…");
+    const database = await openDatabase({ kind: "pglite", migrate: true });
+    setDatabase(database);
+    const server = await startTestServer({ database });
+    try {
+      healthUnderLoadResults = [];
+      for (const contender of ["before", "after"] as const)
+        healthUnderLoadResults.push(await healthUnderLoad(server.url, contender));
+    } finally {
+      await server.close();
+      await database.close();
+      setDatabase(undefined);
+    }
+  }
+
   const report: BenchReport = {
     at: now.toISOString(),
     embedder: embedder.model,
     questions: questions.length,
     rounds: options.rounds,
     results,
+    ...(healthUnderLoadResults ? { healthUnderLoad: healthUnderLoadResults } : {}),
   };
   await writeReport(options.out, report);
-  console.log(formatTable(report));
+  if (results.length > 0) console.log(formatTable(report));
+  if (healthUnderLoadResults) console.log(`\n${formatHealthUnderLoad(healthUnderLoadResults)}`);
   console.log(`\nwritten: ${options.out}.json, ${options.out}.svg`);
   return 0;
 }

@@ -1,5 +1,6 @@
 /** The bench's report: the JSON shape, a table for stdout and an SVG chart of p50/p95 by contender. */
 import type { DbKind } from "@/db/client";
+import type { HealthUnderLoad } from "./event-loop";
 import type { Latency } from "./stats";
 
 export interface BenchResult {
@@ -37,6 +38,8 @@ export interface BenchReport {
   questions: number;
   rounds: number;
   results: BenchResult[];
+  /** bench/event-loop.ts: /api/health under 40 sign-ins and one worst-case message, before and after issue 25. */
+  healthUnderLoad?: HealthUnderLoad[];
 }
 
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));

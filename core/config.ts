@@ -220,6 +220,26 @@ export const answerConfig = {
   sweepIntervalMs: 60_000,
 } as const;
 
+/**
+ * CPU bounds of the text readers, so that one message's cost grows linearly with its length
+ * (issue 25: 15,000 emoji took ~9 s of event-loop time; docs/performance.md § One message's CPU).
+ */
+export const textCostConfig = {
+  /**
+   * The tokenizer's byte-pair merge is quadratic in the length of one pre-token (a run of emoji or
+   * CJK, one long "word" is one pre-token): a longer one is encoded in pieces of this many UTF-16
+   * units. Ordinary words are far shorter, so their counts are exact; a cut can cost a few tokens
+   * per piece against the provider's own count, which only budgets use.
+   */
+  maxPretokenChars: 64,
+  /**
+   * The offline extractor reads a sentence of at most this many characters: a longer one is read
+   * in pieces of at most this length cut at whitespace (several of its rules are regular
+   * expressions whose cost is quadratic in the sentence). A statement about the user is far shorter.
+   */
+  maxSentenceChars: 400,
+} as const;
+
 /** The longest chat message, in characters: lib/validation/chat.ts explains the number; the composer caps input with it. */
 export const MESSAGE_MAX_CHARS = 15_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capitalize, takeChars, truncateChars, uncapitalize } from "./text";
+import { capitalize, cutAtWhitespace, takeChars, takeUnits, truncateChars, uncapitalize } from "./text";
 
 describe("cutting text by characters", () => {
   it("counts code points and never leaves half a surrogate pair", () => {
@@ -16,5 +16,26 @@ describe("first letter case", () => {
     expect(uncapitalize("Self-employed BMW mechanic")).toBe("self-employed BMW mechanic");
     expect(capitalize("")).toBe("");
     expect(uncapitalize("")).toBe("");
+  });
+});
+
+describe("cutting text into bounded pieces", () => {
+  it("takeUnits counts UTF-16 units (what .length and zod count) and drops a half surrogate pair", () => {
+    expect(takeUnits("abcdef", 4)).toBe("abcd");
+    expect(takeUnits("a🎻b", 2)).toBe("a");
+    expect(takeUnits("short", 9)).toBe("short");
+  });
+
+  it("cutAtWhitespace: pieces of at most max units, cut after whitespace when there is some, joined back to the text", () => {
+    const text = "I live in Lisbon and work at a bakery near the river";
+    const pieces = cutAtWhitespace(text, 12);
+    expect(pieces.join("")).toBe(text);
+    expect(pieces.every((piece) => piece.length <= 12)).toBe(true);
+    expect(pieces.slice(0, -1).every((piece) => /\s$/.test(piece))).toBe(true);
+    const emoji = "🎻".repeat(25);
+    const cut = cutAtWhitespace(emoji, 7);
+    expect(cut.join("")).toBe(emoji);
+    expect(cut.every((piece) => piece.length <= 7 && !/\p{Cs}/u.test(piece))).toBe(true);
+    expect(cutAtWhitespace("short", 10)).toEqual(["short"]);
   });
 });

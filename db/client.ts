@@ -81,6 +81,72 @@ export function describeDatabaseUrl(url: string): string {
   }
 }
 
+/** The host and port a DATABASE_URL connects to ("db.example.com:5432"; Postgres's default port when none is given). */
+export function databaseHostPort(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname || "localhost"}:${parsed.port || "5432"}`;
+  } catch {
+    return "(unparsable URL)";
+  }
+}
+
+/** Socket and DNS errors: the server at the URL was not reached at all (no answer, no such host, refused). */
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EHOSTDOWN",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/**
+ * Why `error` says the database server was not reached, as one line ("connect ECONNREFUSED
+ * 127.0.0.1:1"), or null when it was reached (a refused password, a missing database, pgvector).
+ * node-postgres passes the socket's error through; for a host name with several addresses it is an
+ * AggregateError with one error per address and an empty message.
+ */
+export function unreachableCause(error: unknown): string | null {
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): string | null => {
+    if (!value || typeof value !== "object" || seen.has(value)) return null;
+    seen.add(value);
+    const { code, message, errors, cause } = value as {
+      code?: unknown;
+      message?: unknown;
+      errors?: unknown;
+      cause?: unknown;
+    };
+    if (typeof code === "string" && UNREACHABLE_CODES.has(code)) {
+      const inner = Array.isArray(errors) ? errors.map((e) => (e as Error)?.message).filter(Boolean) : [];
+      return inner.length > 0 ? inner.join("; ") : typeof message === "string" && message ? message : code;
+    }
+    if (Array.isArray(errors))
+      for (const inner of errors) {
+        const found = visit(inner);
+        if (found) return found;
+      }
+    return visit(cause);
+  };
+  return visit(error);
+}
+
+/** The Postgres server at DATABASE_URL (or the migrations' URL) could not be reached; the message names it and the cause. */
+export class DatabaseUnreachableError extends Error {
+  override readonly name = "DatabaseUnreachableError";
+}
+
+function unreachableError(error: unknown, variable: string, url: string): unknown {
+  const cause = unreachableCause(error);
+  if (!cause) return error;
+  return new DatabaseUnreachableError(`cannot reach the database at ${variable} (${databaseHostPort(url)}): ${cause}`, {
+    cause: error,
+  });
+}
+
 /** pgvector in one database: its installed version, and the version the server could install. */
 export interface PgvectorState {
   installed: string | null;
@@ -215,7 +281,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       else await checkPgvector(pool, url, false);
     } catch (error) {
       await pool.end();
-      throw error;
+      // Migrating connects to the direct URL first when one is set beside a pooled DATABASE_URL.
+      const direct = options.migrate && options.migrationUrl && options.migrationUrl !== url;
+      throw direct && unreachableCause(error)
+        ? unreachableError(
+            error,
+            "the migrations' URL (DATABASE_URL_UNPOOLED or POSTGRES_URL_NON_POOLING)",
+            options.migrationUrl ?? url,
+          )
+        : unreachableError(error, "DATABASE_URL", url);
     }
     return database;
   }

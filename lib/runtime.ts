@@ -14,7 +14,7 @@ import {
 } from "@/core/config";
 import { parseEnv, env as processEnv, type RawEnv } from "@/core/env";
 import { logger } from "@/core/logger";
-import { getDatabase, getDb, optionsFromEnv } from "@/db/client";
+import { DatabaseUnreachableError, getDatabase, getDb, optionsFromEnv } from "@/db/client";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { recoverInterruptedSends } from "@/lib/agent/approval";
 import { getAiRegistry } from "@/lib/ai/registry";
@@ -100,9 +100,32 @@ export async function resumeExtractions(env: RawEnv = processEnv()): Promise<num
 }
 
 /** register()'s call: never throws and never delays the start. */
+// Whether the unreachable database was reported since it was last reached (one line, not one per task).
+const globalForUnreachable = globalThis as unknown as { __lifelineDbUnreachableReported?: boolean };
+
+/**
+ * Logs a failed background task. The tasks a start runs (and the periodic sweep) all need the
+ * database: when it cannot be reached, the first says so ("cannot reach the database at
+ * DATABASE_URL (host:port): cause", db/client.ts) and the others stay quiet until it is reached again.
+ */
+function logBackgroundFailure(error: unknown, message: string): void {
+  if (error instanceof DatabaseUnreachableError) {
+    if (globalForUnreachable.__lifelineDbUnreachableReported) return;
+    globalForUnreachable.__lifelineDbUnreachableReported = true;
+    logger.error(error.message);
+    return;
+  }
+  logger.error({ err: error }, message);
+}
+
+/** A background task reached the database: the next time it cannot be reached is reported again. */
+function databaseReached(): void {
+  globalForUnreachable.__lifelineDbUnreachableReported = false;
+}
+
 export function resumeExtractionsInBackground(): void {
   void resumeExtractions().catch((error: unknown) =>
-    logger.error({ err: error }, "could not resume pending memory extractions (they resume at the next start)"),
+    logBackgroundFailure(error, "could not resume pending memory extractions (they resume at the next start)"),
   );
 }
 
@@ -114,8 +137,11 @@ export function resumeExtractionsInBackground(): void {
  */
 export function checkDatabaseInBackground(env: RawEnv = processEnv()): void {
   if (optionsFromEnv(env).kind !== "postgres") return;
-  void getDatabase().catch((error: unknown) =>
-    logger.error({ err: error }, error instanceof Error ? error.message : "could not open the database"),
+  void getDatabase().then(databaseReached, (error: unknown) =>
+    logBackgroundFailure(
+      error,
+      error instanceof Error && error.message ? error.message : "could not open the database",
+    ),
   );
 }
 
@@ -153,11 +179,11 @@ const globalForSweep = globalThis as unknown as { __lifelineAnswerSweep?: NodeJS
  */
 export function sweepInterruptedAnswersInBackground(env: RawEnv = processEnv()): void {
   const sweep = () => {
-    void recoverInterruptedAnswersNow(env).catch((error: unknown) =>
-      logger.error({ err: error }, "could not look for interrupted answers (the next sweep tries again)"),
+    void recoverInterruptedAnswersNow(env).then(databaseReached, (error: unknown) =>
+      logBackgroundFailure(error, "could not look for interrupted answers (the next sweep tries again)"),
     );
     void recoverInterruptedSendsNow(env).catch((error: unknown) =>
-      logger.error({ err: error }, "could not look for interrupted email sends (the next sweep tries again)"),
+      logBackgroundFailure(error, "could not look for interrupted email sends (the next sweep tries again)"),
     );
   };
   sweep();
@@ -244,8 +270,8 @@ export function reembedInBackground(env: RawEnv = processEnv()): void {
     jobRunnerKind(env) === "inngest" ? requestReembedOnInngest() : reembedAfterEmbedderChange(env);
   globalForReembed.__lifelineReembed = run
     .catch((error: unknown) => {
-      logger.error(
-        { err: error },
+      logBackgroundFailure(
+        error,
         "could not re-embed memories for the configured embedder (the next start or npm run memories:reembed continues)",
       );
       return null;

@@ -6,13 +6,14 @@
  * characters (up to 800 UTF-8 bytes): without the pre-hash, two long passwords sharing their first
  * 72 bytes would be interchangeable. base64(SHA-256(password)) is 44 ASCII bytes, all of them read.
  *
- * Hashing is deliberately slow (~0.25 s of CPU per call with bcryptjs, on the event loop), so a
- * burst of sign-in attempts could starve every other request. At most HASH_CONCURRENCY hashes or
- * comparisons run at once per process; up to HASH_QUEUE more wait, each at most HASH_WAIT_MS; beyond
+ * Hashing is deliberately slow (~0.25 s of CPU per call at cost 12). It runs in native code on
+ * libuv's thread pool (@node-rs/bcrypt), not on the event loop, so other requests go on meanwhile;
+ * it still takes a core, so at most HASH_CONCURRENCY hashes or comparisons run at once per process
+ * (libuv's pool has 4 threads, shared with DNS and file I/O); up to HASH_QUEUE more wait, each at most HASH_WAIT_MS; beyond
  * that `PasswordHashingBusy` is thrown (answered 429 with Retry-After, or a "busy" sign-in error).
  */
 import { createHash, randomBytes } from "node:crypto";
-import bcrypt from "bcryptjs";
+import { hash as bcryptHash, verify as bcryptVerify } from "@node-rs/bcrypt";
 import { env } from "@/core/env";
 
 export const DEFAULT_BCRYPT_COST = 12;
@@ -92,7 +93,7 @@ async function withHashingSlot<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return withHashingSlot(() => bcrypt.hash(prehash(password), bcryptCost()));
+  return withHashingSlot(() => bcryptHash(prehash(password), { cost: bcryptCost() }));
 }
 
 /** A throw-away hash per cost, made once per process on first use. */
@@ -101,7 +102,7 @@ function dummyHash(): Promise<string> {
   const cost = bcryptCost();
   let hash = dummyHashes.get(cost);
   if (!hash) {
-    hash = bcrypt.hash(randomBytes(16).toString("hex"), cost);
+    hash = bcryptHash(randomBytes(16).toString("hex"), { cost });
     dummyHashes.set(cost, hash);
   }
   return hash;
@@ -115,8 +116,8 @@ function dummyHash(): Promise<string> {
 export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
   if (!hash) {
     const dummy = await dummyHash();
-    await withHashingSlot(() => bcrypt.compare(prehash(password), dummy));
+    await withHashingSlot(() => bcryptVerify(prehash(password), dummy));
     return false;
   }
-  return withHashingSlot(() => bcrypt.compare(prehash(password), hash));
+  return withHashingSlot(() => bcryptVerify(prehash(password), hash));
 }

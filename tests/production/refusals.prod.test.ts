@@ -3,8 +3,8 @@
  * setting prints a clear error naming the variable — one server per case, started at the same
  * time. The first five are refused by instrumentation.ts register() (core/env.ts), which Next
  * prints as "An error occurred while loading instrumentation hook: …" and then fails every
- * request; the last one starts, prints the database's problem at start (lib/runtime.ts
- * checkDatabaseInBackground) and reports it in /api/health.
+ * request; the last two start, print the database's problem at start (lib/runtime.ts
+ * checkDatabaseInBackground) and report it in /api/health.
  */
 import { Client } from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -93,6 +93,30 @@ describe.concurrent("next start in production refuses unsafe or broken settings,
     );
     // Refused either way: next.config.ts stops the start, or register() fails every request.
     expect([500, "exited"]).toContain(status);
+  });
+
+  it("an unreachable database: named with its host and port and the cause, once, and in /api/health", async () => {
+    // Port 1 on the loopback: nothing listens there, so every connection is refused at once.
+    const { status, server } = await startAndExpectServer(
+      { ...SAFE, DATABASE_URL: "postgresql://lifeline:secret-password@127.0.0.1:1/lifeline" },
+      /cannot reach the database at DATABASE_URL \(127\.0\.0\.1:1\): connect ECONNREFUSED 127\.0\.0\.1:1/,
+    );
+    expect(status).toBe(503);
+    const health = await fetch(`${server.url}/api/health`, {
+      headers: { authorization: `Bearer ${SAFE.LIFELINE_HEALTH_TOKEN}` },
+    });
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({
+      ok: false,
+      failing: "db",
+      error: "cannot reach the database at DATABASE_URL (127.0.0.1:1): connect ECONNREFUSED 127.0.0.1:1",
+    });
+    // Every start-up task (the check, resuming extractions, the sweeps, re-embedding) met the same
+    // error; only the first reports it, and no task's own line hides it.
+    const output = server.output();
+    expect(output.match(/cannot reach the database at DATABASE_URL/g)).toHaveLength(1);
+    expect(output).not.toMatch(/could not (?:re-embed|resume|look for)/);
+    expect(output).not.toContain("secret-password");
   });
 
   it("a database without pgvector (not enabled, and a role that may not enable it)", async () => {

@@ -11,6 +11,8 @@
  *   no trace of one made with one (OPENAI_API_KEY or OPENAI_BASE_URL);
  * - the instrumentation hook's own trace holds neither, whatever the build;
  * - gpt-tokenizer's tables are in no bundled chunk (one copy, in node_modules);
+ * - every route that hashes or checks a password carries @node-rs/bcrypt's native binding (the
+ *   `.node` file of this platform's package), so a deployment can load it;
  * - no trace holds the whole project (the symptom of a file read the tracer cannot scope).
  *
  * The build's configuration is read back from `.next/required-server-files.json`, so this checks
@@ -101,6 +103,20 @@ describe("the production build's file traces", () => {
     expect(bundled).toEqual([]);
     const table = path.join(process.cwd(), "node_modules", "gpt-tokenizer", "esm", "bpeRanks", "o200k_base.js");
     expect(ranks.test(readFileSync(table, "utf8"))).toBe(true);
+  });
+
+  it("carries the native bcrypt binding in every route that hashes or checks a password", () => {
+    const binding = path.join(process.cwd(), "node_modules", "@node-rs") + path.sep;
+    const hashing = ["auth/[...nextauth]", "auth/register", "account/password"].map((route) =>
+      path.join("server", "app", "api", ...route.split("/"), "route.js.nft.json"),
+    );
+    for (const name of hashing) {
+      const trace = all.find((t) => t.name === name);
+      expect(trace, name).toBeDefined();
+      const native = trace?.files.filter((file) => file.startsWith(binding) && file.endsWith(".node")) ?? [];
+      expect(native.length, `${name} carries a .node file of @node-rs/bcrypt-<platform>`).toBeGreaterThan(0);
+      expect(native.every((file) => statSync(file, { throwIfNoEntry: false })?.isFile())).toBe(true);
+    }
   });
 
   it("traces no function with the whole project in it", () => {

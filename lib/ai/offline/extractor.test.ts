@@ -107,6 +107,25 @@ describe("titleConversationOffline", () => {
     ]);
     expect(title).toBe("One two three four five six seven eight");
   });
+
+  it("titles one word longer than 100 characters with its first 100 (it used to fail the title schema)", () => {
+    for (const word of ["a".repeat(15_000), "我喜欢徒步旅行".repeat(30)]) {
+      const { title } = titleConversationOffline([{ role: "user", content: word }]);
+      expect(title.length).toBe(100);
+      expect(word.toUpperCase().startsWith(title.toUpperCase())).toBe(true);
+    }
+  });
+});
+
+describe("extractMemoriesOffline on long input", () => {
+  it("a sentence longer than the bound is read in pieces and the other sentences as before", () => {
+    const filler = "and then we talked about nothing much at all ".repeat(20);
+    const { memories } = extractMemoriesOffline({
+      currentDate: "2026-12-01",
+      userMessage: `I live in Lisbon. ${filler}and that is all`,
+    });
+    expect(memories.map((memory) => memory.content)).toContain("Lives in Lisbon");
+  });
 });
 
 describe("extractMemoriesOffline: questions, hypotheticals and changes of state", () => {

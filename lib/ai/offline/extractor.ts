@@ -25,7 +25,8 @@
  */
 
 import { MONTHS, WEEKDAYS } from "@/core/calendar";
-import { capitalize, takeChars, uncapitalize } from "@/core/text";
+import { textCostConfig } from "@/core/config";
+import { capitalize, cutAtWhitespace, takeUnits, uncapitalize } from "@/core/text";
 import type { MemoryType } from "@/db/schema";
 import type { ConversationMessage } from "@/lib/memory/extraction/prompt";
 import {
@@ -126,8 +127,10 @@ const VACUOUS_OBJECTS = /^(?:it|that|this|them|you|those|these|him|her|so much|a
 /** Cuts `text` at a word boundary to at most `max` characters. */
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  const cut = text.slice(0, max + 1).replace(/\s+\S*$/, "");
-  return (cut.length > 0 ? cut : takeChars(text, max)).trimEnd();
+  const head = text.slice(0, max + 1);
+  // At the last whitespace; a text with none in reach (one long word) is cut at `max` units.
+  const cut = /\s/.test(head) ? head.replace(/\s+\S*$/, "") : "";
+  return (cut.length > 0 ? cut : takeUnits(text, max)).trimEnd();
 }
 
 function cleanObject(text: string): string {
@@ -172,11 +175,13 @@ const SENTENCE_BREAK =
  * at a place (", so that's where I live", ", which is where we're based": reference.ts resolves it),
  * a clause about someone else (", that's my brother"), and a colon before a first-person clause
  * ("Quick update for your notes: I'm in Kraków now").
+ * Each lookbehind scans back to the sentence's start, so a lookahead for the text it guards comes
+ * first: the scan runs only where a break can be, not at every character.
  */
 /** Past verbs of a change of state that open a clause without its subject ("…, got my residence card", "… and found out …"). */
 const ELIDED_CHANGE = "(?:got|sold|quit|left|gave up|found out|retired|joined|signed|swapped|bought|moved|started)";
 const CLAUSE_BREAK = new RegExp(
-  String.raw`(?<!^[\p{L}'-]+),?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|,\s+(?=(?:that's|that is|that was)\s+(?:my|our)\s)|\s+[—–-]+\s+|:\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|(?<=\S\s+\S+),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|,\s+(?=${ELIDED_CHANGE}\s)|(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve|\p{L}+ed|got|sold|quit|left)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned|${ELIDED_CHANGE})\s)`,
+  String.raw`(?=,?\s)(?<!^[\p{L}'-]+),?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|,\s+(?=(?:that's|that is|that was)\s+(?:my|our)\s)|\s+[—–-]+\s+|:\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|(?=,)(?<=\S\s+\S+),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|,\s+(?=${ELIDED_CHANGE}\s)|(?=\s+and\s)(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve|\p{L}+ed|got|sold|quit|left)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned|${ELIDED_CHANGE})\s)`,
   "iu",
 );
 
@@ -284,23 +289,32 @@ function splitClauses(text: string): Clause[] {
   const parts = text.split(SENTENCE_BREAK);
   const clauses: Clause[] = [];
   for (let i = 0; i < parts.length; i += 2) {
-    const sentence = parts[i] ?? "";
-    const sentenceStatement = normaliseStatement(sentence);
-    const mood = sentenceMood(sentenceStatement, parts[i + 1] ?? "");
-    for (const raw of sentence.split(CLAUSE_BREAK)) {
-      const clause = raw?.trim() ?? "";
-      if (clause.length === 0) continue;
-      const statement = normaliseStatement(clause);
-      const own = clauseMood(statement);
-      const reminder = REMINDER_REQUEST.test(statement);
-      clauses.push({
-        clause,
-        statement,
-        mood: reminder ? "statement" : mood !== "statement" ? mood : own,
-        sentence,
-        sentenceStatement,
-      });
-    }
+    // A sentence longer than the bound is read in pieces (each a sentence ending as this one does):
+    // the rules' cost is quadratic in a sentence's length, so it stays linear in the message's.
+    for (const sentence of cutAtWhitespace(parts[i] ?? "", textCostConfig.maxSentenceChars))
+      clauses.push(...clausesOf(sentence, parts[i + 1] ?? ""));
+  }
+  return clauses;
+}
+
+/** The clauses of one sentence, each with its mood (`end`: the punctuation that ended the sentence). */
+function clausesOf(sentence: string, end: string): Clause[] {
+  const sentenceStatement = normaliseStatement(sentence);
+  const mood = sentenceMood(sentenceStatement, end);
+  const clauses: Clause[] = [];
+  for (const raw of sentence.split(CLAUSE_BREAK)) {
+    const clause = raw?.trim() ?? "";
+    if (clause.length === 0) continue;
+    const statement = normaliseStatement(clause);
+    const own = clauseMood(statement);
+    const reminder = REMINDER_REQUEST.test(statement);
+    clauses.push({
+      clause,
+      statement,
+      mood: reminder ? "statement" : mood !== "statement" ? mood : own,
+      sentence,
+      sentenceStatement,
+    });
   }
   return clauses;
 }
