@@ -360,9 +360,9 @@ export const memories = pgTable(
 
 /**
  * How often, and when last, each memory went into a prompt or a tool's answer (lib/memory/retrieval/access.ts).
- * Its own narrow table (migration 0009), not columns of `memories`: a memory's row holds its 6 KB vector in line,
- * so counting an access there rewrote the whole row and every index entry of it (HNSW and GIN included) on every
- * chat turn; here it is a small in-place (HOT) update. A memory never read has no row (count 0, never).
+ * Its own narrow table (migration 0009), not columns of `memories`: a memory's row holds its vector in line,
+ * so counting an access there rewrote the whole row and every index entry of it (GIN included) on every chat
+ * turn; here it is a small in-place (HOT) update. A memory never read has no row (count 0, never).
  */
 export const memoryUsage = pgTable("memory_usage", {
   memoryId: uuid("memory_id")
