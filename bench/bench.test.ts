@@ -50,6 +50,6 @@ describe("bench options", () => {
     expect(full.dbs).toEqual(["postgres"]);
     expect(() => parseArgs(["--db", "mysql"])).toThrow(/unknown database/);
     expect(quick.skip).toEqual([]);
-    expect(parseArgs(["--skip", "in-app,hnsw-nearest"]).skip).toEqual(["in-app", "hnsw-nearest"]);
+    expect(parseArgs(["--skip", "in-app,floor"]).skip).toEqual(["in-app", "floor"]);
   });
 });

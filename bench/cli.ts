@@ -6,7 +6,7 @@
  *   npm run bench -- --quick          Postgres (1k, 10k) and PGlite (1k), 50 questions × 1 (< 3 min)
  *   --db postgres,pglite  --sizes 1000,10000  --questions 200  --rounds 2  --out DIR
  *   --no-chat  --chat-sizes 1000,10000  --no-retrieval (chat turns only)
- *   --skip in-app,hnsw-nearest        leave contenders out (the in-app baseline takes seconds per question at 100k)
+ *   --skip in-app,floor               leave contenders out (the in-app baseline takes seconds per question at 100k)
  *   --no-health-load                  leave out /api/health under 40 sign-ins and one worst-case message (bench/event-loop.ts)
  *   --health-load-only                only that
  *
@@ -34,8 +34,7 @@ import {
   type Answer,
   agreement,
   type Contender,
-  exactNearest,
-  hnswNearest,
+  floorPass,
   inAppBaseline,
   type Question,
   type RetrievalContext,
@@ -327,19 +326,13 @@ export async function main(argv: readonly string[]): Promise<number> {
             hybrid: statement("hybrid"),
             weighted: statement("weighted"),
             "in-app": inAppBaseline,
-            "hnsw-nearest": hnswNearest,
+            floor: floorPass,
           };
           const contenders = Object.fromEntries(Object.entries(all).filter(([name]) => !options.skip.includes(name)));
           const { latency, tops } = await timeContenders(context, questions, options.rounds, contenders);
-          const hnsw = tops.get("hnsw-nearest");
-          const recall = [];
-          if (hnsw)
-            for (const [i, question] of questions.entries())
-              recall.push(agreement(await exactNearest(context, question), hnsw[i]?.top ?? []).recall);
           const agreements = AGREEING.filter(([a, b]) => tops.has(a) && tops.has(b));
           Object.assign(result, {
             latency,
-            hnswRecallAt5: hnsw ? mean(recall) : undefined,
             agreement: agreements.map(([reference, contender]) => agreementOf(tops, reference, contender)),
           });
         }

@@ -9,10 +9,8 @@ export interface BenchResult {
   size: number;
   /** Other users' memories in the same table. */
   otherRows: number;
-  /** Per contender (hybrid, weighted, in-app, hnsw-nearest, …). */
+  /** Per contender (hybrid, weighted, in-app, floor). */
   latency: Record<string, Latency>;
-  /** Share of the exact nearest 5 that the HNSW index returned (absent: --no-retrieval). */
-  hnswRecallAt5?: number;
   /**
    * Pairs of contenders that must agree, over the questions: the share whose top 5 (same memories,
    * same order) is `reference`'s (the weighted statement against the in-app baseline, which scores
@@ -49,7 +47,7 @@ export function formatTable(report: BenchReport): string {
     `Retrieval latency, ms (p50 / p95 / p99) — ${report.questions} questions × ${report.rounds}, embedder ${report.embedder}`,
   ];
   const contenders = [...new Set(report.results.flatMap((result) => Object.keys(result.latency)))];
-  const header = ["db", "N per user", ...contenders, "hnsw recall@5"];
+  const header = ["db", "N per user", ...contenders];
   const rows = report.results
     .filter((result) => Object.keys(result.latency).length > 0)
     .map((result) => [
@@ -59,9 +57,16 @@ export function formatTable(report: BenchReport): string {
         const latency = result.latency[name];
         return latency ? `${ms(latency.p50)} / ${ms(latency.p95)} / ${ms(latency.p99)}` : "—";
       }),
-      result.hnswRecallAt5 === undefined ? "—" : result.hnswRecallAt5.toFixed(2),
     ]);
   lines.push(table(header, rows));
+  const ratios = report.results.flatMap((result) => {
+    const ratio = ratioOf(result);
+    return ratio ? [[result.db, result.size.toLocaleString("en"), ratio.overFloor, ratio.inAppOver]] : [];
+  });
+  if (ratios.length > 0) {
+    lines.push("", "Ratios of p95 in the same run (the issue's targets: hybrid ≤ 1.5× floor, in-app ≥ 20× hybrid)");
+    lines.push(table(["db", "N per user", "hybrid / floor", "in-app / hybrid"], ratios));
+  }
   const agreements = report.results.flatMap((result) => (result.agreement ?? []).map((a) => ({ result, a })));
   if (agreements.length > 0) {
     const share = (x: number | undefined) => (x === undefined ? "—" : `${(x * 100).toFixed(1)}%`);
@@ -99,6 +104,14 @@ export function formatTable(report: BenchReport): string {
     );
   }
   return lines.join("\n");
+}
+
+/** hybrid's p95 over the floor's, and the in-app baseline's over hybrid's ("—" for a contender not run). */
+export function ratioOf(result: BenchResult): { overFloor: string; inAppOver: string } | null {
+  const { hybrid, floor, "in-app": inApp } = result.latency;
+  if (!hybrid) return null;
+  const x = (a: number | undefined, b: number | undefined) => (a && b ? `${(a / b).toFixed(2)}×` : "—");
+  return { overFloor: x(hybrid.p95, floor?.p95), inAppOver: x(inApp?.p95, hybrid.p95) };
 }
 
 function table(header: string[], rows: string[][]): string {

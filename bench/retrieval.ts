@@ -4,13 +4,11 @@
  *   (lib/memory/retrieval/retrieve.ts: one statement, every comparable memory scored);
  * - the in-app baseline: the earlier app's design — fetch every vector of the user and score in
  *   application code (here TypeScript with score.ts, the reference formula; there Python);
- * - the HNSW index alone: nearest by cosine, filtered to the user (no threshold, no score), with
- *   its recall against the exact nearest 5.
+ * - the floor: a bare pass over the user's stored vectors (what an exact scan cannot beat).
  */
 import { sql } from "drizzle-orm";
 import { retrievalStrategies } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
-import { vectorLiteral } from "@/db/queries/vectors";
 import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import { retrieveSemantic, type SemanticConfig } from "@/lib/memory/retrieval/retrieve";
 import { cosineSimilarity, rankCandidates } from "@/lib/memory/retrieval/score";
@@ -78,31 +76,18 @@ export const inAppBaseline: Contender = async ({ db, userId, embeddingModel, now
   return { top: ranked.slice(0, TOP).map((candidate) => candidate.id) };
 };
 
-/** The HNSW index alone (pgvector's default ef_search 40, then the user filter). */
-export const hnswNearest: Contender = async ({ db, userId, embeddingModel }, question) => {
-  const rows = await selectRows<{ id: string }>(
+/**
+ * The floor: a bare pass over the same user's stored vectors, reading each one and computing
+ * nothing (`vector_dims`) — the physical limit of any exact scan of them here. No top 5.
+ */
+export const floorPass: Contender = async ({ db, userId, embeddingModel }) => {
+  await selectRows(
     db,
-    sql`SELECT id FROM memories
-        WHERE user_id = ${userId} AND status = 'active' AND embedding_model = ${embeddingModel}
-        ORDER BY embedding <=> ${vectorLiteral(question.embedding)}::vector LIMIT ${TOP}`,
+    sql`SELECT sum(vector_dims(embedding)) AS dims FROM memories
+        WHERE user_id = ${userId} AND status = 'active' AND embedding_model = ${embeddingModel}`,
   );
-  return { top: rows.map((row) => row.id) };
+  return { top: [] };
 };
-
-/** The exact nearest 5 (no index): what HNSW's recall is measured against. */
-export async function exactNearest(context: RetrievalContext, question: Question): Promise<string[]> {
-  const { db, userId, embeddingModel } = context;
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL enable_indexscan = off`);
-    const rows = await selectRows<{ id: string }>(
-      tx as unknown as Db,
-      sql`SELECT id FROM memories
-          WHERE user_id = ${userId} AND status = 'active' AND embedding_model = ${embeddingModel}
-          ORDER BY embedding <=> ${vectorLiteral(question.embedding)}::vector LIMIT ${TOP}`,
-    );
-    return rows.map((row) => row.id);
-  });
-}
 
 /** The share of `expected`'s ids that `actual` also has (recall@5), and whether the two lists are identical. */
 export function agreement(expected: readonly string[], actual: readonly string[]): { recall: number; same: boolean } {

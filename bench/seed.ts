@@ -9,7 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import { type Database, selectRows } from "@/db/client";
-import { vectorLiteral } from "@/db/queries/vectors";
+import { halfvecValue } from "@/db/queries/vectors";
 import type { RunProgress } from "@/eval/run";
 import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
 import { generateMemories } from "./corpus";
@@ -40,7 +40,7 @@ export async function seedMemories(
     const rows = batch.map((memory, i) => {
       const updatedAt = new Date(input.now.getTime() - memory.ageDays * DAY_MS).toISOString();
       return sql`(${input.userId}::uuid, ${memory.content}, ${memory.type}::memory_type, ${memory.importance}::real,
-        ${vectorLiteral(vectors[i] ?? [])}::vector, ${input.embedder.model}, 'user_stated', ${updatedAt}::timestamptz, ${updatedAt}::timestamptz)`;
+        ${halfvecValue(vectors[i] ?? [])}, ${input.embedder.model}, 'user_stated', ${updatedAt}::timestamptz, ${updatedAt}::timestamptz)`;
     });
     const inserted = await selectRows<{ id: string }>(
       db,

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { cosineSimilarity } from "@/lib/memory/retrieval/score";
 import { createTestDatabase, DB_KINDS, TEST_DATABASE_URL } from "@/tests/db";
 import { type Database, selectRows } from "./client";
 import { memories, users } from "./schema";
@@ -51,10 +52,11 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "users",
       "verification_tokens",
     ]);
-    const hnsw = await database.query<{ indexdef: string }>(
-      "SELECT indexdef FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'",
+    // No vector index: retrieval scans the user's rows exactly (migration halfvec_embeddings dropped HNSW).
+    const vectorIndexes = await database.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE tablename = 'memories' AND indexdef ~ '(hnsw|ivfflat)'",
     );
-    expect(hnsw[0]?.indexdef).toContain("hnsw (embedding vector_cosine_ops)");
+    expect(vectorIndexes).toEqual([]);
     // The interrupted-answer sweep's partial index (migration 0008): only the rows it looks for.
     const partial = await database.query<{ indexdef: string }>(
       "SELECT indexdef FROM pg_indexes WHERE indexname = 'messages_streaming_idx'",
@@ -92,10 +94,12 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
     const query = `[${axisVector(0, 1, 0).join(",")}]`;
     const rows = await selectRows<{ content: string; distance: number }>(
       db,
-      sql`SELECT content, (embedding <=> ${query}::vector) AS distance FROM memories WHERE user_id = ${user.id} ORDER BY distance`,
+      sql`SELECT content, (embedding <=> ${query}::halfvec(1536)) AS distance FROM memories WHERE user_id = ${user.id} ORDER BY distance`,
     );
     expect(rows.map((r) => r.content)).toEqual(["near", "middle", "far"]);
-    expect(Number(rows[0]?.distance)).toBeCloseTo(1 - Math.cos(0.1), 6);
+    // Half precision: the distance of the stored (rounded) components, as the reference computes it.
+    expect(Number(rows[0]?.distance)).toBeCloseTo(1 - cosineSimilarity(axisVector(0, 1, 0.1), axisVector(0, 1, 0)), 6);
+    expect(Number(rows[0]?.distance)).toBeCloseTo(1 - Math.cos(0.1), 5);
   });
 
   it("enforces importance between 0 and 1", async () => {

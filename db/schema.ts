@@ -9,6 +9,7 @@ import {
   check,
   customType,
   date,
+  halfvec,
   index,
   integer,
   jsonb,
@@ -20,7 +21,6 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
-  vector,
 } from "drizzle-orm/pg-core";
 import { DEFAULT_CONVERSATION_TITLE, EMBEDDING_DIMENSIONS } from "../core/config";
 
@@ -337,10 +337,13 @@ export const memories = pgTable(
     /** The extractor's confidence (0–1); null for memories the user typed in. */
     confidence: real("confidence"),
     /**
-     * Stored in the row (migration 0006: toast_tuple_target 8160, STORAGE MAIN), not TOASTed: retrieval's
-     * distance pass reads one page per memory. Neither setting is expressed here (drizzle has no syntax).
+     * Half precision (migration `halfvec_embeddings`): a 3 KB value, so retrieval's distance pass reads
+     * half the pages; a component beyond ±65504 is refused at write time (db/queries/vectors.ts).
+     * Stored in the row (migration 0006: toast_tuple_target 8160, STORAGE MAIN), not TOASTed. Neither
+     * setting is expressed here (drizzle has no syntax). No vector index: retrieval scans the user's
+     * rows exactly (docs/performance.md), so an index would only slow every insert.
      */
-    embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
+    embedding: halfvec("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
     /** Which embedder produced `embedding` ("offline/hash-ngram-v1", "openai/text-embedding-3-small"…). */
     embeddingModel: text("embedding_model"),
     sourceConversationId: uuid("source_conversation_id").references(() => conversations.id, { onDelete: "set null" }),
@@ -381,16 +384,15 @@ export const memories = pgTable(
     check("memories_confidence_range", sql`${t.confidence} IS NULL OR (${t.confidence} >= 0 AND ${t.confidence} <= 1)`),
     index("memories_user_status_idx").on(t.userId, t.status),
     index("memories_source_conversation_idx").on(t.sourceConversationId),
-    index("memories_embedding_hnsw_idx").using("hnsw", t.embedding.op("vector_cosine_ops")),
     index("memories_search_vector_idx").using("gin", t.searchVector),
   ],
 );
 
 /**
  * How often, and when last, each memory went into a prompt or a tool's answer (lib/memory/retrieval/access.ts).
- * Its own narrow table (migration 0009), not columns of `memories`: a memory's row holds its 6 KB vector in line,
- * so counting an access there rewrote the whole row and every index entry of it (HNSW and GIN included) on every
- * chat turn; here it is a small in-place (HOT) update. A memory never read has no row (count 0, never).
+ * Its own narrow table (migration 0009), not columns of `memories`: a memory's row holds its vector in line,
+ * so counting an access there rewrote the whole row and every index entry of it (GIN included) on every chat
+ * turn; here it is a small in-place (HOT) update. A memory never read has no row (count 0, never).
  */
 export const memoryUsage = pgTable("memory_usage", {
   memoryId: uuid("memory_id")

@@ -185,8 +185,10 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
       expect(edited).not.toHaveProperty("embedding");
       const row = await memoryRow(memory.id);
       expect(row.editedAt).toBeInstanceOf(Date);
-      // pgvector stores float4: the stored vector is the new text's embedding to float4 precision.
-      const expected = embedWordVec(memoryEmbeddingText({ title: memory.title, content: "Favorite color is teal" }));
+      // memories.embedding is a halfvec: the stored vector is the new text's embedding in half precision.
+      const expected = embedWordVec(
+        memoryEmbeddingText({ title: memory.title, content: "Favorite color is teal" }),
+      ).map((x) => Math.f16round(x));
       expect(distance(row.embedding ?? [], expected)).toBeLessThan(1e-6);
       expect(distance(memory.embedding ?? [], expected)).toBeGreaterThan(0.1);
       const events = await eventsOf(memory.id);

@@ -37,7 +37,8 @@ async function toastedValues(database: Database): Promise<number> {
 const vectors = (database: Database, ids: readonly string[]) =>
   selectRows<{ id: string; embedding: string }>(
     database.db,
-    sql`SELECT id, embedding::text AS embedding FROM memories WHERE id = ANY(${`{${ids.join(",")}}`}::uuid[]) ORDER BY id`,
+    // As half precision: the vectors the later migration (halfvec_embeddings) keeps of them.
+    sql`SELECT id, embedding::halfvec(1536)::text AS embedding FROM memories WHERE id = ANY(${`{${ids.join(",")}}`}::uuid[]) ORDER BY id`,
   );
 
 describe.each(DB_KINDS)("migration 0006 (vectors inline) on %s", (kind) => {
@@ -81,7 +82,7 @@ describe.each(DB_KINDS)("migration 0006 (vectors inline) on %s", (kind) => {
       { userId, content: "swims on Sundays", embedding: denseVector(3), embeddingModel: TEST_EMBEDDER },
     ]);
     expect(await toastedValues(database)).toBe(0);
-    // 4,000 distinct words: an 8 KB text and tsvector that cannot share a page with a 6 KB vector.
+    // 4,000 distinct words: an 8 KB text and tsvector that cannot share a page with a 3 KB vector.
     const long = Array.from({ length: 4_000 }, (_, i) => `w${i.toString(36)}x`).join(" ");
     const [big] = await insertMemories(database.db, [
       { userId, content: long, embedding: denseVector(4), embeddingModel: TEST_EMBEDDER },
@@ -90,7 +91,7 @@ describe.each(DB_KINDS)("migration 0006 (vectors inline) on %s", (kind) => {
       database.db,
       sql`SELECT pg_column_size(embedding) AS vector, octet_length(content) AS text FROM memories WHERE id = ${big}`,
     );
-    expect(sizes?.vector).toBeGreaterThan(6_000); // neither compressed nor a TOAST pointer
+    expect(sizes?.vector).toBeGreaterThan(3_000); // half precision, neither compressed nor a TOAST pointer
     expect(await toastedValues(database)).toBeGreaterThan(0); // the text (and tsvector) went out
     const stored = await vectors(database, [inline as string, big as string]);
     expect(stored.map((row) => JSON.parse(row.embedding).length)).toEqual([1536, 1536]);

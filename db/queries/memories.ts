@@ -20,7 +20,7 @@ import { firstOr } from "./first";
 import { insertMemoryEvents, type MemoryRow, snapshotOf } from "./memory-events";
 import { type MemoryUsage, usageColumns, withUsage } from "./memory-usage";
 import { redactDeletedMemories } from "./redaction";
-import { vectorLiteral } from "./vectors";
+import { halfvecValue } from "./vectors";
 
 export type { MemoryRow };
 export type NewMemory = typeof memories.$inferInsert;
@@ -110,12 +110,12 @@ export async function findNearMemories(
     limit: number;
   },
 ): Promise<NearMemory[]> {
-  const vector = vectorLiteral(query.embedding);
+  const vector = halfvecValue(query.embedding);
   return selectRows<NearMemory & Record<string, unknown>>(
     db,
     sql`
       WITH pool AS (
-        SELECT id, search_vector, 1 - (embedding <=> ${vector}::vector) AS similarity
+        SELECT id, search_vector, 1 - (embedding <=> ${vector}) AS similarity
         FROM memories
         WHERE user_id = ${query.userId}::uuid
           AND status IN ('active', 'pending_confirmation')

@@ -15,7 +15,7 @@ import {
 import { type MemoryRecord, recordColumns } from "./memories";
 import { usageColumns } from "./memory-usage";
 import { redactDeletedMemories } from "./redaction";
-import { vectorLiteral } from "./vectors";
+import { halfvecValue } from "./vectors";
 
 /** `relevance` ranks a search's results (by meaning: cosine similarity; by words: full-text rank); without a search it is `recent`. */
 export const MEMORY_SORTS = ["relevance", "recent", "importance", "used"] as const;
@@ -67,7 +67,7 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
   const page = Math.max(1, filters.page ?? 1);
   const pageSize = Math.min(100, Math.max(1, filters.pageSize ?? 20));
   const q = filters.q?.trim();
-  const semantic = q && filters.semanticEmbedding ? vectorLiteral(filters.semanticEmbedding) : null;
+  const semantic = q && filters.semanticEmbedding ? halfvecValue(filters.semanticEmbedding) : null;
 
   const conditions: (SQL | undefined)[] = [
     eq(memories.userId, filters.userId),
@@ -86,7 +86,7 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
       : undefined,
   ];
   const similarity = semantic
-    ? sql<number>`(1 - (${memories.embedding} <=> ${semantic}::vector))::float8`
+    ? sql<number>`(1 - (${memories.embedding} <=> ${semantic}))::float8`
     : sql<null>`NULL::float8`;
   const threshold =
     semantic && filters.minSimilarity !== undefined ? sql`${similarity} >= ${filters.minSimilarity}` : undefined;
@@ -97,7 +97,7 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
 
   const order: SQL[] = byRelevance
     ? semantic
-      ? [sql`${memories.embedding} <=> ${semantic}::vector`]
+      ? [sql`${memories.embedding} <=> ${semantic}`]
       : [sql`ts_rank_cd(${memories.searchVector}, ${textQuery}) DESC`, desc(memories.updatedAt)]
     : filters.sort === "importance"
       ? [desc(memories.importance), desc(memories.updatedAt)]

@@ -11,7 +11,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, selectRows } from "@/db/client";
 import type { MemoryStatus } from "@/db/schema";
-import { vectorLiteral } from "./vectors";
+import { halfvecValue } from "./vectors";
 
 /**
  * The memories (unqualified columns of `memories`) that `model` must embed before retrieval can
@@ -117,7 +117,7 @@ export async function writeReembedBatch(
     input.memories.map(
       (memory) =>
         sql`(${memory.id}::uuid, ${memory.embeddingModel}::text, ${memory.title}::text, ${memory.content}::text,
-             ${vectorLiteral(memory.vector, `the new embedding of memory ${memory.id}`)}::vector)`,
+             ${halfvecValue(memory.vector, `the new embedding of memory ${memory.id}`)})`,
     ),
     sql`, `,
   );

@@ -195,6 +195,72 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
     });
   });
 
+  describe("half precision: equals the reference scorer on the stored, half-rounded values", () => {
+    // Components k/8 (2 < |k/8| < 4) plus an offset below half the half-precision spacing there
+    // (2^-10): stored, every one rounds to k/8, so pgvector's float4 sums are exact and SQL and the
+    // reference agree bit for bit — but only when the reference rounds to half as the column does
+    // (the offsets move most unrounded similarities by more than the 1e-6 tolerance).
+    const random = seededRandom(1616);
+    const eighths = () => (randomInt(random, 17, 31) * (random() < 0.5 ? -1 : 1)) / 8;
+    const base = Array.from({ length: EMBEDDING_DIMENSIONS }, eighths);
+    /** `base` with a share of its components redrawn, then every one moved by less than 2^-10. */
+    const near = (share: number) => base.map((x) => (random() < share ? eighths() : x) + (random() - 0.5) * 1.8e-3);
+    const fixtures: (MemoryFixture & { id: string })[] = [];
+    let userId = "";
+
+    beforeAll(async () => {
+      userId = await createUser(database.db, "Half");
+      for (let i = 0; i < 160; i++) {
+        fixtures.push({
+          id: randomUuid(random),
+          userId,
+          content: `memory ${i}`,
+          importance: random(),
+          embedding: near(random()),
+          updatedAt: ago(Math.round(random() * 40 * DAY_MS)),
+        });
+      }
+      await insertMemories(database.db, fixtures);
+    });
+
+    it("similarities, components and order of every candidate; the unrounded ones differ", async () => {
+      const query = near(0.3);
+      const config = { ...weighted, similarityThreshold: -1, traceCandidateLimit: 1000 };
+      const inputs = (similarityOf: (embedding: readonly number[]) => number): ScoreInput[] =>
+        fixtures.map((f) => ({
+          id: f.id,
+          similarity: similarityOf(f.embedding ?? []),
+          importance: f.importance ?? 0.5,
+          updatedAt: f.updatedAt ?? NOW,
+        }));
+      const expected = rankCandidates(
+        inputs((e) => cosineSimilarity(query, e)),
+        NOW,
+        config,
+      );
+      const result = await retrieveSemantic(database.db, { userId, embedding: query, now: NOW, config });
+      expect(result.candidates).toHaveLength(fixtures.length);
+      expectSameRanking(result, expected, config.traceCandidateLimit);
+      const stored = new Map(expected.map((c) => [c.id, c.similarity]));
+      for (const c of result.candidates) expect(c.similarity, c.id).toBe(stored.get(c.id));
+
+      // Without the rounding (float8 components) the similarities miss the 1e-6 tolerance: the test
+      // fails for a reference that does not round as the column stores.
+      const unrounded = inputs((e) => {
+        let [dot, na, nb] = [0, 0, 0];
+        e.forEach((x, i) => {
+          const y = query[i] ?? 0;
+          dot += x * y;
+          na += x * x;
+          nb += y * y;
+        });
+        return dot / Math.sqrt(na * nb);
+      });
+      const moved = unrounded.filter((u) => Math.abs(u.similarity - (stored.get(u.id) ?? 0)) > 1e-6);
+      expect(moved.length).toBeGreaterThan(fixtures.length / 2);
+    });
+  });
+
   describe("hybrid: equals the reference scorer (BM25 + reciprocal rank fusion) on 200 seeded-random memories", () => {
     const random = seededRandom(777);
     const VOCABULARY =
@@ -497,6 +563,7 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       await expect(run([1, 0, 0])).rejects.toThrow(`has 3 dimensions, expected ${EMBEDDING_DIMENSIONS}`);
       await expect(run(sparseVector({}))).rejects.toThrow("zero vector");
       await expect(run(sparseVector({ 5: Number.NaN }))).rejects.toThrow("non-finite");
+      await expect(run(sparseVector({ 5: 70_000 }))).rejects.toThrow("outside half precision's range ±65504");
     });
   });
 

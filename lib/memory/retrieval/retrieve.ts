@@ -9,7 +9,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, selectRows } from "@/db/client";
 import { awaitsEmbedder } from "@/db/queries/reembed";
-import { vectorLiteral } from "@/db/queries/vectors";
+import { halfvecValue } from "@/db/queries/vectors";
 import { dateWindowOf } from "./date-window";
 import type { RetrievedMemory } from "./memory-row";
 import type { FusionComponents, FusionConfig, RankingConfig, ScoreComponents } from "./score";
@@ -122,13 +122,13 @@ interface SemanticRow extends Record<string, unknown> {
  * exact BM25 score and text rank (the matches found through the GIN index on search_vector, their
  * lengths stored at write time, N and the average length over the same memories); the formula of
  * score.ts then scores every one of them. The cost is linear in the user's memory count: one
- * distance per memory (the vector stored inline, migration 0006: one heap page per memory, no
- * TOAST chunks) and one sort; the text part is linear in the matches only.
+ * distance per memory (the vector stored inline, migration 0006, in half precision, migration
+ * halfvec_embeddings: a 3 KB value, two memories per heap page) and one sort; the text part is
+ * linear in the matches only. Exact over the stored values: the query is compared as a halfvec too,
+ * and score.ts rounds both sides the same way.
  *
- * The HNSW index (memories_embedding_hnsw_idx) is not used: it can only order by distance,
- * approximately, and it is shared by all users, so `WHERE user_id = …` is a post-filter that
- * (even with pgvector 0.8's iterative scans) can miss rows, and a missed nearer memory shifts every
- * vector rank below it. Measured in docs/performance.md. `scanned` is MATERIALIZED so each memory's
+ * No vector index is used (none exists): an index orders by distance approximately, and a missed
+ * nearer memory shifts every vector rank below it. `scanned` is MATERIALIZED so each memory's
  * distance is computed once, not once per reference.
  *
  * The same statement lists the near-misses: the `nearMissLimit` most similar memories below the
@@ -141,7 +141,7 @@ interface SemanticRow extends Record<string, unknown> {
  */
 export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
   const { userId, now, config } = query;
-  const vector = vectorLiteral(query.embedding); // An embedding it cannot compare is refused before any SQL.
+  const vector = halfvecValue(query.embedding); // An embedding it cannot compare is refused before any SQL.
   const at = now.toISOString();
   const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
   const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
@@ -174,7 +174,7 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
       -- not once per reference), and whether each of the others waits for re-embedding.
       WITH scanned AS MATERIALIZED (
         SELECT id,
-               CASE WHEN ${comparable} THEN 1 - (embedding <=> ${vector}::vector) END AS similarity,
+               CASE WHEN ${comparable} THEN 1 - (embedding <=> ${vector}) END AS similarity,
                importance::float8 AS importance,
                1 - LEAST(1, GREATEST(0, floor(extract(epoch FROM (${at}::timestamptz - updated_at)) / 86400))::float8
                             / ${config.recencyWindowDays}::float8) AS recency,

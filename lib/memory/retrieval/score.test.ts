@@ -107,7 +107,17 @@ describe("rankCandidates", () => {
 });
 
 describe("cosineSimilarity", () => {
-  it("is 1 − (1 − cos) of the float4 components, NaN for a zero vector", () => {
+  it("computes on the half-precision components memories.embedding stores", () => {
+    // 1 + 2^-11 is not a half (its spacing at 1 is 2^-10): stored, it rounds to 1, so the two vectors
+    // are parallel and the similarity is exactly 1; in float4 it would not be.
+    expect(cosineSimilarity([1 + 2 ** -11, 1], [1, 1])).toBe(1);
+    expect(cosineSimilarity([1 + 2 ** -10, 1], [1, 1])).toBeLessThan(1);
+    expect(cosineSimilarity([0.1, 0.2], [0.2, 0.1])).toBe(
+      (Math.f16round(0.1) * Math.f16round(0.2) * 2) / (Math.f16round(0.1) ** 2 + Math.f16round(0.2) ** 2),
+    );
+  });
+
+  it("is 1 − (1 − cos) of the components, NaN for a zero vector", () => {
     expect(cosineSimilarity([1, 0], [3, 4])).toBe(1 - (1 - 0.6));
     expect(cosineSimilarity([1, 0, 0, 0], [3, 9, 3, 1])).toBeGreaterThanOrEqual(0.3);
     expect(cosineSimilarity([2, 0], [-5, 0])).toBe(-1);

@@ -18,6 +18,7 @@
  * memories, and textRank its rank by BM25 (`bm25Scores`) among those matching a query term
  * (none: that term of the sum is 0). Both rankings are taken before the threshold.
  */
+import { half } from "@/db/queries/vectors";
 
 /**
  * Hybrid retrieval: the vector ranking fused, by reciprocal rank fusion, with a BM25 ranking of
@@ -276,11 +277,12 @@ function compareIds(a: string, b: string): number {
 }
 
 /**
- * Cosine similarity as the SQL sees it: pgvector stores float4 components, returns the distance
- * 1 − clamp(a·b / √(|a|²·|b|²), −1, 1), and the query takes 1 − that distance.
- * pgvector accumulates the sums in float4 (in a vectorised order); this accumulates in float8,
- * so the two agree exactly for small-integer vectors (every partial sum is exact) and to ~1e-6
- * otherwise.
+ * Cosine similarity as the SQL sees it: memories.embedding is a halfvec and the query is compared
+ * as one (db/queries/vectors.ts), so both sides' components are the half-precision values
+ * (`Math.f16round`); pgvector returns the distance 1 − clamp(a·b / √(|a|²·|b|²), −1, 1), and the
+ * query takes 1 − that distance. pgvector accumulates the sums in float4 (in a vectorised order);
+ * this accumulates in float8, so the two agree exactly when every partial sum is exact (small
+ * integers, or multiples of 1/8 of a few units) and to ~1e-6 otherwise.
  */
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) throw new Error(`different vector dimensions ${a.length} and ${b.length}`);
@@ -288,8 +290,8 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
   let normA = 0;
   let normB = 0;
   for (let i = 0; i < a.length; i++) {
-    const x = float4(a[i] ?? 0);
-    const y = float4(b[i] ?? 0);
+    const x = half(a[i] ?? 0);
+    const y = half(b[i] ?? 0);
     dot += x * y;
     normA += x * x;
     normB += y * y;

@@ -163,7 +163,7 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
       expect(row.embeddingModel).toBe(NEW_MODEL);
       const [memory] = await db.select().from(memories).where(eq(memories.id, row.id));
       const [expected] = await offline.embed([memoryEmbeddingText(memory ?? { title: null, content: "" })]);
-      expect(row.embedding?.map((x) => Math.fround(x))).toEqual(expected?.map((x) => Math.fround(x)));
+      expect(row.embedding?.map((x) => Math.f16round(x))).toEqual(expected?.map((x) => Math.f16round(x)));
     }
     expect((await db.select().from(memoryEvents)).length).toBe(events);
 
@@ -236,7 +236,7 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
     const cat = await byId(ids.cat);
     const [catVector] = await offline.embed([memoryEmbeddingText({ title: "Pet", content: "Has two cats" })]);
     expect(cat).toMatchObject({ content: "Has two cats", embeddingModel: NEW_MODEL });
-    expect(cat?.embedding?.map((x) => Math.fround(x))).toEqual(catVector?.map((x) => Math.fround(x)));
+    expect(cat?.embedding?.map((x) => Math.f16round(x))).toEqual(catVector?.map((x) => Math.f16round(x)));
     expect(await byId(ids.lisbon)).toMatchObject({ importance: 0.9, embeddingModel: NEW_MODEL });
 
     // The memory edited through the old embedder still waits, and the next run embeds its new text.
