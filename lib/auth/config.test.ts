@@ -81,7 +81,8 @@ describe("the Auth.js logger", () => {
     }
     const warn = vi.spyOn(appLogger, "warn").mockImplementation(() => {});
     const error = vi.spyOn(appLogger, "error").mockImplementation(() => {});
-    logger().error(new JWTSessionError(caught as Error));
+    // Auth.js passes the caught error, which it keeps as cause.err (the same shape as this).
+    logger().error(new JWTSessionError("session", { cause: { err: caught } }));
     expect(error).not.toHaveBeenCalled();
     expect(warn).toHaveBeenCalledTimes(1);
     const [fields, message] = warn.mock.calls[0] as unknown as [Record<string, unknown>, string];
@@ -100,7 +101,7 @@ describe("the Auth.js logger", () => {
     expect(warn.mock.calls[0]?.[0]).toEqual({ type: "MissingCSRF" });
     logger().error(new CredentialsSignin());
     expect(info).toHaveBeenCalledWith("auth: sign-in rejected (credentials)");
-    const bug = new AdapterError(new Error("connection refused"));
+    const bug = new AdapterError("connection refused");
     logger().error(bug);
     expect(error).toHaveBeenCalledWith({ err: bug }, "auth error");
     expect(warn).toHaveBeenCalledTimes(1);
