@@ -12,12 +12,16 @@
  *   background (`drainInBackground`), as Node itself would — never held in memory. Cancelling the
  *   stream instead would leave Node's HTTP parser stuck in the middle of that body, and the next
  *   request on the connection would hang and be reset. Past DRAIN_MAX_BYTES the stream is
- *   cancelled (the connection closes): nobody needs to push megabytes at a 64 KB endpoint.
+ *   cancelled (the connection closes): nobody needs to push megabytes at a 256 KB endpoint.
  */
+import { MESSAGE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from "@/core/config";
 import { AppError } from "@/core/errors";
 
-/** The largest JSON body any route accepts. lib/validation/chat.ts sizes the chat message limit to fit. */
-export const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * The largest JSON body any route accepts (core/config.ts REQUEST_BODY_MAX_BYTES: every valid
+ * message fits in it, however its characters are escaped).
+ */
+export const MAX_BODY_BYTES = REQUEST_BODY_MAX_BYTES;
 
 /** How much of a refused streamed body is read and discarded to keep its connection usable. */
 export const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
@@ -26,11 +30,19 @@ const bodyError = (message: string) => new AppError("bad_request", message, { fi
 
 const formatBytes = (n: number) => n.toLocaleString("en-US");
 
-/** The 413: it names the request body limit in bytes (field limits are 400s that name the field). */
+/**
+ * The 413: it says that the request body's byte limit was hit — not a field's character limit, which
+ * is a 400 naming the field — and how large the body was when known.
+ */
 function tooLarge(size?: number): AppError {
   const limit = `${MAX_BODY_BYTES / 1024} KB (${formatBytes(MAX_BODY_BYTES)} bytes)`;
   const what = size === undefined ? "more than that" : `${formatBytes(size)} bytes`;
-  return new AppError("payload_too_large", `Request body too large: the limit is ${limit}; this one is ${what}`);
+  return new AppError(
+    "payload_too_large",
+    `Request body too large: the limit is ${limit} of JSON, and this body is ${what}. That is the limit on the ` +
+      `request's bytes, which every valid message fits in however it is escaped; text limits count characters ` +
+      `(a chat message: ${formatBytes(MESSAGE_MAX_CHARS)}) and are a 400 naming the field.`,
+  );
 }
 
 /**

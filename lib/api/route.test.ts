@@ -235,7 +235,13 @@ describe("route(): bodies", () => {
   it("413 when Content-Length is over the cap", async () => {
     const res = await send(`{"name":"${"x".repeat(MAX_BODY_BYTES)}","age":1}`);
     expect(res.status).toBe(413);
-    expect((await errorOf(res)).code).toBe("payload_too_large");
+    const error = await errorOf(res);
+    expect(error.code).toBe("payload_too_large");
+    // It says which limit was hit: the body's bytes, not a field's characters.
+    expect(error.message).toMatch(
+      /^Request body too large: the limit is 256 KB \(262,144 bytes\) of JSON, and this body is [^.]+\. That is the limit on the request's bytes/,
+    );
+    expect(error.message).toContain("text limits count characters (a chat message: 15,000)");
   });
 
   it("413 when a streamed body without Content-Length grows over the cap", async () => {
@@ -243,13 +249,13 @@ describe("route(): bodies", () => {
     let sent = 0;
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (sent++ < 10) controller.enqueue(chunk);
+        if (sent++ < 40) controller.enqueue(chunk);
         else controller.close();
       },
     });
     const res = await send(stream as unknown as BodyInit);
     expect(res.status).toBe(413);
-    expect(sent).toBeLessThan(10);
+    expect(sent).toBeLessThan(40);
   });
 });
 
