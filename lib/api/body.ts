@@ -136,13 +136,37 @@ function decodeComponent(raw: string): string | null {
 }
 
 /**
+ * The request header proxy.ts puts the query string in, exactly as the client sent it. Next hands
+ * route handlers a URL whose query it has parsed and re-serialized — bytes that are not UTF-8
+ * become U+FFFD, and a parameter named `__proto__` is lost in its object — so the route wrapper reads
+ * the query from here when the proxy ran (every API request without a body: proxy.ts's matcher),
+ * else from the URL (a test server, which passes the URL through untouched). A client that sets
+ * the header itself only chooses how its own query is read: the proxy overwrites it.
+ */
+export const RAW_QUERY_HEADER = "x-lifeline-raw-query";
+
+/**
+ * Whether every segment of a URL path percent-decodes to UTF-8 text. `%FF`, an encoded surrogate
+ * (`%ED%A0%80`), an overlong form (`%C0%AF`) or a malformed escape (`%G0`) is not a path any page or
+ * route has: proxy.ts answers it with a 400 (Next itself would answer a plain-text 500).
+ */
+export function isDecodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The query string as an object for the route's query schema: one string per parameter, an array
  * of strings for a parameter given more than once (which the schemas, expecting one string, refuse
  * — no silent "last one wins"). A name or value that is not valid UTF-8 once percent-decoded is a
  * 400 naming `query.<name>`. The strings themselves (NUL, length, type) are the schema's to judge.
  */
 export function queryObject(request: Request): Record<string, string | string[]> {
-  const search = new URL(request.url).search.slice(1);
+  const search = request.headers.get(RAW_QUERY_HEADER) ?? new URL(request.url).search.slice(1);
   const values = new Map<string, string[]>();
   const fields: Record<string, string> = {};
   for (const pair of search.split("&")) {
