@@ -105,6 +105,10 @@ const nextConfig: NextConfig = {
   // The migrator reads SQL files at run time; make sure deployments carry them.
   outputFileTracingIncludes: { "/**": ["./db/migrations/**/*", ...conditionalTracing()] },
   poweredByHeader: false,
+  // proxy.ts gets the URL as the client sent it, not re-serialized from Next's parsed query (which
+  // turns bytes that are not UTF-8 into U+FFFD and drops a `__proto__` parameter): it hands that
+  // query to the routes and refuses paths that are not UTF-8 (docs/security.md § Input validation).
+  skipProxyUrlNormalize: true,
   ...(buildCache ? {} : { experimental: { turbopackFileSystemCacheForBuild: false } }),
   reactStrictMode: true,
   async headers() {

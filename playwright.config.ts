@@ -69,11 +69,13 @@ export default defineConfig({
       LIFELINE_PASSWORD_HASH_COST: "10",
       // Every spec registers its own users from one address (127.0.0.1): the default 20 per hour
       // would be reached by the suite plus a retry. The limiter itself still runs (the integration
-      // tests check its 429s at their own limits).
+      // tests check its 429s at their own limits): `next start` writes the socket address into
+      // X-Forwarded-For when the browser sends none, as one proxy would (lib/auth/client-address.ts).
       LIFELINE_REGISTER_RATE_LIMIT: "200/1h",
       // e2e/layout.spec.ts writes a 60-message chat (30 turns) in well under a minute; the default
       // 20 per minute would hold it up. The limiter still runs (integration tests check its 429s).
       LIFELINE_CHAT_RATE_LIMIT: "60/60s",
+      LIFELINE_TRUSTED_PROXY: "1",
       // Lets the health spec read the detailed view, as a monitor would.
       LIFELINE_HEALTH_TOKEN: E2E_HEALTH_TOKEN,
     },

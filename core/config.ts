@@ -243,6 +243,20 @@ export const textCostConfig = {
 /** The longest chat message, in characters: lib/validation/chat.ts explains the number; the composer caps input with it. */
 export const MESSAGE_MAX_CHARS = 15_000;
 
+/**
+ * The most bytes JSON can spend on one character: a character outside the BMP (an emoji) written
+ * as an escaped surrogate pair, `\uD83D\uDE00` — what Python's `json.dumps` sends by default.
+ */
+export const JSON_MAX_BYTES_PER_CHAR = 12;
+
+/**
+ * The largest JSON body any route reads (lib/api/body.ts): 256 KB, sized for the worst escaped form
+ * of the largest valid message — 15,000 emoji each as a 12-byte `\u` pair are 180,000 bytes, and the
+ * agent's email draft (20,000 characters) is 240,000 — with room for everything around it.
+ * lib/validation/chat.test.ts checks both.
+ */
+export const REQUEST_BODY_MAX_BYTES = 256 * 1024;
+
 /** Agent mode (lib/agent). */
 export const agentConfig = {
   /** The most model calls one agent turn may make before it stops and says so. */

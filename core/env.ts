@@ -60,6 +60,9 @@ const bcryptCost = z
   .refine((value) => Number(value) >= 4 && Number(value) <= 15, "must be between 4 and 15");
 const strategyNames = Object.keys(retrievalStrategies) as [RetrievalStrategyName, ...RetrievalStrategyName[]];
 const retrievalStrategy = z.enum(strategyNames, { error: `must be one of ${strategyNames.join(", ")}` });
+const trustedProxy = z
+  .string()
+  .regex(/^(?:none|vercel|[1-9])$/i, 'must be "none", "vercel" or the number of proxies in front (1–9)');
 const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
   error: "must be one of fatal, error, warn, info, debug, trace, silent",
 });
@@ -100,6 +103,8 @@ const schema = z.object({
   LIFELINE_REGISTER_RATE_LIMIT: variable(rateLimit),
   LIFELINE_ACCESS_TOKEN_RATE_LIMIT: variable(rateLimit),
   LIFELINE_ACCESS_TOKEN_USER_RATE_LIMIT: variable(rateLimit),
+  // Which header holds the client's address for the per-address limits (lib/auth/client-address.ts).
+  LIFELINE_TRUSTED_PROXY: variable(trustedProxy),
   LIFELINE_INTERRUPTED_AFTER_MS: variable(milliseconds("positive")),
   // Operations
   LIFELINE_HEALTH_TOKEN: variable(),

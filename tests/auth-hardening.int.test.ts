@@ -23,7 +23,6 @@ import { useTestServer } from "./test-server";
 
 const SECRET = "auth-hardening-test-secret-0123456789";
 process.env.AUTH_SECRET = SECRET;
-// Per-address limits read X-Forwarded-For only behind a trusted proxy (lib/auth/client-address.ts).
 process.env.AUTH_TRUST_HOST = "true";
 process.env.LIFELINE_SIGNIN_IP_RATE_LIMIT = "5/15m";
 process.env.LIFELINE_REGISTER_RATE_LIMIT = "3/1h";
@@ -62,9 +61,28 @@ async function pageAs(client: HttpClient): Promise<string> {
   }
 }
 
-/** Sign-in like the browser's, optionally from a client address (X-Forwarded-For). */
+/**
+ * Runs `fn` behind one trusted proxy that appends the address it saw to X-Forwarded-For
+ * (LIFELINE_TRUSTED_PROXY=1, lib/auth/client-address.ts): per-address limits apply only then. The
+ * other tests send no such header, so that with a proxy configured they would all share the count
+ * of the unparsable address.
+ */
+async function behindOneProxy(fn: () => Promise<void>): Promise<void> {
+  process.env.LIFELINE_TRUSTED_PROXY = "1";
+  try {
+    await fn();
+  } finally {
+    delete process.env.LIFELINE_TRUSTED_PROXY;
+  }
+}
+
+/**
+ * Sign-in like the browser's, optionally from a client address: X-Forwarded-For as the one trusted
+ * proxy leaves it — a first entry the client forged (a new one each time), then the address the proxy saw.
+ */
 async function signInFrom(client: HttpClient, email: string, password: string, address?: string) {
-  const headers: Record<string, string> = address ? { "x-forwarded-for": `${address}, 10.0.0.1` } : {};
+  const forged = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+  const headers: Record<string, string> = address ? { "x-forwarded-for": `${forged}, ${address}` } : {};
   const csrf = await client.request("GET", "/api/auth/csrf", { headers });
   const { csrfToken } = csrf.json as { csrfToken: string };
   const res = await client.request("POST", "/api/auth/callback/credentials", {
@@ -317,43 +335,64 @@ describe.each(DB_KINDS)("on %s", (kind) => {
       }
     });
 
-    it("failed sign-ins per client address (X-Forwarded-For, first hop) are limited across accounts", async () => {
-      const attacker = "203.0.113.7";
-      for (let i = 0; i < 5; i++) {
-        const attempt = await signInFrom(
+    it("failed sign-ins per client address (X-Forwarded-For, the trusted proxy's entry) are limited across accounts", async () => {
+      // Signed up before the proxy is configured: its registration carries no X-Forwarded-For.
+      const user = await registerAndSignIn(ctx.server.url, "neighbour");
+      await behindOneProxy(async () => {
+        const attacker = "203.0.113.7";
+        for (let i = 0; i < 5; i++) {
+          const attempt = await signInFrom(
+            new HttpClient(ctx.server.url),
+            `victim-${i}-${randomUUID()}@example.com`,
+            "guess-1234",
+            attacker,
+          );
+          expect(attempt.code).toBe("credentials");
+        }
+        const next = await signInFrom(
           new HttpClient(ctx.server.url),
-          `victim-${i}-${randomUUID()}@example.com`,
+          `victim-x-${randomUUID()}@example.com`,
           "guess-1234",
           attacker,
         );
-        expect(attempt.code).toBe("credentials");
-      }
-      const next = await signInFrom(
-        new HttpClient(ctx.server.url),
-        `victim-x-${randomUUID()}@example.com`,
-        "guess-1234",
-        attacker,
-      );
-      expect(next.code).toBe("rate_limited");
-      // Another address is not affected, and neither is a real user from it.
-      const user = await registerAndSignIn(ctx.server.url, "neighbour");
-      expect((await signInFrom(new HttpClient(ctx.server.url), user.email, user.password, "198.51.100.20")).ok).toBe(
-        true,
-      );
+        expect(next.code).toBe("rate_limited");
+        // Another address is not affected, and neither is a real user from it.
+        expect((await signInFrom(new HttpClient(ctx.server.url), user.email, user.password, "198.51.100.20")).ok).toBe(
+          true,
+        );
+      });
     });
 
     it("registrations per client address: 429 with Retry-After", async () => {
-      const register = (address: string) =>
-        new HttpClient(ctx.server.url).request("POST", "/api/auth/register", {
-          json: { email: `reg-${randomUUID()}@example.com`, password: "a-fine-passphrase", name: "R" },
-          headers: { "x-forwarded-for": address },
-        });
-      for (let i = 0; i < 3; i++) expect((await register("198.51.100.9")).status).toBe(201);
-      const limited = await register("198.51.100.9");
-      expect(limited.status).toBe(429);
-      expect(limited.json).toMatchObject({ error: { code: "rate_limited" } });
-      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(3000);
-      expect((await register("198.51.100.10")).status).toBe(201);
+      await behindOneProxy(async () => {
+        const register = (address: string) =>
+          new HttpClient(ctx.server.url).request("POST", "/api/auth/register", {
+            json: { email: `reg-${randomUUID()}@example.com`, password: "a-fine-passphrase", name: "R" },
+            headers: { "x-forwarded-for": address },
+          });
+        for (let i = 0; i < 3; i++) expect((await register("198.51.100.9")).status).toBe(201);
+        const limited = await register("198.51.100.9");
+        expect(limited.status).toBe(429);
+        expect(limited.json).toMatchObject({ error: { code: "rate_limited" } });
+        expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(3000);
+        expect((await register("198.51.100.10")).status).toBe(201);
+      });
+    });
+
+    it("an unparsable client address is counted, never let through: every one shares one count", async () => {
+      await behindOneProxy(async () => {
+        const register = (forwardedFor: string) =>
+          new HttpClient(ctx.server.url).request("POST", "/api/auth/register", {
+            json: { email: `reg-${randomUUID()}@example.com`, password: "a-fine-passphrase", name: "R" },
+            headers: { "x-forwarded-for": forwardedFor },
+          });
+        for (const value of ["not-an-ip", "also not one", "999.1.1.1"])
+          expect((await register(value)).status).toBe(201);
+        const limited = await register("still-not-an-ip");
+        expect(limited.status).toBe(429);
+        expect(limited.json).toMatchObject({ error: { code: "rate_limited" } });
+        expect((await register("198.51.100.11")).status).toBe(201);
+      });
     });
 
     it("the chat limit counts in the database, and 400s do not count", async () => {

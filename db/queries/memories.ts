@@ -26,17 +26,23 @@ export type { MemoryRow };
 export type NewMemory = typeof memories.$inferInsert;
 
 /**
- * A memory as the API shows it: every column but the embedding vector and the search vector, with how
+ * A memory as the API shows it: every column but the embedding vector and the full-text columns
+ * (search vector, its BM25 length) — internal, never in a response — with how
  * often it was read (memory_usage).
  */
-export type MemoryRecord = Omit<MemoryRow, "embedding" | "searchVector"> & MemoryUsage;
+export type MemoryRecord = Omit<MemoryRow, "embedding" | "searchVector" | "searchLength"> & MemoryUsage;
 
-const { embedding: _embedding, searchVector: _searchVector, ...memoryColumns } = getTableColumns(memories);
+const {
+  embedding: _embedding,
+  searchVector: _searchVector,
+  searchLength: _searchLength,
+  ...memoryColumns
+} = getTableColumns(memories);
 /** The columns of a MemoryRecord, for a select from `memories`. */
 export const recordColumns = { ...memoryColumns, ...usageColumns };
 
 export function toMemoryRecord(row: MemoryRow & MemoryUsage): MemoryRecord {
-  const { embedding: _e, searchVector: _s, ...record } = row;
+  const { embedding: _e, searchVector: _s, searchLength: _l, ...record } = row;
   return record;
 }
 

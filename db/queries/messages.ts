@@ -1,14 +1,22 @@
 /** Messages, always of one owner: every query filters by user_id. */
 
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { conversations, gmailOperations, type MessageStatus, messages } from "@/db/schema";
 import { getConversation } from "./conversations";
 import { firstOr } from "./first";
 
-export type Message = typeof messages.$inferSelect;
+/**
+ * A message as the app reads and the API shows it: every column but the full-text search vector
+ * (`search_vector`, an index for chat search — internal, never in a response).
+ */
+export type Message = Omit<typeof messages.$inferSelect, "searchVector">;
+
+const { searchVector: _searchVector, ...columns } = getTableColumns(messages);
+/** The columns of a Message, for a select from (or a RETURNING of) `messages`. */
+export const messageColumns = columns;
 
 export interface NewMessage {
   role: Message["role"];
@@ -51,7 +59,7 @@ export async function createMessages(
         .from(conversations)
         .where(and(eq(conversations.id, input.conversationId), eq(conversations.userId, input.userId)))}`,
   );
-  const inserted = await db.insert(messages).select(sql.join(rows, sql` UNION ALL `)).returning();
+  const inserted = await db.insert(messages).select(sql.join(rows, sql` UNION ALL `)).returning(messageColumns);
   if (inserted.length === 0) throw notFound("conversation");
   return inserted.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
 }
@@ -72,7 +80,7 @@ export async function getMessage(
 ): Promise<Message> {
   return firstOr(
     db
-      .select()
+      .select(messageColumns)
       .from(messages)
       .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
       .limit(1),
@@ -87,7 +95,7 @@ export async function listMessages(
 ): Promise<Message[]> {
   await getConversation(db, { userId, conversationId });
   return db
-    .select()
+    .select(messageColumns)
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), eq(messages.userId, userId)))
     .orderBy(asc(messages.createdAt));
@@ -102,7 +110,7 @@ export async function listRecentMessages(
   { userId, conversationId, limit }: { userId: string; conversationId: string; limit: number },
 ): Promise<Message[]> {
   const newest = await db
-    .select()
+    .select(messageColumns)
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), eq(messages.userId, userId)))
     .orderBy(desc(messages.createdAt))

@@ -7,6 +7,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { memoryExtractions, messages, promptDebug } from "@/db/schema";
 import { getConversation } from "./conversations";
+import { messageColumns } from "./messages";
 
 export async function listTranscriptRows(
   db: Db,
@@ -15,7 +16,7 @@ export async function listTranscriptRows(
   await getConversation(db, { userId, conversationId });
   const rows = await db
     .select({
-      message: messages,
+      message: messageColumns,
       debug: {
         modelId: promptDebug.modelId,
         provider: promptDebug.provider,

@@ -12,12 +12,16 @@
  *   background (`drainInBackground`), as Node itself would — never held in memory. Cancelling the
  *   stream instead would leave Node's HTTP parser stuck in the middle of that body, and the next
  *   request on the connection would hang and be reset. Past DRAIN_MAX_BYTES the stream is
- *   cancelled (the connection closes): nobody needs to push megabytes at a 64 KB endpoint.
+ *   cancelled (the connection closes): nobody needs to push megabytes at a 256 KB endpoint.
  */
+import { MESSAGE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from "@/core/config";
 import { AppError } from "@/core/errors";
 
-/** The largest JSON body any route accepts. lib/validation/chat.ts sizes the chat message limit to fit. */
-export const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * The largest JSON body any route accepts (core/config.ts REQUEST_BODY_MAX_BYTES: every valid
+ * message fits in it, however its characters are escaped).
+ */
+export const MAX_BODY_BYTES = REQUEST_BODY_MAX_BYTES;
 
 /** How much of a refused streamed body is read and discarded to keep its connection usable. */
 export const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
@@ -26,11 +30,19 @@ const bodyError = (message: string) => new AppError("bad_request", message, { fi
 
 const formatBytes = (n: number) => n.toLocaleString("en-US");
 
-/** The 413: it names the request body limit in bytes (field limits are 400s that name the field). */
+/**
+ * The 413: it says that the request body's byte limit was hit — not a field's character limit, which
+ * is a 400 naming the field — and how large the body was when known.
+ */
 function tooLarge(size?: number): AppError {
   const limit = `${MAX_BODY_BYTES / 1024} KB (${formatBytes(MAX_BODY_BYTES)} bytes)`;
   const what = size === undefined ? "more than that" : `${formatBytes(size)} bytes`;
-  return new AppError("payload_too_large", `Request body too large: the limit is ${limit}; this one is ${what}`);
+  return new AppError(
+    "payload_too_large",
+    `Request body too large: the limit is ${limit} of JSON, and this body is ${what}. That is the limit on the ` +
+      `request's bytes, which every valid message fits in however it is escaped; text limits count characters ` +
+      `(a chat message: ${formatBytes(MESSAGE_MAX_CHARS)}) and are a 400 naming the field.`,
+  );
 }
 
 /**
@@ -124,13 +136,37 @@ function decodeComponent(raw: string): string | null {
 }
 
 /**
+ * The request header proxy.ts puts the query string in, exactly as the client sent it. Next hands
+ * route handlers a URL whose query it has parsed and re-serialized — bytes that are not UTF-8
+ * become U+FFFD, and a parameter named `__proto__` is lost in its object — so the route wrapper reads
+ * the query from here when the proxy ran (every API request without a body: proxy.ts's matcher),
+ * else from the URL (a test server, which passes the URL through untouched). A client that sets
+ * the header itself only chooses how its own query is read: the proxy overwrites it.
+ */
+export const RAW_QUERY_HEADER = "x-lifeline-raw-query";
+
+/**
+ * Whether every segment of a URL path percent-decodes to UTF-8 text. `%FF`, an encoded surrogate
+ * (`%ED%A0%80`), an overlong form (`%C0%AF`) or a malformed escape (`%G0`) is not a path any page or
+ * route has: proxy.ts answers it with a 400 (Next itself would answer a plain-text 500).
+ */
+export function isDecodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The query string as an object for the route's query schema: one string per parameter, an array
  * of strings for a parameter given more than once (which the schemas, expecting one string, refuse
  * — no silent "last one wins"). A name or value that is not valid UTF-8 once percent-decoded is a
  * 400 naming `query.<name>`. The strings themselves (NUL, length, type) are the schema's to judge.
  */
 export function queryObject(request: Request): Record<string, string | string[]> {
-  const search = new URL(request.url).search.slice(1);
+  const search = request.headers.get(RAW_QUERY_HEADER) ?? new URL(request.url).search.slice(1);
   const values = new Map<string, string[]>();
   const fields: Record<string, string> = {};
   for (const pair of search.split("&")) {

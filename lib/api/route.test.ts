@@ -6,6 +6,7 @@ import { AppError, type ErrorCode } from "@/core/errors";
 import { logger } from "@/core/logger";
 import { type Database, type Db, setDatabase } from "@/db/client";
 import { idParams } from "@/lib/validation/common";
+import { RAW_QUERY_HEADER } from "./body";
 import { MAX_BODY_BYTES, route } from "./route";
 
 // Accounts exist unless a test says otherwise (the account check is the wrapper's one query of its own).
@@ -235,7 +236,13 @@ describe("route(): bodies", () => {
   it("413 when Content-Length is over the cap", async () => {
     const res = await send(`{"name":"${"x".repeat(MAX_BODY_BYTES)}","age":1}`);
     expect(res.status).toBe(413);
-    expect((await errorOf(res)).code).toBe("payload_too_large");
+    const error = await errorOf(res);
+    expect(error.code).toBe("payload_too_large");
+    // It says which limit was hit: the body's bytes, not a field's characters.
+    expect(error.message).toMatch(
+      /^Request body too large: the limit is 256 KB \(262,144 bytes\) of JSON, and this body is [^.]+\. That is the limit on the request's bytes/,
+    );
+    expect(error.message).toContain("text limits count characters (a chat message: 15,000)");
   });
 
   it("413 when a streamed body without Content-Length grows over the cap", async () => {
@@ -243,13 +250,13 @@ describe("route(): bodies", () => {
     let sent = 0;
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (sent++ < 10) controller.enqueue(chunk);
+        if (sent++ < 40) controller.enqueue(chunk);
         else controller.close();
       },
     });
     const res = await send(stream as unknown as BodyInit);
     expect(res.status).toBe(413);
-    expect(sent).toBeLessThan(10);
+    expect(sent).toBeLessThan(40);
   });
 });
 
@@ -277,6 +284,23 @@ describe("route(): params and query", () => {
     expect(badQuery.status).toBe(400);
     expect(Object.keys((await errorOf(badQuery)).fields ?? {}).sort()).toEqual(["query.limit", "query.sort"]);
     expect(dbRequests).toBe(0);
+  });
+
+  it("reads the query as the client sent it from proxy.ts's header, not Next's re-serialized URL", async () => {
+    const id = randomUUID();
+    // What Next hands the route for ?limit=%ED%A0%80 and for ?__proto__=1: U+FFFD, and nothing.
+    const cases = [
+      { url: `/api/x/${id}?limit=%EF%BF%BD`, raw: "limit=%ED%A0%80", field: "query.limit" },
+      { url: `/api/x/${id}`, raw: "__proto__=1", field: "query.__proto__" },
+      { url: `/api/x/${id}`, raw: "%FF=1", field: "query" },
+    ];
+    for (const c of cases) {
+      const res = await handler(req(c.url, { headers: { [RAW_QUERY_HEADER]: c.raw } }), ctx({ id }));
+      expect(res.status, c.raw).toBe(400);
+      expect(Object.keys((await errorOf(res)).fields ?? {}), c.raw).toEqual([c.field]);
+    }
+    const ok = await handler(req(`/api/x/${id}?limit=9`, { headers: { [RAW_QUERY_HEADER]: "limit=5" } }), ctx({ id }));
+    expect(await ok.json()).toEqual({ params: { id }, query: { limit: 5 } });
   });
 });
 

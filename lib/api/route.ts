@@ -19,7 +19,7 @@
  *      (`forbidden:scope`), and a token on any other signed-in route a 403 (`forbidden:access_token`):
  *      account and token management take a session, never a token;
  *   3. params, query, body parsed with the route's zod schemas → 400 naming each bad field
- *      (`fields: { "body.email": "…", "params.id": "…" }`); bodies must be JSON (415), ≤ 64 KB (413),
+ *      (`fields: { "body.email": "…", "params.id": "…" }`); bodies must be JSON (415), ≤ 256 KB (413),
  *      well-formed (400);
  *   4. rate limit (`rateLimit: "chat"`, counted in the database — lib/limits/rate-limit.ts): over the
  *      limit → 429 with Retry-After. After validation, so requests refused with a 400 do not count.
@@ -31,10 +31,9 @@
  *      anything else is logged and answered 500 `internal` — never a stack trace.
  * Nothing touches the database before steps 2–3 have passed.
  */
-import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { assertSafeDeployment } from "@/core/env";
-import { AppError, type ErrorBody, type FieldErrors, isAppError } from "@/core/errors";
+import { AppError, type FieldErrors, isAppError } from "@/core/errors";
 import { type Logger, logger } from "@/core/logger";
 import { type Db, getDb } from "@/db/client";
 import { findLiveAccessToken, touchAccessToken } from "@/db/queries/access-tokens";
@@ -45,9 +44,12 @@ import { bearerOf, hashAccessToken, scopeAllows } from "@/lib/auth/access-tokens
 import { decodeRequestSession } from "@/lib/auth/session";
 import { getRateLimiter, type RateLimitName, type SharedLimitName } from "@/lib/limits/rate-limit";
 import { queryObject, readJsonBody } from "./body";
+import { errorResponse, requestIdOf } from "./response";
 
-// The body limit lives with the body reader; re-exported for callers of this module.
+// The body limit lives with the body reader, the request id and error shape in ./response;
+// re-exported for callers of this module.
 export { MAX_BODY_BYTES } from "./body";
+export { errorResponse, requestIdOf } from "./response";
 
 type Schema = z.ZodType;
 type Output<S> = S extends Schema ? z.output<S> : undefined;
@@ -100,35 +102,6 @@ export interface NextRouteContext {
 }
 
 export type RouteHandler = (request: Request, context: NextRouteContext) => Promise<Response>;
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
-
-/**
- * The request's id, for its log lines, its error bodies and its `x-request-id` response header:
- * Vercel's own (`x-vercel-id`, set by the platform, so a log line matches Vercel's request log),
- * else a well-formed incoming `x-request-id` (a proxy's or a client's), else a new one.
- */
-export function requestIdOf(request: Request): string {
-  for (const header of ["x-vercel-id", "x-request-id"]) {
-    const incoming = request.headers.get(header);
-    if (incoming && REQUEST_ID.test(incoming)) return incoming;
-  }
-  return randomUUID();
-}
-
-export function errorResponse(error: AppError, requestId: string): Response {
-  const body: ErrorBody = {
-    error: {
-      code: error.code,
-      message: error.message,
-      ...(error.fields ? { fields: error.fields } : {}),
-      requestId,
-    },
-  };
-  const headers = new Headers({ "x-request-id": requestId, "cache-control": "no-store" });
-  if (error.retryAfter !== undefined) headers.set("retry-after", String(error.retryAfter));
-  return Response.json(body, { status: error.status, headers });
-}
 
 function internalResponse(requestId: string): Response {
   return errorResponse(

@@ -1,5 +1,8 @@
+import { AdapterError, CredentialsSignin, JWTSessionError, MissingCSRF } from "@auth/core/errors";
 import { drizzle } from "drizzle-orm/node-postgres";
-import { describe, expect, it } from "vitest";
+import { decode } from "next-auth/jwt";
+import { describe, expect, it, vi } from "vitest";
+import { logger as appLogger } from "@/core/logger";
 import type { Db } from "@/db/client";
 import * as schema from "@/db/schema";
 import { createAuthConfig } from "./config";
@@ -54,5 +57,56 @@ describe("createAuthConfig", () => {
     expect(token).toMatchObject({ sub: "user-1" });
     const result = await session?.({ session: { user: { email: "a@b.c" }, expires: "x" }, token } as never);
     expect(result).toMatchObject({ user: { id: "user-1", email: "a@b.c" } });
+  });
+});
+
+describe("the Auth.js logger", () => {
+  const logger = () => {
+    const config = createAuthConfig(db, base);
+    if (!config.logger?.error) throw new Error("no logger.error");
+    return config.logger as Required<NonNullable<typeof config.logger>>;
+  };
+
+  it("a forged or tampered session cookie (JWTSessionError) is one warn line without a stack", async () => {
+    // What Auth.js' session action logs when the cookie does not decrypt: jose's error, wrapped.
+    let caught: unknown;
+    try {
+      await decode({
+        token: "not.a.real.jwe.token",
+        secret: "config-test-secret-0123456789",
+        salt: "authjs.session-token",
+      });
+    } catch (error) {
+      caught = error;
+    }
+    const warn = vi.spyOn(appLogger, "warn").mockImplementation(() => {});
+    const error = vi.spyOn(appLogger, "error").mockImplementation(() => {});
+    // Auth.js passes the caught error, which it keeps as cause.err (the same shape as this).
+    logger().error(new JWTSessionError("session", { cause: { err: caught } }));
+    expect(error).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledTimes(1);
+    const [fields, message] = warn.mock.calls[0] as unknown as [Record<string, unknown>, string];
+    expect(message).toBe("auth: request refused (client error)");
+    expect(fields).toEqual({ type: "JWTSessionError", reason: "ERR_JWE_INVALID" });
+    expect(JSON.stringify(fields)).not.toMatch(/\n\s+at |stack/);
+    warn.mockRestore();
+    error.mockRestore();
+  });
+
+  it("a missing CSRF token is a warning too; a wrong password is info; anything else stays an error with its stack", () => {
+    const warn = vi.spyOn(appLogger, "warn").mockImplementation(() => {});
+    const info = vi.spyOn(appLogger, "info").mockImplementation(() => {});
+    const error = vi.spyOn(appLogger, "error").mockImplementation(() => {});
+    logger().error(new MissingCSRF("CSRF token was missing during an action signout"));
+    expect(warn.mock.calls[0]?.[0]).toEqual({ type: "MissingCSRF" });
+    logger().error(new CredentialsSignin());
+    expect(info).toHaveBeenCalledWith("auth: sign-in rejected (credentials)");
+    const bug = new AdapterError("connection refused");
+    logger().error(bug);
+    expect(error).toHaveBeenCalledWith({ err: bug }, "auth error");
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
+    info.mockRestore();
+    error.mockRestore();
   });
 });

@@ -41,6 +41,22 @@ declare module "next-auth" {
 
 export const SIGN_IN_PAGE = "/login";
 
+/**
+ * Auth.js errors a client causes, logged as a warning without a stack: an unreadable session cookie
+ * (`JWTSessionError`: forged, tampered, another secret's), and the errors Auth.js itself counts as
+ * the client's (`isClientError` in @auth/core/errors) other than a wrong password, which is info.
+ */
+export const CLIENT_AUTH_ERRORS: ReadonlySet<string> = new Set([
+  "JWTSessionError",
+  "MissingCSRF",
+  "OAuthAccountNotLinked",
+  "OAuthCallbackError",
+  "AccessDenied",
+  "Verification",
+  "AccountNotLinked",
+  "WebAuthnVerificationError",
+]);
+
 /** The drizzle adapter over our tables, with emails normalised to lower case like everywhere else. */
 export function lifelineAdapter(db: Db): Adapter {
   const base = DrizzleAdapter(db, {
@@ -176,10 +192,17 @@ export function createAuthConfig(db: Db, env: RawEnv = processEnv()): NextAuthCo
     },
     logger: {
       error(error) {
+        const type = (error as { type?: string }).type;
         // A wrong password is not a server error.
-        if ((error as { type?: string }).type === "CredentialsSignin")
-          logger.info("auth: sign-in rejected (credentials)");
-        else logger.error({ err: error }, "auth error");
+        if (type === "CredentialsSignin") logger.info("auth: sign-in rejected (credentials)");
+        else if (type && CLIENT_AUTH_ERRORS.has(type)) {
+          // What a client sent (a forged, tampered or foreign session cookie; a missing CSRF token…):
+          // one warn line, no stack, so that nobody can fill the error log from outside.
+          // Auth.js keeps what it caught as cause.err (for a cookie: jose's error, with a code).
+          const caught = (error as { cause?: { err?: { code?: unknown } } }).cause?.err;
+          const reason = typeof caught?.code === "string" ? caught.code : undefined;
+          logger.warn({ type, ...(reason ? { reason } : {}) }, "auth: request refused (client error)");
+        } else logger.error({ err: error }, "auth error");
       },
       warn(code) {
         logger.warn({ code }, "auth warning");

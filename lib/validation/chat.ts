@@ -1,21 +1,22 @@
 /** Bodies of the chat and conversation routes (shared by the routes and the UI). */
 import { z } from "zod";
-import { MESSAGE_MAX_CHARS } from "@/core/config";
+import { JSON_MAX_BYTES_PER_CHAR, MESSAGE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from "@/core/config";
 import { CHAT_MODES } from "@/db/schema";
 import { uuid } from "./common";
 import { requestString, text } from "./strings";
 
 /**
  * The longest chat message, in characters (Unicode code points, like every text limit here).
- * It is sized to fit the request body limit (lib/api/body.ts MAX_BODY_BYTES, 64 KB) whatever the
- * characters are: JSON carries a character in at most 4 bytes (an emoji; `"`, `\` and line breaks
- * are 2-byte escapes), so 15,000 × 4 = 60,000 bytes plus the rest of the request (≤ 5,536 bytes,
- * CHAT_ENVELOPE_MAX) stays under 65,536. A longer message is a 400 naming body.message and this
- * limit; a body over 64 KB is a 413 naming the body limit. lib/validation/chat.test.ts checks it.
+ * The request body limit (lib/api/body.ts MAX_BODY_BYTES, 256 KB) is sized to hold it whatever the
+ * characters are and however they are escaped: JSON spends at most 12 bytes on a character (an
+ * emoji as an escaped surrogate pair, `\uD83D\uDE00`, as Python's json.dumps writes it), so
+ * 15,000 × 12 = 180,000 bytes plus the rest of the request (≤ 82,144 bytes, CHAT_ENVELOPE_MAX)
+ * stays within 262,144. A longer message is a 400 naming body.message and this limit; a body over
+ * 256 KB is a 413 that says it hit the body's byte limit. lib/validation/chat.test.ts checks it.
  */
 export const MESSAGE_MAX = MESSAGE_MAX_CHARS;
-/** Room left in a 64 KB body for everything around a maximal message (ids, model, settings). */
-export const CHAT_ENVELOPE_MAX = 64 * 1024 - MESSAGE_MAX * 4;
+/** Room left in the body limit for everything around a maximal message in its worst escaping (ids, model, settings). */
+export const CHAT_ENVELOPE_MAX = REQUEST_BODY_MAX_BYTES - MESSAGE_MAX * JSON_MAX_BYTES_PER_CHAR;
 export const TITLE_MAX = 100;
 export const TEMPERATURE_MAX = 2;
 

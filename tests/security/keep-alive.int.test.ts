@@ -1,7 +1,7 @@
 /**
  * A refused body must not break the connection it came on. Over a real keep-alive connection
  * (node:http Agent, one socket): a request refused before or while its body is read (413 for a
- * body over 64 KB — declared or streamed; 401 before the body is looked at), then a second request
+ * body over 256 KB — declared or streamed; 401 before the body is looked at), then a second request
  * on the SAME socket, which must succeed. Before lib/api/body.ts drained refused streamed bodies,
  * the second request hung and was reset (ECONNRESET).
  */
@@ -67,14 +67,14 @@ describe("keep-alive after a refused body", () => {
 
   const cases: [string, { path: string; body: string; chunked: boolean; status: number }][] = [
     [
-      "413, Content-Length 70 KB",
-      { path: "/api/auth/register", body: registerBody(70_000), chunked: false, status: 413 },
+      "413, Content-Length 300 KB",
+      { path: "/api/auth/register", body: registerBody(300_000), chunked: false, status: 413 },
     ],
     [
       "413, Content-Length 2 MB",
       { path: "/api/auth/register", body: registerBody(2_000_000), chunked: false, status: 413 },
     ],
-    ["413, chunked 70 KB", { path: "/api/auth/register", body: registerBody(70_000), chunked: true, status: 413 }],
+    ["413, chunked 300 KB", { path: "/api/auth/register", body: registerBody(300_000), chunked: true, status: 413 }],
     ["413, chunked 2 MB", { path: "/api/auth/register", body: registerBody(2_000_000), chunked: true, status: 413 }],
     [
       "401 before reading a 2 MB body",
@@ -92,7 +92,7 @@ describe("keep-alive after a refused body", () => {
       });
       expect(refused.status, refused.body).toBe(c.status);
       if (c.status === 413)
-        expect(JSON.parse(refused.body).error.message).toMatch(/Request body too large: the limit is 64 KB/);
+        expect(JSON.parse(refused.body).error.message).toMatch(/Request body too large: the limit is 256 KB/);
       const next = await send(ctx.server.url, agent, "GET", "/api/health");
       expect(next.status).toBe(200);
       expect(next.socket, "the same connection was reused").toBe(refused.socket);

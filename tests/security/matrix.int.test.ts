@@ -87,8 +87,8 @@ const GENERIC_JSON_INVALID: ((valid: unknown) => InvalidRequest)[] = [
     field: "body",
   }),
   () => ({
-    name: "body over 64 KB",
-    patch: (v) => ({ ...v, padding: "x".repeat(70_000) }),
+    name: "body over 256 KB",
+    patch: (v) => ({ ...v, padding: "x".repeat(270_000) }),
     status: 413,
     code: "payload_too_large",
   }),
@@ -138,7 +138,10 @@ afterAll(() => {
   const detail = Object.entries(perKind)
     .map(([k, n]) => `${k} ${n}`)
     .join(", ");
-  console.log(`security matrix: ${executed} cases (${detail}) over ${discovered.length} route methods`);
+  console.log(
+    `security matrix: ${executed} cases (${detail}) over ${discovered.length} route methods; ` +
+      `${walkedResponses} JSON responses walked for internal columns`,
+  );
 });
 
 it("every API route and method has exactly one case in tests/security/route-cases.ts", () => {
@@ -207,6 +210,33 @@ function expectError(res: HttpResult, rc: RouteCase, status: number, code: strin
   }
 }
 
+/**
+ * Internal columns no response may carry, under the name drizzle gives them or the SQL one: the
+ * full-text columns (messages' and memories' search vectors, memories' BM25 length), the embedding
+ * vector and the password hash.
+ */
+const INTERNAL_KEYS = new Set([
+  "searchVector",
+  "search_vector",
+  "searchLength",
+  "search_length",
+  "embedding",
+  "passwordHash",
+  "password_hash",
+]);
+
+/** The path of every key of `value` (walked to the leaves) that names an internal column. */
+function internalKeysIn(value: unknown, path = "$"): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => internalKeysIn(item, `${path}[${i}]`));
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, item]) => [
+    ...(INTERNAL_KEYS.has(key) ? [`${path}.${key}`] : []),
+    ...internalKeysIn(item, `${path}.${key}`),
+  ]);
+}
+
+let walkedResponses = 0;
+
 function expectRequestId(res: HttpResult, rc: RouteCase) {
   if (rc.wrapped !== false) expect(res.headers.get("x-request-id")).toMatch(/\S{8,}/);
 }
@@ -232,9 +262,19 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
 
   const setup = (rc: RouteCase, actor: Actor) => rc.setup({ db: database.db, actor, unique: unique() });
 
+  /** Every response of the matrix goes through here: none may carry an internal column. */
   async function send(client: HttpClient, method: string, fixture: Fixture, override?: Partial<InvalidRequest>) {
+    const res = await sendOnce(client, method, fixture, override);
+    expect(internalKeysIn(res.json), `${method} ${fixture.path}: internal columns in the response`).toEqual([]);
+    if (res.json !== undefined) walkedResponses++;
+    return res;
+  }
+
+  async function sendOnce(client: HttpClient, method: string, fixture: Fixture, override?: Partial<InvalidRequest>) {
     const { path } = fixture;
     if (fixture.form && !override) return client.request(method, path, { form: await fixture.form(client) });
+    if (fixture.raw !== undefined && !override)
+      return client.request(method, path, { body: fixture.raw, headers: { "content-type": "application/json" } });
     if (override?.raw !== undefined) {
       const headers: Record<string, string> = {};
       if (override.contentType !== null) headers["content-type"] = override.contentType ?? "application/json";

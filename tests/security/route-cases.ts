@@ -52,6 +52,8 @@ export interface Fixture {
   path: string;
   /** JSON body. Routes with one also get the generic malformed-body battery. */
   json?: unknown;
+  /** A JSON body sent exactly as written (application/json), for encodings JSON.stringify does not produce. */
+  raw?: string;
   /** Form body (Auth.js endpoints), built with the client that will send it (CSRF cookie). */
   form?: (client: HttpClient) => Promise<Record<string, string>>;
   /** Extra assertions on a successful response. */
@@ -200,6 +202,9 @@ async function revokeAllAccessTokens(db: Db, userId: string): Promise<void> {
 
 const repeat = (s: string, n: number) => s.repeat(n);
 const EMOJI = "😀"; // one code point, two UTF-16 units
+/** JSON as Python's `json.dumps` writes it by default: every non-ASCII UTF-16 unit as `\uXXXX` (12 bytes an emoji). */
+const pythonDumps = (value: unknown) =>
+  JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 function expectNote(res: HttpResult, content: string) {
   const { note } = res.json as { note: { id: string; content: string } };
@@ -661,8 +666,8 @@ export const routeCases: Record<RouteKey, RouteCase> = {
         field: "body.message",
       },
       {
-        name: "text of 20,000 emoji: 80 KB, over the body limit → 413",
-        patch: (v) => ({ ...v, message: { text: repeat(EMOJI, 20_000) } }),
+        name: "text of 70,000 emoji: 280 KB, over the body limit → 413",
+        patch: (v) => ({ ...v, message: { text: repeat(EMOJI, 70_000) } }),
         status: 413,
         code: "payload_too_large",
       },
@@ -730,6 +735,18 @@ export const routeCases: Record<RouteKey, RouteCase> = {
           return {
             path: "/api/chat",
             json: { conversationId: conversation.id, message: { text: repeat(EMOJI, MESSAGE_MAX) } },
+            check: (res) => expect(res.text).toContain('"type":"text-delta"'),
+          };
+        },
+      },
+      {
+        name: `a message of ${MESSAGE_MAX} emoji \\u-escaped as Python's json.dumps sends it (180 KB) fits the body limit`,
+        status: 200,
+        setup: async ({ db, actor }) => {
+          const conversation = await quietConversation(db, actor.id);
+          return {
+            path: "/api/chat",
+            raw: pythonDumps({ conversationId: conversation.id, message: { text: repeat(EMOJI, MESSAGE_MAX) } }),
             check: (res) => expect(res.text).toContain('"type":"text-delta"'),
           };
         },
@@ -1250,6 +1267,14 @@ export const routeCases: Record<RouteKey, RouteCase> = {
         name: `a message of ${MESSAGE_MAX} 4-byte emoji (the maximum)`,
         status: 200,
         setup: async () => ({ path: "/api/memories/preview", json: { message: repeat(EMOJI, MESSAGE_MAX) } }),
+      },
+      {
+        name: `a message of ${MESSAGE_MAX} emoji \\u-escaped as Python's json.dumps sends it (180 KB)`,
+        status: 200,
+        setup: async () => ({
+          path: "/api/memories/preview",
+          raw: pythonDumps({ message: repeat(EMOJI, MESSAGE_MAX) }),
+        }),
       },
     ],
   },
