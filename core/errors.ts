@@ -5,7 +5,15 @@
  */
 
 /** Resources whose absence (or foreignness — the same answer) is a 404 `not_found:<resource>`. */
-export type Resource = "user" | "conversation" | "message" | "note" | "memory" | "mail_operation" | "route";
+export type Resource =
+  | "user"
+  | "conversation"
+  | "message"
+  | "note"
+  | "memory"
+  | "mail_operation"
+  | "transcription"
+  | "route";
 
 export type ErrorCode =
   | "bad_request"
@@ -14,6 +22,7 @@ export type ErrorCode =
   | `forbidden:${string}`
   | `not_found:${Resource}`
   | `conflict:${string}`
+  | "length_required"
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"
@@ -63,6 +72,8 @@ export function statusOf(code: ErrorCode): number {
       return 404;
     case "conflict":
       return 409;
+    case "length_required":
+      return 411;
     case "payload_too_large":
       return 413;
     case "unsupported_media_type":

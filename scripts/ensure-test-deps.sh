@@ -11,6 +11,8 @@
 #   4. PgBouncer (Debian's package) running in transaction mode at 127.0.0.1:6433 in front of
 #      that PostgreSQL, for the tests of a pooled DATABASE_URL (tests/pgbouncer.int.test.ts).
 #      Its own instance (config, log and pid under /tmp/lifeline-pgbouncer), not the system one.
+#   5. espeak-ng (Debian's package): real speech, made at test time, for the dictation tests
+#      (tests/fixtures/speech.ts: the transcription route's tests and the fake microphone of e2e).
 #
 # Idempotent: each step is skipped when already done; a run with everything
 # present takes well under a second and touches no network. Needs root (or
@@ -144,6 +146,11 @@ if [ ! -r /etc/debian_version ]; then
     say "chromium: already installed ($(command -v chromium))"
   else
     say "chromium: NEEDED — a Chromium binary named 'chromium' on PATH"; ok=0
+  fi
+  if command -v espeak-ng >/dev/null 2>&1; then
+    say "espeak-ng: already installed ($(command -v espeak-ng))"
+  else
+    say "espeak-ng: NEEDED — a speech synthesiser named 'espeak-ng' on PATH"; ok=0
   fi
   [ "$ok" = 1 ] && exit 0
   exit 1
@@ -316,4 +323,15 @@ INI
     sleep 0.5
   done
   say "pgbouncer $("$PGBOUNCER_BIN" --version 2>/dev/null | head -n 1 | awk '{print $2}'): started in transaction mode at $PG_HOST:$PGBOUNCER_PORT"
+fi
+
+# ---------------------------------------------------------- 5. espeak-ng ---
+# Speech for the dictation tests (tests/fixtures/speech.ts): a WAV of a sentence, made at test time.
+if command -v espeak-ng >/dev/null 2>&1; then
+  say "espeak-ng $(dpkg-query -W -f='${Version}' espeak-ng 2>/dev/null || echo '?'): already installed"
+else
+  say "espeak-ng: installing (apt) ..."
+  apt_install espeak-ng
+  command -v espeak-ng >/dev/null 2>&1 || die "apt installed espeak-ng but it is not on PATH"
+  say "espeak-ng $(dpkg-query -W -f='${Version}' espeak-ng): installed"
 fi

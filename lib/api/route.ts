@@ -15,7 +15,10 @@
  *      everywhere": lib/auth/revocation.ts), is a 401 too (checked once the request has parsed);
  *   3. params, query, body parsed with the route's zod schemas → 400 naming each bad field
  *      (`fields: { "body.email": "…", "params.id": "…" }`); bodies must be JSON (415), ≤ 64 KB (413),
- *      well-formed (400);
+ *      well-formed (400). A route that takes an upload says `form: { maxBytes, parse }` instead of
+ *      `body`: multipart/form-data (415), with a Content-Length (411) ≤ maxBytes (413), checked
+ *      before the body is read, then parsed by the platform (`request.formData()`) and handed to
+ *      `parse`, which throws the 400/415 of a bad field;
  *   4. rate limit (`rateLimit: "chat"`, counted in the database — lib/limits/rate-limit.ts): over the
  *      limit → 429 with Retry-After. After validation, so requests refused with a 400 do not count;
  *   5. the handler runs with `{ db, userId, params, query, body, request, requestId, log }`; it returns
@@ -34,7 +37,7 @@ import { userExists } from "@/db/queries/users";
 import { type AiRegistry, getAiRegistry } from "@/lib/ai/registry";
 import { decodeRequestSession } from "@/lib/auth/session";
 import { getRateLimiter, type RateLimitName } from "@/lib/limits/rate-limit";
-import { queryObject, readJsonBody } from "./body";
+import { queryObject, readFormBody, readJsonBody } from "./body";
 
 // The body limit lives with the body reader; re-exported for callers of this module.
 export { MAX_BODY_BYTES } from "./body";
@@ -42,7 +45,14 @@ export { MAX_BODY_BYTES } from "./body";
 type Schema = z.ZodType;
 type Output<S> = S extends Schema ? z.output<S> : undefined;
 
-export interface RouteOptions<A extends "user" | "public", P, Q, B> {
+/** An upload route's body: multipart/form-data of at most `maxBytes`, judged by `parse`. */
+export interface FormSpec<F> {
+  maxBytes: number;
+  /** The parsed form → the handler's `form`; throws an AppError (400, 415) for a bad field. */
+  parse: (form: FormData) => F;
+}
+
+export interface RouteOptions<A extends "user" | "public", P, Q, B, F = undefined> {
   /** "user" (default): a signed-in user is required. "public": anyone; `userId` may be null. */
   auth?: A;
   /** Path parameters (`[id]` segments). Use strict objects. */
@@ -51,13 +61,15 @@ export interface RouteOptions<A extends "user" | "public", P, Q, B> {
   query?: Q;
   /** JSON body. Use strict objects: unknown fields are a 400. */
   body?: B;
+  /** A multipart/form-data body instead of JSON (an upload): see FormSpec. */
+  form?: FormSpec<F>;
   /** A named per-user limit from lib/limits/rate-limit.ts. Requires `auth: "user"`. */
   rateLimit?: A extends "public" ? never : RateLimitName;
   /** Status of a successful response when the handler returns data (default 200). */
   status?: number;
 }
 
-export interface RouteContext<A extends "user" | "public", P, Q, B> {
+export interface RouteContext<A extends "user" | "public", P, Q, B, F = undefined> {
   db: Db;
   /** The process's models and embedder (lib/ai/registry). */
   ai: AiRegistry;
@@ -65,6 +77,8 @@ export interface RouteContext<A extends "user" | "public", P, Q, B> {
   params: Output<P>;
   query: Output<Q>;
   body: Output<B>;
+  /** The upload, parsed (routes with `form`). */
+  form: F;
   request: Request;
   requestId: string;
   log: Logger;
@@ -154,9 +168,11 @@ export function route<
   P extends Schema | undefined = undefined,
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
->(options: RouteOptions<A, P, Q, B>, handler: (ctx: RouteContext<A, P, Q, B>) => Promise<unknown>): RouteHandler {
+  F = undefined,
+>(options: RouteOptions<A, P, Q, B, F>, handler: (ctx: RouteContext<A, P, Q, B, F>) => Promise<unknown>): RouteHandler {
   const access = options.auth ?? "user";
   if (access === "public" && options.rateLimit) throw new Error('rateLimit needs a signed-in user (auth: "user")');
+  if (options.body && options.form) throw new Error("a route takes a JSON body or a form, not both");
 
   return async (request, context) => {
     const requestId = requestIdOf(request);
@@ -176,6 +192,7 @@ export function route<
       const params = options.params ? parseWith(options.params, "params", await context.params) : undefined;
       const query = options.query ? parseWith(options.query, "query", queryObject(request)) : undefined;
       const body = options.body ? parseWith(options.body, "body", await readJsonBody(request)) : undefined;
+      const form = options.form ? options.form.parse(await readFormBody(request, options.form.maxBytes)) : undefined;
 
       const db = await getDb();
       // A valid session of an account that no longer exists (deleted, or another database), or one
@@ -199,10 +216,11 @@ export function route<
       const result = await handler({
         db,
         ai: getAiRegistry(),
-        userId: userId as RouteContext<A, P, Q, B>["userId"],
+        userId: userId as RouteContext<A, P, Q, B, F>["userId"],
         params: params as Output<P>,
         query: query as Output<Q>,
         body: body as Output<B>,
+        form: form as F,
         request,
         requestId,
         log,
