@@ -6,6 +6,7 @@ import { GoogleButton } from "@/app/(auth)/_components/google-button";
 import { PageHeader } from "@/components/page-header";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
+import { dictationConfig } from "@/core/config";
 import { getDb } from "@/db/client";
 import { getAccount } from "@/db/queries/users";
 import { gmailConnection, gmailConnectionView } from "@/lib/agent/mailbox";
@@ -15,6 +16,7 @@ import { requireServerSession } from "@/lib/auth/server";
 import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import { strategySummary } from "@/lib/memory/retrieval/explain";
 import { processAssemblyConfig } from "@/lib/runtime";
+import { durationWords } from "@/lib/ui/format";
 import { DeleteAccount } from "./delete-account";
 import { MemoryDefaultSwitch } from "./memory-default-switch";
 import { PasswordForm } from "./password-form";
@@ -60,6 +62,7 @@ export default async function SettingsPage() {
   // The agent's mailbox follows the same rule (lib/agent/mailbox: Gmail when configured and granted).
   const onGmail = googleConfigured && gmailAccess;
   // The strategy this server retrieves with, with the threshold of its embedder.
+  const transcriptionModel = getAiRegistry().config.transcriptionModel;
   const retrieval = forEmbedder(processAssemblyConfig().retrieval, getAiRegistry().describeProviders().embedder);
 
   return (
@@ -136,6 +139,14 @@ export default async function SettingsPage() {
             Google sign-in is not configured on this server (AUTH_GOOGLE_ID and AUTH_GOOGLE_SECRET; see docs/agent.md).
           </p>
         )}
+      </Section>
+
+      <Section id="dictation" title="Dictation">
+        <p className="text-sm text-muted-foreground" data-testid="dictation-status">
+          {transcriptionModel
+            ? `The microphone in the message box records what you say; ${transcriptionModel} transcribes it into the box for you to review before sending. Recordings stop after ${durationWords(dictationConfig.maxRecordingSeconds)} and are not stored.`
+            : "Dictation is off: it needs a transcription model, which OPENAI_API_KEY or OPENAI_BASE_URL (a server with /audio/transcriptions) enables."}
+        </p>
       </Section>
 
       {account.hasPassword && (
