@@ -511,8 +511,8 @@ export const transcriptions = pgTable(
     latencyMs: integer("latency_ms").notNull(),
     /** The text the model returned. */
     text: text("text").notNull(),
-    /** The user message sent from this transcript, once sent. */
-    messageId: uuid("message_id").references(() => messages.id, { onDelete: "set null" }),
+    /** The user message sent from this transcript, once sent; deleting the message deletes this row. */
+    messageId: uuid("message_id").references(() => messages.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
   (t) => [index("transcriptions_user_created_idx").on(t.userId, t.createdAt)],

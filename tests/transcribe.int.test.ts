@@ -194,6 +194,12 @@ describe.each(DB_KINDS)("POST /api/transcribe on %s", (kind) => {
       .from(promptDebug)
       .where(eq(promptDebug.userId, user.id));
     expect(records.map((r) => r.dictation === null).sort()).toEqual([false, true]);
+
+    // Deleting the conversation deletes the transcription of its message, with its text.
+    expect((await user.client.request("DELETE", `/api/conversations/${conversationId}`)).status).toBe(204);
+    expect(await ctx.database.db.select().from(transcriptions).where(eq(transcriptions.id, transcription.id))).toEqual(
+      [],
+    );
   });
 
   it("another user's transcription id is a 404 and sends nothing", async () => {
