@@ -69,6 +69,14 @@ test("Cancel discards the recording; a later one is added after what was typed",
   expect(uploads).toEqual(["POST"]);
 });
 
+test("Settings says which model transcribes, and that recordings are not stored", async ({ page }) => {
+  await registerViaUi(page, "dictation-settings");
+  await page.goto("/settings");
+  await expect(page.getByTestId("dictation-status")).toHaveText(
+    "The microphone in the message box records what you say; gpt-4o-mini-transcribe transcribes it into the box for you to review before sending. Recordings stop after 5 minutes and are not stored.",
+  );
+});
+
 test("a denied microphone says how to allow it", async ({ page }) => {
   await registerViaUi(page, "dictation-denied");
   await page.getByRole("button", { name: "Dictate" }).click();

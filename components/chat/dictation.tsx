@@ -254,7 +254,6 @@ export function RecordingBar({ dictation }: { dictation: Dictation }) {
       <span className="shrink-0 text-sm tabular-nums text-muted-foreground">
         <span data-testid="recording-elapsed">{clock(dictation.elapsed)}</span> / {clock(max)}
       </span>
-      <span className="sr-only">Recording stops by itself after {durationWords(max)}.</span>
       <Button
         type="button"
         size="icon"
