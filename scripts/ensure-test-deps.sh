@@ -11,7 +11,7 @@
 #   4. PgBouncer (Debian's package) running in transaction mode at 127.0.0.1:6433 in front of
 #      that PostgreSQL, for the tests of a pooled DATABASE_URL (tests/pgbouncer.int.test.ts).
 #      Its own instance (config, log and pid under /tmp/lifeline-pgbouncer), not the system one.
-#   5. espeak-ng (Debian's package): real speech, made at test time, for the dictation tests
+#   6. espeak-ng (Debian's package): real speech, made at test time, for the dictation tests
 #      (tests/fixtures/speech.ts: the transcription route's tests and the fake microphone of e2e).
 #
 # Idempotent: each step is skipped when already done; a run with everything
@@ -325,7 +325,7 @@ INI
   say "pgbouncer $("$PGBOUNCER_BIN" --version 2>/dev/null | head -n 1 | awk '{print $2}'): started in transaction mode at $PG_HOST:$PGBOUNCER_PORT"
 fi
 
-# ---------------------------------------------------------- 5. espeak-ng ---
+# ---------------------------------------------------------- 6. espeak-ng ---
 # Speech for the dictation tests (tests/fixtures/speech.ts): a WAV of a sentence, made at test time.
 if command -v espeak-ng >/dev/null 2>&1; then
   say "espeak-ng $(dpkg-query -W -f='${Version}' espeak-ng 2>/dev/null || echo '?'): already installed"
