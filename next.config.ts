@@ -46,7 +46,8 @@ export function securityHeaders(env: RawEnv = processEnv()): { key: string; valu
     { key: "X-Frame-Options", value: "DENY" },
     { key: "X-Content-Type-Options", value: "nosniff" },
     { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-    { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
+    // The microphone for this origin only (the composer's dictation); no frame, no other origin.
+    { key: "Permissions-Policy", value: "camera=(), microphone=(self), geolocation=(), payment=(), usb=()" },
     { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
     // Ignored by browsers over plain http (development, the e2e server); over https it pins https.
     { key: "Strict-Transport-Security", value: "max-age=63072000" },

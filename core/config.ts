@@ -292,4 +292,37 @@ export const accessTokenConfig = {
   maxPerUser: 25,
   /** The expiries offered, in days; null is "never". */
   expiryDays: [7, 30, 90, 365] as const,
+};
+
+/**
+ * Dictation (docs/chat.md § Dictation): the composer records, POST /api/transcribe transcribes, the
+ * transcript goes into the composer for review. Audio is never stored.
+ */
+export const dictationConfig = {
+  /** A recording stops by itself after this many seconds (the composer says so while recording). */
+  maxRecordingSeconds: 300,
+  /**
+   * The largest upload POST /api/transcribe accepts, in bytes: the OpenAI transcription API's own
+   * file limit (25 MB). Checked on Content-Length before the body is read.
+   */
+  maxUploadBytes: 25 * 1024 * 1024,
+  /**
+   * Audio containers the transcription API reads (OpenAI documents flac, mp3, mp4, mpeg, mpga, m4a,
+   * ogg, wav, webm): what MediaRecorder produces (webm/opus in Chromium and Firefox, mp4 in Safari)
+   * and uploaded WAV files. The file's type is checked without its codec parameters.
+   */
+  audioTypes: [
+    "audio/webm",
+    "audio/ogg",
+    "audio/mp4",
+    "audio/mpeg",
+    "audio/m4a",
+    "audio/x-m4a",
+    "audio/wav",
+    "audio/x-wav",
+    "audio/wave",
+    "audio/flac",
+  ],
+  /** Default transcription model (LIFELINE_TRANSCRIPTION_MODEL overrides it). */
+  defaultModel: "gpt-4o-mini-transcribe",
 } as const;

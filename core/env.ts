@@ -82,6 +82,7 @@ const schema = z.object({
   LIFELINE_CHAT_MODELS: variable(),
   LIFELINE_EMBEDDING_MODEL: variable(),
   LIFELINE_EXTRACTION_MODEL: variable(),
+  LIFELINE_TRANSCRIPTION_MODEL: variable(),
   LIFELINE_OFFLINE_DELAY_MS: variable(milliseconds("zero")),
   // Memory retrieval
   LIFELINE_RETRIEVAL_STRATEGY: variable(retrievalStrategy),

@@ -13,6 +13,7 @@ export type Resource =
   | "memory"
   | "mail_operation"
   | "access_token"
+  | "transcription"
   | "route";
 
 export type ErrorCode =
@@ -22,6 +23,7 @@ export type ErrorCode =
   | `forbidden:${string}`
   | `not_found:${Resource}`
   | `conflict:${string}`
+  | "length_required"
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"
@@ -71,6 +73,8 @@ export function statusOf(code: ErrorCode): number {
       return 404;
     case "conflict":
       return 409;
+    case "length_required":
+      return 411;
     case "payload_too_large":
       return 413;
     case "unsupported_media_type":

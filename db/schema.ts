@@ -508,11 +508,46 @@ export const promptDebug = pgTable(
     finishReason: text("finish_reason"),
     retrievalStatus: retrievalStatusEnum("retrieval_status").notNull(),
     retrievalError: text("retrieval_error"),
+    /**
+     * The user message came from dictation: the transcription it was made from (a copy of its row
+     * in `transcriptions`) and whether the user edited the transcript before sending. Null when typed.
+     */
+    dictation: jsonb("dictation").$type<unknown>(),
     error: text("error"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("prompt_debug_message_idx").on(t.messageId), index("prompt_debug_user_idx").on(t.userId)],
+);
+
+// ---------------------------------------------------------------------------
+// Dictation: every transcription call (the audio itself is never stored)
+// ---------------------------------------------------------------------------
+
+export const transcriptions = pgTable(
+  "transcriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: ownerId(),
+    provider: text("provider").notNull(),
+    modelId: text("model_id").notNull(),
+    /** The uploaded file's type (e.g. audio/webm;codecs=opus) and size; the bytes are not kept. */
+    mediaType: text("media_type").notNull(),
+    bytes: integer("bytes").notNull(),
+    /** Seconds of audio as the model reported them (null when it does not: gpt-4o-*-transcribe). */
+    audioSeconds: real("audio_seconds"),
+    /** How long the browser recorded, as it said (null for an upload that did not say). */
+    recordedMs: integer("recorded_ms"),
+    language: text("language"),
+    /** The call to the transcription model, from request to response. */
+    latencyMs: integer("latency_ms").notNull(),
+    /** The text the model returned. */
+    text: text("text").notNull(),
+    /** The user message sent from this transcript, once sent; deleting the message deletes this row. */
+    messageId: uuid("message_id").references(() => messages.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("transcriptions_user_created_idx").on(t.userId, t.createdAt)],
 );
 
 // ---------------------------------------------------------------------------

@@ -129,6 +129,18 @@ test.describe("desktop", () => {
   });
 });
 
+test("with no transcriber (the offline models) there is no microphone, and Settings says what enables dictation", async ({
+  page,
+}) => {
+  await registerViaUi(page, "no-dictation");
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Dictate" })).toHaveCount(0);
+  await page.goto("/settings");
+  await expect(page.getByTestId("dictation-status")).toHaveText(
+    "Dictation is off: it needs a transcription model, which OPENAI_API_KEY or OPENAI_BASE_URL (a server with /audio/transcriptions) enables.",
+  );
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
 

@@ -13,6 +13,8 @@
 #      "pgbouncer" target of tests/db.ts). Its own instance (config, log and pid under
 #      /tmp/lifeline-pgbouncer), not the system one.
 #   5. curl and jq, which docs/api.md's examples use (tests/api-doc.int.test.ts runs them).
+#   6. espeak-ng (Debian's package): real speech, made at test time, for the dictation tests
+#      (tests/fixtures/speech.ts: the transcription route's tests and the fake microphone of e2e).
 #
 # Idempotent: each step is skipped when already done; a run with everything
 # present takes well under a second and touches no network. Needs root (or
@@ -146,6 +148,11 @@ if [ ! -r /etc/debian_version ]; then
     say "chromium: already installed ($(command -v chromium))"
   else
     say "chromium: NEEDED — a Chromium binary named 'chromium' on PATH"; ok=0
+  fi
+  if command -v espeak-ng >/dev/null 2>&1; then
+    say "espeak-ng: already installed ($(command -v espeak-ng))"
+  else
+    say "espeak-ng: NEEDED — a speech synthesiser named 'espeak-ng' on PATH"; ok=0
   fi
   [ "$ok" = 1 ] && exit 0
   exit 1
@@ -329,4 +336,15 @@ if [ "${#missing_tools[@]}" -eq 0 ]; then
 else
   say "${missing_tools[*]}: installing (apt) ..."
   apt_install "${missing_tools[@]}"
+fi
+
+# ---------------------------------------------------------- 6. espeak-ng ---
+# Speech for the dictation tests (tests/fixtures/speech.ts): a WAV of a sentence, made at test time.
+if command -v espeak-ng >/dev/null 2>&1; then
+  say "espeak-ng $(dpkg-query -W -f='${Version}' espeak-ng 2>/dev/null || echo '?'): already installed"
+else
+  say "espeak-ng: installing (apt) ..."
+  apt_install espeak-ng
+  command -v espeak-ng >/dev/null 2>&1 || die "apt installed espeak-ng but it is not on PATH"
+  say "espeak-ng $(dpkg-query -W -f='${Version}' espeak-ng): installed"
 fi

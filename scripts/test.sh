@@ -40,4 +40,7 @@ npx vitest run --project production
 step "End-to-end tests (Playwright, Chromium, embedded default)"
 npx playwright test
 
+step "End-to-end dictation (Playwright, Chromium's fake microphone, a scripted OpenAI-compatible server)"
+npx playwright test --config playwright.dictation.config.ts
+
 printf '\n\033[1m✔ All suites passed in %ss\033[0m\n' "$((SECONDS - started))"

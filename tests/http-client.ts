@@ -10,6 +10,8 @@ export interface RequestOptions {
   /** Sent as-is (raw strings or bytes for malformed bodies); set the content type yourself. */
   body?: string | Uint8Array<ArrayBuffer>;
   form?: Record<string, string>;
+  /** Sent as multipart/form-data (fetch writes the boundary and the Content-Length). */
+  multipart?: FormData;
   headers?: Record<string, string>;
 }
 
@@ -50,13 +52,15 @@ export class HttpClient {
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
     const headers = new Headers(options.headers);
-    let body: string | Uint8Array<ArrayBuffer> | undefined;
+    let body: string | Uint8Array<ArrayBuffer> | FormData | undefined;
     if (options.json !== undefined) {
       headers.set("content-type", "application/json");
       body = JSON.stringify(options.json);
     } else if (options.form) {
       headers.set("content-type", "application/x-www-form-urlencoded");
       body = new URLSearchParams(options.form).toString();
+    } else if (options.multipart) {
+      body = options.multipart;
     } else {
       body = options.body;
     }

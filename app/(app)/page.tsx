@@ -21,6 +21,7 @@ export default async function NewChatPage() {
       conversation={null}
       initialMessages={[]}
       models={ai.chatModels}
+      dictation={ai.transcriptionModel !== null}
       initialSettings={{
         model: ai.defaultChatModel,
         mode: "conversational",

@@ -31,6 +31,8 @@ export interface ChatProps {
   initialSettings: ChatSettings;
   /** Shown above the messages (the offline-model banner). */
   notice?: ReactNode;
+  /** A transcriber is configured: the composer has a microphone (docs/chat.md § Dictation). */
+  dictation?: boolean;
 }
 
 /**
@@ -96,7 +98,7 @@ function isSettled(stored: TranscriptItem[]): boolean {
   return !newest || newest.status === "error" || newest.extraction !== null;
 }
 
-export function Chat({ conversation, initialMessages, models, initialSettings, notice }: ChatProps) {
+export function Chat({ conversation, initialMessages, models, initialSettings, notice, dictation = false }: ChatProps) {
   const { conversations, refresh: refreshSidebar } = useConversations();
   const initial = useMemo(() => fromTranscript(initialMessages), [initialMessages]);
   const [infos, setInfos] = useState<Record<string, MessageInfo>>(initial.infos);
@@ -127,7 +129,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
           if (res.ok && id) adoptConversation(id);
           return res;
         },
-        prepareSendMessagesRequest: async ({ messages, trigger, messageId }) => {
+        prepareSendMessagesRequest: async ({ messages, trigger, messageId, body: extra }) => {
           const { model, mode, temperature, memoryEnabled } = settingsRef.current;
           // A new chat with memory off is created first, so its very first turn is already private.
           if (!conversationIdRef.current && !memoryEnabled) {
@@ -152,6 +154,8 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
               model,
               mode,
               temperature,
+              // A message sent from a dictated transcript names its transcription (the debug record says so).
+              ...(typeof extra?.dictationId === "string" ? { dictationId: extra.dictationId } : {}),
             },
           };
         },
@@ -347,7 +351,14 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
             Memory is off for this chat: nothing is recalled or saved.
           </p>
         )}
-        <Composer busy={busy} onSend={(text) => void sendMessage({ text })} onStop={() => void stop()} />
+        <Composer
+          busy={busy}
+          dictation={dictation}
+          onSend={(text, dictationId) =>
+            void sendMessage({ text }, dictationId ? { body: { dictationId } } : undefined)
+          }
+          onStop={() => void stop()}
+        />
         <p className="sr-only" role="status" aria-live="polite">
           {status === "submitted"
             ? "Sending…"

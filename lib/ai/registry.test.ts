@@ -20,6 +20,7 @@ describe("getAiConfig", () => {
       defaultChatModel: "lifeline-offline-1",
       embeddingModelId: "wordvec-glove-v2",
       extractionModel: "lifeline-offline-1",
+      transcriptionModel: null,
       warnings: [],
     });
   });
@@ -52,6 +53,7 @@ describe("getAiConfig", () => {
       defaultChatModel: "gpt-4o-mini",
       embeddingModelId: "text-embedding-3-small",
       extractionModel: "gpt-4o-mini",
+      transcriptionModel: "gpt-4o-mini-transcribe",
       warnings: [],
     });
   });
@@ -67,6 +69,22 @@ describe("getAiConfig", () => {
     expect(config.defaultChatModel).toBe("gpt-4.1");
     expect(config.embeddingModelId).toBe("text-embedding-3-large");
     expect(config.extractionModel).toBe("gpt-4.1-nano");
+  });
+
+  it("has a transcriber only with a key or an OpenAI-compatible server; LIFELINE_TRANSCRIPTION_MODEL chooses it", () => {
+    expect(createAiRegistry({}).getTranscriptionModel()).toBeNull();
+    expect(getAiConfig({ LIFELINE_TRANSCRIPTION_MODEL: "whisper-1" }).warnings).toEqual([
+      expect.stringMatching(/^LIFELINE_TRANSCRIPTION_MODEL is ignored/),
+    ]);
+    const compatible = createAiRegistry({
+      OPENAI_BASE_URL: "http://whisper.local/v1",
+      LIFELINE_TRANSCRIPTION_MODEL: "whisper-1",
+    });
+    expect(compatible.config.transcriptionModel).toBe("whisper-1");
+    expect(compatible.getTranscriptionModel()?.modelId).toBe("whisper-1");
+    expect(createAiRegistry({ OPENAI_API_KEY: "sk-test" }).getTranscriptionModel()?.modelId).toBe(
+      "gpt-4o-mini-transcribe",
+    );
   });
 
   it("uses an OpenAI-compatible server when OPENAI_BASE_URL is set, with or without a key", () => {

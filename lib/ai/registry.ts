@@ -15,6 +15,9 @@
  *   chooses between the offline embedders (default wordvec-glove-v2; wordvec-glove-v1 and hash-ngram-v1 are the older ones).
  * - LIFELINE_EXTRACTION_MODEL: model for memory extraction and titles; defaults to the
  *   default chat model. It need not be one of the chat models.
+ * - LIFELINE_TRANSCRIPTION_MODEL: the model dictation uses (POST /api/transcribe, the server's
+ *   /audio/transcriptions); default core/config dictationConfig.defaultModel. The offline
+ *   provider has no transcriber: `transcriptionModel` is null and the composer shows no microphone.
  * Chat models are used through the Chat Completions API (`provider.chat(id)`), which every
  * OpenAI-compatible server implements and which keeps no state server-side.
  *
@@ -24,9 +27,9 @@
 // First: it clears a blank OPENAI_BASE_URL, on which @ai-sdk/openai's import would throw.
 import "@/core/env";
 import { createOpenAI } from "@ai-sdk/openai";
-import type { EmbeddingModelV4, LanguageModelV4 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4, LanguageModelV4, TranscriptionModelV4 } from "@ai-sdk/provider";
 import { defaultEmbeddingSettingsMiddleware, embedMany, wrapEmbeddingModel } from "ai";
-import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { dictationConfig, EMBEDDING_DIMENSIONS } from "@/core/config";
 import { env as processEnv, type RawEnv } from "@/core/env";
 import {
   DEFAULT_OFFLINE_EMBEDDING_MODEL_ID,
@@ -52,6 +55,8 @@ export interface AiConfig {
   defaultChatModel: string;
   embeddingModelId: string;
   extractionModel: string;
+  /** The model dictation is transcribed with; null when there is no transcriber (offline). */
+  transcriptionModel: string | null;
   /** OPENAI_BASE_URL, for "openai-compatible" only. */
   baseURL?: string;
   /** Configuration that was ignored or defaulted in a way an operator should know about. */
@@ -118,7 +123,7 @@ export function getAiConfig(env: EnvVars = processEnv()): AiConfig {
   const warnings: string[] = [];
 
   if (!baseURL && !apiKey) {
-    for (const name of ["LIFELINE_CHAT_MODELS", "LIFELINE_EXTRACTION_MODEL"]) {
+    for (const name of ["LIFELINE_CHAT_MODELS", "LIFELINE_EXTRACTION_MODEL", "LIFELINE_TRANSCRIPTION_MODEL"]) {
       if (setting(env, name))
         warnings.push(`${name} is ignored: no OPENAI_API_KEY or OPENAI_BASE_URL, so the offline models are used.`);
     }
@@ -135,6 +140,7 @@ export function getAiConfig(env: EnvVars = processEnv()): AiConfig {
       defaultChatModel: OFFLINE_CHAT_MODEL_ID,
       embeddingModelId,
       extractionModel: OFFLINE_CHAT_MODEL_ID,
+      transcriptionModel: null,
       warnings,
     };
   }
@@ -162,6 +168,7 @@ export function getAiConfig(env: EnvVars = processEnv()): AiConfig {
     defaultChatModel,
     embeddingModelId,
     extractionModel: setting(env, "LIFELINE_EXTRACTION_MODEL") ?? defaultChatModel,
+    transcriptionModel: setting(env, "LIFELINE_TRANSCRIPTION_MODEL") ?? dictationConfig.defaultModel,
     ...(baseURL ? { baseURL } : {}),
     warnings,
   };
@@ -207,6 +214,8 @@ export interface AiRegistry {
   getLanguageModel(modelId?: string): LanguageModelV4;
   /** The model for memory extraction and conversation titles. */
   getExtractionModel(): LanguageModelV4;
+  /** The transcription model (dictation); null when there is no transcriber (the offline provider). */
+  getTranscriptionModel(): TranscriptionModelV4 | null;
   /** The embedding model; every embedding it returns is EMBEDDING_DIMENSIONS long. */
   getEmbeddingModel(): EmbeddingModelV4;
   embedTexts(texts: string[]): Promise<number[][]>;
@@ -248,6 +257,7 @@ export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistr
         });
   const languageModels = new Map<string, LanguageModelV4>();
   let embeddingModel: EmbeddingModelV4 | undefined;
+  let transcriptionModel: TranscriptionModelV4 | undefined;
 
   const languageModel = (modelId: string): LanguageModelV4 => {
     let model = languageModels.get(modelId);
@@ -307,6 +317,11 @@ export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistr
       return languageModel(modelId);
     },
     getExtractionModel: () => languageModel(config.extractionModel),
+    getTranscriptionModel() {
+      if (!openai || !config.transcriptionModel) return null;
+      transcriptionModel ??= openai.transcription(config.transcriptionModel);
+      return transcriptionModel;
+    },
     getEmbeddingModel,
     embedTexts,
     async embedText(text) {

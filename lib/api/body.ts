@@ -106,6 +106,34 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
 }
 
+/**
+ * Reads a multipart/form-data body of at most `maxBytes` with the platform's parser
+ * (`Request.formData()`, undici's). Type and size are judged on the headers before the body is
+ * touched: not multipart → 415; no Content-Length → 411 (a browser's FormData upload always has
+ * one); over `maxBytes` → 413; 0 → 400. Node's HTTP server reads no more than Content-Length.
+ */
+export async function readFormBody(request: Request, maxBytes: number): Promise<FormData> {
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (type !== "multipart/form-data") {
+    throw new AppError("unsupported_media_type", "Request body must be multipart/form-data");
+  }
+  const header = request.headers.get("content-length");
+  const declared = header === null || !/^\d+$/.test(header.trim()) ? Number.NaN : Number(header);
+  if (Number.isNaN(declared)) throw new AppError("length_required", "Content-Length is required");
+  if (declared > maxBytes) {
+    throw new AppError(
+      "payload_too_large",
+      `Request body too large: the limit is ${Math.round(maxBytes / 1024 / 1024)} MB (${formatBytes(maxBytes)} bytes); this one is ${formatBytes(declared)} bytes`,
+    );
+  }
+  if (declared === 0 || !request.body) throw bodyError("Request body is required");
+  try {
+    return await request.formData();
+  } catch {
+    throw bodyError("Malformed multipart/form-data body");
+  }
+}
+
 const HEX = /^[0-9A-Fa-f]{2}$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 

@@ -20,7 +20,10 @@
  *      account and token management take a session, never a token;
  *   3. params, query, body parsed with the route's zod schemas → 400 naming each bad field
  *      (`fields: { "body.email": "…", "params.id": "…" }`); bodies must be JSON (415), ≤ 256 KB (413),
- *      well-formed (400);
+ *      well-formed (400). A route that takes an upload says `form: { maxBytes, parse }` instead of
+ *      `body`: multipart/form-data (415), with a Content-Length (411) ≤ maxBytes (413), checked
+ *      before the body is read, then parsed by the platform (`request.formData()`) and handed to
+ *      `parse`, which throws the 400/415 of a bad field;
  *   4. rate limit (`rateLimit: "chat"`, counted in the database — lib/limits/rate-limit.ts): over the
  *      limit → 429 with Retry-After. After validation, so requests refused with a 400 do not count.
  *      A request with an access token also counts against its token's limit and its owner's
@@ -43,7 +46,7 @@ import { type AiRegistry, getAiRegistry } from "@/lib/ai/registry";
 import { bearerOf, hashAccessToken, scopeAllows } from "@/lib/auth/access-tokens";
 import { decodeRequestSession } from "@/lib/auth/session";
 import { getRateLimiter, type RateLimitName, type SharedLimitName } from "@/lib/limits/rate-limit";
-import { queryObject, readJsonBody } from "./body";
+import { queryObject, readFormBody, readJsonBody } from "./body";
 import { errorResponse, requestIdOf } from "./response";
 
 // The body limit lives with the body reader, the request id and error shape in ./response;
@@ -54,7 +57,14 @@ export { errorResponse, requestIdOf } from "./response";
 type Schema = z.ZodType;
 type Output<S> = S extends Schema ? z.output<S> : undefined;
 
-export interface RouteOptions<A extends "user" | "public", P, Q, B> {
+/** An upload route's body: multipart/form-data of at most `maxBytes`, judged by `parse`. */
+export interface FormSpec<F> {
+  maxBytes: number;
+  /** The parsed form → the handler's `form`; throws an AppError (400, 415) for a bad field. */
+  parse: (form: FormData) => F;
+}
+
+export interface RouteOptions<A extends "user" | "public", P, Q, B, F = undefined> {
   /** "user" (default): a signed-in user is required. "public": anyone; `userId` may be null. */
   auth?: A;
   /** Path parameters (`[id]` segments). Use strict objects. */
@@ -63,6 +73,8 @@ export interface RouteOptions<A extends "user" | "public", P, Q, B> {
   query?: Q;
   /** JSON body. Use strict objects: unknown fields are a 400. */
   body?: B;
+  /** A multipart/form-data body instead of JSON (an upload): see FormSpec. */
+  form?: FormSpec<F>;
   /** A named per-user limit from lib/limits/rate-limit.ts. Requires `auth: "user"`. */
   rateLimit?: A extends "public" ? never : RateLimitName;
   /**
@@ -74,7 +86,7 @@ export interface RouteOptions<A extends "user" | "public", P, Q, B> {
   status?: number;
 }
 
-export interface RouteContext<A extends "user" | "public", P, Q, B> {
+export interface RouteContext<A extends "user" | "public", P, Q, B, F = undefined> {
   db: Db;
   /** The process's models and embedder (lib/ai/registry). */
   ai: AiRegistry;
@@ -84,6 +96,8 @@ export interface RouteContext<A extends "user" | "public", P, Q, B> {
   params: Output<P>;
   query: Output<Q>;
   body: Output<B>;
+  /** The upload, parsed (routes with `form`). */
+  form: F;
   request: Request;
   requestId: string;
   log: Logger;
@@ -164,10 +178,12 @@ export function route<
   P extends Schema | undefined = undefined,
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
->(options: RouteOptions<A, P, Q, B>, handler: (ctx: RouteContext<A, P, Q, B>) => Promise<unknown>): RouteHandler {
+  F = undefined,
+>(options: RouteOptions<A, P, Q, B, F>, handler: (ctx: RouteContext<A, P, Q, B, F>) => Promise<unknown>): RouteHandler {
   const access = options.auth ?? "user";
   if (access === "public" && options.rateLimit) throw new Error('rateLimit needs a signed-in user (auth: "user")');
   if (access === "public" && options.bearer) throw new Error('bearer needs a signed-in user (auth: "user")');
+  if (options.body && options.form) throw new Error("a route takes a JSON body or a form, not both");
 
   return async (request, context) => {
     const requestId = requestIdOf(request);
@@ -196,6 +212,7 @@ export function route<
       const params = options.params ? parseWith(options.params, "params", await context.params) : undefined;
       const query = options.query ? parseWith(options.query, "query", queryObject(request)) : undefined;
       const body = options.body ? parseWith(options.body, "body", await readJsonBody(request)) : undefined;
+      const form = options.form ? options.form.parse(await readFormBody(request, options.form.maxBytes)) : undefined;
 
       const db = await getDb();
       // A valid session of an account that no longer exists (deleted, or another database), or one
@@ -226,11 +243,12 @@ export function route<
       const result = await handler({
         db,
         ai: getAiRegistry(),
-        userId: userId as RouteContext<A, P, Q, B>["userId"],
+        userId: userId as RouteContext<A, P, Q, B, F>["userId"],
         token,
         params: params as Output<P>,
         query: query as Output<Q>,
         body: body as Output<B>,
+        form: form as F,
         request,
         requestId,
         log,

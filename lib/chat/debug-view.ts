@@ -14,6 +14,7 @@ import type { AgentDebugStep } from "@/lib/agent/recorder";
 import type { CapturedCall } from "@/lib/ai/capture";
 import { getMessageExtraction } from "@/lib/jobs/extraction-view";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
+import type { DictationRecord } from "./dictation";
 
 export async function getDebugView(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
   const [message, record] = await Promise.all([
@@ -34,6 +35,8 @@ export async function getDebugView(db: Db, { userId, messageId }: { userId: stri
     finishReason: record.finishReason,
     error: record.error,
     retrieval: { status: record.retrievalStatus, error: record.retrievalError },
+    /** The question came from dictation: its transcription call, and whether it was edited. Null when typed. */
+    dictation: (record.dictation ?? null) as DictationRecord | null,
     /**
      * Every model call of this answer, exactly as the model received it (less deleted memories'
      * lines); an agent answer's record also has its tool calls between them, in order.

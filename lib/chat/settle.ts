@@ -16,6 +16,7 @@ import type { ChatMode, MessageStatus } from "@/db/schema";
 import type { AiRegistry } from "@/lib/ai/registry";
 import { type ExtractionDispatcher, enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
+import type { DictationRecord } from "./dictation";
 import { maybeTitleConversation } from "./title";
 
 /** What the client learns about the turn in the stream's message metadata. */
@@ -45,6 +46,8 @@ export interface AnswerTurn {
   mode: ChatMode;
   temperature: number;
   trace: ContextTrace;
+  /** The user message came from dictation (lib/chat/dictation.ts); null when typed. */
+  dictation: DictationRecord | null;
   /** Aborts the answer when the client goes away or presses stop. */
   signal: AbortSignal;
   metadata: TurnMetadata;
@@ -87,6 +90,7 @@ function debugRecord(turn: AnswerTurn, input: DebugInput): NewPromptDebug {
     temperature: turn.temperature,
     retrievalStatus: turn.trace.status,
     retrievalError: turn.trace.error,
+    dictation: turn.dictation,
   };
 }
 

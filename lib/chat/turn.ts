@@ -32,6 +32,7 @@ import {
   listRecentMessages,
   saveAnswerProgress,
 } from "@/db/queries/messages";
+import { linkTranscription } from "@/db/queries/transcriptions";
 import { getAccount } from "@/db/queries/users";
 import type { MessageStatus } from "@/db/schema";
 import { type CapturedCall, withCapture } from "@/lib/ai/capture";
@@ -42,6 +43,7 @@ import type { AssemblyConfig } from "@/lib/memory/retrieval/assembly-config";
 import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import type { ChatBody } from "@/lib/validation/chat";
 import { answerWithAgent } from "./agent-answer";
+import { dictationRecord } from "./dictation";
 import { planEdit, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
 import { type AnswerTurn, type DebugInput, errorText, recordModelCall, settleAnswer } from "./settle";
@@ -110,6 +112,11 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     existing && (body.retryOf || body.editOf) ? await listMessages(db, { userId, conversationId: existing.id }) : null;
   const retry = stored && body.retryOf ? planRetry(stored, body.retryOf) : null;
   const edit = stored && body.editOf ? planEdit(stored, body.editOf) : null;
+  // A dictated message: its transcription must be the user's (else 404, before anything is written).
+  const dictation =
+    body.dictationId && body.message !== undefined
+      ? await dictationRecord(db, { userId, transcriptionId: body.dictationId, text: body.message })
+      : null;
 
   const conversation =
     existing === null
@@ -165,6 +172,9 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     if (!user || !assistant) throw new Error("the turn's messages were not written");
     return [user, assistant] as const;
   });
+  if (dictation) {
+    await linkTranscription(db, { userId, transcriptionId: dictation.transcriptionId, messageId: userMessage.id });
+  }
 
   const { messages, trace } = await inSpan(
     "chat.retrieval",
@@ -202,6 +212,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     mode,
     temperature,
     trace,
+    dictation,
     signal: input.signal,
     metadata: {
       conversationId: conversation.id,

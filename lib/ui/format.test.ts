@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { deadlineState, formatCalendarDate, localeFromAcceptLanguage, withLocalDates } from "./format";
+import {
+  clock,
+  deadlineState,
+  durationWords,
+  formatBytes,
+  formatCalendarDate,
+  localeFromAcceptLanguage,
+  withLocalDates,
+} from "./format";
 
 describe("dates in the user's locale", () => {
   it("shows a calendar date in the locale's long form, whatever the server's time zone", () => {
@@ -26,5 +34,17 @@ describe("dates in the user's locale", () => {
     expect(deadlineState("2026-11-29", "2026-11-30")).toBe("overdue");
     expect(deadlineState("2026-11-30", "2026-11-30")).toBe("today");
     expect(deadlineState("2027-03-03", "2026-11-30")).toBe("upcoming");
+  });
+});
+
+describe("dictation's clock and limit", () => {
+  it("clock: whole seconds as m:ss", () => {
+    expect([0, 7.9, 60, 299.99, 300].map(clock)).toEqual(["0:00", "0:07", "1:00", "4:59", "5:00"]);
+  });
+  it("durationWords: minutes when whole, else seconds", () => {
+    expect([300, 60, 90, 1].map(durationWords)).toEqual(["5 minutes", "1 minute", "90 seconds", "1 second"]);
+  });
+  it("formatBytes", () => {
+    expect([512, 131_982, 2_500_000].map(formatBytes)).toEqual(["512 B", "129 KB", "2.4 MB"]);
   });
 });

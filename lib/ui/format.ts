@@ -6,6 +6,13 @@ export function formatMs(ms: number | null | undefined): string {
 }
 
 /** 0.734 → "0.73"; null → "—". */
+/** 131982 → "129 KB", 2_500_000 → "2.4 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 export function formatScore(value: number | null | undefined, digits = 2): string {
   return value === null || value === undefined ? "—" : value.toFixed(digits);
 }
@@ -81,4 +88,17 @@ export function withLocalDates(text: string, locale: string): string {
 /** A deadline against today in the user's time zone. */
 export function deadlineState(deadline: string, today: string): "overdue" | "today" | "upcoming" {
   return deadline < today ? "overdue" : deadline === today ? "today" : "upcoming";
+}
+
+/** "0:07", "4:59". */
+export function clock(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** "5 minutes", "90 seconds". */
+export function durationWords(seconds: number): string {
+  return seconds % 60 === 0
+    ? `${seconds / 60} minute${seconds === 60 ? "" : "s"}`
+    : `${seconds} second${seconds === 1 ? "" : "s"}`;
 }

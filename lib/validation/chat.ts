@@ -68,6 +68,11 @@ export const chatBody = z
     model: modelIdSchema.optional(),
     mode: chatModeSchema.optional(),
     temperature: temperatureSchema.optional(),
+    /**
+     * The message came from dictation: the id POST /api/transcribe returned for its transcript (the
+     * user's own; another user's is a 404). The answer's debug record says so (docs/chat.md).
+     */
+    dictationId: uuid.optional(),
   })
   .refine((body) => (body.message === undefined) !== (body.retryOf === undefined), {
     error: "Send either a message or retryOf (the answer to replace)",
@@ -84,6 +89,10 @@ export const chatBody = z
   .refine((body) => body.editOf === undefined || body.conversationId !== undefined, {
     error: "editOf needs the conversationId",
     path: ["conversationId"],
+  })
+  .refine((body) => body.dictationId === undefined || body.message !== undefined, {
+    error: "dictationId needs the message sent from it",
+    path: ["dictationId"],
   });
 export type ChatBody = z.infer<typeof chatBody>;
 

@@ -21,7 +21,7 @@ function expectSecurityHeaders(headers: Headers) {
   expect(headers.get("x-frame-options")).toBe("DENY");
   expect(headers.get("x-content-type-options")).toBe("nosniff");
   expect(headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
-  expect(headers.get("permissions-policy")).toMatch(/camera=\(\).*microphone=\(\).*geolocation=\(\)/);
+  expect(headers.get("permissions-policy")).toMatch(/camera=\(\).*microphone=\(self\).*geolocation=\(\)/);
 }
 
 describe("the Content-Security-Policy", () => {

@@ -14,9 +14,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
 import { accessTokens } from "@/db/schema";
 import { newAccessTokenSecret } from "@/lib/auth/access-tokens";
+import { setAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import { getInProcessRunner } from "@/lib/runtime";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { type FakeTranscriber, startFakeTranscriber } from "@/tests/fixtures/fake-transcriber";
+import { SPEECH_WAV } from "@/tests/fixtures/speech";
+import { offlineWithTranscriber } from "@/tests/fixtures/transcriber";
 import { HttpClient, type HttpResult, registerAndSignIn } from "@/tests/http-client";
 import { type HttpMethod, loadRoutes, startTestServer, type TestServer } from "@/tests/http-server";
 import { ownedSnapshot, snapshot } from "./db-snapshot";
@@ -246,16 +250,23 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
   let server: TestServer;
   let owner: Actor;
   let intruder: Actor;
+  let transcriber: FakeTranscriber;
   let n = 0;
   const unique = () => `${kind}-${process.pid}-${++n}`;
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     server = await startTestServer({ database });
+    // The offline models, and a transcriber (POST /api/transcribe) on a scripted OpenAI-compatible server.
+    transcriber = await startFakeTranscriber({ transcript: SPEECH_WAV.text });
+    await SPEECH_WAV.ready();
+    setAiRegistry(offlineWithTranscriber(transcriber.baseURL));
     owner = await registerAndSignIn(server.url, `owner-${kind}`);
     intruder = await registerAndSignIn(server.url, `intruder-${kind}`);
   });
   afterAll(async () => {
+    setAiRegistry(undefined);
+    await transcriber?.close();
     await server?.close();
     await database?.close();
   });
@@ -275,6 +286,8 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
     if (fixture.form && !override) return client.request(method, path, { form: await fixture.form(client) });
     if (fixture.raw !== undefined && !override)
       return client.request(method, path, { body: fixture.raw, headers: { "content-type": "application/json" } });
+    if (override?.multipart) return client.request(method, path, { multipart: override.multipart() });
+    if (fixture.multipart && !override) return client.request(method, path, { multipart: fixture.multipart() });
     if (override?.raw !== undefined) {
       const headers: Record<string, string> = {};
       if (override.contentType !== null) headers["content-type"] = override.contentType ?? "application/json";

@@ -28,6 +28,7 @@ import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { accessTokens, memories, memoryExtractions } from "@/db/schema";
 import { hashAccessToken, newAccessTokenSecret } from "@/lib/auth/access-tokens";
 import { MESSAGE_MAX } from "@/lib/validation/chat";
+import { SPEECH_WAV } from "@/tests/fixtures/speech";
 import type { HttpClient, HttpResult } from "@/tests/http-client";
 import type { HttpMethod } from "@/tests/http-server";
 
@@ -56,6 +57,8 @@ export interface Fixture {
   raw?: string;
   /** Form body (Auth.js endpoints), built with the client that will send it (CSRF cookie). */
   form?: (client: HttpClient) => Promise<Record<string, string>>;
+  /** multipart/form-data body (uploads: POST /api/transcribe), a new one per request. */
+  multipart?: () => FormData;
   /** Extra assertions on a successful response. */
   check?: (res: HttpResult) => void;
 }
@@ -64,6 +67,8 @@ export interface InvalidRequest {
   name: string;
   /** Replaces the valid JSON body… */
   json?: unknown;
+  /** …or a multipart/form-data body (uploads)… */
+  multipart?: () => FormData;
   /** …or a raw body, sent as application/json unless `contentType` says otherwise (null: no header). */
   raw?: string | Uint8Array<ArrayBuffer>;
   contentType?: string | null;
@@ -125,6 +130,13 @@ export type RouteKey = `${HttpMethod} /api/${string}`;
 // ---------------------------------------------------------------------------------------------
 // Fixtures
 // ---------------------------------------------------------------------------------------------
+
+/** An upload of POST /api/transcribe: `bytes` as the file `file` of type `type`. */
+function audioForm(bytes: Uint8Array, type: string): FormData {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(bytes)], { type }), "recording");
+  return form;
+}
 
 const DRAFT = { to: ["Maya Chen <maya@example.com>"], cc: [], bcc: [], subject: "Dinner", body: "See you at 7." };
 
@@ -1420,5 +1432,66 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       path: "/api/account/sessions",
       check: (res) => expect(res.headers.getSetCookie().join("\n")).toMatch(/authjs\.session-token=[^;]+/),
     }),
+  },
+
+  "POST /api/transcribe": {
+    access: "user",
+    scope: "self",
+    success: 200,
+    // The matrix's registry transcribes with the scripted OpenAI-compatible server (matrix.int.test.ts).
+    setup: async () => ({
+      path: "/api/transcribe",
+      multipart: () => audioForm(SPEECH_WAV.bytes(), "audio/wav"),
+      check: (res) => expect(res.json).toMatchObject({ transcription: { text: expect.any(String) } }),
+    }),
+    invalid: [
+      {
+        name: "a text file",
+        multipart: () => audioForm(new TextEncoder().encode("hello"), "text/plain"),
+        status: 415,
+        code: "unsupported_media_type",
+      },
+      { name: "an empty recording", multipart: () => audioForm(new Uint8Array(0), "audio/webm"), field: "form.file" },
+      {
+        name: "the file as a text field",
+        multipart: () => {
+          const form = new FormData();
+          form.append("file", "UklGRg==");
+          return form;
+        },
+        field: "form.file",
+      },
+      {
+        name: "an unknown field",
+        multipart: () => {
+          const form = audioForm(SPEECH_WAV.bytes(), "audio/wav");
+          form.append("model", "whisper-1");
+          return form;
+        },
+        field: "form.model",
+      },
+      {
+        name: "durationMs is not a number",
+        multipart: () => {
+          const form = audioForm(SPEECH_WAV.bytes(), "audio/wav");
+          form.append("durationMs", "long");
+          return form;
+        },
+        field: "form.durationMs",
+      },
+      { name: "a JSON body", raw: '{"file":"x"}', status: 415, code: "unsupported_media_type" },
+      {
+        name: "an empty multipart body",
+        raw: "",
+        contentType: "multipart/form-data; boundary=x",
+        field: "body",
+      },
+      {
+        name: "a malformed multipart body",
+        raw: "--x\r\nnot a part",
+        contentType: "multipart/form-data; boundary=x",
+        field: "body",
+      },
+    ],
   },
 };

@@ -6,6 +6,7 @@ import { GoogleButton } from "@/app/(auth)/_components/google-button";
 import { PageHeader } from "@/components/page-header";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
+import { dictationConfig } from "@/core/config";
 import { getDb } from "@/db/client";
 import { listAccessTokens } from "@/db/queries/access-tokens";
 import { getAccount } from "@/db/queries/users";
@@ -17,6 +18,7 @@ import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import { strategySummary } from "@/lib/memory/retrieval/explain";
 import { processAssemblyConfig } from "@/lib/runtime";
 import { AccessTokens } from "./access-tokens";
+import { durationWords } from "@/lib/ui/format";
 import { DeleteAccount } from "./delete-account";
 import { MemoryDefaultSwitch } from "./memory-default-switch";
 import { PasswordForm } from "./password-form";
@@ -63,6 +65,7 @@ export default async function SettingsPage() {
   // The agent's mailbox follows the same rule (lib/agent/mailbox: Gmail when configured and granted).
   const onGmail = googleConfigured && gmailAccess;
   // The strategy this server retrieves with, with the threshold of its embedder.
+  const transcriptionModel = getAiRegistry().config.transcriptionModel;
   const retrieval = forEmbedder(processAssemblyConfig().retrieval, getAiRegistry().describeProviders().embedder);
 
   return (
@@ -154,6 +157,13 @@ export default async function SettingsPage() {
             expiresAt: t.expiresAt?.toISOString() ?? null,
           }))}
         />
+      </Section>
+      <Section id="dictation" title="Dictation">
+        <p className="text-sm text-muted-foreground" data-testid="dictation-status">
+          {transcriptionModel
+            ? `The microphone in the message box records what you say; ${transcriptionModel} transcribes it into the box for you to review before sending. Recordings stop after ${durationWords(dictationConfig.maxRecordingSeconds)} and are not stored.`
+            : "Dictation is off: it needs a transcription model, which OPENAI_API_KEY or OPENAI_BASE_URL (a server with /audio/transcriptions) enables."}
+        </p>
       </Section>
 
       {account.hasPassword && (

@@ -56,6 +56,7 @@ export default async function ChatPage({ params }: { params: Params }) {
       conversation={{ id: conversation.id, title: conversation.title, memoryEnabled: conversation.memoryEnabled }}
       initialMessages={jsonify(transcript)}
       models={ai.chatModels}
+      dictation={ai.transcriptionModel !== null}
       initialSettings={{
         model: model ?? ai.defaultChatModel,
         mode: conversation.mode,

@@ -17,7 +17,7 @@ import { Badge } from "@/components/ui/badge";
 import { getDb } from "@/db/client";
 import { requireServerSession } from "@/lib/auth/server";
 import { type DebugView, getDebugPageData } from "@/lib/chat/debug-view";
-import { formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
+import { formatBytes, formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
 import { jsonify } from "@/lib/ui/json";
 import { MODE_LABELS } from "@/lib/ui/modes";
 
@@ -174,6 +174,21 @@ export default async function DebugPage({ params }: { params: Params }) {
           The model did receive {view.redactedMemoryIds.length === 1 ? "its text" : "their text"}; this record no longer
           keeps it, and shows “{"[deleted memory]"}” in its place. The answer itself is part of the conversation and is
           not rewritten.
+        </p>
+      )}
+
+      {view.dictation && (
+        <p className="rounded-xl border px-4 py-3 text-sm" data-testid="dictation-record">
+          <span className="font-medium">The question was dictated.</span> {view.dictation.model} transcribed{" "}
+          {formatBytes(view.dictation.bytes)} of {view.dictation.mediaType}
+          {view.dictation.audioSeconds !== null
+            ? ` (${view.dictation.audioSeconds.toFixed(1)} s)`
+            : view.dictation.recordedMs !== null
+              ? ` (${(view.dictation.recordedMs / 1000).toFixed(1)} s recorded)`
+              : ""}{" "}
+          in {formatMs(view.dictation.latencyMs)}
+          {view.dictation.edited ? "; you edited the transcript before sending. It read: " : ", sent as transcribed: "}
+          <q className="text-muted-foreground">{view.dictation.transcript}</q>
         </p>
       )}
 

@@ -1,0 +1,64 @@
+/**
+ * The upload of POST /api/transcribe (multipart/form-data, as OpenAI's own endpoint takes it):
+ *   file        the recording (required): a non-empty file of an audio type the API reads
+ *   durationMs  how long the browser recorded, in ms (optional; recorded with the call)
+ * Anything else is a 400 naming the field; a file of another type is a 415.
+ */
+import { dictationConfig } from "@/core/config";
+import { AppError } from "@/core/errors";
+
+export interface TranscribeUpload {
+  file: File;
+  /** The file's type, lower-cased, without parameters (e.g. "audio/webm"). */
+  mediaType: string;
+  durationMs: number | null;
+}
+
+const FIELDS = new Set(["file", "durationMs"]);
+
+function bad(field: string, message: string): AppError {
+  return new AppError("bad_request", `form.${field}: ${message}`, { fields: { [`form.${field}`]: message } });
+}
+
+/** The base of a media type: "audio/webm;codecs=opus" → "audio/webm". */
+export function baseMediaType(type: string): string {
+  return type.split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+export function isAudioType(type: string): boolean {
+  return (dictationConfig.audioTypes as readonly string[]).includes(baseMediaType(type));
+}
+
+export function parseTranscribeForm(form: FormData): TranscribeUpload {
+  for (const name of new Set(form.keys())) {
+    if (!FIELDS.has(name)) throw bad(name, "Unknown field");
+    if (form.getAll(name).length > 1) throw bad(name, "Give it once");
+  }
+  const file = form.get("file");
+  if (file === null) throw bad("file", "A recording is required");
+  if (typeof file === "string") throw bad("file", "Must be a file, not text");
+  if (file.size === 0) throw bad("file", "The recording is empty");
+  if (file.size > dictationConfig.maxUploadBytes) {
+    throw new AppError(
+      "payload_too_large",
+      `The recording is larger than ${dictationConfig.maxUploadBytes / 1024 / 1024} MB`,
+    );
+  }
+  if (!isAudioType(file.type)) {
+    throw new AppError(
+      "unsupported_media_type",
+      `form.file: ${file.type ? `"${baseMediaType(file.type)}" is not` : "The file has no type; it must be"} an audio type (${dictationConfig.audioTypes.join(", ")})`,
+      { fields: { "form.file": "Not an audio type the transcriber reads" } },
+    );
+  }
+  const rawDuration = form.get("durationMs");
+  let durationMs: number | null = null;
+  if (rawDuration !== null) {
+    const maxMs = (dictationConfig.maxRecordingSeconds + 60) * 1000;
+    if (typeof rawDuration !== "string" || !/^\d{1,9}$/.test(rawDuration) || Number(rawDuration) > maxMs) {
+      throw bad("durationMs", `Must be a whole number of milliseconds up to ${maxMs}`);
+    }
+    durationMs = Number(rawDuration);
+  }
+  return { file, mediaType: file.type.trim().toLowerCase(), durationMs };
+}

@@ -1,0 +1,332 @@
+/**
+ * Dictation through real HTTP (POST /api/transcribe, then POST /api/chat with the transcript), on
+ * PGlite and Postgres, against the scripted OpenAI-compatible transcription server
+ * (tests/fixtures/fake-transcriber.ts), which refuses a request OpenAI's reference would refuse.
+ * The audio is real speech (espeak-ng). Every refused upload gets its 4xx and reaches nothing:
+ * no request at the transcriber, no row written.
+ */
+import { request as httpRequest } from "node:http";
+import { count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { dictationConfig } from "@/core/config";
+import { promptDebug, transcriptions } from "@/db/schema";
+import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
+import { resetRateLimiters } from "@/lib/limits/rate-limit";
+import { DB_KINDS } from "./db";
+import { type FakeTranscriber, startFakeTranscriber } from "./fixtures/fake-transcriber";
+import { speechBytes, wavSeconds } from "./fixtures/speech";
+import { offlineWithTranscriber } from "./fixtures/transcriber";
+import { HttpClient, registerAndSignIn } from "./http-client";
+import { useTestServer } from "./test-server";
+
+process.env.AUTH_SECRET = "transcribe-test-secret-0123456789abcdef";
+process.env.LIFELINE_CHAT_RATE_LIMIT = "4/60s";
+
+const SPOKEN = "Remind me to water the tomatoes on Friday.";
+const TRANSCRIPT = "Remind me to water the tomatoes on Friday.";
+
+let fake: FakeTranscriber;
+let wav: Uint8Array<ArrayBuffer>;
+
+beforeAll(async () => {
+  fake = await startFakeTranscriber({ transcript: TRANSCRIPT });
+  wav = await speechBytes(SPOKEN);
+});
+afterAll(async () => {
+  setAiRegistry(undefined);
+  await fake?.close();
+});
+
+function upload(bytes: Uint8Array<ArrayBuffer>, type = "audio/wav", extra: Record<string, string> = {}): FormData {
+  const form = new FormData();
+  form.append("file", new Blob([bytes], { type }), "dictation.wav");
+  for (const [name, value] of Object.entries(extra)) form.append(name, value);
+  return form;
+}
+
+/** A request whose headers claim `contentLength` bytes but whose body is never sent. */
+function claimLength(url: string, cookie: string, contentLength: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      new URL("/api/transcribe", url),
+      {
+        method: "POST",
+        headers: {
+          cookie,
+          "content-type": "multipart/form-data; boundary=x",
+          "content-length": String(contentLength),
+        },
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => {
+          body += chunk.toString("utf8");
+        });
+        res.on("end", () => {
+          resolve({ status: res.statusCode ?? 0, body });
+          req.destroy();
+        });
+      },
+    );
+    req.on("error", reject);
+    req.flushHeaders();
+  });
+}
+
+describe.each(DB_KINDS)("POST /api/transcribe on %s", (kind) => {
+  const ctx = useTestServer(kind);
+  const rows = async () => (await ctx.database.db.select({ n: count() }).from(transcriptions))[0]?.n ?? 0;
+
+  beforeEach(() => {
+    resetRateLimiters();
+    setAiRegistry(offlineWithTranscriber(fake.baseURL));
+  });
+
+  it("sends the recording to /audio/transcriptions as OpenAI documents it and returns the transcript; nothing of the audio is stored", async () => {
+    const user = await registerAndSignIn(ctx.server.url, `dictate-${kind}`);
+    const before = fake.received.length;
+    const res = await user.client.request("POST", "/api/transcribe", {
+      multipart: upload(wav, "audio/wav", { durationMs: "2600" }),
+    });
+    expect(res.status, res.text).toBe(200);
+    const { transcription } = res.json as {
+      transcription: { id: string; text: string; language: string | null; durationSeconds: number; model: string };
+    };
+    expect(transcription).toMatchObject({ text: TRANSCRIPT, model: "gpt-4o-mini-transcribe", language: null });
+    // gpt-4o-mini-transcribe reports no duration: the browser's recording time stands in.
+    expect(transcription.durationSeconds).toBe(2.6);
+
+    // Exactly one request reached the server, with the documented fields and nothing else.
+    expect(fake.received.slice(before)).toEqual([
+      {
+        status: 200,
+        // temperature 0 is the provider's default, a documented field.
+        fields: {
+          model: "gpt-4o-mini-transcribe",
+          file: "<file audio.wav>",
+          response_format: "json",
+          temperature: "0",
+        },
+        file: { name: "audio.wav", type: "audio/wav", size: wav.byteLength, format: "wav" },
+      },
+    ]);
+
+    const [row] = await ctx.database.db.select().from(transcriptions).where(eq(transcriptions.id, transcription.id));
+    expect(row).toMatchObject({
+      userId: user.id,
+      modelId: "gpt-4o-mini-transcribe",
+      mediaType: "audio/wav",
+      bytes: wav.byteLength,
+      audioSeconds: null,
+      recordedMs: 2600,
+      text: TRANSCRIPT,
+      messageId: null,
+    });
+    expect(row?.latencyMs).toBeGreaterThanOrEqual(0);
+    // The row has no column that could hold audio: sizes and text only.
+    expect(Object.keys(row ?? {}).sort()).toEqual(
+      [
+        "audioSeconds",
+        "bytes",
+        "createdAt",
+        "id",
+        "language",
+        "latencyMs",
+        "mediaType",
+        "messageId",
+        "modelId",
+        "provider",
+        "recordedMs",
+        "text",
+        "userId",
+      ].sort(),
+    );
+  });
+
+  it("asks whisper-1 for verbose_json and returns the language and duration it reports", async () => {
+    setAiRegistry(offlineWithTranscriber(fake.baseURL, "whisper-1"));
+    const user = await registerAndSignIn(ctx.server.url, `whisper-${kind}`);
+    const res = await user.client.request("POST", "/api/transcribe", { multipart: upload(wav) });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({
+      transcription: { text: TRANSCRIPT, language: "en", durationSeconds: 2.5, model: "whisper-1" },
+    });
+    expect(fake.received.at(-1)?.fields.response_format).toBe("verbose_json");
+    expect(wavSeconds(wav)).toBeGreaterThan(1);
+  });
+
+  it("a message sent from the transcript (edited) says in its answer's debug record that it came from dictation", async () => {
+    const user = await registerAndSignIn(ctx.server.url, `send-${kind}`);
+    const transcribed = await user.client.request("POST", "/api/transcribe", { multipart: upload(wav) });
+    const { transcription } = transcribed.json as { transcription: { id: string } };
+    const edited = `${TRANSCRIPT} And the basil.`;
+    const chat = await user.client.request("POST", "/api/chat", {
+      json: { message: { text: edited }, dictationId: transcription.id },
+    });
+    expect(chat.status, chat.text).toBe(200);
+    const conversationId = chat.headers.get("x-conversation-id");
+    const listed = await user.client.request("GET", `/api/conversations/${conversationId}/messages`);
+    const { messages } = listed.json as { messages: { id: string; role: string; content: string }[] };
+    const question = messages.find((m) => m.role === "user");
+    const answer = messages.find((m) => m.role === "assistant");
+    expect(question?.content).toBe(edited);
+
+    const debug = await user.client.request("GET", `/api/messages/${answer?.id}/debug`);
+    expect(debug.status, debug.text).toBe(200);
+    expect((debug.json as { debug: { dictation: unknown } }).debug.dictation).toMatchObject({
+      transcriptionId: transcription.id,
+      model: "gpt-4o-mini-transcribe",
+      mediaType: "audio/wav",
+      bytes: wav.byteLength,
+      transcript: TRANSCRIPT,
+      edited: true,
+    });
+    const [row] = await ctx.database.db.select().from(transcriptions).where(eq(transcriptions.id, transcription.id));
+    expect(row?.messageId).toBe(question?.id);
+
+    // A typed message's record has no dictation.
+    const typed = await user.client.request("POST", "/api/chat", {
+      json: { conversationId, message: { text: "Thanks" } },
+    });
+    expect(typed.status).toBe(200);
+    const records = await ctx.database.db
+      .select({ dictation: promptDebug.dictation })
+      .from(promptDebug)
+      .where(eq(promptDebug.userId, user.id));
+    expect(records.map((r) => r.dictation === null).sort()).toEqual([false, true]);
+
+    // Deleting the conversation deletes the transcription of its message, with its text.
+    expect((await user.client.request("DELETE", `/api/conversations/${conversationId}`)).status).toBe(204);
+    expect(await ctx.database.db.select().from(transcriptions).where(eq(transcriptions.id, transcription.id))).toEqual(
+      [],
+    );
+  });
+
+  it("another user's transcription id is a 404 and sends nothing", async () => {
+    const owner = await registerAndSignIn(ctx.server.url, `owner-${kind}`);
+    const intruder = await registerAndSignIn(ctx.server.url, `intruder-${kind}`);
+    const transcribed = await owner.client.request("POST", "/api/transcribe", { multipart: upload(wav) });
+    const { transcription } = transcribed.json as { transcription: { id: string } };
+    const res = await intruder.client.request("POST", "/api/chat", {
+      json: { message: { text: "Stolen words" }, dictationId: transcription.id },
+    });
+    expect(res.status, res.text).toBe(404);
+    expect((res.json as { error: { code: string } }).error.code).toBe("not_found:transcription");
+    const conversations = await intruder.client.request("GET", "/api/conversations");
+    expect((conversations.json as { conversations: unknown[] }).conversations).toEqual([]);
+  });
+
+  describe("refused uploads get their 4xx, and reach neither the transcriber nor the database", () => {
+    let user: Awaited<ReturnType<typeof registerAndSignIn>>;
+    beforeAll(async () => {
+      user = await registerAndSignIn(ctx.server.url, `refused-${kind}`);
+    });
+
+    const cases: [string, () => Promise<{ status: number; json?: unknown; body?: string }>, number, string][] = [
+      [
+        "a text file",
+        () =>
+          user.client.request("POST", "/api/transcribe", {
+            multipart: upload(new TextEncoder().encode("hello") as Uint8Array<ArrayBuffer>, "text/plain"),
+          }),
+        415,
+        "unsupported_media_type",
+      ],
+      [
+        "a JSON body",
+        () => user.client.request("POST", "/api/transcribe", { json: { file: "AAAA" } }),
+        415,
+        "unsupported_media_type",
+      ],
+      [
+        "an empty file",
+        () => user.client.request("POST", "/api/transcribe", { multipart: upload(new Uint8Array(0)) }),
+        400,
+        "bad_request",
+      ],
+      [
+        "an empty body",
+        () =>
+          user.client.request("POST", "/api/transcribe", {
+            body: "",
+            headers: { "content-type": "multipart/form-data; boundary=x" },
+          }),
+        400,
+        "bad_request",
+      ],
+      [
+        "no file field",
+        () => {
+          const form = new FormData();
+          form.append("model", "gpt-4o-mini-transcribe");
+          return user.client.request("POST", "/api/transcribe", { multipart: form });
+        },
+        400,
+        "bad_request",
+      ],
+      [
+        "a body that claims to be over the 25 MB limit (never read)",
+        async () => {
+          const res = await claimLength(ctx.server.url, user.client.cookieHeader(), dictationConfig.maxUploadBytes * 2);
+          return { status: res.status, json: JSON.parse(res.body) };
+        },
+        413,
+        "payload_too_large",
+      ],
+      [
+        "anonymous",
+        () => new HttpClient(ctx.server.url).request("POST", "/api/transcribe", { multipart: upload(wav) }),
+        401,
+        "unauthorized",
+      ],
+    ];
+    for (const [name, send, status, code] of cases) {
+      it(`${name} → ${status} ${code}`, async () => {
+        const [requests, written] = [fake.received.length, await rows()];
+        const res = await send();
+        expect(res.status, JSON.stringify(res.json)).toBe(status);
+        expect((res.json as { error: { code: string } }).error.code).toBe(code);
+        expect(fake.received.length).toBe(requests);
+        expect(await rows()).toBe(written);
+      });
+    }
+
+    it("over the chat's rate limit → 429, shared with /api/chat", async () => {
+      const limited = await registerAndSignIn(ctx.server.url, `limited-${kind}`);
+      for (let i = 0; i < 3; i++) {
+        expect((await limited.client.request("POST", "/api/transcribe", { multipart: upload(wav) })).status).toBe(200);
+      }
+      expect(
+        (await limited.client.request("POST", "/api/chat", { json: { message: { text: "one more" } } })).status,
+      ).toBe(200);
+      const [requests, written] = [fake.received.length, await rows()];
+      const res = await limited.client.request("POST", "/api/transcribe", { multipart: upload(wav) });
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(fake.received.length).toBe(requests);
+      expect(await rows()).toBe(written);
+    });
+
+    it("with no transcriber configured (the offline provider) → 403 naming what enables it", async () => {
+      setAiRegistry(createAiRegistry({}));
+      const requests = fake.received.length;
+      const res = await user.client.request("POST", "/api/transcribe", { multipart: upload(wav) });
+      expect(res.status).toBe(403);
+      expect((res.json as { error: { message: string } }).error.message).toMatch(/OPENAI_API_KEY or OPENAI_BASE_URL/);
+      expect(fake.received.length).toBe(requests);
+    });
+  });
+
+  it("the transcriber's refusal is a 502 that says so", async () => {
+    setAiRegistry(offlineWithTranscriber(fake.baseURL, "gpt-unknown-transcribe"));
+    const user = await registerAndSignIn(ctx.server.url, `upstream-${kind}`);
+    const written = await rows();
+    const res = await user.client.request("POST", "/api/transcribe", { multipart: upload(wav) });
+    expect(res.status, res.text).toBe(502);
+    expect((res.json as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "upstream:transcription",
+      message: expect.stringMatching(/HTTP 404/),
+    });
+    expect(await rows()).toBe(written);
+  });
+});
