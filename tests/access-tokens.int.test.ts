@@ -167,7 +167,8 @@ describe.each(DB_KINDS)("access tokens on %s", (kind) => {
   it("allows at most maxPerUser unrevoked tokens (409), and revoking makes room", async () => {
     const erin = await registerAndSignIn(server.url, "erin");
     const made: Created[] = [];
-    for (let i = 0; i < accessTokenConfig.maxPerUser; i++) made.push(await create({ name: `t${i}`, scope: "read" }, erin.client));
+    for (let i = 0; i < accessTokenConfig.maxPerUser; i++)
+      made.push(await create({ name: `t${i}`, scope: "read" }, erin.client));
     const over = await erin.client.request("POST", "/api/access-tokens", { json: { name: "one more", scope: "read" } });
     expect(over.status, over.text).toBe(409);
     expect((over.json as { error: { code: string } }).error.code).toBe("conflict:access_token_limit");
