@@ -5,11 +5,14 @@ import { expect, messageBox, screenshot, test } from "./fixtures";
 const PHONE = { width: 390, height: 844 };
 const EXCHANGES = 30;
 
+// Writing 30 turns takes a good part of the default minute on a loaded machine.
+test.describe.configure({ timeout: 120_000 });
+
 /** A 60-message chat, written as a script would (docs/api.md) with the page's session. */
-async function seedLongChat(page: Page, first?: string): Promise<string> {
+async function seedLongChat(page: Page, first?: string, exchanges = EXCHANGES): Promise<string> {
   let conversationId: string | undefined;
   if (first) conversationId = await chatViaApi(page, undefined, first);
-  for (let i = first ? 2 : 1; i <= EXCHANGES; i += 1) {
+  for (let i = first ? 2 : 1; i <= exchanges; i += 1) {
     const response = await page.request.post("/api/chat", {
       data: {
         ...(conversationId ? { conversationId } : {}),
@@ -129,7 +132,8 @@ test.describe("the message box is ready to type into", () => {
 test.describe("a memory's source link", () => {
   test("lands on the message it came from, highlighted, on a click and on a reload", async ({ page }) => {
     await registerViaUi(page, "source-link");
-    await seedLongChat(page, "I am vegetarian");
+    // Enough turns that the source message is far above the newest one.
+    await seedLongChat(page, "I am vegetarian", 12);
     await expect
       .poll(async () => JSON.stringify(await (await page.request.get("/api/memories?q=vegetarian")).json()), {
         timeout: 60_000,

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { Chat } from "@/components/chat/chat";
+import { FreshChat } from "@/components/chat/fresh-chat";
 import { OfflineNotice } from "@/components/chat/offline-notice";
 import { getDb } from "@/db/client";
 import { getAccount } from "@/db/queries/users";
@@ -15,20 +16,22 @@ export default async function NewChatPage() {
   const account = await getAccount(await getDb(), { userId: session.id });
   const ai = getAiConfig();
   return (
-    <Chat
-      // A fresh chat (fresh state) on every visit of `/`, even from a chat that started here.
-      key={crypto.randomUUID()}
-      conversation={null}
-      initialMessages={[]}
-      models={ai.chatModels}
-      dictation={ai.transcriptionModel !== null}
-      initialSettings={{
-        model: ai.defaultChatModel,
-        mode: "conversational",
-        temperature: DEFAULT_TEMPERATURE,
-        memoryEnabled: account.memoryEnabledDefault,
-      }}
-      notice={<OfflineNotice />}
-    />
+    <FreshChat>
+      <Chat
+        // A fresh chat (fresh state) on every visit of `/`, even from a chat that started here.
+        key={crypto.randomUUID()}
+        conversation={null}
+        initialMessages={[]}
+        models={ai.chatModels}
+        dictation={ai.transcriptionModel !== null}
+        initialSettings={{
+          model: ai.defaultChatModel,
+          mode: "conversational",
+          temperature: DEFAULT_TEMPERATURE,
+          memoryEnabled: account.memoryEnabledDefault,
+        }}
+        notice={<OfflineNotice />}
+      />
+    </FreshChat>
   );
 }
