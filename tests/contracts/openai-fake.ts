@@ -313,7 +313,8 @@ export function checkChatRequest(body: ChatRequest): void {
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
 /** A deterministic 8-dimensional embedding (Lifeline zero-pads it to 1536). */
@@ -336,7 +337,10 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 
-export async function startStrictOpenAi(respond: StrictOpenAi["respond"] = () => undefined): Promise<StrictOpenAi> {
+export async function startStrictOpenAi(
+  respond: StrictOpenAi["respond"] = () => undefined,
+  { port: listenPort = 0 }: { port?: number } = {},
+): Promise<StrictOpenAi> {
   const held = new Set<ServerResponse>();
   const requests: RecordedRequest[] = [];
   const fake: StrictOpenAi = { baseURL: "", requests, respond, close: async () => {} };
@@ -455,7 +459,7 @@ export async function startStrictOpenAi(respond: StrictOpenAi["respond"] = () =>
         return void res.socket?.destroy();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   fake.baseURL = `http://127.0.0.1:${port}/v1`;
   fake.close = async () => {
