@@ -12,9 +12,9 @@ import type { Db } from "@/db/client";
 import { DEFAULT_CONVERSATION_TITLE, getConversation, setTitleIfDefault } from "@/db/queries/conversations";
 import { listMessages } from "@/db/queries/messages";
 import type { AiRegistry } from "@/lib/ai/registry";
-import { strictOutputSchema } from "@/lib/ai/strict-schema";
 import { buildTitlePrompt } from "@/lib/memory/extraction/prompt";
 import { handoffOptions, TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction/schema";
+import { strictOutputSchema } from "@/lib/memory/extraction/strict-schema";
 
 export const AUTO_TITLE_AFTER_MESSAGES = 2;
 export const TITLE_MAX_WORDS = 8;

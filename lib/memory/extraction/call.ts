@@ -1,7 +1,7 @@
 /**
  * One structured-output model call, as extraction and consolidation make it: `generateText` with
  * `Output.object({ schema, name })` (the name is what the offline model dispatches on; the schema
- * sent is the strict subset, lib/ai/strict-schema.ts, and zod checks the rest) and the structured
+ * sent is the strict subset, lib/memory/extraction/strict-schema.ts, and zod checks the rest) and the structured
  * input the prompt was built from (schema.ts handoffOptions), a low temperature, an output limit,
  * a timeout, and no SDK-level retries — the job's retries are the only ones, so every attempt is
  * counted and visible. Output that is not JSON or does not match the schema is a
@@ -13,8 +13,8 @@ import type { LanguageModelV4, LanguageModelV4Middleware } from "@ai-sdk/provide
 import { generateText, NoObjectGeneratedError, Output, wrapLanguageModel } from "ai";
 import type { z } from "zod";
 import { extractionConfig, modelCallConfig } from "@/core/config";
-import { strictOutputSchema } from "@/lib/ai/strict-schema";
 import { handoffOptions } from "./schema";
+import { strictOutputSchema } from "./strict-schema";
 
 /** A structured call whose answer no retry would change: the job fails at once, naming the cause. */
 export class TerminalOutputError extends Error {
