@@ -17,6 +17,8 @@ const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
   testDir: "e2e",
+  // Against the strict OpenAI fake instead of the offline model: playwright.openai.config.ts.
+  testIgnore: ["openai-faults.spec.ts"],
   outputDir: "test-results",
   fullyParallel: false,
   workers: 1,

@@ -40,4 +40,7 @@ npx vitest run --project production
 step "End-to-end tests (Playwright, Chromium, embedded default)"
 npx playwright test
 
+step "End-to-end tests against the strict OpenAI fake (cut streams, error events, finish reasons, refusals)"
+npx playwright test -c playwright.openai.config.ts
+
 printf '\n\033[1m✔ All suites passed in %ss\033[0m\n' "$((SECONDS - started))"
