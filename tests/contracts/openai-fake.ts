@@ -34,7 +34,18 @@ export type Reply =
   /** `text` streams, then the TCP connection is destroyed: no finish, no [DONE]. */
   | { kind: "cut"; text: string }
   /** The request is never answered (until close()). */
-  | { kind: "hold" };
+  | { kind: "hold" }
+  /**
+   * Streamed `pieces`, each after its pause; with `holdAfter`, the stream stays open after that
+   * many pieces (calling `onHeld`) until close() — a server that stops sending mid-answer.
+   */
+  | {
+      kind: "pieces";
+      pieces: { text: string; pauseBeforeMs?: number }[];
+      holdAfter?: number;
+      onHeld?: () => void;
+      finish?: FinishReason;
+    };
 
 export interface RecordedRequest {
   path: string;
@@ -339,7 +350,14 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) => {
 
 export async function startStrictOpenAi(
   respond: StrictOpenAi["respond"] = () => undefined,
-  { port: listenPort = 0 }: { port?: number } = {},
+  {
+    port: listenPort = 0,
+    embeddings,
+  }: {
+    port?: number;
+    /** "hold": the embeddings request is never answered (until close()). */
+    embeddings?: (body: Record<string, unknown>) => "hold" | undefined;
+  } = {},
 ): Promise<StrictOpenAi> {
   const held = new Set<ServerResponse>();
   const requests: RecordedRequest[] = [];
@@ -351,6 +369,7 @@ export async function startStrictOpenAi(
     const record: RecordedRequest = { path: req.url ?? "", body, refused: null };
     requests.push(record);
     if (req.url?.endsWith("/embeddings")) {
+      if (embeddings?.(body) === "hold") return void held.add(res);
       const inputs = (Array.isArray(body.input) ? body.input : [body.input]) as string[];
       return sendJson(res, 200, {
         object: "list",
@@ -400,13 +419,15 @@ export async function startStrictOpenAi(
                     ? typeof reply.content === "string"
                       ? reply.content
                       : JSON.stringify(reply.content)
-                    : reply.text,
+                    : reply.kind === "pieces"
+                      ? reply.pieces.map((piece) => piece.text).join("")
+                      : reply.text,
             },
         meta,
       );
       const choice = whole.choices[0] as Record<string, unknown> & { message: Record<string, unknown> };
       choice.message.refusal = reply.kind === "refusal" ? reply.refusal : null;
-      if ((reply.kind === "text" || reply.kind === "json") && reply.finish !== undefined)
+      if ((reply.kind === "text" || reply.kind === "json" || reply.kind === "pieces") && reply.finish !== undefined)
         choice.finish_reason = reply.finish;
       return sendJson(res, 200, whole);
     }
@@ -452,6 +473,20 @@ export async function startStrictOpenAi(
         await streamText(reply.text);
         res.write(`data: ${JSON.stringify({ error: reply.error })}\n\n`);
         return void res.end();
+      case "pieces":
+        for (const [i, piece] of reply.pieces.entries()) {
+          if (i === reply.holdAfter) {
+            held.add(res);
+            return reply.onHeld?.();
+          }
+          if (piece.pauseBeforeMs) await new Promise((resolve) => setTimeout(resolve, piece.pauseBeforeMs));
+          res.write(completionChunk(meta, { content: piece.text }));
+        }
+        if (reply.holdAfter === reply.pieces.length) {
+          held.add(res);
+          return reply.onHeld?.();
+        }
+        return end(reply.finish ?? "stop");
       case "cut":
         await streamText(reply.text);
         // Let the pieces reach the client before the connection goes.
