@@ -26,7 +26,7 @@ process.env.LIFELINE_CHAT_RATE_LIMIT = "off";
 const MODELS = ["gpt-5-mini", "gpt-4o-mini"] as const;
 
 /** What the test scripts next, by the kind of call (the chat's stream, an extraction). */
-const script: { answer?: Reply; extraction?: Reply[] } = {};
+const script: { answer?: Reply; agentAnswer?: Reply; extraction?: Reply[] } = {};
 
 function reply(body: ChatRequest): Reply | undefined {
   const format = body.response_format?.json_schema?.name;
@@ -37,7 +37,7 @@ function reply(body: ChatRequest): Reply | undefined {
   if (tools.some((tool) => tool.function.name === "search_emails")) {
     if (script.answer && script.answer.kind !== "text") return script.answer;
     return body.messages.some((m) => m.role === "tool")
-      ? { kind: "text", text: "Maya wrote about the trip." }
+      ? (script.agentAnswer ?? { kind: "text", text: "Maya wrote about the trip." })
       : {
           kind: "tool-calls",
           calls: [{ id: "call_1", name: "search_emails", arguments: '{"query":"from:maya","max":5}' }],
@@ -67,6 +67,7 @@ describe.each(DB_KINDS)("the strict OpenAI contract on %s", (kind) => {
     await afterResponseIdle();
     await getInProcessRunner().idle();
     script.answer = undefined;
+    script.agentAnswer = undefined;
     script.extraction = undefined;
   });
 
@@ -162,6 +163,17 @@ describe.each(DB_KINDS)("the strict OpenAI contract on %s", (kind) => {
       mode: "agent",
     });
     expect(cut.answer).toMatchObject({ status: "error", error: MODEL_CONNECTION_DROPPED });
+  });
+
+  it("the agent's final answer cut at the output limit is final with its notice", async () => {
+    script.agentAnswer = { kind: "text", text: "Maya wrote about", finish: "length" };
+    const cut = await turn("agent-length", {
+      message: { text: "Find emails from Maya" },
+      model: "gpt-5-mini",
+      mode: "agent",
+    });
+    expect(cut.answer).toMatchObject({ status: "complete", notice: "length", error: null });
+    expect(cut.answer.content).toContain("Maya wrote about");
   });
 
   it("an in-stream error event is stored and shown with its message", async () => {
