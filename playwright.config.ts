@@ -17,8 +17,9 @@ const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
   testDir: "e2e",
-  // Dictation needs a transcriber and a fake microphone: its own run (playwright.dictation.config.ts).
-  testIgnore: ["dictation.spec.ts"],
+  // Dictation needs a transcriber and a fake microphone (playwright.dictation.config.ts); the
+  // OpenAI faults run against the strict OpenAI fake (playwright.openai.config.ts).
+  testIgnore: ["dictation.spec.ts", "openai-faults.spec.ts"],
   outputDir: "test-results",
   fullyParallel: false,
   workers: 1,

@@ -180,6 +180,31 @@ export const extractionConfig = {
   backoffMaxMs: 60_000,
   /** Model temperature of extraction and consolidation calls. */
   temperature: 0.1,
+  /**
+   * Output limit of an extraction or consolidation call (ten memories with evidence fit in about
+   * 2 000 tokens). An answer cut off at it is retried once with `retryMaxOutputTokens`, then fails
+   * for good naming the cause (lib/memory/extraction/call.ts).
+   */
+  maxOutputTokens: 4_096,
+  retryMaxOutputTokens: 16_384,
+} as const;
+
+/**
+ * Time bounds of model calls: none waits longer than its budget, so no chat turn or background
+ * step is held by a silent server. The chat route and the Inngest route may each run 300 s
+ * (`maxDuration` in app/api/chat/route.ts and app/api/inngest/route.ts).
+ */
+export const modelCallConfig = {
+  /** A structured call (extraction, consolidation, title): the whole call. */
+  structuredTimeoutMs: 60_000,
+  /** A chat answer on the text path: the whole answer, every memory-tool step included. */
+  answerTimeoutMs: 240_000,
+  /** A chat answer: the most the model may stay silent before its first chunk or between two. */
+  answerChunkTimeoutMs: 60_000,
+  /** One model call of the Gmail agent (LangChain's request timeout). */
+  agentCallTimeoutMs: 60_000,
+  /** One embedding request (a message, a search query, a batch of memories). */
+  embeddingTimeoutMs: 30_000,
 } as const;
 
 export const consolidationConfig = {
@@ -203,6 +228,12 @@ export const consolidationConfig = {
    * share it, taken alternately from the two rankings (so each way keeps a place).
    */
   nearLimit: 5,
+  /**
+   * Decisions asked of the model at once (lib/memory/extraction/consolidate.ts): with at most 10
+   * candidates, the consolidate step makes at most ceil(10 / 4) = 3 rounds of calls, each bounded by
+   * modelCallConfig.structuredTimeoutMs — within the Inngest route's 300 s.
+   */
+  parallelCalls: 4,
 } as const;
 
 export type ConsolidationConfig = typeof consolidationConfig;
@@ -213,7 +244,7 @@ export const answerConfig = {
   /**
    * An assistant message still `streaming` this long after its last saved progress was cut off by
    * a crash or a killed function: it is marked `error` ("interrupted") with its partial text, and
-   * its extraction runs. Longer than any live turn (the chat route's maxDuration is 60 s).
+   * its extraction runs. Longer than any live turn (the chat route's maxDuration is 300 s).
    */
   interruptedAfterMs: 5 * 60_000,
   /** How often a long-lived server looks for interrupted answers (it also looks once at start). */

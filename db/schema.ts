@@ -45,6 +45,14 @@ export const MESSAGE_STATUSES = ["streaming", "complete", "aborted", "error"] as
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const messageStatusEnum = pgEnum("message_status", MESSAGE_STATUSES);
 
+/**
+ * Why an answer that ended is not a whole answer (null: it is): the model hit its output limit,
+ * the provider's content filter stopped it, the model refused, or the stream closed without a
+ * finish reason. Shown under the answer (components/chat/message.tsx).
+ */
+export const MESSAGE_NOTICES = ["length", "content-filter", "refusal", "no-finish"] as const;
+export type MessageNotice = (typeof MESSAGE_NOTICES)[number];
+
 export const MEMORY_TYPES = [
   "personal",
   "preference",
@@ -288,6 +296,7 @@ export const messages = pgTable(
     model: text("model"),
     status: messageStatusEnum("status").notNull().default("complete"),
     error: text("error"),
+    notice: text("notice", { enum: MESSAGE_NOTICES }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /** Full-text search vector over the text (chat search: db/queries/conversations.ts). */

@@ -43,4 +43,7 @@ npx playwright test
 step "End-to-end dictation (Playwright, Chromium's fake microphone, a scripted OpenAI-compatible server)"
 npx playwright test --config playwright.dictation.config.ts
 
+step "End-to-end tests against the strict OpenAI fake (cut streams, error events, finish reasons, refusals)"
+npx playwright test -c playwright.openai.config.ts
+
 printf '\n\033[1m✔ All suites passed in %ss\033[0m\n' "$((SECONDS - started))"

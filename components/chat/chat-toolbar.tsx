@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { NativeSelect } from "@/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { Switch } from "@/components/ui/switch";
+import { modelCapabilities } from "@/core/model-capabilities";
 import type { ChatModelOption } from "@/lib/ai/registry";
 import { MODE_LABELS, SELECTABLE_MODES } from "@/lib/ui/modes";
 import type { ChatSettings } from "./types";
@@ -107,7 +108,10 @@ export function ChatToolbar({
             </option>
           ))}
         </NativeSelect>
-        <TemperatureControl value={settings.temperature} onChange={(temperature) => onChange({ temperature })} />
+        {/* A reasoning model takes only its default temperature: no control that would do nothing. */}
+        {modelCapabilities(settings.model).temperature && (
+          <TemperatureControl value={settings.temperature} onChange={(temperature) => onChange({ temperature })} />
+        )}
       </div>
       <div className="flex shrink-0 items-center gap-1.5 sm:gap-2 sm:pl-1">
         <Switch

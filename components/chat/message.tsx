@@ -134,6 +134,14 @@ export function UserMessage({
   );
 }
 
+/** Why an answer that ended is not whole (messages.notice), as the chat says it. */
+const NOTICES: Record<NonNullable<MessageInfo["notice"]>, string> = {
+  length: "This answer was cut off: the model reached its output limit. Regenerate it, or ask for a shorter answer.",
+  "content-filter": "This answer was cut off by the model provider's content filter.",
+  refusal: "The model declined to answer this.",
+  "no-finish": "This answer may be incomplete: the model's stream ended without saying it had finished.",
+};
+
 export function AssistantMessage({
   message,
   info,
@@ -162,6 +170,15 @@ export function AssistantMessage({
           <MailApproval key={approval.operationId} approval={approval} />
         ))}
         {info?.status === "aborted" && <Badge variant="outline">Stopped</Badge>}
+        {info?.notice && (
+          <p
+            className="flex items-start gap-1.5 text-sm text-amber-800 dark:text-amber-300"
+            data-testid="answer-notice"
+          >
+            <CircleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            {NOTICES[info.notice]}
+          </p>
+        )}
         {info?.status === "error" && (
           <p className="flex items-start gap-1.5 text-sm text-destructive">
             <CircleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />

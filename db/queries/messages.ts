@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
-import { conversations, gmailOperations, type MessageStatus, messages } from "@/db/schema";
+import { conversations, gmailOperations, type MessageNotice, type MessageStatus, messages } from "@/db/schema";
 import { getConversation } from "./conversations";
 import { firstOr } from "./first";
 
@@ -53,6 +53,7 @@ export async function createMessages(
           model: sql`${message.model ?? null}::text`.as("model"),
           status: sql`${message.status ?? "complete"}::message_status`.as("status"),
           error: sql`NULL::text`.as("error"),
+          notice: sql`NULL::text`.as("notice"),
           createdAt: sql`now() + ${position} * interval '1 microsecond'`.as("created_at"),
           updatedAt: sql`now()`.as("updated_at"),
         })
@@ -128,6 +129,7 @@ export async function finishMessage(
     parts: unknown[];
     status: Exclude<MessageStatus, "streaming">;
     error: string | null;
+    notice?: MessageNotice | null;
   },
 ): Promise<void> {
   const rows = await db
@@ -137,6 +139,7 @@ export async function finishMessage(
       parts: input.parts,
       status: input.status,
       error: input.error,
+      notice: input.notice ?? null,
       updatedAt: new Date(),
     })
     .where(and(eq(messages.id, input.messageId), eq(messages.userId, input.userId)))

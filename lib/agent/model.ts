@@ -6,6 +6,8 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAICompletions } from "@langchain/openai";
+import { modelCallConfig } from "@/core/config";
+import { modelCapabilities } from "@/core/model-capabilities";
 import type { OpenAIClientOptions } from "@/lib/ai/registry";
 import { OfflineAgentChatModel } from "./offline/chat-model";
 
@@ -18,9 +20,13 @@ export interface AgentModelInput {
 
 export function agentChatModel({ client, modelId, temperature }: AgentModelInput): BaseChatModel {
   if (!client) return new OfflineAgentChatModel();
+  // What the model id accepts (core/model-capabilities.ts): a reasoning model gets no temperature
+  // (OpenAI refuses any but the default); LangChain itself sends its instructions as `developer`
+  // and its output limit as `max_completion_tokens` for the same ids (the contract test checks both).
+  const capabilities = modelCapabilities(modelId);
   return new ChatOpenAICompletions({
     model: modelId,
-    temperature,
+    ...(capabilities.temperature ? { temperature } : {}),
     apiKey: client.apiKey,
     // `streaming` left unset, on purpose. `true` would stream every call and estimate its token counts
     // with tiktoken, which downloads its encodings at run time; `false` would forbid streaming. Unset,
@@ -29,6 +35,8 @@ export function agentChatModel({ client, modelId, temperature }: AgentModelInput
     // the server reports.
     // As the text path (the AI SDK's default): a failing server is retried twice, not LangChain's six times.
     maxRetries: 2,
+    // Each call (each retry) gives up after this long: no agent turn waits on a silent server.
+    timeout: modelCallConfig.agentCallTimeoutMs,
     configuration: {
       ...(client.baseURL ? { baseURL: client.baseURL } : {}),
       ...(client.fetch ? { fetch: client.fetch } : {}),

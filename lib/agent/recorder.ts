@@ -59,6 +59,8 @@ export class AgentRecorder extends BaseCallbackHandler {
   readonly steps: AgentStep[] = [];
   /** Token usage summed over the model calls that reported it (null when none did). */
   usage: AgentUsage | null = null;
+  /** The finish reason the server gave the latest model call (`response_metadata.finish_reason`), if any. */
+  lastFinishReason: string | null = null;
   private readonly started = new Map<string, { step: AgentStep; at: number }>();
 
   /**
@@ -122,6 +124,13 @@ export class AgentRecorder extends BaseCallbackHandler {
     if (run?.step.type !== "model") return;
     const generation = output.generations[0]?.[0] as { message?: BaseMessage } | undefined;
     run.step.output = generation?.message ? recordMessage(generation.message) : null;
+    // Streamed, the server's finish reason is on the generation's info; whole, on the message's metadata.
+    const info = (output.generations[0]?.[0] as { generationInfo?: { finish_reason?: unknown } } | undefined)
+      ?.generationInfo?.finish_reason;
+    const meta = (generation?.message as { response_metadata?: { finish_reason?: unknown } } | undefined)
+      ?.response_metadata?.finish_reason;
+    const finish = info ?? meta;
+    this.lastFinishReason = typeof finish === "string" ? finish : null;
     const usage = (generation?.message as { usage_metadata?: Record<string, number> } | undefined)?.usage_metadata;
     if (usage) {
       this.usage = {

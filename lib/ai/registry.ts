@@ -29,7 +29,7 @@ import "@/core/env";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { EmbeddingModelV4, LanguageModelV4, TranscriptionModelV4 } from "@ai-sdk/provider";
 import { defaultEmbeddingSettingsMiddleware, embedMany, wrapEmbeddingModel } from "ai";
-import { dictationConfig, EMBEDDING_DIMENSIONS } from "@/core/config";
+import { dictationConfig, EMBEDDING_DIMENSIONS, modelCallConfig } from "@/core/config";
 import { env as processEnv, type RawEnv } from "@/core/env";
 import {
   DEFAULT_OFFLINE_EMBEDDING_MODEL_ID,
@@ -300,7 +300,11 @@ export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistr
 
   const embedTexts = async (texts: string[]): Promise<number[][]> => {
     if (texts.length === 0) return [];
-    const { embeddings } = await embedMany({ model: getEmbeddingModel(), values: texts });
+    const { embeddings } = await embedMany({
+      model: getEmbeddingModel(),
+      values: texts,
+      abortSignal: AbortSignal.timeout(modelCallConfig.embeddingTimeoutMs),
+    });
     return embeddings;
   };
 

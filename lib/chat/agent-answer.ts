@@ -14,6 +14,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { consumeStream, createUIMessageStream, createUIMessageStreamResponse, type ModelMessage } from "ai";
 import { agentConfig } from "@/core/config";
 import { recordSpanError, tracer } from "@/core/telemetry";
+import type { MessageNotice } from "@/db/schema";
 import { buildAgentGraph } from "@/lib/agent/graph";
 import { googleClient, mailboxForUser } from "@/lib/agent/mailbox";
 import { toLangChainMessages } from "@/lib/agent/messages";
@@ -72,6 +73,7 @@ export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]
     status: "complete" | "aborted" | "error";
     error?: string;
     finishReason?: string;
+    notice?: MessageNotice | null;
   }) => {
     const usage = recorder.usage;
     span.setAttributes({
@@ -131,7 +133,10 @@ export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]
         await settle({ status: "error", error: errorText(error), finishReason: "error" });
         throw error;
       }
-      await settle({ status: "complete", finishReason: "stop" });
+      // The final answer cut at the output limit or by the content filter says so, as on the text path.
+      const last = recorder.lastFinishReason;
+      const notice = last === "length" ? "length" : last === "content_filter" ? "content-filter" : null;
+      await settle({ status: "complete", finishReason: last ?? "stop", notice });
       writer.write({ type: "finish", messageMetadata: { ...turn.metadata, latencyMs: latencyMs() } });
     },
     onError: (error) => `The agent failed while answering: ${errorText(error)}. Your message was saved; you can retry.`,

@@ -12,7 +12,7 @@ import { truncateChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { finishMessage } from "@/db/queries/messages";
 import { type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
-import type { ChatMode, MessageStatus } from "@/db/schema";
+import type { ChatMode, MessageNotice, MessageStatus } from "@/db/schema";
 import type { AiRegistry } from "@/lib/ai/registry";
 import { type ExtractionDispatcher, enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
@@ -68,13 +68,60 @@ export interface AnswerOutcome {
   usage?: LanguageModelUsage;
   finishReason?: string;
   error?: string;
+  /** Why an answer that ended is not whole (MESSAGE_NOTICES), shown under it. */
+  notice?: MessageNotice | null;
+  /**
+   * An `error` answer whose text so far is kept and whose pair is extracted like a whole answer's
+   * (the model connection dropped mid-answer: what the user said still stands, as for an answer a
+   * stopped server interrupted, lib/chat/interrupted.ts).
+   */
+  extractPartial?: boolean;
   timeToFirstTokenMs: number | null;
   latencyMs: number;
 }
 
+/** What the chat says when the connection to the model ends mid-answer. */
+export const MODEL_CONNECTION_DROPPED = "the connection to the model dropped before the answer was finished";
+
+/**
+ * Whether `error` is the model's HTTP connection ending early (the socket closed mid-stream:
+ * undici's "terminated" / UND_ERR_SOCKET, a reset), on the error itself or on its causes.
+ */
+export function isConnectionDrop(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; depth++) {
+    const { name, message, code } = e as { name?: unknown; message?: unknown; code?: unknown };
+    if (code === "UND_ERR_SOCKET" || code === "ECONNRESET") return true;
+    if (name === "TypeError" && message === "terminated") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * A model failure as one line for the user and the store. An Error gives its message; a plain
+ * object — what an OpenAI-compatible server sends as an in-stream error event, `{"error": {…}}`
+ * — gives its `message` (and its `code` or `type`), never "[object Object]".
+ */
 export function errorText(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return truncateChars(message, 500);
+  if (isConnectionDrop(error)) return MODEL_CONNECTION_DROPPED;
+  return truncateChars(describeError(error), 500);
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "object" && error !== null) {
+    const inner = (error as { error?: unknown }).error;
+    if (typeof inner === "object" && inner !== null) return describeError(inner);
+    const { message, code, type } = error as { message?: unknown; code?: unknown; type?: unknown };
+    const kind = typeof code === "string" ? code : typeof type === "string" ? type : null;
+    if (typeof message === "string") return kind ? `${message} (${kind})` : message;
+    try {
+      return JSON.stringify(error);
+    } catch {
+      return String(error);
+    }
+  }
+  return String(error);
 }
 
 function debugRecord(turn: AnswerTurn, input: DebugInput): NewPromptDebug {
@@ -113,7 +160,7 @@ export async function recordModelCall(turn: AnswerTurn, input: DebugInput): Prom
 
 /**
  * Saves how the answer ended — the message and its completed debug record — then, unless it
- * failed, enqueues the pair's extraction and titles the conversation after the response.
+ * failed (an answer cut by a dropped connection keeps its partial text and counts as said), enqueues the pair's extraction and titles the conversation after the response.
  */
 export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome: AnswerOutcome): Promise<void> {
   const { db, userId } = turn;
@@ -125,6 +172,7 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
       parts: outcome.parts,
       status: outcome.status,
       error: outcome.error ?? null,
+      notice: outcome.notice ?? null,
     });
     await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
       savePromptDebug(db, {
@@ -142,7 +190,7 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
     turn.log.error({ err: error, messageId: turn.assistantMessageId }, "could not save the chat turn");
     return;
   }
-  if (outcome.status === "error") return;
+  if (outcome.status === "error" && !(outcome.extractPartial && outcome.text)) return;
   runAfterResponse(async () => {
     await enqueueExtraction(
       db,

@@ -6,6 +6,7 @@
  */
 
 import { generateText, Output } from "ai";
+import { modelCallConfig } from "@/core/config";
 import { takeChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { DEFAULT_CONVERSATION_TITLE, getConversation, setTitleIfDefault } from "@/db/queries/conversations";
@@ -13,6 +14,7 @@ import { listMessages } from "@/db/queries/messages";
 import type { AiRegistry } from "@/lib/ai/registry";
 import { buildTitlePrompt } from "@/lib/memory/extraction/prompt";
 import { handoffOptions, TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction/schema";
+import { strictOutputSchema } from "@/lib/memory/extraction/strict-schema";
 
 export const AUTO_TITLE_AFTER_MESSAGES = 2;
 export const TITLE_MAX_WORDS = 8;
@@ -55,7 +57,8 @@ export async function maybeTitleConversation(
     instructions: system,
     prompt,
     temperature: 0.2,
-    output: Output.object({ schema: titleSchema, name: TITLE_OUTPUT_NAME }),
+    timeout: modelCallConfig.structuredTimeoutMs,
+    output: Output.object({ schema: strictOutputSchema(titleSchema), name: TITLE_OUTPUT_NAME }),
     providerOptions: handoffOptions({ task: TITLE_OUTPUT_NAME, input: opening }),
   });
   const title = cleanTitle(output.title);

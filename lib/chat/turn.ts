@@ -18,10 +18,12 @@ import {
   type LanguageModelUsage,
   type ModelMessage,
   streamText,
+  type TextStreamPart,
   toUIMessageStream,
 } from "ai";
-import { answerConfig, memoryToolsConfig, promptConfig } from "@/core/config";
+import { answerConfig, memoryToolsConfig, modelCallConfig, promptConfig } from "@/core/config";
 import type { Logger } from "@/core/logger";
+import { effectiveTemperature, modelCapabilities } from "@/core/model-capabilities";
 import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
@@ -34,7 +36,7 @@ import {
 } from "@/db/queries/messages";
 import { linkTranscription } from "@/db/queries/transcriptions";
 import { getAccount } from "@/db/queries/users";
-import type { MessageStatus } from "@/db/schema";
+import type { MessageNotice, MessageStatus } from "@/db/schema";
 import { type CapturedCall, withCapture } from "@/lib/ai/capture";
 import type { AiRegistry } from "@/lib/ai/registry";
 import type { ExtractionDispatcher } from "@/lib/jobs/extraction-queue";
@@ -46,7 +48,15 @@ import { answerWithAgent } from "./agent-answer";
 import { dictationRecord } from "./dictation";
 import { planEdit, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
-import { type AnswerTurn, type DebugInput, errorText, recordModelCall, settleAnswer } from "./settle";
+import {
+  type AnswerTurn,
+  type DebugInput,
+  errorText,
+  isConnectionDrop,
+  MODEL_CONNECTION_DROPPED,
+  recordModelCall,
+  settleAnswer,
+} from "./settle";
 
 export type { TurnMetadata } from "./settle";
 
@@ -134,7 +144,8 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
           })
         : existing;
   const mode = conversation.mode;
-  const temperature = body.temperature ?? DEFAULT_TEMPERATURE;
+  // A model that takes no temperature (core/model-capabilities.ts) answers at its default one.
+  const temperature = effectiveTemperature(modelId, body.temperature ?? DEFAULT_TEMPERATURE);
 
   const question = retry?.userMessage.content ?? body.message ?? "";
   // Independent of the writes below, so started first: embedding the message (awaited in the
@@ -227,10 +238,27 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   return mode === "agent" ? answerWithAgent(turn, messages) : answerWithText(turn, messages);
 }
 
+/**
+ * Why an answer that finished is not whole, from its finish reason (the AI SDK's, and the
+ * server's own): "length" (the output limit), "content-filter" (the provider's filter; OpenAI's
+ * `stop` with a refusal is mapped to content-filter by the SDK: that is a refusal), or a stream
+ * that closed without any finish reason (the SDK's "interrupted").
+ */
+export function finishNotice(
+  finishReason: string | undefined,
+  rawFinishReason: string | undefined,
+): MessageNotice | null {
+  if (finishReason === "length") return "length";
+  if (finishReason === "content-filter") return rawFinishReason === "stop" ? "refusal" : "content-filter";
+  if (finishReason === "interrupted") return "no-finish";
+  return null;
+}
+
 /** The text path: the chat model streams the answer, with the memory tools when memory is on. */
 function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
   const { db, ai, log, userId, trace, metadata } = turn;
   const baseModel: LanguageModelV4 = ai.getLanguageModel(turn.modelId);
+  const capabilities = modelCapabilities(turn.modelId);
   const calls: CapturedCall[] = [];
   const started = performance.now();
   let firstTokenMs: number | null = null;
@@ -277,7 +305,13 @@ function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
   /** Saves the outcome once, whichever of finish / abort / error comes first. */
   const settle = async (
     status: Exclude<MessageStatus, "streaming">,
-    outcome: { usage?: LanguageModelUsage; finishReason?: string; error?: string },
+    outcome: {
+      usage?: LanguageModelUsage;
+      finishReason?: string;
+      error?: string;
+      notice?: MessageNotice | null;
+      extractPartial?: boolean;
+    },
   ) => {
     if (settled) return;
     settled = true;
@@ -314,28 +348,65 @@ function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
     // The last call allowed gets no tools, so the answer never ends on a tool call without text.
     prepareStep: ({ stepNumber }) =>
       tools && stepNumber >= memoryToolsConfig.maxSteps - 1 ? { activeTools: [] } : undefined,
-    temperature: turn.temperature,
+    // What this model id accepts (core/model-capabilities.ts): no temperature for a reasoning model,
+    // and its instructions in the role it reads.
+    ...(capabilities.temperature ? { temperature: turn.temperature } : {}),
+    providerOptions: { openai: { systemMessageMode: capabilities.systemRole } },
     abortSignal: turn.signal,
+    // A bound on the whole answer and on the model's silences (core/config.ts modelCallConfig).
+    timeout: { totalMs: modelCallConfig.answerTimeoutMs, chunkMs: modelCallConfig.answerChunkTimeoutMs },
     onChunk: ({ chunk }) => {
       if (chunk.type !== "text-delta") return;
       if (firstTokenMs === null) firstTokenMs = Math.round(performance.now() - started);
       text += chunk.text;
       if (performance.now() - progressSavedAt >= answerConfig.progressIntervalMs) saveProgress();
     },
-    onEnd: async ({ usage, finishReason }) => {
-      await settle("complete", { usage, finishReason });
+    onEnd: async ({ usage, finishReason, rawFinishReason }) => {
+      await settle("complete", { usage, finishReason, notice: finishNotice(finishReason, rawFinishReason) });
     },
     onAbort: async () => {
+      // Not the client's stop: the timeout above ended the call.
+      if (!turn.signal.aborted) {
+        await settle("error", { error: "the model took too long to answer", finishReason: "timeout" });
+        return;
+      }
       await settle("aborted", {});
     },
-    onError: async ({ error }) => {
+    // An error part (a provider's in-stream error event): settled where the part passes through the
+    // stream below, after the text that came before it.
+    onError: ({ error }) => {
       log.warn({ err: error, messageId: turn.assistantMessageId }, "the model failed mid-answer");
-      await settle("error", { error: errorText(error), finishReason: "error" });
     },
   });
 
+  // A connection that drops mid-answer (the model's server or a proxy closes the socket) errors the
+  // stream itself, past every callback above: caught here, the answer is saved `error` at once with
+  // its text so far, and the client gets an error part (the chat offers Retry) instead of a torn stream.
+  const reader = result.stream.getReader();
+  const guarded = new ReadableStream<TextStreamPart<NonNullable<typeof tools>>>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        if (value.type === "error") await settle("error", { error: errorText(value.error), finishReason: "error" });
+        controller.enqueue(value);
+      } catch (error) {
+        const dropped = isConnectionDrop(error);
+        log.warn({ err: error, messageId: turn.assistantMessageId }, "the model's stream failed");
+        await settle("error", {
+          error: dropped ? MODEL_CONNECTION_DROPPED : errorText(error),
+          finishReason: "error",
+          extractPartial: dropped,
+        });
+        controller.enqueue({ type: "error", error: dropped ? new Error(MODEL_CONNECTION_DROPPED) : error });
+        controller.close();
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+
   const stream = toUIMessageStream({
-    stream: result.stream,
+    stream: guarded,
     tools,
     generateMessageId: () => turn.assistantMessageId,
     messageMetadata: ({ part }) => {

@@ -20,6 +20,7 @@ import { logger } from "@/core/logger";
 import { inSpan } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { claimExtraction, loadExtractionSource, recordFailedAttempt } from "@/db/queries/extractions";
+import { TerminalOutputError } from "@/lib/memory/extraction/call";
 import { planConsolidation } from "@/lib/memory/extraction/consolidate";
 import { currentDateOf, extractMemories } from "@/lib/memory/extraction/extract";
 import { storeExtraction } from "@/lib/memory/extraction/store";
@@ -60,17 +61,22 @@ async function failedAttempt(
   steps: JobSteps,
 ): Promise<unknown> {
   const message = `${stepId}: ${errorMessage(error)}`;
+  // A refusal, or an answer cut off at the output limit twice: no attempt would answer differently.
+  const terminal = error instanceof TerminalOutputError;
   try {
     const now = deps.now();
     const recorded = await recordFailedAttempt(deps.db, {
       extractionId,
       error: message,
-      maxAttempts: MAX_EXTRACTION_ATTEMPTS,
+      maxAttempts: terminal ? 1 : MAX_EXTRACTION_ATTEMPTS,
       retryAt: (failed) => steps.retryAt(failed, now),
       now,
     });
     if (recorded === null)
       return new FinalJobError(`${message} (the extraction is no longer runnable)`, { cause: error });
+    if (recorded.status === "failed" && terminal) {
+      return new FinalJobError(`${message} (final: a retry would not answer differently)`, { cause: error });
+    }
     if (recorded.status === "failed") {
       return new FinalJobError(`${message} (attempt ${recorded.attempts} of ${MAX_EXTRACTION_ATTEMPTS}; giving up)`, {
         cause: error,

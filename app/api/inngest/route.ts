@@ -17,8 +17,12 @@ import { inngest } from "@/lib/jobs/inngest-client";
 import { jobRunnerKind } from "@/lib/jobs/runner-kind";
 
 /**
- * Each call runs one step of a run (an extraction or consolidation model call at most): 300 s is
- * Vercel's default and the Hobby plan's ceiling with fluid compute (see app/api/chat/route.ts).
+ * One call may run several steps of a run: Inngest 4 checkpoints by default (the client's
+ * `checkpointing`, default true), so the SDK runs the next step in the same request after it
+ * checks in each finished one. What bounds a call is each step's own bound — every model call has
+ * a timeout and the consolidate step asks at most consolidationConfig.parallelCalls decisions at
+ * once (core/config.ts modelCallConfig) — not a step per call. 300 s is Vercel's default and the
+ * Hobby plan's ceiling with fluid compute (see app/api/chat/route.ts).
  */
 export const maxDuration = 300;
 

@@ -1,16 +1,62 @@
 /**
  * One structured-output model call, as extraction and consolidation make it: `generateText` with
- * `Output.object({ schema, name })` (the name is what the offline model dispatches on) and the
- * structured input the prompt was built from (schema.ts handoffOptions), a low
- * temperature, and no SDK-level retries — the job's retries are the only ones, so every attempt
- * is counted and visible. Output that is not JSON or does not match the schema is a
- * MalformedOutputError: a failed attempt, never an empty answer.
+ * `Output.object({ schema, name })` (the name is what the offline model dispatches on; the schema
+ * sent is the strict subset, lib/memory/extraction/strict-schema.ts, and zod checks the rest) and the structured
+ * input the prompt was built from (schema.ts handoffOptions), a low temperature, an output limit,
+ * a timeout, and no SDK-level retries — the job's retries are the only ones, so every attempt is
+ * counted and visible. Output that is not JSON or does not match the schema is a
+ * MalformedOutputError: a failed attempt, never an empty answer. Two answers are final at once
+ * (TerminalOutputError: no attempt would answer differently): a refusal, kept with its text, and
+ * an answer cut off at the output limit again after one retry with the larger limit.
  */
-import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { generateText, NoObjectGeneratedError, Output } from "ai";
+import type { LanguageModelV4, LanguageModelV4Middleware } from "@ai-sdk/provider";
+import { generateText, NoObjectGeneratedError, Output, wrapLanguageModel } from "ai";
 import type { z } from "zod";
-import { extractionConfig } from "@/core/config";
+import { extractionConfig, modelCallConfig } from "@/core/config";
 import { handoffOptions } from "./schema";
+import { strictOutputSchema } from "./strict-schema";
+
+/** A structured call whose answer no retry would change: the job fails at once, naming the cause. */
+export class TerminalOutputError extends Error {
+  override readonly name = "TerminalOutputError";
+}
+
+export class RefusedOutputError extends TerminalOutputError {
+  constructor(
+    readonly outputName: string,
+    readonly refusal: string,
+  ) {
+    super(`The model refused the "${outputName}" output: ${refusal}`);
+  }
+}
+
+export class TruncatedOutputError extends TerminalOutputError {
+  constructor(
+    readonly outputName: string,
+    readonly maxOutputTokens: number,
+  ) {
+    super(
+      `The model's "${outputName}" output was cut off at the output limit (${maxOutputTokens} tokens, after a retry with the larger limit)`,
+    );
+  }
+}
+
+/**
+ * A refusal, recognised on the model's own result: OpenAI's `message.refusal` (the Structured
+ * Outputs guide, "Refusals") reaches the AI SDK as the answer's text with finish reason
+ * "content-filter" over the server's raw "stop".
+ */
+const refusalDetector = (outputName: string): LanguageModelV4Middleware => ({
+  specificationVersion: "v4",
+  wrapGenerate: async ({ doGenerate }) => {
+    const result = await doGenerate();
+    if (result.finishReason.unified === "content-filter" && result.finishReason.raw === "stop") {
+      const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+      throw new RefusedOutputError(outputName, text || "no reason given");
+    }
+    return result;
+  },
+});
 
 export class MalformedOutputError extends Error {
   override readonly name = "MalformedOutputError";
@@ -55,17 +101,32 @@ export async function generateStructured<S extends z.ZodType>(
     input: unknown;
   },
 ): Promise<z.output<S>> {
-  try {
-    const { output } = await generateText({
-      model,
+  const guarded = wrapLanguageModel({ model, middleware: refusalDetector(request.name) });
+  const call = (maxOutputTokens: number) =>
+    generateText({
+      model: guarded,
       instructions: request.system,
       prompt: request.prompt,
-      output: Output.object({ schema: request.schema, name: request.name }),
+      output: Output.object({ schema: strictOutputSchema(request.schema), name: request.name }),
       providerOptions: handoffOptions({ task: request.name, input: request.input }),
       temperature: extractionConfig.temperature,
+      maxOutputTokens,
+      timeout: modelCallConfig.structuredTimeoutMs,
       maxRetries: 0,
     });
-    return output as z.output<S>;
+  const truncated = (error: unknown) => NoObjectGeneratedError.isInstance(error) && error.finishReason === "length";
+  try {
+    let result: Awaited<ReturnType<typeof call>>;
+    try {
+      result = await call(extractionConfig.maxOutputTokens);
+    } catch (error) {
+      if (!truncated(error)) throw error;
+      // Cut off at the limit: once more with the larger one, then the cause is named.
+      result = await call(extractionConfig.retryMaxOutputTokens).catch((again: unknown) => {
+        throw truncated(again) ? new TruncatedOutputError(request.name, extractionConfig.retryMaxOutputTokens) : again;
+      });
+    }
+    return result.output as z.output<S>;
   } catch (error) {
     if (NoObjectGeneratedError.isInstance(error)) {
       const what = error.message.replace(/^No object generated:\s*/, "").replace(/\.$/, "");

@@ -168,13 +168,36 @@ function decide(
   };
 }
 
+/** Runs `work` on every item, at most `limit` at once; the first failure stops the rest and rejects (once the running ones settle). */
+async function inBatches<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (next < items.length && !failed) {
+      const item = items[next++] as T;
+      await work(item).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+    }
+  };
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, lane);
+  const results = await Promise.allSettled(lanes);
+  const rejected = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
+  if (rejected) throw rejected.reason;
+}
+
 /** One decision per candidate, in order. Throws MalformedOutputError for an unusable model answer. */
 export async function planConsolidation(
   deps: ConsolidationDeps,
   input: ConsolidationInput,
 ): Promise<ConsolidationDecision[]> {
   const config = input.config ?? consolidationConfig;
-  const planned: Planned[] = [];
+  // Rule decisions are made in order as the near memories are read; the model's decisions are
+  // asked for afterwards, at most `parallelCalls` at a time (each call has its own timeout), so the
+  // step's time is bounded by ceil(asks / parallelCalls) calls, not one call per candidate in turn.
+  const planned: (Planned | null)[] = [];
+  const asks: { slot: number; index: number; candidate: ExtractedMemory; near: NearMemory[] }[] = [];
   const seen = new Map<string, number>();
 
   for (const [index, candidate] of input.candidates.entries()) {
@@ -220,14 +243,19 @@ export async function planConsolidation(
       });
       continue;
     }
-    planned.push(decide(index, candidate, near, await askModel(deps.model, candidate, near)));
+    asks.push({ slot: planned.length, index, candidate, near });
+    planned.push(null);
   }
+  await inBatches(asks, config.parallelCalls, async ({ slot, index, candidate, near }) => {
+    planned[slot] = decide(index, candidate, near, await askModel(deps.model, candidate, near));
+  });
 
+  const decided = planned.filter((decision): decision is Planned => decision !== null);
   // Merged memories are re-embedded, in one call.
-  const merges = planned.flatMap((decision) => (decision.merged ? [decision.merged] : []));
+  const merges = decided.flatMap((decision) => (decision.merged ? [decision.merged] : []));
   const vectors = await embedMemoryTexts(deps.embed, merges.map(memoryEmbeddingText));
   let next = 0;
-  return planned.map((decision) =>
+  return decided.map((decision) =>
     decision.merged
       ? { ...decision, merged: { ...decision.merged, embedding: vectors[next++] ?? [] } }
       : { ...decision, merged: null },

@@ -1,0 +1,67 @@
+/**
+ * A structured output's schema as it is sent to the model: the JSON Schema of the zod schema with
+ * only the keywords every OpenAI model honours in strict mode, and the whole zod schema — lengths,
+ * ranges, counts, patterns — checked on the parsed answer.
+ *
+ * OpenAI's Structured Outputs guide ("Supported schemas") supports `pattern`/`format` on
+ * strings, `minimum`/`maximum`/`multipleOf`… on numbers and `minItems`/`maxItems` on arrays, but
+ * "not yet … for fine-tuned models", and lists no `minLength`/`maxLength` at all; other
+ * OpenAI-compatible servers support less. The structure (types, properties, required,
+ * additionalProperties, enums, anyOf for nullable) is what the model is held to; the rest is ours.
+ */
+import type { JSONSchema7, JSONSchema7Definition } from "@ai-sdk/provider";
+import { jsonSchema, type Schema, zodSchema } from "ai";
+import type { z } from "zod";
+
+/** The keywords dropped from the schema the model receives (zod still checks every one). */
+export const UNSENT_KEYWORDS = [
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+] as const;
+
+const UNSENT = new Set<string>(UNSENT_KEYWORDS);
+
+function strip(node: JSONSchema7Definition): JSONSchema7Definition {
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (UNSENT.has(key)) continue;
+    if (key === "properties" || key === "$defs" || key === "definitions") {
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, JSONSchema7Definition>).map(([k, v]) => [k, strip(v)]),
+      );
+    } else if (key === "items") {
+      out[key] = Array.isArray(value) ? value.map(strip) : strip(value as JSONSchema7Definition);
+    } else if (key === "anyOf" || key === "oneOf" || key === "allOf") {
+      out[key] = (value as JSONSchema7Definition[]).map(strip);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out as JSONSchema7;
+}
+
+/** The JSON Schema without the keywords in UNSENT_KEYWORDS, at every depth. */
+export function strictSubset(schema: JSONSchema7): JSONSchema7 {
+  return strip(schema) as JSONSchema7;
+}
+
+/** For `Output.object({ schema })`: the strict subset sent, the zod schema validating the answer. */
+export function strictOutputSchema<S extends z.ZodType>(schema: S): Schema<z.output<S>> {
+  const full = zodSchema(schema);
+  return jsonSchema<z.output<S>>(async () => strictSubset(await full.jsonSchema), {
+    validate: (value) => {
+      const result = schema.safeParse(value);
+      return result.success ? { success: true, value: result.data } : { success: false, error: result.error };
+    },
+  });
+}
