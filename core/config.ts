@@ -199,7 +199,11 @@ export const modelCallConfig = {
   structuredTimeoutMs: 60_000,
   /** A chat answer on the text path: the whole answer, every memory-tool step included. */
   answerTimeoutMs: 240_000,
-  /** A chat answer: the most the model may stay silent before its first chunk or between two. */
+  /**
+   * A chat answer: the most the model may stay silent between two chunks. The AI SDK starts this
+   * clock at the first chunk; before it, only answerTimeoutMs bounds the wait
+   * (tests/contracts/openai-timeouts.int.test.ts).
+   */
   answerChunkTimeoutMs: 60_000,
   /** One model call of the Gmail agent (LangChain's request timeout). */
   agentCallTimeoutMs: 60_000,
