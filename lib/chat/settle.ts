@@ -6,6 +6,7 @@
  * extraction and the conversation's title.
  */
 import type { LanguageModelUsage } from "ai";
+import { faultPoint } from "@/core/faults";
 import type { Logger } from "@/core/logger";
 import { inSpan } from "@/core/telemetry";
 import { truncateChars } from "@/core/text";
@@ -139,6 +140,7 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
     return;
   }
   if (outcome.status === "error") return;
+  faultPoint("crash-after-answer-final");
   runAfterResponse(async () => {
     await enqueueExtraction(
       db,
