@@ -180,6 +180,16 @@ export const extractionConfig = {
   backoffMaxMs: 60_000,
   /** Model temperature of extraction and consolidation calls. */
   temperature: 0.1,
+  /**
+   * The outbox's bound: a `queued` row that neither started nor was retried for this long was
+   * never handed to its runner (the process stopped between the answer's commit and the dispatch),
+   * and the outbox sweep hands it over again (lib/jobs/extraction-queue.ts). Longer than a dispatch
+   * takes; a second hand-over of a row already handed over is harmless (the in-process runner
+   * joins the run it has, Inngest drops an event id it has seen).
+   */
+  redispatchAfterMs: 60_000,
+  /** The most rows one outbox sweep hands over (the rest wait for the next sweep). */
+  redispatchBatch: 200,
 } as const;
 
 export const consolidationConfig = {
@@ -216,7 +226,11 @@ export const answerConfig = {
    * its extraction runs. Longer than any live turn (the chat route's maxDuration is 60 s).
    */
   interruptedAfterMs: 5 * 60_000,
-  /** How often a long-lived server looks for interrupted answers (it also looks once at start). */
+  /**
+   * How often a long-lived server runs its sweeps — interrupted answers, interrupted email sends,
+   * the extraction outbox — (it also runs them once at start); with Inngest, the `sweeps` function
+   * runs them on this schedule too (inngest/functions/sweeps.ts: SWEEPS_CRON says the same minute).
+   */
   sweepIntervalMs: 60_000,
 } as const;
 

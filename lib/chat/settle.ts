@@ -2,8 +2,9 @@
  * How a chat turn's answer is recorded, whichever way it was produced (the text model in
  * lib/chat/turn.ts, or the Gmail agent in lib/chat/agent-answer.ts): the debug record written when the
  * first model call starts and completed at the end, and the outcome saved once — the message's
- * text, parts and status, the completed debug record, then (after the response) the pair's memory
- * extraction and the conversation's title.
+ * text, parts and status together with the pair's extraction row (one transaction: the outbox of
+ * lib/jobs/extraction-queue.ts), the completed debug record, then (after the response) the
+ * extraction handed to its runner and the conversation's title.
  */
 import type { LanguageModelUsage } from "ai";
 import { faultPoint } from "@/core/faults";
@@ -15,7 +16,13 @@ import { finishMessage } from "@/db/queries/messages";
 import { type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
 import type { ChatMode, MessageStatus } from "@/db/schema";
 import type { AiRegistry } from "@/lib/ai/registry";
-import { type ExtractionDispatcher, enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
+import {
+  dispatchExtraction,
+  type ExtractionDispatcher,
+  needsDispatch,
+  recordExtraction,
+  runAfterResponse,
+} from "@/lib/jobs/extraction-queue";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { maybeTitleConversation } from "./title";
 
@@ -109,19 +116,38 @@ export async function recordModelCall(turn: AnswerTurn, input: DebugInput): Prom
 }
 
 /**
- * Saves how the answer ended — the message and its completed debug record — then, unless it
- * failed, enqueues the pair's extraction and titles the conversation after the response.
+ * Saves how the answer ended — the message and, unless it failed, the pair's extraction row in
+ * one transaction, so no final answer is ever without its extraction; then its completed debug
+ * record — and after the response hands the extraction to its runner and titles the conversation.
+ * A process stopped before the hand-over leaves the row `queued` for the outbox sweep.
  */
 export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome: AnswerOutcome): Promise<void> {
   const { db, userId } = turn;
+  // The hand-over of a queued row, once its transaction has committed.
+  const after: { dispatch?: () => Promise<void> } = {};
   try {
-    await finishMessage(db, {
-      userId,
-      messageId: turn.assistantMessageId,
-      content: outcome.text,
-      parts: outcome.parts,
-      status: outcome.status,
-      error: outcome.error ?? null,
+    await db.transaction(async (tx) => {
+      await finishMessage(tx, {
+        userId,
+        messageId: turn.assistantMessageId,
+        content: outcome.text,
+        parts: outcome.parts,
+        status: outcome.status,
+        error: outcome.error ?? null,
+      });
+      if (outcome.status === "error") return;
+      const recorded = await recordExtraction(
+        tx,
+        {
+          userId,
+          conversationId: turn.conversation.id,
+          userMessageId: turn.userMessageId,
+          assistantMessageId: turn.assistantMessageId,
+          memoryEnabled: turn.conversation.memoryEnabled,
+        },
+        turn.dispatcher.kind,
+      );
+      if (needsDispatch(recorded)) after.dispatch = () => dispatchExtraction(db, recorded.extraction, turn.dispatcher);
     });
     await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
       savePromptDebug(db, {
@@ -142,17 +168,7 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
   if (outcome.status === "error") return;
   faultPoint("crash-after-answer-final");
   runAfterResponse(async () => {
-    await enqueueExtraction(
-      db,
-      {
-        userId,
-        conversationId: turn.conversation.id,
-        userMessageId: turn.userMessageId,
-        assistantMessageId: turn.assistantMessageId,
-        memoryEnabled: turn.conversation.memoryEnabled,
-      },
-      turn.dispatcher,
-    );
+    await after.dispatch?.();
     await maybeTitleConversation(db, turn.ai, { userId, conversationId: turn.conversation.id });
   });
 }

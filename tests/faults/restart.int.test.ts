@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerConfig } from "@/core/config";
+import { answerConfig, extractionConfig } from "@/core/config";
 import { createPgliteTestDataDir, createPostgresTestDatabaseUrl, DB_KINDS } from "@/tests/db";
 import { HttpClient, registerAndSignIn } from "@/tests/http-client";
 import { type FakeOpenAi, HOLD_EMBEDDING, HOLD_EXTRACTION, HOLD_MID_STREAM, startFakeOpenAi } from "./fake-openai";
@@ -298,8 +298,9 @@ describe.each(DB_KINDS)("a server killed mid-turn and restarted, on %s", (kind) 
       return perUser.flat();
     };
     const terminal = ["succeeded", "failed", "skipped"];
-    // Within the sweep's bound: an answer left `streaming` counts as interrupted after a second, and
-    // a queued extraction nobody ran is handed over again once it is older than the bound.
+    // Within the sweeps' bound: an answer left `streaming` counts as interrupted after a second, and
+    // a queued extraction nobody handed over is handed over by the first sweep after it is older
+    // than extractionConfig.redispatchAfterMs (this in-process runner also resumes it at start).
     const answers = await waitFor(
       "every complete or interrupted answer with a terminal extraction",
       async () => {
@@ -309,7 +310,7 @@ describe.each(DB_KINDS)("a server killed mid-turn and restarted, on %s", (kind) 
           all.every((m) => m.extraction !== null && terminal.includes(m.extraction.status));
         return settled ? all : undefined;
       },
-      answerConfig.sweepIntervalMs + 30_000,
+      extractionConfig.redispatchAfterMs + answerConfig.sweepIntervalMs,
     );
     // The crash point was reached: at least one answer was final before the kill.
     expect(answers.filter((m) => m.status === "complete").length).toBeGreaterThanOrEqual(1);
