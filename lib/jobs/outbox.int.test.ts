@@ -167,7 +167,7 @@ describe.each(DB_KINDS)("the extraction outbox on %s", (kind) => {
     expect(answer).toMatchObject({ status: "error", error: expect.stringMatching(/interrupted/) });
   });
 
-  it("the Inngest `sweeps` function runs every minute: interrupted answers and undelivered rows become events", async () => {
+  it("the Inngest sweeps function runs every minute: interrupted answers and undelivered rows become events", async () => {
     const interrupted = await interruptedAnswer("I run marathons");
     const userId = await createUser(db());
     const undelivered = await createQueuedPair(
