@@ -133,7 +133,7 @@ export function interruptedAfterMs(env: RawEnv = processEnv()): number {
   return Number.isFinite(value) && value > 0 ? value : answerConfig.interruptedAfterMs;
 }
 
-/** Marks the answers a stopped server left `streaming` and enqueues their extraction. */
+/** Marks the answers a stopped server left `streaming`, writes their extraction rows and hands them over. */
 export async function recoverInterruptedAnswersNow(env: RawEnv = processEnv()): Promise<number> {
   if (noEmbeddedDataYet(env)) return 0;
   return recoverInterruptedAnswers(
