@@ -234,6 +234,17 @@ export const answerConfig = {
   sweepIntervalMs: 60_000,
 } as const;
 
+/** Auto-titles (lib/chat/title.ts) and their outbox (db/queries/title-jobs.ts). */
+export const titleConfig = {
+  /**
+   * A title job still waiting this long after its answer was saved was left by a stopped process
+   * (it runs right after the response, one model call): the sweep runs it.
+   */
+  retryAfterMs: 60_000,
+  /** The most title jobs one sweep runs, one after another (the rest wait for the next sweep). */
+  sweepBatch: 20,
+} as const;
+
 /** The longest chat message, in characters: lib/validation/chat.ts explains the number; the composer caps input with it. */
 export const MESSAGE_MAX_CHARS = 15_000;
 

@@ -34,6 +34,7 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
     );
     expect(tables.map((t) => t.table_name)).toEqual([
       "accounts",
+      "conversation_title_jobs",
       "conversations",
       "demo_mail_messages",
       "demo_mailboxes",

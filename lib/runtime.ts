@@ -19,6 +19,7 @@ import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { recoverInterruptedSends } from "@/lib/agent/approval";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { recoverInterruptedAnswers } from "@/lib/chat/interrupted";
+import { titleStaleConversations } from "@/lib/chat/title";
 import { extractionDeps } from "@/lib/jobs/extraction-deps";
 import type { ExtractionDeps } from "@/lib/jobs/extraction-job";
 import {
@@ -161,6 +162,12 @@ export async function dispatchUndispatchedNow(env: RawEnv = processEnv()): Promi
   return handed;
 }
 
+/** The title sweep in this process: runs the title jobs a stopped process left (lib/chat/title.ts). */
+export async function titleStaleConversationsNow(env: RawEnv = processEnv()): Promise<number> {
+  if (noEmbeddedDataYet(env)) return 0;
+  return titleStaleConversations(await getDb(), getAiRegistry(), { now: systemClock(), log: logger });
+}
+
 /** The sweeps, each on its own: what a long-lived server runs every minute and the Inngest `sweeps` function runs. */
 export interface Sweeps {
   /** Answers left `streaming` → interrupted, with their extraction (lib/chat/interrupted.ts). */
@@ -169,6 +176,8 @@ export interface Sweeps {
   interruptedSends(): Promise<number>;
   /** Extractions left `queued` and never handed over → handed over (the outbox). */
   undispatchedExtractions(): Promise<number>;
+  /** Title jobs left waiting → run (the title outbox). */
+  untitledConversations(): Promise<number>;
 }
 
 /** This process's sweeps, on its database and runner. */
@@ -177,6 +186,7 @@ export function processSweeps(env: RawEnv = processEnv()): Sweeps {
     interruptedAnswers: () => recoverInterruptedAnswersNow(env),
     interruptedSends: () => recoverInterruptedSendsNow(env),
     undispatchedExtractions: () => dispatchUndispatchedNow(env),
+    untitledConversations: () => titleStaleConversationsNow(env),
   };
 }
 

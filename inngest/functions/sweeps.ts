@@ -2,7 +2,8 @@
  * The Inngest function `sweeps`: every minute (a cron trigger, SWEEPS_CRON), the sweeps a
  * long-lived server runs from a timer (lib/runtime.ts processSweeps) — answers left `streaming`
  * by a killed function become interrupted and get their extraction, email sends left `approved`
- * become interrupted, and extractions left `queued` without a hand-over are handed to Inngest.
+ * become interrupted, extractions left `queued` without a hand-over are handed to Inngest, and
+ * title jobs left waiting run.
  * On a serverless deployment (Vercel) no process lives between requests to run the timer: this
  * function is what runs them. One run at a time (a slow minute never overlaps the next); each
  * sweep is its own step, so one failing is retried without repeating the others, and a run that
@@ -19,13 +20,14 @@ export interface SweepsRunResult {
   interruptedAnswers: number;
   interruptedSends: number;
   undispatchedExtractions: number;
+  untitledConversations: number;
 }
 
 export function createSweepsFunction(getSweeps: () => Sweeps, client: InngestClient = inngest) {
   return client.createFunction(
     {
       id: "sweeps",
-      name: "Sweep interrupted answers, interrupted email sends and undelivered extractions",
+      name: "Sweep interrupted answers and email sends, undelivered extractions and titles",
       triggers: [cron(SWEEPS_CRON)],
       concurrency: { limit: 1 },
       retries: 2,
@@ -38,7 +40,10 @@ export function createSweepsFunction(getSweeps: () => Sweeps, client: InngestCli
       const undispatchedExtractions = (await step.run("undispatched-extractions", () =>
         sweeps.undispatchedExtractions(),
       )) as number;
-      return { interruptedAnswers, interruptedSends, undispatchedExtractions };
+      const untitledConversations = (await step.run("untitled-conversations", () =>
+        sweeps.untitledConversations(),
+      )) as number;
+      return { interruptedAnswers, interruptedSends, undispatchedExtractions, untitledConversations };
     },
   );
 }

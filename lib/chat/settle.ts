@@ -2,9 +2,10 @@
  * How a chat turn's answer is recorded, whichever way it was produced (the text model in
  * lib/chat/turn.ts, or the Gmail agent in lib/chat/agent-answer.ts): the debug record written when the
  * first model call starts and completed at the end, and the outcome saved once — the message's
- * text, parts and status together with the pair's extraction row (one transaction: the outbox of
- * lib/jobs/extraction-queue.ts), the completed debug record, then (after the response) the
- * extraction handed to its runner and the conversation's title.
+ * text, parts and status together with the pair's extraction row and the conversation's title
+ * job (one transaction: the outboxes of lib/jobs/extraction-queue.ts and lib/chat/title.ts), the
+ * completed debug record, then (after the response) the extraction handed to its runner and the
+ * conversation's title.
  */
 import type { LanguageModelUsage } from "ai";
 import { faultPoint } from "@/core/faults";
@@ -14,6 +15,7 @@ import { truncateChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { finishMessage } from "@/db/queries/messages";
 import { type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
+import { markTitleDue } from "@/db/queries/title-jobs";
 import type { ChatMode, MessageStatus } from "@/db/schema";
 import type { AiRegistry } from "@/lib/ai/registry";
 import {
@@ -24,7 +26,7 @@ import {
   runAfterResponse,
 } from "@/lib/jobs/extraction-queue";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
-import { maybeTitleConversation } from "./title";
+import { runTitleJob } from "./title";
 
 /** What the client learns about the turn in the stream's message metadata. */
 export interface TurnMetadata {
@@ -116,10 +118,11 @@ export async function recordModelCall(turn: AnswerTurn, input: DebugInput): Prom
 }
 
 /**
- * Saves how the answer ended — the message and, unless it failed, the pair's extraction row in
- * one transaction, so no final answer is ever without its extraction; then its completed debug
+ * Saves how the answer ended — the message and, unless it failed, the pair's extraction row and
+ * the title job (while the title is the default) in one transaction, so no final answer is ever
+ * without its extraction; then its completed debug
  * record — and after the response hands the extraction to its runner and titles the conversation.
- * A process stopped before the hand-over leaves the row `queued` for the outbox sweep.
+ * A process stopped before the hand-over leaves the rows for the sweeps.
  */
 export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome: AnswerOutcome): Promise<void> {
   const { db, userId } = turn;
@@ -148,6 +151,7 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
         turn.dispatcher.kind,
       );
       if (needsDispatch(recorded)) after.dispatch = () => dispatchExtraction(db, recorded.extraction, turn.dispatcher);
+      await markTitleDue(tx, { userId, conversationId: turn.conversation.id });
     });
     await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
       savePromptDebug(db, {
@@ -169,6 +173,6 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
   faultPoint("crash-after-answer-final");
   runAfterResponse(async () => {
     await after.dispatch?.();
-    await maybeTitleConversation(db, turn.ai, { userId, conversationId: turn.conversation.id });
+    await runTitleJob(db, turn.ai, { userId, conversationId: turn.conversation.id });
   });
 }

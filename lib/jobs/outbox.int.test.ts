@@ -2,21 +2,23 @@
  * The extraction outbox against real databases (PGlite and Postgres): a chat turn's answer and its
  * extraction row commit together, so a process that stops right after the response (its after()
  * work never runs) still leaves the row `queued`, which the outbox sweep hands over once it is
- * older than the bound; the interrupted-answer sweep, run outside any request with Next's after()
+ * older than the bound, and its title job, which the title sweep runs; the interrupted-answer sweep, run outside any request with Next's after()
  * as the process's scheduler, hands its extractions over; and the Inngest `sweeps` function
  * (cron) runs the sweeps and sends the events.
  */
 import { InngestTestEngine } from "@inngest/test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { extractionConfig } from "@/core/config";
+import { DEFAULT_CONVERSATION_TITLE, extractionConfig, titleConfig } from "@/core/config";
 import { logger } from "@/core/logger";
 import { getExtraction, getExtractionForMessage } from "@/db/queries/extractions";
-import { memoryExtractions, messages } from "@/db/schema";
+import { conversations, conversationTitleJobs, memoryExtractions, messages } from "@/db/schema";
 import { functions } from "@/inngest/functions";
 import { createSweepsFunction, SWEEPS_CRON } from "@/inngest/functions/sweeps";
 import { recoverInterruptedSends } from "@/lib/agent/approval";
+import { createAiRegistry } from "@/lib/ai/registry";
 import { recoverInterruptedAnswers } from "@/lib/chat/interrupted";
+import { titleStaleConversations } from "@/lib/chat/title";
 import { createInngestClient } from "@/lib/jobs/inngest-client";
 import { DB_KINDS } from "@/tests/db";
 import { createConversation, createPair, createQueuedPair, createUser } from "@/tests/fixtures/jobs";
@@ -99,6 +101,23 @@ describe.each(DB_KINDS)("the extraction outbox on %s", (kind) => {
     const later = new Date(Date.now() + extractionConfig.redispatchAfterMs + 1_000);
     expect(await dispatchUndispatchedExtractions(db(), dispatcher, { now: later })).toBeGreaterThanOrEqual(1);
     expect(handed).toContain(extraction.id);
+
+    // The title job committed with the answer too; the title sweep runs it once it is older than its bound.
+    const titleJob = () =>
+      db().select().from(conversationTitleJobs).where(eq(conversationTitleJobs.conversationId, conversationId));
+    const title = async () =>
+      (await db().select().from(conversations).where(eq(conversations.id, conversationId)))[0]?.title;
+    expect(await titleJob()).toHaveLength(1);
+    expect(await title()).toBe(DEFAULT_CONVERSATION_TITLE);
+    const ai = createAiRegistry({});
+    await titleStaleConversations(db(), ai, { now: new Date(), log: logger });
+    expect(await titleJob()).toHaveLength(1);
+    await titleStaleConversations(db(), ai, {
+      now: new Date(Date.now() + titleConfig.retryAfterMs + 1_000),
+      log: logger,
+    });
+    expect(await titleJob()).toEqual([]);
+    expect(await title()).not.toBe(DEFAULT_CONVERSATION_TITLE);
   });
 
   it("leaves to their runner the rows it attempted or will retry, and skips what is not queued", async () => {
@@ -186,6 +205,8 @@ describe.each(DB_KINDS)("the extraction outbox on %s", (kind) => {
         interruptedAnswers: () => recoverInterruptedAnswers(db(), { dispatcher, now: () => new Date(), log: logger }),
         interruptedSends: () => recoverInterruptedSends(db(), { now: () => new Date(), log: logger }),
         undispatchedExtractions: () => dispatchUndispatchedExtractions(db(), dispatcher, { now: new Date() }),
+        untitledConversations: () =>
+          titleStaleConversations(db(), createAiRegistry({}), { now: new Date(), log: logger }),
       })),
     });
     const { result } = await engine.execute({

@@ -6,14 +6,15 @@
  * extraction is terminal, and every answer has its debug record. And killed while several turns
  * finish at once, at the injected crash point between "answer final" and "extraction handed to its
  * runner" (LIFELINE_FAULT, core/faults.ts): after a restart every complete or interrupted answer
- * has a terminal extraction within the sweep's bound.
+ * has a terminal extraction, and every complete answer's conversation its title, within the
+ * sweeps' bound.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerConfig, extractionConfig } from "@/core/config";
+import { answerConfig, DEFAULT_CONVERSATION_TITLE, extractionConfig, titleConfig } from "@/core/config";
 import { createPgliteTestDataDir, createPostgresTestDatabaseUrl, DB_KINDS } from "@/tests/db";
 import { HttpClient, registerAndSignIn } from "@/tests/http-client";
 import { type FakeOpenAi, HOLD_EMBEDDING, HOLD_EXTRACTION, HOLD_MID_STREAM, startFakeOpenAi } from "./fake-openai";
@@ -285,11 +286,11 @@ describe.each(DB_KINDS)("a server killed mid-turn and restarted, on %s", (kind) 
       const perUser = await Promise.all(
         clients.map(async (client) => {
           const list = await client.request("GET", "/api/conversations");
-          const conversations = (list.json as { conversations: { id: string }[] }).conversations;
+          const conversations = (list.json as { conversations: { id: string; title: string }[] }).conversations;
           const transcripts = await Promise.all(
-            conversations.map(async ({ id }) => {
+            conversations.map(async ({ id, title }) => {
               const res = await client.request("GET", `/api/conversations/${id}/messages`);
-              return (res.json as { messages: Item[] }).messages;
+              return (res.json as { messages: Item[] }).messages.map((m) => ({ ...m, title }));
             }),
           );
           return transcripts.flat().filter((m) => m.role === "assistant");
@@ -300,17 +301,20 @@ describe.each(DB_KINDS)("a server killed mid-turn and restarted, on %s", (kind) 
     const terminal = ["succeeded", "failed", "skipped"];
     // Within the sweeps' bound: an answer left `streaming` counts as interrupted after a second, and
     // a queued extraction nobody handed over is handed over by the first sweep after it is older
-    // than extractionConfig.redispatchAfterMs (this in-process runner also resumes it at start).
+    // than extractionConfig.redispatchAfterMs (this in-process runner also resumes it at start), and
+    // a title job nobody ran by the first sweep after titleConfig.retryAfterMs.
     const answers = await waitFor(
       "every complete or interrupted answer with a terminal extraction",
       async () => {
         const all = await readAnswers();
         const settled =
           all.every((m) => m.status !== "streaming") &&
-          all.every((m) => m.extraction !== null && terminal.includes(m.extraction.status));
+          all.every((m) => m.extraction !== null && terminal.includes(m.extraction.status)) &&
+          // A complete answer's conversation is titled (its title job commits with the answer too).
+          all.every((m) => m.status !== "complete" || m.title !== DEFAULT_CONVERSATION_TITLE);
         return settled ? all : undefined;
       },
-      extractionConfig.redispatchAfterMs + answerConfig.sweepIntervalMs,
+      Math.max(extractionConfig.redispatchAfterMs, titleConfig.retryAfterMs) + answerConfig.sweepIntervalMs,
     );
     // The crash point was reached: at least one answer was final before the kill.
     expect(answers.filter((m) => m.status === "complete").length).toBeGreaterThanOrEqual(1);
