@@ -214,6 +214,14 @@ export function sweepInterruptedAnswersInBackground(env: RawEnv = processEnv()):
         logger.error({ err: error }, "could not hand over queued memory extractions (the next sweep tries again)"),
       );
     void sweeps
+      .untitledConversations()
+      .catch((error: unknown) =>
+        logger.error(
+          { err: error },
+          "could not title conversations a stopped process left (the next sweep tries again)",
+        ),
+      );
+    void sweeps
       .interruptedSends()
       .catch((error: unknown) =>
         logger.error({ err: error }, "could not look for interrupted email sends (the next sweep tries again)"),

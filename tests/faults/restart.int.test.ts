@@ -312,7 +312,20 @@ describe.each(DB_KINDS)("a server killed mid-turn and restarted, on %s", (kind) 
           all.every((m) => m.extraction !== null && terminal.includes(m.extraction.status)) &&
           // A complete answer's conversation is titled (its title job commits with the answer too).
           all.every((m) => m.status !== "complete" || m.title !== DEFAULT_CONVERSATION_TITLE);
-        return settled ? all : undefined;
+        if (settled) return all;
+        // Not yet: what is still open, for the timeout's message.
+        const open = all.filter(
+          (m) =>
+            m.status === "streaming" ||
+            !m.extraction ||
+            !terminal.includes(m.extraction.status) ||
+            (m.status === "complete" && m.title === DEFAULT_CONVERSATION_TITLE),
+        );
+        throw new Error(
+          JSON.stringify(
+            open.map((m) => ({ status: m.status, extraction: m.extraction?.status ?? null, title: m.title })),
+          ),
+        );
       },
       Math.max(extractionConfig.redispatchAfterMs, titleConfig.retryAfterMs) + answerConfig.sweepIntervalMs,
     );
