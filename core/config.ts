@@ -187,6 +187,16 @@ export const extractionConfig = {
    */
   maxOutputTokens: 4_096,
   retryMaxOutputTokens: 16_384,
+  /**
+   * The outbox's bound: a `queued` row that neither started nor was retried for this long was
+   * never handed to its runner (the process stopped between the answer's commit and the dispatch),
+   * and the outbox sweep hands it over again (lib/jobs/extraction-queue.ts). Longer than a dispatch
+   * takes; a second hand-over of a row already handed over is harmless (the in-process runner
+   * joins the run it has, Inngest drops an event id it has seen).
+   */
+  redispatchAfterMs: 60_000,
+  /** The most rows one outbox sweep hands over (the rest wait for the next sweep). */
+  redispatchBatch: 200,
 } as const;
 
 /**
@@ -251,7 +261,11 @@ export const answerConfig = {
    * its extraction runs. Longer than any live turn (the chat route's maxDuration is 300 s).
    */
   interruptedAfterMs: 5 * 60_000,
-  /** How often a long-lived server looks for interrupted answers (it also looks once at start). */
+  /**
+   * How often a long-lived server runs its sweeps — interrupted answers, interrupted email sends,
+   * the extraction outbox — (it also runs them once at start); with Inngest, the `sweeps` function
+   * runs them on this schedule too (inngest/functions/sweeps.ts: SWEEPS_CRON says the same minute).
+   */
   sweepIntervalMs: 60_000,
 } as const;
 
@@ -273,6 +287,17 @@ export const textCostConfig = {
    * expressions whose cost is quadratic in the sentence). A statement about the user is far shorter.
    */
   maxSentenceChars: 400,
+} as const;
+
+/** Auto-titles (lib/chat/title.ts) and their outbox (db/queries/title-jobs.ts). */
+export const titleConfig = {
+  /**
+   * A title job still waiting this long after its answer was saved was left by a stopped process
+   * (it runs right after the response, one model call): the sweep runs it.
+   */
+  retryAfterMs: 60_000,
+  /** The most title jobs one sweep runs, one after another (the rest wait for the next sweep). */
+  sweepBatch: 20,
 } as const;
 
 /** The longest chat message, in characters: lib/validation/chat.ts explains the number; the composer caps input with it. */

@@ -188,6 +188,14 @@ describe("production refuses unsafe defaults", () => {
     expect(message).toContain("AUTH_SECRET is not set");
   });
 
+  it("the fault suite's crash point (LIFELINE_FAULT) → refused, naming it; only the known points parse", () => {
+    const [problem] = deploymentProblems({ ...SAFE, LIFELINE_FAULT: "crash-after-answer-final" });
+    expect(problem).toMatch(/^LIFELINE_FAULT is set/);
+    expect(deploymentProblems({ NODE_ENV: "test", LIFELINE_FAULT: "crash-after-answer-final" })).toEqual([]);
+    expect(parseEnv({ LIFELINE_FAULT: "crash-after-answer-final" }).LIFELINE_FAULT).toBe("crash-after-answer-final");
+    expect(() => parseEnv({ LIFELINE_FAULT: "crash-anywhere" })).toThrow(/LIFELINE_FAULT must be one of/);
+  });
+
   it("a bcrypt cost below 10 → refused, naming LIFELINE_PASSWORD_HASH_COST; 10 and more are accepted", () => {
     expect(refusal({ ...SAFE, LIFELINE_PASSWORD_HASH_COST: "4" })).toContain("LIFELINE_PASSWORD_HASH_COST is 4");
     expect(deploymentProblems({ ...SAFE, LIFELINE_PASSWORD_HASH_COST: "10" })).toEqual([]);

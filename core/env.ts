@@ -63,6 +63,10 @@ const retrievalStrategy = z.enum(strategyNames, { error: `must be one of ${strat
 const trustedProxy = z
   .string()
   .regex(/^(?:none|vercel|[1-9])$/i, 'must be "none", "vercel" or the number of proxies in front (1–9)');
+/** The crash points core/faults.ts can inject (the fault suite, tests/faults). */
+export const FAULT_POINTS = ["crash-after-answer-final"] as const;
+export type FaultPoint = (typeof FAULT_POINTS)[number];
+const faultPoint = z.enum(FAULT_POINTS, { error: `must be one of ${FAULT_POINTS.join(", ")}` });
 const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
   error: "must be one of fatal, error, warn, info, debug, trace, silent",
 });
@@ -110,6 +114,8 @@ const schema = z.object({
   // Operations
   LIFELINE_HEALTH_TOKEN: variable(),
   LOG_LEVEL: variable(logLevel),
+  // The fault suite's crash point (core/faults.ts); refused by a production server.
+  LIFELINE_FAULT: variable(faultPoint),
   // Build
   LIFELINE_BUILD_CACHE: variable(zeroOrOne),
   // Set by the platform, not by an operator.
@@ -205,6 +211,12 @@ export function deploymentProblems(config: RawEnv): string[] {
   } else if (!set("INNGEST_SIGNING_KEY")) {
     problems.push(
       "INNGEST_SIGNING_KEY is not set: Inngest Cloud cannot call /api/inngest without it. Set it from the Inngest dashboard.",
+    );
+  }
+  if (set("LIFELINE_FAULT")) {
+    problems.push(
+      "LIFELINE_FAULT is set: it makes the server kill itself at a crash point (the fault suite's hook, tests/faults). " +
+        "Unset it on a production server.",
     );
   }
   const hashCost = Number(config.LIFELINE_PASSWORD_HASH_COST?.trim() || MIN_PRODUCTION_HASH_COST);

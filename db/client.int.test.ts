@@ -34,7 +34,9 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
     expect(tables.map((t) => t.table_name)).toEqual([
+      "access_tokens",
       "accounts",
+      "conversation_title_jobs",
       "conversations",
       "demo_mail_messages",
       "demo_mailboxes",
@@ -49,6 +51,7 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "rate_limits",
       "revoked_sessions",
       "sessions",
+      "transcriptions",
       "users",
       "verification_tokens",
     ]);

@@ -280,6 +280,24 @@ export const conversations = pgTable(
   (t) => [index("conversations_user_updated_idx").on(t.userId, t.archived, t.updatedAt)],
 );
 
+/**
+ * The title outbox: a conversation whose first answer was saved while it still had the default
+ * title, waiting for its auto-title (lib/chat/title.ts). Written in the answer's transaction,
+ * deleted once the title job has run (titled or not); a row older than
+ * titleConfig.retryAfterMs was left by a stopped process, and the sweep runs its job.
+ */
+export const conversationTitleJobs = pgTable(
+  "conversation_title_jobs",
+  {
+    conversationId: uuid("conversation_id")
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: ownerId(),
+    dueAt: timestamp("due_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("conversation_title_jobs_due_idx").on(t.dueAt)],
+);
+
 export const messages = pgTable(
   "messages",
   {

@@ -19,9 +19,15 @@ import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { recoverInterruptedSends } from "@/lib/agent/approval";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { recoverInterruptedAnswers } from "@/lib/chat/interrupted";
+import { titleStaleConversations } from "@/lib/chat/title";
 import { extractionDeps } from "@/lib/jobs/extraction-deps";
 import type { ExtractionDeps } from "@/lib/jobs/extraction-job";
-import { type ExtractionDispatcher, inngestDispatcher, inProcessDispatcher } from "@/lib/jobs/extraction-queue";
+import {
+  dispatchUndispatchedExtractions,
+  type ExtractionDispatcher,
+  inngestDispatcher,
+  inProcessDispatcher,
+} from "@/lib/jobs/extraction-queue";
 import { InProcessRunner } from "@/lib/jobs/in-process-runner";
 import { type InngestClient, inngest, memoriesReembedRequested } from "@/lib/jobs/inngest-client";
 import { type JobRunnerKind, jobRunnerKind } from "@/lib/jobs/runner-kind";
@@ -154,7 +160,7 @@ export function interruptedAfterMs(env: RawEnv = processEnv()): number {
   return Number.isFinite(value) && value > 0 ? value : answerConfig.interruptedAfterMs;
 }
 
-/** Marks the answers a stopped server left `streaming` and enqueues their extraction. */
+/** Marks the answers a stopped server left `streaming`, writes their extraction rows and hands them over. */
 export async function recoverInterruptedAnswersNow(env: RawEnv = processEnv()): Promise<number> {
   if (noEmbeddedDataYet(env)) return 0;
   return recoverInterruptedAnswers(
@@ -170,21 +176,82 @@ export async function recoverInterruptedSendsNow(env: RawEnv = processEnv()): Pr
   return recoverInterruptedSends(await getDb(), { now: systemClock, log: logger });
 }
 
+/**
+ * The outbox sweep in this process: hands every extraction queued longer than
+ * extractionConfig.redispatchAfterMs, and not attempted since, to this process's runner — the
+ * rows of a process that stopped between an answer's commit and its hand-over.
+ */
+export async function dispatchUndispatchedNow(env: RawEnv = processEnv()): Promise<number> {
+  if (noEmbeddedDataYet(env)) return 0;
+  const handed = await dispatchUndispatchedExtractions(await getDb(), processDispatcher(), { now: systemClock() });
+  if (handed > 0) logger.warn({ handed }, "handed over memory extractions a stopped process left queued");
+  return handed;
+}
+
+/** The title sweep in this process: runs the title jobs a stopped process left (lib/chat/title.ts). */
+export async function titleStaleConversationsNow(env: RawEnv = processEnv()): Promise<number> {
+  if (noEmbeddedDataYet(env)) return 0;
+  return titleStaleConversations(await getDb(), getAiRegistry(), { now: systemClock(), log: logger });
+}
+
+/** The sweeps, each on its own: what a long-lived server runs every minute and the Inngest `sweeps` function runs. */
+export interface Sweeps {
+  /** Answers left `streaming` → interrupted, with their extraction (lib/chat/interrupted.ts). */
+  interruptedAnswers(): Promise<number>;
+  /** Email sends left `approved` → interrupted (lib/agent/approval.ts). */
+  interruptedSends(): Promise<number>;
+  /** Extractions left `queued` and never handed over → handed over (the outbox). */
+  undispatchedExtractions(): Promise<number>;
+  /** Title jobs left waiting → run (the title outbox). */
+  untitledConversations(): Promise<number>;
+}
+
+/** This process's sweeps, on its database and runner. */
+export function processSweeps(env: RawEnv = processEnv()): Sweeps {
+  return {
+    interruptedAnswers: () => recoverInterruptedAnswersNow(env),
+    interruptedSends: () => recoverInterruptedSendsNow(env),
+    undispatchedExtractions: () => dispatchUndispatchedNow(env),
+    untitledConversations: () => titleStaleConversationsNow(env),
+  };
+}
+
 const globalForSweep = globalThis as unknown as { __lifelineAnswerSweep?: NodeJS.Timeout };
 
 /**
- * register()'s call: looks for interrupted answers (and email sends) at start, then every
- * answerConfig.sweepIntervalMs (or sooner when the bound is shorter) for as long as the process
- * lives. Never throws.
+ * register()'s call: runs the sweeps (processSweeps) at start, then every
+ * answerConfig.sweepIntervalMs (or sooner when the interrupted-answer bound is shorter) for as long
+ * as the process lives — on a serverless host, where the process is frozen between requests, the
+ * Inngest `sweeps` function runs them every minute instead (inngest/functions/sweeps.ts). Each
+ * sweep runs outside any request and on its own: one failing is logged, the others still run.
+ * Never throws.
  */
 export function sweepInterruptedAnswersInBackground(env: RawEnv = processEnv()): void {
+  const sweeps = processSweeps(env);
   const sweep = () => {
-    void recoverInterruptedAnswersNow(env).then(databaseReached, (error: unknown) =>
-      logBackgroundFailure(error, "could not look for interrupted answers (the next sweep tries again)"),
-    );
-    void recoverInterruptedSendsNow(env).catch((error: unknown) =>
-      logBackgroundFailure(error, "could not look for interrupted email sends (the next sweep tries again)"),
-    );
+    // Interrupted answers first: their rows are handed over by that sweep, not left to the outbox's.
+    void sweeps
+      .interruptedAnswers()
+      .then(databaseReached, (error: unknown) =>
+        logBackgroundFailure(error, "could not look for interrupted answers (the next sweep tries again)"),
+      )
+      .then(() => sweeps.undispatchedExtractions())
+      .catch((error: unknown) =>
+        logBackgroundFailure(error, "could not hand over queued memory extractions (the next sweep tries again)"),
+      );
+    void sweeps
+      .untitledConversations()
+      .catch((error: unknown) =>
+        logBackgroundFailure(
+          error,
+          "could not title conversations a stopped process left (the next sweep tries again)",
+        ),
+      );
+    void sweeps
+      .interruptedSends()
+      .catch((error: unknown) =>
+        logBackgroundFailure(error, "could not look for interrupted email sends (the next sweep tries again)"),
+      );
   };
   sweep();
   if (globalForSweep.__lifelineAnswerSweep) clearInterval(globalForSweep.__lifelineAnswerSweep);

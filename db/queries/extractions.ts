@@ -314,6 +314,29 @@ export async function listResumableExtractions(db: Db): Promise<ResumableExtract
     .orderBy(asc(memoryExtractions.queuedAt), asc(memoryExtractions.id));
 }
 
+/**
+ * The outbox's undelivered rows: `queued` since before `before`, and neither attempted nor due for
+ * a retry since then (next_attempt_at, else updated_at: a row a runner touched recently is its
+ * runner's) — oldest first, at most `limit`.
+ */
+export async function listUndispatchedExtractions(
+  db: Db,
+  { before, limit }: { before: Date; limit: number },
+): Promise<Pick<Extraction, "id" | "userId" | "queuedAt">[]> {
+  return db
+    .select({ id: memoryExtractions.id, userId: memoryExtractions.userId, queuedAt: memoryExtractions.queuedAt })
+    .from(memoryExtractions)
+    .where(
+      and(
+        eq(memoryExtractions.status, "queued"),
+        lt(memoryExtractions.queuedAt, before),
+        sql`coalesce(${memoryExtractions.nextAttemptAt}, ${memoryExtractions.updatedAt}) < ${before.toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(memoryExtractions.queuedAt), asc(memoryExtractions.id))
+    .limit(limit);
+}
+
 // Types, not interfaces: these travel through Inngest's step.run as JSON (see lib/jobs/steps.ts).
 export type SourceMessage = {
   id: string;

@@ -1,5 +1,6 @@
 /** Every Inngest function Lifeline serves (app/api/inngest/route.ts). */
 import { extractMemories } from "./extract-memories";
 import { reembedMemoriesFunction } from "./reembed-memories";
+import { sweepsFunction } from "./sweeps";
 
-export const functions = [extractMemories, reembedMemoriesFunction];
+export const functions = [extractMemories, reembedMemoriesFunction, sweepsFunction];

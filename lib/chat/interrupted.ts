@@ -1,14 +1,23 @@
 /**
  * Answers cut off by a crash or a killed function: marked `error` ("interrupted") with their
- * partial text and their debug record completed (db/queries/interrupted-answers.ts), then their
- * pair's memory extraction is enqueued like any other answer's — the user's message still says
- * what it said. Run at server start and periodically (lib/runtime.ts).
+ * partial text and their debug record completed (db/queries/interrupted-answers.ts) and, in the
+ * same transaction, their pair's extraction row written (the outbox, lib/jobs/extraction-queue.ts)
+ * — the user's message still says what it said. After the commit each queued row is handed to
+ * its runner, awaited here: the sweep runs outside any request (at server start, every minute on a
+ * long-lived server, and in the Inngest `sweeps` function: lib/runtime.ts), where there is no
+ * response to defer to. A sweep stopped before the hand-over leaves the rows to the outbox sweep.
  */
 import { answerConfig } from "@/core/config";
 import type { Logger } from "@/core/logger";
 import type { Db } from "@/db/client";
+import type { Extraction } from "@/db/queries/extractions";
 import { markInterruptedAnswers } from "@/db/queries/interrupted-answers";
-import { type ExtractionDispatcher, enqueueExtraction } from "@/lib/jobs/extraction-queue";
+import {
+  dispatchExtraction,
+  type ExtractionDispatcher,
+  needsDispatch,
+  recordExtraction,
+} from "@/lib/jobs/extraction-queue";
 
 export async function recoverInterruptedAnswers(
   db: Db,
@@ -16,12 +25,13 @@ export async function recoverInterruptedAnswers(
   { interruptedAfterMs = answerConfig.interruptedAfterMs }: { interruptedAfterMs?: number } = {},
 ): Promise<number> {
   const staleBefore = new Date(deps.now().getTime() - interruptedAfterMs);
-  const answers = await markInterruptedAnswers(db, { staleBefore });
-  for (const answer of answers) {
-    if (!answer.userMessageId) continue;
-    try {
-      await enqueueExtraction(
-        db,
+  const { marked, queued } = await db.transaction(async (tx) => {
+    const answers = await markInterruptedAnswers(tx, { staleBefore });
+    const rows: Extraction[] = [];
+    for (const answer of answers) {
+      if (!answer.userMessageId) continue;
+      const recorded = await recordExtraction(
+        tx,
         {
           userId: answer.userId,
           conversationId: answer.conversationId,
@@ -29,15 +39,13 @@ export async function recoverInterruptedAnswers(
           assistantMessageId: answer.assistantMessageId,
           memoryEnabled: answer.memoryEnabled,
         },
-        deps.dispatcher,
+        deps.dispatcher.kind,
       );
-    } catch (error) {
-      deps.log.error(
-        { err: error, messageId: answer.assistantMessageId },
-        "could not enqueue an interrupted answer's extraction",
-      );
+      if (needsDispatch(recorded)) rows.push(recorded.extraction);
     }
-  }
-  if (answers.length > 0) deps.log.warn({ interrupted: answers.length }, "marked answers cut off by a stopped server");
-  return answers.length;
+    return { marked: answers.length, queued: rows };
+  });
+  if (marked > 0) deps.log.warn({ interrupted: marked }, "marked answers cut off by a stopped server");
+  await Promise.all(queued.map((row) => dispatchExtraction(db, row, deps.dispatcher)));
+  return marked;
 }

@@ -2,22 +2,32 @@
  * How a chat turn's answer is recorded, whichever way it was produced (the text model in
  * lib/chat/turn.ts, or the Gmail agent in lib/chat/agent-answer.ts): the debug record written when the
  * first model call starts and completed at the end, and the outcome saved once — the message's
- * text, parts and status, the completed debug record, then (after the response) the pair's memory
- * extraction and the conversation's title.
+ * text, parts and status together with the pair's extraction row and the conversation's title
+ * job (one transaction: the outboxes of lib/jobs/extraction-queue.ts and lib/chat/title.ts), the
+ * completed debug record, then (after the response) the extraction handed to its runner and the
+ * conversation's title.
  */
 import type { LanguageModelUsage } from "ai";
+import { faultPoint } from "@/core/faults";
 import type { Logger } from "@/core/logger";
 import { inSpan } from "@/core/telemetry";
 import { truncateChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { finishMessage } from "@/db/queries/messages";
 import { type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
+import { markTitleDue } from "@/db/queries/title-jobs";
 import type { ChatMode, MessageNotice, MessageStatus } from "@/db/schema";
 import type { AiRegistry } from "@/lib/ai/registry";
-import { type ExtractionDispatcher, enqueueExtraction, runAfterResponse } from "@/lib/jobs/extraction-queue";
+import {
+  dispatchExtraction,
+  type ExtractionDispatcher,
+  needsDispatch,
+  recordExtraction,
+  runAfterResponse,
+} from "@/lib/jobs/extraction-queue";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import type { DictationRecord } from "./dictation";
-import { maybeTitleConversation } from "./title";
+import { runTitleJob } from "./title";
 
 /** What the client learns about the turn in the stream's message metadata. */
 export interface TurnMetadata {
@@ -159,20 +169,45 @@ export async function recordModelCall(turn: AnswerTurn, input: DebugInput): Prom
 }
 
 /**
- * Saves how the answer ended — the message and its completed debug record — then, unless it
- * failed (an answer cut by a dropped connection keeps its partial text and counts as said), enqueues the pair's extraction and titles the conversation after the response.
+ * Saves how the answer ended — the message and, unless it failed, the pair's extraction row and
+ * the title job (while the title is the default) in one transaction, so no final answer is ever
+ * without its extraction (an answer cut by a dropped connection keeps its partial text and counts
+ * as said); then its completed debug record — and after the response hands the extraction to its
+ * runner and titles the conversation. A process stopped before the hand-over leaves the rows for
+ * the sweeps.
  */
 export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome: AnswerOutcome): Promise<void> {
   const { db, userId } = turn;
+  // A failed answer is not extracted — except one cut by a dropped connection, whose partial text
+  // the user saw (it counts as said, like an answer interrupted by a crash).
+  const extracts = outcome.status !== "error" || Boolean(outcome.extractPartial && outcome.text);
+  // The hand-over of a queued row, once its transaction has committed.
+  const after: { dispatch?: () => Promise<void> } = {};
   try {
-    await finishMessage(db, {
-      userId,
-      messageId: turn.assistantMessageId,
-      content: outcome.text,
-      parts: outcome.parts,
-      status: outcome.status,
-      error: outcome.error ?? null,
-      notice: outcome.notice ?? null,
+    await db.transaction(async (tx) => {
+      await finishMessage(tx, {
+        userId,
+        messageId: turn.assistantMessageId,
+        content: outcome.text,
+        parts: outcome.parts,
+        status: outcome.status,
+        error: outcome.error ?? null,
+        notice: outcome.notice ?? null,
+      });
+      if (!extracts) return;
+      const recorded = await recordExtraction(
+        tx,
+        {
+          userId,
+          conversationId: turn.conversation.id,
+          userMessageId: turn.userMessageId,
+          assistantMessageId: turn.assistantMessageId,
+          memoryEnabled: turn.conversation.memoryEnabled,
+        },
+        turn.dispatcher.kind,
+      );
+      if (needsDispatch(recorded)) after.dispatch = () => dispatchExtraction(db, recorded.extraction, turn.dispatcher);
+      await markTitleDue(tx, { userId, conversationId: turn.conversation.id });
     });
     await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
       savePromptDebug(db, {
@@ -190,19 +225,10 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
     turn.log.error({ err: error, messageId: turn.assistantMessageId }, "could not save the chat turn");
     return;
   }
-  if (outcome.status === "error" && !(outcome.extractPartial && outcome.text)) return;
+  if (!extracts) return;
+  faultPoint("crash-after-answer-final");
   runAfterResponse(async () => {
-    await enqueueExtraction(
-      db,
-      {
-        userId,
-        conversationId: turn.conversation.id,
-        userMessageId: turn.userMessageId,
-        assistantMessageId: turn.assistantMessageId,
-        memoryEnabled: turn.conversation.memoryEnabled,
-      },
-      turn.dispatcher,
-    );
-    await maybeTitleConversation(db, turn.ai, { userId, conversationId: turn.conversation.id });
+    await after.dispatch?.();
+    await runTitleJob(db, turn.ai, { userId, conversationId: turn.conversation.id });
   });
 }

@@ -3,14 +3,19 @@
  * answer), while the conversation still has the default title, the extraction model names it
  * (≤ 8 words, ≤ 100 chars). Runs after the response; a title the user set is never overwritten.
  * The chat view refreshes the sidebar until the title arrives (components/chat/chat.tsx).
+ * Durable like extraction: the answer's transaction writes the conversation's title job
+ * (db/queries/title-jobs.ts), runTitleJob deletes it once it ran, and the sweep runs the jobs a
+ * stopped process left (titleStaleConversations).
  */
 
 import { generateText, Output } from "ai";
-import { modelCallConfig } from "@/core/config";
+import { modelCallConfig, titleConfig } from "@/core/config";
+import type { Logger } from "@/core/logger";
 import { takeChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { DEFAULT_CONVERSATION_TITLE, getConversation, setTitleIfDefault } from "@/db/queries/conversations";
 import { listMessages } from "@/db/queries/messages";
+import { finishTitleJob, listStaleTitleJobs } from "@/db/queries/title-jobs";
 import type { AiRegistry } from "@/lib/ai/registry";
 import { buildTitlePrompt } from "@/lib/memory/extraction/prompt";
 import { handoffOptions, TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction/schema";
@@ -65,4 +70,43 @@ export async function maybeTitleConversation(
   if (!title || title === DEFAULT_CONVERSATION_TITLE) return null;
   const changed = await setTitleIfDefault(db, { userId, conversationId, title });
   return changed ? title : null;
+}
+
+/** The title job: titles the conversation if due, then deletes its job row — titled or not, so a failing model is not called again every minute. */
+export async function runTitleJob(
+  db: Db,
+  ai: AiRegistry,
+  conversation: { userId: string; conversationId: string },
+): Promise<string | null> {
+  try {
+    return await maybeTitleConversation(db, ai, conversation);
+  } finally {
+    await finishTitleJob(db, conversation);
+  }
+}
+
+/**
+ * The title sweep: runs the title jobs waiting longer than titleConfig.retryAfterMs (a stopped
+ * process left them), one after another. A failing one is logged and its row goes. Returns how many ran.
+ */
+export async function titleStaleConversations(
+  db: Db,
+  ai: AiRegistry,
+  { now, log }: { now: Date; log: Logger },
+): Promise<number> {
+  const jobs = await listStaleTitleJobs(db, {
+    before: new Date(now.getTime() - titleConfig.retryAfterMs),
+    limit: titleConfig.sweepBatch,
+  });
+  for (const job of jobs) {
+    try {
+      await runTitleJob(db, ai, job);
+    } catch (error) {
+      log.warn(
+        { err: error, conversationId: job.conversationId },
+        "could not title a conversation a stopped process left",
+      );
+    }
+  }
+  return jobs.length;
 }

@@ -5,6 +5,11 @@
  * or the test harness that calls route handlers over plain node:http — chooses the detached
  * scheduler instead, at its set-up (`setBackgroundScheduler(detachedScheduler)`). Either way a
  * failing task is logged, never thrown at the caller.
+ *
+ * Only code that runs inside a request calls it: work started outside any request — the start-up
+ * and periodic sweeps (lib/runtime.ts), the Inngest `sweeps` function — is already off the
+ * request path and awaits its own work, since after() there has no request scope and refuses
+ * ("`after` was called outside a request scope").
  */
 import { after } from "next/server";
 import { logger } from "@/core/logger";

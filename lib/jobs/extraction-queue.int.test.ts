@@ -223,10 +223,22 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
         return calls <= 2 ? "not json" : null;
       },
     });
-    const runner = runnerWith({ model });
+    // The retry's timer (FAST: 20 ms) may fire before the test reads the row; the second attempt
+    // waits at its start (the runner's deps) until the row as the first failure left it is read.
+    const firstFailureRead = gate();
+    let attemptsStarted = 0;
+    const runner = new InProcessRunner({
+      deps: async () => {
+        attemptsStarted += 1;
+        if (attemptsStarted === 2) await firstFailureRead.promise;
+        return testDeps(db, { model });
+      },
+      backoff: FAST,
+    });
 
     await runner.run({ extractionId: pair.extraction.id, userId: me.userId });
     const afterFirst = await row(pair.extraction.id);
+    firstFailureRead.open();
     expect(afterFirst).toMatchObject({ status: "queued", attempts: 1, lastError: expect.stringMatching(/^extract: /) });
     const delay = (afterFirst.nextAttemptAt?.getTime() ?? 0) - afterFirst.updatedAt.getTime();
     expect(delay).toBe(FAST.backoffBaseMs);

@@ -1,16 +1,23 @@
 /**
- * The boundary the chat turn calls once an answer is saved: record the pair's extraction row and
- * hand the job to the configured runner — Inngest when a server is configured, else the
- * in-process runner (lib/jobs/runner-kind.ts). The answer never waits for extraction, and a
- * dispatch failure never reaches it: it is written on the row (status failed, last_error) where
- * the user sees it and can retry.
+ * The extraction outbox. The pair's extraction row (`queued`, or `skipped` with memory off) is
+ * written in the same transaction that saves the answer as final (recordExtraction, called by
+ * lib/chat/settle.ts and lib/chat/interrupted.ts inside theirs); only after the commit is the job
+ * handed to the configured runner — Inngest when a server is configured, else the in-process
+ * runner (lib/jobs/runner-kind.ts). A process that stops in between leaves the row `queued`, and
+ * the outbox sweep (dispatchUndispatchedExtractions: at start, every minute on a long-lived
+ * server, and as the Inngest `sweeps` function) hands over every row queued longer than
+ * extractionConfig.redispatchAfterMs. The answer never waits for extraction, and a dispatch
+ * failure never reaches it: it is written on the row (status failed, last_error) where the user
+ * sees it and can retry.
  */
 
+import { extractionConfig } from "@/core/config";
 import { logger } from "@/core/logger";
 import type { Db } from "@/db/client";
 import {
   createExtraction,
   type Extraction,
+  listUndispatchedExtractions,
   markExtractionFailed,
   requeueFailedExtraction,
 } from "@/db/queries/extractions";
@@ -92,26 +99,63 @@ export interface MessagePair {
 }
 
 /**
- * Records the pair's extraction — once: calling again for the same pair returns the existing row
- * and dispatches nothing — and, when memory is on, dispatches it after the response. Returns the
- * row's status (`queued` or `skipped` for a new row). Throws only when the row cannot be written:
- * a database error, or a pair that is not the user's (AppError `not_found:message`).
+ * Writes the pair's extraction row — once: calling again for the same pair returns the existing
+ * row (`created: false`) — with `db` the caller's transaction, so the row commits with the answer.
+ * Dispatches nothing: the caller hands a created `queued` row over after its commit.
+ * Throws only when the row cannot be written: a database error, or a pair that is not the
+ * user's (AppError `not_found:message`).
+ */
+export async function recordExtraction(
+  db: Db,
+  pair: MessagePair,
+  runner: JobRunnerKind,
+): Promise<{ extraction: Extraction; created: boolean }> {
+  return createExtraction(db, {
+    userId: pair.userId,
+    conversationId: pair.conversationId,
+    userMessageId: pair.userMessageId,
+    assistantMessageId: pair.assistantMessageId,
+    status: pair.memoryEnabled ? "queued" : "skipped",
+    runner: pair.memoryEnabled ? runner : null,
+  });
+}
+
+/** Whether a row recordExtraction returned is one for the caller to hand over. */
+export function needsDispatch(recorded: { extraction: Extraction; created: boolean }): boolean {
+  return recorded.created && recorded.extraction.status === "queued";
+}
+
+/**
+ * Records the pair's extraction (recordExtraction, on its own) and, when a new row is queued,
+ * dispatches it after the response. Returns the row's status (`queued` or `skipped` for a new row).
  */
 export async function enqueueExtraction(
   db: Db,
   pair: MessagePair,
   dispatcher: ExtractionDispatcher,
 ): Promise<{ extractionId: string; status: ExtractionStatus }> {
-  const { extraction, created } = await createExtraction(db, {
-    userId: pair.userId,
-    conversationId: pair.conversationId,
-    userMessageId: pair.userMessageId,
-    assistantMessageId: pair.assistantMessageId,
-    status: pair.memoryEnabled ? "queued" : "skipped",
-    runner: pair.memoryEnabled ? dispatcher.kind : null,
-  });
-  if (created && extraction.status === "queued") runAfterResponse(() => dispatchExtraction(db, extraction, dispatcher));
+  const recorded = await recordExtraction(db, pair, dispatcher.kind);
+  const { extraction } = recorded;
+  if (needsDispatch(recorded)) runAfterResponse(() => dispatchExtraction(db, extraction, dispatcher));
   return { extractionId: extraction.id, status: extraction.status };
+}
+
+/**
+ * The outbox sweep: hands every row queued longer than `afterMs` without an attempt since (at
+ * most extractionConfig.redispatchBatch, oldest first) to `dispatcher`, and resolves once each
+ * hand-over has settled (it runs outside any request: nothing to defer to). Returns how many.
+ */
+export async function dispatchUndispatchedExtractions(
+  db: Db,
+  dispatcher: ExtractionDispatcher,
+  { now, afterMs = extractionConfig.redispatchAfterMs }: { now: Date; afterMs?: number },
+): Promise<number> {
+  const rows = await listUndispatchedExtractions(db, {
+    before: new Date(now.getTime() - afterMs),
+    limit: extractionConfig.redispatchBatch,
+  });
+  await Promise.all(rows.map((row) => dispatchExtraction(db, row, dispatcher)));
+  return rows.length;
 }
 
 /**

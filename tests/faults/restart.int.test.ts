@@ -3,13 +3,18 @@
  * code runs) at each stage of a chat turn — before the model is called, mid-stream, and after the
  * answer while its memory extraction runs — and a new process is started on the same data, on
  * PGlite and on Postgres. Afterwards: no message is lost, none is left `streaming`, every
- * extraction is terminal, and every answer has its debug record.
+ * extraction is terminal, and every answer has its debug record. And killed while several turns
+ * finish at once, at the injected crash point between "answer final" and "extraction handed to its
+ * runner" (LIFELINE_FAULT, core/faults.ts): after a restart every complete or interrupted answer
+ * has a terminal extraction, and every complete answer's conversation its title, within the
+ * sweeps' bound.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answerConfig, DEFAULT_CONVERSATION_TITLE, extractionConfig, titleConfig } from "@/core/config";
 import { createPgliteTestDataDir, createPostgresTestDatabaseUrl, DB_KINDS } from "@/tests/db";
 import { HttpClient, registerAndSignIn } from "@/tests/http-client";
 import { type FakeOpenAi, HOLD_EMBEDDING, HOLD_EXTRACTION, HOLD_MID_STREAM, startFakeOpenAi } from "./fake-openai";
@@ -20,6 +25,8 @@ interface ServerProcess {
   url: string;
   child: ChildProcess;
   kill(): Promise<void>;
+  /** Resolves with the signal that ended the process (null: it exited by itself). */
+  exited: Promise<NodeJS.Signals | null>;
 }
 
 async function startServer(env: Record<string, string>): Promise<ServerProcess> {
@@ -48,9 +55,14 @@ async function startServer(env: Record<string, string>): Promise<ServerProcess> 
       reject(new Error(`server exited (${code}) before it was ready:\n${stderr}`));
     });
   });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.signalCode);
+    child.once("exit", (_code, signal) => resolve(signal));
+  });
   return {
     url,
     child,
+    exited,
     kill: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -248,5 +260,81 @@ describe.each(DB_KINDS)("a server killed mid-turn and restarted, on %s", (kind) 
       }
     }
     // Four child servers in a row, each starting up: minutes on a loaded 2-core machine.
+  }, 240_000);
+
+  it("kill -9 while turns finish concurrently: every complete or interrupted answer gets a terminal extraction after the restart", async () => {
+    // The crash point: the first answer saved as final kills the server before its extraction is
+    // handed over; the other turns are wherever they are at that instant.
+    await server?.kill();
+    server = await startServer({ ...env, LIFELINE_FAULT: "crash-after-answer-final" });
+    const crashing = server;
+    const users = await Promise.all([
+      registerAndSignIn(crashing.url, "crash-a"),
+      registerAndSignIn(crashing.url, "crash-b"),
+    ]);
+    const TURNS_PER_USER = 3;
+    for (const user of users) {
+      for (let turn = 0; turn < TURNS_PER_USER; turn++)
+        startTurn(user.client, `turn ${turn}: I collect stamps from ${user.name}`);
+    }
+    expect(await crashing.exited).toBe("SIGKILL");
+
+    server = await startServer({ ...env, LIFELINE_INTERRUPTED_AFTER_MS: "1000" });
+    const clients = users.map((user) => sameUser(user.client, server?.url ?? ""));
+    type Item = { role: string; status: string; error: string | null; extraction: { status: string } | null };
+    const readAnswers = async () => {
+      const perUser = await Promise.all(
+        clients.map(async (client) => {
+          const list = await client.request("GET", "/api/conversations");
+          const conversations = (list.json as { conversations: { id: string; title: string }[] }).conversations;
+          const transcripts = await Promise.all(
+            conversations.map(async ({ id, title }) => {
+              const res = await client.request("GET", `/api/conversations/${id}/messages`);
+              return (res.json as { messages: Item[] }).messages.map((m) => ({ ...m, title }));
+            }),
+          );
+          return transcripts.flat().filter((m) => m.role === "assistant");
+        }),
+      );
+      return perUser.flat();
+    };
+    const terminal = ["succeeded", "failed", "skipped"];
+    // Within the sweeps' bound: an answer left `streaming` counts as interrupted after a second, and
+    // a queued extraction nobody handed over is handed over by the first sweep after it is older
+    // than extractionConfig.redispatchAfterMs (this in-process runner also resumes it at start), and
+    // a title job nobody ran by the first sweep after titleConfig.retryAfterMs.
+    const answers = await waitFor(
+      "every complete or interrupted answer with a terminal extraction",
+      async () => {
+        const all = await readAnswers();
+        const settled =
+          all.every((m) => m.status !== "streaming") &&
+          all.every((m) => m.extraction !== null && terminal.includes(m.extraction.status)) &&
+          // A complete answer's conversation is titled (its title job commits with the answer too).
+          all.every((m) => m.status !== "complete" || m.title !== DEFAULT_CONVERSATION_TITLE);
+        if (settled) return all;
+        // Not yet: what is still open, for the timeout's message.
+        const open = all.filter(
+          (m) =>
+            m.status === "streaming" ||
+            !m.extraction ||
+            !terminal.includes(m.extraction.status) ||
+            (m.status === "complete" && m.title === DEFAULT_CONVERSATION_TITLE),
+        );
+        throw new Error(
+          JSON.stringify(
+            open.map((m) => ({ status: m.status, extraction: m.extraction?.status ?? null, title: m.title })),
+          ),
+        );
+      },
+      Math.max(extractionConfig.redispatchAfterMs, titleConfig.retryAfterMs) + answerConfig.sweepIntervalMs,
+    );
+    // The crash point was reached: at least one answer was final before the kill.
+    expect(answers.filter((m) => m.status === "complete").length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers) {
+      expect(["complete", "error"]).toContain(answer.status);
+      if (answer.status === "error") expect(answer.error).toMatch(/interrupted/);
+      expect(answer.extraction?.status).toBe("succeeded");
+    }
   }, 240_000);
 });
