@@ -159,6 +159,16 @@ export class PgvectorError extends Error {
 }
 
 /**
+ * Whether `error` is one of this module's errors, by name. Not `instanceof`: the production server
+ * loads this module once per bundle (instrumentation, each route), and the process-wide database
+ * promise (getDatabase) may have been opened — and rejected — by another bundle's copy, whose class
+ * is a different object (tests/production/refusals.prod.test.ts: /api/health said "db" for pgvector).
+ */
+export function isDbError(error: unknown, name: "PgvectorError" | "DatabaseUnreachableError"): error is Error {
+  return error instanceof Error && error.name === name;
+}
+
+/**
  * What is wrong with pgvector in this database, as a message naming DATABASE_URL and the fix, or
  * null when nothing is. `migrating`: the migrations are about to run (they enable the extension
  * when the server has it).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeDatabaseUrl, pgvectorProblem } from "./client";
+import { describeDatabaseUrl, isDbError, pgvectorProblem } from "./client";
 
 describe("pgvectorProblem", () => {
   const where = "db.example.com:5432/lifeline";
@@ -29,5 +29,17 @@ describe("describeDatabaseUrl", () => {
     expect(describeDatabaseUrl("postgres://me:s3cret@db.example.com:6543/app?sslmode=require")).toBe(
       "db.example.com:6543/app",
     );
+  });
+});
+
+describe("isDbError", () => {
+  it("recognises the error by name, whichever copy of the module made it", () => {
+    // Another bundle's PgvectorError: same name, a different class.
+    class PgvectorError extends Error {
+      override readonly name = "PgvectorError";
+    }
+    expect(isDbError(new PgvectorError("no vector"), "PgvectorError")).toBe(true);
+    expect(isDbError(new Error("no vector"), "PgvectorError")).toBe(false);
+    expect(isDbError({ name: "PgvectorError" }, "PgvectorError")).toBe(false);
   });
 });

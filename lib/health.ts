@@ -14,7 +14,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { isProductionServer, env as processEnv, type RawEnv } from "@/core/env";
-import { getDatabase, getDb, PgvectorError } from "@/db/client";
+import { getDatabase, getDb, isDbError } from "@/db/client";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { isSessionLive } from "@/lib/auth/revocation";
 import { getAuthSecret } from "@/lib/auth/secret";
@@ -104,7 +104,7 @@ export async function checkHealth(env: RawEnv = processEnv()): Promise<Health> {
     return down({
       db: kind,
       pgvector: null,
-      failing: error instanceof PgvectorError ? "pgvector" : "db",
+      failing: isDbError(error, "PgvectorError") ? "pgvector" : "db",
       error: error instanceof Error ? error.message : String(error),
     });
   }

@@ -14,7 +14,7 @@ import {
 } from "@/core/config";
 import { parseEnv, env as processEnv, type RawEnv } from "@/core/env";
 import { logger } from "@/core/logger";
-import { DatabaseUnreachableError, getDatabase, getDb, optionsFromEnv } from "@/db/client";
+import { getDatabase, getDb, isDbError, optionsFromEnv } from "@/db/client";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { recoverInterruptedSends } from "@/lib/agent/approval";
 import { getAiRegistry } from "@/lib/ai/registry";
@@ -115,7 +115,7 @@ const globalForUnreachable = globalThis as unknown as { __lifelineDbUnreachableR
  * DATABASE_URL (host:port): cause", db/client.ts) and the others stay quiet until it is reached again.
  */
 function logBackgroundFailure(error: unknown, message: string): void {
-  if (error instanceof DatabaseUnreachableError) {
+  if (isDbError(error, "DatabaseUnreachableError")) {
     if (globalForUnreachable.__lifelineDbUnreachableReported) return;
     globalForUnreachable.__lifelineDbUnreachableReported = true;
     logger.error(error.message);
