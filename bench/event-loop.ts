@@ -68,7 +68,7 @@ const VERSIONS: Record<HealthUnderLoad["contender"], Version> = {
   after: {
     label: "after: @node-rs/bcrypt, bounded tokenizer and extractor",
     // At cost 12 whatever LIFELINE_PASSWORD_HASH_COST says: verifyPassword reads the cost from the hash.
-    storedHash: () => nativeHash(prehashed(PASSWORD), { cost: COST }),
+    storedHash: () => nativeHash(prehashed(PASSWORD), COST),
     checkPassword: (password, hash) => verifyPassword(password, hash),
     countTokens,
     extract: (message) => extractMemoriesOffline({ currentDate: "2026-12-01", userMessage: message }),

@@ -93,7 +93,7 @@ async function withHashingSlot<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return withHashingSlot(() => bcryptHash(prehash(password), { cost: bcryptCost() }));
+  return withHashingSlot(() => bcryptHash(prehash(password), bcryptCost()));
 }
 
 /** A throw-away hash per cost, made once per process on first use. */
@@ -102,7 +102,7 @@ function dummyHash(): Promise<string> {
   const cost = bcryptCost();
   let hash = dummyHashes.get(cost);
   if (!hash) {
-    hash = bcryptHash(randomBytes(16).toString("hex"), { cost });
+    hash = bcryptHash(randomBytes(16).toString("hex"), cost);
     dummyHashes.set(cost, hash);
   }
   return hash;
