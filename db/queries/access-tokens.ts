@@ -20,13 +20,18 @@ export interface AccessToken {
   state: "active" | "expired" | "ended";
 }
 
-const tokenColumns = {
+/** A token's own columns, as a list shows them (never its hash). */
+const storedColumns = {
   id: accessTokens.id,
   name: accessTokens.name,
   scope: accessTokens.scope,
   createdAt: accessTokens.createdAt,
   lastUsedAt: accessTokens.lastUsedAt,
   expiresAt: accessTokens.expiresAt,
+};
+
+const tokenColumns = {
+  ...storedColumns,
   state: sql<AccessToken["state"]>`CASE
     WHEN ${accessTokens.sessionVersion} <> ${users.sessionVersion} THEN 'ended'
     WHEN ${accessTokens.expiresAt} IS NOT NULL AND ${accessTokens.expiresAt} <= now() THEN 'expired'
@@ -86,14 +91,7 @@ export async function createAccessToken(
     const [row] = await tx
       .insert(accessTokens)
       .values({ userId, name, scope, tokenHash, expiresAt, sessionVersion: account.sessionVersion })
-      .returning({
-        id: accessTokens.id,
-        name: accessTokens.name,
-        scope: accessTokens.scope,
-        createdAt: accessTokens.createdAt,
-        lastUsedAt: accessTokens.lastUsedAt,
-        expiresAt: accessTokens.expiresAt,
-      });
+      .returning(storedColumns);
     if (!row) throw new Error("access token: no row returned");
     return { ...row, state: "active" as const };
   });
