@@ -203,6 +203,10 @@ export type Dictation = ReturnType<typeof useDictation>;
 
 /** The microphone button (idle), or the spinner while the recording is transcribed. */
 export function MicButton({ dictation, disabled }: { dictation: Dictation; disabled: boolean }) {
+  // Server-rendered, the button would take a click before hydration and do nothing: it is enabled
+  // once its handler is attached (as Send is, by the text the box holds).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   if (dictation.phase === "transcribing") {
     return (
       <Button type="button" size="icon" variant="ghost" className="rounded-full" disabled aria-label="Transcribing">
@@ -217,7 +221,7 @@ export function MicButton({ dictation, disabled }: { dictation: Dictation; disab
       variant="ghost"
       className="rounded-full text-muted-foreground hover:text-foreground"
       onClick={dictation.start}
-      disabled={disabled || dictation.phase === "starting"}
+      disabled={!hydrated || disabled || dictation.phase === "starting"}
       aria-label="Dictate"
       title={`Dictate (up to ${durationWords(dictationConfig.maxRecordingSeconds)})`}
     >
