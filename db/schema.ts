@@ -347,6 +347,26 @@ export const messageNotes = pgTable(
   (t) => [index("message_notes_user_idx").on(t.userId), index("message_notes_message_idx").on(t.messageId)],
 );
 
+export const ANSWER_RATINGS = ["up", "down"] as const;
+export type AnswerRating = (typeof ANSWER_RATINGS)[number];
+export const answerRatingEnum = pgEnum("answer_rating", ANSWER_RATINGS);
+
+/** The user's thumbs up or down on one answer (at most one per answer), with an optional reason. */
+export const answerRatings = pgTable(
+  "answer_ratings",
+  {
+    messageId: uuid("message_id")
+      .primaryKey()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    userId: ownerId(),
+    rating: answerRatingEnum("rating").notNull(),
+    reason: text("reason"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("answer_ratings_user_idx").on(t.userId, t.updatedAt)],
+);
+
 // ---------------------------------------------------------------------------
 // Memory
 // ---------------------------------------------------------------------------

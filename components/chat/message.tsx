@@ -12,6 +12,7 @@ import { AgentSteps } from "./agent-steps";
 import { approvalsOf, MailApproval } from "./mail-approval";
 import { MessageMeta } from "./message-meta";
 import { NotesButton } from "./notes-button";
+import { RatingButtons } from "./rating-buttons";
 import { ToolSteps } from "./tool-steps";
 import { type ChatMessage, type MessageInfo, messageText } from "./types";
 
@@ -204,6 +205,7 @@ export function AssistantMessage({
                     <RotateCcwIcon aria-hidden="true" />
                   </Button>
                 )}
+                {info && <RatingButtons messageId={message.id} initial={info.rating ?? null} />}
                 {info && <NotesButton messageId={message.id} />}
               </>
             )}

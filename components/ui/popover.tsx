@@ -27,3 +27,5 @@ export function PopoverContent({
     </PopoverPrimitive.Portal>
   );
 }
+
+export const PopoverAnchor = PopoverPrimitive.Anchor;

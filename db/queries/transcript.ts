@@ -5,7 +5,7 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { memoryExtractions, messages, promptDebug } from "@/db/schema";
+import { answerRatings, memoryExtractions, messages, promptDebug } from "@/db/schema";
 import { getConversation } from "./conversations";
 import { messageColumns } from "./messages";
 
@@ -33,6 +33,7 @@ export async function listTranscriptRows(
         lastError: memoryExtractions.lastError,
         attempts: memoryExtractions.attempts,
       },
+      rating: { rating: answerRatings.rating, reason: answerRatings.reason },
     })
     .from(messages)
     .leftJoin(promptDebug, and(eq(promptDebug.messageId, messages.id), eq(promptDebug.userId, userId)))
@@ -40,12 +41,14 @@ export async function listTranscriptRows(
       memoryExtractions,
       and(eq(memoryExtractions.assistantMessageId, messages.id), eq(memoryExtractions.userId, userId)),
     )
+    .leftJoin(answerRatings, and(eq(answerRatings.messageId, messages.id), eq(answerRatings.userId, userId)))
     .where(and(eq(messages.conversationId, conversationId), eq(messages.userId, userId)))
     .orderBy(asc(messages.createdAt), asc(messages.role));
 
-  return rows.map(({ message, debug, extraction }) => ({
+  return rows.map(({ message, debug, extraction, rating }) => ({
     ...message,
     debug: debug?.modelId ? debug : null,
     extraction: extraction?.id ? extraction : null,
+    rating: rating?.rating ? rating : null,
   }));
 }

@@ -10,6 +10,7 @@ import { isAppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { getMessage } from "@/db/queries/messages";
 import { getPromptDebug } from "@/db/queries/prompt-debug";
+import { getRating } from "@/db/queries/ratings";
 import type { AgentDebugStep } from "@/lib/agent/recorder";
 import type { CapturedCall } from "@/lib/ai/capture";
 import { getMessageExtraction } from "@/lib/jobs/extraction-view";
@@ -17,9 +18,10 @@ import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import type { DictationRecord } from "./dictation";
 
 export async function getDebugView(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
-  const [message, record] = await Promise.all([
+  const [message, record, rating] = await Promise.all([
     getMessage(db, { userId, messageId }),
     getPromptDebug(db, { userId, messageId }),
+    getRating(db, { userId, messageId }),
   ]);
   const trace = record.trace as ContextTrace | null;
   return {
@@ -45,6 +47,8 @@ export async function getDebugView(db: Db, { userId, messageId }: { userId: stri
     trace,
     /** Memories deleted since this answer: their text was redacted from this record. */
     redactedMemoryIds: trace?.redactedMemoryIds ?? [],
+    /** The user's thumbs up or down on this answer, with their reason; null when not rated. */
+    rating,
   };
 }
 

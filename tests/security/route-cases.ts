@@ -25,6 +25,7 @@ import { deleteMemory } from "@/db/queries/memories";
 import { createMessage } from "@/db/queries/messages";
 import { createNote } from "@/db/queries/notes";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
+import { rateAnswer } from "@/db/queries/ratings";
 import { accessTokens, memories, memoryExtractions } from "@/db/schema";
 import { hashAccessToken, newAccessTokenSecret } from "@/lib/auth/access-tokens";
 import { MESSAGE_MAX } from "@/lib/validation/chat";
@@ -633,6 +634,70 @@ export const routeCases: Record<RouteKey, RouteCase> = {
         },
       },
     ],
+  },
+
+  "GET /api/messages/[id]/rating": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const answer = await answeredMessage(db, actor.id);
+      await rateAnswer(db, { userId: actor.id, messageId: answer.id, rating: "down", reason: "Out of date" });
+      return {
+        path: `/api/messages/${answer.id}/rating`,
+        check: (res) =>
+          expect(res.json).toMatchObject({ rating: { messageId: answer.id, rating: "down", reason: "Out of date" } }),
+      };
+    },
+  },
+
+  "PUT /api/messages/[id]/rating": {
+    body: "json",
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const answer = await answeredMessage(db, actor.id);
+      return {
+        path: `/api/messages/${answer.id}/rating`,
+        json: { rating: "up", reason: "Used the right memory" },
+        check: (res) => expect(res.json).toMatchObject({ rating: { rating: "up", reason: "Used the right memory" } }),
+      };
+    },
+    invalid: [
+      { name: "missing rating", json: {}, field: "body.rating" },
+      { name: "rating is not up or down", json: { rating: "meh" }, field: "body.rating" },
+      { name: "rating is a number", json: { rating: 1 }, field: "body.rating" },
+      { name: "reason is a number", json: { rating: "up", reason: 5 }, field: "body.reason" },
+      { name: "reason of 1,001 characters", json: { rating: "up", reason: repeat("a", 1_001) }, field: "body.reason" },
+      { name: "reason with NUL", json: { rating: "down", reason: "a\u0000b" }, field: "body.reason" },
+      { name: "reason with a lone surrogate", json: { rating: "down", reason: "x \uDC00" }, field: "body.reason" },
+    ],
+    variants: [
+      {
+        name: "a blank reason is no reason",
+        status: 200,
+        setup: async ({ db, actor }) => {
+          const answer = await answeredMessage(db, actor.id);
+          return {
+            path: `/api/messages/${answer.id}/rating`,
+            json: { rating: "down", reason: " \n\u200B " },
+            check: (res) => expect(res.json).toMatchObject({ rating: { rating: "down", reason: null } }),
+          };
+        },
+      },
+    ],
+  },
+
+  "DELETE /api/messages/[id]/rating": {
+    access: "user",
+    scope: "resource",
+    success: 204,
+    setup: async ({ db, actor }) => {
+      const answer = await answeredMessage(db, actor.id);
+      await rateAnswer(db, { userId: actor.id, messageId: answer.id, rating: "up", reason: null });
+      return { path: `/api/messages/${answer.id}/rating` };
+    },
   },
 
   "DELETE /api/notes/[id]": {

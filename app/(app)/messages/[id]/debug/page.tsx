@@ -1,4 +1,4 @@
-import { ArrowLeftIcon, CircleAlertIcon } from "lucide-react";
+import { ArrowLeftIcon, CircleAlertIcon, ThumbsDownIcon, ThumbsUpIcon } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -140,6 +140,30 @@ export default async function DebugPage({ params }: { params: Params }) {
         <Stat label="Finish reason">{view.finishReason ?? "—"}</Stat>
         <Stat label="Answer status">{view.answer.status}</Stat>
       </dl>
+
+      {view.rating && (
+        <p className="flex items-start gap-2 rounded-xl border px-4 py-3 text-sm" data-testid="answer-rating-record">
+          {view.rating.rating === "up" ? (
+            <ThumbsUpIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          ) : (
+            <ThumbsDownIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          )}
+          <span>
+            <span className="font-medium">You rated this answer {view.rating.rating === "up" ? "good" : "bad"}</span>{" "}
+            <span className="text-muted-foreground">({formatDateTime(view.rating.updatedAt)})</span>
+            {view.rating.reason ? (
+              <>
+                : <q className="whitespace-pre-wrap">{view.rating.reason}</q>
+              </>
+            ) : (
+              ", without a reason."
+            )}{" "}
+            <Link href={`/messages/rated?rating=${view.rating.rating}`} className="underline underline-offset-2">
+              All {view.rating.rating === "up" ? "good" : "bad"} answers
+            </Link>
+          </span>
+        </p>
+      )}
 
       {view.retrieval.status === "failed" && (
         <p

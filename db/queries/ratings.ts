@@ -1,0 +1,102 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { AppError, badRequest, notFound } from "@/core/errors";
+import type { Db } from "@/db/client";
+import { type AnswerRating, answerRatings, conversations, messages } from "@/db/schema";
+import { firstOr } from "./first";
+import { getMessage } from "./messages";
+
+export interface Rating {
+  messageId: string;
+  rating: AnswerRating;
+  reason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const ratingColumns = {
+  messageId: answerRatings.messageId,
+  rating: answerRatings.rating,
+  reason: answerRatings.reason,
+  createdAt: answerRatings.createdAt,
+  updatedAt: answerRatings.updatedAt,
+};
+
+/** The user's rating of their answer, or null (`not_found:message` if the message is not theirs). */
+export async function getRating(
+  db: Db,
+  { userId, messageId }: { userId: string; messageId: string },
+): Promise<Rating | null> {
+  await getMessage(db, { userId, messageId });
+  const [row] = await db
+    .select(ratingColumns)
+    .from(answerRatings)
+    .where(and(eq(answerRatings.messageId, messageId), eq(answerRatings.userId, userId)));
+  return row ?? null;
+}
+
+/**
+ * Rates the user's answer, replacing an earlier rating. Only a finished answer can be rated: a
+ * question is not an answer (400), and an answer still streaming has nothing to judge yet (409).
+ */
+export async function rateAnswer(
+  db: Db,
+  {
+    userId,
+    messageId,
+    rating,
+    reason,
+  }: { userId: string; messageId: string; rating: AnswerRating; reason: string | null },
+): Promise<Rating> {
+  const message = await getMessage(db, { userId, messageId });
+  if (message.role !== "assistant") throw badRequest({ "params.id": "Only answers can be rated" });
+  if (message.status === "streaming") throw new AppError("conflict:streaming", "The answer is still being written");
+  return firstOr(
+    db
+      .insert(answerRatings)
+      .values({ messageId, userId, rating, reason })
+      .onConflictDoUpdate({
+        target: answerRatings.messageId,
+        set: { rating, reason, updatedAt: sql`now()` },
+        setWhere: eq(answerRatings.userId, userId),
+      })
+      .returning(ratingColumns),
+    () => notFound("message"),
+  );
+}
+
+/** Removes the user's rating of their answer (nothing to remove is not an error). */
+export async function clearRating(db: Db, { userId, messageId }: { userId: string; messageId: string }): Promise<void> {
+  await getMessage(db, { userId, messageId });
+  await db.delete(answerRatings).where(and(eq(answerRatings.messageId, messageId), eq(answerRatings.userId, userId)));
+}
+
+export interface RatedAnswer extends Rating {
+  conversationId: string;
+  conversationTitle: string;
+  /** The start of the answer's text. */
+  excerpt: string;
+  answeredAt: Date;
+}
+
+const EXCERPT_CHARS = 240;
+
+/** The user's rated answers, most recently rated first, optionally only thumbs up or only down. */
+export async function listRatedAnswers(
+  db: Db,
+  { userId, rating, limit = 100 }: { userId: string; rating?: AnswerRating; limit?: number },
+): Promise<RatedAnswer[]> {
+  return db
+    .select({
+      ...ratingColumns,
+      conversationId: messages.conversationId,
+      conversationTitle: conversations.title,
+      excerpt: sql<string>`left(${messages.content}, ${EXCERPT_CHARS})`,
+      answeredAt: messages.createdAt,
+    })
+    .from(answerRatings)
+    .innerJoin(messages, and(eq(messages.id, answerRatings.messageId), eq(messages.userId, userId)))
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(and(eq(answerRatings.userId, userId), rating ? eq(answerRatings.rating, rating) : undefined))
+    .orderBy(desc(answerRatings.updatedAt), desc(answerRatings.messageId))
+    .limit(limit);
+}
