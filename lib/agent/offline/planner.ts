@@ -9,6 +9,7 @@
  */
 
 import { replySubject } from "../mailbox/threading";
+import type { DraftSummary, SavedDraft } from "../mailbox/types";
 
 export type PlannedTool =
   | "search_emails"
@@ -132,14 +133,6 @@ export function draftRequest(text: string): DraftRequest | null {
   return { open: word === "draft", to, subject };
 }
 
-interface DraftSummary {
-  id: string;
-  to: string[];
-  subject: string;
-  date: string;
-  snippet: string;
-}
-
 function draftMatches(draft: DraftSummary, request: DraftRequest): boolean {
   if (request.to) {
     const who = request.to.toLowerCase();
@@ -183,7 +176,7 @@ function planDrafts(request: DraftRequest, steps: readonly ToolStep[]): PlanStep
     const count = `${wanted.length} saved draft${wanted.length === 1 ? "" : "s"}${draftsWhat(request)}`;
     return answer(`You have ${count}:\n\n${draftLines(wanted)}`);
   }
-  const draft = steps.at(-1)?.result as DraftSummary & { body: string };
+  const draft = steps.at(-1)?.result as SavedDraft;
   const to = draft.to.map(senderName).join(", ") || "(no recipient)";
   const body = draft.body.trim() ? draft.body.trim().replace(/^/gm, "> ") : "> (empty)";
   return answer(
