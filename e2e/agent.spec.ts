@@ -25,7 +25,9 @@ test("agent mode on the demo mailbox: tool steps, an approval card, Sent after A
     "Searched mail for “from:Maya”: 1 found",
     "Prepared an email to Maya Chen <maya.chen@example.com>: waiting for your approval",
   ]);
-  await expect(reply).toContainText("nothing is sent until you approve");
+  // The answer says what was done; the state is the card's, and the step line follows it.
+  await expect(reply).toContainText("for you to approve, edit or decline below");
+  await expect(reply).not.toContainText("is ready");
   // The chat says plainly which mailbox this is.
   await expect(reply.getByTestId("agent-mailbox-notice")).toContainText("demo mailbox");
 
@@ -37,6 +39,9 @@ test("agent mode on the demo mailbox: tool steps, an approval card, Sent after A
   // A reply to Maya's email: it stays in her conversation (the demo mailbox threads as Gmail does).
   await expect(card.getByTestId("approval-thread")).toContainText("in the conversation of the email it answers");
   await expect(card).toContainText("See you at 8.");
+  await expect(card.getByTestId("approval-status")).toHaveText(
+    "Waiting for your approval: nothing is sent until you approve it.",
+  );
   await screenshot(page, "agent-approval");
 
   // Edit the body, then approve: exactly the edited draft is sent.
@@ -49,6 +54,8 @@ test("agent mode on the demo mailbox: tool steps, an approval card, Sent after A
     "Sent — it is in the demo mailbox's Sent; nothing left Lifeline.",
   );
   await expect(card.getByRole("button", { name: "Approve and send" })).toHaveCount(0);
+  await expect(steps.nth(1)).toHaveText("Prepared an email to Maya Chen <maya.chen@example.com>: sent");
+  await expect(reply).not.toContainText("waiting for your approval", { ignoreCase: true });
   await screenshot(page, "agent-sent");
 
   // The demo mailbox's Sent has it (beside the two sent emails the demo inbox is seeded with).
@@ -61,6 +68,9 @@ test("agent mode on the demo mailbox: tool steps, an approval card, Sent after A
   await page.reload();
   const stored = page.getByTestId("mail-approval");
   await expect(stored.getByTestId("approval-status")).toContainText("Sent");
+  await expect(page.getByTestId("message-assistant").first().getByTestId("agent-step").nth(1)).toHaveText(
+    "Prepared an email to Maya Chen <maya.chen@example.com>: sent",
+  );
   await expect(page.getByTestId("message-assistant").first().getByTestId("agent-step")).toHaveCount(2);
 
   // The debug view of the reply: every model call of the loop, in order, with the tool calls between
@@ -75,6 +85,59 @@ test("agent mode on the demo mailbox: tool steps, an approval card, Sent after A
     'search_emails({"max":1,"query":"from:Maya"})',
   );
   await expect(calls.nth(1).getByTestId("agent-tool-call")).toContainText("send_email(");
-  await expect(calls.nth(2).getByTestId("model-reply")).toContainText("approve it to send");
+  await expect(calls.nth(2).getByTestId("model-reply")).toContainText("for you to approve, edit or decline below");
+  // Each model call's usage, as the offline agent model reports it, and their total.
+  for (let i = 0; i < 3; i++)
+    await expect(calls.nth(i).getByTestId("model-call-usage")).toHaveText(
+      / · [\d,]+ tokens \([\d,]+ in · [\d,]+ out\)$/,
+    );
+  const tokens = page.locator("dt", { hasText: /^Tokens$/ }).locator("xpath=..");
+  await expect(tokens.locator("dd").first()).toHaveText(/^[\d,]+$/);
   await screenshot(page, "agent-debug");
+});
+
+test("a declined email: the card and the line above it say declined, and nothing is sent", async ({ page }) => {
+  test.setTimeout(120_000);
+  await registerViaUi(page, "agent-decline");
+  await newAgentChat(page);
+  const reply = await sendAndWait(page, "Reply to Tom saying 10 works for me");
+  const step = reply.getByTestId("agent-step").nth(1);
+  await expect(step).toHaveText("Prepared an email to Tom Becker <tom.becker@example.com>: waiting for your approval");
+  const card = reply.getByTestId("mail-approval");
+  await card.getByRole("button", { name: "Decline" }).click();
+  await expect(card.getByTestId("approval-status")).toHaveText("Declined — nothing was sent.");
+  await expect(step).toHaveText("Prepared an email to Tom Becker <tom.becker@example.com>: declined, nothing was sent");
+  await expect(reply).not.toContainText("waiting for your approval", { ignoreCase: true });
+
+  // The Sent folder has only the two emails the demo inbox is seeded with.
+  const sent = await sendAndWait(page, "Show my sent emails");
+  await expect(sent.getByTestId("agent-step")).toHaveText("Searched mail for “in:sent”: 2 found");
+});
+
+test("drafts: a saved draft is listed by “show my drafts” and opened, with its body", async ({ page }) => {
+  test.setTimeout(120_000);
+  await registerViaUi(page, "agent-drafts");
+  await newAgentChat(page);
+  const saved = await sendAndWait(page, "Draft a reply to Tom saying 10 works for me, see you at the gym");
+  await expect(saved.getByTestId("agent-step").nth(1)).toHaveText(
+    "Saved a draft to Tom Becker <tom.becker@example.com>",
+  );
+
+  const listed = await sendAndWait(page, "Show my drafts");
+  await expect(listed.getByTestId("agent-step")).toHaveText("Listed drafts: 1 found");
+  await expect(
+    listed.getByRole("listitem").filter({ hasText: "Re: Bouldering Saturday morning — to Tom Becker" }),
+  ).toBeVisible();
+
+  const opened = await sendAndWait(page, "Open the draft to Tom");
+  await expect(opened.getByTestId("agent-step")).toHaveText([
+    "Listed drafts: 1 found",
+    "Opened the draft “Re: Bouldering Saturday morning”",
+  ]);
+  await expect(opened.locator("blockquote")).toHaveText("10 works for me, see you at the gym.");
+  await screenshot(page, "agent-draft-opened");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await opened.scrollIntoViewIfNeeded();
+  await screenshot(page, "agent-draft-opened-phone-dark");
 });

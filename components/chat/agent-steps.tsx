@@ -11,6 +11,7 @@ import {
   TagIcon,
 } from "lucide-react";
 import Link from "next/link";
+import { type SendState, sendStateText } from "./mail-approval";
 import type { ChatMessage } from "./types";
 
 /** The mailbox an agent answer worked on ("gmail" or "demo"), from its data part; null for other answers. */
@@ -54,14 +55,25 @@ export function agentSteps(message: ChatMessage): AgentStep[] {
 
 const list = (value: unknown) => (Array.isArray(value) ? value.map(String).join(", ") : "");
 
-/** One line per step: what the agent did, and what came of it. */
-export function stepLabel(step: AgentStep): string {
+/** The prepared send a send_email step made (its result names the pending operation). */
+function operationOf(output: unknown): string | null {
+  const id = (output as { operationId?: unknown } | null | undefined)?.operationId;
+  return typeof id === "string" ? id : null;
+}
+
+/**
+ * One line per step: what the agent did, and what came of it. A prepared email's line says what
+ * its approval card says now (`sends`, by operation id): waiting, sent, declined, failed.
+ */
+export function stepLabel(step: AgentStep, sends: Readonly<Record<string, SendState>> = {}): string {
   const { input, output } = step;
   const what: Record<string, string> = {
     search_emails: `Searched mail${input.query ? ` for “${String(input.query)}”` : ""}`,
     read_email: "Read an email",
     list_labels: "Listed labels",
     create_draft: `Saved a draft to ${list(input.to)}`,
+    list_drafts: "Listed drafts",
+    read_draft: "Opened a draft",
     modify_labels: "Changed labels",
     send_email: `Prepared an email to ${list(input.to)}`,
   };
@@ -69,10 +81,18 @@ export function stepLabel(step: AgentStep): string {
   if (step.error) return `${action}: failed — ${step.error}`;
   if (!step.done) return `${action}…`;
   if (step.tool === "search_emails" && Array.isArray(output)) return `${action}: ${output.length} found`;
+  if (step.tool === "list_drafts" && Array.isArray(output)) return `${action}: ${output.length} found`;
+  if (step.tool === "read_draft" && output && typeof output === "object" && "subject" in output) {
+    return `Opened the draft “${String((output as { subject: unknown }).subject) || "(no subject)"}”`;
+  }
   if (step.tool === "read_email" && output && typeof output === "object" && "subject" in output) {
     return `Read “${String((output as { subject: unknown }).subject) || "(no subject)"}”`;
   }
-  if (step.tool === "send_email") return `${action}: waiting for your approval`;
+  if (step.tool === "send_email") {
+    const operation = operationOf(output);
+    const state = operation ? sends[operation] : undefined;
+    return state ? `${action}: ${sendStateText(state)}` : action;
+  }
   return action;
 }
 
@@ -82,11 +102,20 @@ const ICONS: Record<string, typeof SearchIcon> = {
   list_labels: TagIcon,
   modify_labels: TagIcon,
   create_draft: FilePenIcon,
+  list_drafts: FilePenIcon,
+  read_draft: FilePenIcon,
   send_email: SendIcon,
 };
 
 /** The agent's mailbox steps, in order ("Searched mail for “from:maya”: 3 found"); the debug view has every detail. */
-export function AgentSteps({ message }: { message: ChatMessage }) {
+export function AgentSteps({
+  message,
+  sends,
+}: {
+  message: ChatMessage;
+  /** The state each of the message's approval cards shows, by operation id. */
+  sends?: Readonly<Record<string, SendState>>;
+}) {
   const steps = agentSteps(message);
   const demo = agentMailbox(message) === "demo";
   if (steps.length === 0) return null;
@@ -118,7 +147,7 @@ export function AgentSteps({ message }: { message: ChatMessage }) {
               className={step.done || step.error ? "size-3.5 shrink-0" : "size-3.5 shrink-0 animate-spin"}
               aria-hidden="true"
             />
-            <span className="truncate">{stepLabel(step)}</span>
+            <span className="truncate">{stepLabel(step, sends)}</span>
           </li>
         );
       })}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentSteps, stepLabel } from "./agent-steps";
-import { approvalsOf, failureText, splitRecipients } from "./mail-approval";
+import { approvalsOf, failureText, type SendState, splitRecipients } from "./mail-approval";
 import type { ChatMessage } from "./types";
 
 const message = (parts: unknown[]): ChatMessage => ({ id: "a", role: "assistant", parts }) as ChatMessage;
@@ -43,12 +43,46 @@ describe("the agent's steps in the chat", () => {
         { type: "text", text: "done" },
       ]),
     );
-    expect(steps.map(stepLabel)).toEqual([
+    expect(steps.map((step) => stepLabel(step))).toEqual([
       "Searched mail for “from:maya”: 2 found",
       "Read “Lease”",
       "Prepared an email to a@b.co…",
       "Listed labels: failed — Gmail is not connected",
     ]);
+  });
+
+  it("says of a prepared email what its approval card shows now, never more", () => {
+    const [step] = agentSteps(
+      message([
+        {
+          type: "dynamic-tool",
+          toolCallId: "1",
+          toolName: "send_email",
+          state: "output-available",
+          input: { to: ["Maya <maya@x.org>"] },
+          output: { status: "awaiting_approval", operationId: "op" },
+        },
+      ]),
+    );
+    if (!step) throw new Error("no step");
+    const label = (state?: SendState) => stepLabel(step, state ? { op: state } : {});
+    const state = (status: SendState["status"], interrupted = false): SendState => ({
+      status,
+      error: null,
+      interrupted,
+    });
+    // Before the card has read the send, the line claims no state.
+    expect(label()).toBe("Prepared an email to Maya <maya@x.org>");
+    expect(label(state("pending_confirmation"))).toBe(
+      "Prepared an email to Maya <maya@x.org>: waiting for your approval",
+    );
+    expect(label(state("approved"))).toBe("Prepared an email to Maya <maya@x.org>: sending…");
+    expect(label(state("succeeded"))).toBe("Prepared an email to Maya <maya@x.org>: sent");
+    expect(label(state("cancelled"))).toBe("Prepared an email to Maya <maya@x.org>: declined, nothing was sent");
+    expect(label(state("failed"))).toBe("Prepared an email to Maya <maya@x.org>: not sent, the mailbox failed");
+    expect(label(state("failed", true))).toBe("Prepared an email to Maya <maya@x.org>: maybe sent (interrupted)");
+    // Another card's state is not this one's.
+    expect(stepLabel(step, { other: state("succeeded") })).toBe("Prepared an email to Maya <maya@x.org>");
   });
 
   it("finds the approval cards among the parts", () => {

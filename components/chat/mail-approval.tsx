@@ -43,6 +43,28 @@ export function splitRecipients(value: string): string[] {
 
 type Send = Pick<PendingSend, "id" | "status" | "mailbox" | "draft" | "error" | "interrupted">;
 
+/** What became of a prepared email, as the card last read it: the chat's other lines about it follow this. */
+export type SendState = Pick<Send, "status" | "error" | "interrupted">;
+
+/**
+ * A prepared email's state in a few words ("sent", "declined: nothing was sent"), for the line above
+ * the card: it follows the card, never the model's text, which was written before the user decided.
+ */
+export function sendStateText(state: Pick<SendState, "status" | "interrupted">): string {
+  switch (state.status) {
+    case "approved":
+      return "sending…";
+    case "succeeded":
+      return "sent";
+    case "cancelled":
+      return "declined, nothing was sent";
+    case "failed":
+      return state.interrupted ? "maybe sent (interrupted)" : "not sent, the mailbox failed";
+    default:
+      return "waiting for your approval";
+  }
+}
+
 function Field({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
     <div className="flex gap-2" data-testid={testId}>
@@ -59,7 +81,7 @@ export function failureText(send: Pick<Send, "error" | "interrupted">): string {
     : `Not sent: ${send.error ?? "the mailbox failed"}.`;
 }
 
-function StatusLine({ send }: { send: Send }) {
+function StatusLine({ send, loaded }: { send: Send; loaded: boolean }) {
   const demo = send.mailbox === "demo";
   switch (send.status) {
     case "approved":
@@ -93,7 +115,12 @@ function StatusLine({ send }: { send: Send }) {
         </p>
       );
     default:
-      return null;
+      // Until the card has read the send, it does not know it is still waiting.
+      return loaded ? (
+        <p className="text-sm text-muted-foreground" role="status" data-testid="approval-status">
+          Waiting for your approval: nothing is sent until you approve it.
+        </p>
+      ) : null;
   }
 }
 
@@ -168,7 +195,14 @@ function DraftEditor({
  * the draft shown here (the server refuses if it changed meanwhile); nothing is sent otherwise.
  * The card reads the send's current state, so after a reload it says what became of it.
  */
-export function MailApproval({ approval }: { approval: MailApprovalData }) {
+export function MailApproval({
+  approval,
+  onState,
+}: {
+  approval: MailApprovalData;
+  /** Told each state the card shows (the message's step line above follows it). */
+  onState?: (operationId: string, state: SendState) => void;
+}) {
   const [send, setSend] = useState<Send>({
     id: approval.operationId,
     status: "pending_confirmation",
@@ -196,6 +230,11 @@ export function MailApproval({ approval }: { approval: MailApprovalData }) {
   useEffect(() => {
     void refresh();
   }, [refresh]);
+
+  const { status, error, interrupted } = send;
+  useEffect(() => {
+    if (loaded) onState?.(approval.operationId, { status, error, interrupted });
+  }, [onState, loaded, approval.operationId, status, error, interrupted]);
 
   const act = async (what: "approve" | "decline") => {
     setBusy(true);
@@ -275,7 +314,7 @@ export function MailApproval({ approval }: { approval: MailApprovalData }) {
           </Button>
         </div>
       )}
-      <StatusLine send={send} />
+      <StatusLine send={send} loaded={loaded} />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { CircleAlertIcon, PencilIcon, RotateCcwIcon } from "lucide-react";
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { CopyButton } from "@/components/copy-button";
 import { LogoMark } from "@/components/logo";
 import { Markdown } from "@/components/markdown";
@@ -9,7 +9,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { MESSAGE_MAX_CHARS } from "@/core/config";
 import { AgentSteps } from "./agent-steps";
-import { approvalsOf, MailApproval } from "./mail-approval";
+import { approvalsOf, MailApproval, type SendState } from "./mail-approval";
 import { MessageMeta } from "./message-meta";
 import { NotesButton } from "./notes-button";
 import { RatingButtons } from "./rating-buttons";
@@ -160,15 +160,21 @@ export function AssistantMessage({
   onRegenerate?: () => void;
 }) {
   const text = messageText(message);
+  // What each approval card shows now: the step line above it says the same (sent, declined, …).
+  const [sends, setSends] = useState<Record<string, SendState>>({});
+  const onSendState = useCallback(
+    (operationId: string, state: SendState) => setSends((current) => ({ ...current, [operationId]: state })),
+    [],
+  );
   return (
     <div id={`message-${message.id}`} className="group/msg flex scroll-mt-4 gap-3" data-testid="message-assistant">
       <LogoMark className="mt-0.5 size-7" />
       <div className="min-w-0 flex-1 space-y-2">
         <ToolSteps message={message} />
-        <AgentSteps message={message} />
+        <AgentSteps message={message} sends={sends} />
         {text ? <Markdown>{text}</Markdown> : streaming ? <Thinking /> : null}
         {approvalsOf(message.parts).map((approval) => (
-          <MailApproval key={approval.operationId} approval={approval} />
+          <MailApproval key={approval.operationId} approval={approval} onState={onSendState} />
         ))}
         {info?.status === "aborted" && <Badge variant="outline">Stopped</Badge>}
         {info?.notice && (

@@ -234,6 +234,39 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     expect(answer).toContain("Are you free for dinner on Friday at 7:30?");
   });
 
+  it("offline: a saved draft is listed by 'show my drafts' and opened, with its body, by 'open the draft to Tom'", async () => {
+    const userId = await createUser(db, "Dara");
+    expect((await run(userId, "Show my drafts")).answer).toBe("You have no saved drafts.");
+    const saved = await run(userId, "Draft a reply to Tom saying 10 works, see you at the gym");
+    expect(saved.answer).toMatch(/^I saved a draft to Tom Becker/);
+
+    const listed = await run(userId, "Show my drafts");
+    expect(listed.steps.filter((s) => s.type === "tool").map((s) => s.type === "tool" && s.name)).toEqual([
+      "list_drafts",
+    ]);
+    expect(listed.answer).toMatch(/^You have 1 saved draft:/);
+    expect(listed.answer).toContain("**Re: Bouldering Saturday morning** — to Tom Becker");
+
+    const opened = await run(userId, "Open the draft to Tom");
+    const tools = opened.steps.filter((s) => s.type === "tool");
+    expect(tools.map((s) => s.type === "tool" && s.name)).toEqual(["list_drafts", "read_draft"]);
+    expect(opened.answer).toContain("Your draft to Tom Becker, “Re: Bouldering Saturday morning”");
+    expect(opened.answer).toContain("> 10 works, see you at the gym.");
+    // The log keeps the draft's size, never its body.
+    const logged = (await operations(userId)).filter((op) => op.operation === "read_draft");
+    expect(logged[0]?.result).toMatchObject({ bodyChars: "10 works, see you at the gym.".length });
+    expect(JSON.stringify(logged[0]?.result)).not.toContain("see you at the gym");
+
+    // Only a draft opens as one: an email's id (or another user's draft) is not found.
+    const mailbox = demoMailbox(db, userId, () => NOW);
+    const [inbox] = await mailbox.search("in:inbox", 1);
+    await expect(mailbox.readDraft(inbox?.id ?? "")).rejects.toMatchObject({ code: "not_found" });
+    const [draft] = await mailbox.listDrafts(5);
+    const other = demoMailbox(db, await createUser(db, "Eve"), () => NOW);
+    await expect(other.readDraft(draft?.id ?? "")).rejects.toMatchObject({ code: "not_found" });
+    expect(await other.listDrafts(5)).toEqual([]);
+  });
+
   it("send waits for approval; Approve sends exactly the shown draft once, in Tom's thread; a second approval is refused", async () => {
     const userId = await createUser(db, "Dee");
     const { answer } = await run(userId, "Reply to Tom saying 10 works for me, see you at the gym");
@@ -241,7 +274,7 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
       .select()
       .from(demoMailMessages)
       .where(and(eq(demoMailMessages.userId, userId), eq(demoMailMessages.subject, "Bouldering Saturday morning")));
-    expect(answer).toMatch(/ready\. Review it below and approve it to send/);
+    expect(answer).toMatch(/^I prepared an email to Tom Becker .* for you to approve, edit or decline below\.$/);
     const sent = () =>
       db
         .select()
@@ -535,7 +568,7 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     expect(approval.draft).toMatchObject({ to: ["Tom Becker <tom.becker@example.com>"], body: "See you at 10." });
     const [pending] = await db.select().from(gmailOperations).where(eq(gmailOperations.id, approval.operationId));
     expect(pending?.status).toBe("pending_confirmation");
-    expect(result.text).toMatch(/approve it to send/);
+    expect(result.text).toMatch(/for you to approve, edit or decline below/);
     expect(result.parts.map((p) => p.type)).toEqual(["dynamic-tool", "dynamic-tool", "data-mail-approval", "text"]);
   });
 

@@ -28,6 +28,8 @@ export type AgentStep =
       tools: string[];
       output: RecordedMessage | null;
       ms: number | null;
+      /** The tokens the model reported for this call (LangChain's usage_metadata); null when it reported none. */
+      usage: AgentUsage | null;
     }
   | ({ type: "tool" } & RecordedToolCall);
 
@@ -45,6 +47,7 @@ export type AgentDebugStep =
       params: { prompt: RecordedMessage[]; tools: string[]; temperature: number };
       output: RecordedMessage | null;
       ms: number | null;
+      usage?: AgentUsage | null;
     }
   | ({ type: "agent-tool" } & RecordedToolCall);
 
@@ -92,6 +95,7 @@ export class AgentRecorder extends BaseCallbackHandler {
         params: { prompt: step.input, tools: step.tools, temperature: model.temperature },
         output: step.output,
         ms: step.ms,
+        usage: step.usage,
       };
     });
   }
@@ -113,6 +117,7 @@ export class AgentRecorder extends BaseCallbackHandler {
       tools: (options.tools ?? []).map((tool) => tool.function?.name ?? tool.name ?? "?"),
       output: null,
       ms: null,
+      usage: null,
     };
     this.steps.push(step);
     this.started.set(runId, { step, at: performance.now() });
@@ -133,10 +138,14 @@ export class AgentRecorder extends BaseCallbackHandler {
     this.lastFinishReason = typeof finish === "string" ? finish : null;
     const usage = (generation?.message as { usage_metadata?: Record<string, number> } | undefined)?.usage_metadata;
     if (usage) {
+      const inputTokens = usage.input_tokens ?? 0;
+      const outputTokens = usage.output_tokens ?? 0;
+      const call = { inputTokens, outputTokens, totalTokens: usage.total_tokens ?? inputTokens + outputTokens };
+      run.step.usage = call;
       this.usage = {
-        inputTokens: (this.usage?.inputTokens ?? 0) + (usage.input_tokens ?? 0),
-        outputTokens: (this.usage?.outputTokens ?? 0) + (usage.output_tokens ?? 0),
-        totalTokens: (this.usage?.totalTokens ?? 0) + (usage.total_tokens ?? 0),
+        inputTokens: (this.usage?.inputTokens ?? 0) + call.inputTokens,
+        outputTokens: (this.usage?.outputTokens ?? 0) + call.outputTokens,
+        totalTokens: (this.usage?.totalTokens ?? 0) + call.totalTokens,
       };
     }
     run.step.ms = Math.round(performance.now() - run.at);

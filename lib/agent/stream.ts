@@ -53,6 +53,18 @@ export function toolOutputSummary(toolName: string, output: unknown): unknown {
     const { id, from, subject, date } = output as { id: string; from: string; subject: string; date: string };
     return { id, from, subject, date };
   }
+  if (toolName === "list_drafts" && Array.isArray(output)) {
+    return output.map(({ id, to, subject, date }: { id: string; to: string[]; subject: string; date: string }) => ({
+      id,
+      to,
+      subject,
+      date,
+    }));
+  }
+  if (toolName === "read_draft" && output && typeof output === "object" && "id" in output) {
+    const { id, to, subject, date } = output as { id: string; to: string[]; subject: string; date: string };
+    return { id, to, subject, date };
+  }
   if (toolName === "create_draft" && output && typeof output === "object" && "id" in output) {
     return { id: (output as { id: string }).id };
   }

@@ -28,6 +28,8 @@ export const MAIL_TOOL_NAMES = [
   "read_email",
   "list_labels",
   "create_draft",
+  "list_drafts",
+  "read_draft",
   "modify_labels",
   "send_email",
 ] as const;
@@ -58,6 +60,10 @@ const schemas = {
   read_email: z.object({ id: z.string().min(1).max(200).describe("An email id from search_emails") }),
   list_labels: z.object({}),
   create_draft: compose,
+  list_drafts: z.object({
+    max: z.number().int().min(1).max(25).default(10).describe("How many drafts, newest first (1–25)"),
+  }),
+  read_draft: z.object({ id: z.string().min(1).max(200).describe("A draft id from list_drafts or create_draft") }),
   modify_labels: z.object({
     id: z.string().min(1).max(200),
     add: z.array(z.string().min(1).max(100)).max(10).default([]),
@@ -73,18 +79,31 @@ const DESCRIPTIONS: Record<MailToolName, string> = {
   list_labels: "List the mailbox's labels.",
   create_draft:
     "Save a draft in the user's mailbox (nothing is sent). To reply, pass reply_to_id: the draft joins that email's thread.",
+  list_drafts:
+    "List the user's saved drafts (unsent emails), newest first: each draft's id, recipients, subject, date and a snippet. " +
+    "Use it when the user asks about their drafts; open one with read_draft.",
+  read_draft:
+    "Open one saved draft by its draft id (from list_drafts or create_draft; not an email id): recipients, subject and the full body.",
   modify_labels:
     "Add or remove labels on an email by label name or id (e.g. remove UNREAD to mark it read, add STARRED). Only existing labels.",
   send_email:
     "Prepare an email to send. It is NOT sent: the user sees the exact draft and approves, edits or declines it. " +
     "To reply, pass reply_to_id (the id of the email you answer): the reply joins its thread and keeps its subject. " +
-    "Tell the user it is waiting for their approval.",
+    "The chat shows the draft on a card that says what becomes of it (waiting, sent, declined, failed): tell the user " +
+    "you prepared it for them to review there, without saying that it was sent or that it is still waiting.",
 };
 
 /** What the log keeps of a result: enough to see what happened, not whole email bodies. */
 function logged(name: MailToolName, result: unknown): unknown {
   if (name === "search_emails" && Array.isArray(result)) {
     return { count: result.length, ids: result.map((email: { id: string }) => email.id) };
+  }
+  if (name === "list_drafts" && Array.isArray(result)) {
+    return { count: result.length, ids: result.map((draft: { id: string }) => draft.id) };
+  }
+  if (name === "read_draft" && result && typeof result === "object" && "id" in result) {
+    const draft = result as { id: string; subject: string; body: string };
+    return { id: draft.id, subject: draft.subject, bodyChars: draft.body.length };
   }
   if (name === "read_email" && result && typeof result === "object" && "id" in result) {
     const email = result as { id: string; threadId: string; subject: string; body: string };
@@ -171,6 +190,16 @@ export function createMailTools({ db, mailbox, context }: MailToolsInput): Struc
       name: "create_draft",
       description: DESCRIPTIONS.create_draft,
       schema: schemas.create_draft,
+    }),
+    tool((args) => run("list_drafts", args, () => mailbox.listDrafts(args.max)), {
+      name: "list_drafts",
+      description: DESCRIPTIONS.list_drafts,
+      schema: schemas.list_drafts,
+    }),
+    tool((args) => run("read_draft", args, () => mailbox.readDraft(args.id)), {
+      name: "read_draft",
+      description: DESCRIPTIONS.read_draft,
+      schema: schemas.read_draft,
     }),
     tool((args) => run("modify_labels", args, () => mailbox.modifyLabels(args.id, args.add, args.remove)), {
       name: "modify_labels",

@@ -144,7 +144,7 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
 
     // The stored answer: its parts (tool steps with summaries, the card), text and status.
     expect(second.assistant.status).toBe("complete");
-    expect(second.assistant.content).toMatch(/approve it to send/);
+    expect(second.assistant.content).toMatch(/for you to approve, edit or decline below/);
     expect((second.assistant.parts as { type: string }[]).map((p) => p.type)).toEqual([
       "data-agent-mailbox",
       "dynamic-tool",
@@ -188,6 +188,21 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
       "search_emails",
       "send_email",
     ]);
+    // The offline agent model reports each call's usage, as a provider does; the record keeps the total.
+    const calls = second.steps.filter((s): s is ModelStep => s.type === "agent-model");
+    for (const call of calls) {
+      expect(call.usage?.inputTokens).toBeGreaterThan(0);
+      expect(call.usage?.outputTokens).toBeGreaterThan(0);
+    }
+    // Each later call reads what the earlier ones read, and more.
+    expect(calls[1]?.usage?.inputTokens).toBeGreaterThan(calls[0]?.usage?.inputTokens ?? 0);
+    const sum = (key: "inputTokens" | "outputTokens" | "totalTokens") =>
+      calls.reduce((total, call) => total + (call.usage?.[key] ?? 0), 0);
+    expect(second.record).toMatchObject({
+      inputTokens: sum("inputTokens"),
+      outputTokens: sum("outputTokens"),
+      totalTokens: sum("totalTokens"),
+    });
 
     // Every tool call is logged against the answer; the send is pending.
     const logged = await db()
@@ -283,6 +298,10 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
     expect(firstCall?.params.prompt.map((m) => m.content)).toEqual(bodies[0]?.messages.map((m) => m.content));
     expect(bodies[1]?.messages.find((m) => m.role === "tool")?.content).toContain("Dinner on Friday?");
     expect(turn.record).toMatchObject({ inputTokens: 200, outputTokens: 20, totalTokens: 220 });
+    expect((turn.steps as ModelStep[]).filter((s) => s.type === "agent-model").map((s) => s.usage)).toEqual([
+      { inputTokens: 100, outputTokens: 10, totalTokens: 110 },
+      { inputTokens: 100, outputTokens: 10, totalTokens: 110 },
+    ]);
   });
 
   it("stop: a client abort mid-loop ends the agent, keeps its steps and stores the answer as aborted", async () => {

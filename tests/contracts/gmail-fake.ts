@@ -15,7 +15,12 @@
  * - [format] https://developers.google.com/gmail/api/reference/rest/v1/Format — minimal, full, raw,
  *   metadata (metadata: "Returns only email message ID, labels, and email headers").
  * - [scopes] each method's "Authorization scopes" section (users.messages.list/get/send/modify,
- *   users.drafts.create, users.labels.list); `gmail.metadata` may not read bodies (format raw/full).
+ *   users.drafts.create/list/get, users.labels.list); `gmail.metadata` may not read bodies (format
+ *   raw/full), and is not among the scopes of drafts.list and drafts.get at all.
+ * - [drafts] https://developers.google.com/gmail/api/reference/rest/v1/users.drafts — the Draft
+ *   resource `{id, message}`; drafts.list (query parameters maxResults — default 100, at most 500 —
+ *   pageToken, q, includeSpamTrash): "Note that the Message property in each Draft resource only
+ *   contains an id and a threadId"; drafts.get (query parameter `format` only, a [format] value).
  * - [errors] https://developers.google.com/gmail/api/guides/handle-errors — 401 authError; 403
  *   dailyLimitExceeded, userRateLimitExceeded, rateLimitExceeded, domainPolicy; 429
  *   rateLimitExceeded; 500 backendError; "retry using exponential backoff".
@@ -51,7 +56,9 @@
  *
  * What Gmail refuses, the fake refuses: no `raw` (400), `raw` that is not base64url (400), a send
  * with no recipient (400), an unknown label id in modify (400 "Invalid label"), an unknown message
- * (404), a token it did not issue or one that expired (401), a scope the method does not accept
+ * or draft (404), a query parameter drafts.list or drafts.get does not define, such as
+ * `metadataHeaders` on drafts.get (400, as Google's front end answers a parameter it cannot bind),
+ * a `format` that is not one of [format]'s (400), a token it did not issue or one that expired (401), a scope the method does not accept
  * (403 insufficientPermissions), and whatever a test queues with `failNext`.
  *
  * Left open by the documents, chosen here: `format=full` serves text and HTML parts with their
@@ -77,7 +84,15 @@ export const SCOPES = {
   labels: `${SCOPE_PREFIX}gmail.labels`,
 } as const;
 
-type Method = "messages.list" | "messages.get" | "messages.send" | "messages.modify" | "drafts.create" | "labels.list";
+type Method =
+  | "messages.list"
+  | "messages.get"
+  | "messages.send"
+  | "messages.modify"
+  | "drafts.create"
+  | "drafts.list"
+  | "drafts.get"
+  | "labels.list";
 
 /** [scopes]: the scopes each method accepts. */
 const METHOD_SCOPES: Record<Method, string[]> = {
@@ -86,6 +101,8 @@ const METHOD_SCOPES: Record<Method, string[]> = {
   "messages.send": [SCOPES.full, SCOPES.modify, SCOPES.compose, SCOPES.send],
   "messages.modify": [SCOPES.full, SCOPES.modify],
   "drafts.create": [SCOPES.full, SCOPES.modify, SCOPES.compose],
+  "drafts.list": [SCOPES.full, SCOPES.modify, SCOPES.compose, SCOPES.readonly],
+  "drafts.get": [SCOPES.full, SCOPES.modify, SCOPES.compose, SCOPES.readonly],
   "labels.list": [SCOPES.full, SCOPES.modify, SCOPES.readonly, SCOPES.labels, SCOPES.metadata],
 };
 
@@ -337,6 +354,23 @@ const b64url = (bytes: Buffer) => bytes.toString("base64url");
 const newId = () => randomBytes(8).toString("hex");
 
 /** Node's name for a charset, for the charsets the seeded messages use. */
+/** [format]: the formats a message (or a draft's message) can be asked for. */
+const FORMATS = ["minimal", "full", "raw", "metadata"];
+/** Google's system parameters, accepted by every method (cloud.google.com/apis/docs/system-parameters). */
+const SYSTEM_PARAMETERS = ["alt", "fields", "key", "prettyPrint", "quotaUser", "access_token", "callback", "$.xgafv"];
+
+/** [drafts]: a query parameter the method does not define is refused, naming it. */
+function unknownParameter(url: URL, known: string[]): Response | null {
+  const unknown = [...url.searchParams.keys()].find(
+    (name) => !known.includes(name) && !SYSTEM_PARAMETERS.includes(name),
+  );
+  return unknown
+    ? gmailError("invalidArgument", {
+        message: `Invalid JSON payload received. Unknown name "${unknown}": Cannot bind query parameter.`,
+      })
+    : null;
+}
+
 function bufferEncoding(charset: string | undefined): BufferEncoding {
   const name = (charset ?? "utf-8").toLowerCase();
   if (name === "iso-8859-1" || name === "latin1" || name === "us-ascii") return "latin1";
@@ -352,6 +386,8 @@ export interface GmailLabel {
 export class GmailFake {
   readonly messages = new Map<string, StoredMessage>();
   readonly received: ReceivedMessage[] = [];
+  /** The drafts: each draft's id and the id of the message it holds ([drafts]: the two differ). */
+  readonly drafts = new Map<string, string>();
   readonly labels: GmailLabel[] = [
     ...["INBOX", "SENT", "DRAFT", "UNREAD", "STARRED", "IMPORTANT", "SPAM", "TRASH"].map((id) => ({
       id,
@@ -417,6 +453,14 @@ export class GmailFake {
     };
     this.messages.set(id, stored);
     return stored;
+  }
+
+  /** A draft saved in Gmail itself (its web client, another app): `raw` filed under DRAFT; returns the draft's id. */
+  async saveDraft(raw: string | Buffer, init: { date?: Date } = {}): Promise<string> {
+    const message = await this.deliver(raw, { labelIds: ["DRAFT"], ...init });
+    const draftId = `r-${newId()}`;
+    this.drafts.set(draftId, message.id);
+    return draftId;
   }
 
   thread(threadId: string): StoredMessage[] {
@@ -539,7 +583,10 @@ export class GmailFake {
     this.received.push(received);
     this.messages.set(id, received);
     const resource = { id, threadId: received.threadId, labelIds: received.labelIds };
-    return HttpResponse.json(method === "drafts.create" ? { id: `r-${newId()}`, message: resource } : resource);
+    if (method !== "drafts.create") return HttpResponse.json(resource);
+    const draftId = `r-${newId()}`;
+    this.drafts.set(draftId, id);
+    return HttpResponse.json({ id: draftId, message: resource });
   }
 
   private matches(message: StoredMessage, q: string): boolean {
@@ -606,6 +653,45 @@ export class GmailFake {
       http.post(`${GMAIL_API}/drafts`, async ({ request }) => {
         const refused = this.authorise(request, "drafts.create");
         return refused ?? this.receive("drafts.create", await request.json());
+      }),
+      http.get(`${GMAIL_API}/drafts`, ({ request }) => {
+        const url = new URL(request.url);
+        const refused =
+          this.authorise(request, "drafts.list") ??
+          unknownParameter(url, ["maxResults", "pageToken", "q", "includeSpamTrash"]);
+        if (refused) return refused;
+        // [drafts] gives 500 as the most maxResults allows; larger is served as 500 (the reference
+        // documents no error for it: the fake's choice).
+        const max = Math.min(Number(url.searchParams.get("maxResults") ?? 100), 500);
+        const q = url.searchParams.get("q") ?? "";
+        const found = [...this.drafts.entries()]
+          .map(([id, messageId]) => ({ id, message: this.messages.get(messageId) }))
+          .filter((d): d is { id: string; message: StoredMessage } => Boolean(d.message && this.matches(d.message, q)))
+          .sort((a, b) => b.message.internalDate - a.message.internalDate)
+          .slice(0, max);
+        // [drafts]: each draft's message is only its id and threadId.
+        return HttpResponse.json(
+          found.length === 0
+            ? { resultSizeEstimate: 0 }
+            : {
+                drafts: found.map((d) => ({ id: d.id, message: { id: d.message.id, threadId: d.message.threadId } })),
+                resultSizeEstimate: found.length,
+              },
+        );
+      }),
+      http.get(`${GMAIL_API}/drafts/:id`, ({ request, params }) => {
+        const url = new URL(request.url);
+        const format = url.searchParams.get("format") ?? "full";
+        const refused = this.authorise(request, "drafts.get", format) ?? unknownParameter(url, ["format"]);
+        if (refused) return refused;
+        if (!FORMATS.includes(format))
+          return gmailError("invalidArgument", {
+            message: `Invalid value at 'format' (type.googleapis.com/google.apps.gmail.v1.Format), "${format}"`,
+          });
+        const messageId = this.drafts.get(String(params.id));
+        const message = messageId ? this.messages.get(messageId) : undefined;
+        if (!message) return gmailError("notFound", { message: "Requested entity was not found." });
+        return HttpResponse.json({ id: String(params.id), message: this.resource(message, format, []) });
       }),
       http.post(`${GMAIL_API}/messages/:id/modify`, async ({ request, params }) => {
         const refused = this.authorise(request, "messages.modify");

@@ -65,6 +65,18 @@ const RENE_LATIN1 = [
   "Un caf=E9 chez Ren=E9 =E0 10h ? =C0 bient=F4t.",
 ].join("\r\n");
 
+/** A reply to René the user began in Gmail's web client: a draft in ISO-8859-1, quoted-printable. */
+const LATIN1_DRAFT = [
+  "From: ada@example.com",
+  "To: =?ISO-8859-1?Q?Ren=E9_Dupont?= <rene@example.fr>",
+  "Subject: =?ISO-8859-1?Q?Caf=E9_=E0_10h?=",
+  "MIME-Version: 1.0",
+  "Content-Type: text/plain; charset=ISO-8859-1",
+  "Content-Transfer-Encoding: quoted-printable",
+  "",
+  "Un caf=E9 chez Ren=E9 =E0 10h ? =C0 bient=F4t.",
+].join("\r\n");
+
 /** An HTML-only message in windows-1252, base64. */
 const HTML_ONLY = [
   "From: Newsletter <news@example.com>",
@@ -362,6 +374,82 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
     });
   });
 
+  describe("drafts (issue 27, item 12)", () => {
+    it("a saved draft is listed by its draft id and opened with its body; one saved in Gmail in Latin-1 reads back", async () => {
+      const { userId } = await linkedUser();
+      const mailbox = await mailboxForUser(db, userId, options());
+      const call = tools(mailbox, userId);
+      const created = (await call("create_draft", {
+        to: ["Maya Chen <maya@example.com>"],
+        subject: "Friday",
+        body: "See you at 8.\nI'll bring dessert.",
+      })) as { draftId: string };
+      const latin1 = await fake.saveDraft(LATIN1_DRAFT, { date: new Date("2026-11-01T09:00:00Z") });
+
+      const listed = (await call("list_drafts", { max: 10 })) as unknown as {
+        id: string;
+        to: string[];
+        subject: string;
+      }[];
+      // Newest first, by the draft's own id (not its message's): what read_draft takes.
+      expect(listed.map((d) => d.id)).toEqual([created.draftId, latin1]);
+      expect(listed[0]).toMatchObject({ to: ["Maya Chen <maya@example.com>"], subject: "Friday" });
+      expect(listed[1]).toMatchObject({ to: ["René Dupont <rene@example.fr>"], subject: "Café à 10h" });
+
+      expect(await call("read_draft", { id: created.draftId })).toMatchObject({
+        id: created.draftId,
+        to: ["Maya Chen <maya@example.com>"],
+        subject: "Friday",
+        body: "See you at 8.\nI'll bring dessert.",
+      });
+      expect(await call("read_draft", { id: latin1 })).toMatchObject({
+        subject: "Café à 10h",
+        body: "Un café chez René à 10h ? À bientôt.",
+      });
+      // What Lifeline asked Gmail: the list, each draft's metadata, then each opened draft as raw.
+      const drafts = fake.requests.filter((r) => r.method.startsWith("drafts.") && r.method !== "drafts.create");
+      expect(drafts.map((r) => `${r.method} ${new URL(r.url).searchParams.get("format") ?? ""}`.trim())).toEqual([
+        "drafts.list",
+        "drafts.get metadata",
+        "drafts.get metadata",
+        "drafts.get raw",
+        "drafts.get raw",
+      ]);
+    });
+
+    it("an unknown draft id, or an email's id given as a draft's, is not found", async () => {
+      const { userId } = await linkedUser();
+      const maya = await fake.deliver(MAYA);
+      const call = tools(await mailboxForUser(db, userId, options()), userId);
+      for (const id of ["r-nope", maya.id])
+        expect(await call("read_draft", { id }), id).toEqual({
+          error: "That email or draft was not found in the mailbox.",
+        });
+      expect(await call("list_drafts", { max: 10 })).toEqual([]);
+    });
+
+    it("the fake refuses what Gmail refuses on drafts: a parameter drafts.get does not define, an unknown format, the metadata scope", async () => {
+      fake.grant("t-modify", [SCOPES.modify]);
+      fake.grant("t-metadata", [SCOPES.metadata]);
+      const draftId = await fake.saveDraft(MAYA);
+      const get = (query: string, token = "t-modify") =>
+        fetch(`https://gmail.googleapis.com/gmail/v1/users/me/drafts/${draftId}?${query}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+      expect((await get("format=metadata")).status).toBe(200);
+      const unbound = await get("format=metadata&metadataHeaders=To");
+      expect(unbound.status).toBe(400);
+      const body = (await unbound.json()) as { error: { message: string } };
+      expect(body.error.message).toContain('Unknown name "metadataHeaders"');
+      expect((await get("format=html")).status).toBe(400);
+      expect((await get("format=metadata", "t-metadata")).status).toBe(403);
+      const list = await fetch("https://gmail.googleapis.com/gmail/v1/users/me/drafts?labelIds=DRAFT", {
+        headers: { authorization: "Bearer t-modify" },
+      });
+      expect(list.status).toBe(400);
+    });
+  });
+
   describe("scopes (item 12)", () => {
     it("Lifeline asks for gmail.modify and nothing narrower beside it", () => {
       expect([...GOOGLE_SCOPES].sort()).toEqual(["email", "openid", "profile", SCOPES.modify].sort());
@@ -379,8 +467,11 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
         ["list_labels", {}],
         ["modify_labels", { id: maya.id, add: ["Travel"] }],
         ["create_draft", { to: ["maya@example.com"], subject: "Hi", body: "Draft" }],
+        ["list_drafts", { max: 5 }],
       ] as const)
         expect(await call(name, args), name).not.toHaveProperty("error");
+      const [saved] = fake.drafts.keys();
+      expect(await call("read_draft", { id: saved ?? "" })).toMatchObject({ body: "Draft" });
       await mailbox.send({ to: ["maya@example.com"], cc: [], bcc: [], subject: "Hi", body: "Sent" });
       expect(fake.received.map((m) => m.method)).toEqual(["drafts.create", "messages.send"]);
     });

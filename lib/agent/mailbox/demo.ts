@@ -25,11 +25,13 @@ import { parseMailQuery } from "./query";
 import { subjectsMatch } from "./threading";
 import {
   type Draft,
+  type DraftSummary,
   type Email,
   type EmailSummary,
   type Mailbox,
   MailboxError,
   type MailLabel,
+  type SavedDraft,
   snippetOf,
   unknownLabelsError,
 } from "./types";
@@ -46,6 +48,18 @@ function summary(row: DemoMailRow): EmailSummary {
     date: row.sentAt.toISOString(),
     labels: row.labels,
     unread: row.labels.includes("UNREAD"),
+  };
+}
+
+/** A draft is a message filed under DRAFT; its id is the message's (Gmail's draft ids differ, the demo's need not). */
+function draftSummary(row: DemoMailRow): DraftSummary {
+  return {
+    id: row.id,
+    messageId: row.id,
+    to: row.toAddresses,
+    subject: row.subject,
+    snippet: snippetOf(row.body),
+    date: row.sentAt.toISOString(),
   };
 }
 
@@ -131,6 +145,23 @@ export function demoMailbox(db: Db, userId: string, now: () => Date = () => new 
     async createDraft(draft) {
       const row = await file(draft, ["DRAFT"]);
       return { draftId: row.id, threadId: row.threadId };
+    },
+    async listDrafts(max) {
+      await open();
+      const filter = { ...parseMailQuery("in:drafts"), newerThan: null };
+      return (await searchDemoMail(db, { userId, filter, max })).map(draftSummary);
+    },
+    async readDraft(id): Promise<SavedDraft> {
+      await open();
+      const row = await getDemoMail(db, { userId, id });
+      if (!row?.labels.includes("DRAFT")) throw new MailboxError("not_found", `draft ${id}`);
+      return {
+        ...draftSummary(row),
+        cc: row.ccAddresses,
+        bcc: row.bccAddresses,
+        body: row.body,
+        threadId: row.threadId,
+      };
     },
     async modifyLabels(id, add, remove) {
       await open();

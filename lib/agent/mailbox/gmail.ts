@@ -27,11 +27,13 @@ import { lockAccountTokens, type ProviderAccount } from "@/db/queries/accounts";
 import { composeMessage, decodeHeader, parseMessage } from "./mime";
 import {
   type Draft,
+  type DraftSummary,
   type Email,
   type EmailSummary,
   type Mailbox,
   MailboxError,
   type MailLabel,
+  type SavedDraft,
   snippetOf,
   unknownLabelsError,
 } from "./types";
@@ -158,6 +160,13 @@ function summaryOf(message: gmail_v1.Schema$Message): EmailSummary {
     labels,
     unread: labels.includes("UNREAD"),
   };
+}
+
+/** A draft as drafts.get gives it in the metadata format (users.drafts › Draft: its id and its message). */
+function draftSummaryOf(draft: gmail_v1.Schema$Draft): DraftSummary {
+  const message = draft.message ?? {};
+  const { to, subject, snippet, date } = summaryOf(message);
+  return { id: draft.id ?? "", messageId: message.id ?? "", to, subject, snippet, date };
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -341,6 +350,34 @@ export function gmailMailbox(input: GmailMailboxInput): Mailbox {
       const message = { raw: await raw(draft), ...(draft.thread ? { threadId: draft.thread.threadId } : {}) };
       const created = await call(() => api.users.drafts.create({ userId: "me", requestBody: { message } }), write);
       return { draftId: created.id ?? "", threadId: created.message?.threadId ?? undefined };
+    },
+    async listDrafts(max) {
+      // drafts.list gives each draft's id and its message's id only (users.drafts.list › drafts[]);
+      // drafts.get in the metadata format adds the headers and snippet, as search does for messages.
+      const list = await call(() => api.users.drafts.list({ userId: "me", maxResults: max }), read);
+      const ids = (list.drafts ?? []).map((d) => d.id).filter((id): id is string => Boolean(id));
+      const drafts = await Promise.all(
+        ids.map((id) => call(() => api.users.drafts.get({ userId: "me", id, format: "metadata" }), read)),
+      );
+      return drafts.map(draftSummaryOf).sort((a, b) => b.date.localeCompare(a.date));
+    },
+    async readDraft(id): Promise<SavedDraft> {
+      // The raw format and postal-mime, as read() does: the message's own bytes, every part's charset honoured.
+      const draft = await call(() => api.users.drafts.get({ userId: "me", id, format: "raw" }), read);
+      const message = draft.message ?? {};
+      const parsed = await parseMessage(Buffer.from(message.raw ?? "", "base64url"));
+      return {
+        id: draft.id ?? id,
+        messageId: message.id ?? "",
+        threadId: message.threadId ?? message.id ?? "",
+        to: parsed.to,
+        cc: parsed.cc,
+        bcc: parsed.bcc,
+        subject: parsed.subject,
+        snippet: snippetOf(parsed.text || (message.snippet ?? "")),
+        date: isoDate(message, parsed.date),
+        body: parsed.text,
+      };
     },
     async modifyLabels(id, add, remove) {
       const [addLabelIds, removeLabelIds] = await labelIds(add, remove);

@@ -54,6 +54,8 @@ export interface ParsedMessage {
   from: string;
   to: string[];
   cc: string[];
+  /** Kept in a message Lifeline wrote (a draft, a sent email); Gmail removes it from what it delivers. */
+  bcc: string[];
   subject: string;
   date: string | null;
   messageId: string | null;
@@ -84,6 +86,7 @@ export async function parseMessage(raw: Uint8Array): Promise<ParsedMessage> {
     from: email.from ? formatAddress(email.from as PostalAddress) : "",
     to: addressList(email.to as PostalAddress[] | undefined),
     cc: addressList(email.cc as PostalAddress[] | undefined),
+    bcc: addressList(email.bcc as PostalAddress[] | undefined),
     subject: email.subject ?? "",
     date: email.date ?? null,
     messageId: ids(email.messageId)[0] ?? null,

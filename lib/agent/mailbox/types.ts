@@ -31,6 +31,25 @@ export interface Email extends EmailSummary {
   references: string[];
 }
 
+/** A saved draft (Gmail's Draft resource): its own id, and the message it holds. */
+export interface DraftSummary {
+  /** The draft's id (Gmail's differs from its message's id): what `readDraft` takes. */
+  id: string;
+  messageId: string;
+  to: string[];
+  subject: string;
+  snippet: string;
+  /** ISO 8601: when it was last saved. */
+  date: string;
+}
+
+export interface SavedDraft extends DraftSummary {
+  cc: string[];
+  bcc: string[];
+  body: string;
+  threadId: string;
+}
+
 export interface MailLabel {
   id: string;
   name: string;
@@ -69,6 +88,10 @@ export interface Mailbox {
   /** Label names (any case) or ids; a label the mailbox does not have is refused (`unknownLabelsError`). */
   modifyLabels(id: string, add: string[], remove: string[]): Promise<{ id: string; labels: string[] }>;
   createDraft(draft: Draft): Promise<{ draftId: string; threadId?: string }>;
+  /** The saved drafts, newest first. */
+  listDrafts(max: number): Promise<DraftSummary[]>;
+  /** One draft by its draft id, with its body. */
+  readDraft(id: string): Promise<SavedDraft>;
   send(draft: Draft): Promise<{ messageId: string; threadId?: string }>;
 }
 
@@ -99,7 +122,7 @@ const USER_MESSAGES: Record<MailboxErrorCode, string> = {
   rate_limited: "Gmail is rate limiting requests right now (Lifeline retried a few times). Try again in a minute.",
   quota_exhausted:
     "This Lifeline server has used up its daily Gmail API quota. Try again tomorrow, or ask the server's operator to raise the quota.",
-  not_found: "That email was not found in the mailbox.",
+  not_found: "That email or draft was not found in the mailbox.",
   invalid: "Gmail rejected the request as invalid.",
   unavailable: "Gmail is not reachable right now. Try again shortly.",
 };

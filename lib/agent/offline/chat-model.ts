@@ -8,6 +8,7 @@ import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager
 import { BaseChatModel, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
+import { countTokens } from "@/lib/memory/tokens";
 import { planNextStep, type ToolStep } from "./planner";
 
 /** The offline agent model's id (its provider, "offline", is recorded beside it). */
@@ -49,6 +50,22 @@ export function readTurn(messages: readonly BaseMessage[]): { request: string; s
   return { request, steps };
 }
 
+/** A message as the model reads it: its text, then the tool calls it made. */
+function readText(message: BaseMessage): string {
+  const calls = AIMessage.isInstance(message) ? (message.tool_calls ?? []) : [];
+  return [textOf(message), ...calls.map((call) => `${call.name}(${JSON.stringify(call.args)})`)].join("\n");
+}
+
+/**
+ * The call's usage, as a provider reports it (LangChain's usage_metadata): the tokens of what it read
+ * and of what it wrote, counted with Lifeline's one tokenizer as the offline text model counts its own.
+ */
+function usageOf(messages: readonly BaseMessage[], reply: AIMessage) {
+  const input_tokens = countTokens(messages.map(readText).join("\n"));
+  const output_tokens = countTokens(readText(reply));
+  return { input_tokens, output_tokens, total_tokens: input_tokens + output_tokens };
+}
+
 export class OfflineAgentChatModel extends BaseChatModel {
   readonly modelId = OFFLINE_AGENT_MODEL_ID;
 
@@ -74,12 +91,15 @@ export class OfflineAgentChatModel extends BaseChatModel {
     const step = planNextStep(request, steps);
     if (step.kind === "answer") {
       await runManager?.handleLLMNewToken(step.text);
-      return { generations: [{ text: step.text, message: new AIMessage(step.text) }] };
+      const message = new AIMessage(step.text);
+      message.usage_metadata = usageOf(messages, message);
+      return { generations: [{ text: step.text, message }] };
     }
     const message = new AIMessage({
       content: "",
       tool_calls: [{ id: `offline-call-${steps.length + 1}`, name: step.tool, args: step.args, type: "tool_call" }],
     });
+    message.usage_metadata = usageOf(messages, message);
     return { generations: [{ text: "", message }] };
   }
 }

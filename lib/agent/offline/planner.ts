@@ -2,15 +2,23 @@
  * The offline agent's plan: with no model key, agent mode still works end to end, against the demo
  * mailbox (or Gmail), by a deterministic tool plan for the common requests —
  *   "find emails from Maya" · "summarise my latest email" · "show my unread emails" ·
- *   "list my labels" · "show my sent emails" · "draft a reply to Tom saying …" · "email Priya saying …" / "reply to Tom
- *   saying …" (send: prepared for approval, never sent by the plan).
+ *   "list my labels" · "show my sent emails" · "draft a reply to Tom saying …" · "show my drafts" / "open the draft
+ *   to Tom" · "email Priya saying …" / "reply to Tom saying …" (send: prepared for approval, never sent by the plan).
  * Each call sees the request and the tool results so far and returns the next step: one tool call
  * or the final answer. Anything else gets an answer saying what agent mode can do.
  */
 
 import { replySubject } from "../mailbox/threading";
+import type { DraftSummary, SavedDraft } from "../mailbox/types";
 
-export type PlannedTool = "search_emails" | "read_email" | "list_labels" | "create_draft" | "send_email";
+export type PlannedTool =
+  | "search_emails"
+  | "read_email"
+  | "list_labels"
+  | "create_draft"
+  | "list_drafts"
+  | "read_draft"
+  | "send_email";
 
 export interface ToolStep {
   tool: string;
@@ -95,10 +103,91 @@ const DRAFT_REPLY =
 const SEND =
   /\b(?:(?:send|write)\s+(?:an?\s+)?(?:e-?mail|message|reply)\s+to|e-?mail|reply\s+to)\s+([\p{L}][\p{L}.'@-]*)\s*(?:,\s*)?(?:saying|to say|that says|that|with)\s+(.+)$/isu;
 
+/**
+ * A request about the saved drafts, read from its structure: "draft(s)" as a noun — after a
+ * determiner or adjective ("my drafts", "the latest draft", "any saved drafts") or naming the
+ * folder — and not the topic of a search ("emails about the draft"). Then what it asks: one draft
+ * (the singular: "open the draft…", the newest that fits) or the list (the plural); narrowed by a recipient ("to Tom", "for Maya") or
+ * by words of the subject ("about the lease").
+ */
+const DRAFT_NOUN =
+  /\b(?:my|the|your|any|all|saved|unsent|latest|last|newest|recent)\s+(?:(?:saved|unsent|latest|last|newest|recent|e-?mail|mail)\s+)?(drafts?)\b|\b(drafts?)\s+(?:folder|box)\b|^\s*(drafts?)\s*[?.!]*$/i;
+const DRAFT_TOPIC = /\b(?:about|regarding|mentioning|re)\s+(?:the|my|a|your)\s+drafts?\b/i;
+const DRAFT_RECIPIENT = /\bdrafts?\b.*?\b(?:to|for|addressed to)\s+([\p{L}][\p{L}.'@-]*)/iu;
+const DRAFT_SUBJECT =
+  /\bdrafts?\b.*?\b(?:about|on|re|regarding|titled|called)\s+(?:the\s+|my\s+|a\s+)?(.+?)\s*[?.!]*$/iu;
+
+export interface DraftRequest {
+  /** One draft to open (with its body), or the list. */
+  open: boolean;
+  to: string | null;
+  subject: string | null;
+}
+
+export function draftRequest(text: string): DraftRequest | null {
+  const noun = DRAFT_NOUN.exec(text);
+  if (!noun || DRAFT_TOPIC.test(text)) return null;
+  const word = (noun[1] ?? noun[2] ?? noun[3] ?? "").toLowerCase();
+  const to = DRAFT_RECIPIENT.exec(text)?.[1]?.replace(/[.?!,]+$/, "") ?? null;
+  const subject = to ? null : (DRAFT_SUBJECT.exec(text)?.[1] ?? null);
+  return { open: word === "draft", to, subject };
+}
+
+function draftMatches(draft: DraftSummary, request: DraftRequest): boolean {
+  if (request.to) {
+    const who = request.to.toLowerCase();
+    return draft.to.some((recipient) => recipient.toLowerCase().includes(who));
+  }
+  if (request.subject) {
+    const words = request.subject.toLowerCase().split(/\s+/).filter(Boolean);
+    return words.every((w) => draft.subject.toLowerCase().includes(w));
+  }
+  return true;
+}
+
+function draftLines(drafts: DraftSummary[]): string {
+  return drafts
+    .map(
+      (draft) =>
+        `- **${draft.subject || "(no subject)"}** — to ${draft.to.map(senderName).join(", ") || "(no recipient)"}, ${displayDate(draft.date)}: ${draft.snippet}`,
+    )
+    .join("\n");
+}
+
+/** The drafts the request names: "drafts to Tom", "the draft about the lease", or all of them. */
+function draftsWhat(request: DraftRequest): string {
+  if (request.to) return ` to ${request.to}`;
+  if (request.subject) return ` about “${request.subject}”`;
+  return "";
+}
+
+function planDrafts(request: DraftRequest, steps: readonly ToolStep[]): PlanStep {
+  if (steps.length === 0) return callTool("list_drafts", { max: 25 });
+  const drafts = (steps[0]?.result ?? []) as DraftSummary[];
+  const wanted = drafts.filter((draft) => draftMatches(draft, request));
+  if (steps.length === 1) {
+    if (drafts.length === 0) return answer("You have no saved drafts.");
+    if (wanted.length === 0)
+      return answer(
+        `I found no draft${draftsWhat(request)}. Your saved draft${drafts.length === 1 ? "" : "s"}:\n\n${draftLines(drafts)}`,
+      );
+    const [first] = wanted;
+    if (request.open && first) return callTool("read_draft", { id: first.id });
+    const count = `${wanted.length} saved draft${wanted.length === 1 ? "" : "s"}${draftsWhat(request)}`;
+    return answer(`You have ${count}:\n\n${draftLines(wanted)}`);
+  }
+  const draft = steps.at(-1)?.result as SavedDraft;
+  const to = draft.to.map(senderName).join(", ") || "(no recipient)";
+  const body = draft.body.trim() ? draft.body.trim().replace(/^/gm, "> ") : "> (empty)";
+  return answer(
+    `Your draft to ${to}, “${draft.subject || "(no subject)"}” (saved ${displayDate(draft.date)}):\n\n${body}`,
+  );
+}
+
 export const AGENT_HELP =
   'In agent mode I can work with your mailbox: search it ("find emails from Maya"), summarise a message ' +
   '("summarise my latest email"), show unread or sent mail, list labels, save a draft ("draft a reply to Tom saying ' +
-  'I\'ll be there at 10") and prepare an email for you to approve ("email Priya saying the numbers are ready"). ' +
+  'I\'ll be there at 10"), show your drafts ("open the draft to Tom") and prepare an email for you to approve ("email Priya saying the numbers are ready"). ' +
   "Nothing is sent until you approve it.";
 
 /** The next step for `request`, given the tool steps taken so far in this turn. */
@@ -139,7 +228,9 @@ export function planNextStep(request: string, steps: readonly ToolStep[]): PlanS
     return answer(
       tool === "create_draft"
         ? `I saved a draft to ${to} with the subject "${args?.subject}". It is in your Drafts; nothing was sent.`
-        : `Your email to ${to} ("${args?.subject}") is ready. Review it below and approve it to send, edit it, or decline — nothing is sent until you approve.`,
+        : // The card below says what became of it (waiting, sent, declined, failed): this text, recorded
+          // as the model's answer before the user decides, says only what was done.
+          `I prepared an email to ${to} ("${args?.subject}") for you to approve, edit or decline below.`,
     );
   }
 
@@ -151,6 +242,9 @@ export function planNextStep(request: string, steps: readonly ToolStep[]): PlanS
     if (emails.length === 0) return answer(`I found no emails from ${who}.`);
     return answer(listEmails(emails, `I found ${emails.length} email${emails.length === 1 ? "" : "s"} from ${who}:`));
   }
+
+  const drafts = draftRequest(text);
+  if (drafts) return planDrafts(drafts, steps);
 
   if (LATEST.test(text)) {
     if (steps.length === 0) return callTool("search_emails", { query: "in:inbox", max: 1 });

@@ -61,7 +61,13 @@ function ModelReply({ call }: { call: Extract<RecordedCall, { type: "agent-model
       data-testid="model-reply"
     >
       <div className="mb-1 text-xs font-semibold tracking-wide uppercase">
-        model reply <span className="font-normal text-muted-foreground normal-case">· {formatMs(call.ms)}</span>
+        model reply{" "}
+        <span className="font-normal text-muted-foreground normal-case" data-testid="model-call-usage">
+          · {formatMs(call.ms)}
+          {call.usage
+            ? ` · ${call.usage.totalTokens.toLocaleString("en-US")} tokens (${call.usage.inputTokens.toLocaleString("en-US")} in · ${call.usage.outputTokens.toLocaleString("en-US")} out)`
+            : ""}
+        </span>
       </div>
       <div className="whitespace-pre-wrap break-words">{messageText(call.output)}</div>
     </div>
