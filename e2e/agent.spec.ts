@@ -1,10 +1,12 @@
 import type { Page } from "@playwright/test";
 import { registerViaUi } from "./auth-helpers";
-import { expect, screenshot, sendAndWait, test } from "./fixtures";
+import { composerReady, expect, screenshot, sendAndWait, test } from "./fixtures";
 
 /** A new chat in agent mode (the mode applies from the next message). */
 async function newAgentChat(page: Page) {
   await page.goto("/");
+  // Picked before hydration, the select would show the agent while the chat's state kept the mode.
+  await composerReady(page);
   await page.getByRole("combobox", { name: "Mode", exact: true }).selectOption({ label: "Gmail agent" });
 }
 

@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import { composerReady } from "./fixtures";
 
 let n = 0;
 
@@ -11,7 +12,7 @@ export function newCredentials(label = "e2e") {
   };
 }
 
-/** Registers through the /register form; the app signs the new user in and lands on `/`. */
+/** Registers through the /register form; the app signs the new user in and lands on `/`, ready to chat. */
 export async function registerViaUi(page: Page, label?: string) {
   const user = newCredentials(label);
   await page.goto("/register");
@@ -20,5 +21,6 @@ export async function registerViaUi(page: Page, label?: string) {
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/$/);
+  await composerReady(page);
   return user;
 }

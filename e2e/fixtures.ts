@@ -28,13 +28,22 @@ export { expect };
 export const messageBox = (page: Page) => page.getByRole("textbox", { name: "Message", exact: true });
 
 /**
+ * Waits until a chat page works, as a user sees it: the message box takes typing. It is read-only
+ * until the page has hydrated (components/chat/composer.tsx), and the toolbar's controls hydrate
+ * with it — so a helper that types, or picks a model or mode, calls this first.
+ */
+export async function composerReady(page: Page) {
+  await expect(messageBox(page)).toBeEditable();
+}
+
+/**
  * Sends `text` in the current chat and waits until the answer is stored (its Inspect link shows).
- * Like a user, it presses Enter only once Send is enabled: before hydration the box takes text but
- * nothing can send it.
+ * Like a user, it types once the box takes typing, and presses Enter once Send is enabled.
  */
 export async function sendAndWait(page: Page, text: string) {
   const answers = page.getByTestId("message-assistant");
   const before = await answers.count();
+  await composerReady(page);
   await messageBox(page).fill(text);
   await expect(page.getByRole("button", { name: "Send message" })).toBeEnabled();
   await messageBox(page).press("Enter");

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { registerViaUi } from "./auth-helpers";
-import { expect, screenshot, sendAndWait, test } from "./fixtures";
+import { composerReady, expect, screenshot, sendAndWait, test } from "./fixtures";
 
 /** Sends `text` and waits until the pair's extraction has settled as saved. */
 async function tell(page: Page, text: string) {
@@ -14,6 +14,7 @@ async function tell(page: Page, text: string) {
 /** A new conversation (loaded afresh: this spec is about memory across chats, not the sidebar). */
 async function newChat(page: Page) {
   await page.goto("/");
+  await composerReady(page);
   await expect(page.getByTestId("message-assistant")).toHaveCount(0);
 }
 

@@ -20,6 +20,17 @@ export function agentMailbox(message: ChatMessage): string | null {
   return part?.data?.kind ?? null;
 }
 
+/**
+ * The answer that says which mailbox the agent works on, when it is the demo mailbox: the first
+ * demo-mailbox answer with mailbox steps (the notice sits above them), once per conversation.
+ */
+export function mailboxNoticeAnswerId(messages: readonly ChatMessage[]): string | null {
+  const first = messages.find(
+    (message) => message.role === "assistant" && agentMailbox(message) === "demo" && agentSteps(message).length > 0,
+  );
+  return first?.id ?? null;
+}
+
 /** A mailbox tool step of an agent answer (a dynamic tool part, streamed and stored alike). */
 interface AgentStep {
   key: string;
@@ -110,9 +121,12 @@ const ICONS: Record<string, typeof SearchIcon> = {
 /** The agent's mailbox steps, in order ("Searched mail for “from:maya”: 3 found"); the debug view has every detail. */
 export function AgentSteps({
   message,
+  mailboxNotice,
   sends,
 }: {
   message: ChatMessage;
+  /** Show the demo-mailbox notice here (once per conversation: the first answer on it). */
+  mailboxNotice: boolean;
   /** The state each of the message's approval cards shows, by operation id. */
   sends?: Readonly<Record<string, SendState>>;
 }) {
@@ -121,7 +135,7 @@ export function AgentSteps({
   if (steps.length === 0) return null;
   return (
     <ol className="flex flex-col items-start gap-1" aria-label="Mailbox steps">
-      {demo && (
+      {demo && mailboxNotice && (
         <li className="text-xs text-muted-foreground" data-testid="agent-mailbox-notice">
           On the <strong className="font-medium text-foreground">demo mailbox</strong>, a sample inbox kept in Lifeline
           (nothing is sent from it).{" "}

@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { DEFAULT_CONVERSATION_TITLE } from "@/core/config";
 import type { ChatModelOption } from "@/lib/ai/registry";
 import { api, errorMessage } from "@/lib/ui/api";
+import { mailboxNoticeAnswerId } from "./agent-steps";
 import { ChatToolbar } from "./chat-toolbar";
 import { Composer } from "./composer";
 import { EmptyChat } from "./empty-chat";
@@ -242,6 +243,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
       : undefined,
   );
   const newestAssistantId = [...messages].reverse().find((m) => m.role === "assistant")?.id;
+  const mailboxNoticeId = mailboxNoticeAnswerId(messages);
   const lastInfo = lastMessage ? infos[lastMessage.id] : undefined;
   const failedMessage = error
     ? errorMessage(error)
@@ -304,6 +306,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                       isNewest={message.id === newestAssistantId}
                       onExtractionSettled={onExtractionSettled}
                       onRegenerate={canRegenerate && message.id === lastMessage?.id ? regenerateLatest : undefined}
+                      mailboxNotice={message.id === mailboxNoticeId}
                     />
                   ),
                 )}

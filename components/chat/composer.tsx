@@ -3,6 +3,7 @@
 import { ArrowUpIcon, CircleAlertIcon, SquareIcon, XIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useHydrated } from "@/components/use-hydrated";
 import { dictationConfig, MESSAGE_MAX_CHARS } from "@/core/config";
 import { durationWords } from "@/lib/ui/format";
 import { MicButton, RecordingBar, type Transcript, useDictation } from "./dictation";
@@ -46,17 +47,13 @@ export function Composer({
     el.style.height = `${Math.min(el.scrollHeight, 240)}px`;
   };
 
-  // What was typed before hydration is in the DOM but not in state: keep it (Send then enables).
+  // Server-rendered, the box would take typing that its state never sees (Send stays disabled): it
+  // is read-only until hydrated, so what a user (or a test) types lands once it can be sent.
+  const hydrated = useHydrated();
   // A new or opened chat is ready to type into, as in the peers' chats — where there is a fine
   // pointer: on a touch screen focusing the box would pop the keyboard up over the messages.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, at hydration
   useEffect(() => {
     const box = ref.current;
-    const typed = box?.value;
-    if (typed) {
-      setText(typed);
-      resize();
-    }
     const active = document.activeElement;
     const typingElsewhere = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement;
     if (box && !typingElsewhere && window.matchMedia("(pointer: fine)").matches) {
@@ -108,6 +105,7 @@ export function Composer({
           id="chat-input"
           ref={ref}
           rows={1}
+          readOnly={!hydrated}
           value={text}
           maxLength={MESSAGE_MAX_CHARS}
           placeholder={placeholder}

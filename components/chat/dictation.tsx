@@ -10,6 +10,7 @@
 import { CheckIcon, LoaderCircleIcon, MicIcon, XIcon } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useHydrated } from "@/components/use-hydrated";
 import { dictationConfig } from "@/core/config";
 import { ApiError } from "@/lib/ui/api";
 import { clock, durationWords } from "@/lib/ui/format";
@@ -203,10 +204,8 @@ export type Dictation = ReturnType<typeof useDictation>;
 
 /** The microphone button (idle), or the spinner while the recording is transcribed. */
 export function MicButton({ dictation, disabled }: { dictation: Dictation; disabled: boolean }) {
-  // Server-rendered, the button would take a click before hydration and do nothing: it is enabled
-  // once its handler is attached (as Send is, by the text the box holds).
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  // Server-rendered, the button would take a click before hydration and do nothing.
+  const hydrated = useHydrated();
   if (dictation.phase === "transcribing") {
     return (
       <Button type="button" size="icon" variant="ghost" className="rounded-full" disabled aria-label="Transcribing">

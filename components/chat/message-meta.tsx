@@ -1,15 +1,57 @@
 "use client";
 
-import { BrainIcon, CircleAlertIcon, CircleOffIcon, SearchCodeIcon } from "lucide-react";
+import { BrainIcon, ChevronDownIcon, CircleAlertIcon, CircleOffIcon, SearchCodeIcon } from "lucide-react";
 import Link from "next/link";
+import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
+import { cn } from "@/lib/ui/cn";
 import { formatMs, plural } from "@/lib/ui/format";
-import { BranchBadge } from "./branch-badge";
+import { memoryReasons } from "@/lib/ui/memory-reasons";
 import { ExtractionStatus } from "./extraction-status";
 import type { ChatMessage, MessageInfo } from "./types";
 
-function RetrievalSummary({ info, metadata }: { info: MessageInfo | undefined; metadata: ChatMessage["metadata"] }) {
-  const status = info?.debug?.retrievalStatus ?? metadata?.retrievalStatus;
+type UsedMemory = NonNullable<NonNullable<MessageInfo["debug"]>["memoriesUsed"]>[number];
+
+/** The memories an answer used, one chip each: the whole title (chips wrap, never cut) and why it was used. */
+function MemoryChips({ id, used, hidden }: { id: string; used: readonly UsedMemory[]; hidden: boolean }) {
+  return (
+    <ul
+      id={id}
+      hidden={hidden}
+      aria-label="Memories used"
+      className="mt-1.5 flex flex-wrap gap-1.5"
+      data-testid="memory-chips"
+    >
+      {used.map((memory) => (
+        <li
+          key={memory.memoryId}
+          className="max-w-full rounded-md border bg-background px-2 py-0.5 leading-5 break-words"
+          data-testid="memory-chip"
+        >
+          <span className="text-foreground/85">
+            {memory.deleted ? "Deleted memory" : (memory.title ?? "Untitled memory")}
+          </span>
+          <span className="text-muted-foreground"> · {memoryReasons(memory.branches)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The retrieval's outcome in a few words; "Used 3 memories" opens the list of them. */
+function RetrievalSummary({
+  status,
+  used,
+  open,
+  onToggle,
+  chipsId,
+}: {
+  status: string | undefined;
+  used: readonly UsedMemory[] | undefined;
+  open: boolean;
+  onToggle: () => void;
+  chipsId: string;
+}) {
   if (status === "failed") {
     return (
       <Badge
@@ -29,33 +71,28 @@ function RetrievalSummary({ info, metadata }: { info: MessageInfo | undefined; m
       </Badge>
     );
   }
-  const used = info?.debug?.memoriesUsed;
   if (!used) return null;
   if (used.length === 0) return <span>No memories used</span>;
   return (
-    <span className="inline-flex flex-wrap items-center gap-1">
+    <button
+      type="button"
+      aria-expanded={open}
+      aria-controls={chipsId}
+      onClick={onToggle}
+      className="inline-flex items-center gap-1 rounded-md hover:text-foreground"
+      data-testid="memories-used"
+    >
       <BrainIcon className="size-3.5" aria-hidden="true" />
-      <span>{plural(used.length, "memory", "memories")}:</span>
-      {used.map((memory) => (
-        <span
-          key={memory.memoryId}
-          className="inline-flex max-w-56 items-center gap-1 rounded-md border bg-background py-px pr-px pl-1.5"
-        >
-          <span className="truncate text-foreground/80">
-            {memory.deleted ? "deleted memory" : (memory.title ?? "Untitled memory")}
-          </span>
-          {memory.branches.map((branch) => (
-            <BranchBadge key={branch} branch={branch} />
-          ))}
-        </span>
-      ))}
-    </span>
+      Used {plural(used.length, "memory", "memories")}
+      <ChevronDownIcon className={cn("size-3.5 transition-transform", open && "rotate-180")} aria-hidden="true" />
+    </button>
   );
 }
 
 /**
- * The line under an answer: model · latency · tokens · memories used (with how each got there) —
- * a link to the debug view — then the extraction status of the pair.
+ * The quiet line under an answer: "Used 3 memories" (opening to a chip per memory, with why it was
+ * used), Inspect, and the pair's extraction status. The technical details — model, latency, tokens,
+ * the retrieval branches — are the Inspect link's title and the debug view's.
  */
 export function MessageMeta({
   message,
@@ -68,48 +105,54 @@ export function MessageMeta({
   isNewest: boolean;
   onExtractionSettled: () => void;
 }) {
+  const [open, setOpen] = useState(false);
+  const chipsId = useId();
   const model = info?.debug?.modelId ?? message.metadata?.model;
   const latency = info?.debug?.latencyMs ?? message.metadata?.latencyMs;
   const tokens = info?.debug?.totalTokens ?? message.metadata?.usage?.totalTokens;
-  const stored = info !== undefined;
+  const details = [
+    model,
+    latency != null && formatMs(latency),
+    tokens != null && `${tokens.toLocaleString("en-US")} tokens`,
+  ]
+    .filter(Boolean)
+    .join(" · ");
   const status = info?.status;
+  const used = info?.debug?.memoriesUsed;
 
   return (
-    <div
-      className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground"
-      data-testid="message-meta"
-    >
-      {stored ? (
-        <Link
-          href={`/messages/${message.id}/debug`}
-          className="group/meta inline-flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md hover:text-foreground"
-          aria-label={`Inspect this answer: ${[model, latency !== undefined && formatMs(latency)].filter(Boolean).join(", ")}`}
-          data-testid="inspect-link"
-        >
-          {model && <span className="font-medium">{model}</span>}
-          {latency != null && <span>· {formatMs(latency)}</span>}
-          {tokens != null && <span>· {tokens.toLocaleString("en-US")} tokens</span>}
-          <RetrievalSummary info={info} metadata={message.metadata} />
-          <span className="inline-flex items-center gap-1 text-brand group-hover/meta:underline">
+    <div className="text-xs text-muted-foreground" data-testid="message-meta">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <RetrievalSummary
+          status={info?.debug?.retrievalStatus ?? message.metadata?.retrievalStatus}
+          used={used}
+          open={open}
+          onToggle={() => setOpen((value) => !value)}
+          chipsId={chipsId}
+        />
+        {info !== undefined && (
+          <Link
+            href={`/messages/${message.id}/debug`}
+            className="inline-flex items-center gap-1 rounded-md text-brand hover:underline"
+            title={details || undefined}
+            aria-label={details ? `Inspect this answer: ${details}` : "Inspect this answer"}
+            data-testid="inspect-link"
+          >
             <SearchCodeIcon className="size-3.5" aria-hidden="true" />
             Inspect
-          </span>
-        </Link>
-      ) : (
-        <span className="inline-flex items-center gap-2">
-          {model && <span className="font-medium">{model}</span>}
-          <RetrievalSummary info={info} metadata={message.metadata} />
-        </span>
-      )}
-      {info?.extraction && status !== "error" && (
-        <ExtractionStatus
-          key={message.id}
-          messageId={message.id}
-          initial={info.extraction}
-          poll={isNewest}
-          onSettled={onExtractionSettled}
-        />
-      )}
+          </Link>
+        )}
+        {info?.extraction && status !== "error" && (
+          <ExtractionStatus
+            key={message.id}
+            messageId={message.id}
+            initial={info.extraction}
+            poll={isNewest}
+            onSettled={onExtractionSettled}
+          />
+        )}
+      </div>
+      {used && used.length > 0 && <MemoryChips id={chipsId} used={used} hidden={!open} />}
     </div>
   );
 }

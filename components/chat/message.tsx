@@ -150,11 +150,14 @@ export function AssistantMessage({
   isNewest,
   onExtractionSettled,
   onRegenerate,
+  mailboxNotice = false,
 }: {
   message: ChatMessage;
   info: MessageInfo | undefined;
   streaming: boolean;
   isNewest: boolean;
+  /** This answer carries the conversation's one demo-mailbox notice (mailboxNoticeAnswerId). */
+  mailboxNotice?: boolean;
   onExtractionSettled: () => void;
   /** Present on the latest stored answer while nothing streams: answer again in its place. */
   onRegenerate?: () => void;
@@ -171,7 +174,7 @@ export function AssistantMessage({
       <LogoMark className="mt-0.5 size-7" />
       <div className="min-w-0 flex-1 space-y-2">
         <ToolSteps message={message} />
-        <AgentSteps message={message} sends={sends} />
+        <AgentSteps message={message} mailboxNotice={mailboxNotice} sends={sends} />
         {text ? <Markdown>{text}</Markdown> : streaming ? <Thinking /> : null}
         {approvalsOf(message.parts).map((approval) => (
           <MailApproval key={approval.operationId} approval={approval} onState={onSendState} />

@@ -1,14 +1,112 @@
-import Link from "next/link";
 import { BranchBadge } from "@/components/chat/branch-badge";
 import { Badge } from "@/components/ui/badge";
 import { dateWindowSummary, pathSummary, scoreFormula, strategySummary } from "@/lib/memory/retrieval/explain";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { formatScore } from "@/lib/ui/format";
 import { FateBadge } from "./fate-badge";
+import { type MemoryColumn, MemoryRows } from "./memory-rows";
 import { ScoreBar, ScoreLegend } from "./score-bar";
 
-const th = "px-2 py-2 text-left text-xs font-medium whitespace-nowrap text-muted-foreground";
-const td = "px-2 py-2 align-top";
+type Candidate = ContextTrace["candidates"][number];
+
+/**
+ * The candidate table's columns after the memory. The fate and the score come first: what happened
+ * to a memory, and why, are readable without scrolling the numbers sideways on a laptop screen.
+ */
+function candidateColumns(trace: ContextTrace): MemoryColumn<Candidate>[] {
+  const { retrieval, formatter } = trace.config;
+  const fused = retrieval.fusion != null;
+  const dated = trace.candidates.some((c) => c.dateMatch !== undefined);
+  return [
+    {
+      key: "fate",
+      label: "Fate",
+      cell: (c) => (
+        <span className="inline-flex flex-wrap justify-end gap-1 sm:flex-col sm:items-start">
+          <FateBadge fate={c.fate} />
+          {c.truncated && (
+            <Badge variant="warning" title={`The line sent was cut to ${formatter.maxLineChars} characters`}>
+              truncated
+            </Badge>
+          )}
+        </span>
+      ),
+    },
+    {
+      key: "score",
+      label: "Score",
+      wide: true,
+      cell: (c) =>
+        c.similarity !== null && c.recency !== null && c.score !== null ? (
+          <ScoreBar
+            similarity={c.relevance ?? c.similarity}
+            importance={c.importance}
+            recency={c.recency}
+            score={c.score}
+            weights={retrieval.weights}
+            date={
+              c.dateMatch !== undefined && retrieval.dateWindow
+                ? { weight: retrieval.dateWindow.weight, match: c.dateMatch }
+                : undefined
+            }
+          />
+        ) : (
+          <span className="text-xs">not scored</span>
+        ),
+    },
+    { key: "branch", label: "Branch", cell: (c) => <BranchBadge branch={c.branch} /> },
+    {
+      key: "rank",
+      label: "Rank",
+      numeric: true,
+      cell: (c) => (c.fate === "below_threshold" ? `(${c.rank})` : c.rank),
+      cellHint: (c) => (c.fate === "below_threshold" ? "Position among the near-misses, by similarity" : undefined),
+    },
+    { key: "similarity", label: "Similarity", numeric: true, cell: (c) => formatScore(c.similarity, 3) },
+    ...(fused
+      ? ([
+          {
+            key: "relevance",
+            label: "Relevance",
+            hint: "Normalised reciprocal rank fusion of the two ranks",
+            numeric: true,
+            cell: (c) => formatScore(c.relevance, 3),
+          },
+          {
+            key: "vector-rank",
+            label: "Vector rank",
+            hint: "Rank by similarity among all comparable memories",
+            numeric: true,
+            cell: (c) => c.vectorRank ?? "—",
+          },
+          {
+            key: "text-rank",
+            label: "Text rank",
+            hint: "Rank by BM25 among memories sharing a word with the message",
+            numeric: true,
+            cell: (c) => c.textRank ?? "—",
+            cellHint: (c) =>
+              c.textScore === null || c.textScore === undefined
+                ? "No word in common with the message"
+                : `BM25 ${c.textScore.toFixed(3)}`,
+          },
+        ] satisfies MemoryColumn<Candidate>[])
+      : []),
+    { key: "importance", label: "Importance", numeric: true, cell: (c) => formatScore(c.importance) },
+    { key: "recency", label: "Recency", numeric: true, cell: (c) => formatScore(c.recency) },
+    ...(dated
+      ? ([
+          {
+            key: "date",
+            label: "Date",
+            hint: "Created in the date the message names (or the days after)",
+            numeric: true,
+            cell: (c) => (c.dateMatch === undefined ? "—" : c.dateMatch),
+          },
+        ] satisfies MemoryColumn<Candidate>[])
+      : []),
+  ];
+}
 
 /** "3 memories are waiting to be re-embedded with <embedder>; they cannot be compared until then." */
 export function waitingForReembeddingNotice(count: number, embedder: string): string {
@@ -94,140 +192,16 @@ export function CandidateTable({ trace }: { trace: ContextTrace }) {
               : "Retrieval failed, so there are no candidates — this is not the same as “nothing matched”."}
         </p>
       ) : (
-        // The fate and the score come right after the memory: what happened to it, and why, are
-        // readable without scrolling the numbers sideways on a laptop screen.
-        <div className="-mx-4 overflow-x-auto sm:mx-0">
-          <table
-            className={`w-full border-collapse text-sm ${fused ? "min-w-[64rem]" : "min-w-[52rem]"}`}
-            data-testid="candidate-table"
-          >
-            <thead className="border-b">
-              <tr>
-                <th className={th}>Memory</th>
-                <th className={th}>Fate</th>
-                <th className={th}>Score</th>
-                <th className={th}>Branch</th>
-                <th className={`${th} text-right`}>Rank</th>
-                <th className={`${th} text-right`}>Similarity</th>
-                {fused && (
-                  <>
-                    <th className={`${th} text-right`} title="Normalised reciprocal rank fusion of the two ranks">
-                      Relevance
-                    </th>
-                    <th className={`${th} text-right`} title="Rank by similarity among all comparable memories">
-                      Vector rank
-                    </th>
-                    <th
-                      className={`${th} text-right`}
-                      title="Rank by BM25 among memories sharing a word with the message"
-                    >
-                      Text rank
-                    </th>
-                  </>
-                )}
-                <th className={`${th} text-right`}>Importance</th>
-                <th className={`${th} text-right`}>Recency</th>
-                {dated && (
-                  <th className={`${th} text-right`} title="Created in the date the message names (or the days after)">
-                    Date
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody className="divide-y">
-              {trace.candidates.map((c) => (
-                <tr
-                  key={`${c.branch}:${c.memoryId}`}
-                  data-fate={c.fate}
-                  className={c.fate === "included" ? "" : "text-muted-foreground"}
-                >
-                  <td className={`${td} max-w-72`}>
-                    {c.redacted ? (
-                      <>
-                        <Badge variant="outline">deleted memory</Badge>
-                        <p className="mt-1 text-xs text-muted-foreground">
-                          Deleted since this answer; its text is no longer kept here.
-                        </p>
-                      </>
-                    ) : (
-                      <>
-                        <Link
-                          href={`/memories?id=${c.memoryId}`}
-                          className="font-medium text-foreground hover:underline"
-                        >
-                          {c.title ?? "Untitled"}
-                        </Link>
-                        <p className="line-clamp-2 text-xs text-muted-foreground">{c.content}</p>
-                        {c.line && <p className="mt-1 font-mono text-[11px] text-muted-foreground">sent: {c.line}</p>}
-                      </>
-                    )}
-                  </td>
-                  <td className={`${td} space-y-1`}>
-                    <FateBadge fate={c.fate} />
-                    {c.truncated && (
-                      <Badge variant="warning" title={`The line sent was cut to ${formatter.maxLineChars} characters`}>
-                        truncated
-                      </Badge>
-                    )}
-                  </td>
-                  <td className={td}>
-                    {c.similarity !== null && c.recency !== null && c.score !== null ? (
-                      <ScoreBar
-                        similarity={c.relevance ?? c.similarity}
-                        importance={c.importance}
-                        recency={c.recency}
-                        score={c.score}
-                        weights={retrieval.weights}
-                        date={
-                          c.dateMatch !== undefined && retrieval.dateWindow
-                            ? { weight: retrieval.dateWindow.weight, match: c.dateMatch }
-                            : undefined
-                        }
-                      />
-                    ) : (
-                      <span className="text-xs">not scored</span>
-                    )}
-                  </td>
-                  <td className={td}>
-                    <BranchBadge branch={c.branch} />
-                  </td>
-                  <td
-                    className={`${td} text-right font-mono tabular-nums`}
-                    title={c.fate === "below_threshold" ? "Position among the near-misses, by similarity" : undefined}
-                  >
-                    {c.fate === "below_threshold" ? `(${c.rank})` : c.rank}
-                  </td>
-                  <td className={`${td} text-right font-mono tabular-nums`} data-column="similarity">
-                    {formatScore(c.similarity, 3)}
-                  </td>
-                  {fused && (
-                    <>
-                      <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.relevance, 3)}</td>
-                      <td className={`${td} text-right font-mono tabular-nums`}>{c.vectorRank ?? "—"}</td>
-                      <td
-                        className={`${td} text-right font-mono tabular-nums`}
-                        title={
-                          c.textScore === null || c.textScore === undefined
-                            ? "No word in common with the message"
-                            : `BM25 ${c.textScore.toFixed(3)}`
-                        }
-                      >
-                        {c.textRank ?? "—"}
-                      </td>
-                    </>
-                  )}
-                  <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.importance)}</td>
-                  <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(c.recency)}</td>
-                  {dated && (
-                    <td className={`${td} text-right font-mono tabular-nums`}>
-                      {c.dateMatch === undefined ? "—" : c.dateMatch}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <MemoryRows
+          rows={trace.candidates}
+          columns={candidateColumns(trace)}
+          rowKey={(c) => `${c.branch}:${c.memoryId}`}
+          highlighted={(c) => c.fate === "included"}
+          details={(c) => c.line && <p className="mt-1 font-mono text-[11px] text-muted-foreground">sent: {c.line}</p>}
+          minWidth={fused ? "sm:min-w-[64rem]" : "sm:min-w-[52rem]"}
+          tone="card"
+          testId="candidate-table"
+        />
       )}
     </div>
   );

@@ -1,11 +1,44 @@
-import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import { formatMs, formatScore } from "@/lib/ui/format";
 import { FateBadge } from "./fate-badge";
+import { type MemoryColumn, MemoryRows } from "./memory-rows";
 
-const th = "px-2 py-1.5 text-left text-xs font-medium whitespace-nowrap text-muted-foreground";
-const td = "px-2 py-1.5 align-top";
+type ToolMemory = ToolCallTrace["memories"][number];
+
+const rank: MemoryColumn<ToolMemory> = {
+  key: "rank",
+  label: "Rank",
+  numeric: true,
+  cell: (memory) => (memory.fate === "below_threshold" ? `(${memory.rank})` : memory.rank),
+};
+const importance: MemoryColumn<ToolMemory> = {
+  key: "importance",
+  label: "Importance",
+  numeric: true,
+  cell: (memory) => formatScore(memory.importance),
+};
+const fate: MemoryColumn<ToolMemory> = {
+  key: "fate",
+  label: "Fate",
+  cell: (memory) => <FateBadge fate={memory.fate} />,
+};
+
+/** A search's rows carry its numbers; a listing's, the memory's type. */
+const SEARCH_COLUMNS: MemoryColumn<ToolMemory>[] = [
+  rank,
+  { key: "similarity", label: "Similarity", numeric: true, cell: (memory) => formatScore(memory.similarity, 3) },
+  { key: "relevance", label: "Relevance", numeric: true, cell: (memory) => formatScore(memory.relevance, 3) },
+  { key: "score", label: "Score", numeric: true, cell: (memory) => formatScore(memory.score, 3) },
+  importance,
+  fate,
+];
+const LIST_COLUMNS: MemoryColumn<ToolMemory>[] = [
+  rank,
+  { key: "type", label: "Type", cell: (memory) => memory.type ?? "—" },
+  importance,
+  fate,
+];
 
 /**
  * One memory tool call of the answer: what the model asked for, the rule that chose the memories,
@@ -41,70 +74,14 @@ export function ToolCallCard({ call }: { call: ToolCallTrace }) {
       </p>
       {call.error && <p className="text-sm text-destructive">{call.error}</p>}
       {call.memories.length > 0 && (
-        <div className="-mx-3 overflow-x-auto sm:mx-0">
-          <table className="w-full min-w-[40rem] border-collapse text-sm">
-            <thead className="border-b">
-              <tr>
-                <th className={th}>Memory</th>
-                <th className={`${th} text-right`}>Rank</th>
-                {isSearch ? (
-                  <>
-                    <th className={`${th} text-right`}>Similarity</th>
-                    <th className={`${th} text-right`}>Relevance</th>
-                    <th className={`${th} text-right`}>Score</th>
-                  </>
-                ) : (
-                  <th className={th}>Type</th>
-                )}
-                <th className={`${th} text-right`}>Importance</th>
-                <th className={th}>Fate</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y">
-              {call.memories.map((memory) => (
-                <tr
-                  key={`${memory.fate}:${memory.memoryId}`}
-                  data-fate={memory.fate}
-                  className={memory.fate === "returned" ? "" : "text-muted-foreground"}
-                >
-                  <td className={`${td} max-w-80`}>
-                    {memory.redacted ? (
-                      <Badge variant="outline" title="Deleted since this answer; its text is no longer kept here.">
-                        deleted memory
-                      </Badge>
-                    ) : (
-                      <>
-                        <Link
-                          href={`/memories?id=${memory.memoryId}`}
-                          className="font-medium text-foreground hover:underline"
-                        >
-                          {memory.title ?? "Untitled"}
-                        </Link>
-                        <p className="line-clamp-2 text-xs text-muted-foreground">{memory.content}</p>
-                      </>
-                    )}
-                  </td>
-                  <td className={`${td} text-right font-mono tabular-nums`}>
-                    {memory.fate === "below_threshold" ? `(${memory.rank})` : memory.rank}
-                  </td>
-                  {isSearch ? (
-                    <>
-                      <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(memory.similarity, 3)}</td>
-                      <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(memory.relevance, 3)}</td>
-                      <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(memory.score, 3)}</td>
-                    </>
-                  ) : (
-                    <td className={td}>{memory.type ?? "—"}</td>
-                  )}
-                  <td className={`${td} text-right font-mono tabular-nums`}>{formatScore(memory.importance)}</td>
-                  <td className={td}>
-                    <FateBadge fate={memory.fate} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <MemoryRows
+          rows={call.memories}
+          columns={isSearch ? SEARCH_COLUMNS : LIST_COLUMNS}
+          rowKey={(memory) => `${memory.fate}:${memory.memoryId}`}
+          highlighted={(memory) => memory.fate === "returned"}
+          minWidth="sm:min-w-[40rem]"
+          tone="surface"
+        />
       )}
     </div>
   );

@@ -5,15 +5,39 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { useHydrated } from "@/components/use-hydrated";
 import type { MemoryStatus } from "@/db/schema";
 import { api, errorMessage } from "@/lib/ui/api";
 import { HistoryDialog } from "./history-dialog";
 import { type EditableMemory, MemoryFormDialog } from "./memory-form-dialog";
+import { usePinned } from "./pinned-state";
 
-/** The buttons of one memory card: confirm/discard a suggestion, edit, pin, history, delete (with undo). */
-export function MemoryActions({ memory }: { memory: EditableMemory & { pinned: boolean; status: MemoryStatus } }) {
+/**
+ * The buttons of one memory card: confirm/discard a suggestion, edit, pin, history, delete (with
+ * undo). Inside the card's PinnedState: pinning keeps the card where it is (pinned-state.tsx).
+ */
+export function MemoryActions({ memory }: { memory: EditableMemory & { status: MemoryStatus } }) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
+  // Server-rendered, these buttons would take a click before hydration and do nothing.
+  const hydrated = useHydrated();
+  const busy = pending || !hydrated;
+  const { pinned, setPinned } = usePinned();
+
+  const togglePin = async () => {
+    if (pending) return;
+    const next = !pinned;
+    setPending(true);
+    try {
+      await api(`/api/memories/${memory.id}`, { method: "PATCH", json: { pinned: next } });
+      setPinned(next);
+      toast.success(next ? "Pinned" : "Unpinned");
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setPending(false);
+    }
+  };
 
   const run = async (action: () => Promise<unknown>, success: string, undo?: () => Promise<unknown>) => {
     setPending(true);
@@ -46,7 +70,7 @@ export function MemoryActions({ memory }: { memory: EditableMemory & { pinned: b
 
   if (memory.status === "deleted") {
     return (
-      <Button variant="outline" size="xs" disabled={pending} onClick={() => void run(restore, "Memory restored")}>
+      <Button variant="outline" size="xs" disabled={busy} onClick={() => void run(restore, "Memory restored")}>
         <RotateCcwIcon aria-hidden="true" />
         Restore
       </Button>
@@ -59,7 +83,7 @@ export function MemoryActions({ memory }: { memory: EditableMemory & { pinned: b
         <>
           <Button
             size="xs"
-            disabled={pending}
+            disabled={busy}
             onClick={() =>
               void run(() => api(`${url}/confirm`, { method: "POST" }), "Memory confirmed — it will be used")
             }
@@ -70,7 +94,7 @@ export function MemoryActions({ memory }: { memory: EditableMemory & { pinned: b
           <Button
             variant="outline"
             size="xs"
-            disabled={pending}
+            disabled={busy}
             onClick={() => void run(() => api(`${url}/discard`, { method: "POST" }), "Suggestion discarded", restore)}
           >
             <XIcon aria-hidden="true" />
@@ -90,25 +114,22 @@ export function MemoryActions({ memory }: { memory: EditableMemory & { pinned: b
       <Button
         variant="ghost"
         size="xs"
-        disabled={pending}
-        aria-pressed={memory.pinned}
-        title={memory.pinned ? "Stop keeping it in every chat" : "Keep it in every chat, whatever you ask"}
-        onClick={() =>
-          void run(
-            () => api(url, { method: "PATCH", json: { pinned: !memory.pinned } }),
-            memory.pinned ? "Unpinned" : "Pinned",
-          )
-        }
+        // Not disabled while the request runs: a disabled button drops the keyboard's focus.
+        disabled={!hydrated}
+        aria-busy={pending}
+        aria-pressed={pinned}
+        title={pinned ? "Stop keeping it in every chat" : "Keep it in every chat, whatever you ask"}
+        onClick={() => void togglePin()}
       >
-        {memory.pinned ? <PinOffIcon aria-hidden="true" /> : <PinIcon aria-hidden="true" />}
-        {memory.pinned ? "Unpin" : "Pin"}
+        {pinned ? <PinOffIcon aria-hidden="true" /> : <PinIcon aria-hidden="true" />}
+        {pinned ? "Unpin" : "Pin"}
       </Button>
       <HistoryDialog memoryId={memory.id} />
       <Button
         variant="ghost"
         size="xs"
         className="text-destructive hover:text-destructive"
-        disabled={pending}
+        disabled={busy}
         aria-label={`Delete memory: ${memory.title ?? memory.content}`}
         onClick={() => void run(() => api(url, { method: "DELETE" }), "Memory deleted", restore)}
       >

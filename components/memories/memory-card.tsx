@@ -1,4 +1,4 @@
-import { MessageSquareIcon, PinIcon, SearchCodeIcon } from "lucide-react";
+import { MessageSquareIcon, SearchCodeIcon } from "lucide-react";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { ListedMemory } from "@/db/queries/memory-list";
@@ -14,6 +14,7 @@ import {
 } from "@/lib/ui/format";
 import { PROVENANCE_LABELS, STATUS_LABELS, TYPE_LABELS } from "./labels";
 import { MemoryActions } from "./memory-actions";
+import { PinnedMark, PinnedState } from "./pinned-state";
 
 function ImportanceMeter({ value }: { value: number }) {
   return (
@@ -94,90 +95,91 @@ export function MemoryCard({
   const provenance = PROVENANCE_LABELS[memory.provenance];
   const pending = memory.status === "pending_confirmation";
   return (
-    <article
-      id={`memory-${memory.id}`}
-      aria-labelledby={`memory-${memory.id}-title`}
-      data-testid="memory-card"
-      className={cn(
-        "rounded-xl border bg-card p-4 transition-shadow sm:p-5",
-        pending && "border-amber-500/40",
-        highlighted && "ring-2 ring-brand/40",
-        memory.status === "deleted" && "opacity-70",
-      )}
-    >
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="min-w-0 flex-1">
-          <h3 id={`memory-${memory.id}-title`} className="flex items-center gap-1.5 font-medium">
-            {memory.pinned && <PinIcon className="size-3.5 shrink-0 text-brand" aria-label="Pinned" />}
-            <span className="truncate">{withLocalDates(memory.title ?? memory.content, dates.locale)}</span>
-          </h3>
-          {memory.title && (
-            <p className="mt-1 text-[15px] leading-relaxed text-foreground/85" data-testid="memory-content">
-              {withLocalDates(memory.content, dates.locale)}
-            </p>
-          )}
-        </div>
-        <div className="flex flex-wrap gap-1">
-          <Badge variant={provenance.variant} title={provenance.hint}>
-            {provenance.label}
-          </Badge>
-          <Badge variant="outline">{TYPE_LABELS[memory.type]}</Badge>
-          {memory.deadline && <Deadline deadline={memory.deadline} dates={dates} />}
-          {memory.status !== "active" && (
-            <Badge variant={pending ? "warning" : "outline"}>{STATUS_LABELS[memory.status]}</Badge>
-          )}
-          {memory.similarity !== null && (
-            <Badge variant="semantic" title="Cosine similarity to your search">
-              similarity {memory.similarity.toFixed(2)}
-            </Badge>
-          )}
-        </div>
-      </div>
-      {memory.tags.length > 0 && (
-        <ul className="mt-2 flex flex-wrap gap-1" aria-label="Tags">
-          {memory.tags.map((tag) => (
-            <li key={tag}>
-              <Link
-                href={`/memories?tag=${encodeURIComponent(tag)}`}
-                className="rounded-full bg-muted px-2 py-0.5 text-xs text-muted-foreground hover:text-foreground"
-              >
-                #{tag}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
-      <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted-foreground">
-        <Source memory={memory} />
-        <ImportanceMeter value={memory.importance} />
-        <span>
-          used {plural(memory.accessCount, "time")}
-          {memory.lastAccessedAt ? `, last ${formatRelative(memory.lastAccessedAt)}` : ""}
-        </span>
-        <span title={formatDateTime(memory.createdAt)}>created {formatRelative(memory.createdAt)}</span>
-        {memory.editedAt && (
-          <span title={formatDateTime(memory.editedAt)}>edited {formatRelative(memory.editedAt)}</span>
+    <PinnedState pinned={memory.pinned}>
+      <article
+        id={`memory-${memory.id}`}
+        aria-labelledby={`memory-${memory.id}-title`}
+        data-testid="memory-card"
+        className={cn(
+          "rounded-xl border bg-card p-4 transition-shadow sm:p-5",
+          pending && "border-amber-500/40",
+          highlighted && "ring-2 ring-brand/40",
+          memory.status === "deleted" && "opacity-70",
         )}
-      </div>
-      {pending && (
-        <p className="mt-3 text-sm text-amber-800 dark:text-amber-200">
-          The assistant suggested this; it is not used until you confirm it.
-        </p>
-      )}
-      <div className="mt-3 border-t pt-2">
-        <MemoryActions
-          memory={{
-            id: memory.id,
-            title: memory.title,
-            content: memory.content,
-            type: memory.type,
-            importance: memory.importance,
-            tags: memory.tags,
-            pinned: memory.pinned,
-            status: memory.status,
-          }}
-        />
-      </div>
-    </article>
+      >
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div className="min-w-0 flex-1">
+            <h3 id={`memory-${memory.id}-title`} className="flex items-center gap-1.5 font-medium">
+              <PinnedMark />
+              <span className="truncate">{withLocalDates(memory.title ?? memory.content, dates.locale)}</span>
+            </h3>
+            {memory.title && (
+              <p className="mt-1 text-[15px] leading-relaxed text-foreground/85" data-testid="memory-content">
+                {withLocalDates(memory.content, dates.locale)}
+              </p>
+            )}
+          </div>
+          <div className="flex flex-wrap gap-1">
+            <Badge variant={provenance.variant} title={provenance.hint}>
+              {provenance.label}
+            </Badge>
+            <Badge variant="outline">{TYPE_LABELS[memory.type]}</Badge>
+            {memory.deadline && <Deadline deadline={memory.deadline} dates={dates} />}
+            {memory.status !== "active" && (
+              <Badge variant={pending ? "warning" : "outline"}>{STATUS_LABELS[memory.status]}</Badge>
+            )}
+            {memory.similarity !== null && (
+              <Badge variant="semantic" title="Cosine similarity to your search">
+                similarity {memory.similarity.toFixed(2)}
+              </Badge>
+            )}
+          </div>
+        </div>
+        {memory.tags.length > 0 && (
+          <ul className="mt-2 flex flex-wrap gap-1" aria-label="Tags">
+            {memory.tags.map((tag) => (
+              <li key={tag}>
+                <Link
+                  href={`/memories?tag=${encodeURIComponent(tag)}`}
+                  className="rounded-full bg-muted px-2 py-0.5 text-xs text-muted-foreground hover:text-foreground"
+                >
+                  #{tag}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted-foreground">
+          <Source memory={memory} />
+          <ImportanceMeter value={memory.importance} />
+          <span>
+            used {plural(memory.accessCount, "time")}
+            {memory.lastAccessedAt ? `, last ${formatRelative(memory.lastAccessedAt)}` : ""}
+          </span>
+          <span title={formatDateTime(memory.createdAt)}>created {formatRelative(memory.createdAt)}</span>
+          {memory.editedAt && (
+            <span title={formatDateTime(memory.editedAt)}>edited {formatRelative(memory.editedAt)}</span>
+          )}
+        </div>
+        {pending && (
+          <p className="mt-3 text-sm text-amber-800 dark:text-amber-200">
+            The assistant suggested this; it is not used until you confirm it.
+          </p>
+        )}
+        <div className="mt-3 border-t pt-2">
+          <MemoryActions
+            memory={{
+              id: memory.id,
+              title: memory.title,
+              content: memory.content,
+              type: memory.type,
+              importance: memory.importance,
+              tags: memory.tags,
+              status: memory.status,
+            }}
+          />
+        </div>
+      </article>
+    </PinnedState>
   );
 }

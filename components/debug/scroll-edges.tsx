@@ -1,0 +1,65 @@
+"use client";
+
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { cn } from "@/lib/ui/cn";
+
+/** The fade's colour: the background the scroller sits on (static class names, for Tailwind). */
+const FADE = { card: "from-card", surface: "from-surface" } as const;
+
+/**
+ * A horizontal scroller that shows it scrolls: a fade on the edge that hides more content, and
+ * `data-at-start` / `data-at-end` for what sits inside (the sticky column's shadow once scrolled).
+ */
+export function ScrollEdges({
+  tone,
+  className,
+  children,
+}: {
+  tone: keyof typeof FADE;
+  className?: string;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [edges, setEdges] = useState({ start: true, end: true });
+  useEffect(() => {
+    const scroller = ref.current;
+    if (!scroller) return;
+    // One pixel of slack: a zoomed page reports fractional scroll positions.
+    const update = () =>
+      setEdges({
+        start: scroller.scrollLeft <= 1,
+        end: scroller.scrollLeft + scroller.clientWidth >= scroller.scrollWidth - 1,
+      });
+    update();
+    scroller.addEventListener("scroll", update, { passive: true });
+    const observer = new ResizeObserver(update);
+    observer.observe(scroller);
+    if (scroller.firstElementChild) observer.observe(scroller.firstElementChild);
+    return () => {
+      scroller.removeEventListener("scroll", update);
+      observer.disconnect();
+    };
+  }, []);
+  return (
+    <div
+      className={cn("group/edges relative", className)}
+      data-at-start={edges.start}
+      data-at-end={edges.end}
+      data-testid="scroll-edges"
+    >
+      <div ref={ref} className="overflow-x-auto">
+        {children}
+      </div>
+      {!edges.end && (
+        <div
+          aria-hidden="true"
+          className={cn(
+            "pointer-events-none absolute inset-y-0 right-0 w-16 bg-linear-to-l to-transparent",
+            FADE[tone],
+          )}
+          data-testid="scroll-fade"
+        />
+      )}
+    </div>
+  );
+}
