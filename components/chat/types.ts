@@ -10,7 +10,7 @@ export type ChatMessage = UIMessage<Jsonify<TurnMetadata>>;
 export type TranscriptItem = Jsonify<TranscriptMessage>;
 
 /** What the server knows about a stored message beyond its text (the metadata line reads this). */
-export type MessageInfo = Pick<TranscriptItem, "status" | "error" | "notice" | "debug" | "extraction">;
+export type MessageInfo = Pick<TranscriptItem, "status" | "error" | "notice" | "debug" | "extraction" | "versions">;
 
 export type ExtractionSummary = NonNullable<TranscriptItem["extraction"]>;
 
@@ -53,7 +53,14 @@ export function fromTranscript(items: readonly TranscriptItem[]): {
     infos: Object.fromEntries(
       shown.map((item) => [
         item.id,
-        { status: item.status, error: item.error, notice: item.notice, debug: item.debug, extraction: item.extraction },
+        {
+          status: item.status,
+          error: item.error,
+          notice: item.notice,
+          debug: item.debug,
+          extraction: item.extraction,
+          versions: item.versions,
+        },
       ]),
     ),
   };
