@@ -31,7 +31,11 @@ function ImportanceMeter({ value }: { value: number }) {
 function Source({ memory }: { memory: ListedMemory }) {
   if (memory.provenance === "user_created") return <span>Added by you</span>;
   if (!memory.sourceConversationId) return <span>From a deleted chat</span>;
-  const anchor = memory.sourceUserMessageId ? `#message-${memory.sourceUserMessageId}` : "";
+  // The query names the message for the server (a message on another version switches the chat to
+  // it: app/(app)/chat/[id]/page.tsx), the fragment for the scroll to it.
+  const anchor = memory.sourceUserMessageId
+    ? `?message=${memory.sourceUserMessageId}#message-${memory.sourceUserMessageId}`
+    : "";
   // What the user said that the memory comes from (the extraction's evidence), when it was kept.
   const excerpt = memory.evidence.find((e) => e.role === "user")?.quote ?? memory.evidence[0]?.quote;
   return (
