@@ -1,4 +1,4 @@
-/** English month and weekday names and day arithmetic, shared by the date parsers (lib/ai/offline/date-expressions, retrieval's date window). */
+/** English month and weekday names and day arithmetic, shared by the date parsers (lib/ai/offline/date-expressions, retrieval's date window) and the extraction prompt. */
 
 /** Milliseconds in a day (UTC days: no daylight saving). */
 export const DAY_MS = 86_400_000;
@@ -36,4 +36,27 @@ export function validUtcDate(year: number, monthIndex: number, day: number): Dat
   return date.getUTCFullYear() === year && date.getUTCMonth() === monthIndex && date.getUTCDate() === day
     ? date
     : undefined;
+}
+
+/** The word before a weekday that changes which one it means ("on Friday" is plain "Friday"). */
+export type WeekdayModifier = "this" | "next" | undefined;
+
+/**
+ * Days from today (weekday `from`, 0 = Sunday) to the weekday `to` that the words mean — the one
+ * rule of docs/extraction.md § Dates, the same as chrono-node's:
+ * - "next Friday": the Friday of NEXT week, weeks running Monday to Sunday (ISO 8601). Said on
+ *   Tuesday 1 December 2026, that is Friday 11 December, not the 4th; said on a Sunday, "next
+ *   Monday" is tomorrow, the first day of next week.
+ * - "this Friday": the nearest Friday from today on, today included.
+ * - "Friday" (or "on Friday"): the nearest Friday after today (said on a Friday: a week later,
+ *   since a deadline of "Friday" said that day rarely means the same day).
+ */
+export function daysToWeekday(from: number, to: number, modifier: WeekdayModifier): number {
+  if (modifier === "next") {
+    const isoFrom = from === 0 ? 7 : from;
+    const isoTo = to === 0 ? 7 : to;
+    return 7 - isoFrom + isoTo;
+  }
+  const ahead = (to - from + 7) % 7;
+  return modifier === "this" ? ahead : ahead || 7;
 }

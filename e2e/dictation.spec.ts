@@ -69,11 +69,15 @@ test("Cancel discards the recording; a later one is added after what was typed",
   expect(uploads).toEqual(["POST"]);
 });
 
-test("Settings says which model transcribes, and that recordings are not stored", async ({ page }) => {
+test("Settings says that recordings are not stored, and administrators which model transcribes", async ({ page }) => {
   await registerViaUi(page, "dictation-settings");
   await page.goto("/settings");
   await expect(page.getByTestId("dictation-status")).toHaveText(
-    "The microphone in the message box records what you say; gpt-4o-mini-transcribe transcribes it into the box for you to review before sending. Recordings stop after 5 minutes and are not stored.",
+    "The microphone in the message box records what you say and turns it into text in the box, for you to review before sending. Recordings stop after 5 minutes; the audio is not stored.",
+  );
+  await page.getByText("For administrators").click();
+  await expect(page.getByTestId("dictation-admin")).toHaveText(
+    "Transcribed by gpt-4o-mini-transcribe (LIFELINE_TRANSCRIPTION_MODEL).",
   );
 });
 

@@ -3,6 +3,7 @@
 import { StickyNoteIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
+import { useDates } from "@/components/dates-provider";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
@@ -23,6 +24,7 @@ type Loaded =
 /** Private notes on one message, in a popover (loaded when opened). */
 export function NotesButton({ messageId }: { messageId: string }) {
   const [state, setState] = useState<Loaded>({ status: "idle" });
+  const dates = useDates();
   const [draft, setDraft] = useState("");
   const [saving, setSaving] = useState(false);
   const notes = state.status === "ready" ? state.notes : [];
@@ -92,7 +94,7 @@ export function NotesButton({ messageId }: { messageId: string }) {
               <li key={note.id} className="group/note rounded-lg bg-muted px-3 py-2 text-sm">
                 <p className="whitespace-pre-wrap">{note.content}</p>
                 <div className="mt-1 flex items-center justify-between text-xs text-muted-foreground">
-                  <time dateTime={note.createdAt}>{formatDateTime(note.createdAt)}</time>
+                  <time dateTime={note.createdAt}>{formatDateTime(note.createdAt, dates)}</time>
                   <button
                     type="button"
                     onClick={() => void remove(note.id)}

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Badge, type BadgeVariant } from "@/components/ui/badge";
 import type { ExtractionStatus } from "@/db/schema";
 import type { ExtractionView } from "@/lib/jobs/extraction-view";
-import { formatDateTime, plural } from "@/lib/ui/format";
+import { type DateContext, formatDateTime, plural, withLocalDates } from "@/lib/ui/format";
 import type { Jsonify } from "@/lib/ui/json";
 import { RetryExtractionButton } from "./retry-extraction-button";
 
@@ -25,9 +25,12 @@ const ACTION_VARIANTS: Record<string, BadgeVariant> = {
 export function ExtractionPanel({
   extraction,
   messageId,
+  dates,
 }: {
   extraction: Jsonify<ExtractionView> | null;
   messageId: string;
+  /** The user's locale and time zone: the stored memories read as on their cards. */
+  dates: DateContext;
 }) {
   if (!extraction) {
     return (
@@ -46,7 +49,7 @@ export function ExtractionPanel({
         <span className="text-muted-foreground">
           {plural(extraction.attempts, "attempt")} of {extraction.maxAttempts}
           {extraction.runner ? ` · ${extraction.runner} runner` : ""}
-          {extraction.finishedAt ? ` · finished ${formatDateTime(extraction.finishedAt)}` : ""}
+          {extraction.finishedAt ? ` · finished ${formatDateTime(extraction.finishedAt, dates)}` : ""}
         </span>
         {extraction.status === "failed" && <RetryExtractionButton messageId={messageId} />}
       </div>
@@ -84,9 +87,9 @@ export function ExtractionPanel({
                     className="font-medium hover:underline"
                     data-testid="produced-memory"
                   >
-                    {memory.title ?? memory.content}
+                    {withLocalDates(memory.title ?? memory.content, dates)}
                   </Link>
-                  <p className="text-muted-foreground">{memory.content}</p>
+                  <p className="text-muted-foreground">{withLocalDates(memory.content, dates)}</p>
                   <div className="mt-1 flex gap-1.5">
                     <Badge variant="outline">{memory.type}</Badge>
                     <Badge variant="outline">{memory.status.replace("_", " ")}</Badge>

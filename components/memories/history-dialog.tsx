@@ -2,6 +2,7 @@
 
 import { HistoryIcon } from "lucide-react";
 import { useState } from "react";
+import { useDates } from "@/components/dates-provider";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import {
@@ -15,7 +16,7 @@ import {
 import type { MemoryEvent } from "@/db/queries/memory-events";
 import type { MemorySnapshot } from "@/db/schema";
 import { api, errorMessage } from "@/lib/ui/api";
-import { formatDateTime } from "@/lib/ui/format";
+import { formatDateTime, withLocalDates } from "@/lib/ui/format";
 import type { Jsonify } from "@/lib/ui/json";
 
 type Event = Jsonify<MemoryEvent>;
@@ -29,13 +30,22 @@ function show(value: unknown): string {
   return String(value);
 }
 
+/** A value as the user reads it: its ISO dates in their locale, as on the memory's card. */
+function Shown({ value }: { value: unknown }) {
+  return <>{withLocalDates(show(value), useDates())}</>;
+}
+
 /** What changed in one event: the fields whose value differs, before → after. */
 function Changes({ event }: { event: Event }) {
   const before = (event.before ?? {}) as Record<string, unknown>;
   const after = (event.after ?? {}) as Record<string, unknown>;
   const changed = FIELDS.filter((field) => show(before[field]) !== show(after[field]));
   if (event.action === "create") {
-    return <p className="text-sm">{show(after.content)}</p>;
+    return (
+      <p className="text-sm">
+        <Shown value={after.content} />
+      </p>
+    );
   }
   if (changed.length === 0) return null;
   return (
@@ -44,8 +54,13 @@ function Changes({ event }: { event: Event }) {
         <div key={field} className="grid grid-cols-[5.5rem_1fr] gap-2">
           <dt className="text-muted-foreground">{field}</dt>
           <dd>
-            <del className="text-muted-foreground">{show(before[field])}</del> →{" "}
-            <ins className="no-underline">{show(after[field])}</ins>
+            <del className="text-muted-foreground">
+              <Shown value={before[field]} />
+            </del>{" "}
+            →{" "}
+            <ins className="no-underline">
+              <Shown value={after[field]} />
+            </ins>
           </dd>
         </div>
       ))}
@@ -56,6 +71,7 @@ function Changes({ event }: { event: Event }) {
 /** The memory's version history (GET /api/memories/:id/history), newest first. */
 export function HistoryDialog({ memoryId }: { memoryId: string }) {
   const [state, setState] = useState<Loaded>({ status: "loading" });
+  const dates = useDates();
 
   const load = async () => {
     setState({ status: "loading" });
@@ -93,7 +109,7 @@ export function HistoryDialog({ memoryId }: { memoryId: string }) {
                 <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
                   <Badge>{event.action}</Badge>
                   <span className="text-muted-foreground">
-                    by {event.actor} · {formatDateTime(event.createdAt)}
+                    by {event.actor} · {formatDateTime(event.createdAt, dates)}
                   </span>
                 </div>
                 <Changes event={event} />

@@ -72,16 +72,17 @@ function Source({ memory }: { memory: ListedMemory }) {
   );
 }
 
-/** A memory's deadline, as a date in the user's locale, against their today. */
+/** A memory's deadline with its weekday ("Due Fri 11 Dec"), in the user's locale, against their today. */
 function Deadline({ deadline, dates }: { deadline: string; dates: DateContext }) {
   const state = deadlineState(deadline, dates.today);
   return (
     <Badge
       variant={state === "overdue" ? "danger" : state === "today" ? "warning" : "outline"}
       data-testid="memory-deadline"
+      title={deadline}
     >
       {state === "overdue" ? "Overdue: " : state === "today" ? "Due today: " : "Due "}
-      {formatCalendarDate(deadline, dates.locale)}
+      {formatCalendarDate(deadline, dates)}
     </Badge>
   );
 }
@@ -115,11 +116,11 @@ export function MemoryCard({
           <div className="min-w-0 flex-1">
             <h3 id={`memory-${memory.id}-title`} className="flex items-center gap-1.5 font-medium">
               <PinnedMark />
-              <span className="truncate">{withLocalDates(memory.title ?? memory.content, dates.locale)}</span>
+              <span className="truncate">{withLocalDates(memory.title ?? memory.content, dates)}</span>
             </h3>
             {memory.title && (
               <p className="mt-1 text-[15px] leading-relaxed text-foreground/85" data-testid="memory-content">
-                {withLocalDates(memory.content, dates.locale)}
+                {withLocalDates(memory.content, dates)}
               </p>
             )}
           </div>
@@ -160,9 +161,9 @@ export function MemoryCard({
             used {plural(memory.accessCount, "time")}
             {memory.lastAccessedAt ? `, last ${formatRelative(memory.lastAccessedAt)}` : ""}
           </span>
-          <span title={formatDateTime(memory.createdAt)}>created {formatRelative(memory.createdAt)}</span>
+          <span title={formatDateTime(memory.createdAt, dates)}>created {formatRelative(memory.createdAt)}</span>
           {memory.editedAt && (
-            <span title={formatDateTime(memory.editedAt)}>edited {formatRelative(memory.editedAt)}</span>
+            <span title={formatDateTime(memory.editedAt, dates)}>edited {formatRelative(memory.editedAt)}</span>
           )}
         </div>
         {pending && (

@@ -185,7 +185,7 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
     const [extractCall] = model.doGenerateCalls;
     if (!extractCall) throw new Error("the model was not called");
     const prompt = promptText(extractCall);
-    expect(prompt).toMatch(/^Current date: \d{4}-\d{2}-\d{2}$/m);
+    expect(prompt).toMatch(/^Current date: \d{4}-\d{2}-\d{2} \((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\)$/m);
     expect(prompt).toContain("assistant: Hello! How can I help?");
   });
 

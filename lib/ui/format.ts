@@ -1,4 +1,5 @@
 /** Small, locale-stable formatters for numbers, durations and dates in the UI. */
+import { calendarDateIn } from "@/core/time-zone";
 
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return "—";
@@ -17,11 +18,17 @@ export function formatScore(value: number | null | undefined, digits = 2): strin
   return value === null || value === undefined ? "—" : value.toFixed(digits);
 }
 
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
-
-export function formatDateTime(value: string | Date | null | undefined): string {
+/**
+ * An instant (a timestamp) in the user's locale and time zone: "2 Dec 2026, 09:15". The time zone
+ * is the account's, so a server component renders what the user's clock said.
+ */
+export function formatDateTime(value: string | Date | null | undefined, dates: DateContext): string {
   if (!value) return "—";
-  return dateTime.format(new Date(value));
+  return new Intl.DateTimeFormat(dates.locale, {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: dates.timeZone,
+  }).format(new Date(value));
 }
 
 const relative = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
@@ -51,7 +58,9 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 /** How dates are shown to this user: their locale (from the browser's Accept-Language) and time zone. */
 export interface DateContext {
   locale: string;
-  /** Today's calendar date (YYYY-MM-DD) in the user's time zone. */
+  /** The account's IANA time zone (Settings → Memory), UTC while none is set. */
+  timeZone: string;
+  /** Today's calendar date (YYYY-MM-DD) in that time zone. */
   today: string;
 }
 
@@ -70,19 +79,42 @@ export function localeFromAcceptLanguage(header: string | null | undefined): str
   return "en-US";
 }
 
+/** The date context of a request: its Accept-Language, the account's time zone, today there. */
+export function dateContext(
+  acceptLanguage: string | null | undefined,
+  timeZone: string | null | undefined,
+  now: Date = new Date(),
+): DateContext {
+  const zone = timeZone ?? "UTC";
+  return { locale: localeFromAcceptLanguage(acceptLanguage), timeZone: zone, today: calendarDateIn(now, zone) };
+}
+
 const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
 
-/** A calendar date (YYYY-MM-DD) in the locale's long form: "3 March 2027", "March 3, 2027". */
-export function formatCalendarDate(isoDate: string, locale: string): string {
+/**
+ * A calendar date (YYYY-MM-DD) with its weekday, short, in the user's locale — "Fri 11 Dec" (en-GB),
+ * "Fri, Dec 11" (en-US) — and its year when it is not this year's ("Fri, 8 Jan 2027"): a resolved
+ * relative date ("next Friday") is shown so that the user can see which day was meant and correct it.
+ */
+export function formatCalendarDate(isoDate: string, dates: Pick<DateContext, "locale" | "today">): string {
   const [, y, m, d] = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate) ?? [];
   if (!y || !m || !d) return isoDate;
   const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(date);
+  // Feb 30 and the like: not a date, so shown as written.
+  if (date.getUTCDate() !== Number(d)) return isoDate;
+  return new Intl.DateTimeFormat(dates.locale, {
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: y === dates.today.slice(0, 4) ? undefined : "numeric",
+    // A calendar date has no time zone: it is formatted as the UTC day it was built as.
+    timeZone: "UTC",
+  }).format(date);
 }
 
-/** A memory's text with its ISO dates ("by 2027-03-03") in the locale's form ("by 3 March 2027"). */
-export function withLocalDates(text: string, locale: string): string {
-  return text.replace(ISO_DATE, (iso) => formatCalendarDate(iso, locale));
+/** A memory's text with its ISO dates ("by 2027-03-03") in the user's form ("by Wed, 3 Mar 2027"). */
+export function withLocalDates(text: string, dates: Pick<DateContext, "locale" | "today">): string {
+  return text.replace(ISO_DATE, (iso) => formatCalendarDate(iso, dates));
 }
 
 /** A deadline against today in the user's time zone. */

@@ -13,7 +13,6 @@ import { SectionCard } from "@/components/section-card";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { retrievalConfig, thresholdFor } from "@/core/config";
 import { isAppError } from "@/core/errors";
-import { calendarDateIn } from "@/core/time-zone";
 import { type Db, getDb } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
 import { getMemory } from "@/db/queries/memories";
@@ -22,7 +21,7 @@ import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { getAccount } from "@/db/queries/users";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
-import { type DateContext, localeFromAcceptLanguage } from "@/lib/ui/format";
+import { type DateContext, dateContext } from "@/lib/ui/format";
 import { memoryListQuery } from "@/lib/validation/memories";
 
 export const metadata: Metadata = { title: "Memories" };
@@ -95,12 +94,9 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
   // Memories another embedder embedded: retrieval cannot compare them until they are re-embedded.
   const embedder = getAiRegistry().embedder.model;
   const waiting = await countAwaitingEmbedder(db, { model: embedder, userId: session.id, statuses: ["active"] });
-  // Dates in the browser's locale; deadlines against today in the user's time zone.
+  // Dates in the browser's locale and the account's time zone; deadlines against today there.
   const account = await getAccount(db, { userId: session.id });
-  const dates: DateContext = {
-    locale: localeFromAcceptLanguage((await headers()).get("accept-language")),
-    today: calendarDateIn(new Date(), account.timeZone),
-  };
+  const dates: DateContext = dateContext((await headers()).get("accept-language"), account.timeZone);
   const values: FilterValues = {
     q: params.q,
     match: params.match === "semantic" ? "semantic" : undefined,

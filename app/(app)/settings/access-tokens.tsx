@@ -4,6 +4,7 @@ import { KeyRoundIcon } from "lucide-react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import { CopyButton } from "@/components/copy-button";
+import { useDates } from "@/components/dates-provider";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import {
@@ -35,12 +36,9 @@ const STATE_LABELS: Record<AccessTokenRow["state"], { label: string; tone: "succ
 };
 
 function When({ value, empty }: { value: string | null; empty: string }) {
+  const dates = useDates();
   if (!value) return <>{empty}</>;
-  return (
-    <time dateTime={value} suppressHydrationWarning>
-      {formatDateTime(value)}
-    </time>
-  );
+  return <time dateTime={value}>{formatDateTime(value, dates)}</time>;
 }
 
 /** Settings → Access tokens: the list (GET /api/access-tokens), create (shown once) and revoke. */

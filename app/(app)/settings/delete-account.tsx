@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Field, FormAlert } from "@/app/(auth)/_components/form-parts";
 import { Button } from "@/components/ui/button";
 import {
@@ -13,6 +13,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog";
+import { signInPathWith } from "@/lib/auth/sign-in-notice";
 import { ApiError, api } from "@/lib/ui/api";
 
 const PHRASE = "delete my account";
@@ -28,6 +29,9 @@ export function DeleteAccount({ email, hasPassword }: { email: string; hasPasswo
   const [error, setError] = useState<string | null>(null);
   const [passwordError, setPasswordError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
+  // Enabled once hydrated: before, a click would open nothing.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const typed = confirmation.trim().toLowerCase();
   const confirmed = typed === email.toLowerCase() || typed === PHRASE;
 
@@ -37,7 +41,7 @@ export function DeleteAccount({ email, hasPassword }: { email: string; hasPasswo
     setPasswordError(undefined);
     try {
       await api("/api/account", { method: "DELETE", json: hasPassword ? { currentPassword: password } : {} });
-      window.location.assign("/login");
+      window.location.assign(signInPathWith("account-deleted"));
     } catch (e) {
       setPending(false);
       if (e instanceof ApiError && e.fields?.["body.currentPassword"]) {
@@ -60,7 +64,9 @@ export function DeleteAccount({ email, hasPassword }: { email: string; hasPasswo
       }}
     >
       <DialogTrigger asChild>
-        <Button variant="destructive">Delete account…</Button>
+        <Button variant="destructive" disabled={!hydrated}>
+          Delete account…
+        </Button>
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>

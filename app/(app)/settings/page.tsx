@@ -1,5 +1,6 @@
 import { DownloadIcon, MailIcon } from "lucide-react";
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { GoogleButton } from "@/app/(auth)/_components/google-button";
@@ -17,8 +18,9 @@ import { requireServerSession } from "@/lib/auth/server";
 import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import { strategySummary } from "@/lib/memory/retrieval/explain";
 import { processAssemblyConfig } from "@/lib/runtime";
-import { durationWords } from "@/lib/ui/format";
+import { dateContext, durationWords, formatDateTime } from "@/lib/ui/format";
 import { AccessTokens } from "./access-tokens";
+import { AdministratorDetails } from "./administrator-details";
 import { DeleteAccount } from "./delete-account";
 import { MemoryDefaultSwitch } from "./memory-default-switch";
 import { PasswordForm } from "./password-form";
@@ -61,12 +63,14 @@ export default async function SettingsPage() {
   ]);
   const gmailAccess = connection.state === "connected";
   const googleConfigured = isGoogleConfigured();
-  const gmail = gmailConnectionView(googleConfigured, connection);
+  const dates = dateContext((await headers()).get("accept-language"), account.timeZone);
+  const gmail = gmailConnectionView(googleConfigured, connection, (moment) => formatDateTime(moment, dates));
   // The agent's mailbox follows the same rule (lib/agent/mailbox: Gmail when configured and granted).
   const onGmail = googleConfigured && gmailAccess;
   // The strategy this server retrieves with, with the threshold of its embedder.
   const transcriptionModel = getAiRegistry().config.transcriptionModel;
-  const retrieval = forEmbedder(processAssemblyConfig().retrieval, getAiRegistry().describeProviders().embedder);
+  const providers = getAiRegistry().describeProviders();
+  const retrieval = forEmbedder(processAssemblyConfig().retrieval, providers.embedder);
 
   return (
     <div className="mx-auto w-full max-w-2xl space-y-5 px-4 py-8 sm:px-6">
@@ -102,11 +106,9 @@ export default async function SettingsPage() {
           </a>
         </div>
         <p className="mt-5 text-sm text-muted-foreground">
-          Retrieval strategy on this server (<code className="font-mono text-xs">LIFELINE_RETRIEVAL_STRATEGY</code>):{" "}
-          <span className="font-mono text-xs text-foreground" data-testid="retrieval-strategy">
-            {strategySummary(retrieval)}
-          </span>
-          .
+          When you send a message, Lifeline looks for the memories that fit it — along with the ones you pinned and the
+          ones from the same chat — and gives the assistant only those. Under each answer you can see which it used, and
+          why.
         </p>
       </Section>
 
@@ -138,8 +140,8 @@ export default async function SettingsPage() {
           </div>
         )}
         {!googleConfigured && (
-          <p className="mt-3 text-sm text-muted-foreground">
-            Google sign-in is not configured on this server (AUTH_GOOGLE_ID and AUTH_GOOGLE_SECRET; see docs/agent.md).
+          <p className="mt-3 text-sm text-muted-foreground" data-testid="gmail-unavailable">
+            Connecting a Google account is not available on this server yet; whoever runs it can turn it on.
           </p>
         )}
       </Section>
@@ -161,8 +163,8 @@ export default async function SettingsPage() {
       <Section id="dictation" title="Dictation">
         <p className="text-sm text-muted-foreground" data-testid="dictation-status">
           {transcriptionModel
-            ? `The microphone in the message box records what you say; ${transcriptionModel} transcribes it into the box for you to review before sending. Recordings stop after ${durationWords(dictationConfig.maxRecordingSeconds)} and are not stored.`
-            : "Dictation is off: it needs a transcription model, which OPENAI_API_KEY or OPENAI_BASE_URL (a server with /audio/transcriptions) enables."}
+            ? `The microphone in the message box records what you say and turns it into text in the box, for you to review before sending. Recordings stop after ${durationWords(dictationConfig.maxRecordingSeconds)}; the audio is not stored.`
+            : "Dictation is not available on this server: there is no microphone in the message box."}
         </p>
       </Section>
 
@@ -194,6 +196,13 @@ export default async function SettingsPage() {
       >
         <DeleteAccount email={account.email} hasPassword={account.hasPassword} />
       </Section>
+
+      <AdministratorDetails
+        retrieval={strategySummary(retrieval)}
+        providers={providers}
+        transcriptionModel={transcriptionModel}
+        googleConfigured={googleConfigured}
+      />
     </div>
   );
 }

@@ -1,8 +1,18 @@
 "use client";
 
-import { useState } from "react";
-import { toast } from "sonner";
+import { useEffect, useState } from "react";
+import { FormAlert } from "@/app/(auth)/_components/form-parts";
 import { Button } from "@/components/ui/button";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
 import { api, errorMessage } from "@/lib/ui/api";
 import { signOutHere } from "@/lib/ui/sign-out";
 
@@ -23,28 +33,68 @@ export function SignOutButton() {
 }
 
 /**
- * "Sign out everywhere": ends every other session (DELETE /api/account/sessions), then this one.
+ * "Sign out everywhere", behind a confirmation that says what it ends: every session
+ * (DELETE /api/account/sessions ends the others, then this one signs out) and every access token
+ * (docs/auth.md § Ending sessions). The sign-in page then says it was done.
  * Its label avoids the words "Sign out", which name the button above (and e2e finds it by them).
  */
 export function SignOutEverywhereButton() {
   const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // Server-rendered, the trigger would take a click before hydration and open nothing: it is
+  // enabled once its handler is attached.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+
+  async function endAll() {
+    setPending(true);
+    setError(null);
+    try {
+      await api("/api/account/sessions", { method: "DELETE" });
+    } catch (e) {
+      setError(errorMessage(e));
+      setPending(false);
+      return;
+    }
+    await signOutHere("signed-out-everywhere");
+  }
+
   return (
-    <Button
-      variant="outline"
-      disabled={pending}
-      onClick={async () => {
-        setPending(true);
-        try {
-          await api("/api/account/sessions", { method: "DELETE" });
-        } catch (error) {
-          toast.error(errorMessage(error));
-          setPending(false);
-          return;
-        }
-        await signOutHere();
+    <Dialog
+      onOpenChange={(open) => {
+        if (!open) setError(null);
       }}
     >
-      {pending ? "Ending all sessions…" : "End all sessions"}
-    </Button>
+      <DialogTrigger asChild>
+        <Button variant="outline" disabled={!hydrated}>
+          End all sessions…
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>End all sessions?</DialogTitle>
+          <DialogDescription>You will be signed out on every browser and device, this one included.</DialogDescription>
+        </DialogHeader>
+        <ul className="list-disc space-y-1.5 pl-5 text-sm text-muted-foreground">
+          <li>Everyone signed in to your account — you, or anyone who should not be — has to sign in again.</li>
+          <li>
+            Every access token you created stops working: programs that use one lose access until you create a new
+            token.
+          </li>
+          <li>Your chats, memories and notes stay as they are.</li>
+        </ul>
+        {error && <FormAlert>{error}</FormAlert>}
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button type="button" variant="outline">
+              Cancel
+            </Button>
+          </DialogClose>
+          <Button type="button" variant="destructive" disabled={pending} onClick={() => void endAll()}>
+            {pending ? "Ending all sessions…" : "End all sessions"}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
   );
 }

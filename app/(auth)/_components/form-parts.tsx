@@ -1,3 +1,4 @@
+import { CircleCheckIcon } from "lucide-react";
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { buttonVariants } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/input";
@@ -47,6 +48,20 @@ export function FormAlert({ children }: { children: ReactNode }) {
       className="rounded-lg border border-destructive/30 bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950/50 dark:text-red-200"
     >
       {children}
+    </div>
+  );
+}
+
+/** A notice the page shows on arrival (lib/auth/sign-in-notice.ts): news, not an error. */
+export function FormNotice({ children }: { children: ReactNode }) {
+  return (
+    <div
+      role="status"
+      data-testid="sign-in-notice"
+      className="flex gap-2 rounded-lg border border-brand/30 bg-brand/5 px-3 py-2 text-sm text-foreground"
+    >
+      <CircleCheckIcon className="mt-0.5 size-4 shrink-0 text-brand" aria-hidden="true" />
+      <span>{children}</span>
     </div>
   );
 }

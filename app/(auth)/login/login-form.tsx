@@ -4,7 +4,7 @@ import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useActionState } from "react";
 import { signInErrorMessage } from "@/lib/auth/callback-url";
-import { Field, FormAlert, SubmitButton } from "../_components/form-parts";
+import { Field, FormAlert, FormNotice, SubmitButton } from "../_components/form-parts";
 import { GoogleButton } from "../_components/google-button";
 
 interface State {
@@ -16,10 +16,13 @@ interface State {
 export function LoginForm({
   callbackUrl,
   initialError,
+  notice,
   googleEnabled,
 }: {
   callbackUrl: string;
   initialError: string | null;
+  /** What the page says on arrival (a fixed text for the URL's notice code), or null. */
+  notice: string | null;
   googleEnabled: boolean;
 }) {
   const [state, action, pending] = useActionState(
@@ -49,6 +52,7 @@ export function LoginForm({
         <h1 className="text-xl font-semibold tracking-tight">Sign in</h1>
         <p className="text-sm text-muted-foreground">Welcome back.</p>
       </div>
+      {notice && <FormNotice>{notice}</FormNotice>}
       <form action={action} className="space-y-4" aria-describedby={state.error ? "login-error" : undefined}>
         {state.error && (
           <div id="login-error">

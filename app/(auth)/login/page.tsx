@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { safeCallbackUrl, signInErrorMessage } from "@/lib/auth/callback-url";
 import { isGoogleConfigured } from "@/lib/auth/google";
 import { getServerSession } from "@/lib/auth/server";
+import { signInNoticeText } from "@/lib/auth/sign-in-notice";
 import { LoginForm } from "./login-form";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -19,6 +20,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
     <LoginForm
       callbackUrl={callbackUrl}
       initialError={signInErrorMessage(first(params.error), first(params.code))}
+      notice={signInNoticeText(first(params.notice))}
       googleEnabled={isGoogleConfigured()}
     />
   );

@@ -41,22 +41,29 @@ describe("connectionOf: the granted scopes decide, not the requested ones", () =
 });
 
 describe("gmailConnectionView: what Settings says", () => {
+  const when = (moment: Date) => `<${moment.toISOString()}>`;
+
   it("revoked: says so, with when, and offers to reconnect", () => {
-    const view = gmailConnectionView(true, { state: "revoked", revokedAt: new Date("2026-11-30T12:00:00Z") });
+    const view = gmailConnectionView(true, { state: "revoked", revokedAt: new Date("2026-11-30T12:00:00Z") }, when);
     expect(view.status.label).toBe("Disconnected: access revoked");
-    expect(view.problem).toContain("Mon, 30 Nov 2026 12:00:00 GMT");
+    // When, as the user's locale and time zone show it (the page's formatter), not the server's.
+    expect(view.problem).toContain("on <2026-11-30T12:00:00.000Z>");
     expect(view.action).toBe("Reconnect Google (Gmail)");
   });
 
   it("missing scope: names gmail.modify and offers to reconnect; connected and unconfigured offer nothing", () => {
-    const missing = gmailConnectionView(true, { state: "missing_scope", revokedAt: null });
+    const missing = gmailConnectionView(true, { state: "missing_scope", revokedAt: null }, when);
     expect(missing.problem).toContain("gmail.modify");
     expect(missing.action).toBe("Reconnect Google (Gmail)");
-    expect(gmailConnectionView(true, { state: "connected", revokedAt: null })).toMatchObject({
+    expect(gmailConnectionView(true, { state: "connected", revokedAt: null }, when)).toMatchObject({
       problem: null,
       action: null,
     });
-    expect(gmailConnectionView(false, { state: "connected", revokedAt: null }).status.label).toBe("Not configured");
-    expect(gmailConnectionView(true, { state: "not_linked", revokedAt: null }).action).toBe("Connect Google (Gmail)");
+    expect(gmailConnectionView(false, { state: "connected", revokedAt: null }, when).status.label).toBe(
+      "Not available",
+    );
+    expect(gmailConnectionView(true, { state: "not_linked", revokedAt: null }, when).action).toBe(
+      "Connect Google (Gmail)",
+    );
   });
 });

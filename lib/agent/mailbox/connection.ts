@@ -45,9 +45,16 @@ export interface GmailConnectionView {
   action: string | null;
 }
 
-/** What Settings → Gmail shows for a connection (`configured`: Google sign-in is set up on the server). */
-export function gmailConnectionView(configured: boolean, connection: GmailConnection): GmailConnectionView {
-  if (!configured) return { status: { label: "Not configured", tone: "outline" }, problem: null, action: null };
+/**
+ * What Settings → Gmail shows for a connection (`configured`: Google sign-in is set up on the server;
+ * `formatWhen`: a moment as the user reads it, in their locale and time zone).
+ */
+export function gmailConnectionView(
+  configured: boolean,
+  connection: GmailConnection,
+  formatWhen: (moment: Date) => string,
+): GmailConnectionView {
+  if (!configured) return { status: { label: "Not available", tone: "outline" }, problem: null, action: null };
   switch (connection.state) {
     case "connected":
       return { status: { label: "Connected", tone: "success" }, problem: null, action: null };
@@ -55,7 +62,7 @@ export function gmailConnectionView(configured: boolean, connection: GmailConnec
       return {
         status: { label: "Disconnected: access revoked", tone: "warning" },
         problem:
-          `Google stopped accepting Lifeline's access to your Gmail${connection.revokedAt ? ` on ${connection.revokedAt.toUTCString()}` : ""} ` +
+          `Google stopped accepting Lifeline's access to your Gmail${connection.revokedAt ? ` on ${formatWhen(connection.revokedAt)}` : ""} ` +
           "(it was revoked in your Google account, or the grant expired), so Lifeline removed its tokens. Reconnect to use your Gmail again.",
         action: "Reconnect Google (Gmail)",
       };

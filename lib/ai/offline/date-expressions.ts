@@ -3,7 +3,15 @@
  * "Dec 5", "2026-12-04") against a current date. All arithmetic is on calendar dates in UTC,
  * so the result never depends on the server's time zone.
  */
-import { DAY_MS, MONTH_SOURCE as MONTH, monthIndex, validUtcDate, WEEKDAYS } from "@/core/calendar";
+import {
+  DAY_MS,
+  daysToWeekday,
+  MONTH_SOURCE as MONTH,
+  monthIndex,
+  validUtcDate,
+  WEEKDAYS,
+  type WeekdayModifier,
+} from "@/core/calendar";
 
 const DAY = "(?:[12]\\d|3[01]|0?[1-9])(?:st|nd|rd|th)?";
 /** Full weekday names only: abbreviations such as "sun" or "sat" are ordinary words too often. */
@@ -63,6 +71,10 @@ function weekdayIndex(word: string): number {
   return WEEKDAYS.findIndex((day) => day.startsWith(word.slice(0, 3)));
 }
 
+function modifierOf(word: string | undefined): WeekdayModifier {
+  return word === "this" || word === "next" ? word : undefined;
+}
+
 /** A month and day without a year: this year's, or next year's if this year's has passed. */
 function nextMonthDay(today: Date, month: number, day: number, year: number | undefined): Date | undefined {
   if (year !== undefined) return validUtcDate(year, month, day);
@@ -72,9 +84,8 @@ function nextMonthDay(today: Date, month: number, day: number, year: number | un
 
 /**
  * Resolves `expression` (one of DATE_EXPRESSION_SOURCE) against `currentDate` (YYYY-MM-DD) to a
- * YYYY-MM-DD date, or undefined when it is not a supported or valid date.
- * A weekday means its next occurrence strictly after today ("Friday" said on a Friday is a week later);
- * "this"/"next" do not change that.
+ * YYYY-MM-DD date, or undefined when it is not a supported or valid date. Weekdays follow
+ * `daysToWeekday` (docs/extraction.md § Dates).
  */
 export function resolveDateExpression(expression: string, currentDate: string): string | undefined {
   const today = parseIsoDate(currentDate);
@@ -98,19 +109,18 @@ export function resolveDateExpression(expression: string, currentDate: string): 
       return addDays(today, relative[2] === "week" ? count * 7 : count);
     }
 
-    // "a week on Friday", "two weeks from Tuesday": the weekday's next occurrence, then the weeks.
-    const weeksOn = new RegExp(`^(\\S+) weeks? (?:on|from) (?:(?:this|next) )?(${WEEKDAY})$`).exec(text);
+    // "a week on Friday", "two weeks from next Tuesday": the weekday as below, then the weeks.
+    const weeksOn = new RegExp(`^(\\S+) weeks? (?:on|from) (?:(this|next) )?(${WEEKDAY})$`).exec(text);
     if (weeksOn) {
       const count = NUMBER_WORDS[weeksOn[1] ?? ""] ?? Number(weeksOn[1]);
-      const target = weekdayIndex(weeksOn[2] ?? "");
-      return addDays(today, ((target - today.getUTCDay() + 7) % 7 || 7) + count * 7);
+      const target = weekdayIndex(weeksOn[3] ?? "");
+      return addDays(today, daysToWeekday(today.getUTCDay(), target, modifierOf(weeksOn[2])) + count * 7);
     }
 
-    const weekday = new RegExp(`^(?:(?:this|next|on) )?(${WEEKDAY})$`).exec(text);
+    const weekday = new RegExp(`^(?:(this|next|on) )?(${WEEKDAY})$`).exec(text);
     if (weekday) {
-      const target = weekdayIndex(weekday[1] ?? "");
-      const ahead = (target - today.getUTCDay() + 7) % 7 || 7;
-      return addDays(today, ahead);
+      const target = weekdayIndex(weekday[2] ?? "");
+      return addDays(today, daysToWeekday(today.getUTCDay(), target, modifierOf(weekday[1])));
     }
 
     const monthFirst = new RegExp(`^(${MONTH}) (\\d{1,2})(?:st|nd|rd|th)?(?:,? (\\d{4}))?$`).exec(text);

@@ -37,6 +37,8 @@ describe("extractMemoriesOffline", () => {
 
   it.each([
     ["remind me to call mom by Friday", "Needs to call mom by 2026-12-04", "2026-12-04"],
+    // "next Friday" is the Friday of next week (docs/extraction.md § Dates), not the nearest one.
+    ["remind me to call the plumber by next Friday", "Needs to call the plumber by 2026-12-11", "2026-12-11"],
     ["Can you remind me to pay rent on Dec. 5?", "Needs to pay rent by 2026-12-05", "2026-12-05"],
     ["Please remind me to water the plants tomorrow", "Needs to water the plants by 2026-12-01", "2026-12-01"],
     ["I need to submit my report by 2026-12-15", "Needs to submit report by 2026-12-15", "2026-12-15"],

@@ -65,7 +65,7 @@ describe("extractMemories", () => {
     const [call] = model.doGenerateCalls;
     expect(call?.responseFormat).toMatchObject({ type: "json", name: EXTRACTION_OUTPUT_NAME });
     expect(call?.temperature).toBe(0.1);
-    expect(call && promptText(call)).toMatch(/^Current date: 2025-06-02$/m);
+    expect(call && promptText(call)).toMatch(/^Current date: 2025-06-02 \(Monday\)$/m);
   });
 
   it("runs end to end on the offline model: user statements only, never the assistant's suggestion", async () => {

@@ -20,7 +20,7 @@ const input = {
 describe("buildExtractionPrompt", () => {
   it("wraps each piece in its delimiter, after the current date", () => {
     const { system, prompt } = buildExtractionPrompt(input);
-    expect(prompt).toMatch(/^Current date: 2026-11-30\n/);
+    expect(prompt).toMatch(/^Current date: 2026-11-30 \(Monday\)\n/);
     expect(prompt).toContain(
       "<previous_messages>\nuser: Hi!\n\nassistant: Hello! How can I help?\n</previous_messages>",
     );
@@ -28,6 +28,18 @@ describe("buildExtractionPrompt", () => {
     expect(prompt).toContain(`<assistant_message>\n${input.assistantMessage}\n</assistant_message>`);
     expect(system).toMatch(/zero memories is a valid/i);
     expect(system).toMatch(/never facts about the user/i);
+  });
+
+  it("states today's weekday and what each weekday name means today, by the rule of docs/extraction.md § Dates", () => {
+    // Tuesday 1 December 2026: the day "next Friday" was once saved as the 4th.
+    const { system, prompt } = buildExtractionPrompt({ ...input, currentDate: "2026-12-01" });
+    expect(prompt).toMatch(/^Current date: 2026-12-01 \(Tuesday\)$/m);
+    expect(prompt).toContain("Friday = 2026-12-04, this Friday = 2026-12-04, next Friday = 2026-12-11");
+    expect(prompt).toContain("Tuesday = 2026-12-08, this Tuesday = 2026-12-01, next Tuesday = 2026-12-08");
+    expect(prompt).toContain("Monday = 2026-12-07, this Monday = 2026-12-07, next Monday = 2026-12-07");
+    expect(prompt).toContain("Sunday = 2026-12-06, this Sunday = 2026-12-06, next Sunday = 2026-12-13");
+    expect(system).toContain('"next Friday" is the Friday of next week');
+    expect(parseExtractionPrompt(prompt)?.currentDate).toBe("2026-12-01");
   });
 
   it("says so when there are no previous messages, and names the user when known", () => {

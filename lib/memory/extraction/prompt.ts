@@ -10,6 +10,8 @@
 
 export type ConversationRole = "user" | "assistant";
 
+import { DAY_MS, daysToWeekday, WEEKDAYS } from "@/core/calendar";
+
 export interface ConversationMessage {
   role: ConversationRole;
   content: string;
@@ -39,6 +41,7 @@ export interface ParsedExtractionPrompt {
 const DELIMITER_TAGS = ["previous_messages", "user_message", "assistant_message", "conversation"] as const;
 const DELIMITER_TAG_PATTERN = new RegExp(`<(/?)(${DELIMITER_TAGS.join("|")})>`, "gi");
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const WEEKDAY_NAMES = WEEKDAYS.map((day) => `${day[0]?.toUpperCase()}${day.slice(1)}`);
 
 function defang(text: string): string {
   return text.replace(DELIMITER_TAG_PATTERN, "‹$1$2›");
@@ -79,9 +82,31 @@ Fields:
 - importance (0–1): 0.9–1.0 for health and safety (allergies, medication) and hard deadlines; 0.6–0.8 for identity, relationships, job, home and long-term goals; 0.3–0.5 for everyday preferences and context. If something would be below 0.3, leave it out.
 - confidence (0–1): 1.0 when stated outright, lower when hedged ("I think I might…") or only implied.
 - isActionable: true only when the user has something to do (a task, reminder or commitment); such memories normally have type "actionable".
-- deadline: the due date as YYYY-MM-DD, or null. Resolve relative dates against the current date given in the prompt: "today", "tomorrow", "Friday" (the next Friday after today), "next week", "December 5" (this year, or next year if that date has passed). Never leave a relative expression in the deadline.
+- deadline: the due date as YYYY-MM-DD, or null. Resolve relative dates against the current date and weekday given in the prompt (the user's own calendar): "today", "tomorrow", "December 5" (this year, or next year if that date has passed). Weekdays, with weeks running Monday to Sunday: "Friday" or "on Friday" is the nearest Friday after today; "this Friday" is the nearest Friday from today on, today included; "next Friday" is the Friday of next week — said on Tuesday 2026-12-01, "next Friday" is 2026-12-11, not 2026-12-04. The prompt lists what each weekday means today. Never leave a relative expression in the deadline.
 - tags: up to 5 short lowercase keywords, e.g. "family", "food", "work".
 - evidence: one or more short verbatim quotes that support the memory, each tagged with the role of the message it was copied from ("user" or "assistant"). Every memory needs at least one quote from the user's message.`;
+
+function weekdayOf(isoDate: string): number {
+  return new Date(`${isoDate}T00:00:00Z`).getUTCDay();
+}
+
+/**
+ * What each weekday name means today, computed by the rule the offline extractor follows
+ * (core/calendar `daysToWeekday`), so a real model is given the dates rather than left to guess:
+ * "Weekdays from today: Friday = 2026-12-04, this Friday = 2026-12-04, next Friday = 2026-12-11; …".
+ */
+export function weekdayTable(currentDate: string): string {
+  const today = new Date(`${currentDate}T00:00:00Z`);
+  const on = (days: number) => new Date(today.getTime() + days * DAY_MS).toISOString().slice(0, 10);
+  // Monday first, the week the rule counts in.
+  const order = [1, 2, 3, 4, 5, 6, 0];
+  const lines = order.map((to) => {
+    const name = WEEKDAY_NAMES[to];
+    const from = today.getUTCDay();
+    return `${name} = ${on(daysToWeekday(from, to, undefined))}, this ${name} = ${on(daysToWeekday(from, to, "this"))}, next ${name} = ${on(daysToWeekday(from, to, "next"))}`;
+  });
+  return `Weekdays from today:\n${lines.join("\n")}`;
+}
 
 /** The prompt for extracting memories from the newest exchange of a conversation. */
 export function buildExtractionPrompt(input: ExtractionPromptInput): BuiltPrompt {
@@ -91,7 +116,8 @@ export function buildExtractionPrompt(input: ExtractionPromptInput): BuiltPrompt
   const userLine = input.userName?.trim() ? `The user's name is ${defang(input.userName.trim())}.\n` : "";
   const previous = input.previousMessages.length > 0 ? transcript(input.previousMessages) : "(none)";
   const prompt = [
-    `Current date: ${input.currentDate}`,
+    `Current date: ${input.currentDate} (${WEEKDAY_NAMES[weekdayOf(input.currentDate)]})`,
+    weekdayTable(input.currentDate),
     `${userLine}Extract the memories worth keeping from the user's newest message, following the rules.`,
     block("previous_messages", previous),
     block("user_message", defang(input.userMessage.trim())),
@@ -102,7 +128,7 @@ export function buildExtractionPrompt(input: ExtractionPromptInput): BuiltPrompt
 
 /** Recovers the pieces of a prompt made by {@link buildExtractionPrompt}; undefined if it is not one. */
 export function parseExtractionPrompt(prompt: string): ParsedExtractionPrompt | undefined {
-  const currentDate = /^Current date: (\d{4}-\d{2}-\d{2})$/m.exec(prompt)?.[1];
+  const currentDate = /^Current date: (\d{4}-\d{2}-\d{2})(?: \(\w+\))?$/m.exec(prompt)?.[1];
   const userMessage = readBlock(prompt, "user_message");
   const assistantMessage = readBlock(prompt, "assistant_message");
   if (currentDate === undefined || userMessage === undefined || assistantMessage === undefined) return undefined;

@@ -1,12 +1,14 @@
 import { ThumbsDownIcon, ThumbsUpIcon } from "lucide-react";
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { PageHeader } from "@/components/page-header";
 import { getDb } from "@/db/client";
 import { listRatedAnswers } from "@/db/queries/ratings";
+import { getAccount } from "@/db/queries/users";
 import { requireServerSession } from "@/lib/auth/server";
 import { cn } from "@/lib/ui/cn";
-import { formatDateTime } from "@/lib/ui/format";
+import { dateContext, formatDateTime } from "@/lib/ui/format";
 import { plainSnippet } from "@/lib/ui/plain-snippet";
 import { ratingFilter } from "@/lib/validation/ratings";
 
@@ -27,7 +29,12 @@ export default async function RatedAnswersPage({ searchParams }: { searchParams:
   const raw = await searchParams;
   const parsed = ratingFilter.safeParse({ rating: typeof raw.rating === "string" ? raw.rating : undefined });
   const rating = parsed.success ? parsed.data.rating : undefined;
-  const answers = await listRatedAnswers(await getDb(), { userId: session.id, rating });
+  const db = await getDb();
+  const [answers, account] = await Promise.all([
+    listRatedAnswers(db, { userId: session.id, rating }),
+    getAccount(db, { userId: session.id }),
+  ]);
+  const dates = dateContext((await headers()).get("accept-language"), account.timeZone);
 
   return (
     <div className="mx-auto w-full max-w-3xl space-y-5 px-4 py-8 sm:px-6">
@@ -77,7 +84,7 @@ export default async function RatedAnswersPage({ searchParams }: { searchParams:
                 <span className="min-w-0 truncate">In chat {answer.conversationTitle}</span>
                 <span aria-hidden="true">·</span>
                 <time dateTime={answer.updatedAt.toISOString()} className="shrink-0">
-                  {formatDateTime(answer.updatedAt)}
+                  {formatDateTime(answer.updatedAt, dates)}
                 </time>
               </div>
               <p className="mt-1.5 line-clamp-3">{plainSnippet(answer.excerpt)}</p>

@@ -1,5 +1,6 @@
 import { ArrowLeftIcon, CircleAlertIcon, ThumbsDownIcon, ThumbsUpIcon } from "lucide-react";
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
@@ -15,9 +16,10 @@ import { ScrollToHash } from "@/components/scroll-to-hash";
 import { SectionCard } from "@/components/section-card";
 import { Badge } from "@/components/ui/badge";
 import { getDb } from "@/db/client";
+import { getAccount } from "@/db/queries/users";
 import { requireServerSession } from "@/lib/auth/server";
 import { type DebugView, getDebugPageData } from "@/lib/chat/debug-view";
-import { formatBytes, formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
+import { dateContext, formatBytes, formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
 import { jsonify } from "@/lib/ui/json";
 import { MODE_LABELS } from "@/lib/ui/modes";
 
@@ -88,6 +90,8 @@ export default async function DebugPage({ params }: { params: Params }) {
   const data = await getDebugPageData(await getDb(), { userId: session.id, messageId: id });
   if (!data) notFound();
   const { view, extraction } = data;
+  const account = await getAccount(await getDb(), { userId: session.id });
+  const dates = dateContext((await headers()).get("accept-language"), account.timeZone);
 
   const trace = view.trace;
   // The model calls, each with the tool calls that followed it (memory tools in the trace; an
@@ -109,7 +113,7 @@ export default async function DebugPage({ params }: { params: Params }) {
       </Link>
       <PageHeader
         title="Why the assistant said this"
-        description={`What the model received, which memories were considered and why, and what Lifeline learned — answer of ${formatDateTime(view.createdAt)}.`}
+        description={`What the model received, which memories were considered and why, and what Lifeline learned — answer of ${formatDateTime(view.createdAt, dates)}.`}
       />
 
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
@@ -156,7 +160,7 @@ export default async function DebugPage({ params }: { params: Params }) {
           )}
           <span>
             <span className="font-medium">You rated this answer {view.rating.rating === "up" ? "good" : "bad"}</span>{" "}
-            <span className="text-muted-foreground">({formatDateTime(view.rating.updatedAt)})</span>
+            <span className="text-muted-foreground">({formatDateTime(view.rating.updatedAt, dates)})</span>
             {view.rating.reason ? (
               <>
                 : <q className="whitespace-pre-wrap">{view.rating.reason}</q>
@@ -307,7 +311,11 @@ export default async function DebugPage({ params }: { params: Params }) {
         title="What Lifeline learned"
         description="The memory extraction that read this question and answer, after the answer was sent."
       >
-        <ExtractionPanel extraction={extraction ? jsonify(extraction) : null} messageId={view.messageId} />
+        <ExtractionPanel
+          extraction={extraction ? jsonify(extraction) : null}
+          messageId={view.messageId}
+          dates={dates}
+        />
       </SectionCard>
     </div>
   );
