@@ -5,11 +5,11 @@
  * this slice. The full set runs with `npm run eval -- --extraction`.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/db/client";
+import { describe, expect, it } from "vitest";
 import { users } from "@/db/schema";
 import { createAiRegistry } from "@/lib/ai/registry";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
+import { useTestDatabase } from "@/tests/test-database";
 import { EXTRACTION_DATASET } from "./cli";
 import { EXTRACTION_TARGETS, evaluateExtraction, formatExtractionReport } from "./extraction";
 import { loadExtractionDataset } from "./extraction-dataset";
@@ -43,14 +43,7 @@ const SLICE = [
 ];
 
 describe.each(DB_KINDS)("npm run eval -- --extraction on %s", (kind) => {
-  let database: Database;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   it("meets the targets on a slice of the judged set, through the real job", async () => {
     const registry = createAiRegistry({});
