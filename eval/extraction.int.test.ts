@@ -79,7 +79,6 @@ describe.each(DB_KINDS)("npm run eval -- --extraction on %s", (kind) => {
     const moved = report.perCase.find((c) => c.id === "move-from-to");
     expect(moved?.decision).toMatchObject({ action: "supersede", ok: true, actual: "supersede (superseded)" });
     expect(moved?.candidates.map((c) => c.content)).toEqual(["Lives in Porto"]);
-    // Every evaluation user is gone.
     expect(await database.db.select({ id: users.id }).from(users)).toEqual([]);
   });
 });

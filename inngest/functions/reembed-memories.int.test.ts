@@ -102,7 +102,6 @@ describe.each(DB_KINDS)("reembed-memories (Inngest) on %s", (kind) => {
       .where(eq(memories.id, current ?? ""));
     expect(kept?.embedding?.[3]).toBe(1);
 
-    // A second run finds nothing.
     const again = await engine(db).execute({ events: requested(offline.model) });
     expect(again.result).toMatchObject({ status: "done", waiting: 0, batches: 0, reembedded: 0 });
   });
