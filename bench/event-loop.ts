@@ -44,7 +44,6 @@ export interface HealthUnderLoad {
   p50: number;
   p95: number;
   max: number;
-  /** How long the whole load took. */
   loadMs: number;
 }
 

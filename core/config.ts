@@ -68,7 +68,7 @@ export const retrievalStrategies = {
     strategy: "hybrid",
     similarityThreshold: 0.3,
     /**
-     * Measured with `npm run eval` (docs/evaluation.md, "Calibration"). The offline embedders'
+     * Measured with `npm run eval` (docs/evaluation.md, "Thresholds per embedder"). The offline embedders'
      * similarities of related texts are low, so 0.3 loses answers: hash-ngram-v1 (0.1–0.4) left
      * 30% of the judged set's answerable questions with no memory; at 0.1 none is lost there.
      * wordvec-glove-v2 (the default) centres its word vectors, so unrelated texts sit near 0: at

@@ -128,7 +128,6 @@ const schema = z.object({
 export type Env = z.output<typeof schema>;
 export type EnvName = keyof Env;
 
-/** Every variable Lifeline reads. */
 export const ENV_NAMES = Object.keys(schema.shape) as EnvName[];
 
 /** A configuration Lifeline refuses: each problem names its variable. */

@@ -59,7 +59,6 @@ export class AppError extends Error {
   }
 }
 
-/** The HTTP status of an error code: the part before ":" decides. */
 export function statusOf(code: ErrorCode): number {
   const kind = code.split(":")[0];
   switch (kind) {
@@ -98,7 +97,6 @@ export function notFound(resource: Resource): AppError {
   return new AppError(`not_found:${resource}`, `${label} not found`);
 }
 
-/** A 400 naming the offending fields. */
 export function badRequest(fields: FieldErrors, message?: string): AppError {
   const first = Object.entries(fields)[0];
   return new AppError("bad_request", message ?? (first ? `${first[0]}: ${first[1]}` : "Invalid request"), { fields });

@@ -13,9 +13,7 @@ export interface ModelCapabilities {
   reasoning: boolean;
   /** Whether a temperature other than the default is accepted (false: none is sent). */
   temperature: boolean;
-  /** The role of the instructions message. */
   systemRole: "system" | "developer";
-  /** The request field of the output limit. */
   maxTokensParameter: "max_tokens" | "max_completion_tokens";
 }
 

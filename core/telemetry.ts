@@ -12,7 +12,6 @@ import { type Attributes, type Span, SpanStatusCode, trace } from "@opentelemetr
 
 export type { Span };
 
-/** Lifeline's tracer (the registered provider's, or the API's no-op one). */
 export function tracer() {
   return trace.getTracer("lifeline");
 }

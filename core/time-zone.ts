@@ -1,6 +1,5 @@
 /** Time zones: IANA names ("Europe/Paris") as Intl knows them, and calendar dates in one. */
 
-/** True when `name` is a time zone Intl can format dates in. */
 export function isTimeZone(name: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: name });

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import { Client } from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { cosineSimilarity } from "@/lib/memory/retrieval/score";
 import { createTestDatabase, DB_KINDS, TEST_DATABASE_URL } from "@/tests/db";
-import { type Database, selectRows } from "./client";
+import { useTestDatabase } from "@/tests/test-database";
+import { selectRows } from "./client";
 import { memories, users } from "./schema";
 
 /** A unit vector pointing mostly along axis `i`, tilted towards axis `j` by `tilt`. */
@@ -16,14 +17,7 @@ function axisVector(i: number, j: number, tilt: number): number[] {
 }
 
 describe.each(DB_KINDS)("database on %s", (kind) => {
-  let database: Database;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   it("applies every migration, with pgvector and all tables", async () => {
     const ext = await database.query<{ extversion: string }>(

@@ -14,7 +14,6 @@ export interface CalibrationRow {
   threshold: number;
   /** Answerable queries for which no memory passes the threshold. */
   emptyShare: number;
-  /** hit@5 of the strategy at this threshold. */
   hit5: number;
   /** Queries with nothing relevant for which no memory passes (the right outcome); null: none in the data. */
   noAnswerEmptyShare: number | null;
@@ -25,7 +24,6 @@ export interface CalibrationRow {
   unrelatedPassShare: number | null;
 }
 
-/** Percentiles of a set of cosine similarities. */
 export interface SimilarityPercentiles {
   pairs: number;
   p5: number;

@@ -160,7 +160,6 @@ export function datasetFromJson(json: unknown, source: string, now: Date): EvalD
   };
 }
 
-/** Reads and validates a dataset file (see `datasetFileSchema`). */
 export async function loadDatasetFile(filePath: string, now: Date): Promise<EvalDataset> {
   let text: string;
   try {

@@ -4,12 +4,12 @@
  * The full runs (LoCoMo: minutes) stay out of the suite; see docs/evaluation.md.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_RETRIEVAL_STRATEGY } from "@/core/config";
-import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { createAiRegistry } from "@/lib/ai/registry";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
+import { useTestDatabase } from "@/tests/test-database";
 import { PROJECT_DATASET } from "./cli";
 import { loadDatasetFile } from "./dataset";
 import { evaluate } from "./evaluate";
@@ -17,14 +17,7 @@ import { formatDatasetReport, svgChart } from "./report";
 import { STRATEGY_NAMES } from "./strategies";
 
 describe.each(DB_KINDS)("npm run eval on %s", (kind) => {
-  let database: Database;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   it("runs the judged set through every strategy, scores it and cleans up", async () => {
     const registry = createAiRegistry({});

@@ -5,11 +5,11 @@
  * this slice. The full set runs with `npm run eval -- --extraction`.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/db/client";
+import { describe, expect, it } from "vitest";
 import { users } from "@/db/schema";
 import { createAiRegistry } from "@/lib/ai/registry";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
+import { useTestDatabase } from "@/tests/test-database";
 import { EXTRACTION_DATASET } from "./cli";
 import { EXTRACTION_TARGETS, evaluateExtraction, formatExtractionReport } from "./extraction";
 import { loadExtractionDataset } from "./extraction-dataset";
@@ -43,14 +43,7 @@ const SLICE = [
 ];
 
 describe.each(DB_KINDS)("npm run eval -- --extraction on %s", (kind) => {
-  let database: Database;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   it("meets the targets on a slice of the judged set, through the real job", async () => {
     const registry = createAiRegistry({});
@@ -86,7 +79,6 @@ describe.each(DB_KINDS)("npm run eval -- --extraction on %s", (kind) => {
     const moved = report.perCase.find((c) => c.id === "move-from-to");
     expect(moved?.decision).toMatchObject({ action: "supersede", ok: true, actual: "supersede (superseded)" });
     expect(moved?.candidates.map((c) => c.content)).toEqual(["Lives in Porto"]);
-    // Every evaluation user is gone.
     expect(await database.db.select({ id: users.id }).from(users)).toEqual([]);
   });
 });

@@ -93,7 +93,6 @@ const directSteps = (record: Map<string, unknown>): JobSteps => ({
   retryAt: () => null,
 });
 
-/** Runs one case through the job and scores it. */
 export async function runExtractionCase(
   db: Db,
   deps: ExtractionEvalDeps,

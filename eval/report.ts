@@ -84,7 +84,6 @@ export function textTable(header: readonly string[], rows: readonly (readonly st
 
 const metricCells = (a: Aggregate) => [num(a.hit5), num(a.hit8), num(a.recall5), num(a.mrr), num(a.ndcg5)];
 
-/** The similarity distributions as a table of percentiles. */
 export function formatSimilarities(d: SimilarityDistribution): string {
   const rows: [string, SimilarityPercentiles | null][] = [
     ["relevant (query, judged memory)", d.relevant],

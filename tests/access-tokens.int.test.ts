@@ -9,12 +9,12 @@ import { createHash } from "node:crypto";
 import { eq, like, or } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessTokenConfig } from "@/core/config";
-import type { Database, Db } from "@/db/client";
 import { accessTokens, rateLimits } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/limits/rate-limit";
-import { createTestDatabase, DB_KINDS } from "./db";
+import { DB_KINDS } from "./db";
 import { HttpClient, registerAndSignIn } from "./http-client";
 import { startTestServer, type TestServer } from "./http-server";
+import { useTestDatabase } from "./test-database";
 
 process.env.AUTH_SECRET = "access-token-test-secret-0123456789abcdef";
 
@@ -31,20 +31,16 @@ interface Created {
 }
 
 describe.each(DB_KINDS)("access tokens on %s", (kind) => {
-  let database: Database;
-  let db: Db;
+  const database = useTestDatabase(kind);
   let server: TestServer;
   let ada: Awaited<ReturnType<typeof registerAndSignIn>>;
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
     server = await startTestServer({ database });
     ada = await registerAndSignIn(server.url, "ada");
   });
   afterAll(async () => {
     await server?.close();
-    await database?.close();
   });
 
   const create = async (body: Record<string, unknown>, client = ada.client) => {
@@ -63,7 +59,7 @@ describe.each(DB_KINDS)("access tokens on %s", (kind) => {
   it("is shown once and stored only as its SHA-256", async () => {
     const { token, secret } = await create({ name: "Claude Desktop", scope: "read", expiresInDays: 30 });
     expect(secret).toMatch(/^llt_[A-Za-z0-9_-]{43}$/);
-    const [row] = await db.select().from(accessTokens).where(eq(accessTokens.id, token.id));
+    const [row] = await database.db.select().from(accessTokens).where(eq(accessTokens.id, token.id));
     expect(row?.tokenHash).toBe(createHash("sha256").update(secret).digest("hex"));
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(JSON.stringify(await list())).not.toContain(secret);
@@ -147,7 +143,7 @@ describe.each(DB_KINDS)("access tokens on %s", (kind) => {
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
       // The session is not an access token: its requests are not limited by these.
       expect((await dave.client.request("GET", "/api/memories")).status).toBe(200);
-      const keys = await db
+      const keys = await database.db
         .select({ key: rateLimits.key, count: rateLimits.count })
         .from(rateLimits)
         .where(

@@ -6,6 +6,7 @@
  *
  * Production sources only: tests, e2e, eval and scripts may import anything.
  */
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -163,5 +164,47 @@ describe("one validated configuration", () => {
       expect(READS_ENV.test(source), source).toBe(true);
     }
     expect(READS_ENV.test("env().DATABASE_URL")).toBe(false);
+  });
+});
+
+describe("docs/architecture.md's map has one line per folder", () => {
+  /** The depth the map covers: every top-level folder, lib/* and lib/memory/* (dot-folders are tooling). */
+  const MAPPED_PARENTS = ["", "lib/", "lib/memory/"];
+
+  /** Folders holding a file git tracks or would track: build output and local data (.gitignore) never count. */
+  function treeFolders(): string[] {
+    const tracked = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    }).split("\0");
+    const folders = new Set<string>();
+    for (const file of tracked) {
+      const parts = file.split("/");
+      for (let depth = 1; depth < parts.length; depth++) folders.add(parts.slice(0, depth).join("/"));
+    }
+    return [...folders].filter((folder) => {
+      if (folder.startsWith(".")) return false;
+      const parent = folder.slice(0, folder.lastIndexOf("/") + 1);
+      return MAPPED_PARENTS.includes(parent);
+    });
+  }
+
+  /** The first cell of each row of the table under "## Map", without its backticks and trailing slash. */
+  function mapFolders(): string[] {
+    const doc = readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
+    const section = doc.split(/^## /m).find((part) => part.startsWith("Map\n")) ?? "";
+    return [...section.matchAll(/^\| `([^`]+)\/` \|/gm)].map((m) => m[1] as string);
+  }
+
+  it("every folder of the tree has a line, and every line names a folder", () => {
+    const tree = treeFolders();
+    const map = mapFolders();
+    expect(map.length, "docs/architecture.md has no folder table under '## Map'").toBeGreaterThan(0);
+    expect(tree.filter((folder) => !map.includes(folder)).map((folder) => `${folder}/ has no line in the map`)).toEqual(
+      [],
+    );
+    expect(
+      map.filter((folder) => !tree.includes(folder)).map((folder) => `${folder}/ is in the map but not in the tree`),
+    ).toEqual([]);
   });
 });

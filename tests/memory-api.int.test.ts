@@ -6,7 +6,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { thresholdFor } from "@/core/config";
-import type { Database, Db } from "@/db/client";
 import { createExtraction } from "@/db/queries/extractions";
 import { memories, memoryEvents, memoryExtractions } from "@/db/schema";
 import { embedWordVec } from "@/lib/ai/offline/wordvec-embedder";
@@ -14,9 +13,10 @@ import { enqueueExtraction } from "@/lib/jobs/extraction-queue";
 import { memoryEmbeddingText } from "@/lib/memory/store/memory-store";
 import { getInProcessRunner, processDispatcher } from "@/lib/runtime";
 import { createConversation, createPair } from "@/tests/fixtures/jobs";
-import { createTestDatabase, DB_KINDS } from "./db";
+import { DB_KINDS } from "./db";
 import { type HttpClient, registerAndSignIn } from "./http-client";
 import { startTestServer, type TestServer } from "./http-server";
+import { useTestDatabase } from "./test-database";
 
 process.env.AUTH_SECRET = "memory-api-test-secret-0123456789abcdef";
 
@@ -27,15 +27,12 @@ const distance = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length ? Math.max(...a.map((x, i) => Math.abs(x - (b[i] ?? 0)))) : Number.POSITIVE_INFINITY;
 
 describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
-  let database: Database;
-  let db: Db;
+  const database = useTestDatabase(kind);
   let server: TestServer;
   let ada: { id: string; client: HttpClient };
   let bob: { id: string; client: HttpClient };
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
     server = await startTestServer({ database });
     ada = await registerAndSignIn(server.url, "ada");
     bob = await registerAndSignIn(server.url, "bob");
@@ -43,28 +40,31 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
   afterAll(async () => {
     await getInProcessRunner().idle();
     await server?.close();
-    await database?.close();
   });
 
   /** An exchange of ada's, extracted in-process like after a chat answer. */
   async function exchange(userText: string, assistantText = "Noted.") {
-    const conversationId = await createConversation(db, ada.id);
-    const pair = await createPair(db, { userId: ada.id, conversationId }, userText, assistantText);
-    const { extractionId } = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, processDispatcher());
+    const conversationId = await createConversation(database.db, ada.id);
+    const pair = await createPair(database.db, { userId: ada.id, conversationId }, userText, assistantText);
+    const { extractionId } = await enqueueExtraction(
+      database.db,
+      { ...pair, memoryEnabled: true },
+      processDispatcher(),
+    );
     await getInProcessRunner().idle();
     return { ...pair, extractionId };
   }
   const memoryRow = async (id: string) => {
-    const [row] = await db.select().from(memories).where(eq(memories.id, id));
+    const [row] = await database.db.select().from(memories).where(eq(memories.id, id));
     if (!row) throw new Error("memory row vanished");
     return row;
   };
   const eventsOf = (id: string) =>
-    db.select().from(memoryEvents).where(eq(memoryEvents.memoryId, id)).orderBy(asc(memoryEvents.createdAt));
+    database.db.select().from(memoryEvents).where(eq(memoryEvents.memoryId, id)).orderBy(asc(memoryEvents.createdAt));
   const snapshot = async () => ({
-    memories: await db.select().from(memories).orderBy(asc(memories.id)),
-    events: await db.select().from(memoryEvents).orderBy(asc(memoryEvents.id)),
-    extractions: await db.select().from(memoryExtractions).orderBy(asc(memoryExtractions.id)),
+    memories: await database.db.select().from(memories).orderBy(asc(memories.id)),
+    events: await database.db.select().from(memoryEvents).orderBy(asc(memoryEvents.id)),
+    extractions: await database.db.select().from(memoryExtractions).orderBy(asc(memoryExtractions.id)),
   });
 
   describe("GET /api/memories search", () => {
@@ -132,10 +132,10 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
 
   describe("POST /api/messages/:id/extraction/retry", () => {
     it("re-runs a failed extraction; anything not failed is 409; another user's is 404 and changes nothing", async () => {
-      const conversationId = await createConversation(db, ada.id);
-      const pair = await createPair(db, { userId: ada.id, conversationId }, "My dog's name is Rex", "Hi Rex!");
-      const { extraction } = await createExtraction(db, { ...pair, status: "queued", runner: "in-process" });
-      await db
+      const conversationId = await createConversation(database.db, ada.id);
+      const pair = await createPair(database.db, { userId: ada.id, conversationId }, "My dog's name is Rex", "Hi Rex!");
+      const { extraction } = await createExtraction(database.db, { ...pair, status: "queued", runner: "in-process" });
+      await database.db
         .update(memoryExtractions)
         .set({ status: "failed", attempts: 5, lastError: "extract: timeout" })
         .where(eq(memoryExtractions.id, extraction.id));
@@ -169,7 +169,7 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
   describe("/api/memories/:id", () => {
     it("PATCH edits, re-embeds a new text, sets edited_at and records the user's update", async () => {
       const pair = await exchange("My favorite color is green");
-      const [memory] = await db
+      const [memory] = await database.db
         .select()
         .from(memories)
         .where(eq(memories.sourceAssistantMessageId, pair.assistantMessageId));
@@ -211,7 +211,7 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
 
     it("PATCH rejects an empty, unknown or out-of-range change with 400, and another user's memory with 404", async () => {
       const pair = await exchange("I live in Bergen");
-      const [memory] = await db
+      const [memory] = await database.db
         .select()
         .from(memories)
         .where(eq(memories.sourceAssistantMessageId, pair.assistantMessageId));
@@ -249,7 +249,7 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
 
     it("DELETE marks deleted (undoable); a deleted memory cannot be edited; restore brings it back", async () => {
       const pair = await exchange("I work at Acme");
-      const [memory] = await db
+      const [memory] = await database.db
         .select()
         .from(memories)
         .where(eq(memories.sourceAssistantMessageId, pair.assistantMessageId));
@@ -273,7 +273,7 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
     });
 
     it("confirm activates a pending suggestion, discard drops one (restorable as a suggestion); others are 409", async () => {
-      const conversationId = await createConversation(db, ada.id);
+      const conversationId = await createConversation(database.db, ada.id);
       const suggestion = (content: string) => ({
         userId: ada.id,
         content,
@@ -282,7 +282,7 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
         sourceConversationId: conversationId,
         evidence: [{ role: "assistant" as const, quote: content }],
       });
-      const [kept, dropped] = await db
+      const [kept, dropped] = await database.db
         .insert(memories)
         .values([suggestion("Might enjoy jazz"), suggestion("Might enjoy opera")])
         .returning({ id: memories.id });
@@ -307,7 +307,7 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
         { action: "restore", actor: "user", before: { status: "deleted" }, after: { status: "pending_confirmation" } },
         { action: "discard", actor: "user", before: { status: "pending_confirmation" }, after: { status: "deleted" } },
       ]);
-      const [confirmEvent] = await db
+      const [confirmEvent] = await database.db
         .select()
         .from(memoryEvents)
         .where(and(eq(memoryEvents.memoryId, kept.id), eq(memoryEvents.action, "confirm")));

@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll } from "vitest";
 import type { Database } from "@/db/client";
-import { createTestDatabase, type TestDatabaseTarget } from "./db";
+import type { TestDatabaseTarget } from "./db";
 import { startTestServer, type TestServer } from "./http-server";
+import { useTestDatabase } from "./test-database";
 
 export interface TestServerContext {
   readonly database: Database;
@@ -13,14 +14,12 @@ export interface TestServerContext {
 }
 
 export function useTestServer(kind: TestDatabaseTarget): TestServerContext {
-  const context = {} as { database: Database; server: TestServer };
+  const context = { database: useTestDatabase(kind) } as { database: Database; server: TestServer };
   beforeAll(async () => {
-    context.database = await createTestDatabase(kind);
     context.server = await startTestServer({ database: context.database });
   });
   afterAll(async () => {
     await context.server?.close();
-    await context.database?.close();
   });
   return context;
 }

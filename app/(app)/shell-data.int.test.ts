@@ -1,21 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { logger } from "@/core/logger";
-import type { Database } from "@/db/client";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createUser } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { loadShellData } from "./shell-data";
 
 describe.each(DB_KINDS)("the app layout's data on %s", (kind) => {
-  let database: Database;
+  const database = useTestDatabase(kind);
   let userId: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
     userId = await createUser(database.db, "Ada");
-  });
-  afterAll(async () => {
-    await database?.close();
   });
 
   const getDb = async () => database.db;

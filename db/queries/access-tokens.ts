@@ -128,7 +128,6 @@ export async function findLiveAccessToken(
   return row ?? null;
 }
 
-/** Records that the token was used now. */
 export async function touchAccessToken(db: Db, { tokenId }: { tokenId: string }): Promise<void> {
   await db.update(accessTokens).set({ lastUsedAt: sql`now()` }).where(eq(accessTokens.id, tokenId));
 }

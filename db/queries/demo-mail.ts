@@ -129,7 +129,6 @@ export async function updateDemoLabels(
   return row?.labels ?? null;
 }
 
-/** The labels in use on the user's messages. */
 export async function listDemoLabels(db: Db, input: { userId: string }): Promise<string[]> {
   const rows = await db
     .selectDistinct({ label: sql<string>`unnest(${demoMailMessages.labels})` })

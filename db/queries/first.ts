@@ -1,6 +1,5 @@
 /** The one shape of "this row, else that error" (a missing or foreign id is one answer: 404). */
 
-/** The first row of `rows`, or the error `missing()` makes when there is none. */
 export async function firstOr<T>(rows: PromiseLike<T[]>, missing: () => Error): Promise<T> {
   const [row] = await rows;
   if (!row) throw missing();

@@ -181,7 +181,6 @@ export async function lockMemory(
   return row ?? null;
 }
 
-/** Inserts one memory (inside the caller's transaction) and returns it. */
 export async function insertMemory(db: Db, values: NewMemory): Promise<MemoryRow> {
   const [row] = await db.insert(memories).values(values).returning();
   if (!row) throw new Error("insert returned no memory");

@@ -38,7 +38,6 @@ export interface NewMemoryEvent {
   extractionId?: string | null;
 }
 
-/** The fields of a memory that its history shows (MEMORY_SNAPSHOT_FIELDS). */
 export function snapshotOf(memory: Pick<MemoryRow, (typeof MEMORY_SNAPSHOT_FIELDS)[number]>): MemorySnapshot {
   return Object.fromEntries(MEMORY_SNAPSHOT_FIELDS.map((field) => [field, memory[field]])) as MemorySnapshot;
 }

@@ -78,7 +78,6 @@ export async function createMessages(
   return inserted.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
 }
 
-/** Adds one message to the user's conversation (createMessages). */
 export async function createMessage(
   db: Db,
   input: { userId: string; conversationId: string } & NewMessage,

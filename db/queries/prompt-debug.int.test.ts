@@ -3,13 +3,14 @@
  * there, and never brings back the text of a memory deleted while it was being written.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Database, Db, DbKind } from "@/db/client";
 import { insertMemory } from "@/db/queries/memories";
 import { getPromptDebug, type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
 import { redactDeletedMemories } from "@/db/queries/redaction";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createConversation, createPair, createUser } from "@/tests/fixtures/jobs";
+import { useTestDatabase } from "@/tests/test-database";
 
 /** `db`, counting the transactions opened through it. */
 function counting(db: Db): { db: Db; transactions: () => number } {
@@ -25,16 +26,11 @@ function counting(db: Db): { db: Db; transactions: () => number } {
 
 /** A database of `kind` with one user and conversation; records and memories of theirs. */
 function useDebugFixture(kind: DbKind) {
-  const state = {} as { database: Database; userId: string; conversationId: string };
+  const state = { database: useTestDatabase(kind) } as { database: Database; userId: string; conversationId: string };
   beforeAll(async () => {
-    state.database = await createTestDatabase(kind);
     state.userId = await createUser(state.database.db, "Debug");
     state.conversationId = await createConversation(state.database.db, state.userId);
   });
-  afterAll(async () => {
-    await state.database?.close();
-  });
-
   /** A record whose trace and model input carry each memory's line. */
   async function recordOf(memories: { id: string; content: string }[]): Promise<NewPromptDebug> {
     const { database, userId, conversationId } = state;

@@ -1,11 +1,12 @@
 /** Ownership lives in the query: every function on owned data, exercised as owner and as someone else. */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, selectRows } from "@/db/client";
+import { beforeAll, describe, expect, it } from "vitest";
+import { selectRows } from "@/db/client";
 import { lifelineAdapter } from "@/lib/auth/config";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { snapshot } from "@/tests/security/db-snapshot";
+import { useTestDatabase } from "@/tests/test-database";
 import { listLinkedProviders, updateOAuthTokens } from "./accounts";
 import { createConversation, getConversation, listConversations } from "./conversations";
 import { createMessage, createMessages, getMessage, listBranch, listMessages } from "./messages";
@@ -13,18 +14,14 @@ import { createNote, deleteNote, listNotes } from "./notes";
 import { createUser, findUserForSignIn, getAccount, getPasswordHash, setPasswordHash, updateAccount } from "./users";
 
 describe.each(DB_KINDS)("db/queries on %s", (kind) => {
-  let database: Database;
+  const database = useTestDatabase(kind);
   let alice: string;
   let bob: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
     alice = (await createUser(database.db, { email: `alice-${kind}@example.com`, name: "Alice", passwordHash: "h1" }))
       .id;
     bob = (await createUser(database.db, { email: `bob-${kind}@example.com`, name: null, passwordHash: null })).id;
-  });
-  afterAll(async () => {
-    await database?.close();
   });
 
   const rejects = async (promise: Promise<unknown>, code: string) => {

@@ -15,7 +15,6 @@ import { rateLimits } from "@/db/schema";
 export interface RateLimitHit {
   /** This hit's number in the window; over `limit` means refused. */
   count: number;
-  /** Milliseconds until the window ends. */
   resetInMs: number;
 }
 

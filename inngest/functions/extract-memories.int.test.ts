@@ -7,9 +7,9 @@
 import { InngestTestEngine, mockCtx } from "@inngest/test";
 import { and, asc, eq } from "drizzle-orm";
 import { InngestExecutionEngine } from "inngest/internals";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { retrievalConfig } from "@/core/config";
-import type { Database, Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { getExtraction } from "@/db/queries/extractions";
 import { confirmMemory } from "@/db/queries/memories";
 import { memories, memoryEvents, memoryExtractions } from "@/db/schema";
@@ -19,7 +19,7 @@ import { createInngestClient } from "@/lib/jobs/inngest-client";
 import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation-schema";
 import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import { retrieveSemantic } from "@/lib/memory/retrieval/retrieve";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import {
   createConversation,
   createQueuedPair,
@@ -30,6 +30,7 @@ import {
   scriptedModel,
   testDeps,
 } from "@/tests/fixtures/jobs";
+import { useTestDatabase } from "@/tests/test-database";
 import { createExtractMemoriesFunction } from "./extract-memories";
 
 type Deps = ReturnType<typeof testDeps>;
@@ -95,44 +96,39 @@ function failingCommits(db: Db, times: number): Db {
 }
 
 describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
-  let database: Database;
-  let db: Db;
+  const database = useTestDatabase(kind);
   let userId = "";
   let conversationId = "";
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
-
   const freshUser = async () => {
-    userId = await createUser(db);
-    conversationId = await createConversation(db, userId);
+    userId = await createUser(database.db);
+    conversationId = await createConversation(database.db, userId);
     return { userId, conversationId };
   };
   const memoriesOf = (user: string) =>
-    db.select().from(memories).where(eq(memories.userId, user)).orderBy(asc(memories.createdAt), asc(memories.content));
+    database.db
+      .select()
+      .from(memories)
+      .where(eq(memories.userId, user))
+      .orderBy(asc(memories.createdAt), asc(memories.content));
   const row = async (pair: QueuedPair) => {
-    const extraction = await getExtraction(db, { extractionId: pair.extraction.id });
+    const extraction = await getExtraction(database.db, { extractionId: pair.extraction.id });
     if (!extraction) throw new Error("extraction row vanished");
     return extraction;
   };
 
   it("runs load-pair → extract → embed → consolidate → store and stores user-stated memories with provenance", async () => {
     const owner = await freshUser();
-    const earlier = await createQueuedPair(db, owner, "Hi there", "Hello! How can I help?");
+    const earlier = await createQueuedPair(database.db, owner, "Hi there", "Hello! How can I help?");
     const pair = await createQueuedPair(
-      db,
+      database.db,
       owner,
       "I prefer green tea and my sister's name is Maya",
       "Lovely — green tea it is.",
     );
     const model = scriptedModel();
 
-    const { result, error, ctx } = await engine(testDeps(db, { model })).execute({ events: eventOf(pair) });
+    const { result, error, ctx } = await engine(testDeps(database.db, { model })).execute({ events: eventOf(pair) });
 
     expect(error).toBeUndefined();
     expect(result).toMatchObject({ status: "succeeded", alreadyStored: false });
@@ -170,7 +166,7 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
     );
     expect(extraction.finishedAt).toBeInstanceOf(Date);
 
-    const events = await db.select().from(memoryEvents).where(eq(memoryEvents.userId, owner.userId));
+    const events = await database.db.select().from(memoryEvents).where(eq(memoryEvents.userId, owner.userId));
     expect(events).toHaveLength(2);
     for (const event of events) {
       expect(event).toMatchObject({
@@ -191,8 +187,8 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
 
   it("nothing worth keeping: succeeded with no memory, without embedding or consolidating", async () => {
     const owner = await freshUser();
-    const pair = await createQueuedPair(db, owner, "What's the capital of France?", "Paris.");
-    const { result, ctx } = await engine(testDeps(db)).execute({ events: eventOf(pair) });
+    const pair = await createQueuedPair(database.db, owner, "What's the capital of France?", "Paris.");
+    const { result, ctx } = await engine(testDeps(database.db)).execute({ events: eventOf(pair) });
 
     expect(result).toMatchObject({ status: "succeeded", memoryIds: [] });
     expect(ctx.step.run.mock.calls.map(([id]) => id)).toEqual(["load-pair", "extract", "store"]);
@@ -202,10 +198,10 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
 
   it("malformed model output is a failed attempt (not 'no memory'), and the retry succeeds", async () => {
     const owner = await freshUser();
-    const pair = await createQueuedPair(db, owner, "My dog's name is Rex", "Hi Rex!");
+    const pair = await createQueuedPair(database.db, owner, "My dog's name is Rex", "Hi Rex!");
     const broken = scriptedModel({ [EXTRACTION_OUTPUT_NAME]: () => '{"memories": [{"title": "Dog' });
 
-    const first = await engine(testDeps(db, { model: broken })).execute({ events: eventOf(pair) });
+    const first = await engine(testDeps(database.db, { model: broken })).execute({ events: eventOf(pair) });
     expect(first.error).toMatchObject({ name: "MalformedOutputError" });
     expect(await row(pair)).toMatchObject({
       status: "queued",
@@ -217,7 +213,7 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
     });
     expect(await memoriesOf(owner.userId)).toEqual([]);
 
-    const retry = await engine(testDeps(db), { attempt: 1 }).execute({
+    const retry = await engine(testDeps(database.db), { attempt: 1 }).execute({
       events: eventOf(pair),
       steps: await memoized(first.state, ["load-pair"]),
     });
@@ -228,14 +224,16 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
 
   it("output that does not match the schema, on the last attempt, fails for good and stops Inngest's retries", async () => {
     const owner = await freshUser();
-    const pair = await createQueuedPair(db, owner, "I live in Berlin", "Nice city.");
-    await db
+    const pair = await createQueuedPair(database.db, owner, "I live in Berlin", "Nice city.");
+    await database.db
       .update(memoryExtractions)
       .set({ attempts: MAX_EXTRACTION_ATTEMPTS - 1 })
       .where(eq(memoryExtractions.id, pair.extraction.id));
     const invalid = scriptedModel({ [EXTRACTION_OUTPUT_NAME]: () => '{"memories": [{"title": 42}]}' });
 
-    const { error } = await engine(testDeps(db, { model: invalid }), { attempt: MAX_EXTRACTION_ATTEMPTS - 1 }).execute({
+    const { error } = await engine(testDeps(database.db, { model: invalid }), {
+      attempt: MAX_EXTRACTION_ATTEMPTS - 1,
+    }).execute({
       events: eventOf(pair),
     });
 
@@ -249,10 +247,12 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
 
   it("an embedding failure is a failed attempt of the embed step", async () => {
     const owner = await freshUser();
-    const pair = await createQueuedPair(db, owner, "I work at Acme", "Good to know.");
+    const pair = await createQueuedPair(database.db, owner, "I work at Acme", "Good to know.");
     const down = mockEmbeddingModel(() => new Error("embedding service unavailable (503)"));
 
-    const { error, ctx } = await engine(testDeps(db, { embed: embedWith(down) })).execute({ events: eventOf(pair) });
+    const { error, ctx } = await engine(testDeps(database.db, { embed: embedWith(down) })).execute({
+      events: eventOf(pair),
+    });
 
     expect(error).toMatchObject({ message: expect.stringContaining("embedding service unavailable") });
     expect(ctx.step.run.mock.calls.map(([id]) => id)).toEqual(["load-pair", "extract", "embed"]);
@@ -266,10 +266,10 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
 
   it("a database failure in the store step rolls back, is retried with the memoized plan, and stores once", async () => {
     const owner = await freshUser();
-    const pair = await createQueuedPair(db, owner, "I am allergic to peanuts", "I'll keep that in mind.");
+    const pair = await createQueuedPair(database.db, owner, "I am allergic to peanuts", "I'll keep that in mind.");
     const model = scriptedModel();
 
-    const first = await engine(testDeps(failingCommits(db, 1), { model })).execute({ events: eventOf(pair) });
+    const first = await engine(testDeps(failingCommits(database.db, 1), { model })).execute({ events: eventOf(pair) });
     expect(first.error).toMatchObject({ message: "could not serialize access due to concurrent update" });
     expect(await memoriesOf(owner.userId)).toEqual([]); // the memory inserted inside the transaction was rolled back
     expect(await row(pair)).toMatchObject({
@@ -278,7 +278,7 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
       lastError: "store: could not serialize access due to concurrent update",
     });
 
-    const retry = await engine(testDeps(db, { model }), { attempt: 1 }).execute({
+    const retry = await engine(testDeps(database.db, { model }), { attempt: 1 }).execute({
       events: eventOf(pair),
       steps: await memoized(first.state, ["load-pair", "extract", "embed", "consolidate"]),
     });
@@ -290,8 +290,8 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
 
   it("a redelivered event, or two runs at once, never create a second memory", async () => {
     const owner = await freshUser();
-    const pair = await createQueuedPair(db, owner, "My favorite color is teal", "Teal is great.");
-    const deps = testDeps(db);
+    const pair = await createQueuedPair(database.db, owner, "My favorite color is teal", "Teal is great.");
+    const deps = testDeps(database.db);
 
     const first = await engine(deps).execute({ events: eventOf(pair) });
     expect(first.result).toMatchObject({ status: "succeeded" });
@@ -299,7 +299,7 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
     expect(redelivered.result).toEqual({ extractionId: pair.extraction.id, status: "not-runnable" });
     expect(redelivered.ctx.step.run.mock.calls.map(([id]) => id)).toEqual(["load-pair"]);
 
-    const twin = await createQueuedPair(db, owner, "My favorite food is ramen", "Yum.");
+    const twin = await createQueuedPair(database.db, owner, "My favorite food is ramen", "Yum.");
     const both = await Promise.all([
       engine(deps).execute({ events: eventOf(twin) }),
       engine(deps).execute({ events: eventOf(twin) }),
@@ -318,10 +318,10 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
   it("a contradiction supersedes the old memory (kept, linked, never deleted) and writes both events", async () => {
     const owner = await freshUser();
     const model = scriptedModel();
-    const deps = testDeps(db, { model });
-    const maya = await createQueuedPair(db, owner, "My sister's name is Maya", "Nice name!");
+    const deps = testDeps(database.db, { model });
+    const maya = await createQueuedPair(database.db, owner, "My sister's name is Maya", "Nice name!");
     await engine(deps).execute({ events: eventOf(maya) });
-    const mia = await createQueuedPair(db, owner, "Actually, my sister's name is Mia", "Sorry — Mia it is.");
+    const mia = await createQueuedPair(database.db, owner, "Actually, my sister's name is Mia", "Sorry — Mia it is.");
 
     const { result } = await engine(deps).execute({ events: eventOf(mia) });
 
@@ -346,7 +346,7 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
       }),
     ]);
 
-    const events = await db
+    const events = await database.db
       .select()
       .from(memoryEvents)
       .where(and(eq(memoryEvents.userId, owner.userId), eq(memoryEvents.extractionId, mia.extraction.id)));
@@ -364,7 +364,7 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
     });
 
     // Retrieval only ever sees the new value.
-    const found = await retrieveSemantic(db, {
+    const found = await retrieveSemantic(database.db, {
       userId: owner.userId,
       embedding: embedOffline("What is my sister's name?"),
       now: new Date(),
@@ -375,10 +375,10 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
 
   it("a fact seen again is skipped: no new memory, an event on the known one", async () => {
     const owner = await freshUser();
-    const deps = testDeps(db);
-    const first = await createQueuedPair(db, owner, "I live in Lisbon", "Lovely city.");
+    const deps = testDeps(database.db);
+    const first = await createQueuedPair(database.db, owner, "I live in Lisbon", "Lovely city.");
     await engine(deps).execute({ events: eventOf(first) });
-    const again = await createQueuedPair(db, owner, "Yes, I live in Lisbon", "Yes, you did.");
+    const again = await createQueuedPair(database.db, owner, "Yes, I live in Lisbon", "Yes, you did.");
 
     const { result } = await engine(deps).execute({ events: eventOf(again) });
 
@@ -388,7 +388,10 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
     expect((await row(again)).decisions).toEqual([
       expect.objectContaining({ action: "skip", targetId: only?.id, memoryId: only?.id }),
     ]);
-    const [event] = await db.select().from(memoryEvents).where(eq(memoryEvents.extractionId, again.extraction.id));
+    const [event] = await database.db
+      .select()
+      .from(memoryEvents)
+      .where(eq(memoryEvents.extractionId, again.extraction.id));
     expect(event).toMatchObject({
       memoryId: only?.id,
       action: "update",
@@ -414,8 +417,10 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
         },
       ],
     });
-    const pair = await createQueuedPair(db, owner, "Any drink ideas?", "You might enjoy jasmine green tea.");
-    await engine(testDeps(db, { model: scriptedModel({ [EXTRACTION_OUTPUT_NAME]: () => suggestion }) })).execute({
+    const pair = await createQueuedPair(database.db, owner, "Any drink ideas?", "You might enjoy jasmine green tea.");
+    await engine(
+      testDeps(database.db, { model: scriptedModel({ [EXTRACTION_OUTPUT_NAME]: () => suggestion }) }),
+    ).execute({
       events: eventOf(pair),
     });
 
@@ -427,9 +432,9 @@ describe.each(DB_KINDS)("extract-memories (Inngest function) on %s", (kind) => {
       now: new Date(),
       config: retrievalConfig,
     };
-    expect((await retrieveSemantic(db, query)).candidates).toEqual([]);
+    expect((await retrieveSemantic(database.db, query)).candidates).toEqual([]);
 
-    await confirmMemory(db, { userId: owner.userId, memoryId: memory?.id ?? "" });
-    expect((await retrieveSemantic(db, query)).candidates.map((c) => c.id)).toEqual([memory?.id]);
+    await confirmMemory(database.db, { userId: owner.userId, memoryId: memory?.id ?? "" });
+    expect((await retrieveSemantic(database.db, query)).candidates.map((c) => c.id)).toEqual([memory?.id]);
   });
 });

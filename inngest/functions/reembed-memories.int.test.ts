@@ -6,8 +6,8 @@
  */
 import { InngestTestEngine } from "@inngest/test";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type Db, setDatabase } from "@/db/client";
+import { describe, expect, it } from "vitest";
+import { type Db, setDatabase } from "@/db/client";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { half } from "@/db/queries/vectors";
 import { memories } from "@/db/schema";
@@ -15,8 +15,9 @@ import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { createInngestClient } from "@/lib/jobs/inngest-client";
 import { DEFAULT_REEMBED_BATCH_SIZE } from "@/lib/memory/store/reembed";
 import { requestReembedOnInngest } from "@/lib/runtime";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createUser, insertMemories, sparseVector } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { createReembedMemoriesFunction, MAX_REEMBED_BATCH_SIZE, reembedBatchSize } from "./reembed-memories";
 
 const OLD_MODEL = "test/old-v0";
@@ -58,13 +59,7 @@ describe("reembedBatchSize", () => {
 });
 
 describe.each(DB_KINDS)("reembed-memories (Inngest) on %s", (kind) => {
-  let database: Database;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   it("re-embeds every waiting memory of every user, one step per batch, and then nothing waits", async () => {
     const { db } = database;
@@ -107,7 +102,6 @@ describe.each(DB_KINDS)("reembed-memories (Inngest) on %s", (kind) => {
       .where(eq(memories.id, current ?? ""));
     expect(kept?.embedding?.[3]).toBe(1);
 
-    // A second run finds nothing.
     const again = await engine(db).execute({ events: requested(offline.model) });
     expect(again.result).toMatchObject({ status: "done", waiting: 0, batches: 0, reembedded: 0 });
   });

@@ -20,7 +20,6 @@ const SECRET_BYTES = 32;
 /** The whole shape of a secret: the prefix and 43 base64url characters. */
 const SECRET_PATTERN = /^llt_[A-Za-z0-9_-]{43}$/;
 
-/** A new random secret. */
 export function newAccessTokenSecret(): string {
   return `${ACCESS_TOKEN_PREFIX}${randomBytes(SECRET_BYTES).toString("base64url")}`;
 }

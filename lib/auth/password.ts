@@ -18,7 +18,6 @@ import { env } from "@/core/env";
 
 export const DEFAULT_BCRYPT_COST = 12;
 
-/** The bcrypt cost new hashes are made with. */
 export function bcryptCost(): number {
   return Number(env().LIFELINE_PASSWORD_HASH_COST ?? DEFAULT_BCRYPT_COST);
 }

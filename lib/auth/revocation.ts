@@ -35,7 +35,6 @@ export function sessionCookieName(secure: boolean): string {
   return `${secure ? "__Secure-" : ""}authjs.session-token`;
 }
 
-/** The claims a new session starts with. */
 export function newSessionClaims(sessionVersion: number, now = Date.now()) {
   return { sid: randomUUID(), sv: sessionVersion, authTime: Math.floor(now / 1000) };
 }

@@ -7,23 +7,22 @@ import { trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logger } from "@/core/logger";
-import { type Database, setDatabase } from "@/db/client";
+import { setDatabase } from "@/db/client";
 import { createUser } from "@/db/queries/users";
 import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import { getInProcessRunner, processDispatcher } from "@/lib/runtime";
 import { chatBody } from "@/lib/validation/chat";
-import { createTestDatabase } from "@/tests/db";
+import { useTestDatabase } from "@/tests/test-database";
 import { runChatTurn } from "./turn";
 
 describe("tracing a chat turn (PGlite, offline model, in-process extraction)", () => {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  let database: Database;
+  const database = useTestDatabase("pglite");
 
   beforeAll(async () => {
     trace.setGlobalTracerProvider(provider);
-    database = await createTestDatabase("pglite");
     setDatabase(database);
     setAiRegistry(createAiRegistry({ LIFELINE_OFFLINE_DELAY_MS: "0" }));
   });
@@ -32,7 +31,6 @@ describe("tracing a chat turn (PGlite, offline model, in-process extraction)", (
     await provider.shutdown();
     setAiRegistry(undefined);
     setDatabase(undefined);
-    await database?.close();
   });
 
   it("emits the stage spans of the turn and of its extraction's steps", async () => {

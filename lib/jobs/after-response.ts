@@ -14,7 +14,6 @@
 import { after } from "next/server";
 import { logger } from "@/core/logger";
 
-/** Runs `task` at some point after the caller returns. */
 export type BackgroundScheduler = (task: () => Promise<void>) => void;
 
 /** Next's after(): the task runs once the current request's response is sent. */

@@ -4,15 +4,15 @@
  * time per user, and a restart resumes what a stopped process left behind.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { logger } from "@/core/logger";
-import { type Database, type Db, setDatabase } from "@/db/client";
+import { setDatabase } from "@/db/client";
 import { getExtraction } from "@/db/queries/extractions";
 import { memories, memoryExtractions } from "@/db/schema";
 import { parseExtractionPrompt } from "@/lib/memory/extraction/prompt";
 import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import { getInProcessRunner, processDispatcher, resumeExtractions } from "@/lib/runtime";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import {
   createConversation,
   createPair,
@@ -23,6 +23,7 @@ import {
   scriptedModel,
   testDeps,
 } from "@/tests/fixtures/jobs";
+import { useTestDatabase } from "@/tests/test-database";
 import { MAX_EXTRACTION_ATTEMPTS } from "./extraction-job";
 import { type ExtractionDispatcher, enqueueExtraction, inngestDispatcher, retryExtraction } from "./extraction-queue";
 import { INTERRUPTED_ERROR, InProcessRunner } from "./in-process-runner";
@@ -31,32 +32,23 @@ import { createInngestClient } from "./inngest-client";
 const FAST = { backoffBaseMs: 20, backoffMaxMs: 200 };
 
 describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) => {
-  let database: Database;
-  let db: Db;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   const owner = async () => {
-    const userId = await createUser(db);
-    return { userId, conversationId: await createConversation(db, userId) };
+    const userId = await createUser(database.db);
+    return { userId, conversationId: await createConversation(database.db, userId) };
   };
   const row = async (extractionId: string) => {
-    const extraction = await getExtraction(db, { extractionId });
+    const extraction = await getExtraction(database.db, { extractionId });
     if (!extraction) throw new Error("extraction row vanished");
     return extraction;
   };
   const contentsOf = async (userId: string) =>
-    (await db.select({ content: memories.content }).from(memories).where(eq(memories.userId, userId))).map(
+    (await database.db.select({ content: memories.content }).from(memories).where(eq(memories.userId, userId))).map(
       (m) => m.content,
     );
   const runnerWith = (deps: Parameters<typeof testDeps>[1] = {}) =>
-    new InProcessRunner({ deps: async () => testDeps(db, deps), backoff: FAST });
+    new InProcessRunner({ deps: async () => testDeps(database.db, deps), backoff: FAST });
   const dispatchingTo = (runner: InProcessRunner, calls: string[] = []): ExtractionDispatcher => ({
     kind: "in-process",
     dispatch: (job) => {
@@ -67,7 +59,7 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
 
   it("returns to the answer before extraction runs; the memory is stored after", async () => {
     const me = await owner();
-    const pair = await createPair(db, me, "I prefer green tea", "Noted.");
+    const pair = await createPair(database.db, me, "I prefer green tea", "Noted.");
     const held = gate();
     const model = scriptedModel({
       [EXTRACTION_OUTPUT_NAME]: async () => {
@@ -77,7 +69,7 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
     });
     const runner = runnerWith({ model });
 
-    const result = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, dispatchingTo(runner));
+    const result = await enqueueExtraction(database.db, { ...pair, memoryEnabled: true }, dispatchingTo(runner));
 
     expect(result.status).toBe("queued");
     expect(await contentsOf(me.userId)).toEqual([]);
@@ -92,8 +84,8 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
     setDatabase(database);
     try {
       const me = await owner();
-      const pair = await createPair(db, me, "My dog's name is Rex", "Hi Rex!");
-      const result = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, processDispatcher());
+      const pair = await createPair(database.db, me, "My dog's name is Rex", "Hi Rex!");
+      const result = await enqueueExtraction(database.db, { ...pair, memoryEnabled: true }, processDispatcher());
       await getInProcessRunner().idle();
       expect(await row(result.extractionId)).toMatchObject({ status: "succeeded", runner: "in-process" });
       expect(await contentsOf(me.userId)).toEqual(["Dog's name is Rex"]);
@@ -104,12 +96,12 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
 
   it("records a pair once: enqueueing it again returns the same row and dispatches nothing", async () => {
     const me = await owner();
-    const pair = await createPair(db, me, "I live in Porto", "Nice!");
+    const pair = await createPair(database.db, me, "I live in Porto", "Nice!");
     const runner = runnerWith();
     const calls: string[] = [];
-    const first = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, dispatchingTo(runner, calls));
+    const first = await enqueueExtraction(database.db, { ...pair, memoryEnabled: true }, dispatchingTo(runner, calls));
     await runner.idle();
-    const again = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, dispatchingTo(runner, calls));
+    const again = await enqueueExtraction(database.db, { ...pair, memoryEnabled: true }, dispatchingTo(runner, calls));
     await runner.idle();
 
     expect(again).toEqual({ extractionId: first.extractionId, status: "succeeded" });
@@ -119,9 +111,13 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
 
   it("records a temporary chat's pair as skipped and runs nothing", async () => {
     const me = await owner();
-    const pair = await createPair(db, me, "I live in Porto", "Nice!");
+    const pair = await createPair(database.db, me, "I live in Porto", "Nice!");
     const calls: string[] = [];
-    const result = await enqueueExtraction(db, { ...pair, memoryEnabled: false }, dispatchingTo(runnerWith(), calls));
+    const result = await enqueueExtraction(
+      database.db,
+      { ...pair, memoryEnabled: false },
+      dispatchingTo(runnerWith(), calls),
+    );
 
     expect(result.status).toBe("skipped");
     expect(calls).toEqual([]);
@@ -136,15 +132,19 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
   it("refuses a pair that is not the user's (or not a pair), writing nothing", async () => {
     const me = await owner();
     const someoneElse = await owner();
-    const pair = await createPair(db, me, "I live in Porto", "Nice!");
-    const before = await db.select().from(memoryExtractions);
+    const pair = await createPair(database.db, me, "I live in Porto", "Nice!");
+    const before = await database.db.select().from(memoryExtractions);
 
     await expect(
-      enqueueExtraction(db, { ...pair, userId: someoneElse.userId, memoryEnabled: true }, dispatchingTo(runnerWith())),
+      enqueueExtraction(
+        database.db,
+        { ...pair, userId: someoneElse.userId, memoryEnabled: true },
+        dispatchingTo(runnerWith()),
+      ),
     ).rejects.toMatchObject({ code: "not_found:message" });
     await expect(
       enqueueExtraction(
-        db,
+        database.db,
         {
           ...pair,
           userMessageId: pair.assistantMessageId,
@@ -154,12 +154,12 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
         dispatchingTo(runnerWith()),
       ),
     ).rejects.toMatchObject({ code: "not_found:message" });
-    expect(await db.select().from(memoryExtractions)).toHaveLength(before.length);
+    expect(await database.db.select().from(memoryExtractions)).toHaveLength(before.length);
   });
 
   it("a dispatch failure never throws into the answer: the row says failed, with the reason", async () => {
     const me = await owner();
-    const pair = await createPair(db, me, "I live in Porto", "Nice!");
+    const pair = await createPair(database.db, me, "I live in Porto", "Nice!");
     // No INNGEST_EVENT_KEY and no dev mode here: sending is refused, as on a misconfigured server.
     const unreachable = inngestDispatcher(
       createInngestClient({ log: { info() {}, warn() {}, error() {}, debug() {} } }),
@@ -167,7 +167,7 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
 
     const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
     try {
-      const result = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, unreachable);
+      const result = await enqueueExtraction(database.db, { ...pair, memoryEnabled: true }, unreachable);
 
       expect(result.status).toBe("queued");
       await expect.poll(async () => (await row(result.extractionId)).status).toBe("failed");
@@ -187,7 +187,7 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
 
   it("sends lifeline/message-pair.completed with the row id and a dedup id to Inngest", async () => {
     const me = await owner();
-    const pair = await createPair(db, me, "I live in Porto", "Nice!");
+    const pair = await createPair(database.db, me, "I live in Porto", "Nice!");
     const sent: unknown[] = [];
     const fakeInngest: typeof fetch = async (_url, init) => {
       sent.push(...(JSON.parse(String(init?.body)) as unknown[]));
@@ -196,7 +196,7 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
     process.env.INNGEST_EVENT_KEY = "test-key";
     try {
       const client = createInngestClient({ fetch: fakeInngest });
-      const result = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, inngestDispatcher(client));
+      const result = await enqueueExtraction(database.db, { ...pair, memoryEnabled: true }, inngestDispatcher(client));
       await expect.poll(() => sent.length).toBe(1);
       const queuedAt = (await row(result.extractionId)).queuedAt.getTime();
       expect(sent[0]).toMatchObject({
@@ -212,7 +212,7 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
 
   it("retries a failed attempt with exponential backoff, recording attempts, next_attempt_at and last_error", async () => {
     const me = await owner();
-    const pair = await createQueuedPair(db, me, "My favorite color is teal");
+    const pair = await createQueuedPair(database.db, me, "My favorite color is teal");
     const seen: { status: string; attempts: number; lastError: string | null }[] = [];
     let calls = 0;
     const model = scriptedModel({
@@ -231,7 +231,7 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
       deps: async () => {
         attemptsStarted += 1;
         if (attemptsStarted === 2) await firstFailureRead.promise;
-        return testDeps(db, { model });
+        return testDeps(database.db, { model });
       },
       backoff: FAST,
     });
@@ -260,7 +260,7 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
 
   it("gives up after the same number of attempts as Inngest; the user's retry starts afresh", async () => {
     const me = await owner();
-    const pair = await createQueuedPair(db, me, "My favorite color is teal");
+    const pair = await createQueuedPair(database.db, me, "My favorite color is teal");
     let broken = true;
     const model = scriptedModel({ [EXTRACTION_OUTPUT_NAME]: () => (broken ? "not json" : null) });
     const runner = runnerWith({ model });
@@ -278,7 +278,7 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
     const stranger = await owner();
     await expect(
       retryExtraction(
-        db,
+        database.db,
         { userId: stranger.userId, assistantMessageId: pair.assistantMessageId },
         dispatchingTo(runner),
       ),
@@ -286,7 +286,7 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
 
     broken = false;
     const requeued = await retryExtraction(
-      db,
+      database.db,
       { userId: me.userId, assistantMessageId: pair.assistantMessageId },
       dispatchingTo(runner),
     );
@@ -296,16 +296,20 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
     expect(await contentsOf(me.userId)).toEqual(["Favorite color is teal"]);
 
     await expect(
-      retryExtraction(db, { userId: me.userId, assistantMessageId: pair.assistantMessageId }, dispatchingTo(runner)),
+      retryExtraction(
+        database.db,
+        { userId: me.userId, assistantMessageId: pair.assistantMessageId },
+        dispatchingTo(runner),
+      ),
     ).rejects.toMatchObject({ code: "conflict:extraction_not_failed" });
   });
 
   it("runs one job at a time per user, other users' jobs meanwhile", async () => {
     const ada = await owner();
     const bob = await owner();
-    const adaFirst = await createQueuedPair(db, ada, "I live in Oslo");
-    const adaSecond = await createQueuedPair(db, ada, "I work at Acme");
-    const bobs = await createQueuedPair(db, bob, "I live in Rome");
+    const adaFirst = await createQueuedPair(database.db, ada, "I live in Oslo");
+    const adaSecond = await createQueuedPair(database.db, ada, "I work at Acme");
+    const bobs = await createQueuedPair(database.db, bob, "I live in Rome");
     const held = gate();
     const started: string[] = [];
     const model = scriptedModel({
@@ -334,31 +338,31 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
 
   it("a fresh process resumes what a stopped one left queued or running; an interrupted attempt counts", async () => {
     const me = await owner();
-    const interrupted = await createQueuedPair(db, me, "I live in Vienna");
-    const waiting = await createQueuedPair(db, me, "I work at Initech");
-    const lastChance = await createQueuedPair(db, me, "My favorite food is ramen");
-    const done = await createQueuedPair(db, me, "I am allergic to peanuts");
+    const interrupted = await createQueuedPair(database.db, me, "I live in Vienna");
+    const waiting = await createQueuedPair(database.db, me, "I work at Initech");
+    const lastChance = await createQueuedPair(database.db, me, "My favorite food is ramen");
+    const done = await createQueuedPair(database.db, me, "I am allergic to peanuts");
     const at = new Date();
-    await db
+    await database.db
       .update(memoryExtractions)
       .set({ status: "running", startedAt: at })
       .where(eq(memoryExtractions.id, interrupted.extraction.id));
-    await db
+    await database.db
       .update(memoryExtractions)
       .set({ attempts: 1, lastError: "extract: timeout", nextAttemptAt: new Date(at.getTime() - 1000) })
       .where(eq(memoryExtractions.id, waiting.extraction.id));
-    await db
+    await database.db
       .update(memoryExtractions)
       .set({ status: "running", attempts: MAX_EXTRACTION_ATTEMPTS - 1 })
       .where(eq(memoryExtractions.id, lastChance.extraction.id));
-    await db
+    await database.db
       .update(memoryExtractions)
       .set({ status: "succeeded", attempts: 1 })
       .where(eq(memoryExtractions.id, done.extraction.id));
 
     const fresh = runnerWith(); // a new process: nothing in memory about these jobs
     const pendingBefore = (
-      await db.select().from(memoryExtractions).where(eq(memoryExtractions.userId, me.userId))
+      await database.db.select().from(memoryExtractions).where(eq(memoryExtractions.userId, me.userId))
     ).filter((r) => ["queued", "running"].includes(r.status));
     expect(pendingBefore).toHaveLength(3);
     expect(await fresh.resume()).toBeGreaterThanOrEqual(3);

@@ -54,7 +54,6 @@ export function inngestDispatcher(client: InngestClient = inngest): ExtractionDi
   };
 }
 
-/** Runs the job on `runner`, in this process. */
 export function inProcessDispatcher(runner: InProcessRunner): ExtractionDispatcher {
   return { kind: "in-process", dispatch: (job) => runner.run(job) };
 }

@@ -12,7 +12,6 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 export interface JobSteps {
   readonly runner: JobRunnerKind;
-  /** Runs one step and returns its (JSON) result. */
   run<T extends Json>(id: string, fn: () => Promise<T>): Promise<T>;
   /**
    * When the next automatic attempt is due after `failedAttempts` failed attempts; null when the

@@ -10,17 +10,17 @@
  * ASCII one (the tokenizer's byte-pair merge and the extractor's clause regex were quadratic).
  */
 import { generateText } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { MESSAGE_MAX_CHARS } from "@/core/config";
-import type { Database, Db } from "@/db/client";
 import { getExtraction } from "@/db/queries/extractions";
 import { offlineLanguageModel } from "@/lib/ai/offline/model";
 import { embedWordVec, WORDVEC_EMBEDDING_MODEL_ID } from "@/lib/ai/offline/wordvec-embedder";
 import { type ExtractionDispatcher, enqueueExtraction } from "@/lib/jobs/extraction-queue";
 import { InProcessRunner } from "@/lib/jobs/in-process-runner";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createConversation, createPair, createUser, testDeps } from "@/tests/fixtures/jobs";
+import { useTestDatabase } from "@/tests/test-database";
 
 const N = MESSAGE_MAX_CHARS;
 const fill = (unit: string) => unit.repeat(Math.ceil(N / unit.length)).slice(0, N);
@@ -46,20 +46,17 @@ const embedder = `offline/${WORDVEC_EMBEDDING_MODEL_ID}`;
 const embed = async (text: string) => embedWordVec(text);
 
 describe.each(DB_KINDS)("one message's cost on %s", (kind) => {
-  let database: Database;
-  let db: Db;
+  const database = useTestDatabase(kind);
   let owner: { userId: string; conversationId: string };
   let runner: InProcessRunner;
   let dispatcher: ExtractionDispatcher;
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
-    const userId = await createUser(db, "Ada");
-    owner = { userId, conversationId: await createConversation(db, userId) };
+    const userId = await createUser(database.db, "Ada");
+    owner = { userId, conversationId: await createConversation(database.db, userId) };
     runner = new InProcessRunner({
       deps: async () =>
-        testDeps(db, {
+        testDeps(database.db, {
           model: offlineLanguageModel,
           embed: async (texts) => texts.map((text) => embedWordVec(text)),
           embeddingModel: embedder,
@@ -72,14 +69,10 @@ describe.each(DB_KINDS)("one message's cost on %s", (kind) => {
       await turn(statement);
     }
   });
-  afterAll(async () => {
-    await database?.close();
-  });
-
   /** One chat turn's retrieval and answer, then its extraction to the end; returns the milliseconds taken. */
   async function turn(message: string): Promise<number> {
     const started = performance.now();
-    const { messages } = await assembleContext(db, {
+    const { messages } = await assembleContext(database.db, {
       ...owner,
       userName: "Ada",
       message,
@@ -90,11 +83,11 @@ describe.each(DB_KINDS)("one message's cost on %s", (kind) => {
       embeddingModel: embedder,
     });
     const { text } = await generateText({ model: offlineLanguageModel, messages, allowSystemInMessages: true });
-    const pair = await createPair(db, owner, message, text);
-    const { extractionId } = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, dispatcher);
+    const pair = await createPair(database.db, owner, message, text);
+    const { extractionId } = await enqueueExtraction(database.db, { ...pair, memoryEnabled: true }, dispatcher);
     await runner.idle();
     const elapsed = performance.now() - started;
-    expect(await getExtraction(db, { extractionId })).toMatchObject({ status: "succeeded", lastError: null });
+    expect(await getExtraction(database.db, { extractionId })).toMatchObject({ status: "succeeded", lastError: null });
     return elapsed;
   }
 

@@ -11,18 +11,18 @@ import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/db/client";
 import { accessTokens } from "@/db/schema";
 import { setAiRegistry } from "@/lib/ai/registry";
 import { newAccessTokenSecret } from "@/lib/auth/access-tokens";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import { getInProcessRunner } from "@/lib/runtime";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { type FakeTranscriber, startFakeTranscriber } from "@/tests/fixtures/fake-transcriber";
 import { SPEECH_WAV } from "@/tests/fixtures/speech";
 import { offlineWithTranscriber } from "@/tests/fixtures/transcriber";
 import { HttpClient, type HttpResult, registerAndSignIn } from "@/tests/http-client";
 import { type HttpMethod, loadRoutes, startTestServer, type TestServer } from "@/tests/http-server";
+import { useTestDatabase } from "@/tests/test-database";
 import { ownedSnapshot, snapshot } from "./db-snapshot";
 import {
   type Actor,
@@ -246,7 +246,7 @@ function expectRequestId(res: HttpResult, rc: RouteCase) {
 }
 
 describe.each(DB_KINDS)("security matrix on %s", (kind) => {
-  let database: Database;
+  const database = useTestDatabase(kind);
   let server: TestServer;
   let owner: Actor;
   let intruder: Actor;
@@ -255,7 +255,6 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
   const unique = () => `${kind}-${process.pid}-${++n}`;
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
     server = await startTestServer({ database });
     // The offline models, and a transcriber (POST /api/transcribe) on a scripted OpenAI-compatible server.
     transcriber = await startFakeTranscriber({ transcript: SPEECH_WAV.text });
@@ -268,7 +267,6 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
     setAiRegistry(undefined);
     await transcriber?.close();
     await server?.close();
-    await database?.close();
   });
 
   const setup = (rc: RouteCase, actor: Actor) => rc.setup({ db: database.db, actor, unique: unique() });

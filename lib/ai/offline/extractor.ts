@@ -412,8 +412,8 @@ const JOB_ENDED =
 const NOT_A_ROLE = /\b(?:office|branch|floor|site|building|desk|team|department|front|top|queue|list|room)\b/i;
 
 /**
- * Round 6's rules: statements of a changed attribute that name no move or job verb (docs/evaluation.md,
- * round 6). Each reads a pattern of English, not a sentence: being somewhere "now", a correction of
+ * Statements of a changed attribute that name no move or job verb. Each reads a pattern of English,
+ * not a sentence: being somewhere "now", a correction of
  * what the assistant holds, terse job news, a promotion said by its doer, a choice "X over Y any day",
  * a switch of allegiance, a partner named as a spouse, a goal after a colon, stopping medication.
  */

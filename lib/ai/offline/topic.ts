@@ -5,7 +5,7 @@
  * smoking"), and those must still end the memory they contradict ("Drives a Toyota Corolla", "Is
  * single", "Is a smoker").
  *
- * Two signals, both measured on the judged set (docs/evaluation.md, round 5):
+ * Two signals, both measured on the judged extraction set:
  *
  * - **a single-valued attribute class** ({@link attributeClasses}): home, employer, role,
  *   relationship status, diet. Two memories of the user in one class cannot both hold: "Got
@@ -140,7 +140,7 @@ function sameWord(x: string, y: string): boolean {
  * The topic two memories share: a content word of both, or a derivation of one ("quit smoking" /
  * "a smoker", "walked away from law" / "a lawyer"). Word-vector similarity is not used here: it
  * ranks sister topics as high as one topic (coffee/tea 0.77, guitar/piano 0.78 against
- * smoking/smoker 0.50; docs/evaluation.md, round 5).
+ * smoking/smoker 0.50).
  */
 export function sharedTopic(a: string, b: string): string | undefined {
   const right = topicalWords(b);

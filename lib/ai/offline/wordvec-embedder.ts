@@ -18,7 +18,7 @@
  *
  * "offline/wordvec-glove-v1" is the same without centring and with m = 0.5 (kept for comparison and
  * for LIFELINE_EMBEDDING_MODEL=wordvec-glove-v1). Every number was measured with `npm run eval`
- * (docs/evaluation.md, "The word-vector embedder"). The algorithm and the asset are pinned to the
+ * (docs/evaluation.md, "The offline embedders"). The algorithm and the asset are pinned to the
  * id by a checksum test: changing either means a new id, and stored memories are re-embedded
  * (lib/memory/store/reembed.ts).
  */

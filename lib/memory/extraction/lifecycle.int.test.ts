@@ -6,9 +6,8 @@
  */
 import { generateText } from "ai";
 import { asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { retrievalConfig } from "@/core/config";
-import type { Database, Db } from "@/db/client";
 import { getExtraction } from "@/db/queries/extractions";
 import { deleteMemory, restoreMemory } from "@/db/queries/memories";
 import { memories, messages } from "@/db/schema";
@@ -18,7 +17,7 @@ import { type ExtractionDispatcher, enqueueExtraction } from "@/lib/jobs/extract
 import { InProcessRunner } from "@/lib/jobs/in-process-runner";
 import { previewContext } from "@/lib/memory/retrieval/assemble";
 import { retrieveSemantic } from "@/lib/memory/retrieval/retrieve";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import {
   createConversation,
   createPair,
@@ -28,20 +27,12 @@ import {
   OFFLINE_EMBEDDER_ID,
   testDeps,
 } from "@/tests/fixtures/jobs";
+import { useTestDatabase } from "@/tests/test-database";
 
 const embed = async (text: string) => embedOffline(text);
 
 describe.each(DB_KINDS)("extraction lifecycle on %s", (kind) => {
-  let database: Database;
-  let db: Db;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   /** Saves an exchange and extracts from it the way the chat turn does, then waits for the job. */
   async function chat(
@@ -50,24 +41,24 @@ describe.each(DB_KINDS)("extraction lifecycle on %s", (kind) => {
     assistantText: string,
     deps: Parameters<typeof testDeps>[1] = {},
   ) {
-    const pair = await createPair(db, owner, userText, assistantText);
+    const pair = await createPair(database.db, owner, userText, assistantText);
     const runner = new InProcessRunner({
-      deps: async () => testDeps(db, deps),
+      deps: async () => testDeps(database.db, deps),
       backoff: { backoffBaseMs: 1, backoffMaxMs: 1 },
     });
     const dispatcher: ExtractionDispatcher = { kind: "in-process", dispatch: (job) => runner.run(job) };
-    const { extractionId } = await enqueueExtraction(db, { ...pair, memoryEnabled: true }, dispatcher);
+    const { extractionId } = await enqueueExtraction(database.db, { ...pair, memoryEnabled: true }, dispatcher);
     await runner.idle();
     return { pair, extractionId };
   }
 
   it("a memory saved from conversation A is in the prompt of a new conversation B, and the answer uses it", async () => {
-    const userId = await createUser(db, "Ada");
-    const a = { userId, conversationId: await createConversation(db, userId) };
+    const userId = await createUser(database.db, "Ada");
+    const a = { userId, conversationId: await createConversation(database.db, userId) };
     await chat(a, "By the way, my sister's name is Maya.", "Thanks for telling me!");
-    const b = { userId, conversationId: await createConversation(db, userId) };
+    const b = { userId, conversationId: await createConversation(database.db, userId) };
 
-    const { messages: input, trace } = await previewContext(db, {
+    const { messages: input, trace } = await previewContext(database.db, {
       userId,
       userName: "Ada",
       conversationId: b.conversationId,
@@ -89,18 +80,18 @@ describe.each(DB_KINDS)("extraction lifecycle on %s", (kind) => {
   });
 
   it("extraction and embedding failures leave the chat's messages intact and add no memory", async () => {
-    const userId = await createUser(db, "Bea");
-    const owner = { userId, conversationId: await createConversation(db, userId) };
+    const userId = await createUser(database.db, "Bea");
+    const owner = { userId, conversationId: await createConversation(database.db, userId) };
     const { pair, extractionId } = await chat(owner, "I live in Lisbon", "Lisbon is lovely.", {
       embed: embedWith(mockEmbeddingModel(() => new Error("embedder down"))),
     });
 
-    expect(await getExtraction(db, { extractionId })).toMatchObject({
+    expect(await getExtraction(database.db, { extractionId })).toMatchObject({
       status: "failed",
       lastError: expect.stringMatching(/^embed: embedder down/),
     });
-    expect(await db.select().from(memories).where(eq(memories.userId, userId))).toEqual([]);
-    const saved = await db
+    expect(await database.db.select().from(memories).where(eq(memories.userId, userId))).toEqual([]);
+    const saved = await database.db
       .select({ id: messages.id, content: messages.content, status: messages.status })
       .from(messages)
       .where(eq(messages.conversationId, owner.conversationId))
@@ -112,12 +103,12 @@ describe.each(DB_KINDS)("extraction lifecycle on %s", (kind) => {
   });
 
   it("retrieval never returns deleted, superseded or pending memories — and a restored one comes back", async () => {
-    const userId = await createUser(db, "Cy");
-    const owner = { userId, conversationId: await createConversation(db, userId) };
+    const userId = await createUser(database.db, "Cy");
+    const owner = { userId, conversationId: await createConversation(database.db, userId) };
     await chat(owner, "I prefer green tea", "Noted.");
     await chat(owner, "I prefer black tea", "Black tea, noted.");
     await chat(owner, "I live in Oslo", "Nice.");
-    const rows = await db.select().from(memories).where(eq(memories.userId, userId));
+    const rows = await database.db.select().from(memories).where(eq(memories.userId, userId));
     const byContent = (content: string) => rows.find((m) => m.content === content);
     expect(byContent("Prefers green tea")?.status).toBe("superseded");
     const oslo = byContent("Lives in Oslo");
@@ -125,7 +116,7 @@ describe.each(DB_KINDS)("extraction lifecycle on %s", (kind) => {
 
     const retrieve = async (question: string) =>
       (
-        await retrieveSemantic(db, {
+        await retrieveSemantic(database.db, {
           userId,
           embedding: embedOffline(question),
           now: new Date(),
@@ -136,9 +127,9 @@ describe.each(DB_KINDS)("extraction lifecycle on %s", (kind) => {
     expect(await retrieve("Drink preference: which tea?")).toEqual(["Prefers black tea"]);
     expect(await retrieve("Home: where do I live?")).toEqual(["Lives in Oslo"]);
 
-    await deleteMemory(db, { userId, memoryId: oslo.id });
+    await deleteMemory(database.db, { userId, memoryId: oslo.id });
     expect(await retrieve("Home: where do I live?")).toEqual([]);
-    await restoreMemory(db, { userId, memoryId: oslo.id });
+    await restoreMemory(database.db, { userId, memoryId: oslo.id });
     expect(await retrieve("Home: where do I live?")).toEqual(["Lives in Oslo"]);
   });
 });

@@ -4,9 +4,8 @@
  * owner-scoped, active/pending only, same embedder, one limit. And the case it exists for: "I'm not
  * a teacher anymore" supersedes "Works as a teacher", 0.20 apart for the offline embedder.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { consolidationConfig } from "@/core/config";
-import type { Database, Db } from "@/db/client";
 import { findNearMemories, insertMemory } from "@/db/queries/memories";
 import type { MemoryStatus } from "@/db/schema";
 import { cosineSimilarity, embedOffline } from "@/lib/ai/offline/embedder";
@@ -14,24 +13,16 @@ import { extractMemoriesOffline } from "@/lib/ai/offline/extractor";
 import { offlineLanguageModel } from "@/lib/ai/offline/model";
 import { cosineSimilarity as storedSimilarity } from "@/lib/memory/retrieval/score";
 import { memoryEmbeddingText } from "@/lib/memory/store/memory-store";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createUser, OFFLINE_EMBEDDER_ID } from "@/tests/fixtures/jobs";
+import { useTestDatabase } from "@/tests/test-database";
 import { planConsolidation } from "./consolidate";
 import type { ExtractedMemory } from "./extract";
 
 const textOf = (title: string, content: string) => memoryEmbeddingText({ title, content });
 
 describe.each(DB_KINDS)("near memories for consolidation on %s", (kind) => {
-  let database: Database;
-  let db: Db;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   async function store(
     userId: string,
@@ -39,7 +30,7 @@ describe.each(DB_KINDS)("near memories for consolidation on %s", (kind) => {
     content: string,
     options: { status?: MemoryStatus; embeddingModel?: string } = {},
   ): Promise<string> {
-    const row = await insertMemory(db, {
+    const row = await insertMemory(database.db, {
       userId,
       title,
       content,
@@ -58,7 +49,7 @@ describe.each(DB_KINDS)("near memories for consolidation on %s", (kind) => {
     content: string,
     overrides: { minSimilarity?: number; limit?: number; text?: string } = {},
   ) =>
-    findNearMemories(db, {
+    findNearMemories(database.db, {
       userId,
       embedding: embedOffline(textOf(title, content)),
       embeddingModel: OFFLINE_EMBEDDER_ID,
@@ -68,8 +59,8 @@ describe.each(DB_KINDS)("near memories for consolidation on %s", (kind) => {
     });
 
   it("finds a stored memory that shares a key word although its embedding is far, owner-scoped, active or pending only", async () => {
-    const ada = await createUser(db, "Ada");
-    const bob = await createUser(db, "Bob");
+    const ada = await createUser(database.db, "Ada");
+    const bob = await createUser(database.db, "Bob");
     const teacher = await store(ada, "Occupation", "Works as a teacher");
     const pending = await store(ada, "Teaching", "Teacher at the night school", { status: "pending_confirmation" });
     await store(ada, "Home", "Lives in Lisbon");
@@ -105,7 +96,7 @@ describe.each(DB_KINDS)("near memories for consolidation on %s", (kind) => {
   });
 
   it("keeps the vector neighbours (found both ways when they also share words), and matches no stop words", async () => {
-    const ada = await createUser(db, "Ada");
+    const ada = await createUser(database.db, "Ada");
     const lisbon = await store(ada, "Home", "Lives in Lisbon");
     await store(ada, "Drink preference", "Likes coffee");
 
@@ -121,7 +112,7 @@ describe.each(DB_KINDS)("near memories for consolidation on %s", (kind) => {
   });
 
   it("ranks text matches by the rarity of the shared words and shares one limit with the vector neighbours", async () => {
-    const ada = await createUser(db, "Ada");
+    const ada = await createUser(database.db, "Ada");
     const chess = await store(ada, "Games", "Plays chess online");
     const hobbies = new Map<string, string>();
     for (const hobby of ["painting", "hiking", "jazz", "pottery"])
@@ -144,7 +135,7 @@ describe.each(DB_KINDS)("near memories for consolidation on %s", (kind) => {
   });
 
   it("lets consolidation supersede 'Works as a teacher' with 'Is no longer a teacher' (offline model)", async () => {
-    const ada = await createUser(db, "Ada");
+    const ada = await createUser(database.db, "Ada");
     const teacher = await store(ada, "Occupation", "Works as a teacher");
     const [candidate] = extractMemoriesOffline({
       currentDate: "2026-11-30",
@@ -154,7 +145,7 @@ describe.each(DB_KINDS)("near memories for consolidation on %s", (kind) => {
     const extracted: ExtractedMemory = { ...candidate, provenance: "user_stated", status: "active" };
     const [decision] = await planConsolidation(
       {
-        db,
+        db: database.db,
         model: offlineLanguageModel,
         embed: async (texts) => texts.map(embedOffline),
         embeddingModel: OFFLINE_EMBEDDER_ID,

@@ -137,7 +137,6 @@ export function parseExtractionPrompt(prompt: string): ParsedExtractionPrompt | 
 
 export const TITLE_SYSTEM_PROMPT = `You name conversations for the sidebar of Lifeline, a personal assistant. Given the opening of a conversation, reply with a short, specific title of at most 8 words that says what the conversation is about, in the language of the conversation. No quotes, no trailing punctuation, no emoji, and do not start with "Conversation about" or "Chat about".`;
 
-/** The prompt for titling a conversation from its first messages. */
 export function buildTitlePrompt(firstMessages: ConversationMessage[]): BuiltPrompt {
   const prompt = [
     "Write a title for this conversation.",

@@ -1,10 +1,10 @@
 import { inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { usageColumns } from "@/db/queries/memory-usage";
 import { memories } from "@/db/schema";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { type AssembleInput, assembleContext, previewContext } from "./assemble";
 
 const NOW = new Date("2025-06-15T12:00:00.000Z");
@@ -17,14 +17,13 @@ const embed = async (text: string) => {
 };
 
 describe.each(DB_KINDS)("assembleContext on %s", (kind) => {
-  let database: Database;
+  const database = useTestDatabase(kind);
   let ada = "";
   let bob = "";
   let conversationId = "";
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
     const { db } = database;
     ada = await createUser(db, "Ada");
     bob = await createUser(db, "Bob");
@@ -68,10 +67,6 @@ describe.each(DB_KINDS)("assembleContext on %s", (kind) => {
       { userId: bob, content: "Likes black tea", importance: 1, embedding: sparseVector({ 0: 1 }), updatedAt: NOW },
     ]);
   });
-  afterAll(async () => {
-    await database?.close();
-  });
-
   const adaInput = (): AssembleInput => ({
     userId: ada,
     userName: "Ada",

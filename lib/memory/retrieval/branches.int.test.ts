@@ -6,16 +6,17 @@
 
 import { eq, inArray, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { retrievalConfig, retrievalStrategies } from "@/core/config";
-import type { Database, Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { withUsage } from "@/db/queries/memory-usage";
 import { memories } from "@/db/schema";
 import { embedOffline } from "@/lib/ai/offline/embedder";
 import { editMemory, memoryEmbeddingText } from "@/lib/memory/store/memory-store";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { OFFLINE_EMBEDDER_ID } from "@/tests/fixtures/jobs";
 import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { type AssembleInput, assembleContext, previewContext } from "./assemble";
 import { retrieveSemantic } from "./retrieve";
 import { cosineSimilarity, scoreCandidate } from "./score";
@@ -54,16 +55,7 @@ const UNRELATED: [string, string][] = [
 ];
 
 describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
-  let database: Database;
-  let db: Db;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   const input = (userId: string, extra: Partial<AssembleInput> = {}): AssembleInput => ({
     userId,
@@ -79,7 +71,7 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
   });
 
   const rowsOf = (ids: readonly string[]) =>
-    db
+    database.db
       .select(withUsage)
       .from(memories)
       .where(inArray(memories.id, [...ids]))
@@ -87,14 +79,14 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
 
   describe("near-misses", () => {
     it("lists a memory below the threshold with fate below_threshold and its similarity and score", async () => {
-      const userId = await createUser(db, "Ada");
-      const [dinner = "", vegetarian = ""] = await insertMemories(db, [
+      const userId = await createUser(database.db, "Ada");
+      const [dinner = "", vegetarian = ""] = await insertMemories(database.db, [
         offlineMemory(userId, "Dinner", "Loves cooking pasta for dinner"),
         offlineMemory(userId, "Diet", "Vegetarian since January", { importance: 0.9 }),
         ...UNRELATED.slice(0, 6).map(([title, content]) => offlineMemory(userId, title, content)),
       ]);
 
-      const { trace } = await previewContext(db, input(userId));
+      const { trace } = await previewContext(database.db, input(userId));
       const threshold = trace.config.retrieval.similarityThreshold;
       expect(threshold).toBe(0.1);
       expect(trace.candidates.find((c) => c.memoryId === dinner)).toMatchObject({
@@ -123,10 +115,10 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
     });
 
     it("are exactly the most similar memories below the threshold, scored as the reference scores them", async () => {
-      const userId = await createUser(db, "Hand");
+      const userId = await createUser(database.db, "Hand");
       // Similarity 1/√(1 + k²): 1, 0.707, 0.447, 0.316 | 0.243, 0.196, 0.164, 0.141, 0.124.
       const ids = await insertMemories(
-        db,
+        database.db,
         Array.from({ length: 9 }, (_, k) => ({
           userId,
           content: `m${k}`,
@@ -137,7 +129,7 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
       );
       const config = { ...retrievalStrategies.weighted, nearMissLimit: 3 };
       const query = { userId, embedding: sparseVector({ 0: 1 }), embeddingModel: TEST_EMBEDDER, now: NOW, config };
-      const result = await retrieveSemantic(db, query);
+      const result = await retrieveSemantic(database.db, query);
       expect(result.candidates.map((c) => c.id)).toEqual(ids.slice(0, 4));
       expect(result.nearMisses.map((c) => [c.id, c.rank, c.selected])).toEqual([
         [ids[4], 1, false],
@@ -161,10 +153,10 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
       }
       // No threshold, no near-miss; a limit of 0 lists none; a near-miss is never counted.
       const nearest = { ...retrievalStrategies.nearest, nearMissLimit: 3 };
-      expect((await retrieveSemantic(db, { ...query, config: nearest })).nearMisses).toEqual([]);
-      expect((await retrieveSemantic(db, { ...query, config: { ...config, nearMissLimit: 0 } })).nearMisses).toEqual(
-        [],
-      );
+      expect((await retrieveSemantic(database.db, { ...query, config: nearest })).nearMisses).toEqual([]);
+      expect(
+        (await retrieveSemantic(database.db, { ...query, config: { ...config, nearMissLimit: 0 } })).nearMisses,
+      ).toEqual([]);
       // Retrieval writes nothing (access.ts counts what a prompt carries, never a near-miss).
       expect((await rowsOf(ids)).map((row) => row?.accessCount)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
     });
@@ -172,8 +164,8 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
 
   describe("pinned memories", () => {
     it("are always in the prompt and the trace (branch pinned), capped, and gone once unpinned; pinning is not an edit", async () => {
-      const userId = await createUser(db, "Pia");
-      const [dinner = "", ...unrelated] = await insertMemories(db, [
+      const userId = await createUser(database.db, "Pia");
+      const [dinner = "", ...unrelated] = await insertMemories(database.db, [
         offlineMemory(userId, "Dinner", "Loves cooking pasta for dinner", { importance: 0.9 }),
         ...UNRELATED.slice(0, 5).map(([title, content], i) =>
           offlineMemory(userId, title, content, { importance: 0.1 * (i + 1) }),
@@ -182,14 +174,14 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
       const [nurse = ""] = unrelated;
       const [before] = await rowsOf([nurse]);
 
-      const pinned = await editMemory(db, { userId, memoryId: nurse, patch: { pinned: true } }, embedder);
+      const pinned = await editMemory(database.db, { userId, memoryId: nurse, patch: { pinned: true } }, embedder);
       expect(pinned.pinned).toBe(true);
       const [after] = await rowsOf([nurse]);
       expect(after?.editedAt).toBeNull();
       expect(after?.updatedAt).toEqual(before?.updatedAt);
       expect(after?.embedding).toEqual(before?.embedding);
 
-      const { trace } = await previewContext(db, input(userId));
+      const { trace } = await previewContext(database.db, input(userId));
       // Unrelated to the question (its similarity is far below the threshold), and still in context, first.
       expect(trace.memoryLines[0]).toBe("• Job: Works as a nurse");
       expect(trace.memoryLines).toContain("• Dinner: Loves cooking pasta for dinner");
@@ -211,8 +203,8 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
 
       // Pin all five: only pinnedLimit (3) go in, the most important first; the rest are dropped by limit.
       for (const id of unrelated.slice(1))
-        await editMemory(db, { userId, memoryId: id, patch: { pinned: true } }, embedder);
-      const capped = (await previewContext(db, input(userId))).trace;
+        await editMemory(database.db, { userId, memoryId: id, patch: { pinned: true } }, embedder);
+      const capped = (await previewContext(database.db, input(userId))).trace;
       const pinnedRows = capped.candidates.filter((c) => c.branch === "pinned");
       expect(retrievalConfig.pinnedLimit).toBe(3);
       expect(pinnedRows.map((c) => [c.memoryId, c.fate])).toEqual([
@@ -229,12 +221,12 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
 
       // Unpinned: no longer in the prompt or on a pinned row.
       for (const id of unrelated.slice(1)) {
-        await editMemory(db, { userId, memoryId: id, patch: { pinned: false } }, embedder);
+        await editMemory(database.db, { userId, memoryId: id, patch: { pinned: false } }, embedder);
       }
-      const unpinned = (await previewContext(db, input(userId))).trace;
+      const unpinned = (await previewContext(database.db, input(userId))).trace;
       expect(unpinned.memoryLines).toEqual(["• Job: Works as a nurse", "• Dinner: Loves cooking pasta for dinner"]);
-      await editMemory(db, { userId, memoryId: nurse, patch: { pinned: false } }, embedder);
-      const none = (await previewContext(db, input(userId))).trace;
+      await editMemory(database.db, { userId, memoryId: nurse, patch: { pinned: false } }, embedder);
+      const none = (await previewContext(database.db, input(userId))).trace;
       expect(none.memoryLines).toEqual(["• Dinner: Loves cooking pasta for dinner"]);
       expect(none.candidates.filter((c) => c.branch === "pinned")).toEqual([]);
       expect(none.pinned).toEqual({ returned: 0, selected: 0 });
@@ -245,15 +237,15 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
     });
 
     it("a pinned memory the semantic branch also selects is sent once, as pinned; an edit with a pin is still an edit", async () => {
-      const userId = await createUser(db, "Dup");
-      const [dinner = ""] = await insertMemories(db, [
+      const userId = await createUser(database.db, "Dup");
+      const [dinner = ""] = await insertMemories(database.db, [
         offlineMemory(userId, "Dinner", "Loves cooking pasta for dinner"),
       ]);
-      await editMemory(db, { userId, memoryId: dinner, patch: { pinned: true, importance: 0.7 } }, embedder);
+      await editMemory(database.db, { userId, memoryId: dinner, patch: { pinned: true, importance: 0.7 } }, embedder);
       const [row] = await rowsOf([dinner]);
       expect(row?.editedAt).toBeInstanceOf(Date);
 
-      const { trace } = await previewContext(db, input(userId));
+      const { trace } = await previewContext(database.db, input(userId));
       expect(trace.candidates.map((c) => [c.branch, c.fate, c.selectedBy])).toEqual([
         ["pinned", "included", ["pinned", "semantic"]],
         ["semantic", "dropped_dedup", ["pinned", "semantic"]],
@@ -264,10 +256,10 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
 
   describe("access accounting", () => {
     it("counts every memory the prompt carries once, whichever branches chose it; a preview counts nothing", async () => {
-      const userId = await createUser(db, "Acc");
-      const conversationId = await createConversation(db, userId);
+      const userId = await createUser(database.db, "Acc");
+      const conversationId = await createConversation(database.db, userId);
       const fromChat = { sourceConversationId: conversationId };
-      const [semantic = "", both = "", chatOnly = "", pin = "", miss = ""] = await insertMemories(db, [
+      const [semantic = "", both = "", chatOnly = "", pin = "", miss = ""] = await insertMemories(database.db, [
         offlineMemory(userId, "Dinner", "Loves cooking pasta for dinner"),
         offlineMemory(userId, "Cooking", "Cooks dinner for two every evening", fromChat),
         offlineMemory(userId, "Home", "Lives in Bergen", fromChat),
@@ -277,11 +269,11 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
       const ids = [semantic, both, chatOnly, pin, miss];
       const counts = async () => (await rowsOf(ids)).map((row) => row?.accessCount);
 
-      const preview = await previewContext(db, input(userId, { conversationId }));
+      const preview = await previewContext(database.db, input(userId, { conversationId }));
       expect(preview.trace.accessCountedIds).toEqual([]);
       expect(await counts()).toEqual([0, 0, 0, 0, 0]);
 
-      const { trace } = await assembleContext(db, input(userId, { conversationId }));
+      const { trace } = await assembleContext(database.db, input(userId, { conversationId }));
       const branchesOf = (id: string) =>
         trace.candidates.find((c) => c.memoryId === id && c.fate === "included")?.selectedBy;
       expect(branchesOf(semantic)).toEqual(["semantic"]);
@@ -304,21 +296,21 @@ describe.each(DB_KINDS)("retrieval branches on %s", (kind) => {
       expect(rows.every((row) => row?.updatedAt.getTime() === NOW.getTime() - 86_400_000)).toBe(true);
 
       // A second turn counts again; another preview still nothing.
-      await assembleContext(db, input(userId, { conversationId }));
-      await previewContext(db, input(userId, { conversationId }));
+      await assembleContext(database.db, input(userId, { conversationId }));
+      await previewContext(database.db, input(userId, { conversationId }));
       expect(await counts()).toEqual([2, 2, 2, 2, 0]);
-      const [other] = await db.select(withUsage).from(memories).where(eq(memories.id, miss));
+      const [other] = await database.db.select(withUsage).from(memories).where(eq(memories.id, miss));
       expect(other?.lastAccessedAt).toBeNull();
     });
 
     it("a failed access count sends no memory: status failed at the access stage, nothing counted", async () => {
-      const userId = await createUser(db, "Fail");
-      const [dinner = ""] = await insertMemories(db, [
+      const userId = await createUser(database.db, "Fail");
+      const [dinner = ""] = await insertMemories(database.db, [
         offlineMemory(userId, "Dinner", "Loves cooking pasta for dinner"),
       ]);
       const dialect = new PgDialect();
       // The database refuses the access count's statement only; every read works.
-      const refusing = new Proxy(db, {
+      const refusing = new Proxy(database.db, {
         get(target, key, receiver) {
           if (key !== "execute") return Reflect.get(target, key, receiver);
           return (query: SQL) => {

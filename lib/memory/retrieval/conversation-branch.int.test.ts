@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/db/client";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { describe, expect, it } from "vitest";
+import { DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, insertMemories } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { retrieveConversationMemories } from "./conversation-branch";
 
 const at = (day: number) => new Date(Date.UTC(2025, 0, day));
 
 describe.each(DB_KINDS)("conversation branch on %s", (kind) => {
-  let database: Database;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   it("returns up to 3 active memories of this conversation, by importance then newest, owner-scoped", async () => {
     const { db } = database;

@@ -1,10 +1,10 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { EMBEDDING_DIMENSIONS, retrievalConfig, retrievalStrategies } from "@/core/config";
-import { type Database, selectRows } from "@/db/client";
+import { selectRows } from "@/db/client";
 import { usageColumns, withUsage } from "@/db/queries/memory-usage";
 import { MEMORY_STATUSES, memories } from "@/db/schema";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import {
   createUser,
   DAY_MS,
@@ -16,6 +16,7 @@ import {
   sparseVector,
   TEST_EMBEDDER,
 } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { recordAccess } from "./access";
 import { dateWindowOf } from "./date-window";
 import { retrieveSemantic, type SemanticConfig, type SemanticResult } from "./retrieve";
@@ -80,14 +81,7 @@ function expectSameRanking(result: SemanticResult, reference: ReturnType<typeof 
 }
 
 describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
-  let database: Database;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   describe("weighted: equals the reference scorer on 240 seeded-random memories", () => {
     const random = seededRandom(4242);

@@ -83,7 +83,7 @@ export interface SemanticQuery {
   embeddingModel?: string;
   /** The message itself: the text ranking of a fusing strategy matches its words. Omitted: no text matches. */
   text?: string;
-  /** The instant recency is measured from and last_accessed_at is set to. */
+  /** The instant recency is measured from. */
   now: Date;
   config: SemanticConfig;
 }

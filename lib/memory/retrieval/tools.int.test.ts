@@ -5,13 +5,13 @@
  */
 
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { withUsage } from "@/db/queries/memory-usage";
 import { memories } from "@/db/schema";
 import { processAssemblyConfig } from "@/lib/runtime";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { assembleContext } from "./assemble";
 import { listMemoriesInput, listMemoriesTool } from "./tools";
 
@@ -24,14 +24,7 @@ const embed = async () => sparseVector({ 0: 1 });
 const at = (similarity: number) => sparseVector({ 0: similarity, 1: Math.sqrt(1 - similarity ** 2) });
 
 describe.each(DB_KINDS)("memory tools and the strategy setting on %s", (kind) => {
-  let database: Database;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = useTestDatabase(kind);
 
   describe("list_memories", () => {
     let userId = "";

@@ -65,7 +65,6 @@ export interface ToolCallTrace {
   error: string | null;
   /** How the memories were chosen, with the numbers in force. */
   rule: string;
-  /** Memories returned to the model. */
   returned: number;
   /** list_memories: the user's active memories matching the filter (returned may be fewer). */
   matching?: number;

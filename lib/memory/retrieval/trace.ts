@@ -34,7 +34,6 @@ export interface TraceCandidate {
   title: string | null;
   /** The stored content (the line sent may be shorter: see `truncated`). */
   content: string;
-  /** The branch that returned this row. */
   branch: Branch;
   /** Position in that branch's order, from 1 (a near-miss: its position among the near-misses, by similarity). */
   rank: number;

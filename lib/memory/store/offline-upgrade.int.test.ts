@@ -9,13 +9,14 @@
 import { tmpdir } from "node:os";
 import { asc } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Database, type Db, setDatabase } from "@/db/client";
+import { setDatabase } from "@/db/client";
 import { memories } from "@/db/schema";
 import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import { reembedAfterEmbedderChange } from "@/lib/runtime";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createUser } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { createUserMemory, type MemoryEmbedder } from "./memory-store";
 import { reembedMemories } from "./reembed";
 
@@ -38,27 +39,23 @@ const BOB = [
 const TOTAL = ADA.length + BOB.length;
 
 describe.each(DB_KINDS)("upgrading the offline embedder on %s", (kind) => {
-  let database: Database;
-  let db: Db;
+  const database = useTestDatabase(kind, { per: "test" });
   let ada = "";
 
   beforeEach(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
-    ada = await createUser(db, "Ada");
-    const bob = await createUser(db, "Bob");
+    ada = await createUser(database.db, "Ada");
+    const bob = await createUser(database.db, "Bob");
     // A database as the previous version left it: every memory embedded by wordvec-glove-v1.
-    for (const memory of ADA) await createUserMemory(db, { userId: ada, ...memory }, OLD);
-    for (const memory of BOB) await createUserMemory(db, { userId: bob, ...memory }, OLD);
+    for (const memory of ADA) await createUserMemory(database.db, { userId: ada, ...memory }, OLD);
+    for (const memory of BOB) await createUserMemory(database.db, { userId: bob, ...memory }, OLD);
   });
   afterEach(async () => {
     setDatabase(undefined);
     setAiRegistry(undefined);
-    await database?.close();
   });
 
   const ask = (message: string, embedder: MemoryEmbedder = NEW) =>
-    assembleContext(db, {
+    assembleContext(database.db, {
       userId: ada,
       message,
       history: [],
@@ -69,7 +66,7 @@ describe.each(DB_KINDS)("upgrading the offline embedder on %s", (kind) => {
       countAccess: false,
     });
   const snapshot = () =>
-    db
+    database.db
       .select({ id: memories.id, content: memories.content, status: memories.status, model: memories.embeddingModel })
       .from(memories)
       .orderBy(asc(memories.id));
@@ -87,7 +84,7 @@ describe.each(DB_KINDS)("upgrading the offline embedder on %s", (kind) => {
 
     // Part way (one batch of 4 written, then stopped): the rest still waits.
     const stop = new AbortController();
-    await reembedMemories(db, NEW, {
+    await reembedMemories(database.db, NEW, {
       batchSize: 4,
       onProgress: (p) => p.batches === 1 && stop.abort(),
       signal: stop.signal,

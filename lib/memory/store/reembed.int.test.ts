@@ -7,16 +7,17 @@
 
 import { tmpdir } from "node:os";
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Database, type Db, setDatabase } from "@/db/client";
+import { beforeEach, describe, expect, it } from "vitest";
+import { setDatabase } from "@/db/client";
 import { updateMemory } from "@/db/queries/memories";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { memories, memoryEvents } from "@/db/schema";
 import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import { reembedAfterEmbedderChange } from "@/lib/runtime";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createUser, insertMemories, sparseVector } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { createUserMemory, editMemory, type MemoryEmbedder, memoryEmbeddingText } from "./memory-store";
 import { type ReembedProgress, reembedMemories } from "./reembed";
 
@@ -55,17 +56,14 @@ const TEA = { title: "Tea", content: "Prefers green tea, never coffee" };
 const QUESTION = "Which tea do I prefer?";
 
 describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
-  let database: Database;
-  let db: Db;
+  const database = useTestDatabase(kind, { per: "test" });
   let ada = "";
   let bob = "";
   const ids: Record<string, string> = {};
 
   beforeEach(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
-    ada = await createUser(db, "Ada");
-    bob = await createUser(db, "Bob");
+    ada = await createUser(database.db, "Ada");
+    bob = await createUser(database.db, "Bob");
     // Ada's active memories, embedded by the old embedder through the same path as the app.
     for (const [key, memory] of Object.entries({
       tea: TEA,
@@ -74,10 +72,10 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
       walk: { title: null, content: "Walks to work every day" },
       book: { title: "Reading", content: "Is reading a novel about sailors" },
     })) {
-      ids[key] = (await createUserMemory(db, { userId: ada, ...memory }, oldEmbedder)).id;
+      ids[key] = (await createUserMemory(database.db, { userId: ada, ...memory }, oldEmbedder)).id;
     }
     const old = (content: string) => ({ embedding: oldVector(content), embeddingModel: OLD_MODEL });
-    [ids.deleted = "", ids.blank = "", ids.bob1 = "", ids.bob2 = ""] = await insertMemories(db, [
+    [ids.deleted = "", ids.blank = "", ids.bob1 = "", ids.bob2 = ""] = await insertMemories(database.db, [
       { userId: ada, content: "Used to live in Porto", status: "deleted", ...old("Used to live in Porto") },
       // Nothing to embed: never waits, never touched.
       { userId: ada, content: "   ", title: null, ...old("   ") },
@@ -85,17 +83,13 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
       { userId: bob, content: "Plays the cello", status: "pending_confirmation", ...old("Plays the cello") },
     ]);
     // Already the new embedder's: never waits.
-    ids.current = (await createUserMemory(db, { userId: ada, content: "Allergic to peanuts" }, offline)).id;
+    ids.current = (await createUserMemory(database.db, { userId: ada, content: "Allergic to peanuts" }, offline)).id;
   });
-  afterEach(async () => {
-    await database?.close();
-  });
-
   /** Waiting for the new embedder: Ada's 5 active + her deleted one + Bob's 2. */
   const WAITING = 8;
 
   const assemble = () =>
-    assembleContext(db, {
+    assembleContext(database.db, {
       userId: ada,
       message: QUESTION,
       history: [],
@@ -107,7 +101,7 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
     });
 
   const rows = () =>
-    db
+    database.db
       .select({
         id: memories.id,
         content: memories.content,
@@ -125,13 +119,13 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
     expect(before.trace.waitingForReembedding).toBe(5);
     const oldIds = [ids.tea, ids.lisbon, ids.cat, ids.walk, ids.book];
     expect(before.trace.candidates.filter((c) => oldIds.includes(c.memoryId))).toEqual([]);
-    expect(await countAwaitingEmbedder(db, { model: NEW_MODEL, userId: ada, statuses: ["active"] })).toBe(5);
-    expect(await countAwaitingEmbedder(db, { model: NEW_MODEL })).toBe(WAITING);
+    expect(await countAwaitingEmbedder(database.db, { model: NEW_MODEL, userId: ada, statuses: ["active"] })).toBe(5);
+    expect(await countAwaitingEmbedder(database.db, { model: NEW_MODEL })).toBe(WAITING);
 
     const stored = await rows();
-    const events = (await db.select().from(memoryEvents)).length;
+    const events = (await database.db.select().from(memoryEvents)).length;
     const progress: ReembedProgress[] = [];
-    const result = await reembedMemories(db, offline, { batchSize: 3, onProgress: (p) => progress.push(p) });
+    const result = await reembedMemories(database.db, offline, { batchSize: 3, onProgress: (p) => progress.push(p) });
 
     expect(result).toMatchObject({
       embedder: NEW_MODEL,
@@ -161,23 +155,23 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
         continue;
       }
       expect(row.embeddingModel).toBe(NEW_MODEL);
-      const [memory] = await db.select().from(memories).where(eq(memories.id, row.id));
+      const [memory] = await database.db.select().from(memories).where(eq(memories.id, row.id));
       const [expected] = await offline.embed([memoryEmbeddingText(memory ?? { title: null, content: "" })]);
       expect(row.embedding?.map((x) => Math.f16round(x))).toEqual(expected?.map((x) => Math.f16round(x)));
     }
-    expect((await db.select().from(memoryEvents)).length).toBe(events);
+    expect((await database.db.select().from(memoryEvents)).length).toBe(events);
 
     const found = await assemble();
     expect(found.trace.waitingForReembedding).toBe(0);
     expect(found.trace.candidates.find((c) => c.memoryId === ids.tea)).toMatchObject({ fate: "included" });
-    expect(await countAwaitingEmbedder(db, { model: NEW_MODEL })).toBe(0);
+    expect(await countAwaitingEmbedder(database.db, { model: NEW_MODEL })).toBe(0);
   });
 
   it("does nothing the second time", async () => {
-    await reembedMemories(db, offline);
+    await reembedMemories(database.db, offline);
     const before = await rows();
     const embedder = recording(offline);
-    const again = await reembedMemories(db, embedder);
+    const again = await reembedMemories(database.db, embedder);
     expect(again).toMatchObject({ total: 0, processed: 0, reembedded: 0, batches: 0, aborted: false });
     expect(embedder.calls).toEqual([]);
     expect(await rows()).toEqual(before);
@@ -186,7 +180,7 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
   it("stops between batches when aborted, and the next run continues with what is left", async () => {
     const controller = new AbortController();
     const first = recording(offline);
-    const stopped = await reembedMemories(db, first, {
+    const stopped = await reembedMemories(database.db, first, {
       batchSize: 3,
       signal: controller.signal,
       onProgress: (p) => {
@@ -194,14 +188,14 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
       },
     });
     expect(stopped).toMatchObject({ total: WAITING, processed: 3, reembedded: 3, batches: 1, aborted: true });
-    expect(await countAwaitingEmbedder(db, { model: NEW_MODEL })).toBe(WAITING - 3);
+    expect(await countAwaitingEmbedder(database.db, { model: NEW_MODEL })).toBe(WAITING - 3);
 
     const second = recording(offline);
-    const resumed = await reembedMemories(db, second, { batchSize: 3 });
+    const resumed = await reembedMemories(database.db, second, { batchSize: 3 });
     expect(resumed).toMatchObject({ total: WAITING - 3, reembedded: WAITING - 3, aborted: false });
     // Nothing the first run did is embedded again.
     expect(second.calls.flat().filter((text) => first.calls.flat().includes(text))).toEqual([]);
-    expect(await countAwaitingEmbedder(db, { model: NEW_MODEL })).toBe(0);
+    expect(await countAwaitingEmbedder(database.db, { model: NEW_MODEL })).toBe(0);
   });
 
   it("never overwrites an edit made between the read and the write", async () => {
@@ -213,19 +207,23 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
       if (edited) return;
       edited = true;
       await editMemory(
-        db,
+        database.db,
         { userId: ada, memoryId: ids.tea ?? "", patch: { content: "Prefers jasmine tea" } },
         oldEmbedder,
       );
-      await editMemory(db, { userId: ada, memoryId: ids.cat ?? "", patch: { content: "Has two cats" } }, offline);
-      await updateMemory(db, { userId: ada, memoryId: ids.lisbon ?? "", patch: { importance: 0.9 } });
+      await editMemory(
+        database.db,
+        { userId: ada, memoryId: ids.cat ?? "", patch: { content: "Has two cats" } },
+        offline,
+      );
+      await updateMemory(database.db, { userId: ada, memoryId: ids.lisbon ?? "", patch: { importance: 0.9 } });
     });
-    const result = await reembedMemories(db, embedder, { batchSize: 100 });
+    const result = await reembedMemories(database.db, embedder, { batchSize: 100 });
     expect(result).toMatchObject({ total: WAITING, reembedded: WAITING - 2, skipped: 2, failed: 0 });
 
     const byId = async (id: string | undefined) =>
       (
-        await db
+        await database.db
           .select()
           .from(memories)
           .where(eq(memories.id, id ?? ""))
@@ -240,9 +238,9 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
     expect(await byId(ids.lisbon)).toMatchObject({ importance: 0.9, embeddingModel: NEW_MODEL });
 
     // The memory edited through the old embedder still waits, and the next run embeds its new text.
-    expect(await countAwaitingEmbedder(db, { model: NEW_MODEL })).toBe(1);
+    expect(await countAwaitingEmbedder(database.db, { model: NEW_MODEL })).toBe(1);
     const next = recording(offline);
-    expect(await reembedMemories(db, next)).toMatchObject({ total: 1, reembedded: 1 });
+    expect(await reembedMemories(database.db, next)).toMatchObject({ total: 1, reembedded: 1 });
     expect(next.calls).toEqual([["Tea: Prefers jasmine tea"]]);
   });
 
@@ -254,10 +252,10 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
         return texts.map((text, i) => (text.includes("Lisbon") ? sparseVector({}) : (vectors[i] ?? [])));
       },
     };
-    const result = await reembedMemories(db, picky, { batchSize: 4 });
+    const result = await reembedMemories(database.db, picky, { batchSize: 4 });
     expect(result).toMatchObject({ total: WAITING, reembedded: WAITING - 1, failed: 1, aborted: false });
     expect(result.errors).toEqual([{ memoryId: ids.lisbon, message: expect.stringContaining("zero vector") }]);
-    const stillWaiting = await db
+    const stillWaiting = await database.db
       .select({ id: memories.id })
       .from(memories)
       .where(inArray(memories.embeddingModel, [OLD_MODEL]));
@@ -269,8 +267,8 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
         throw new Error("503 Service Unavailable");
       },
     };
-    await expect(reembedMemories(db, down)).rejects.toThrow("503 Service Unavailable");
-    expect(await countAwaitingEmbedder(db, { model: NEW_MODEL })).toBe(1);
+    await expect(reembedMemories(database.db, down)).rejects.toThrow("503 Service Unavailable");
+    expect(await countAwaitingEmbedder(database.db, { model: NEW_MODEL })).toBe(1);
   });
 
   it("runs at server start with the process's database and embedder, and finds nothing to do the next time", async () => {
