@@ -31,6 +31,7 @@ function elapsedSince(start: number): number {
  */
 function sentArguments(body: unknown): Map<string | number, unknown> {
   const sent = new Map<string | number, unknown>();
+  // One message per request (lib/validation/mcp.ts); an array is walked all the same.
   for (const message of Array.isArray(body) ? body : [body]) {
     if (typeof message !== "object" || message === null) continue;
     const { method, id, params } = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
@@ -62,19 +63,29 @@ export function createMcpServer(
         const outcome = await runTool(spec, context, args, (error) =>
           log.error({ err: error, tool: spec.name }, "mcp tool failed"),
         );
-        const { result } = await insertMcpCall(context.db, {
-          userId: context.userId,
-          tokenId: context.token.id,
-          tool: spec.name,
-          arguments: sent.get(extra.requestId) ?? args,
-          result: outcome.text,
-          isError: outcome.isError,
-          trace: outcome.trace,
-          memoryIds: outcome.memoryIds,
-          returnedMemoryIds: outcome.returnedMemoryIds,
-          latencyMs: elapsedSince(start),
-        });
-        return { content: [{ type: "text", text: result }], ...(outcome.isError ? { isError: true } : {}) };
+        let recorded: string;
+        try {
+          ({ result: recorded } = await insertMcpCall(context.db, {
+            userId: context.userId,
+            tokenId: context.token.id,
+            tool: spec.name,
+            arguments: sent.get(extra.requestId) ?? args,
+            result: outcome.text,
+            isError: outcome.isError,
+            trace: outcome.trace,
+            memoryIds: outcome.memoryIds,
+            returnedMemoryIds: outcome.returnedMemoryIds,
+            latencyMs: elapsedSince(start),
+          }));
+        } catch (error) {
+          // An unrecorded result is not sent (and the SDK would send the database's message as the text).
+          log.error({ err: error, tool: spec.name }, "mcp call not recorded");
+          return {
+            content: [{ type: "text", text: `${spec.name} failed on Lifeline's side; the error was logged.` }],
+            isError: true,
+          };
+        }
+        return { content: [{ type: "text", text: recorded }], ...(outcome.isError ? { isError: true } : {}) };
       },
     );
   }
