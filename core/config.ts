@@ -354,6 +354,12 @@ export const accessTokenConfig = {
   expiryDays: [7, 30, 90, 365] as const,
 };
 
+/** The record of MCP tool calls (db/queries/mcp-calls.ts; Settings → External calls). */
+export const mcpCallsConfig = {
+  /** How many recent calls the External calls page lists. */
+  listLimit: 50,
+};
+
 /**
  * Dictation (docs/chat.md § Dictation): the composer records, POST /api/transcribe transcribes, the
  * transcript goes into the composer for review. Audio is never stored.

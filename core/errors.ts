@@ -14,6 +14,7 @@ export type Resource =
   | "mail_operation"
   | "access_token"
   | "transcription"
+  | "mcp_call"
   | "route";
 
 export type ErrorCode =

@@ -258,6 +258,40 @@ export const accessTokens = pgTable(
   (t) => [uniqueIndex("access_tokens_hash_idx").on(t.tokenHash), index("access_tokens_user_idx").on(t.userId)],
 );
 
+/**
+ * Every MCP tool call (app/api/mcp, lib/mcp/): which token, which tool, the arguments as given and
+ * the exact text the client received. Memory text in it follows delete-means-gone
+ * (db/queries/mcp-calls.ts redacts it with the debug records).
+ */
+export const mcpCalls = pgTable(
+  "mcp_calls",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: ownerId(),
+    tokenId: uuid("token_id")
+      .notNull()
+      .references(() => accessTokens.id, { onDelete: "cascade" }),
+    tool: text("tool").notNull(),
+    arguments: jsonb("arguments").$type<unknown>().notNull(),
+    /** The text of the result's one content block, byte for byte what the client received. */
+    result: text("result").notNull(),
+    isError: boolean("is_error").notNull(),
+    /** How the result was made: the assembly trace (get_memory_context), the tool trace (search/list). */
+    trace: jsonb("trace").$type<unknown>(),
+    /** Every memory the record mentions (result, trace, arguments): what a delete redacts. */
+    memoryIds: jsonb("memory_ids").$type<string[]>().notNull().default([]),
+    /** The memories the result handed to the client: "read by ‹token›" on the memories page. */
+    returnedMemoryIds: jsonb("returned_memory_ids").$type<string[]>().notNull().default([]),
+    latencyMs: real("latency_ms").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("mcp_calls_user_created_idx").on(t.userId, t.createdAt),
+    index("mcp_calls_memory_ids_idx").using("gin", t.memoryIds),
+    index("mcp_calls_returned_memory_ids_idx").using("gin", t.returnedMemoryIds),
+  ],
+);
+
 // ---------------------------------------------------------------------------
 // Chat
 // ---------------------------------------------------------------------------
@@ -411,6 +445,10 @@ export const memories = pgTable(
     sourceConversationId: uuid("source_conversation_id").references(() => conversations.id, { onDelete: "set null" }),
     sourceUserMessageId: uuid("source_user_message_id").references(() => messages.id, { onDelete: "set null" }),
     sourceAssistantMessageId: uuid("source_assistant_message_id").references(() => messages.id, {
+      onDelete: "set null",
+    }),
+    /** The access token a memory was remembered through (MCP `remember`): its provenance "from ‹token›". */
+    sourceAccessTokenId: uuid("source_access_token_id").references((): AnyPgColumn => accessTokens.id, {
       onDelete: "set null",
     }),
     /** Every message the extractor read when it produced this memory. */

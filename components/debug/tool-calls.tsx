@@ -62,7 +62,9 @@ export function ToolCallCard({ call }: { call: ToolCallTrace }) {
           <Badge variant="danger">failed</Badge>
         )}
         <span className="text-muted-foreground">
-          after model call {call.step} · {formatMs(call.ms)}
+          {/* An MCP call (step 0) follows no model call of Lifeline's. */}
+          {call.step > 0 ? `after model call ${call.step} · ` : ""}
+          {formatMs(call.ms)}
         </span>
       </div>
       <p className="text-xs text-muted-foreground" data-testid="tool-call-rule">

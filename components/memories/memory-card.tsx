@@ -30,6 +30,9 @@ function ImportanceMeter({ value }: { value: number }) {
 /** Where a memory came from: the chat and the exchange (whose debug view shows the extraction). */
 function Source({ memory }: { memory: ListedMemory }) {
   if (memory.provenance === "user_created") return <span>Added by you</span>;
+  if (memory.sourceAccessTokenId) {
+    return <span data-testid="memory-source">From {memory.sourceTokenName ?? "a deleted access token"}</span>;
+  }
   if (!memory.sourceConversationId) return <span>From a deleted chat</span>;
   // The query names the message for the server (a message on another version switches the chat to
   // it: app/(app)/chat/[id]/page.tsx), the fragment for the scroll to it.
@@ -160,6 +163,18 @@ export function MemoryCard({
           <span>
             used {plural(memory.accessCount, "time")}
             {memory.lastAccessedAt ? `, last ${formatRelative(memory.lastAccessedAt)}` : ""}
+            {memory.readBy.length > 0 && (
+              <>
+                {" · "}
+                <Link
+                  href="/settings/external-calls"
+                  className="hover:text-foreground hover:underline"
+                  data-testid="memory-read-by"
+                >
+                  read by {memory.readBy.join(", ")}
+                </Link>
+              </>
+            )}
           </span>
           <span title={formatDateTime(memory.createdAt, dates)}>created {formatRelative(memory.createdAt)}</span>
           {memory.editedAt && (

@@ -12,6 +12,7 @@ import {
   memories,
   memoryEvents,
 } from "@/db/schema";
+import { readByColumn, sourceTokenNameColumn } from "./mcp-calls";
 import { type MemoryRecord, recordColumns } from "./memories";
 import { usageColumns } from "./memory-usage";
 import { redactDeletedMemories } from "./redaction";
@@ -46,6 +47,10 @@ export interface MemoryFilters {
 export interface ListedMemory extends MemoryRecord {
   /** Title of the conversation the memory came from, when it still exists. */
   sourceConversationTitle: string | null;
+  /** Name of the access token the memory was remembered through (MCP `remember`), when it has one. */
+  sourceTokenName: string | null;
+  /** Names of the access tokens whose MCP calls handed this memory to an external assistant. */
+  readBy: string[];
   /** With a semantic search: cosine similarity to the query. */
   similarity: number | null;
 }
@@ -107,7 +112,13 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
 
   const [rows, [count]] = await Promise.all([
     db
-      .select({ ...recordColumns, sourceConversationTitle: conversations.title, similarity })
+      .select({
+        ...recordColumns,
+        sourceConversationTitle: conversations.title,
+        sourceTokenName: sourceTokenNameColumn,
+        readBy: readByColumn,
+        similarity,
+      })
       .from(memories)
       .leftJoin(
         conversations,

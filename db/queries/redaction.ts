@@ -20,6 +20,9 @@
  * - memory_events of OTHER memories whose reason names a deleted memory's id (a supersede's
  *   "(replaces <id>)", whose model-written reason may quote the old memory): the reason goes.
  *
+ * - mcp_calls: the result, trace and `remember` arguments of every recorded MCP call that
+ *   mentions a deleted memory (db/queries/mcp-call-redaction.ts).
+ *
  * What is not touched: the deleted memory's own row and history (a single delete is undoable:
  * the memory and its history wait in the trash; "delete all" erases both), and the conversation
  * itself — an answer may quote a memory, and deleting messages is the user's separate choice.
@@ -32,6 +35,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON } from "@/core/deleted-memory";
 import { type Db, selectRows } from "@/db/client";
+import { redactMcpCalls } from "./mcp-call-redaction";
 
 export { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON };
 
@@ -246,6 +250,7 @@ export async function redactDeletedMemories(db: Db, scope: Pick<RedactionScope, 
   await redactPromptDebug(db, scope);
   await redactExtractionDecisions(db, scope);
   await redactEventReasons(db, scope);
+  await redactMcpCalls(db, scope);
 }
 
 /** The distinct well-formed memory ids among `ids` (a trace is JSON: anything else is not a memory). */

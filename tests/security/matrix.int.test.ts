@@ -281,22 +281,48 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
 
   async function sendOnce(client: HttpClient, method: string, fixture: Fixture, override?: Partial<InvalidRequest>) {
     const { path } = fixture;
+    // The fixture's own headers, and the actor's token on a token-only route (ActingClient).
+    const extra = { ...fixture.headers, ...tokenHeaders.get(client) };
     if (fixture.form && !override) return client.request(method, path, { form: await fixture.form(client) });
     if (fixture.raw !== undefined && !override)
-      return client.request(method, path, { body: fixture.raw, headers: { "content-type": "application/json" } });
+      return client.request(method, path, {
+        body: fixture.raw,
+        headers: { ...extra, "content-type": "application/json" },
+      });
     if (override?.multipart) return client.request(method, path, { multipart: override.multipart() });
     if (fixture.multipart && !override) return client.request(method, path, { multipart: fixture.multipart() });
     if (override?.raw !== undefined) {
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { ...extra };
       if (override.contentType !== null) headers["content-type"] = override.contentType ?? "application/json";
       return client.request(method, path, { body: override.raw, headers });
     }
-    if (override?.json !== undefined) return client.request(method, path, { json: override.json });
-    return client.request(method, path, fixture.json === undefined ? {} : { json: fixture.json });
+    if (override?.json !== undefined) return client.request(method, path, { json: override.json, headers: extra });
+    return client.request(
+      method,
+      path,
+      fixture.json === undefined ? { headers: extra } : { json: fixture.json, headers: extra },
+    );
+  }
+
+  /** Clients that act with an access token instead of a session (token-only routes), and their header. */
+  const tokenHeaders = new WeakMap<HttpClient, Record<string, string>>();
+
+  /**
+   * Who sends the route's valid and invalid requests as `actor`: their signed-in client, or — on a
+   * token-only route (`bearerOnly`) — a client without cookies carrying a fresh token of theirs.
+   * Call it before taking a snapshot: minting the token writes a row.
+   */
+  async function actingAs(rc: RouteCase, actor: Actor): Promise<HttpClient> {
+    if (!rc.bearerOnly) return actor.client;
+    const scope = rc.bearer === "write" ? "read+write" : "read";
+    const { secret } = await ownedAccessToken(database.db, actor.id, { scope });
+    const client = anonymousClient();
+    tokenHeaders.set(client, { authorization: `Bearer ${secret}` });
+    return client;
   }
 
   function sendWithToken(client: HttpClient, secret: string, method: string, fixture: Fixture) {
-    const headers = { authorization: `Bearer ${secret}` };
+    const headers = { ...fixture.headers, authorization: `Bearer ${secret}` };
     return client.request(
       method,
       fixture.path,
@@ -463,6 +489,16 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
         }
       }
 
+      if (rc.bearerOnly) {
+        check(kind, "the owner's session, no token → 403 forbidden:session, nothing written", async () => {
+          const fixture = await setup(rc, owner);
+          const before = await snapshot(database);
+          const res = await send(owner.client, method, fixture);
+          expectError(res, rc, 403, "forbidden:session");
+          expect(await snapshot(database)).toEqual(before);
+        });
+      }
+
       // ---- whose data it reaches -------------------------------------------------------------
       if (rc.scope === "resource") {
         check(kind, "another user → 404, nothing written", async () => {
@@ -477,8 +513,8 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
 
         check(kind, "a missing id → the same 404 as a foreign one", async () => {
           const fixture = await setup(rc, owner);
-          const foreign = await send(intruder.client, method, fixture);
-          const missing = await send(owner.client, method, withResourceId(rc, fixture, randomUUID()));
+          const foreign = await send(await actingAs(rc, intruder), method, fixture);
+          const missing = await send(await actingAs(rc, owner), method, withResourceId(rc, fixture, randomUUID()));
           const answer = (r: HttpResult) => ({
             status: r.status,
             error: { ...(r.json as { error?: object } | undefined)?.error, requestId: undefined },
@@ -492,7 +528,7 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
           check(kind, `id "${decodeURIComponent(bad).replace("\u0000", "\\0")}" → 400 ${idField}`, async () => {
             const fixture = await setup(rc, owner);
             const before = await snapshot(database);
-            const res = await send(owner.client, method, withResourceId(rc, fixture, bad));
+            const res = await send(await actingAs(rc, owner), method, withResourceId(rc, fixture, bad));
             expectError(res, rc, 400, "bad_request", idField);
             expect(await snapshot(database)).toEqual(before);
           });
@@ -502,8 +538,9 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
       if (rc.scope === "self") {
         check(kind, "another user acting → their own account only, the owner's data unchanged", async () => {
           const fixture = await setup(rc, intruder);
+          const client = await actingAs(rc, intruder);
           const before = await ownedSnapshot(database, owner.id);
-          const res = await send(intruder.client, method, fixture);
+          const res = await send(client, method, fixture);
           expect(res.status, res.text).toBe(rc.success);
           expect(await ownedSnapshot(database, owner.id)).toEqual(before);
         });
@@ -512,7 +549,7 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
       check(kind, `the owner → ${rc.success}`, async () => {
         const fixture = await setup(rc, owner);
         expect(fixture.json !== undefined, '`body: "json"` ⇔ the fixture has a JSON body').toBe(rc.body === "json");
-        const res = await send(owner.client, method, fixture);
+        const res = await send(await actingAs(rc, owner), method, fixture);
         expect(res.status, res.text).toBe(rc.success);
         expectRequestId(res, rc);
         fixture.check?.(res);
@@ -521,7 +558,7 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
       for (const variant of rc.variants ?? []) {
         check(kind, `valid: ${variant.name} → ${variant.status}`, async () => {
           const fixture = await variant.setup({ db: database.db, actor: owner, unique: unique() });
-          const res = await send(owner.client, method, fixture);
+          const res = await send(await actingAs(rc, owner), method, fixture);
           expect(res.status, res.text).toBe(variant.status);
           fixture.check?.(res);
         });
@@ -533,8 +570,9 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
           check(kind, `invalid query: ${spec.name}`, async () => {
             const fixture = await setup(rc, owner);
             const path = `${fixture.path.split("?")[0]}?${spec.query}`;
+            const client = await actingAs(rc, owner);
             const before = await snapshot(database);
-            const res = await send(owner.client, method, { ...fixture, path });
+            const res = await send(client, method, { ...fixture, path });
             expectError(res, rc, 400, "bad_request", spec.field);
             expect(await snapshot(database)).toEqual(before);
           });
@@ -555,8 +593,9 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
           const override: Partial<InvalidRequest> = spec.patch
             ? { json: spec.patch(valid, { db: database.db, actor: owner, unique: unique(), others: [intruder] }) }
             : spec;
+          const client = await actingAs(rc, owner);
           const before = await snapshot(database);
-          const res = await send(owner.client, method, fixture, override);
+          const res = await send(client, method, fixture, override);
           const status = spec.status ?? 400;
           expectError(res, rc, status, spec.code ?? "bad_request", status === 400 ? spec.field : undefined);
           if (status === 400) expect(spec.field, "a 400 case must name its field").toBeDefined();

@@ -60,6 +60,8 @@ export interface Fixture {
   form?: (client: HttpClient) => Promise<Record<string, string>>;
   /** multipart/form-data body (uploads: POST /api/transcribe), a new one per request. */
   multipart?: () => FormData;
+  /** Headers every request of the fixture carries (POST /api/mcp: the Accept the MCP transport requires). */
+  headers?: Record<string, string>;
   /** Extra assertions on a successful response. */
   check?: (res: HttpResult) => void;
 }
@@ -122,6 +124,12 @@ export interface RouteCase {
    * "write" — read-only tokens; a route without it refuses every token (403 forbidden:access_token).
    */
   bearer?: "read" | "write";
+  /**
+   * The route takes an access token only (POST /api/mcp): the matrix sends the owner's (and another
+   * user's) requests with a token of theirs instead of their session, and a session alone is refused
+   * (403 forbidden:session).
+   */
+  bearerOnly?: true;
   /** More valid requests (edge cases that must be accepted). */
   variants?: { name: string; status: number; setup(ctx: SetupContext): Promise<Fixture> }[];
 }
@@ -187,6 +195,9 @@ async function answeredMessage(db: Db, userId: string) {
   });
   return answer;
 }
+
+/** The Accept header the MCP Streamable HTTP transport requires of a POST. */
+const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
 
 /** An access token of the user's, stored the way POST /api/access-tokens stores one. */
 export async function ownedAccessToken(
@@ -1317,6 +1328,55 @@ export const routeCases: Record<RouteKey, RouteCase> = {
         check: (res) => expect(res.json).toMatchObject({ memory: { id: memoryId, accessCount: 0 } }),
       };
     },
+  },
+
+  "POST /api/mcp": {
+    bearer: "read",
+    bearerOnly: true,
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async () => ({
+      path: "/api/mcp",
+      headers: MCP_ACCEPT,
+      json: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "matrix", version: "1" } },
+      },
+      check: (res) => expect(res.json).toMatchObject({ id: 1, result: { serverInfo: { name: "lifeline" } } }),
+    }),
+    variants: [
+      {
+        name: "tools/call list_memories → the owner's memories only",
+        status: 200,
+        setup: async ({ db, actor }) => {
+          const memoryId = await ownedMemory(db, actor.id);
+          return {
+            path: "/api/mcp",
+            headers: MCP_ACCEPT,
+            json: { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_memories", arguments: {} } },
+            check: (res) => {
+              const { result } = res.json as { result: { content: { text: string }[]; isError?: boolean } };
+              expect(result.isError).toBeFalsy();
+              const listed = JSON.parse(result.content[0]?.text ?? "{}") as { memories: { id: string }[] };
+              expect(listed.memories.map((memory) => memory.id)).toContain(memoryId);
+            },
+          };
+        },
+      },
+    ],
+    invalid: [
+      { name: "no method", json: { jsonrpc: "2.0", id: 1 }, field: "body.method" },
+      { name: "JSON-RPC 1.0", json: { jsonrpc: "1.0", id: 1, method: "initialize" }, field: "body.jsonrpc" },
+      {
+        name: "params not an object",
+        json: { jsonrpc: "2.0", id: 1, method: "ping", params: [1] },
+        field: "body.params",
+      },
+    ],
   },
 
   "POST /api/memories/preview": {

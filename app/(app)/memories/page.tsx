@@ -15,6 +15,7 @@ import { retrievalConfig, thresholdFor } from "@/core/config";
 import { isAppError } from "@/core/errors";
 import { type Db, getDb } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
+import { externalUsage } from "@/db/queries/mcp-calls";
 import { getMemory } from "@/db/queries/memories";
 import { type ListedMemory, listMemories, type MemoryPage } from "@/db/queries/memory-list";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
@@ -49,7 +50,8 @@ async function loadOne(db: Db, userId: string, memoryId: string): Promise<Listed
     const conversation = memory.sourceConversationId
       ? await getConversation(db, { userId, conversationId: memory.sourceConversationId }).catch(() => null)
       : null;
-    return { ...memory, sourceConversationTitle: conversation?.title ?? null, similarity: null };
+    const external = await externalUsage(db, { userId, memoryId });
+    return { ...memory, ...external, sourceConversationTitle: conversation?.title ?? null, similarity: null };
   } catch (error) {
     if (isAppError(error) && error.code === "not_found:memory") return null;
     throw error;

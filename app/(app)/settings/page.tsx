@@ -159,6 +159,18 @@ export default async function SettingsPage() {
             expiresAt: t.expiresAt?.toISOString() ?? null,
           }))}
         />
+        <p className="mt-4 text-sm text-muted-foreground">
+          Assistants such as Claude Desktop, Cursor and VS Code connect to Lifeline&rsquo;s MCP server at{" "}
+          <code className="font-mono text-xs">/api/mcp</code> with a token.{" "}
+          <Link
+            href="/settings/external-calls"
+            className="text-brand hover:underline"
+            data-testid="external-calls-link"
+          >
+            Recent external calls
+          </Link>{" "}
+          shows what each asked and exactly what it received.
+        </p>
       </Section>
       <Section id="dictation" title="Dictation">
         <p className="text-sm text-muted-foreground" data-testid="dictation-status">

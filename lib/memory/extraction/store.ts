@@ -92,172 +92,214 @@ export async function storeExtraction(db: Db, input: StoreInput): Promise<StoreR
     if (!(RUNNABLE_STATUSES as readonly ExtractionStatus[]).includes(row.status)) {
       return { status: row.status, notRunnable: true };
     }
-
-    const memoryIds: string[] = [];
-    const stored: StoredDecision[] = [];
-    const events: NewMemoryEvent[] = [];
-    const actor = { actor: "extraction" as const, extractionId: input.extractionId };
-
-    const newMemory = (candidate: ExtractedMemory, embedding: number[]): NewMemory => ({
+    const { memoryIds, decisions } = await applyDecisions(tx, {
       userId: input.userId,
-      content: candidate.content,
-      title: candidate.title,
-      type: candidate.type,
-      tags: candidate.tags.slice(0, MAX_TAGS),
-      importance: candidate.importance,
-      confidence: candidate.confidence,
-      embedding,
+      candidates: input.candidates,
+      embeddings: input.embeddings,
+      decisions: input.decisions,
       embeddingModel: input.embeddingModel,
-      sourceConversationId: input.conversationId,
-      sourceUserMessageId: input.userMessageId,
-      sourceAssistantMessageId: input.assistantMessageId,
-      examinedMessageIds: input.examinedMessageIds,
-      evidence: candidate.evidence,
-      provenance: candidate.provenance,
-      status: candidate.status,
-      isActionable: candidate.isActionable,
-      deadline: candidate.deadline,
-      createdAt: input.now,
-      updatedAt: input.now,
+      now: input.now,
+      source: {
+        sourceConversationId: input.conversationId,
+        sourceUserMessageId: input.userMessageId,
+        sourceAssistantMessageId: input.assistantMessageId,
+        examinedMessageIds: input.examinedMessageIds,
+      },
+      actor: { actor: "extraction", extractionId: input.extractionId },
     });
+    await completeExtraction(tx, { extractionId: input.extractionId, memoryIds, decisions, now: input.now });
+    return { status: "succeeded", memoryIds, decisions, alreadyStored: false };
+  });
+}
 
-    const add = async (candidate: ExtractedMemory, embedding: number[], reason: string): Promise<MemoryRow> => {
-      const created = await insertMemory(tx, newMemory(candidate, embedding));
-      events.push({
-        userId: input.userId,
-        memoryId: created.id,
-        action: "create",
-        before: null,
-        after: snapshotOf(created),
-        reason,
-        ...actor,
-      });
-      memoryIds.push(created.id);
-      return created;
+/** Where new memories came from: an exchange's messages (extraction) or an access token (remember over MCP). */
+export type MemorySource = Pick<
+  NewMemory,
+  "sourceConversationId" | "sourceUserMessageId" | "sourceAssistantMessageId" | "sourceAccessTokenId"
+> & { examinedMessageIds: string[] };
+
+export interface ApplyInput {
+  userId: string;
+  candidates: readonly ExtractedMemory[];
+  /** One per candidate. */
+  embeddings: readonly number[][];
+  decisions: readonly ConsolidationDecision[];
+  embeddingModel: string;
+  now: Date;
+  source: MemorySource;
+  /** Who the memory events name. */
+  actor: { actor: NewMemoryEvent["actor"]; extractionId?: string };
+}
+
+/**
+ * Applies a consolidation plan inside the caller's transaction and writes the memory events: the
+ * one apply step of an extraction (storeExtraction) and of a memory remembered through an access
+ * token (lib/mcp/remember.ts).
+ */
+export async function applyDecisions(
+  tx: Db,
+  input: ApplyInput,
+): Promise<{ memoryIds: string[]; decisions: StoredDecision[] }> {
+  const memoryIds: string[] = [];
+  const stored: StoredDecision[] = [];
+  const events: NewMemoryEvent[] = [];
+  const actor = input.actor;
+
+  const newMemory = (candidate: ExtractedMemory, embedding: number[]): NewMemory => ({
+    userId: input.userId,
+    content: candidate.content,
+    title: candidate.title,
+    type: candidate.type,
+    tags: candidate.tags.slice(0, MAX_TAGS),
+    importance: candidate.importance,
+    confidence: candidate.confidence,
+    embedding,
+    embeddingModel: input.embeddingModel,
+    ...input.source,
+    evidence: candidate.evidence,
+    provenance: candidate.provenance,
+    status: candidate.status,
+    isActionable: candidate.isActionable,
+    deadline: candidate.deadline,
+    createdAt: input.now,
+    updatedAt: input.now,
+  });
+
+  const add = async (candidate: ExtractedMemory, embedding: number[], reason: string): Promise<MemoryRow> => {
+    const created = await insertMemory(tx, newMemory(candidate, embedding));
+    events.push({
+      userId: input.userId,
+      memoryId: created.id,
+      action: "create",
+      before: null,
+      after: snapshotOf(created),
+      reason,
+      ...actor,
+    });
+    memoryIds.push(created.id);
+    return created;
+  };
+
+  const update = async (target: MemoryRow, changes: Partial<NewMemory>): Promise<MemoryRow> => {
+    const [updated] = await tx
+      .update(memories)
+      .set({ ...changes, updatedAt: input.now })
+      .where(and(eq(memories.id, target.id), eq(memories.userId, input.userId)))
+      .returning();
+    if (!updated) throw new Error(`storeExtraction: memory ${target.id} vanished under its lock`);
+    return updated;
+  };
+
+  for (const decision of input.decisions) {
+    const candidate = input.candidates[decision.candidate];
+    const embedding = input.embeddings[decision.candidate];
+    if (!candidate || !embedding) throw new Error(`storeExtraction: no candidate ${decision.candidate}`);
+    const record: StoredDecision = {
+      candidate: {
+        title: candidate.title,
+        content: candidate.content,
+        type: candidate.type,
+        provenance: candidate.provenance,
+        confidence: candidate.confidence,
+        evidence: candidate.evidence,
+      },
+      action: decision.action,
+      targetId: decision.targetId,
+      memoryId: null,
+      reason: decision.reason,
+      decidedBy: decision.decidedBy,
+      near: decision.near,
+      override: decision.override,
     };
+    const reason = `${decision.action}: ${decision.reason}`;
 
-    const update = async (target: MemoryRow, changes: Partial<NewMemory>): Promise<MemoryRow> => {
-      const [updated] = await tx
-        .update(memories)
-        .set({ ...changes, updatedAt: input.now })
-        .where(and(eq(memories.id, target.id), eq(memories.userId, input.userId)))
-        .returning();
-      if (!updated) throw new Error(`storeExtraction: memory ${target.id} vanished under its lock`);
-      return updated;
-    };
+    const target = decision.targetId
+      ? await lockMemory(tx, { userId: input.userId, memoryId: decision.targetId })
+      : null;
+    const targetUsable = target !== null && APPLICABLE_TARGET.has(target.status);
+    if ((decision.action === "update" || decision.action === "supersede") && !targetUsable) {
+      record.override = `${record.override ? `${record.override} ` : ""}The target is ${target ? target.status : "gone"} now: added instead.`;
+      record.action = "add";
+      record.memoryId = (await add(candidate, embedding, `add: ${decision.action} target no longer applicable`)).id;
+      stored.push(record);
+      continue;
+    }
 
-    for (const decision of input.decisions) {
-      const candidate = input.candidates[decision.candidate];
-      const embedding = input.embeddings[decision.candidate];
-      if (!candidate || !embedding) throw new Error(`storeExtraction: no candidate ${decision.candidate}`);
-      const record: StoredDecision = {
-        candidate: {
-          title: candidate.title,
-          content: candidate.content,
-          type: candidate.type,
-          provenance: candidate.provenance,
-          confidence: candidate.confidence,
-          evidence: candidate.evidence,
-        },
-        action: decision.action,
-        targetId: decision.targetId,
-        memoryId: null,
-        reason: decision.reason,
-        decidedBy: decision.decidedBy,
-        near: decision.near,
-        override: decision.override,
-      };
-      const reason = `${decision.action}: ${decision.reason}`;
-
-      const target = decision.targetId
-        ? await lockMemory(tx, { userId: input.userId, memoryId: decision.targetId })
-        : null;
-      const targetUsable = target !== null && APPLICABLE_TARGET.has(target.status);
-      if ((decision.action === "update" || decision.action === "supersede") && !targetUsable) {
-        record.override = `${record.override ? `${record.override} ` : ""}The target is ${target ? target.status : "gone"} now: added instead.`;
-        record.action = "add";
-        record.memoryId = (await add(candidate, embedding, `add: ${decision.action} target no longer applicable`)).id;
-        stored.push(record);
-        continue;
+    switch (decision.action) {
+      case "add": {
+        record.memoryId = (await add(candidate, embedding, reason)).id;
+        break;
       }
-
-      switch (decision.action) {
-        case "add": {
-          record.memoryId = (await add(candidate, embedding, reason)).id;
-          break;
-        }
-        case "supersede": {
-          if (!target) break;
-          const created = await add(candidate, embedding, `${reason} (replaces ${target.id})`);
-          const superseded = await update(target, { status: "superseded", supersededById: created.id });
-          events.push({
-            userId: input.userId,
-            memoryId: target.id,
-            action: "supersede",
-            before: snapshotOf(target),
-            after: snapshotOf(superseded),
-            reason,
-            ...actor,
-          });
-          record.memoryId = created.id;
-          break;
-        }
-        case "update": {
-          if (!target || !decision.merged) break;
-          const merged = decision.merged;
-          const updated = await update(target, {
-            title: merged.title,
-            content: merged.content,
-            type: candidate.type,
-            embedding: merged.embedding,
-            embeddingModel: input.embeddingModel,
-            importance: Math.max(target.importance, candidate.importance),
-            confidence: Math.max(target.confidence ?? 0, candidate.confidence),
-            tags: union(target.tags, candidate.tags, MAX_TAGS),
-            evidence: unionEvidence(target.evidence, candidate.evidence),
-            examinedMessageIds: union(target.examinedMessageIds, input.examinedMessageIds),
-            isActionable: target.isActionable || candidate.isActionable,
-            deadline: candidate.deadline ?? target.deadline,
-            ...(decision.activates ? { status: "active" as const, provenance: "user_stated" as const } : {}),
-          });
+      case "supersede": {
+        if (!target) break;
+        const created = await add(candidate, embedding, `${reason} (replaces ${target.id})`);
+        const superseded = await update(target, { status: "superseded", supersededById: created.id });
+        events.push({
+          userId: input.userId,
+          memoryId: target.id,
+          action: "supersede",
+          before: snapshotOf(target),
+          after: snapshotOf(superseded),
+          reason,
+          ...actor,
+        });
+        record.memoryId = created.id;
+        break;
+      }
+      case "update": {
+        if (!target || !decision.merged) break;
+        const merged = decision.merged;
+        const updated = await update(target, {
+          title: merged.title,
+          content: merged.content,
+          type: candidate.type,
+          embedding: merged.embedding,
+          embeddingModel: input.embeddingModel,
+          importance: Math.max(target.importance, candidate.importance),
+          confidence: Math.max(target.confidence ?? 0, candidate.confidence),
+          tags: union(target.tags, candidate.tags, MAX_TAGS),
+          evidence: unionEvidence(target.evidence, candidate.evidence),
+          examinedMessageIds: union(target.examinedMessageIds, input.source.examinedMessageIds),
+          isActionable: target.isActionable || candidate.isActionable,
+          deadline: candidate.deadline ?? target.deadline,
+          ...(decision.activates ? { status: "active" as const, provenance: "user_stated" as const } : {}),
+        });
+        events.push({
+          userId: input.userId,
+          memoryId: target.id,
+          action: "update",
+          before: snapshotOf(target),
+          after: snapshotOf(updated),
+          reason,
+          ...actor,
+        });
+        memoryIds.push(target.id);
+        record.memoryId = target.id;
+        break;
+      }
+      case "skip": {
+        // Nothing changes; the target's history still records that the fact was seen again.
+        if (target && targetUsable) {
+          const snapshot = snapshotOf(target);
           events.push({
             userId: input.userId,
             memoryId: target.id,
             action: "update",
-            before: snapshotOf(target),
-            after: snapshotOf(updated),
+            before: snapshot,
+            after: snapshot,
             reason,
             ...actor,
           });
-          memoryIds.push(target.id);
           record.memoryId = target.id;
-          break;
+        } else if (target) {
+          record.override = `The target is ${target.status} now: nothing stored.`;
         }
-        case "skip": {
-          // Nothing changes; the target's history still records that the fact was seen again.
-          if (target && targetUsable) {
-            const snapshot = snapshotOf(target);
-            events.push({
-              userId: input.userId,
-              memoryId: target.id,
-              action: "update",
-              before: snapshot,
-              after: snapshot,
-              reason,
-              ...actor,
-            });
-            record.memoryId = target.id;
-          } else if (target) {
-            record.override = `The target is ${target.status} now: nothing stored.`;
-          }
-          break;
-        }
+        break;
       }
-      stored.push(record);
     }
+    stored.push(record);
+  }
 
-    await insertMemoryEvents(tx, events);
-    await completeExtraction(tx, { extractionId: input.extractionId, memoryIds, decisions: stored, now: input.now });
-    return { status: "succeeded", memoryIds, decisions: stored, alreadyStored: false };
-  });
+  await insertMemoryEvents(tx, events);
+  return { memoryIds, decisions: stored };
 }

@@ -1,0 +1,150 @@
+/**
+ * The record of every MCP tool call (mcp_calls), always of one owner: the token, the tool, the
+ * arguments, the exact result text the client received, how it was made (trace) and its latency.
+ *
+ * Delete means gone here too (db/queries/redaction.ts): when a memory is deleted, every call that
+ * mentions it loses its text — in the result (its entry keeps its id; title null, content and
+ * line `[deleted memory]`), in the trace (candidate and tool rows, as the debug records do) and in
+ * the arguments of the `remember` call that stored it. The result is JSON the server wrote
+ * (lib/mcp/tools.ts), so it is rewritten by parsing it, never by searching its text. A call
+ * recorded after a memory it read was deleted is redacted as it is written (insertMcpCall).
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import { notFound } from "@/core/errors";
+import type { Db } from "@/db/client";
+import { accessTokens, mcpCalls, memories } from "@/db/schema";
+import { redactMcpCall } from "./mcp-call-redaction";
+import { lockGoneMemories, validMemoryIds } from "./redaction";
+
+export interface NewMcpCall {
+  userId: string;
+  tokenId: string;
+  tool: string;
+  arguments: unknown;
+  result: string;
+  isError: boolean;
+  trace: unknown;
+  memoryIds: readonly string[];
+  returnedMemoryIds: readonly string[];
+  latencyMs: number;
+}
+
+/** A recorded call as its owner sees it, with the token's name. */
+export interface McpCallRecord {
+  id: string;
+  tokenId: string;
+  tokenName: string;
+  tool: string;
+  arguments: unknown;
+  result: string;
+  isError: boolean;
+  trace: unknown;
+  memoryIds: string[];
+  returnedMemoryIds: string[];
+  latencyMs: number;
+  createdAt: Date;
+}
+
+/** A call in the list: everything but the trace. */
+export type McpCallSummary = Omit<McpCallRecord, "trace">;
+
+/**
+ * Records a call. In one transaction with the lock rule of write-time redaction
+ * (lockGoneMemories): a memory deleted while the call ran is redacted from the row before it is
+ * written, and one not yet deleted cannot be until the row is in.
+ */
+export async function insertMcpCall(db: Db, call: NewMcpCall): Promise<{ id: string; result: string }> {
+  return db.transaction(async (tx) => {
+    const gone = await lockGoneMemories(tx, { userId: call.userId, memoryIds: call.memoryIds });
+    const row = redactMcpCall(call, gone);
+    const [inserted] = await tx
+      .insert(mcpCalls)
+      .values({
+        userId: row.userId,
+        tokenId: row.tokenId,
+        tool: row.tool,
+        arguments: row.arguments ?? {},
+        result: row.result,
+        isError: row.isError,
+        trace: row.trace ?? null,
+        memoryIds: validMemoryIds(row.memoryIds),
+        returnedMemoryIds: validMemoryIds(row.returnedMemoryIds),
+        latencyMs: row.latencyMs,
+      })
+      .returning({ id: mcpCalls.id, result: mcpCalls.result });
+    if (!inserted) throw new Error("mcp call: no row returned");
+    return inserted;
+  });
+}
+
+const summaryColumns = {
+  id: mcpCalls.id,
+  tokenId: mcpCalls.tokenId,
+  tokenName: accessTokens.name,
+  tool: mcpCalls.tool,
+  arguments: mcpCalls.arguments,
+  result: mcpCalls.result,
+  isError: mcpCalls.isError,
+  memoryIds: mcpCalls.memoryIds,
+  returnedMemoryIds: mcpCalls.returnedMemoryIds,
+  latencyMs: mcpCalls.latencyMs,
+  createdAt: mcpCalls.createdAt,
+};
+
+/** The owner's most recent calls, newest first. */
+export async function listMcpCalls(
+  db: Db,
+  { userId, limit }: { userId: string; limit: number },
+): Promise<McpCallSummary[]> {
+  return db
+    .select(summaryColumns)
+    .from(mcpCalls)
+    .innerJoin(accessTokens, eq(accessTokens.id, mcpCalls.tokenId))
+    .where(eq(mcpCalls.userId, userId))
+    .orderBy(desc(mcpCalls.createdAt), desc(mcpCalls.id))
+    .limit(limit);
+}
+
+/** One of the owner's calls (404 not_found:mcp_call when missing or not theirs). */
+export async function getMcpCall(
+  db: Db,
+  { userId, callId }: { userId: string; callId: string },
+): Promise<McpCallRecord> {
+  const [row] = await db
+    .select({ ...summaryColumns, trace: mcpCalls.trace })
+    .from(mcpCalls)
+    .innerJoin(accessTokens, eq(accessTokens.id, mcpCalls.tokenId))
+    .where(and(eq(mcpCalls.id, callId), eq(mcpCalls.userId, userId)))
+    .limit(1);
+  if (!row) throw notFound("mcp_call");
+  return row;
+}
+
+/**
+ * For a select from `memories`: the names of the tokens whose calls handed the memory to a client
+ * (`returned_memory_ids`, GIN-indexed), sorted — what the memory card shows as "read by ‹token›".
+ */
+export const readByColumn = sql<string[]>`coalesce((
+  SELECT jsonb_agg(DISTINCT t.name ORDER BY t.name)
+  FROM ${mcpCalls} c JOIN ${accessTokens} t ON t.id = c.token_id
+  WHERE c.user_id = ${memories.userId} AND c.returned_memory_ids @> jsonb_build_array(${memories.id}::text)
+), '[]'::jsonb)`;
+
+/** For a select from `memories`: the name of the token it was remembered through, or null. */
+export const sourceTokenNameColumn = sql<string | null>`(
+  SELECT t.name FROM ${accessTokens} t
+  WHERE t.id = ${memories.sourceAccessTokenId} AND t.user_id = ${memories.userId}
+)`;
+
+/** One memory's external usage: the tokens that read it and the one it came through (the columns above). */
+export async function externalUsage(
+  db: Db,
+  { userId, memoryId }: { userId: string; memoryId: string },
+): Promise<{ readBy: string[]; sourceTokenName: string | null }> {
+  const [row] = await db
+    .select({ readBy: readByColumn, sourceTokenName: sourceTokenNameColumn })
+    .from(memories)
+    .where(and(eq(memories.id, memoryId), eq(memories.userId, userId)))
+    .limit(1);
+  return row ?? { readBy: [], sourceTokenName: null };
+}

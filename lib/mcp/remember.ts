@@ -1,0 +1,95 @@
+/**
+ * `remember` over MCP: a fact an external assistant was told by the user, stored as a user-stated
+ * memory through the extraction's own consolidation (planConsolidation: near memories, then the
+ * model's add / update / supersede / skip, held to the provenance rules) and apply step
+ * (applyDecisions), in one transaction, with its source: the access token it came through
+ * (memories.source_access_token_id; the memory card says "from ‹token name›").
+ */
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import { truncateChars } from "@/core/text";
+import type { Db } from "@/db/client";
+import type { MemoryType } from "@/db/schema";
+import { planConsolidation } from "@/lib/memory/extraction/consolidate";
+import type { ExtractedMemory } from "@/lib/memory/extraction/extract";
+import { applyDecisions } from "@/lib/memory/extraction/store";
+import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/store/memory-store";
+
+/** A title for the consolidation prompt and the memory: the content's start (the extraction's titles are ≤ 120). */
+const TITLE_CHARS = 60;
+
+export interface RememberInput {
+  userId: string;
+  token: { id: string; name: string };
+  content: string;
+  type?: MemoryType;
+  model: LanguageModelV4;
+  embed: (texts: string[]) => Promise<number[][]>;
+  embeddingModel: string;
+  now: Date;
+}
+
+export interface RememberOutcome {
+  action: "add" | "update" | "supersede" | "skip";
+  /** The memory that now holds the fact (and, for a supersede, the one it replaced: id and status only). */
+  memories: { id: string; title?: string | null; content?: string; status: string }[];
+  note: string;
+}
+
+const NOTES: Record<RememberOutcome["action"], string> = {
+  add: "Remembered as a new memory.",
+  update: "Merged into a memory Lifeline already had (same fact, more detail).",
+  supersede: "Remembered; it replaces an older memory on the same subject, which is kept as superseded.",
+  skip: "Already known: nothing was stored.",
+};
+
+export async function rememberMemory(db: Db, input: RememberInput): Promise<RememberOutcome> {
+  const candidate: ExtractedMemory = {
+    title: truncateChars(input.content.replace(/\s+/g, " ").trim(), TITLE_CHARS),
+    content: input.content,
+    type: input.type ?? "fact",
+    importance: 0.5,
+    tags: [],
+    confidence: 1,
+    isActionable: false,
+    deadline: null,
+    evidence: [{ role: "user", quote: truncateChars(input.content, 500) }],
+    provenance: "user_stated",
+    status: "active",
+  };
+  const [embedding] = await embedMemoryTexts(input.embed, [memoryEmbeddingText(candidate)]);
+  if (!embedding) throw new Error("remember: the embedder returned no embedding");
+  const decisions = await planConsolidation(
+    { db, model: input.model, embed: input.embed, embeddingModel: input.embeddingModel },
+    { userId: input.userId, candidates: [candidate], embeddings: [embedding] },
+  );
+  const applied = await db.transaction((tx) =>
+    applyDecisions(tx, {
+      userId: input.userId,
+      candidates: [candidate],
+      embeddings: [embedding],
+      decisions,
+      embeddingModel: input.embeddingModel,
+      now: input.now,
+      source: { sourceAccessTokenId: input.token.id, examinedMessageIds: [] },
+      actor: { actor: "user" },
+    }),
+  );
+  const decision = applied.decisions[0];
+  if (!decision) throw new Error("remember: no decision applied");
+  const memories: RememberOutcome["memories"] = decision.memoryId
+    ? [{ id: decision.memoryId, title: null, content: "", status: "active" }]
+    : [];
+  const stored = memories[0];
+  if (stored) {
+    const { title, content } =
+      decision.action === "update" || decision.action === "skip"
+        ? (decisions[0]?.merged ?? decisions[0]?.near.find((near) => near.id === decision.memoryId) ?? candidate)
+        : candidate;
+    stored.title = title;
+    stored.content = content;
+  }
+  if (decision.action === "supersede" && decision.targetId) {
+    memories.push({ id: decision.targetId, status: "superseded" });
+  }
+  return { action: decision.action, memories, note: NOTES[decision.action] };
+}

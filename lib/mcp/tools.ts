@@ -1,0 +1,360 @@
+/**
+ * The MCP tools (docs/mcp.md), SDK-free: each takes the validated input and answers with the text
+ * the client receives and what the call record keeps. They run the chat's own code:
+ *
+ * - get_memory_context: assembleContext (lib/memory/retrieval/assemble.ts), as a chat turn's first
+ *   message in a new conversation — the same statement, branches, formatter and budget, access
+ *   counted as the chat counts it; the memory lines returned are the system prompt's;
+ * - search_memories, list_memories: the chat's memory tools (lib/memory/retrieval/tools.ts), with
+ *   their zod schemas; each memory returned counts one access;
+ * - remember: lib/mcp/remember.ts (the extraction's consolidation and apply step);
+ * - forget: deleteMemory, the path of DELETE /api/memories/:id.
+ *
+ * Every result is JSON with a `memories` array of `{ id, … }` entries (db/queries/mcp-call-redaction.ts
+ * relies on it to redact a deleted memory from a recorded result).
+ */
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import { z } from "zod";
+import { formatterConfig } from "@/core/config";
+import { isAppError } from "@/core/errors";
+import type { Db } from "@/db/client";
+import { deleteMemory } from "@/db/queries/memories";
+import { getAccount } from "@/db/queries/users";
+import type { AccessTokenScope } from "@/db/schema";
+import { scopeAllows } from "@/lib/auth/access-tokens";
+import { assembleContext } from "@/lib/memory/retrieval/assemble";
+import { type AssemblyConfig, forEmbedder } from "@/lib/memory/retrieval/assembly-config";
+import {
+  LIST_MEMORIES,
+  listMemoriesInput,
+  listMemoriesTool,
+  listRule,
+  type MemoryToolName,
+  SEARCH_MEMORIES,
+  searchMemories,
+  searchMemoriesInput,
+  searchRule,
+  type ToolCallTrace,
+  type ToolMemoryRow,
+} from "@/lib/memory/retrieval/tools";
+import type { ContextTrace, TraceCandidate } from "@/lib/memory/retrieval/trace";
+import { MESSAGE_MAX } from "@/lib/validation/chat";
+import { uuid } from "@/lib/validation/common";
+import { memoryCreateBody } from "@/lib/validation/memories";
+import { text } from "@/lib/validation/strings";
+import { rememberMemory } from "./remember";
+
+export const GET_MEMORY_CONTEXT = "get_memory_context";
+export const REMEMBER = "remember";
+export const FORGET = "forget";
+export type McpToolName = typeof GET_MEMORY_CONTEXT | MemoryToolName | typeof REMEMBER | typeof FORGET;
+
+/** What a tool is handed: the owner, the token, and the process's database and models. */
+export interface McpToolContext {
+  db: Db;
+  userId: string;
+  token: { id: string; name: string; scope: AccessTokenScope };
+  embedText: (text: string) => Promise<number[]>;
+  embedTexts: (texts: string[]) => Promise<number[][]>;
+  embeddingModel: string;
+  /** The consolidation model of `remember` (the extraction model). */
+  model: () => LanguageModelV4;
+  /** The retrieval numbers of the strategy in force (lib/runtime processAssemblyConfig). */
+  assembly: AssemblyConfig;
+  now: () => Date;
+}
+
+/** What a call returns to the client and what its record keeps besides. */
+export interface ToolOutcome {
+  /** The text of the result's one content block. */
+  text: string;
+  isError: boolean;
+  trace: ContextTrace | ToolCallTrace | null;
+  /** Every memory the result, trace or arguments mention. */
+  memoryIds: string[];
+  /** The memories handed to the client. */
+  returnedMemoryIds: string[];
+}
+
+export const getMemoryContextInput = z.strictObject({
+  // The chat's message rule (lib/validation/chat.ts): the same text a chat turn would accept.
+  message: text({ max: MESSAGE_MAX, multiline: true }).describe(
+    "The user's message, as they wrote it: the memories are chosen for it.",
+  ),
+});
+
+export const rememberInput = z.strictObject({
+  content: memoryCreateBody.shape.content.describe(
+    "The fact to remember about the user, in one self-contained sentence (e.g. 'Prefers window seats on long flights').",
+  ),
+  type: memoryCreateBody.shape.type.describe(
+    "What kind of memory: personal, preference, goal, insight, fact, context, actionable, event or decision (default fact).",
+  ),
+});
+
+export const forgetInput = z.strictObject({
+  memory_id: uuid.describe("The id of the memory to delete, as another tool returned it."),
+});
+
+class ToolRefusal extends Error {}
+
+const ok = (
+  output: unknown,
+  trace: ToolOutcome["trace"],
+  memoryIds: string[],
+  returnedMemoryIds = memoryIds,
+): ToolOutcome => ({
+  text: JSON.stringify(output),
+  isError: false,
+  trace,
+  memoryIds: [...new Set(memoryIds)],
+  returnedMemoryIds: [...new Set(returnedMemoryIds)],
+});
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Why the formatter's line for this memory is in the prompt, in words. */
+function whyChosen(rows: readonly TraceCandidate[]): string {
+  const reasons = rows
+    .filter((row) => row.selectedBy.includes(row.branch))
+    .map((row) => {
+      if (row.branch === "pinned") return "pinned by the user";
+      if (row.branch === "conversation") return "saved in this conversation";
+      const similarity = row.similarity === null ? "" : `similarity ${row.similarity.toFixed(3)}, `;
+      return `relevant to the message (${similarity}score ${row.score?.toFixed(3) ?? "—"}, rank ${row.rank})`;
+    });
+  return [...new Set(reasons)].join("; ");
+}
+
+async function getMemoryContext(
+  context: McpToolContext,
+  input: z.output<typeof getMemoryContextInput>,
+): Promise<ToolOutcome> {
+  const account = await getAccount(context.db, { userId: context.userId });
+  const { trace } = await assembleContext(context.db, {
+    userId: context.userId,
+    userName: account.name,
+    conversationId: null,
+    message: input.message,
+    history: [],
+    mode: "conversational",
+    memoryEnabled: true,
+    embed: context.embedText,
+    embeddingModel: context.embeddingModel,
+    now: context.now(),
+    config: context.assembly,
+  });
+  const memories = trace.memoryLines.map((line) => {
+    const included = trace.candidates.find((row) => row.fate === "included" && row.line === line);
+    const id = included?.memoryId ?? "";
+    return { id, line, why: whyChosen(trace.candidates.filter((row) => row.memoryId === id)) };
+  });
+  const note =
+    trace.status === "ok"
+      ? `${plural(memories.length, "memory line")}: what Lifeline's chat would put in its system prompt for this message`
+      : `Memory retrieval ${trace.status === "failed" ? `failed (${trace.error})` : "is off"}: no memory lines`;
+  return ok(
+    { status: trace.status, memories, note },
+    trace,
+    trace.candidates.map((row) => row.memoryId),
+    memories.map((memory) => memory.id),
+  );
+}
+
+function toolTrace(
+  tool: MemoryToolName,
+  input: Record<string, unknown>,
+  rule: string,
+  result: { output: { memories: unknown[] }; rows: ToolMemoryRow[]; accessCountedIds: string[]; matching?: number },
+  ms: number,
+): ToolCallTrace {
+  return {
+    toolCallId: "",
+    tool,
+    step: 0,
+    input,
+    status: "ok",
+    error: null,
+    rule,
+    returned: result.output.memories.length,
+    ...(result.matching === undefined ? {} : { matching: result.matching }),
+    memories: result.rows,
+    accessCountedIds: result.accessCountedIds,
+    ms,
+  };
+}
+
+function memoryToolContext(context: McpToolContext) {
+  return {
+    userId: context.userId,
+    retrieval: forEmbedder(context.assembly.retrieval, context.embeddingModel),
+    embed: context.embedText,
+    embeddingModel: context.embeddingModel,
+    now: context.now,
+    // Each MCP call is one consumer's input: its memories count once, in this call.
+    counted: new Set<string>(),
+  };
+}
+
+const elapsedSince = (start: number) => Math.round((performance.now() - start) * 100) / 100;
+
+async function search(context: McpToolContext, input: z.output<typeof searchMemoriesInput>): Promise<ToolOutcome> {
+  const start = performance.now();
+  const tools = memoryToolContext(context);
+  const result = await searchMemories(context.db, tools, input);
+  const trace = toolTrace(SEARCH_MEMORIES, input, searchRule(tools.retrieval), result, elapsedSince(start));
+  return ok(
+    result.output,
+    trace,
+    result.rows.map((row) => row.memoryId),
+    result.output.memories.map((memory) => memory.id),
+  );
+}
+
+async function list(context: McpToolContext, input: z.output<typeof listMemoriesInput>): Promise<ToolOutcome> {
+  const start = performance.now();
+  const result = await listMemoriesTool(context.db, memoryToolContext(context), input);
+  const rule = listRule(input.type, result.limit);
+  const trace = toolTrace(LIST_MEMORIES, input, rule, result, elapsedSince(start));
+  return ok(
+    result.output,
+    trace,
+    result.rows.map((row) => row.memoryId),
+  );
+}
+
+function requireWrite(context: McpToolContext, tool: string): void {
+  if (!scopeAllows(context.token.scope, "write")) {
+    throw new ToolRefusal(
+      `This access token is read-only: ${tool} needs a read+write token (Settings → Access tokens).`,
+    );
+  }
+}
+
+async function remember(context: McpToolContext, input: z.output<typeof rememberInput>): Promise<ToolOutcome> {
+  requireWrite(context, REMEMBER);
+  const outcome = await rememberMemory(context.db, {
+    userId: context.userId,
+    token: context.token,
+    content: input.content,
+    type: input.type,
+    model: context.model(),
+    embed: context.embedTexts,
+    embeddingModel: context.embeddingModel,
+    now: context.now(),
+  });
+  return ok(
+    { action: outcome.action, memories: outcome.memories, note: outcome.note },
+    null,
+    outcome.memories.map((memory) => memory.id),
+  );
+}
+
+async function forget(context: McpToolContext, input: z.output<typeof forgetInput>): Promise<ToolOutcome> {
+  requireWrite(context, FORGET);
+  const memory = await deleteMemory(context.db, { userId: context.userId, memoryId: input.memory_id });
+  return ok(
+    {
+      memories: [{ id: memory.id, status: memory.status }],
+      note: "Deleted: it is no longer retrieved, and its text is gone from Lifeline's records of what it sent.",
+    },
+    null,
+    [memory.id],
+    [],
+  );
+}
+
+/** A tool: its name, description for a model, input schema, whether it writes, and its body. */
+export interface McpToolSpec<S extends z.ZodObject = z.ZodObject> {
+  name: McpToolName;
+  title: string;
+  description: string;
+  input: S;
+  writes: boolean;
+  run: (context: McpToolContext, input: z.output<S>) => Promise<ToolOutcome>;
+}
+
+const spec = <S extends z.ZodObject>(tool: McpToolSpec<S>) => tool as unknown as McpToolSpec;
+
+export const MCP_TOOLS: readonly McpToolSpec[] = [
+  spec({
+    name: GET_MEMORY_CONTEXT,
+    title: "Get memory context",
+    description:
+      "Call this first, with the user's message, before answering anything personal. Returns the memory lines Lifeline's own chat would put in its system prompt for that message " +
+      `(at most ${formatterConfig.maxMemories}), each with its memory id and why it was chosen. Treat them as what you know about the user.`,
+    input: getMemoryContextInput,
+    writes: false,
+    run: getMemoryContext,
+  }),
+  spec({
+    name: SEARCH_MEMORIES,
+    title: "Search memories",
+    description:
+      "Search the user's saved memories by meaning and words. Use it when the memory context does not cover what the user asks about. Returns the matching memories (id, title, content).",
+    input: searchMemoriesInput,
+    writes: false,
+    run: search,
+  }),
+  spec({
+    name: LIST_MEMORIES,
+    title: "List memories",
+    description:
+      "List the user's saved memories, the most important first, optionally of one type (personal, preference, goal, insight, fact, context, actionable, event, decision). Use it for overview questions such as 'what do you know about me?'.",
+    input: listMemoriesInput,
+    writes: false,
+    run: list,
+  }),
+  spec({
+    name: REMEMBER,
+    title: "Remember",
+    description:
+      "Save something the user told you about themselves that will matter later (a preference, a goal, a fact about their life). Lifeline compares it with what it already knows: a repeat is skipped, a changed fact replaces the old one. Needs a read+write token.",
+    input: rememberInput,
+    writes: true,
+    run: remember,
+  }),
+  spec({
+    name: FORGET,
+    title: "Forget",
+    description:
+      "Delete one of the user's memories by its id, when the user asks you to forget it or says it is wrong. Needs a read+write token.",
+    input: forgetInput,
+    writes: true,
+    run: forget,
+  }),
+];
+
+/**
+ * Runs a tool, turning a refusal or an error into an MCP tool error (isError, a sentence for the
+ * model, never a stack): an AppError says what it says (a memory that is not the user's is "Memory
+ * not found"), anything else is logged by the caller and answered as an internal error.
+ */
+export async function runTool(
+  spec: McpToolSpec,
+  context: McpToolContext,
+  input: unknown,
+  onUnexpected: (error: unknown) => void,
+): Promise<ToolOutcome> {
+  const failed = (text: string): ToolOutcome => ({
+    text,
+    isError: true,
+    trace: null,
+    memoryIds: [],
+    returnedMemoryIds: [],
+  });
+  const parsed = spec.input.safeParse(input);
+  if (!parsed.success) {
+    return failed(
+      `Invalid arguments: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ")}`,
+    );
+  }
+  try {
+    return await spec.run(context, parsed.data);
+  } catch (error) {
+    if (error instanceof ToolRefusal) return failed(error.message);
+    if (isAppError(error) && error.code !== "internal") return failed(error.message);
+    onUnexpected(error);
+    return failed(`${spec.name} failed on Lifeline's side; the error was logged.`);
+  }
+}
