@@ -498,6 +498,32 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(record).toMatchObject({ provider: "offline", modelId: "lifeline-offline-1", retrievalStatus: "ok" });
   });
 
+  it("the offline model mentions a memory only when retrieval matched it to the message (issue 27 item 18)", async () => {
+    setAiRegistry(createAiRegistry({}));
+    const user = await userWithMemories("offline-fit", []);
+    const answerTo = async (text: string, conversationId?: string) => {
+      const res = await post(user, { message: { text }, ...(conversationId ? { conversationId } : {}) });
+      expect(res.status).toBe(200);
+      await res.text();
+      const id = res.headers.get("x-conversation-id") ?? "";
+      await afterResponseIdle();
+      await getInProcessRunner().idle(); // extraction has stored what the message said
+      const all = await db().select().from(messages).where(eq(messages.conversationId, id));
+      const latest = all.filter((m) => m.role === "assistant").sort((a, b) => +b.createdAt - +a.createdAt)[0];
+      return { id, content: latest?.content ?? "" };
+    };
+    const first = await answerTo("I'm vegetarian and allergic to peanuts");
+    const stored = await db().select().from(memories).where(eq(memories.userId, user.id));
+    expect(stored.map((m) => m.content).sort()).toEqual(["Is allergic to peanuts", "Is vegetarian"]);
+    // Both memories are in this conversation's prompt (its branch), but neither fits the question.
+    const spiders = await answerTo("Are spiders insects?", first.id);
+    expect(spiders.content).not.toMatch(/vegetarian|peanut/);
+    expect(spiders.content).toMatch(/^Nothing you've told me helps with that/);
+    const avoid = await answerTo("What should I avoid eating?", first.id);
+    expect(avoid.content).toContain("you are allergic to peanuts");
+    expect(avoid.content).not.toMatch(/Nothing you've told me/);
+  });
+
   describe("memory tools", () => {
     async function settled(res: Response) {
       const conversationId = res.headers.get("x-conversation-id") ?? "";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MEMORY_OFF_NOTE } from "@/lib/memory/retrieval/prompt";
+import { MEMORY_OFF_NOTE, renderMemorySection } from "@/lib/memory/retrieval/prompt";
 import { composeOfflineReply, composeToolAnswer, decideMemoryToolCall, memoryLinesOf } from "./chat";
 
 describe("memoryLinesOf", () => {
@@ -13,15 +13,34 @@ describe("memoryLinesOf", () => {
       "• Call mom: Needs to call their mom by 2026-12-04",
     ].join("\n");
     expect(memoryLinesOf(system)).toEqual([
-      { line: "Drink preference: Prefers green tea", content: "Prefers green tea" },
-      { line: "Lives in Berlin", content: "Lives in Berlin" },
-      { line: "Call mom: Needs to call their mom by 2026-12-04", content: "Needs to call their mom by 2026-12-04" },
+      { line: "Drink preference: Prefers green tea", content: "Prefers green tea", matched: true },
+      { line: "Lives in Berlin", content: "Lives in Berlin", matched: true },
+      {
+        line: "Call mom: Needs to call their mom by 2026-12-04",
+        content: "Needs to call their mom by 2026-12-04",
+        matched: true,
+      },
+    ]);
+  });
+
+  it("tells the lines retrieval matched to the message from those only at hand, as the prompt renders them", () => {
+    const system = renderMemorySection(
+      {
+        status: "ok",
+        lines: ["• Diet: Is vegetarian", "• Lives in Berlin"],
+        unmatchedLines: ["• Diet: Is vegetarian"],
+      },
+      "Sam",
+    );
+    expect(memoryLinesOf(system).map(({ content, matched }) => [content, matched])).toEqual([
+      ["Lives in Berlin", true],
+      ["Is vegetarian", false],
     ]);
   });
 });
 
 describe("composeOfflineReply", () => {
-  it("prefers the most similar memory and leaves unrelated ones out", () => {
+  it("answers with the most similar memory retrieval matched, and leaves unrelated matched ones out", () => {
     const system = "• Prefers green tea\n• Works as a nurse\n• Dog's name: Has a dog named Rex";
     expect(composeOfflineReply({ system, userMessage: "What's my pet called?" })).toBe(
       "From what you've told me, you have a dog named Rex.",
@@ -44,7 +63,7 @@ describe("composeOfflineReply", () => {
 
   it("greets back, naming itself as the offline model", () => {
     expect(composeOfflineReply({ system: "• Prefers green tea", userMessage: "Hi there!" })).toMatch(
-      /^Hello! I'm Lifeline's offline model \(no API key is configured\)/,
+      /^Hello! I'm Lifeline's offline model, so I can only answer from what you've told me; for other questions, connect a real model/,
     );
   });
 
@@ -83,16 +102,64 @@ describe("composeOfflineReply never contradicts what it received", () => {
       assistantMessages: ["From what you've told me, you like tea.", first],
     });
     expect(second).not.toContain(notice);
-    expect(second).toBe('You asked: "And K2?". I don\'t have any memories related to this yet.');
+    expect(second).toBe("Nothing you've told me helps with that.");
   });
 
-  it("uses the memories it was sent even when none relates to the message", () => {
+  const prompt = (matched: string[], unmatched: string[] = []) =>
+    `You are Lifeline.\n\n${renderMemorySection({ status: "ok", lines: [...unmatched, ...matched], unmatchedLines: unmatched }, "Sam")}`;
+
+  // Input → output at the model boundary: the system prompt as assembleContext renders it.
+  it.each([
+    {
+      case: "a memory retrieval matched answers, said plainly (no 'nothing answers this, but…')",
+      system: prompt(["• Food allergy: Is allergic to peanuts"]),
+      message: "What should I avoid eating?",
+      reply: "From what you've told me, you are allergic to peanuts.",
+    },
+    {
+      case: "a memory only from this conversation is not recited into an unrelated answer",
+      system: prompt([], ["• Diet: Is vegetarian"]),
+      message: "Are spiders insects?",
+      reply: `Nothing you've told me helps with that. ${"I'm Lifeline's offline model"}`,
+    },
+    {
+      case: "a matched memory does not answer a question that is not about the user and shares no word with it",
+      system: prompt(["• Food allergy: Is allergic to peanuts"]),
+      message: "Are spiders insects?",
+      reply: `Nothing you've told me helps with that. ${"I'm Lifeline's offline model"}`,
+    },
+    {
+      case: "a pinned memory at hand stays out of an answer a matched one gives",
+      system: prompt(["• Dog's name: Has a dog named Rex"], ["• Diet: Is vegetarian"]),
+      message: "What's my dog called?",
+      reply: "From what you've told me, you have a dog named Rex.",
+    },
+    {
+      case: "no memory at all: one line, what it is and how to connect a real model",
+      system: prompt([]),
+      message: "How tall is Everest?",
+      reply:
+        "Nothing you've told me helps with that. I'm Lifeline's offline model, so I can only answer from what you've told me; for other questions, connect a real model (OPENAI_API_KEY or OPENAI_BASE_URL on the server).",
+    },
+    {
+      case: "a new fact is acknowledged, and a matched memory added",
+      system: prompt(["• Home: Lives in Berlin"]),
+      message: "I work in Berlin",
+      reply: "Thanks for telling me: you work in Berlin. I also remember that you live in Berlin.",
+    },
+  ])("$case", ({ system, message, reply }) => {
+    const answer = composeOfflineReply({ system, userMessage: message });
+    if (reply.endsWith("offline model")) expect(answer.startsWith(reply)).toBe(true);
+    else expect(answer).toBe(reply);
+    expect(answer).not.toMatch(/but I do remember|Nothing you've told me answers this directly/);
+  });
+
+  it("an overview question lists every memory of the prompt, matched or at hand", () => {
     const reply = composeOfflineReply({
-      system: "• Diet: Is vegetarian\n• Lives in Berlin",
-      userMessage: "Plan my week",
+      system: prompt(["• Home: Lives in Berlin"], ["• Diet: Is vegetarian"]),
+      userMessage: "What do you know about me?",
     });
-    expect(reply).not.toMatch(/don't have any memories/);
-    expect(reply).toContain("I do remember that you are vegetarian and you live in Berlin.");
+    expect(reply).toBe("From what you've told me, you live in Berlin and you are vegetarian.");
   });
 
   it("with memory off, never thanks the user as if it saved something", () => {

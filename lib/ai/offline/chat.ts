@@ -2,10 +2,15 @@
  * The offline model's chat replies. The only knowledge it has is what the prompt hands it:
  * the memory lines of the system prompt (each starting with formatterConfig.bullet), the user's
  * messages, its own earlier answers, and the results of the memory tools it called. It answers
- * the newest user message from the memories that relate to it, addressed to the user ("you
- * prefer green tea"). Its replies never contradict what it received:
- * - memories were sent but none relates to the message: it says so and names what it does know,
- *   never "I don't have any memories";
+ * the newest user message from the memories retrieval selected for it, addressed to the user
+ * ("you prefer green tea"). It does not judge relevance again: it cannot do better than the
+ * retrieval that chose those lines, and a second opinion is what made it contradict its prompt
+ * ("nothing answers this, but I remember you're allergic to peanuts" to "What should I avoid
+ * eating?"). So:
+ * - lines that matched the message (above UNMATCHED_MEMORIES_HEADING) answer it, said plainly;
+ * - lines merely at hand (pinned, or from this conversation: under that heading) are never recited
+ *   into an answer they were not chosen for; they count only for an overview question;
+ * - nothing matched: it says in one line what it is and how to connect a real model;
  * - memory is off (the system prompt says so, MEMORY_OFF_NOTE): it never thanks the user as if
  *   it saved something;
  * - it says it is the offline model once per conversation: not again when one of its earlier
@@ -18,14 +23,14 @@
 import { formatterConfig } from "@/core/config";
 import { capitalize, truncateChars } from "@/core/text";
 import type { MemoryType } from "@/db/schema";
-import { MEMORY_OFF_NOTE } from "@/lib/memory/retrieval/prompt";
+import { MEMORY_OFF_NOTE, UNMATCHED_MEMORIES_HEADING } from "@/lib/memory/retrieval/prompt";
 import { LIST_MEMORIES, type MemoryToolOutput } from "@/lib/memory/retrieval/tool-contract";
 import { cosineSimilarity, embedOffline } from "./embedder";
 import { extractMemoriesOffline } from "./extractor";
 import { toSecondPerson } from "./grammatical-person";
 import { contentStems } from "./text-features";
 
-/** A memory counts as relevant at this offline-embedding similarity, or when it shares a content word. */
+/** Past the first, a matched memory joins the answer at this offline-embedding similarity, or when it shares a content word. */
 const RELEVANCE_THRESHOLD = 0.2;
 const MAX_MEMORIES_IN_REPLY = 3;
 /** "What do you know about me?" is answered with up to this many memories, in prompt order. */
@@ -35,11 +40,14 @@ const MAX_QUOTE_CHARS = 120;
 const TITLE_PREFIX = new RegExp(`^[^:]{1,${formatterConfig.maxTitleChars - 1}}: `);
 const OVERVIEW_QUESTION =
   /\b(?:(?:what|anything) (?:do|did) you (?:know|remember)|what have i (?:told|shared with) you|tell me about (?:me|myself)|about me)\b/i;
+/** The message speaks of the user: only then can a memory about them answer it without sharing a word. */
+const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|us|our|ours)\b/i;
 const GREETING_ONLY = /^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))(?: there)?[\s!.,]*$/i;
 const CURRENT_DATE = /\b(?:current date|today(?:'s date)?(?: is)?)\s*:?\s*(\d{4}-\d{2}-\d{2})\b/i;
 
+const OFFLINE_NOTICE_OPENING = "I'm Lifeline's offline model";
 const OFFLINE_NOTICE =
-  "I'm Lifeline's offline model (no API key is configured), so I can only answer from what you've told me.";
+  "I'm Lifeline's offline model, so I can only answer from what you've told me; for other questions, connect a real model (OPENAI_API_KEY or OPENAI_BASE_URL on the server).";
 
 export interface OfflineChatInput {
   /** All system messages of the prompt, joined. */
@@ -50,36 +58,53 @@ export interface OfflineChatInput {
   assistantMessages?: readonly string[];
 }
 
-/** A memory line of the system prompt: the full line (for matching) and its content (for the reply). */
+/** A memory line of the system prompt: the full line (for ranking) and its content (for the reply). */
 interface MemoryLine {
   line: string;
   content: string;
+  /** Selected by retrieval for this message (false: under UNMATCHED_MEMORIES_HEADING). */
+  matched: boolean;
 }
 
 /** The memory lines of a system prompt: every line that starts with the formatter's bullet. */
 export function memoryLinesOf(system: string): MemoryLine[] {
-  return system
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line.startsWith(formatterConfig.bullet.trim()))
-    .map((line) => line.slice(formatterConfig.bullet.trim().length).trim())
-    .filter((line) => line.length > 0)
-    .map((line) => ({ line, content: line.replace(TITLE_PREFIX, "") }));
+  const bullet = formatterConfig.bullet.trim();
+  const lines: MemoryLine[] = [];
+  let matched = true;
+  for (const raw of system.split("\n")) {
+    const line = raw.trim();
+    if (line === UNMATCHED_MEMORIES_HEADING) matched = false;
+    if (!line.startsWith(bullet)) continue;
+    const text = line.slice(bullet.length).trim();
+    if (text.length > 0) lines.push({ line: text, content: text.replace(TITLE_PREFIX, ""), matched });
+  }
+  return lines;
 }
 
-/** Memories related to the message, most similar first (prompt order breaks ties), at most three. */
-function relevantMemories(memories: MemoryLine[], message: string): MemoryLine[] {
+/**
+ * The memories to answer with: for an overview question every line (prompt order), else the
+ * lines retrieval matched to the message, the most similar first (prompt order breaks ties), at
+ * most three. Those that share a content word with the message or reach RELEVANCE_THRESHOLD are
+ * used; so is the first when the message is about the user (first person): retrieval chose it, and
+ * this embedder is weaker than the one that did ("What should I avoid eating?" shares no word with
+ * "Is allergic to peanuts"). A message not about the user shares nothing with a memory about them
+ * and is not answered from one, however near the word vectors put it ("Are spiders insects?" and
+ * "Is allergic to peanuts" are 0.165 apart in wordvec-glove-v2, above the retrieval threshold).
+ */
+function answeringMemories(memories: MemoryLine[], message: string): MemoryLine[] {
   if (OVERVIEW_QUESTION.test(message)) return memories.slice(0, MAX_MEMORIES_FOR_OVERVIEW);
+  const aboutTheUser = FIRST_PERSON.test(message);
   const query = embedOffline(message);
   const queryStems = contentStems(message);
   return memories
+    .filter((memory) => memory.matched)
     .map((memory, order) => {
       const similarity = cosineSimilarity(query, embedOffline(memory.line));
       const sharesWord = [...contentStems(memory.line)].some((stem) => queryStems.has(stem));
-      return { memory, order, similarity, relevant: sharesWord || similarity >= RELEVANCE_THRESHOLD };
+      return { memory, order, similarity, related: sharesWord || similarity >= RELEVANCE_THRESHOLD };
     })
-    .filter((scored) => scored.relevant)
-    .sort((a, b) => b.similarity - a.similarity || a.order - b.order)
+    .sort((a, b) => Number(b.related) - Number(a.related) || b.similarity - a.similarity || a.order - b.order)
+    .filter((scored, rank) => scored.related || (rank === 0 && aboutTheUser))
     .slice(0, MAX_MEMORIES_IN_REPLY)
     .map((scored) => scored.memory);
 }
@@ -111,42 +136,33 @@ function todayFrom(system: string): string {
 
 /** The offline notice, unless an earlier answer in the prompt already said it (once per conversation). */
 function noticeFor(assistantMessages: readonly string[] | undefined): string {
-  return assistantMessages?.some((message) => message.includes(OFFLINE_NOTICE)) ? "" : ` ${OFFLINE_NOTICE}`;
+  // Its opening, not the whole notice: an answer with an earlier wording of it counts too.
+  const named = assistantMessages?.some((message) => message.includes(OFFLINE_NOTICE_OPENING));
+  return named ? "" : ` ${OFFLINE_NOTICE}`;
 }
 
 /** The reply to the newest user message. Deterministic for a given prompt. */
 export function composeOfflineReply({ system, userMessage, assistantMessages }: OfflineChatInput): string {
-  const lines = memoryLinesOf(system);
-  const memories = relevantMemories(lines, userMessage);
-  if (memories.length > 0) {
-    return sentence(`From what you've told me, ${joinPhrases(memories.map((memory) => phrase(memory.content)))}`);
-  }
-  const notice = noticeFor(assistantMessages);
   const memoryOff = system.includes(MEMORY_OFF_NOTE);
+  const memories = memoryOff ? [] : answeringMemories(memoryLinesOf(system), userMessage);
+  const known = joinPhrases(memories.map((memory) => phrase(memory.content)));
+  const notice = noticeFor(assistantMessages);
   if (GREETING_ONLY.test(userMessage.trim())) {
     return memoryOff
       ? `Hello!${notice} Memory is off for this chat, so I won't remember what you tell me here.`
       : `Hello!${notice} Tell me about yourself, or ask me about something you've shared before.`;
   }
-  const youSaid = `You ${userMessage.trim().endsWith("?") ? "asked" : "said"}: ${quote(userMessage)}.`;
   if (memoryOff) {
+    const youSaid = `You ${userMessage.trim().endsWith("?") ? "asked" : "said"}: ${quote(userMessage)}.`;
     return `${youSaid} Memory is off for this chat: I can't see what you've told me elsewhere, and I won't remember this.${notice}`;
   }
   const stated = extractMemoriesOffline({ currentDate: todayFrom(system), userMessage }).memories;
-  const acknowledgement =
-    stated.length > 0
-      ? `Thanks for telling me: ${joinPhrases(stated.map((memory) => phrase(memory.content)))}.`
-      : youSaid;
-  if (lines.length > 0) {
-    // Memories were sent: the reply uses them rather than claiming to have none.
-    const known = joinPhrases(lines.slice(0, MAX_MEMORIES_IN_REPLY).map((memory) => phrase(memory.content)));
-    const bridge =
-      stated.length > 0
-        ? "I also remember that"
-        : "Nothing you've told me answers this directly, but I do remember that";
-    return `${acknowledgement} ${sentence(`${bridge} ${known}`)}${notice}`;
+  if (stated.length > 0) {
+    const thanks = `Thanks for telling me: ${joinPhrases(stated.map((memory) => phrase(memory.content)))}.`;
+    return memories.length > 0 ? `${thanks} ${sentence(`I also remember that ${known}`)}` : `${thanks}${notice}`;
   }
-  return `${acknowledgement} I don't have any memories related to this yet.${notice}`;
+  if (memories.length > 0) return sentence(`From what you've told me, ${known}`);
+  return `Nothing you've told me helps with that.${notice}`;
 }
 
 /** Overview questions about one type of memory, and the type list_memories is asked for. */

@@ -602,3 +602,41 @@ describe("extractMemoriesOffline: round 6 precision probes (sentences outside th
     expect(contents("moved the sofa. lounge now.").filter((c) => c.includes("Lives in"))).toEqual([]);
   });
 });
+
+describe("extractMemoriesOffline: coordinated predicates (issue 27 item 17)", () => {
+  const contents = (message: string) => extract(message).map((memory) => memory.content);
+
+  it.each([
+    ["I'm vegetarian and allergic to peanuts", ["Is vegetarian", "Is allergic to peanuts"]],
+    ["I am vegetarian, and allergic to peanuts", ["Is vegetarian", "Is allergic to peanuts"]],
+    ["I'm vegetarian as well as allergic to peanuts", ["Is vegetarian", "Is allergic to peanuts"]],
+    ["I'm lactose intolerant but not vegan", ["Is lactose intolerant", "Is not vegan"]],
+    ["I live in Leeds and work at Roche", ["Lives in Leeds", "Works at Roche"]],
+    ["I live in Leeds, work at Roche and love climbing", ["Lives in Leeds", "Works at Roche", "Loves climbing"]],
+    ["I love coffee but hate tea", ["Loves coffee", "Dislikes tea"]],
+    ["I'm 34 and live in Porto", ["Is 34 years old", "Lives in Porto"]],
+  ])("%j states one fact per predicate", (message, expected) => {
+    expect(contents(message)).toEqual(expected);
+    for (const memory of extract(message)) expect(memory.evidence[0]?.quote).toBe(message);
+  });
+
+  it.each([
+    ["I love salt and pepper chips", ["Loves salt and pepper chips"]],
+    ["I live in Bosnia and Herzegovina", ["Lives in Bosnia and Herzegovina"]],
+    ["My brother and I run a bakery", 1],
+    ["I'm allergic to peanuts and shellfish", ["Is allergic to peanuts and shellfish"]],
+    ["I like hiking and swimming", ["Likes hiking and swimming"]],
+    ["I have a dog and two cats", 1],
+  ] as const)("%j stays one memory (the coordination is inside one thing)", (message, expected) => {
+    if (typeof expected === "number") expect(extract(message)).toHaveLength(expected);
+    else expect(contents(message)).toEqual(expected);
+  });
+
+  it.each([
+    "Am I vegetarian and allergic to peanuts?",
+    "If I were vegetarian and allergic to peanuts, what would I eat?",
+    "You said I'm vegetarian and allergic to peanuts?",
+  ])("%j: a question or hypothetical stays nothing, coordinated or not", (message) => {
+    expect(extract(message)).toEqual([]);
+  });
+});

@@ -36,6 +36,7 @@ import {
   type TitleResult,
   titleSchema,
 } from "@/lib/memory/extraction/schema";
+import { coordinatedStatements } from "./coordination";
 import { DATE_EXPRESSION_SOURCE, resolveDateExpression } from "./date-expressions";
 import { withoutOwnPossessive } from "./grammatical-person";
 import { type Antecedents, resolveReferences, updateAntecedents } from "./reference";
@@ -1164,21 +1165,29 @@ export function extractMemoriesOffline(input: { currentDate: string; userMessage
     const before = antecedents;
     antecedents = updateAntecedents(antecedents, statement);
     if (mood !== "statement") continue;
-    const recognised = recognise(statement, {
+    const context: ClauseContext = {
       currentDate: input.currentDate,
       antecedents: before,
       sentence: sentenceStatement,
       clause,
       message: input.userMessage,
+    };
+    // "I'm vegetarian and allergic to peanuts": one statement per coordinated predicate, each one a rule or slot reads.
+    const parts = coordinatedStatements(statement, (part) => {
+      const read = recognise(part, context);
+      return read !== undefined && !read.general;
     });
-    if (!recognised) continue;
-    let current = sentences.at(-1);
-    if (current?.sentence !== sentence) {
-      current = { sentence, ruled: false, items: [] };
-      sentences.push(current);
+    for (const part of parts) {
+      const recognised = recognise(part, context);
+      if (!recognised) continue;
+      let current = sentences.at(-1);
+      if (current?.sentence !== sentence) {
+        current = { sentence, ruled: false, items: [] };
+        sentences.push(current);
+      }
+      current.ruled ||= !recognised.general;
+      current.items.push({ recognised, clause });
     }
-    current.ruled ||= !recognised.general;
-    current.items.push({ recognised, clause });
   }
   for (const { ruled, items } of sentences) {
     const kept = ruled ? items.filter((item) => !item.recognised.general) : items;

@@ -8,10 +8,12 @@
  * - `offlineLanguageModel` ("offline/lifeline-offline-1", model.ts) is an AI SDK LanguageModelV4:
  *   deterministic, no network, streams like a provider (paced by LIFELINE_OFFLINE_DELAY_MS) and
  *   honours abort signals and maxOutputTokens.
- *   - Text: it answers the newest user message from the memory lines of the system prompt — only
- *     what the model received, exactly as a remote model would (chat.ts). Its replies never
- *     contradict what it received (memories sent → it uses them; memory off → it never claims to
- *     have saved anything) and it names itself as the offline model once per conversation.
+ *   - Text: it answers the newest user message from the memory lines of the system prompt that
+ *     retrieval matched to it — only what the model received, exactly as a remote model would
+ *     (chat.ts). Its replies never contradict what it received (a matched memory answers, said
+ *     plainly; a line only at hand — pinned, from this conversation — is not recited; memory off →
+ *     it never claims to have saved anything), and once per conversation it says in one line what
+ *     it is and how to connect a real model.
  *   - Tools: offered the memory tools (lib/memory/retrieval/tool-contract.ts), it calls
  *     list_memories for overview questions ("what do you remember about me?", "what are my
  *     goals?"), then answers from the tool results in the prompt. It calls no other tool.

@@ -9,6 +9,7 @@ import {
   TITLE_OUTPUT_NAME,
   titleSchema,
 } from "@/lib/memory/extraction/schema";
+import { renderMemorySection } from "@/lib/memory/retrieval/prompt";
 import { OFFLINE_DELAY_ENV, offlineDelayMs, offlineLanguageModel } from "./model";
 
 const model = offlineLanguageModel;
@@ -79,34 +80,51 @@ describe("offline model: chat", () => {
     expect(text).toBe("From what you've told me, your sister's name is Maya.");
   });
 
-  it("says plainly that it has no memories when none were sent, names itself and acknowledges the message", async () => {
+  it("says in one line what it is and how to connect a real model when nothing it was sent helps", async () => {
     const { text } = await generateText({
       model,
       instructions: "You are Lifeline.",
       prompt: "How tall is Mount Everest?",
     });
     expect(text).toBe(
-      'You asked: "How tall is Mount Everest?". I don\'t have any memories related to this yet. ' +
-        "I'm Lifeline's offline model (no API key is configured), so I can only answer from what you've told me.",
+      "Nothing you've told me helps with that. I'm Lifeline's offline model, so I can only answer from what you've told me; " +
+        "for other questions, connect a real model (OPENAI_API_KEY or OPENAI_BASE_URL on the server).",
     );
   });
 
-  it("never claims to have no memories when memories were sent: it names them", async () => {
+  it("answers from a memory retrieval matched even when it shares no word with the question", async () => {
     const { text } = await generateText({
       model,
-      instructions: SYSTEM_WITH_MEMORIES,
-      prompt: "How tall is Mount Everest?",
+      instructions: `You are Lifeline.\n\n${renderMemorySection(
+        {
+          status: "ok",
+          lines: ["• Diet: Is vegetarian", "• Food allergy: Is allergic to peanuts"],
+          unmatchedLines: ["• Diet: Is vegetarian"],
+        },
+        "Sam",
+      )}`,
+      prompt: "What should I avoid eating?",
     });
-    expect(text).not.toContain("I don't have any memories");
-    expect(text).toContain(
-      "Nothing you've told me answers this directly, but I do remember that you prefer green tea, your sister's name is Maya, and you live in Berlin.",
-    );
+    expect(text).toBe("From what you've told me, you are allergic to peanuts.");
+  });
+
+  it("does not recite memories that were only at hand (pinned, from this chat) into an unrelated answer", async () => {
+    const { text } = await generateText({
+      model,
+      instructions: `You are Lifeline.\n\n${renderMemorySection(
+        { status: "ok", lines: ["• Diet: Is vegetarian"], unmatchedLines: ["• Diet: Is vegetarian"] },
+        "Sam",
+      )}`,
+      prompt: "Are spiders insects?",
+    });
+    expect(text).not.toContain("vegetarian");
+    expect(text).toMatch(/^Nothing you've told me helps with that\. I'm Lifeline's offline model/);
   });
 
   it("acknowledges facts the user states when it has no memory of them", async () => {
     const { text } = await generateText({ model, prompt: "I prefer green tea and my sister's name is Maya" });
     expect(text).toMatch(/^Thanks for telling me: you prefer green tea and your sister's name is Maya\. /);
-    expect(text).toContain("offline model (no API key is configured)");
+    expect(text).toContain("connect a real model");
   });
 
   it("stops streaming when aborted, like a network provider", async () => {

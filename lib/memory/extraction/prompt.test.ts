@@ -28,6 +28,11 @@ describe("buildExtractionPrompt", () => {
     expect(prompt).toContain(`<assistant_message>\n${input.assistantMessage}\n</assistant_message>`);
     expect(system).toMatch(/zero memories is a valid/i);
     expect(system).toMatch(/never facts about the user/i);
+    // Coordinated predicates are separate facts; a coordinated name, object list or subject is one.
+    expect(system).toContain(`"I'm vegetarian and allergic to peanuts" is two memories`);
+    expect(system).toMatch(
+      /Keep one memory where the coordination is inside one thing: .*"My brother and I run a bakery"/,
+    );
   });
 
   it("states today's weekday and what each weekday name means today, by the rule of docs/extraction.md § Dates", () => {

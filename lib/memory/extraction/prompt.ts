@@ -73,7 +73,7 @@ Rules:
 - Only record what the USER said or explicitly confirmed. The assistant's suggestions, advice, examples, assumptions or questions are never facts about the user: if the assistant says "you might enjoy green tea", the user has not said they like green tea.
 - Extract from <user_message>. Use <assistant_message> only to understand what the user is replying to or confirming, and <previous_messages> only as context: do not re-extract facts that appear only there.
 - Do not guess or embellish. If the user did not say a name, date or reason, do not invent one.
-- One fact per memory: split compound statements ("I prefer tea and my sister's name is Maya" is two memories). Return at most 10 memories; fewer is usually better.
+- One fact per memory: split compound statements ("I prefer tea and my sister's name is Maya" is two memories), and split predicates that share the user as subject, joined by "and", "but", "as well as" or commas: "I'm vegetarian and allergic to peanuts" is two memories ("Is vegetarian.", "Is allergic to peanuts."), "I live in Leeds, work at a bank and love climbing" is three. Keep one memory where the coordination is inside one thing: a name or a dish ("I live in Bosnia and Herzegovina", "I love salt and pepper chips"), a list of objects of one predicate ("I'm allergic to peanuts and shellfish"), or a shared subject ("My brother and I run a bakery"). Return at most 10 memories; fewer is usually better.
 
 Fields:
 - title: a short label of at most 6 words, e.g. "Tea preference", "Sister's name".

@@ -6,6 +6,7 @@ import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
 import { useTestDatabase } from "@/tests/test-database";
 import { type AssembleInput, assembleContext, previewContext } from "./assemble";
+import { UNMATCHED_MEMORIES_HEADING } from "./prompt";
 
 const NOW = new Date("2025-06-15T12:00:00.000Z");
 const TEA_QUESTION = "What tea do I like, and what is left to plan for Lisbon?";
@@ -140,7 +141,16 @@ describe.each(DB_KINDS)("assembleContext on %s", (kind) => {
       "• Has a cat called Miso",
       "• Wants a window seat",
     ]);
-    expect(messages[0]?.content).toContain(`## What you remember about Ada\n${trace.memoryLines.join("\n")}`);
+    // The lines only the conversation branch chose come last, under their own heading: they were not matched to the message.
+    const onlyConversation = ["• Trip budget is 1500 euros", "• Wants a window seat"];
+    expect(messages[0]?.content).toContain(
+      [
+        "## What you remember about Ada",
+        ...trace.memoryLines.filter((line) => !onlyConversation.includes(line)),
+        UNMATCHED_MEMORIES_HEADING,
+        ...onlyConversation,
+      ].join("\n"),
+    );
     expect(messages.slice(1)).toEqual([
       { role: "user", content: "I'm off to Lisbon in May." },
       { role: "assistant", content: "How exciting! Want help planning?" },

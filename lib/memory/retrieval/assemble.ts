@@ -106,8 +106,17 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
     }
   }
   const { semantic, conversation, pinned, nearMisses, selected, merged, formatted } = branches;
+  const unmatchedIds = new Set(merged.filter((m) => !m.branches.includes("semantic")).map((m) => m.id));
   const memory: MemorySection =
-    retrieval.status === "ok" ? { status: "ok", lines: formatted.lines } : { status: retrieval.status };
+    retrieval.status === "ok"
+      ? {
+          status: "ok",
+          lines: formatted.lines,
+          unmatchedLines: formatted.memories.flatMap((m) =>
+            m.line !== null && unmatchedIds.has(m.id) ? [m.line] : [],
+          ),
+        }
+      : { status: retrieval.status };
   const prompt = buildPrompt({
     mode: input.mode,
     userName: input.userName,

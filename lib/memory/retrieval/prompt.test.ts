@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { CHAT_MODES } from "@/db/schema";
 import { countTokens } from "@/lib/memory/tokens";
 import { MODE_INSTRUCTIONS } from "./modes";
-import { buildPrompt, type HistoryMessage, type PromptInput, renderMemorySection, selectHistory } from "./prompt";
+import {
+  buildPrompt,
+  type HistoryMessage,
+  type PromptInput,
+  renderMemorySection,
+  selectHistory,
+  UNMATCHED_MEMORIES_HEADING,
+} from "./prompt";
 
 const history: HistoryMessage[] = [
   { id: "h1", role: "user", content: "Hi" },
@@ -116,6 +123,24 @@ describe("renderMemorySection", () => {
   it("says in one line that nothing was found, only when retrieval ran and found nothing", () => {
     const none = renderMemorySection({ status: "ok", lines: [] }, "Ada");
     expect(none).toBe("You have no saved memories about Ada that relate to this message.");
+  });
+
+  it("puts the lines not matched to the message (pinned, from this conversation) last, under their own heading", () => {
+    const section = renderMemorySection(
+      {
+        status: "ok",
+        lines: ["• Pinned: Is vegetarian", "• Tea: Prefers green tea"],
+        unmatchedLines: ["• Pinned: Is vegetarian"],
+      },
+      "Ada",
+    );
+    expect(section).toContain(
+      `## What you remember about Ada\n• Tea: Prefers green tea\n${UNMATCHED_MEMORIES_HEADING}\n• Pinned: Is vegetarian\n`,
+    );
+    // Every line matched: no heading, the lines as they were.
+    expect(
+      renderMemorySection({ status: "ok", lines: ["• Tea: Prefers green tea"], unmatchedLines: [] }, "Ada"),
+    ).not.toContain(UNMATCHED_MEMORIES_HEADING);
   });
 
   it("says memory is off when disabled", () => {

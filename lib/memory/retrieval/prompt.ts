@@ -9,7 +9,17 @@ import { MODE_INSTRUCTIONS } from "./modes";
 
 /** What retrieval produced for the memory section. */
 export type MemorySection =
-  | { status: "ok"; lines: readonly string[] }
+  | {
+      status: "ok";
+      /** Every line, in the formatter's order. */
+      lines: readonly string[];
+      /**
+       * The lines no retrieval of this message selected (pinned, or from this conversation only):
+       * the prompt puts them after the others, under UNMATCHED_MEMORIES_HEADING, so a model can
+       * tell what matched the message from what is merely at hand. None when omitted.
+       */
+      unmatchedLines?: readonly string[];
+    }
   /** Memory is off for this conversation (temporary chat). */
   | { status: "disabled" }
   /** Retrieval failed: the section is left empty, and says nothing about what (not) matched. */
@@ -84,8 +94,16 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 export const MEMORY_OFF_NOTE = "Memory is off for this conversation";
 
 /**
- * The memory part of the system message: a header and the bullet lines with a short note on
- * how to use them; one line when nothing was retrieved or memory is off; empty on failure.
+ * Heads the memory lines that were not selected for the current message (pinned, or from this
+ * conversation); the lines above it matched the message. The offline model relies on it.
+ */
+export const UNMATCHED_MEMORIES_HEADING =
+  "Also at hand, not matched to this message (pinned, or from this conversation):";
+
+/**
+ * The memory part of the system message: a header and the bullet lines (those that matched the
+ * message first, then the others under UNMATCHED_MEMORIES_HEADING) with a short note on how to use
+ * them; one line when nothing was retrieved or memory is off; empty on failure.
  */
 export function renderMemorySection(memory: MemorySection, name: string): string {
   switch (memory.status) {
@@ -99,11 +117,18 @@ export function renderMemorySection(memory: MemorySection, name: string): string
       }
       return [
         `## What you remember about ${name}`,
-        memory.lines.join("\n"),
+        ...memoryLines(memory.lines, memory.unmatchedLines ?? []),
         "",
         `These notes come from earlier conversations and may be outdated or incomplete. Use one only when it helps with the current message, go by what ${name} says now when it conflicts with a note, and don't recite them or keep pointing out that you remember.`,
       ].join("\n");
   }
+}
+
+function memoryLines(lines: readonly string[], unmatchedLines: readonly string[]): string[] {
+  const unmatched = new Set(unmatchedLines);
+  const matched = lines.filter((line) => !unmatched.has(line));
+  const rest = lines.filter((line) => unmatched.has(line));
+  return rest.length === 0 ? [...matched] : [...matched, UNMATCHED_MEMORIES_HEADING, ...rest];
 }
 
 /**
