@@ -13,6 +13,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETED_MEMORY } from "@/core/deleted-memory";
 import type { Database, Db } from "@/db/client";
+import { getMcpCall, listMcpCalls } from "@/db/queries/mcp-calls";
 import { accessTokens, mcpCalls, memories, memoryUsage } from "@/db/schema";
 import { createTestDatabase, DB_KINDS } from "./db";
 import { HttpClient, registerAndSignIn } from "./http-client";
@@ -141,6 +142,12 @@ describe.each(DB_KINDS)("the MCP server on %s", (kind) => {
     expect(row?.isError).toBe(false);
     expect((row?.trace as { memoryLines?: string[] } | undefined)?.memoryLines).toEqual(chatLines);
     expect(row?.returnedMemoryIds).toContain(adaMemories.peanuts);
+    // Owner-scoped: the External calls page's queries show Bob none of Ada's calls.
+    await expect(getMcpCall(db, { userId: bob.id, callId: row?.id ?? "" })).rejects.toMatchObject({
+      code: "not_found:mcp_call",
+    });
+    expect(await listMcpCalls(db, { userId: bob.id, limit: 50 })).toEqual([]);
+    expect((await getMcpCall(db, { userId: ada.id, callId: row?.id ?? "" })).tokenName).toBe("Claude Desktop");
     // The chat's rule: a memory handed to a consumer counts one access.
     const after = await db.select().from(memoryUsage).where(eq(memoryUsage.memoryId, adaMemories.peanuts));
     expect(after[0]?.accessCount).toBe((before[0]?.accessCount ?? 0) + 1);
