@@ -140,9 +140,8 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
             adoptConversation(created.id);
           }
           const conversationId = conversationIdRef.current;
-          // Regenerate asks the same stored question again (a new version of that answer, no
-          // duplicate question); sending with a messageId (an edit) sends a new version of that
-          // user message. The old versions stay, one step away (docs/chat.md § Versions).
+          // Regenerate replaces the stored answer and asks the same stored question again (no
+          // duplicate); sending with a messageId (an edit) replaces that user message and its answer.
           const target =
             conversationId && messageId
               ? trigger === "regenerate-message"
@@ -253,48 +252,23 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
       : null;
 
   const lastUser = messages.findLast((m) => m.role === "user");
-  /** Any stored answer can be answered again, any stored user message edited, while nothing streams. */
-  const isStored = (id: string | undefined) => !busy && id !== undefined && id in infos;
-  const canRegenerate = lastMessage?.role === "assistant" && isStored(lastMessage.id);
-
-  const regenerateAnswer = (messageId: string) => {
-    clearError();
-    void regenerate({ messageId });
-  };
+  /** The latest stored answer can be answered again; the latest stored user message edited. */
+  const canRegenerate = !busy && lastMessage?.role === "assistant" && lastMessage.id in infos;
+  const canEdit = !busy && lastUser !== undefined && lastUser.id in infos;
 
   const regenerateLatest = () => {
     clearError();
     if (canRegenerate && lastMessage) void regenerate({ messageId: lastMessage.id });
-    // No stored answer (it never started): send the stored question again, as a version of itself.
-    else if (lastUser && isStored(lastUser.id))
-      void sendMessage({ text: messageText(lastUser), messageId: lastUser.id });
+    // No stored answer to replace (it never started): send the stored question again in its own place.
+    else if (canEdit && lastUser) void sendMessage({ text: messageText(lastUser), messageId: lastUser.id });
     else void regenerate();
   };
 
-  const editMessage = (messageId: string, text: string) => {
+  const editLatest = (text: string) => {
+    if (!canEdit || !lastUser) return;
     clearError();
-    void sendMessage({ text, messageId });
+    void sendMessage({ text, messageId: lastUser.id });
   };
-
-  /** Steps to another version: the server makes its branch current, then the chat shows that branch. */
-  const [stepping, setStepping] = useState(false);
-  const showVersion = async (messageId: string) => {
-    const id = conversationIdRef.current;
-    if (!id) return;
-    setStepping(true);
-    try {
-      await api(`/api/conversations/${id}`, { method: "PATCH", json: { currentMessageId: messageId } });
-      const { messages: stored } = await api<{ messages: TranscriptItem[] }>(`/api/conversations/${id}/messages`);
-      const next = fromTranscript(stored);
-      setInfos(next.infos);
-      setMessages(next.messages);
-    } catch (cause) {
-      toast.error(`Could not show that version: ${errorMessage(cause)}`);
-    } finally {
-      setStepping(false);
-    }
-  };
-  const onShowVersion = busy || stepping ? undefined : (messageId: string) => void showVersion(messageId);
 
   return (
     // The chat fills the viewport (below the phone's top bar) and scrolls its messages itself.
@@ -321,9 +295,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                       key={message.id}
                       message={message}
                       stored={message.id in infos}
-                      onEdit={isStored(message.id) ? (text) => editMessage(message.id, text) : undefined}
-                      versions={infos[message.id]?.versions}
-                      onShowVersion={onShowVersion}
+                      onEdit={canEdit && message.id === lastUser?.id ? editLatest : undefined}
                     />
                   ) : (
                     <AssistantMessage
@@ -333,8 +305,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                       streaming={busy && message.id === lastMessage?.id}
                       isNewest={message.id === newestAssistantId}
                       onExtractionSettled={onExtractionSettled}
-                      onRegenerate={isStored(message.id) ? () => regenerateAnswer(message.id) : undefined}
-                      onShowVersion={onShowVersion}
+                      onRegenerate={canRegenerate && message.id === lastMessage?.id ? regenerateLatest : undefined}
                       mailboxNotice={message.id === mailboxNoticeId}
                     />
                   ),

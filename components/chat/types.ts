@@ -10,10 +10,7 @@ export type ChatMessage = UIMessage<Jsonify<TurnMetadata>>;
 export type TranscriptItem = Jsonify<TranscriptMessage>;
 
 /** What the server knows about a stored message beyond its text (the metadata line reads this). */
-export type MessageInfo = Pick<
-  TranscriptItem,
-  "status" | "error" | "notice" | "debug" | "extraction" | "rating" | "versions"
->;
+export type MessageInfo = Pick<TranscriptItem, "status" | "error" | "notice" | "debug" | "extraction" | "rating">;
 
 export type ExtractionSummary = NonNullable<TranscriptItem["extraction"]>;
 
@@ -63,7 +60,6 @@ export function fromTranscript(items: readonly TranscriptItem[]): {
           debug: item.debug,
           extraction: item.extraction,
           rating: item.rating,
-          versions: item.versions,
         },
       ]),
     ),

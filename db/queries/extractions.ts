@@ -13,13 +13,12 @@
  * no session) and read the owner from the row.
  */
 
-import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type ExtractionStatus, memoryExtractions, messages, users } from "@/db/schema";
 import { firstOr } from "./first";
-import { listBranch } from "./messages";
 import { decisionMemoryIds, lockGoneMemories, redactExtractionDecisions } from "./redaction";
 
 export type Extraction = typeof memoryExtractions.$inferSelect;
@@ -373,7 +372,7 @@ export async function loadExtractionSource(
       conversationId: memoryExtractions.conversationId,
       userMessageId: userMessage.id,
       userContent: userMessage.content,
-      userParentId: userMessage.parentMessageId,
+      userCreatedAt: userMessage.createdAt,
       assistantMessageId: assistantMessage.id,
       assistantContent: assistantMessage.content,
     })
@@ -394,18 +393,22 @@ export async function loadExtractionSource(
     .limit(1);
   if (!pair) return null;
 
-  // The messages before the pair on its own branch: another version's messages (an edited question's
-  // earlier text, an answer regenerated since) are never context for this version's extraction.
   const previous =
-    previousMessages > 0 && pair.userParentId !== null
-      ? (
-          await listBranch(db, {
-            userId: pair.userId,
-            conversationId: pair.conversationId,
-            throughId: pair.userParentId,
-            limit: previousMessages,
-          })
-        ).filter((message) => message.role === "user" || message.role === "assistant")
+    previousMessages > 0
+      ? await db
+          .select({ id: messages.id, role: messages.role, content: messages.content })
+          .from(messages)
+          .where(
+            and(
+              eq(messages.conversationId, pair.conversationId),
+              eq(messages.userId, pair.userId),
+              inArray(messages.role, ["user", "assistant"]),
+              lt(messages.createdAt, pair.userCreatedAt),
+              ne(messages.id, pair.assistantMessageId),
+            ),
+          )
+          .orderBy(desc(messages.createdAt), desc(messages.id))
+          .limit(previousMessages)
       : [];
 
   return {
@@ -416,7 +419,7 @@ export async function loadExtractionSource(
     conversationId: pair.conversationId,
     userMessage: { id: pair.userMessageId, role: "user", content: pair.userContent },
     assistantMessage: { id: pair.assistantMessageId, role: "assistant", content: pair.assistantContent },
-    previous: previous.map((message) => ({
+    previous: previous.reverse().map((message) => ({
       id: message.id,
       role: message.role === "assistant" ? "assistant" : "user",
       content: message.content,
