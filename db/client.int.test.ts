@@ -30,11 +30,13 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
     expect(tables.map((t) => t.table_name)).toEqual([
       "access_tokens",
       "accounts",
+      "answer_ratings",
       "conversation_title_jobs",
       "conversations",
       "demo_mail_messages",
       "demo_mailboxes",
       "gmail_operations",
+      "mcp_calls",
       "memories",
       "memory_events",
       "memory_extractions",
