@@ -5,7 +5,8 @@
 import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Database, type DbKind, MIGRATIONS_FOLDER } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { type Database, type Db, type DbKind, MIGRATIONS_FOLDER, selectRows } from "@/db/client";
 import { createPostgresTestDatabaseUrl } from "@/tests/db";
 
 export interface PartlyMigrated {
@@ -69,4 +70,27 @@ async function openUnmigrated(kind: DbKind) {
       await drop();
     },
   };
+}
+
+/**
+ * Inserts memories into a partly migrated database by naming only the columns every schema since
+ * the first has had (drizzle's insert names every column of today's schema, which an older one
+ * lacks). Returns their ids in input order.
+ */
+export async function insertLegacyMemories(
+  db: Db,
+  rows: readonly { userId: string; content: string; embedding: readonly number[]; embeddingModel: string }[],
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const row of rows) {
+    const [inserted] = await selectRows<{ id: string }>(
+      db,
+      sql`INSERT INTO memories (user_id, content, embedding, embedding_model, provenance)
+          VALUES (${row.userId}, ${row.content}, ${JSON.stringify(row.embedding)}, ${row.embeddingModel}, 'user_created')
+          RETURNING id`,
+    );
+    if (!inserted) throw new Error("no memory inserted");
+    ids.push(inserted.id);
+  }
+  return ids;
 }

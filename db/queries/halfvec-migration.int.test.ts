@@ -14,7 +14,7 @@ import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { type Database, MIGRATIONS_FOLDER, selectRows } from "@/db/client";
 import { DB_KINDS } from "@/tests/db";
 import { createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
-import { migratedUntil, type PartlyMigrated } from "@/tests/migrations";
+import { insertLegacyMemories, migratedUntil, type PartlyMigrated } from "@/tests/migrations";
 
 const TAG = (
   JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
@@ -58,7 +58,7 @@ describe.each(DB_KINDS)("migration halfvec_embeddings on %s", (kind) => {
     opened = await migratedUntil(kind, TAG);
     database = opened.database;
     const userId = await createUser(database.db, "Half");
-    ids = await insertMemories(
+    ids = await insertLegacyMemories(
       database.db,
       Object.entries(vectors).map(([content, embedding]) => ({
         userId,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, selectRows } from "@/db/client";
 import { DB_KINDS } from "@/tests/db";
 import { createUser, insertMemories, TEST_EMBEDDER } from "@/tests/fixtures/memories";
-import { migratedUntil, type PartlyMigrated } from "@/tests/migrations";
+import { insertLegacyMemories, migratedUntil, type PartlyMigrated } from "@/tests/migrations";
 
 /** A dense vector no compressor shrinks (a sparse one would fit a row compressed, proving nothing). */
 function denseVector(seed: number): number[] {
@@ -52,7 +52,7 @@ describe.each(DB_KINDS)("migration 0006 (vectors inline) on %s", (kind) => {
     opened = await migratedUntil(kind, "0006_");
     database = opened.database;
     userId = await createUser(database.db, "Inline");
-    legacy = await insertMemories(database.db, [
+    legacy = await insertLegacyMemories(database.db, [
       { userId, content: "walks the dog by the river", embedding: denseVector(1), embeddingModel: TEST_EMBEDDER },
       { userId, content: "plays the violin", embedding: denseVector(2), embeddingModel: TEST_EMBEDDER },
     ]);
