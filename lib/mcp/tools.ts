@@ -25,6 +25,7 @@ import { scopeAllows } from "@/lib/auth/access-tokens";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import { type AssemblyConfig, forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import {
+  elapsedSince,
   LIST_MEMORIES,
   listMemoriesInput,
   listMemoriesTool,
@@ -34,8 +35,8 @@ import {
   searchMemories,
   searchMemoriesInput,
   searchRule,
+  succeededToolCall,
   type ToolCallTrace,
-  type ToolMemoryRow,
 } from "@/lib/memory/retrieval/tools";
 import type { ContextTrace, TraceCandidate } from "@/lib/memory/retrieval/trace";
 import { MESSAGE_MAX } from "@/lib/validation/chat";
@@ -161,29 +162,6 @@ async function getMemoryContext(
   );
 }
 
-function toolTrace(
-  tool: MemoryToolName,
-  input: Record<string, unknown>,
-  rule: string,
-  result: { output: { memories: unknown[] }; rows: ToolMemoryRow[]; accessCountedIds: string[]; matching?: number },
-  ms: number,
-): ToolCallTrace {
-  return {
-    toolCallId: "",
-    tool,
-    step: 0,
-    input,
-    status: "ok",
-    error: null,
-    rule,
-    returned: result.output.memories.length,
-    ...(result.matching === undefined ? {} : { matching: result.matching }),
-    memories: result.rows,
-    accessCountedIds: result.accessCountedIds,
-    ms,
-  };
-}
-
 function memoryToolContext(context: McpToolContext) {
   return {
     userId: context.userId,
@@ -196,13 +174,19 @@ function memoryToolContext(context: McpToolContext) {
   };
 }
 
-const elapsedSince = (start: number) => Math.round((performance.now() - start) * 100) / 100;
-
 async function search(context: McpToolContext, input: z.output<typeof searchMemoriesInput>): Promise<ToolOutcome> {
   const start = performance.now();
   const tools = memoryToolContext(context);
   const result = await searchMemories(context.db, tools, input);
-  const trace = toolTrace(SEARCH_MEMORIES, input, searchRule(tools.retrieval), result, elapsedSince(start));
+  const trace = succeededToolCall({
+    toolCallId: "",
+    tool: SEARCH_MEMORIES,
+    step: 0,
+    input,
+    rule: searchRule(tools.retrieval),
+    result,
+    ms: elapsedSince(start),
+  });
   return ok(
     result.output,
     trace,
@@ -214,8 +198,15 @@ async function search(context: McpToolContext, input: z.output<typeof searchMemo
 async function list(context: McpToolContext, input: z.output<typeof listMemoriesInput>): Promise<ToolOutcome> {
   const start = performance.now();
   const result = await listMemoriesTool(context.db, memoryToolContext(context), input);
-  const rule = listRule(input.type, result.limit);
-  const trace = toolTrace(LIST_MEMORIES, input, rule, result, elapsedSince(start));
+  const trace = succeededToolCall({
+    toolCallId: "",
+    tool: LIST_MEMORIES,
+    step: 0,
+    input,
+    rule: listRule(input.type, result.limit),
+    result,
+    ms: elapsedSince(start),
+  });
   return ok(
     result.output,
     trace,

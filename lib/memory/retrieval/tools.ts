@@ -120,8 +120,37 @@ function describeError(error: unknown): string {
   return root instanceof Error ? root.message : String(root);
 }
 
-function elapsedSince(start: number): number {
+export function elapsedSince(start: number): number {
   return Math.round((performance.now() - start) * 100) / 100;
+}
+
+export interface ToolRunResult {
+  output: MemoryToolOutput;
+  rows: ToolMemoryRow[];
+  accessCountedIds: string[];
+  matching?: number;
+}
+
+/** The trace of a memory tool call that succeeded: the chat's turn and the MCP server record the same shape. */
+export function succeededToolCall(call: {
+  toolCallId: string;
+  tool: MemoryToolName;
+  step: number;
+  input: Record<string, unknown>;
+  rule: string;
+  result: ToolRunResult;
+  ms: number;
+}): ToolCallTrace {
+  const { result, ...rest } = call;
+  return {
+    ...rest,
+    status: "ok",
+    error: null,
+    returned: result.output.memories.length,
+    ...(result.matching === undefined ? {} : { matching: result.matching }),
+    memories: result.rows,
+    accessCountedIds: result.accessCountedIds,
+  };
 }
 
 function countMemories(n: number, kind = ""): string {
@@ -281,31 +310,13 @@ export function memoryTools(db: Db, context: MemoryToolContext) {
     toolCallId: string,
     input: T,
     rule: string,
-    run: () => Promise<{
-      output: MemoryToolOutput;
-      rows: ToolMemoryRow[];
-      accessCountedIds: string[];
-      matching?: number;
-    }>,
+    run: () => Promise<ToolRunResult>,
   ): Promise<MemoryToolOutput> => {
     const step = context.step();
     const start = performance.now();
     try {
       const result = await run();
-      context.record({
-        toolCallId,
-        tool: name,
-        step,
-        input,
-        status: "ok",
-        error: null,
-        rule,
-        returned: result.output.memories.length,
-        ...(result.matching === undefined ? {} : { matching: result.matching }),
-        memories: result.rows,
-        accessCountedIds: result.accessCountedIds,
-        ms: elapsedSince(start),
-      });
+      context.record(succeededToolCall({ toolCallId, tool: name, step, input, rule, result, ms: elapsedSince(start) }));
       return result.output;
     } catch (error) {
       const message = describeError(error);
