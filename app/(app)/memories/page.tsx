@@ -1,7 +1,7 @@
 import { DownloadIcon, PlusIcon } from "lucide-react";
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
+import { requestDates } from "@/app/(app)/request-dates";
 import { DeleteAllDialog } from "@/components/memories/delete-all-dialog";
 import { MemoryCard } from "@/components/memories/memory-card";
 import { type FilterValues, MemoryFilters } from "@/components/memories/memory-filters";
@@ -19,10 +19,8 @@ import { externalUsage } from "@/db/queries/mcp-calls";
 import { getMemory } from "@/db/queries/memories";
 import { type ListedMemory, listMemories, type MemoryPage } from "@/db/queries/memory-list";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
-import { getAccount } from "@/db/queries/users";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
-import { type DateContext, dateContext } from "@/lib/ui/format";
 import { memoryListQuery } from "@/lib/validation/memories";
 
 export const metadata: Metadata = { title: "Memories" };
@@ -96,9 +94,7 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
   // Memories another embedder embedded: retrieval cannot compare them until they are re-embedded.
   const embedder = getAiRegistry().embedder.model;
   const waiting = await countAwaitingEmbedder(db, { model: embedder, userId: session.id, statuses: ["active"] });
-  // Dates in the browser's locale and the account's time zone; deadlines against today there.
-  const account = await getAccount(db, { userId: session.id });
-  const dates: DateContext = dateContext((await headers()).get("accept-language"), account.timeZone);
+  const dates = await requestDates(session.id);
   const values: FilterValues = {
     q: params.q,
     match: params.match === "semantic" ? "semantic" : undefined,

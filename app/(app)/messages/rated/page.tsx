@@ -1,14 +1,13 @@
 import { ThumbsDownIcon, ThumbsUpIcon } from "lucide-react";
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
+import { requestDates } from "@/app/(app)/request-dates";
 import { PageHeader } from "@/components/page-header";
 import { getDb } from "@/db/client";
 import { listRatedAnswers } from "@/db/queries/ratings";
-import { getAccount } from "@/db/queries/users";
 import { requireServerSession } from "@/lib/auth/server";
 import { cn } from "@/lib/ui/cn";
-import { dateContext, formatDateTime } from "@/lib/ui/format";
+import { formatDateTime } from "@/lib/ui/format";
 import { plainSnippet } from "@/lib/ui/plain-snippet";
 import { ratingFilter } from "@/lib/validation/ratings";
 
@@ -30,11 +29,10 @@ export default async function RatedAnswersPage({ searchParams }: { searchParams:
   const parsed = ratingFilter.safeParse({ rating: typeof raw.rating === "string" ? raw.rating : undefined });
   const rating = parsed.success ? parsed.data.rating : undefined;
   const db = await getDb();
-  const [answers, account] = await Promise.all([
+  const [answers, dates] = await Promise.all([
     listRatedAnswers(db, { userId: session.id, rating }),
-    getAccount(db, { userId: session.id }),
+    requestDates(session.id),
   ]);
-  const dates = dateContext((await headers()).get("accept-language"), account.timeZone);
 
   return (
     <div className="mx-auto w-full max-w-3xl space-y-5 px-4 py-8 sm:px-6">

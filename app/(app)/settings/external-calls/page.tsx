@@ -1,15 +1,14 @@
 import { ArrowLeftIcon } from "lucide-react";
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
+import { requestDates } from "@/app/(app)/request-dates";
 import { PageHeader } from "@/components/page-header";
 import { Badge } from "@/components/ui/badge";
 import { mcpCallsConfig } from "@/core/config";
 import { getDb } from "@/db/client";
 import { listMcpCalls } from "@/db/queries/mcp-calls";
-import { getAccount } from "@/db/queries/users";
 import { requireServerSession } from "@/lib/auth/server";
-import { dateContext, formatDateTime, formatMs } from "@/lib/ui/format";
+import { formatDateTime, formatMs } from "@/lib/ui/format";
 
 export const metadata: Metadata = { title: "External calls" };
 export const dynamic = "force-dynamic";
@@ -18,8 +17,7 @@ export const dynamic = "force-dynamic";
 export default async function ExternalCallsPage() {
   const session = await requireServerSession("/settings/external-calls");
   const db = await getDb();
-  const account = await getAccount(db, { userId: session.id });
-  const dates = dateContext((await headers()).get("accept-language"), account.timeZone);
+  const dates = await requestDates(session.id);
   const calls = await listMcpCalls(db, { userId: session.id, limit: mcpCallsConfig.listLimit });
   return (
     <div className="mx-auto w-full max-w-3xl space-y-5 px-4 py-8 sm:px-6">

@@ -1,9 +1,9 @@
 import { ArrowLeftIcon, CircleAlertIcon, ThumbsDownIcon, ThumbsUpIcon } from "lucide-react";
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { requestDates } from "@/app/(app)/request-dates";
 import { AgentToolCallCard } from "@/components/debug/agent-tool-call";
 import { CandidateTable } from "@/components/debug/candidate-table";
 import { ExtractionPanel } from "@/components/debug/extraction-panel";
@@ -16,10 +16,9 @@ import { ScrollToHash } from "@/components/scroll-to-hash";
 import { SectionCard } from "@/components/section-card";
 import { Badge } from "@/components/ui/badge";
 import { getDb } from "@/db/client";
-import { getAccount } from "@/db/queries/users";
 import { requireServerSession } from "@/lib/auth/server";
 import { type DebugView, getDebugPageData } from "@/lib/chat/debug-view";
-import { dateContext, formatBytes, formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
+import { formatBytes, formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
 import { jsonify } from "@/lib/ui/json";
 import { MODE_LABELS } from "@/lib/ui/modes";
 
@@ -90,8 +89,7 @@ export default async function DebugPage({ params }: { params: Params }) {
   const data = await getDebugPageData(await getDb(), { userId: session.id, messageId: id });
   if (!data) notFound();
   const { view, extraction } = data;
-  const account = await getAccount(await getDb(), { userId: session.id });
-  const dates = dateContext((await headers()).get("accept-language"), account.timeZone);
+  const dates = await requestDates(session.id);
 
   const trace = view.trace;
   // The model calls, each with the tool calls that followed it (memory tools in the trace; an

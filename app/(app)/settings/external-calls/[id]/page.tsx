@@ -1,8 +1,8 @@
 import { ArrowLeftIcon } from "lucide-react";
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { requestDates } from "@/app/(app)/request-dates";
 import { CandidateTable } from "@/components/debug/candidate-table";
 import { ToolCallCard } from "@/components/debug/tool-calls";
 import { PageHeader } from "@/components/page-header";
@@ -11,12 +11,11 @@ import { Badge } from "@/components/ui/badge";
 import { isAppError } from "@/core/errors";
 import { getDb } from "@/db/client";
 import { getMcpCall } from "@/db/queries/mcp-calls";
-import { getAccount } from "@/db/queries/users";
 import { requireServerSession } from "@/lib/auth/server";
 import { GET_MEMORY_CONTEXT } from "@/lib/mcp/tools";
 import type { ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
-import { dateContext, formatDateTime, formatMs } from "@/lib/ui/format";
+import { formatDateTime, formatMs } from "@/lib/ui/format";
 
 export const metadata: Metadata = { title: "External call" };
 export const dynamic = "force-dynamic";
@@ -29,8 +28,7 @@ export default async function ExternalCallPage({ params }: { params: Promise<{ i
   const session = await requireServerSession(`/settings/external-calls/${id}`);
   if (!UUID.test(id)) notFound();
   const db = await getDb();
-  const account = await getAccount(db, { userId: session.id });
-  const dates = dateContext((await headers()).get("accept-language"), account.timeZone);
+  const dates = await requestDates(session.id);
   const call = await getMcpCall(db, { userId: session.id, callId: id }).catch((error: unknown) => {
     if (isAppError(error) && error.code === "not_found:mcp_call") notFound();
     throw error;
