@@ -7,6 +7,7 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/input";
 import { Popover, PopoverAnchor, PopoverContent } from "@/components/ui/popover";
+import { useHydrated } from "@/components/use-hydrated";
 import { api, errorMessage } from "@/lib/ui/api";
 import { cn } from "@/lib/ui/cn";
 import type { MessageInfo } from "./types";
@@ -30,6 +31,7 @@ export function RatingButtons({ messageId, initial }: { messageId: string; initi
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState(initial?.reason ?? "");
   const [saving, setSaving] = useState(false);
+  const hydrated = useHydrated();
 
   const put = async (next: Rating) => {
     const { rating: stored } = await api<{ rating: Rating }>(`/api/messages/${messageId}/rating`, {
@@ -80,6 +82,7 @@ export function RatingButtons({ messageId, initial }: { messageId: string; initi
       className={cn("text-muted-foreground hover:text-foreground", rating?.rating === value && "text-foreground")}
       aria-label={label}
       aria-pressed={rating?.rating === value}
+      disabled={!hydrated}
       title={rating?.rating === value ? `${label} (click again to take it back)` : label}
       onClick={() => void choose(value)}
     >

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Field, FormAlert } from "@/app/(auth)/_components/form-parts";
 import { Button } from "@/components/ui/button";
 import {
@@ -13,6 +13,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog";
+import { useHydrated } from "@/components/use-hydrated";
 import { signInPathWith } from "@/lib/auth/sign-in-notice";
 import { ApiError, api } from "@/lib/ui/api";
 
@@ -29,9 +30,7 @@ export function DeleteAccount({ email, hasPassword }: { email: string; hasPasswo
   const [error, setError] = useState<string | null>(null);
   const [passwordError, setPasswordError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
-  // Enabled once hydrated: before, a click would open nothing.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   const typed = confirmation.trim().toLowerCase();
   const confirmed = typed === email.toLowerCase() || typed === PHRASE;
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { FormAlert } from "@/app/(auth)/_components/form-parts";
 import { Button } from "@/components/ui/button";
 import {
@@ -13,6 +13,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog";
+import { useHydrated } from "@/components/use-hydrated";
 import { api, errorMessage } from "@/lib/ui/api";
 import { signOutHere } from "@/lib/ui/sign-out";
 
@@ -41,10 +42,7 @@ export function SignOutButton() {
 export function SignOutEverywhereButton() {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // Server-rendered, the trigger would take a click before hydration and open nothing: it is
-  // enabled once its handler is attached.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
 
   async function endAll() {
     setPending(true);
