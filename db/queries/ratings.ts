@@ -27,6 +27,14 @@ export async function getRating(
   { userId, messageId }: { userId: string; messageId: string },
 ): Promise<Rating | null> {
   await getMessage(db, { userId, messageId });
+  return storedRating(db, { userId, messageId });
+}
+
+/** The rating stored for a message the caller has already checked is the user's. */
+export async function storedRating(
+  db: Db,
+  { userId, messageId }: { userId: string; messageId: string },
+): Promise<Rating | null> {
   const [row] = await db
     .select(ratingColumns)
     .from(answerRatings)

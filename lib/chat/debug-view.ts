@@ -10,7 +10,7 @@ import { isAppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { getMessage } from "@/db/queries/messages";
 import { getPromptDebug } from "@/db/queries/prompt-debug";
-import { getRating } from "@/db/queries/ratings";
+import { storedRating } from "@/db/queries/ratings";
 import type { AgentDebugStep } from "@/lib/agent/recorder";
 import type { CapturedCall } from "@/lib/ai/capture";
 import { getMessageExtraction } from "@/lib/jobs/extraction-view";
@@ -21,7 +21,7 @@ export async function getDebugView(db: Db, { userId, messageId }: { userId: stri
   const [message, record, rating] = await Promise.all([
     getMessage(db, { userId, messageId }),
     getPromptDebug(db, { userId, messageId }),
-    getRating(db, { userId, messageId }),
+    storedRating(db, { userId, messageId }),
   ]);
   const trace = record.trace as ContextTrace | null;
   return {
