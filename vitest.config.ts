@@ -36,6 +36,10 @@ export default defineConfig({
           exclude: common,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // PGlite's WebAssembly under V8's optimising tier-up now and then aborts a worker (SIGTRAP:
+          // a CHECK in V8's JIT-page registry; nodejs/node#64500, electric-sql/pglite#1053), which
+          // failed a whole CI run. Liftoff alone compiles no code in the background and frees none.
+          execArgv: ["--liftoff-only"],
           // Names the run's migrated database templates and removes them afterwards (tests/db.ts).
           globalSetup: ["tests/global-setup.ts"],
         },

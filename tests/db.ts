@@ -3,7 +3,7 @@
  * - pglite: in memory, gone on close.
  * - postgres: a new database on the server at TEST_DATABASE_URL, dropped on close.
  *
- * Within a vitest run (tests/global-setup.ts names the run's templates), both start from a template
+ * Within a vitest run (tests/global-setup.ts makes or names the run's templates), both start from a template
  * migrated once per run instead of an empty database: PGlite from a dump of a migrated PGlite (an
  * empty PGlite costs ~4 s of CPU, mostly its initdb; one loaded from the dump ~1.5 s), Postgres by
  * `CREATE DATABASE … TEMPLATE`. The migrations still run on every database — with nothing left to
@@ -16,7 +16,7 @@
  * only durability across a crash of the Postgres server itself, which no test causes.
  */
 import { randomBytes } from "node:crypto";
-import { type FileHandle, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Client } from "pg";
 import { inject } from "vitest";
@@ -172,48 +172,11 @@ function postgresTemplateOf(templates: TestTemplates): Promise<string> {
   return postgresTemplate;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const codeOf = (error: unknown) => (error as { code?: string }).code;
-
-/**
- * The bytes of `file`, made by `make` in the first process that gets there (holding `file.lock`);
- * the others wait for it.
- */
-async function sharedFile(file: string, make: () => Promise<Uint8Array>): Promise<Uint8Array> {
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      return await readFile(file);
-    } catch (error) {
-      if (codeOf(error) !== "ENOENT") throw error;
-    }
-    let lock: FileHandle | undefined;
-    try {
-      lock = await open(`${file}.lock`, "wx");
-    } catch (error) {
-      if (codeOf(error) !== "EEXIST") throw error;
-    }
-    if (lock) {
-      try {
-        const bytes = await make();
-        const partial = `${file}.${process.pid}`;
-        await writeFile(partial, bytes);
-        await rename(partial, file);
-        return bytes;
-      } catch (error) {
-        await unlink(`${file}.lock`).catch(() => {}); // another process may try
-        throw error;
-      } finally {
-        await lock.close();
-      }
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for another test process to write ${file}`);
-    await sleep(100);
-  }
-}
+/** In the template directory: the run's PGlite template, written by tests/global-setup.ts before any worker starts. */
+export const PGLITE_TEMPLATE_FILE = "pglite.tar";
 
 /** A dump of a freshly migrated PGlite (the same extensions as db/client.ts; a mismatch fails the migration check). */
-async function migratedPgliteDump(): Promise<Uint8Array> {
+export async function migratedPgliteDump(): Promise<Uint8Array> {
   const [{ PGlite }, { vector }, { drizzle }, { migrate }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),
@@ -232,7 +195,7 @@ async function migratedPgliteDump(): Promise<Uint8Array> {
 let pgliteTemplate: Promise<Blob> | undefined;
 
 function pgliteTemplateOf(templates: TestTemplates): Promise<Blob> {
-  pgliteTemplate ??= sharedFile(path.join(templates.dir, "pglite.tar"), migratedPgliteDump).then(
+  pgliteTemplate ??= readFile(path.join(templates.dir, PGLITE_TEMPLATE_FILE)).then(
     (bytes) => new Blob([bytes as Uint8Array<ArrayBuffer>]),
   );
   pgliteTemplate.catch(() => {

@@ -1,17 +1,25 @@
 /**
- * Global set-up of the integration and production projects (vitest.config.ts): names this run's
- * database templates (tests/db.ts makes them on first use) and removes them at the end of the run.
+ * Global set-up of the integration project (vitest.config.ts): makes this run's PGlite template and
+ * names its Postgres template (tests/db.ts makes that on first use, under an advisory lock that a
+ * dying process releases), and removes both at the end of the run.
+ *
+ * The PGlite template is made here, in vitest's own process, before any worker starts: a worker
+ * that died while making it (V8 aborts a process now and then under PGlite's WebAssembly, see
+ * vitest.config.ts) would leave every other file waiting for a file that never comes.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { dropPostgresTemplate, POSTGRES_TEMPLATE_MARKER } from "./db";
+import { dropPostgresTemplate, migratedPgliteDump, PGLITE_TEMPLATE_FILE, POSTGRES_TEMPLATE_MARKER } from "./db";
 
-export default function setup(project: TestProject) {
+export default async function setup(project: TestProject) {
+  const pglite = await migratedPgliteDump();
   const dir = mkdtempSync(path.join(tmpdir(), "lifeline-test-templates-"));
   const postgres = `lifeline_template_${process.pid}_${randomBytes(4).toString("hex")}`;
+  await writeFile(path.join(dir, PGLITE_TEMPLATE_FILE), pglite);
   project.provide("testTemplates", { dir, postgres });
   return async () => {
     try {
