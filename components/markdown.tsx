@@ -1,10 +1,11 @@
 "use client";
 
-import { type ComponentProps, memo, useRef } from "react";
+import { type ComponentProps, memo, useMemo, useRef } from "react";
 import ReactMarkdown, { type Components, type ExtraProps } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import { cn } from "@/lib/ui/cn";
+import { type DateContext, withLocalDates } from "@/lib/ui/format";
 import { CopyButton } from "./copy-button";
 
 type HastElement = NonNullable<ExtraProps["node"]>;
@@ -51,8 +52,36 @@ const components: Components = {
   td: ({ node: _node, ...props }) => <td className="border-b px-2 py-1 align-top" {...props} />,
 };
 
-/** Markdown as the assistant writes it: GFM (tables, lists, strikethrough), highlighted code (offline). */
-export const Markdown = memo(function Markdown({ children, className }: { children: string; className?: string }) {
+type MarkdownNode = { type: string; value?: string; children?: MarkdownNode[] };
+
+/** A remark plugin: ISO dates in prose ("by 2026-12-04") in the user's form ("by Fri 4 Dec"); code is left as written. */
+function localDates(dates: Pick<DateContext, "locale" | "today">) {
+  const visit = (node: MarkdownNode) => {
+    if (node.type === "text" && node.value) node.value = withLocalDates(node.value, dates);
+    node.children?.forEach(visit);
+  };
+  return () => visit;
+}
+
+/**
+ * Markdown as the assistant writes it: GFM (tables, lists, strikethrough), highlighted code (offline);
+ * with `dates`, the dates in its prose in the user's locale.
+ */
+export const Markdown = memo(function Markdown({
+  children,
+  className,
+  dates,
+}: {
+  children: string;
+  className?: string;
+  dates?: Pick<DateContext, "locale" | "today">;
+}) {
+  const locale = dates?.locale;
+  const today = dates?.today;
+  const remarkPlugins = useMemo(
+    () => (locale && today ? [remarkGfm, localDates({ locale, today })] : [remarkGfm]),
+    [locale, today],
+  );
   return (
     <div
       className={cn(
@@ -61,7 +90,7 @@ export const Markdown = memo(function Markdown({ children, className }: { childr
       )}
     >
       <ReactMarkdown
-        remarkPlugins={[remarkGfm]}
+        remarkPlugins={remarkPlugins}
         rehypePlugins={[[rehypeHighlight, { detect: false }]]}
         components={components}
       >

@@ -3,6 +3,7 @@
 import { CircleAlertIcon, PencilIcon, RotateCcwIcon } from "lucide-react";
 import { useCallback, useState } from "react";
 import { CopyButton } from "@/components/copy-button";
+import { useDates } from "@/components/dates-provider";
 import { LogoMark } from "@/components/logo";
 import { Markdown } from "@/components/markdown";
 import { Badge } from "@/components/ui/badge";
@@ -163,6 +164,7 @@ export function AssistantMessage({
   onRegenerate?: () => void;
 }) {
   const text = messageText(message);
+  const dates = useDates();
   // What each approval card shows now: the step line above it says the same (sent, declined, …).
   const [sends, setSends] = useState<Record<string, SendState>>({});
   const onSendState = useCallback(
@@ -175,7 +177,7 @@ export function AssistantMessage({
       <div className="min-w-0 flex-1 space-y-2">
         <ToolSteps message={message} />
         <AgentSteps message={message} mailboxNotice={mailboxNotice} sends={sends} />
-        {text ? <Markdown>{text}</Markdown> : streaming ? <Thinking /> : null}
+        {text ? <Markdown dates={dates}>{text}</Markdown> : streaming ? <Thinking /> : null}
         {approvalsOf(message.parts).map((approval) => (
           <MailApproval key={approval.operationId} approval={approval} onState={onSendState} />
         ))}

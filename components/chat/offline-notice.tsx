@@ -15,8 +15,11 @@ export function OfflineNotice() {
       <CpuIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
       <span>
         Running on the <strong className="font-semibold">offline model</strong> ({model}): answers are composed from
-        your memories by rules, not by a language model. Set{" "}
-        <code className="font-mono text-[0.85em]">OPENAI_API_KEY</code> for a real one.
+        your memories by rules, not by a language model. Whoever runs this Lifeline can connect a real one:{" "}
+        <a href="/settings#administrators" className="font-medium underline underline-offset-2">
+          Settings → For administrators
+        </a>
+        .
       </span>
     </p>
   );

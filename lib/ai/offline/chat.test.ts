@@ -63,7 +63,7 @@ describe("composeOfflineReply", () => {
 
   it("greets back, naming itself as the offline model", () => {
     expect(composeOfflineReply({ system: "• Prefers green tea", userMessage: "Hi there!" })).toMatch(
-      /^Hello! I'm Lifeline's offline model, so I can only answer from what you've told me; for other questions, connect a real model/,
+      /^Hello! I'm Lifeline's offline model, so I can only answer from what you've told me; for other questions, whoever runs this Lifeline can connect a real model/,
     );
   });
 
@@ -139,7 +139,7 @@ describe("composeOfflineReply never contradicts what it received", () => {
       system: prompt([]),
       message: "How tall is Everest?",
       reply:
-        "Nothing you've told me helps with that. I'm Lifeline's offline model, so I can only answer from what you've told me; for other questions, connect a real model (OPENAI_API_KEY or OPENAI_BASE_URL on the server).",
+        "Nothing you've told me helps with that. I'm Lifeline's offline model, so I can only answer from what you've told me; for other questions, whoever runs this Lifeline can connect a real model (Settings → For administrators).",
     },
     {
       case: "a new fact is acknowledged, and a matched memory added",

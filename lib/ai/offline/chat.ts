@@ -47,7 +47,7 @@ const CURRENT_DATE = /\b(?:current date|today(?:'s date)?(?: is)?)\s*:?\s*(\d{4}
 
 const OFFLINE_NOTICE_OPENING = "I'm Lifeline's offline model";
 const OFFLINE_NOTICE =
-  "I'm Lifeline's offline model, so I can only answer from what you've told me; for other questions, connect a real model (OPENAI_API_KEY or OPENAI_BASE_URL on the server).";
+  "I'm Lifeline's offline model, so I can only answer from what you've told me; for other questions, whoever runs this Lifeline can connect a real model (Settings → For administrators).";
 
 export interface OfflineChatInput {
   /** All system messages of the prompt, joined. */

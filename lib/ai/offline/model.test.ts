@@ -88,7 +88,7 @@ describe("offline model: chat", () => {
     });
     expect(text).toBe(
       "Nothing you've told me helps with that. I'm Lifeline's offline model, so I can only answer from what you've told me; " +
-        "for other questions, connect a real model (OPENAI_API_KEY or OPENAI_BASE_URL on the server).",
+        "for other questions, whoever runs this Lifeline can connect a real model (Settings → For administrators).",
     );
   });
 
