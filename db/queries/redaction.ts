@@ -50,7 +50,6 @@ const goneCte = (memoryIds: readonly string[]) =>
 
 export interface RedactionScope {
   userId: string;
-  /** The memories whose text must go. */
   memoryIds: readonly string[];
   /** Only this assistant message's debug record (write-time redaction). */
   messageId?: string;
@@ -68,7 +67,6 @@ export async function withoutJit(db: Db): Promise<void> {
   await db.execute(sql`SET LOCAL jit = off`);
 }
 
-/** Redacts the memories' text from the user's debug records (trace and captured model input). */
 export async function redactPromptDebug(db: Db, scope: RedactionScope): Promise<void> {
   if (scope.memoryIds.length === 0) return;
   await withoutJit(db);
@@ -175,7 +173,6 @@ export async function redactPromptDebug(db: Db, scope: RedactionScope): Promise<
     WHERE p.id = t.id AND p.user_id = ${scope.userId}::uuid`);
 }
 
-/** Redacts the memories' text from the user's extraction decisions. */
 export async function redactExtractionDecisions(db: Db, scope: RedactionScope): Promise<void> {
   if (scope.memoryIds.length === 0) return;
   await withoutJit(db);
@@ -228,7 +225,6 @@ export async function redactExtractionDecisions(db: Db, scope: RedactionScope): 
     WHERE x.id = t.id AND x.user_id = ${scope.userId}::uuid`);
 }
 
-/** Clears the reasons of the user's other memories' events that name a deleted memory's id. */
 export async function redactEventReasons(db: Db, scope: Pick<RedactionScope, "userId" | "memoryIds">): Promise<void> {
   if (scope.memoryIds.length === 0) return;
   await db.execute(sql`
@@ -290,18 +286,15 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 const stringsOf = (values: unknown[]) => values.filter((value): value is string => typeof value === "string");
 
-/** The memory ids a stored trace refers to (its candidates). */
 export function traceMemoryIds(trace: unknown): string[] {
   if (!isRecord(trace)) return [];
   const candidates = Array.isArray(trace.candidates) ? trace.candidates : [];
-  // The memories the answer's tool calls considered (lib/memory/retrieval/tools.ts).
   const toolRows = (Array.isArray(trace.toolCalls) ? trace.toolCalls : []).flatMap((call) =>
     isRecord(call) && Array.isArray(call.memories) ? call.memories : [],
   );
   return stringsOf([...candidates, ...toolRows].map((row) => (isRecord(row) ? row.memoryId : null)));
 }
 
-/** The memory ids stored extraction decisions refer to (produced, targeted, near). */
 export function decisionMemoryIds(decisions: readonly unknown[]): string[] {
   return stringsOf(
     decisions.flatMap((decision) =>
