@@ -39,7 +39,6 @@ import {
 } from "@/lib/ai/offline";
 import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
 
-/** Environment variables: the process configuration (core/env.ts), or a plain object in tests. */
 export type EnvVars = RawEnv;
 
 export type AiProvider = "openai" | "openai-compatible" | "offline";
@@ -214,7 +213,6 @@ export interface AiRegistry {
   getLanguageModel(modelId?: string): LanguageModelV4;
   /** The model for memory extraction and conversation titles. */
   getExtractionModel(): LanguageModelV4;
-  /** The transcription model (dictation); null when there is no transcriber (the offline provider). */
   getTranscriptionModel(): TranscriptionModelV4 | null;
   /** The embedding model; every embedding it returns is EMBEDDING_DIMENSIONS long. */
   getEmbeddingModel(): EmbeddingModelV4;
@@ -347,10 +345,6 @@ export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistr
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// The process-wide registry, configured from the process configuration (core/env.ts) on first use.
-// ---------------------------------------------------------------------------------------------
-
 let processRegistry: AiRegistry | undefined;
 
 function registry(): AiRegistry {
@@ -358,7 +352,6 @@ function registry(): AiRegistry {
   return processRegistry;
 }
 
-/** The registry this process uses (the AI configuration of the environment unless replaced). */
 export function getAiRegistry(): AiRegistry {
   return registry();
 }

@@ -35,7 +35,6 @@ import { type WordVectors, wordVectors } from "./word-vectors";
 
 export type UserSlot = "home" | "workplace" | "occupation" | "age" | "diet" | "allergy" | "attitude";
 
-/** What the reader recognised: a slot, its value, and whether the statement denies it. */
 export interface SlotStatement {
   slot: UserSlot;
   value: string;
@@ -135,7 +134,6 @@ const IRREALIS =
 const HABITUAL_PAST = /\bused to\b/i;
 /** A change that has not happened: "we haven't moved in yet", "I've yet to start at Google". */
 const NOT_YET = /\b(?:not|never)\b[^,;]*\byet\b|n't\b[^,;]*\byet\b|\byet to\b/i;
-/** Negation of the statement itself. */
 const NEGATION = /\b(?:not|no longer|never|n't|isn't|aren't|don't|doesn't|didn't|wasn't)\b|n't\b/i;
 /** Verbs of an ended state: the slot's value is no longer true. */
 const CESSATION =
