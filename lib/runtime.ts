@@ -53,7 +53,6 @@ export function processAssemblyConfig(env: RawEnv = processEnv()): AssemblyConfi
   return assemblyConfigFor(retrievalStrategyName(env));
 }
 
-/** The wall clock. */
 export const systemClock = (): Date => new Date();
 
 /**
@@ -66,12 +65,10 @@ function noEmbeddedDataYet(env: RawEnv): boolean {
   return database.kind === "pglite" && Boolean(database.dataDir && !existsSync(database.dataDir));
 }
 
-/** The re-embedding job's dependencies in this process: its database and its registry's embedder. */
 export async function processReembedDeps(): Promise<ReembedDeps> {
   return { db: await getDb(), embedder: getAiRegistry().embedder };
 }
 
-/** The extraction job's dependencies in this process: its database, its registry's models, the wall clock. */
 export async function processExtractionDeps(): Promise<ExtractionDeps> {
   return extractionDeps({ db: await getDb(), ai: getAiRegistry(), now: systemClock });
 }
@@ -79,7 +76,6 @@ export async function processExtractionDeps(): Promise<ExtractionDeps> {
 // One runner per server process, kept across dev-server hot reloads.
 const globalForJobs = globalThis as unknown as { __lifelineInProcessRunner?: InProcessRunner };
 
-/** The process's in-process runner (its jobs use processExtractionDeps). */
 export function getInProcessRunner(): InProcessRunner {
   globalForJobs.__lifelineInProcessRunner ??= new InProcessRunner({ deps: processExtractionDeps });
   return globalForJobs.__lifelineInProcessRunner;
@@ -206,7 +202,6 @@ export interface Sweeps {
   untitledConversations(): Promise<number>;
 }
 
-/** This process's sweeps, on its database and runner. */
 export function processSweeps(env: RawEnv = processEnv()): Sweeps {
   return {
     interruptedAnswers: () => recoverInterruptedAnswersNow(env),
