@@ -45,10 +45,6 @@ export interface SlotStatement {
   preferred?: boolean;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Values: what kind of thing a name is
-// ---------------------------------------------------------------------------------------------
-
 const PLACE_EXAMPLES =
   "london paris berlin tokyo chicago toronto sydney madrid rome boston dublin vienna amsterdam seattle melbourne moscow cairo mumbai lisbon prague city town country village";
 const ORGANISATION_EXAMPLES =
@@ -123,10 +119,6 @@ export function valueKind(name: string, vectors: WordVectors = wordVectors()): V
   return best[1] >= KIND_MIN && best[1] - second[1] >= KIND_MARGIN ? best[0] : "unknown";
 }
 
-// ---------------------------------------------------------------------------------------------
-// Mood, aspect and negation
-// ---------------------------------------------------------------------------------------------
-
 /** Words that make a clause a plan, a wish, a hesitation or a supposition, not a present fact. */
 const IRREALIS =
   /\b(?:think|thinking|considering|consider|tempted|wish|wishing|hope|hoping|want|wanted|wants|plan|plans|planning|might|(?:i|we) may|could|would|should|someday|one day|maybe|perhaps|probably|whether|decide|deciding|undecided|dream|dreaming|once|gonna|going to|will|about to|soon|next|if|unless|in case|eventually|considered|debating|weighing|torn)\b|\b(?:i|we|you)'(?:d|ll)\b/i;
@@ -138,10 +130,6 @@ const NEGATION = /\b(?:not|no longer|never|n't|isn't|aren't|don't|doesn't|didn't
 /** Verbs of an ended state: the slot's value is no longer true. */
 const CESSATION =
   /\b(?:stopped|quit|left|gave up|given up|outgrew|outgrown|got over|retired|moved out of|moved away from|laid off|let go|fired|done with|no more)\b/i;
-
-// ---------------------------------------------------------------------------------------------
-// The reader
-// ---------------------------------------------------------------------------------------------
 
 /** A name as written: capitalised words (not the pronoun I), possibly joined by "of"/"and"/"&" ("Bank of America"). */
 const PROPER_NAME = /\b((?!I\b)\p{Lu}[\p{L}\d'&.-]*(?:\s+(?:(?:of|de|la|del|and|&)\s+)?\p{Lu}[\p{L}\d'&.-]*){0,3})/u;
