@@ -81,7 +81,6 @@ export function getInProcessRunner(): InProcessRunner {
   return globalForJobs.__lifelineInProcessRunner;
 }
 
-/** Where this process sends extraction jobs: Inngest when configured, else its in-process runner. */
 export function processDispatcher(kind: JobRunnerKind = jobRunnerKind()): ExtractionDispatcher {
   return kind === "inngest" ? inngestDispatcher() : inProcessDispatcher(getInProcessRunner());
 }
@@ -156,7 +155,6 @@ export function interruptedAfterMs(env: RawEnv = processEnv()): number {
   return Number.isFinite(value) && value > 0 ? value : answerConfig.interruptedAfterMs;
 }
 
-/** Marks the answers a stopped server left `streaming`, writes their extraction rows and hands them over. */
 export async function recoverInterruptedAnswersNow(env: RawEnv = processEnv()): Promise<number> {
   if (noEmbeddedDataYet(env)) return 0;
   return recoverInterruptedAnswers(
@@ -166,7 +164,6 @@ export async function recoverInterruptedAnswersNow(env: RawEnv = processEnv()): 
   );
 }
 
-/** Marks the email sends a stopped process left `approved` as interrupted (lib/agent/approval.ts). */
 export async function recoverInterruptedSendsNow(env: RawEnv = processEnv()): Promise<number> {
   if (noEmbeddedDataYet(env)) return 0;
   return recoverInterruptedSends(await getDb(), { now: systemClock, log: logger });
@@ -184,7 +181,6 @@ export async function dispatchUndispatchedNow(env: RawEnv = processEnv()): Promi
   return handed;
 }
 
-/** The title sweep in this process: runs the title jobs a stopped process left (lib/chat/title.ts). */
 export async function titleStaleConversationsNow(env: RawEnv = processEnv()): Promise<number> {
   if (noEmbeddedDataYet(env)) return 0;
   return titleStaleConversations(await getDb(), getAiRegistry(), { now: systemClock(), log: logger });
