@@ -21,7 +21,6 @@ function languageOf(node: HastElement | undefined): string | null {
   return language ? language.slice("language-".length) : null;
 }
 
-/** A fenced code block: language label, copy button, horizontal scroll. */
 function CodeBlock({ node, children, className, ...props }: ComponentProps<"pre"> & ExtraProps) {
   const ref = useRef<HTMLPreElement>(null);
   const language = languageOf(node);

@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 
-/** The title block of a page: h1, a line of description, and actions on the right. */
 export function PageHeader({
   title,
   description,

@@ -27,7 +27,6 @@ for (const name of ["OPENAI_BASE_URL", "OPENAI_API_KEY"]) {
   if (process.env[name]?.trim() === "") delete process.env[name];
 }
 
-/** Environment variables as an object of strings, like process.env (a plain object in tests). */
 export type RawEnv = Readonly<Record<string, string | undefined>>;
 
 /** Blank means unset: `DATABASE_URL=` is the same as no DATABASE_URL. */
@@ -72,7 +71,6 @@ const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "si
 });
 
 const schema = z.object({
-  // Database
   DATABASE_URL: variable(postgresUrl),
   // A direct (unpooled) connection for migrations, as Neon's and Vercel's integrations set them.
   DATABASE_URL_UNPOOLED: variable(postgresUrl),
@@ -80,7 +78,6 @@ const schema = z.object({
   LIFELINE_DATA_DIR: variable(),
   LIFELINE_AUTO_MIGRATE: variable(zeroOrOne),
   LIFELINE_ALLOW_EMBEDDED_DB: variable(zeroOrOne),
-  // Models
   OPENAI_API_KEY: variable(),
   OPENAI_BASE_URL: variable(httpUrl),
   LIFELINE_CHAT_MODELS: variable(),
@@ -88,14 +85,11 @@ const schema = z.object({
   LIFELINE_EXTRACTION_MODEL: variable(),
   LIFELINE_TRANSCRIPTION_MODEL: variable(),
   LIFELINE_OFFLINE_DELAY_MS: variable(milliseconds("zero")),
-  // Memory retrieval
   LIFELINE_RETRIEVAL_STRATEGY: variable(retrievalStrategy),
-  // Background jobs
   INNGEST_EVENT_KEY: variable(),
   INNGEST_SIGNING_KEY: variable(),
   INNGEST_DEV: variable(),
   LIFELINE_ALLOW_IN_PROCESS_JOBS: variable(zeroOrOne),
-  // Sign-in
   AUTH_SECRET: variable(),
   AUTH_URL: variable(httpUrl),
   AUTH_TRUST_HOST: variable(boolean),
@@ -111,12 +105,10 @@ const schema = z.object({
   // Which header holds the client's address for the per-address limits (lib/auth/client-address.ts).
   LIFELINE_TRUSTED_PROXY: variable(trustedProxy),
   LIFELINE_INTERRUPTED_AFTER_MS: variable(milliseconds("positive")),
-  // Operations
   LIFELINE_HEALTH_TOKEN: variable(),
   LOG_LEVEL: variable(logLevel),
   // The fault suite's crash point (core/faults.ts); refused by a production server.
   LIFELINE_FAULT: variable(faultPoint),
-  // Build
   LIFELINE_BUILD_CACHE: variable(zeroOrOne),
   // Set by the platform, not by an operator.
   NODE_ENV: variable(),
@@ -124,7 +116,6 @@ const schema = z.object({
   NEXT_PHASE: variable(),
 });
 
-/** The validated configuration: each variable a non-blank string or undefined. */
 export type Env = z.output<typeof schema>;
 export type EnvName = keyof Env;
 
@@ -155,7 +146,6 @@ export function parseEnv(raw: RawEnv): Env {
 
 let cached: { key: string; env: Env } | undefined;
 
-/** The process's configuration (process.env, validated). Throws a ConfigError when a variable is malformed. */
 export function env(): Env {
   const raw = process.env;
   const key = JSON.stringify(ENV_NAMES.map((name) => raw[name] ?? null));

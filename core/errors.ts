@@ -103,7 +103,6 @@ export function badRequest(fields: FieldErrors, message?: string): AppError {
   return new AppError("bad_request", message ?? (first ? `${first[0]}: ${first[1]}` : "Invalid request"), { fields });
 }
 
-/** The JSON body of every error response. */
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; fields?: FieldErrors; requestId?: string };
 }

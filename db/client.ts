@@ -22,21 +22,18 @@ import { logger } from "../core/logger";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
-/** The drizzle handle every query takes as its first argument. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type DbKind = "postgres" | "pglite";
 
 export interface Database {
   db: Db;
   kind: DbKind;
-  /** Runs raw SQL with $1… parameters, on either driver. */
   query<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Applies the migrations not applied yet (on Postgres under MIGRATION_LOCK, one migrator at a time). */
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Runs a raw `sql` query through drizzle and returns its rows, typed, on either driver. */
 export async function selectRows<T extends Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
@@ -81,7 +78,6 @@ export function describeDatabaseUrl(url: string): string {
   }
 }
 
-/** The host and port a DATABASE_URL connects to ("db.example.com:5432"; Postgres's default port when none is given). */
 export function databaseHostPort(url: string): string {
   try {
     const parsed = new URL(url);
@@ -91,7 +87,6 @@ export function databaseHostPort(url: string): string {
   }
 }
 
-/** Socket and DNS errors: the server at the URL was not reached at all (no answer, no such host, refused). */
 const UNREACHABLE_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -134,7 +129,6 @@ export function unreachableCause(error: unknown): string | null {
   return visit(error);
 }
 
-/** The Postgres server at DATABASE_URL (or the migrations' URL) could not be reached; the message names it and the cause. */
 export class DatabaseUnreachableError extends Error {
   override readonly name = "DatabaseUnreachableError";
 }
@@ -147,13 +141,11 @@ function unreachableError(error: unknown, variable: string, url: string): unknow
   });
 }
 
-/** pgvector in one database: its installed version, and the version the server could install. */
 export interface PgvectorState {
   installed: string | null;
   available: string | null;
 }
 
-/** pgvector is missing from the Postgres at DATABASE_URL (PgvectorState says how). */
 export class PgvectorError extends Error {
   override readonly name = "PgvectorError";
 }
@@ -195,14 +187,12 @@ const PGVECTOR_STATE_SQL = `SELECT
   (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS installed,
   (SELECT default_version FROM pg_available_extensions WHERE name = 'vector') AS available`;
 
-/** Throws a PgvectorError naming DATABASE_URL and the fix when the database cannot hold vectors. */
 async function checkPgvector(client: Pool | PoolClient, url: string, migrating: boolean): Promise<void> {
   const { rows } = await client.query<{ installed: string | null; available: string | null }>(PGVECTOR_STATE_SQL);
   const problem = pgvectorProblem(rows[0] ?? { installed: null, available: null }, describeDatabaseUrl(url), migrating);
   if (problem) throw new PgvectorError(problem);
 }
 
-/** A failed `CREATE EXTENSION vector` (no privilege) → the same kind of clear error. */
 function migrationError(error: unknown, url: string): unknown {
   const code = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
   const text = String((error as { cause?: unknown }).cause ?? error);
@@ -256,7 +246,6 @@ async function migratePostgres(pool: Pool, url: string): Promise<void> {
   }
 }
 
-/** Migrations over `migrationUrl`'s own short-lived connection, or over `pool` when there is none. */
 async function migrateOver(pool: Pool, url: string, migrationUrl: string | undefined): Promise<void> {
   if (!migrationUrl || migrationUrl === url) return migratePostgres(pool, url);
   const direct = new Pool({ connectionString: migrationUrl, max: 1 });
@@ -340,7 +329,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
-/** Applies every migration in db/migrations that has not been applied yet. */
 export async function migrateDatabase(database: Database): Promise<void> {
   await database.migrate();
 }
@@ -378,7 +366,6 @@ export function optionsFromEnv(env: RawEnv = processEnv()): DatabaseOptions {
 // One instance per server process, kept across dev-server hot reloads.
 const globalForDb = globalThis as unknown as { __lifelineDb?: Promise<Database> };
 
-/** The process-wide database selected by the environment. */
 export function getDatabase(): Promise<Database> {
   if (!globalForDb.__lifelineDb) {
     globalForDb.__lifelineDb = openDatabase(optionsFromEnv()).catch((error) => {

@@ -76,7 +76,6 @@ const list = (values: readonly string[] | undefined) =>
     .map((v) => v.trim())
     .filter(Boolean);
 
-/** Parses argv (without node and the script) into options; throws a readable error on bad input. */
 export function parseCli(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,

@@ -22,7 +22,6 @@ export interface EvalMemory {
 export interface EvalQuery {
   key: string;
   text: string;
-  /** Keys of the memories judged relevant. */
   relevant: string[];
   category: string;
   /**

@@ -16,7 +16,6 @@ export interface EvaluateOptions {
   embedder: Embedder;
   /** Strategy names (default: every one in core/config's retrievalStrategies). */
   strategies?: readonly string[];
-  /** At most this many queries per dataset. */
   limit?: number;
   /** Calibrate the default strategy's threshold (one more run per query). Default true. */
   calibration?: boolean;

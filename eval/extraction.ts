@@ -43,7 +43,6 @@ import type { RunProgress } from "./run";
 
 export interface ExtractionEvalDeps {
   model: LanguageModelV4;
-  /** "<provider>/<model>" of the model, for the report. */
   modelId: string;
   embed: (texts: string[]) => Promise<number[][]>;
   embeddingModel: string;
@@ -73,7 +72,6 @@ export interface CaseOutcome {
   /** User-stated candidates, and how many matched nothing expected. */
   predicted: number;
   falsePositives: number;
-  /** Assistant-suggested (pending) candidates. */
   pending: number;
   decision: { action: ExpectedAction; target: string; ok: boolean; actual: string } | null;
   /** Prior memories changed (superseded or updated) although the case did not expect it. */
@@ -295,7 +293,6 @@ export interface ExtractionTargets {
   precision: boolean;
   /** No question, hypothetical, assistant-only or small-talk case stored a user-stated memory. */
   noFalseFacts: boolean;
-  /** Overall recall ≥ 0.8. */
   recall: boolean;
   /** Every contradiction superseded its stored memory. */
   everyContradictionSuperseded: boolean;

@@ -44,7 +44,6 @@ export function memoryIdFor(corpus: string, key: string): string {
 /** Texts per embedding call (the OpenAI API takes up to 2048; smaller batches keep progress visible). */
 export const EMBED_BATCH = 256;
 
-/** Embeds `texts` in batches, reporting each batch's size to `onBatch`. */
 export async function embedInBatches(
   embedder: Embedder,
   texts: readonly string[],
@@ -106,7 +105,6 @@ export async function removeLeftoverEvalUsers(db: Db): Promise<void> {
   await db.delete(users).where(like(users.email, `%@${EVAL_EMAIL_DOMAIN}`));
 }
 
-/** Removes an evaluation user and (by cascade) everything it owns. */
 export async function removeCorpus(db: Db, loaded: Pick<LoadedCorpus, "userId">): Promise<void> {
   await db.delete(users).where(eq(users.id, loaded.userId));
 }

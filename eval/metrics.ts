@@ -22,7 +22,6 @@ export interface QueryOutcome {
   selectedCount: number;
   /** Memory keys of the lines that reached the prompt. */
   prompt: readonly string[];
-  /** Milliseconds the retrieval statement took. */
   latencyMs: number;
   /** The highest cosine similarity among the listed candidates (null: none listed). */
   topSimilarity: number | null;
@@ -37,7 +36,6 @@ export interface QueryScores {
 }
 
 export interface Aggregate extends QueryScores {
-  /** Answerable queries averaged. */
   queries: number;
   /** Answerable queries for which nothing at all was selected. */
   emptyShare: number;

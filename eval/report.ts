@@ -74,7 +74,6 @@ export function perQuery(outcomes: readonly RunOutcome[]): PerQuery[] {
 
 const num = (x: number | null, digits = 3) => (x === null || Number.isNaN(x) ? "—" : x.toFixed(digits));
 
-/** A plain-text table: the first column left-aligned, the others right-aligned. */
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: readonly string[]) =>

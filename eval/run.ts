@@ -19,7 +19,6 @@ export interface NamedStrategy {
 }
 
 export interface RunOutcome extends QueryOutcome {
-  /** The similarity of each of `ranked`. */
   similarities: readonly number[];
   /** Whether each of `ranked` matched a query term (hybrid only; else all false). */
   textMatches: readonly boolean[];

@@ -38,7 +38,6 @@ export interface Health {
   error?: string;
 }
 
-/** What anonymous callers see. */
 export type PublicHealth = Pick<Health, "ok" | "status">;
 
 /** The configuration problem that stops every request, if any (production without AUTH_SECRET). */
@@ -139,7 +138,6 @@ export async function mayReadHealthDetails(request: Request, env: RawEnv = proce
   }
 }
 
-/** The response body for this caller: the details, or only `{ ok, status }`. */
 export function healthView(health: Health, detailed: boolean): Health | PublicHealth {
   return detailed ? health : { ok: health.ok, status: health.status };
 }

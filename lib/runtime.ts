@@ -53,7 +53,6 @@ export function processAssemblyConfig(env: RawEnv = processEnv()): AssemblyConfi
   return assemblyConfigFor(retrievalStrategyName(env));
 }
 
-/** The wall clock. */
 export const systemClock = (): Date => new Date();
 
 /**
@@ -66,12 +65,10 @@ function noEmbeddedDataYet(env: RawEnv): boolean {
   return database.kind === "pglite" && Boolean(database.dataDir && !existsSync(database.dataDir));
 }
 
-/** The re-embedding job's dependencies in this process: its database and its registry's embedder. */
 export async function processReembedDeps(): Promise<ReembedDeps> {
   return { db: await getDb(), embedder: getAiRegistry().embedder };
 }
 
-/** The extraction job's dependencies in this process: its database, its registry's models, the wall clock. */
 export async function processExtractionDeps(): Promise<ExtractionDeps> {
   return extractionDeps({ db: await getDb(), ai: getAiRegistry(), now: systemClock });
 }
@@ -79,13 +76,11 @@ export async function processExtractionDeps(): Promise<ExtractionDeps> {
 // One runner per server process, kept across dev-server hot reloads.
 const globalForJobs = globalThis as unknown as { __lifelineInProcessRunner?: InProcessRunner };
 
-/** The process's in-process runner (its jobs use processExtractionDeps). */
 export function getInProcessRunner(): InProcessRunner {
   globalForJobs.__lifelineInProcessRunner ??= new InProcessRunner({ deps: processExtractionDeps });
   return globalForJobs.__lifelineInProcessRunner;
 }
 
-/** Where this process sends extraction jobs: Inngest when configured, else its in-process runner. */
 export function processDispatcher(kind: JobRunnerKind = jobRunnerKind()): ExtractionDispatcher {
   return kind === "inngest" ? inngestDispatcher() : inProcessDispatcher(getInProcessRunner());
 }
@@ -160,7 +155,6 @@ export function interruptedAfterMs(env: RawEnv = processEnv()): number {
   return Number.isFinite(value) && value > 0 ? value : answerConfig.interruptedAfterMs;
 }
 
-/** Marks the answers a stopped server left `streaming`, writes their extraction rows and hands them over. */
 export async function recoverInterruptedAnswersNow(env: RawEnv = processEnv()): Promise<number> {
   if (noEmbeddedDataYet(env)) return 0;
   return recoverInterruptedAnswers(
@@ -170,7 +164,6 @@ export async function recoverInterruptedAnswersNow(env: RawEnv = processEnv()): 
   );
 }
 
-/** Marks the email sends a stopped process left `approved` as interrupted (lib/agent/approval.ts). */
 export async function recoverInterruptedSendsNow(env: RawEnv = processEnv()): Promise<number> {
   if (noEmbeddedDataYet(env)) return 0;
   return recoverInterruptedSends(await getDb(), { now: systemClock, log: logger });
@@ -188,7 +181,6 @@ export async function dispatchUndispatchedNow(env: RawEnv = processEnv()): Promi
   return handed;
 }
 
-/** The title sweep in this process: runs the title jobs a stopped process left (lib/chat/title.ts). */
 export async function titleStaleConversationsNow(env: RawEnv = processEnv()): Promise<number> {
   if (noEmbeddedDataYet(env)) return 0;
   return titleStaleConversations(await getDb(), getAiRegistry(), { now: systemClock(), log: logger });
@@ -206,7 +198,6 @@ export interface Sweeps {
   untitledConversations(): Promise<number>;
 }
 
-/** This process's sweeps, on its database and runner. */
 export function processSweeps(env: RawEnv = processEnv()): Sweeps {
   return {
     interruptedAnswers: () => recoverInterruptedAnswersNow(env),

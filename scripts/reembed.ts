@@ -40,7 +40,6 @@ export interface ReembedCliOptions {
   help: boolean;
 }
 
-/** Parses argv (without node and the script); throws a readable error on bad input. */
 export function parseReembedArgs(argv: readonly string[]): ReembedCliOptions {
   const { values } = parseArgs({
     args: [...argv],

@@ -26,9 +26,7 @@ export interface VercelFunction {
   maxDuration: number | undefined;
   files: number;
   bytes: number;
-  /** Files of the embedded database (PGlite) it carries. */
   pgliteFiles: number;
-  /** Files of the offline embedder's word vectors it carries. */
   wordVectorFiles: number;
 }
 

@@ -36,7 +36,6 @@ export const TEST_PGBOUNCER_URL = process.env.TEST_PGBOUNCER_URL ?? "postgres://
  */
 export type TestDatabaseTarget = DbKind | "pgbouncer";
 
-/** The same database as `url`, reached through PgBouncer. */
 export function throughPgbouncer(url: string): string {
   const pooled = new URL(url);
   pooled.host = new URL(TEST_PGBOUNCER_URL).host;
@@ -47,7 +46,6 @@ export function throughPgbouncer(url: string): string {
 export interface TestTemplates {
   /** A directory for this run only (the PGlite dump, and a marker once the Postgres template exists). */
   dir: string;
-  /** The name of this run's template database on the test Postgres server. */
   postgres: string;
 }
 
@@ -101,7 +99,6 @@ const settings = (name: string) => [
   `ALTER DATABASE ${name} SET synchronous_commit = off`,
 ];
 
-/** A new database on the test Postgres server: empty, or a copy of `template`. */
 async function newPostgresDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `lifeline_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   await adminQueries(

@@ -19,7 +19,6 @@ export interface HttpResult {
   status: number;
   headers: Headers;
   text: string;
-  /** The body parsed as JSON, or undefined. */
   json: unknown;
 }
 
@@ -101,7 +100,6 @@ export class HttpClient {
 
 let counter = 0;
 
-/** Registers a user over HTTP and signs them in; returns their client and credentials. */
 export async function registerAndSignIn(
   baseUrl: string,
   label: string,

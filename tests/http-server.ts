@@ -35,7 +35,6 @@ type Segment =
 export interface RouteFile {
   /** The URL pattern, as the file path spells it: "/api/messages/[id]/notes". */
   pattern: string;
-  /** Path of route.ts relative to the repo root. */
   file: string;
   segments: Segment[];
 }
@@ -86,7 +85,6 @@ function specificity(a: Segment[], b: Segment[]): number {
   return 0;
 }
 
-/** Imports every route module and lists the HTTP methods it exports. */
 export async function loadRoutes(): Promise<MountedRoute[]> {
   const routes: MountedRoute[] = [];
   for (const routeFile of discoverRouteFiles()) {

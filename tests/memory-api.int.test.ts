@@ -22,7 +22,6 @@ process.env.AUTH_SECRET = "memory-api-test-secret-0123456789abcdef";
 
 type Json = Record<string, unknown>;
 
-/** The largest component-wise difference of two vectors. */
 const distance = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length ? Math.max(...a.map((x, i) => Math.abs(x - (b[i] ?? 0)))) : Number.POSITIVE_INFINITY;
 

@@ -11,7 +11,6 @@ import { createPostgresTestDatabaseUrl } from "@/tests/db";
 
 export interface PartlyMigrated {
   database: Database;
-  /** Applies every migration (those already applied are skipped). */
   migrateRest(): Promise<void>;
   close(): Promise<void>;
 }

@@ -12,7 +12,6 @@ import { loadShellData } from "./shell-data";
 
 export const dynamic = "force-dynamic";
 
-/** Every signed-in page: the sidebar (chats, memories, settings) around the page. */
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const shell = await loadShellData({
     getDb,

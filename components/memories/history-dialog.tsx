@@ -68,7 +68,6 @@ function Changes({ event }: { event: Event }) {
   );
 }
 
-/** The memory's version history (GET /api/memories/:id/history), newest first. */
 export function HistoryDialog({ memoryId }: { memoryId: string }) {
   const [state, setState] = useState<Loaded>({ status: "loading" });
   const dates = useDates();

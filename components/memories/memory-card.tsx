@@ -92,7 +92,6 @@ export function MemoryCard({
   highlighted = false,
 }: {
   memory: ListedMemory;
-  /** The user's locale and today's date in their time zone. */
   dates: DateContext;
   highlighted?: boolean;
 }) {

@@ -3,7 +3,6 @@ import Link from "next/link";
 import { buttonVariants } from "@/components/ui/button";
 import { cn } from "@/lib/ui/cn";
 
-/** Previous / next page links that keep the current filters. */
 export function Pagination({
   page,
   pageSize,

@@ -23,7 +23,6 @@ export function usePinned(): { pinned: boolean; setPinned: (pinned: boolean) => 
   return state;
 }
 
-/** The pin before a pinned memory's title. */
 export function PinnedMark() {
   const { pinned } = usePinned();
   return pinned ? <PinIcon className="size-3.5 shrink-0 text-brand" aria-label="Pinned" /> : null;

@@ -12,7 +12,6 @@ import type { Jsonify } from "@/lib/ui/json";
 import { ConversationsProvider } from "./conversations-context";
 import { type ShellUser, Sidebar } from "./sidebar";
 
-/** The signed-in layout: a sidebar column on desktop, a top bar with a drawer on phones. */
 export function AppShell({
   user,
   initialConversations,

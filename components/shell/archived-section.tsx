@@ -13,7 +13,6 @@ type State =
   | { status: "error"; message: string }
   | { status: "open"; items: ConversationItem[] };
 
-/** Archived chats, loaded when the section is opened. */
 export function ArchivedSection({ activeId }: { activeId: string | null }) {
   const [state, setState] = useState<State>({ status: "closed" });
   const open = state.status !== "closed";

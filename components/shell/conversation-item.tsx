@@ -60,7 +60,6 @@ function MatchSnippet({ snippet }: { snippet: string }) {
   );
 }
 
-/** One chat in the sidebar: a link, with rename / archive / delete in a menu. */
 export function ConversationItemRow({ conversation, active, onChanged }: Props) {
   const router = useRouter();
   const { refresh } = useConversations();

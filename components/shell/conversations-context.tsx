@@ -32,7 +32,6 @@ function listUrl(query: string, cursor?: string | null): string {
   return `/api/conversations?${params}`;
 }
 
-/** The sidebar's list of active conversations, shared with the chat so it can ask for a refresh. */
 export function ConversationsProvider({ initial, children }: { initial: Page; children: ReactNode }) {
   const [conversations, setConversations] = useState(initial.conversations);
   const [nextCursor, setNextCursor] = useState(initial.nextCursor);

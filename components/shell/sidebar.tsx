@@ -147,7 +147,6 @@ function AccountMenu({ user }: { user: ShellUser }) {
   );
 }
 
-/** Sidebar content, the same on desktop (a column) and on phones (a drawer). */
 export function Sidebar({ user }: { user: ShellUser }) {
   const pathname = usePathname();
   const activeId = activeConversationId(pathname);

@@ -8,7 +8,6 @@ import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type AccessTokenScope, accessTokens, users } from "@/db/schema";
 
-/** What the owner sees of a token (never its hash). */
 export interface AccessToken {
   id: string;
   name: string;
@@ -20,7 +19,6 @@ export interface AccessToken {
   state: "active" | "expired" | "ended";
 }
 
-/** A token's own columns, as a list shows them (never its hash). */
 const storedColumns = {
   id: accessTokens.id,
   name: accessTokens.name,
@@ -38,7 +36,6 @@ const tokenColumns = {
     ELSE 'active' END`.as("state"),
 };
 
-/** The owner's tokens that were not revoked, newest first. */
 export async function listAccessTokens(db: Db, { userId }: { userId: string }): Promise<AccessToken[]> {
   return db
     .select(tokenColumns)
@@ -97,7 +94,6 @@ export async function createAccessToken(
   });
 }
 
-/** Revokes the owner's token (404 not_found:access_token when missing, revoked already, or not theirs). */
 export async function revokeAccessToken(db: Db, { userId, tokenId }: { userId: string; tokenId: string }) {
   const [row] = await db
     .update(accessTokens)

@@ -52,7 +52,6 @@ export async function updateOAuthTokens(
 
 export type ProviderAccount = typeof accounts.$inferSelect;
 
-/** The user's account with `provider` (their own only), or null. */
 export async function getProviderAccount(
   db: Db,
   input: { userId: string; provider: string },

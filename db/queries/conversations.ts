@@ -27,7 +27,6 @@ export async function createConversation(
   return row;
 }
 
-/** The user's conversation; a missing or foreign id is the same `not_found:conversation`. */
 export async function getConversation(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },
@@ -63,7 +62,6 @@ export function prefixTsQuery(q: string): string | null {
 
 export interface ConversationPage {
   conversations: ListedConversation[];
-  /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
 }
 
@@ -170,7 +168,6 @@ export { DEFAULT_CONVERSATION_TITLE };
 
 export type ConversationPatch = Partial<Pick<Conversation, "title" | "archived" | "mode" | "model" | "memoryEnabled">>;
 
-/** Changes the user's conversation; missing or foreign → `not_found:conversation`. */
 export async function updateConversation(
   db: Db,
   { userId, conversationId, patch }: { userId: string; conversationId: string; patch: ConversationPatch },
@@ -215,7 +212,6 @@ export async function setTitleIfDefault(
   return rows.length > 0;
 }
 
-/** Deletes the user's conversation with its messages, notes and debug records; missing or foreign → 404. */
 export async function deleteConversation(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },

@@ -72,7 +72,6 @@ export async function searchDemoMail(
     .limit(input.max);
 }
 
-/** The user's message `id`, or null (another user's, unknown, or not an id at all). */
 export async function getDemoMail(db: Db, input: { userId: string; id: string }): Promise<DemoMailRow | null> {
   if (!UUID.test(input.id)) return null;
   const [row] = await db
@@ -82,7 +81,6 @@ export async function getDemoMail(db: Db, input: { userId: string; id: string })
   return row ?? null;
 }
 
-/** The user's messages of thread `threadId`, oldest first (none: not theirs, or no such thread). */
 export async function getDemoThread(db: Db, input: { userId: string; threadId: string }): Promise<DemoMailRow[]> {
   if (!UUID.test(input.threadId)) return [];
   return db
@@ -111,7 +109,6 @@ function textArray(values: readonly string[]): SQL {
       )}]::text[]`;
 }
 
-/** Adds and removes labels on the user's message; null when it is not theirs. */
 export async function updateDemoLabels(
   db: Db,
   input: { userId: string; id: string; add: string[]; remove: string[] },

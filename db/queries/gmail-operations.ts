@@ -15,7 +15,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export interface OperationContext {
   userId: string;
   conversationId: string | null;
-  /** The assistant message of the turn that ran it. */
   messageId: string | null;
 }
 
@@ -59,7 +58,6 @@ export async function getOperation(db: Db, input: { userId: string; id: string }
   return row ?? null;
 }
 
-/** Moves the user's operation from `from` to `to` (with the given fields); null when it was not in `from`. */
 export async function transitionOperation(
   db: Db,
   input: {

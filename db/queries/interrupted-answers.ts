@@ -23,7 +23,6 @@ export interface InterruptedAnswer {
   memoryEnabled: boolean;
 }
 
-/** Marks every answer that has been `streaming` without progress since `staleBefore`; returns them. */
 export async function markInterruptedAnswers(
   db: Db,
   { staleBefore }: { staleBefore: Date },

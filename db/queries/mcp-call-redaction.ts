@@ -12,7 +12,6 @@ import { DELETED_MEMORY, DELETED_MEMORY_LINE } from "@/core/deleted-memory";
 import type { Db } from "@/db/client";
 import { mcpCalls } from "@/db/schema";
 
-/** What redaction rewrites of a call. */
 export interface RedactableCall {
   tool: string;
   arguments: unknown;
@@ -100,7 +99,6 @@ export function redactMcpCall<C extends RedactableCall>(call: C, goneIds: readon
   };
 }
 
-/** Redacts the memories' text from the user's recorded MCP calls (called by redactDeletedMemories). */
 export async function redactMcpCalls(db: Db, { userId, memoryIds }: { userId: string; memoryIds: readonly string[] }) {
   const ids = [...new Set(memoryIds)];
   if (ids.length === 0) return;

@@ -29,7 +29,6 @@ export interface NewMcpCall {
   latencyMs: number;
 }
 
-/** A recorded call as its owner sees it, with the token's name. */
 export interface McpCallRecord {
   id: string;
   tokenId: string;
@@ -45,7 +44,6 @@ export interface McpCallRecord {
   createdAt: Date;
 }
 
-/** A call in the list: everything but the trace. */
 export type McpCallSummary = Omit<McpCallRecord, "trace">;
 
 /**
@@ -91,7 +89,6 @@ const summaryColumns = {
   createdAt: mcpCalls.createdAt,
 };
 
-/** The owner's most recent calls, newest first. */
 export async function listMcpCalls(
   db: Db,
   { userId, limit }: { userId: string; limit: number },
@@ -105,7 +102,6 @@ export async function listMcpCalls(
     .limit(limit);
 }
 
-/** One of the owner's calls (404 not_found:mcp_call when missing or not theirs). */
 export async function getMcpCall(
   db: Db,
   { userId, callId }: { userId: string; callId: string },

@@ -38,7 +38,6 @@ const {
   searchLength: _searchLength,
   ...memoryColumns
 } = getTableColumns(memories);
-/** The columns of a MemoryRecord, for a select from `memories`. */
 export const recordColumns = { ...memoryColumns, ...usageColumns };
 
 export function toMemoryRecord(row: MemoryRow & MemoryUsage): MemoryRecord {
@@ -46,7 +45,6 @@ export function toMemoryRecord(row: MemoryRow & MemoryUsage): MemoryRecord {
   return record;
 }
 
-/** The user's memory; a missing or foreign id is the same `not_found:memory`. */
 export async function getMemory(
   db: Db,
   { userId, memoryId }: { userId: string; memoryId: string },
@@ -167,7 +165,6 @@ export async function findNearMemories(
   );
 }
 
-/** The user's memory, locked for the rest of the transaction; null when missing or foreign. */
 export async function lockMemory(
   db: Db,
   { userId, memoryId }: { userId: string; memoryId: string },
@@ -199,7 +196,6 @@ interface ChangeOptions {
   touchesUpdatedAt?: (patch: NonNullable<MemoryChange>) => boolean;
 }
 
-/** The columns a change sets (values or SQL expressions); null: nothing to change. */
 export type MemoryChange = PgUpdateSetSource<typeof memories> | null;
 
 /**
@@ -241,10 +237,6 @@ export async function changeMemory(
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// What the user does to their memories (routes under /api/memories/[id])
-// ---------------------------------------------------------------------------------------------
-
 export interface MemoryPatch {
   content?: string;
   title?: string | null;
@@ -254,7 +246,6 @@ export interface MemoryPatch {
   pinned?: boolean;
 }
 
-/** An embedding and the title and content it was made from. */
 export interface EmbeddingOf {
   vector: number[];
   model: string;
@@ -262,7 +253,6 @@ export interface EmbeddingOf {
   content: string;
 }
 
-/** True when the patch changes nothing but `pinned`: pinning is not an edit. */
 export function isPinOnly(patch: MemoryPatch): boolean {
   return Object.entries(patch).every(([key, value]) => key === "pinned" || value === undefined);
 }
@@ -350,7 +340,6 @@ const notPending = () =>
     "Only a suggestion waiting for confirmation can be confirmed or discarded",
   );
 
-/** The user confirms an assistant suggestion: it becomes active, and so retrievable. */
 export async function confirmMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
   const row = await changeMemory(db, key, { action: "confirm", actor: "user" }, (current) => {
     if (current.status !== "pending_confirmation") throw notPending();

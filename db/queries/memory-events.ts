@@ -54,7 +54,6 @@ const eventColumns = {
   createdAt: memoryEvents.createdAt,
 };
 
-/** Appends events (callers pass their transaction so a change and its event commit together). */
 export async function insertMemoryEvents(db: Db, events: readonly NewMemoryEvent[]): Promise<void> {
   if (events.length === 0) return;
   await db.insert(memoryEvents).values(

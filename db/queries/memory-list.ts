@@ -45,13 +45,11 @@ export interface MemoryFilters {
 }
 
 export interface ListedMemory extends MemoryRecord {
-  /** Title of the conversation the memory came from, when it still exists. */
   sourceConversationTitle: string | null;
   /** Name of the access token the memory was remembered through (MCP `remember`), when it has one. */
   sourceTokenName: string | null;
   /** Names of the access tokens whose MCP calls handed this memory to an external assistant. */
   readBy: string[];
-  /** With a semantic search: cosine similarity to the query. */
   similarity: number | null;
 }
 
@@ -97,7 +95,6 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
     semantic && filters.minSimilarity !== undefined ? sql`${similarity} >= ${filters.minSimilarity}` : undefined;
   const where = and(...conditions, threshold);
   const textQuery = q && !semantic ? sql`websearch_to_tsquery('english', ${q})` : null;
-  // A search is ranked by relevance unless another order is asked for.
   const byRelevance = q && (filters.sort === undefined || filters.sort === "relevance");
 
   const order: SQL[] = byRelevance
@@ -142,7 +139,6 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
   return { memories: rows, total, hidden, page, pageSize };
 }
 
-/** Everything Lifeline remembers about the user, with each memory's history, for download. */
 export async function exportMemories(db: Db, { userId }: { userId: string }) {
   const [rows, events] = await Promise.all([
     db.select(recordColumns).from(memories).where(eq(memories.userId, userId)).orderBy(asc(memories.createdAt)),

@@ -11,7 +11,6 @@ export interface MemoryUsage {
   lastAccessedAt: Date | null;
 }
 
-/** A memory just created, or never read. */
 export const NEVER_USED: MemoryUsage = { accessCount: 0, lastAccessedAt: null };
 
 /**

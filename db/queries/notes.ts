@@ -26,7 +26,6 @@ const noteColumns = {
   updatedAt: messageNotes.updatedAt,
 };
 
-/** Notes on the user's message, oldest first (`not_found:message` if the message is not theirs). */
 export async function listNotes(db: Db, { userId, messageId }: { userId: string; messageId: string }): Promise<Note[]> {
   await getMessage(db, { userId, messageId });
   return db

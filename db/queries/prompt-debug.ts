@@ -66,7 +66,6 @@ async function upsertIfAllAlive(db: Db, record: NewPromptDebug, memoryIds: reado
   return written.length > 0;
 }
 
-/** The record of the user's assistant message; missing or foreign → `not_found:message`. */
 export async function getPromptDebug(
   db: Db,
   { userId, messageId }: { userId: string; messageId: string },

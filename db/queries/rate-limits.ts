@@ -52,7 +52,6 @@ export async function resetRateLimit(db: Db, { key }: { key: string }): Promise<
   await db.execute(sql`DELETE FROM ${rateLimits} WHERE key = ${key}`);
 }
 
-/** Deletes windows that are over (called now and then). */
 export async function deleteExpiredRateLimits(db: Db): Promise<void> {
   await db.delete(rateLimits).where(lt(rateLimits.expiresAt, sql`now()`));
 }

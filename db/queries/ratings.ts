@@ -21,7 +21,6 @@ const ratingColumns = {
   updatedAt: answerRatings.updatedAt,
 };
 
-/** The user's rating of their answer, or null (`not_found:message` if the message is not theirs). */
 export async function getRating(
   db: Db,
   { userId, messageId }: { userId: string; messageId: string },
@@ -72,7 +71,6 @@ export async function rateAnswer(
   );
 }
 
-/** Removes the user's rating of their answer (nothing to remove is not an error). */
 export async function clearRating(db: Db, { userId, messageId }: { userId: string; messageId: string }): Promise<void> {
   await getMessage(db, { userId, messageId });
   await db.delete(answerRatings).where(and(eq(answerRatings.messageId, messageId), eq(answerRatings.userId, userId)));
@@ -81,14 +79,12 @@ export async function clearRating(db: Db, { userId, messageId }: { userId: strin
 export interface RatedAnswer extends Rating {
   conversationId: string;
   conversationTitle: string;
-  /** The start of the answer's text. */
   excerpt: string;
   answeredAt: Date;
 }
 
 const EXCERPT_CHARS = 240;
 
-/** The user's rated answers, most recently rated first, optionally only thumbs up or only down. */
 export async function listRatedAnswers(
   db: Db,
   { userId, rating, limit = 100 }: { userId: string; rating?: AnswerRating; limit?: number },

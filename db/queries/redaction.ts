@@ -1,32 +1,14 @@
 /**
  * "Delete means gone": when memories are deleted (one, or all), their text is redacted from the
- * records derived from them — in the same transaction as the delete, owner-scoped, with jsonb SQL
- * that runs on Postgres and PGlite alike. Derived records keep the memory's id and say
- * `[deleted memory]` where its text was:
+ * records derived from them (prompt_debug's trace, tool calls and captured model input; extraction
+ * decisions; other memories' event reasons; mcp_calls through db/queries/mcp-call-redaction.ts) —
+ * in the delete's transaction, owner-scoped, with jsonb SQL that runs on Postgres and PGlite alike.
+ * Derived records keep the memory's id and say `[deleted memory]` where its text was; what each
+ * record loses is the table of docs/retrieval.md#deleting-a-memory. A decision's and an event's
+ * free-text reason goes too: a model may quote the memory in it.
  *
- * - prompt_debug.trace: each candidate row of a deleted memory gets title null, content
- *   `[deleted memory]`, its sent line `• [deleted memory]` and `redacted: true`; `memoryLines`
- *   gets the same marker line; `redactedMemoryIds` lists every memory redacted from the record.
- * - prompt_debug.model_input: in every captured call's system message, the line the trace says
- *   was sent for that memory is replaced by the marker line; in a memory tool's result (a `tool`
- *   message), the memory's entry keeps its id and loses its title and text. The model did receive
- *   the text; the record no longer holds it, and `trace.redactedMemoryIds` says so.
- * - prompt_debug.trace.toolCalls: each row of a deleted memory gets title null, content
- *   `[deleted memory]` and `redacted: true` (the stored message's tool parts hold ids only).
- * - memory_extractions.decisions: a decision that produced or targeted a deleted memory loses
- *   its candidate's title, content and evidence and its free-text reason (a model may quote the
- *   memory in it); a near memory that is deleted loses its title and content. `redacted: true`
- *   marks what changed. (A repeat of a redacted candidate in the same extraction goes too.)
- * - memory_events of OTHER memories whose reason names a deleted memory's id (a supersede's
- *   "(replaces <id>)", whose model-written reason may quote the old memory): the reason goes.
- *
- * - mcp_calls: the result, trace and `remember` arguments of every recorded MCP call that
- *   mentions a deleted memory (db/queries/mcp-call-redaction.ts).
- *
- * What is not touched: the deleted memory's own row and history (a single delete is undoable:
- * the memory and its history wait in the trash; "delete all" erases both), and the conversation
- * itself — an answer may quote a memory, and deleting messages is the user's separate choice.
- * See docs/retrieval.md#deleting-a-memory.
+ * Not touched: the deleted memory's own row and history (a single delete is undoable; "delete
+ * all" erases both), and the conversation itself.
  *
  * Redaction is idempotent, and it is applied again when a debug record or an extraction's
  * decisions are written (savePromptDebug, completeExtraction): a turn or a job that read a memory
@@ -50,7 +32,6 @@ const goneCte = (memoryIds: readonly string[]) =>
 
 export interface RedactionScope {
   userId: string;
-  /** The memories whose text must go. */
   memoryIds: readonly string[];
   /** Only this assistant message's debug record (write-time redaction). */
   messageId?: string;
@@ -68,7 +49,6 @@ export async function withoutJit(db: Db): Promise<void> {
   await db.execute(sql`SET LOCAL jit = off`);
 }
 
-/** Redacts the memories' text from the user's debug records (trace and captured model input). */
 export async function redactPromptDebug(db: Db, scope: RedactionScope): Promise<void> {
   if (scope.memoryIds.length === 0) return;
   await withoutJit(db);
@@ -175,7 +155,6 @@ export async function redactPromptDebug(db: Db, scope: RedactionScope): Promise<
     WHERE p.id = t.id AND p.user_id = ${scope.userId}::uuid`);
 }
 
-/** Redacts the memories' text from the user's extraction decisions. */
 export async function redactExtractionDecisions(db: Db, scope: RedactionScope): Promise<void> {
   if (scope.memoryIds.length === 0) return;
   await withoutJit(db);
@@ -228,7 +207,6 @@ export async function redactExtractionDecisions(db: Db, scope: RedactionScope): 
     WHERE x.id = t.id AND x.user_id = ${scope.userId}::uuid`);
 }
 
-/** Clears the reasons of the user's other memories' events that name a deleted memory's id. */
 export async function redactEventReasons(db: Db, scope: Pick<RedactionScope, "userId" | "memoryIds">): Promise<void> {
   if (scope.memoryIds.length === 0) return;
   await db.execute(sql`
@@ -290,18 +268,15 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 const stringsOf = (values: unknown[]) => values.filter((value): value is string => typeof value === "string");
 
-/** The memory ids a stored trace refers to (its candidates). */
 export function traceMemoryIds(trace: unknown): string[] {
   if (!isRecord(trace)) return [];
   const candidates = Array.isArray(trace.candidates) ? trace.candidates : [];
-  // The memories the answer's tool calls considered (lib/memory/retrieval/tools.ts).
   const toolRows = (Array.isArray(trace.toolCalls) ? trace.toolCalls : []).flatMap((call) =>
     isRecord(call) && Array.isArray(call.memories) ? call.memories : [],
   );
   return stringsOf([...candidates, ...toolRows].map((row) => (isRecord(row) ? row.memoryId : null)));
 }
 
-/** The memory ids stored extraction decisions refer to (produced, targeted, near). */
 export function decisionMemoryIds(decisions: readonly unknown[]): string[] {
   return stringsOf(
     decisions.flatMap((decision) =>

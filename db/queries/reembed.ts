@@ -61,7 +61,6 @@ export async function countAwaitingByEmbedder(
   return rows.map((row) => ({ embeddingModel: row.embedding_model, count: row.n }));
 }
 
-/** A memory to re-embed, as it was read: the write applies only if it is still so. */
 export interface ReembedCandidate {
   id: string;
   title: string | null;
@@ -96,7 +95,6 @@ export async function selectReembedBatch(
   }));
 }
 
-/** A memory as it was read, and the embedding of its text by the new embedder. */
 export interface ReembeddedMemory extends ReembedCandidate {
   vector: readonly number[];
 }

@@ -33,7 +33,6 @@ export async function markTitleDue(
   return rows.length > 0;
 }
 
-/** The title job of the user's conversation ran: its row goes. */
 export async function finishTitleJob(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },
@@ -43,7 +42,6 @@ export async function finishTitleJob(
     .where(and(eq(conversationTitleJobs.conversationId, conversationId), eq(conversationTitleJobs.userId, userId)));
 }
 
-/** Title jobs due since before `before` (left by a stopped process), oldest first, at most `limit`. */
 export async function listStaleTitleJobs(
   db: Db,
   { before, limit }: { before: Date; limit: number },

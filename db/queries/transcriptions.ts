@@ -16,7 +16,6 @@ export async function createTranscription(db: Db, row: NewTranscription): Promis
   return firstOr(db.insert(transcriptions).values(row).returning(), () => new Error("transcription not written"));
 }
 
-/** The user's transcription `id` (`not_found:transcription` when missing or another user's). */
 export async function getTranscription(
   db: Db,
   { userId, transcriptionId }: { userId: string; transcriptionId: string },
@@ -31,7 +30,6 @@ export async function getTranscription(
   );
 }
 
-/** Links the user's transcription to the message that was sent from it. */
 export async function linkTranscription(
   db: Db,
   { userId, transcriptionId, messageId }: { userId: string; transcriptionId: string; messageId: string },

@@ -102,7 +102,6 @@ export async function updateAccount(
   }
 }
 
-/** The stored bcrypt hash (null for Google-only accounts). */
 export async function getPasswordHash(db: Db, { userId }: { userId: string }): Promise<string | null> {
   const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
   if (!row) throw notFound("user");
@@ -146,7 +145,6 @@ export async function deleteUser(db: Db, { userId }: { userId: string }): Promis
   if (!row) throw notFound("user");
 }
 
-/** What a session carries that can be checked against the database (lib/auth/session.ts). */
 export interface SessionClaims {
   /** The session's own id (JWT `sid`); absent in sessions issued before revocation existed. */
   sessionId?: string;

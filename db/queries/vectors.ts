@@ -36,14 +36,12 @@ export function vectorProblem(embedding: readonly number[]): string | null {
   return null;
 }
 
-/** pgvector's text form of `embedding`, after checking it can be stored and compared; `what` names it in the error. */
 export function vectorLiteral(embedding: readonly number[], what = "embedding"): string {
   const problem = vectorProblem(embedding);
   if (problem) throw new Error(`${what} ${problem}`);
   return `[${embedding.join(",")}]`;
 }
 
-/** `embedding` as a `halfvec(1536)` SQL value (checked first), comparable with memories.embedding. */
 export function halfvecValue(embedding: readonly number[], what = "embedding"): SQL {
   return sql`${vectorLiteral(embedding, what)}::halfvec(${sql.raw(String(EMBEDDING_DIMENSIONS))})`;
 }

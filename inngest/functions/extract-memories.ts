@@ -12,7 +12,6 @@ import { type InngestClient, inngest, messagePairCompleted } from "@/lib/jobs/in
 import { FinalJobError, type JobSteps } from "@/lib/jobs/steps";
 import { processExtractionDeps } from "@/lib/runtime";
 
-/** The part of Inngest's step tools the job uses. */
 interface InngestStepRun {
   run(id: string, fn: () => Promise<unknown>): Promise<unknown>;
 }

@@ -8,11 +8,9 @@ import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Middle
 import { wrapLanguageModel } from "ai";
 
 export interface CapturedCall {
-  /** "stream" for streamText, "generate" for generateText. */
   type: "stream" | "generate";
   provider: string;
   modelId: string;
-  /** When the call reached the model. */
   at: string;
   /** The call options the model received, made JSON-safe (the abort signal dropped, binary data described). */
   params: Record<string, unknown>;

@@ -1,27 +1,15 @@
 /**
- * Which models Lifeline talks to, chosen by environment variables:
+ * Which models Lifeline talks to, chosen by environment variables (README.md § Configuration lists
+ * them): OPENAI_BASE_URL set → "openai-compatible"; else OPENAI_API_KEY → "openai"; neither →
+ * "offline" (lib/ai/offline). LIFELINE_CHAT_MODELS' first id is the default chat model;
+ * LIFELINE_EXTRACTION_MODEL defaults to it and need not be one of them.
  *
- * | env                                  | provider            | chat models                         | embeddings                       |
- * |--------------------------------------|---------------------|-------------------------------------|----------------------------------|
- * | OPENAI_BASE_URL set (Ollama, vLLM…)  | "openai-compatible" | LIFELINE_CHAT_MODELS (see below)    | LIFELINE_EMBEDDING_MODEL, padded |
- * | else OPENAI_API_KEY set              | "openai"            | LIFELINE_CHAT_MODELS or defaults    | LIFELINE_EMBEDDING_MODEL @ 1536  |
- * | neither                              | "offline"           | lifeline-offline-1                  | wordvec-glove-v2 (or an older one)  |
- *
- * - LIFELINE_CHAT_MODELS: comma-separated model ids; the first is the default.
- *   Defaults to "gpt-4o-mini,gpt-4o". An OpenAI-compatible server has no universal model
- *   names, so it should always be set there; without it the OpenAI defaults are used (which
- *   is right for OpenAI-style gateways) and a warning is recorded in `AiConfig.warnings`.
- * - LIFELINE_EMBEDDING_MODEL: defaults to "text-embedding-3-small" (same caveat). Offline, it
- *   chooses between the offline embedders (default wordvec-glove-v2; wordvec-glove-v1 and hash-ngram-v1 are the older ones).
- * - LIFELINE_EXTRACTION_MODEL: model for memory extraction and titles; defaults to the
- *   default chat model. It need not be one of the chat models.
- * - LIFELINE_TRANSCRIPTION_MODEL: the model dictation uses (POST /api/transcribe, the server's
- *   /audio/transcriptions); default core/config dictationConfig.defaultModel. The offline
- *   provider has no transcriber: `transcriptionModel` is null and the composer shows no microphone.
- * Chat models are used through the Chat Completions API (`provider.chat(id)`), which every
- * OpenAI-compatible server implements and which keeps no state server-side.
- *
- * Every embedding is EMBEDDING_DIMENSIONS (1536) long, whatever the embedder (see withFixedDimensions).
+ * An OpenAI-compatible server has no universal model names: without LIFELINE_CHAT_MODELS (or
+ * LIFELINE_EMBEDDING_MODEL) the OpenAI defaults are used — right for OpenAI-style gateways — and a
+ * warning is recorded in `AiConfig.warnings`. Chat models go through the Chat Completions API
+ * (`provider.chat(id)`), which every OpenAI-compatible server implements and which keeps no state
+ * server-side. Every embedding is EMBEDDING_DIMENSIONS (1536) long, whatever the embedder (see
+ * withFixedDimensions).
  */
 
 // First: it clears a blank OPENAI_BASE_URL, on which @ai-sdk/openai's import would throw.
@@ -39,7 +27,6 @@ import {
 } from "@/lib/ai/offline";
 import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
 
-/** Environment variables: the process configuration (core/env.ts), or a plain object in tests. */
 export type EnvVars = RawEnv;
 
 export type AiProvider = "openai" | "openai-compatible" | "offline";
@@ -214,7 +201,6 @@ export interface AiRegistry {
   getLanguageModel(modelId?: string): LanguageModelV4;
   /** The model for memory extraction and conversation titles. */
   getExtractionModel(): LanguageModelV4;
-  /** The transcription model (dictation); null when there is no transcriber (the offline provider). */
   getTranscriptionModel(): TranscriptionModelV4 | null;
   /** The embedding model; every embedding it returns is EMBEDDING_DIMENSIONS long. */
   getEmbeddingModel(): EmbeddingModelV4;
@@ -347,10 +333,6 @@ export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistr
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// The process-wide registry, configured from the process configuration (core/env.ts) on first use.
-// ---------------------------------------------------------------------------------------------
-
 let processRegistry: AiRegistry | undefined;
 
 function registry(): AiRegistry {
@@ -358,7 +340,6 @@ function registry(): AiRegistry {
   return processRegistry;
 }
 
-/** The registry this process uses (the AI configuration of the environment unless replaced). */
 export function getAiRegistry(): AiRegistry {
   return registry();
 }

@@ -88,7 +88,6 @@ export interface RouteOptions<A extends "user" | "public", P, Q, B, F = undefine
 
 export interface RouteContext<A extends "user" | "public", P, Q, B, F = undefined> {
   db: Db;
-  /** The process's models and embedder (lib/ai/registry). */
   ai: AiRegistry;
   userId: A extends "public" ? string | null : string;
   /** The access token the request came with (null for a session). */
@@ -96,21 +95,18 @@ export interface RouteContext<A extends "user" | "public", P, Q, B, F = undefine
   params: Output<P>;
   query: Output<Q>;
   body: Output<B>;
-  /** The upload, parsed (routes with `form`). */
   form: F;
   request: Request;
   requestId: string;
   log: Logger;
 }
 
-/** A live personal access token that authenticated the request. */
 export interface AuthenticatingToken {
   id: string;
   name: string;
   scope: AccessTokenScope;
 }
 
-/** What Next passes as the second argument of a route handler. */
 export interface NextRouteContext {
   params: Promise<Record<string, string | string[] | undefined>>;
 }

@@ -17,7 +17,6 @@ import type { AccessTokenScope } from "@/db/schema";
 
 export const ACCESS_TOKEN_PREFIX = "llt_";
 const SECRET_BYTES = 32;
-/** The whole shape of a secret: the prefix and 43 base64url characters. */
 const SECRET_PATTERN = /^llt_[A-Za-z0-9_-]{43}$/;
 
 export function newAccessTokenSecret(): string {
@@ -46,7 +45,6 @@ export function bearerOf(request: Request): { secret: string } | { malformed: tr
   return { secret: match[1] };
 }
 
-/** Whether a token of `scope` may use a route that needs `required`. */
 export function scopeAllows(scope: AccessTokenScope, required: "read" | "write"): boolean {
   return required === "read" || scope === "read+write";
 }

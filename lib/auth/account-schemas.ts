@@ -13,7 +13,6 @@ export const accountUpdateBody = z
     name: name.nullable().optional(),
     email: email.optional(),
     memoryEnabledDefault: z.boolean().optional(),
-    /** IANA time zone for dates and deadlines (set from the browser on the first visit). */
     timeZone: timeZoneSchema.optional(),
     currentPassword: existingPassword.optional(),
   })

@@ -10,7 +10,6 @@ import commonPasswords from "./common-passwords.json";
 
 const COMMON = new Set<string>(commonPasswords);
 
-/** Why `password` may not be used as a new password, or null when it may. */
 export function newPasswordProblem(password: string): string | null {
   if (/^[\s\p{Cf}]*$/u.test(password)) return "Must not be only spaces";
   if (COMMON.has(password.trim().toLowerCase())) {
@@ -19,7 +18,6 @@ export function newPasswordProblem(password: string): string | null {
   return null;
 }
 
-/** Throws a 400 naming `field` when `password` may not be used as a new password. */
 export function assertAcceptableNewPassword(password: string, field: string): void {
   const problem = newPasswordProblem(password);
   if (problem) throw badRequest({ [field]: problem });

@@ -30,7 +30,6 @@ export const HASH_CONCURRENCY = 2;
 export const HASH_QUEUE = 32;
 export const HASH_WAIT_MS = 10_000;
 
-/** Too many password hashes are waiting: try again in a moment. */
 export class PasswordHashingBusy extends Error {
   readonly retryAfterSeconds = 2;
   constructor() {
@@ -81,7 +80,6 @@ function release(): void {
   }
 }
 
-/** Runs `fn` holding one of the HASH_CONCURRENCY hashing slots. */
 async function withHashingSlot<T>(fn: () => Promise<T>): Promise<T> {
   await acquire();
   try {

@@ -16,7 +16,6 @@ import { PasswordHashingBusy, verifyPassword } from "./password";
 import { RECENT_SIGN_IN_S, signedInRecently } from "./revocation";
 import { decodeRequestSession } from "./session";
 
-/** PasswordHashingBusy → 429 with Retry-After; anything else rethrown. */
 export function hashingBusyAsRateLimited(error: unknown): never {
   if (error instanceof PasswordHashingBusy) {
     throw new AppError("rate_limited", "The server is busy checking passwords — try again in a few seconds", {

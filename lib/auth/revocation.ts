@@ -39,7 +39,6 @@ export function newSessionClaims(sessionVersion: number, now = Date.now()) {
   return { sid: randomUUID(), sv: sessionVersion, authTime: Math.floor(now / 1000) };
 }
 
-/** Whether a decoded session is still live: its account exists and it was not ended. */
 export function isSessionLive(db: Db, session: DecodedSession): Promise<boolean> {
   return userExists(db, { userId: session.user.id, session: session.claims });
 }
@@ -55,7 +54,6 @@ export async function endSession(db: Db, token: { sub?: unknown; sid?: unknown; 
 
 let signOuts = 0;
 
-/** True when the session's sign-in was less than RECENT_SIGN_IN_S ago. */
 export function signedInRecently(session: DecodedSession, now = Date.now()): boolean {
   const { authTime } = session.claims;
   return authTime !== undefined && now / 1000 - authTime <= RECENT_SIGN_IN_S && authTime <= now / 1000 + 60;
@@ -81,7 +79,6 @@ export async function reissuedSessionCookie(session: DecodedSession, sessionVers
   return `${name}=${value}; ${cookieAttributes(session.secureCookie, new Date(Date.now() + SESSION_MAX_AGE_S * 1000))}`;
 }
 
-/** `Set-Cookie` values that delete the session cookie under both names. */
 export function clearedSessionCookies(): string[] {
   return [false, true].map(
     (secure) => `${sessionCookieName(secure)}=; ${cookieAttributes(secure, new Date(0))}; Max-Age=0`,

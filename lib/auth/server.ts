@@ -24,7 +24,6 @@ export async function getServerSession(): Promise<SessionUser | null> {
   return (await isSessionLive(await getDb(), session)) ? session.user : null;
 }
 
-/** The signed-in user, or a redirect to the sign-in page that comes back to `returnTo`. */
 export async function requireServerSession(returnTo: string): Promise<SessionUser> {
   const session = await getServerSession();
   if (!session) redirect(`/login?callbackUrl=${encodeURIComponent(returnTo)}`);

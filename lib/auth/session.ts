@@ -27,7 +27,6 @@ export interface SessionUser {
   name: string | null;
 }
 
-/** A decoded session: the user, the claims revocation checks, and the cookie it came in. */
 export interface DecodedSession {
   user: SessionUser;
   claims: SessionClaims & {
@@ -36,7 +35,6 @@ export interface DecodedSession {
   };
   /** The whole token, for re-issuing it (lib/auth/revocation.ts). */
   token: JWT;
-  /** Whether it came in the secure (`__Secure-`) cookie. */
   secureCookie: boolean;
 }
 
@@ -81,7 +79,6 @@ export async function decodeSessionCookie(
   return null;
 }
 
-/** The signed-in user of a `Cookie` header value, or null (no cookie, bad cookie, expired). */
 export async function sessionFromCookieHeader(cookie: string | null | undefined): Promise<SessionUser | null> {
   return (await decodeSessionCookie(cookie))?.user ?? null;
 }

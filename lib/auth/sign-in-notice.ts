@@ -13,13 +13,11 @@ export const SIGN_IN_NOTICES = {
 
 export type SignInNotice = keyof typeof SIGN_IN_NOTICES;
 
-/** The text of a notice code from the URL; null for anything that is not one of the fixed codes. */
 export function signInNoticeText(code: unknown): string | null {
   if (typeof code !== "string" || !Object.hasOwn(SIGN_IN_NOTICES, code)) return null;
   return SIGN_IN_NOTICES[code as SignInNotice];
 }
 
-/** The sign-in page with a notice. */
 export function signInPathWith(notice: SignInNotice): string {
   return `/login?notice=${notice}`;
 }

@@ -30,7 +30,6 @@ import { errorMessage, FinalJobError, type JobSteps, type Json } from "./steps";
 /** Everything the job talks to, injectable (tests pass mocks; the app passes the registry's). */
 export interface ExtractionDeps {
   db: Db;
-  /** The extraction model: extraction and consolidation calls. */
   model: LanguageModelV4;
   embed: (texts: string[]) => Promise<number[][]>;
   /** "<provider>/<model>" of `embed`, stored with every embedding. */
@@ -52,7 +51,6 @@ function isNotRunnable(value: unknown): value is NotRunnable {
   return typeof value === "object" && value !== null && (value as { notRunnable?: unknown }).notRunnable === true;
 }
 
-/** Records the failed attempt and returns what the step should throw. */
 async function failedAttempt(
   deps: ExtractionDeps,
   extractionId: string,

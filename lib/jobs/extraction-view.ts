@@ -33,7 +33,6 @@ export interface ExtractionView {
   finishedAt: Date | null;
 }
 
-/** A memory an extraction produced, as its view shows it. */
 export type ExtractionMemory =
   | (Pick<MemoryRecord, "id" | "title" | "content" | "type" | "status" | "provenance"> & { deleted: false })
   /** Deleted since (in the trash, or erased): its text is not shown here (docs/retrieval.md). */

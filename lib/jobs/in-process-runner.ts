@@ -53,7 +53,6 @@ export class InProcessRunner {
   private readonly lanes = new Map<string, Promise<void>>();
   /** Jobs waiting in a lane or running, by extraction id. */
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** Scheduled retries, by extraction id. */
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; job: ExtractionJob }>();
   private readonly backoff: Backoff;
 

@@ -57,11 +57,8 @@ export type RateLimitName = "chat";
 /** A limit whose counts live in the database (shared by every server instance). */
 export interface SharedRateLimiter {
   readonly limit: RateLimit;
-  /** Counts one request for `key` and says whether it is allowed. */
   take(db: Db, key: string): Promise<RateLimitDecision>;
-  /** Gives back one counted request (it turned out not to count). */
   refund(db: Db, key: string): Promise<void>;
-  /** Forgets `key`'s window. */
   reset(db: Db, key: string): Promise<void>;
 }
 

@@ -67,13 +67,11 @@ export interface McpToolContext {
 
 /** What a call returns to the client and what its record keeps besides. */
 export interface ToolOutcome {
-  /** The text of the result's one content block. */
   text: string;
   isError: boolean;
   trace: ContextTrace | ToolCallTrace | null;
   /** Every memory the result, trace or arguments mention. */
   memoryIds: string[];
-  /** The memories handed to the client. */
   returnedMemoryIds: string[];
 }
 

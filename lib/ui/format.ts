@@ -60,7 +60,6 @@ export interface DateContext {
   locale: string;
   /** The account's IANA time zone (Settings → Memory), UTC while none is set. */
   timeZone: string;
-  /** Today's calendar date (YYYY-MM-DD) in that time zone. */
   today: string;
 }
 

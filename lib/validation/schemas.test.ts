@@ -108,7 +108,6 @@ const exported = Object.entries(modules).flatMap(([module, exports]) =>
     .map(([name]) => `${module}.${name}`),
 );
 
-/** Every string in `value`, by path. */
 function stringLeaves(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; value: string }[] {
   if (typeof value === "string") return [{ path, value }];
   if (Array.isArray(value)) return value.flatMap((item, i) => stringLeaves(item, [...path, i]));

@@ -21,14 +21,12 @@ const CONTROL_SINGLE_LINE = /\p{Cc}/u;
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
 const INVISIBLE = /[\s\p{Cf}]/gu;
 
-/** Length in code points. */
 export function codePointLength(value: string): number {
   let n = 0;
   for (const _ of value) n++;
   return n;
 }
 
-/** True when the string has at least one visible character. */
 export function hasVisibleText(value: string): boolean {
   return value.replace(INVISIBLE, "").length > 0;
 }

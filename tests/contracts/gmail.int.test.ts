@@ -8,7 +8,6 @@
 import { eq } from "drizzle-orm";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Database, Db } from "@/db/client";
 import { accounts } from "@/db/schema";
 import { approvePendingSend } from "@/lib/agent/approval";
 import { gmailConnection, hasGmailAccess, mailboxForUser, mailboxOfKind } from "@/lib/agent/mailbox";
@@ -16,8 +15,9 @@ import { createRefreshFlights } from "@/lib/agent/mailbox/gmail";
 import type { Mailbox } from "@/lib/agent/mailbox/types";
 import { createMailTools } from "@/lib/agent/tools";
 import { GOOGLE_SCOPES } from "@/lib/auth/google";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createUser } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { GmailFake, gmailError, SCOPES } from "./gmail-fake";
 
 const NOW = new Date("2026-11-30T12:00:00.000Z");
@@ -93,24 +93,18 @@ const HTML_ONLY = [
 ].join("\r\n");
 
 describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
-  let database: Database;
-  let db: Db;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
-  });
-  afterAll(async () => database?.close());
+  const database = useTestDatabase(kind);
 
   let counter = 0;
   /** A user whose Google account granted `scopes`, with a live access token and a refresh token. */
   async function linkedUser(scopes: string[] = [SCOPES.modify], init: { expiresIn?: number } = {}) {
     counter += 1;
-    const userId = await createUser(db, `User ${counter}`);
+    const userId = await createUser(database.db, `User ${counter}`);
     const access = `token-${kind}-${counter}`;
     const refresh = `refresh-${kind}-${counter}`;
     fake.grant(access, scopes);
     fake.grantRefresh(refresh, scopes);
-    await db.insert(accounts).values({
+    await database.db.insert(accounts).values({
       userId,
       type: "oidc",
       provider: "google",
@@ -127,7 +121,11 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
   const options = (extra: object = {}) => ({ google, now: () => NOW, sleep, ...extra });
 
   function tools(mailbox: Mailbox, userId: string) {
-    const list = createMailTools({ db, mailbox, context: { userId, conversationId: null, messageId: null } });
+    const list = createMailTools({
+      db: database.db,
+      mailbox,
+      context: { userId, conversationId: null, messageId: null },
+    });
     return async (name: string, args: Record<string, unknown>) => {
       const found = list.find((t) => t.name === name);
       if (!found) throw new Error(`no tool ${name}`);
@@ -139,7 +137,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
     it("read_email gives the thread id and Message-ID; a reply the user approves joins Maya's thread, RFC-clean", async () => {
       const { userId } = await linkedUser();
       const maya = await fake.deliver(MAYA);
-      const mailbox = await mailboxForUser(db, userId, options());
+      const mailbox = await mailboxForUser(database.db, userId, options());
       const call = tools(mailbox, userId);
 
       const read = await call("read_email", { id: maya.id });
@@ -151,11 +149,11 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
         body: "Friday works!",
         reply_to_id: maya.id,
       })) as { operationId: string; draft: never };
-      await approvePendingSend(db, {
+      await approvePendingSend(database.db, {
         userId,
         operationId: prepared.operationId,
         shown: prepared.draft,
-        mailboxFor: (k) => mailboxOfKind(db, userId, k, options()),
+        mailboxFor: (k) => mailboxOfKind(database.db, userId, k, options()),
       });
 
       const [sent] = fake.received;
@@ -187,7 +185,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
         ].join("\r\n"),
         { threadId: first.threadId },
       );
-      const mailbox = await mailboxForUser(db, userId, options());
+      const mailbox = await mailboxForUser(database.db, userId, options());
       const result = await tools(mailbox, userId)("create_draft", {
         to: ["maya@example.com"],
         subject: "Re: Dinner on Friday?",
@@ -209,7 +207,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
 
     it("a long non-ASCII subject is folded encoded words, display names are encoded and quoted, long lines are wrapped", async () => {
       const { userId } = await linkedUser();
-      const mailbox = await mailboxForUser(db, userId, options());
+      const mailbox = await mailboxForUser(database.db, userId, options());
       const subject =
         "Réunion de l’équipe à Zürich : ordre du jour, café, croissants et la salle « Élysée » — merci de confirmer avant jeudi, s’il vous plaît ! ".repeat(
           3,
@@ -240,7 +238,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
 
     it("a model-written subject or address cannot add header lines", async () => {
       const { userId } = await linkedUser();
-      const mailbox = await mailboxForUser(db, userId, options());
+      const mailbox = await mailboxForUser(database.db, userId, options());
       await mailbox.send({
         to: ["tom@example.com"],
         cc: [],
@@ -258,7 +256,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
     it("an ISO-8859-1 quoted-printable message reads back correctly: body, subject and sender", async () => {
       const { userId } = await linkedUser();
       const rene = await fake.deliver(RENE_LATIN1);
-      const mailbox = await mailboxForUser(db, userId, options());
+      const mailbox = await mailboxForUser(database.db, userId, options());
       const email = await mailbox.read(rene.id);
       expect(email.body.trim()).toBe("Un café chez René à 10h ? À bientôt.");
       expect(email.subject).toBe("Café à 10h");
@@ -270,7 +268,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
     it("an HTML-only windows-1252 message reads as text", async () => {
       const { userId } = await linkedUser();
       const news = await fake.deliver(HTML_ONLY);
-      const email = await (await mailboxForUser(db, userId, options())).read(news.id);
+      const email = await (await mailboxForUser(database.db, userId, options())).read(news.id);
       expect(email.body.trim()).toBe("Naïve café & crème – issue 12");
     });
   });
@@ -284,7 +282,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
       const { userId } = await linkedUser();
       await fake.deliver(MAYA);
       fake.failNext("messages.list", () => gmailError(reason), 2);
-      const found = await (await mailboxForUser(db, userId, options())).search("from:maya", 5);
+      const found = await (await mailboxForUser(database.db, userId, options())).search("from:maya", 5);
       expect(found).toHaveLength(1);
       expect(slept).toHaveLength(2);
       expect(slept[1]).toBeGreaterThan(slept[0] ?? Number.POSITIVE_INFINITY);
@@ -293,7 +291,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
     it("a Retry-After is honoured", async () => {
       const { userId } = await linkedUser();
       fake.failNext("labels.list", () => gmailError("tooManyRequests", { retryAfterSeconds: 7 }));
-      await (await mailboxForUser(db, userId, options())).listLabels();
+      await (await mailboxForUser(database.db, userId, options())).listLabels();
       expect(slept).toEqual([7000]);
     });
 
@@ -306,7 +304,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
     ] as const)("%s tells the user what to do", async (reason, says, never) => {
       const { userId } = await linkedUser();
       fake.failNext("messages.list", () => gmailError(reason), 10);
-      const mailbox = await mailboxForUser(db, userId, options());
+      const mailbox = await mailboxForUser(database.db, userId, options());
       const result = await tools(mailbox, userId)("search_emails", { query: "from:maya", max: 5 });
       expect(String(result.error)).toMatch(says);
       expect(String(result.error)).not.toMatch(never);
@@ -316,7 +314,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
       const { userId } = await linkedUser();
       const travel = fake.addLabel("Travel");
       const maya = await fake.deliver(MAYA);
-      const mailbox = await mailboxForUser(db, userId, options());
+      const mailbox = await mailboxForUser(database.db, userId, options());
       const call = tools(mailbox, userId);
       expect(await call("modify_labels", { id: maya.id, add: ["travel"], remove: ["unread"] })).toMatchObject({
         labels: ["INBOX", travel.id],
@@ -333,7 +331,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
       const { userId, access } = await linkedUser();
       const ids = await Promise.all(Array.from({ length: 5 }, () => fake.deliver(MAYA)));
       fake.expire(access);
-      const mailbox = await mailboxForUser(db, userId, options());
+      const mailbox = await mailboxForUser(database.db, userId, options());
       const emails = await Promise.all(ids.map((m) => mailbox.read(m.id)));
       expect(emails).toHaveLength(5);
       expect(fake.refreshes).toHaveLength(1);
@@ -343,8 +341,8 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
       const { userId } = await linkedUser([SCOPES.modify], { expiresIn: -60 });
       await fake.deliver(MAYA);
       const [a, b] = await Promise.all([
-        mailboxForUser(db, userId, options({ refreshFlights: createRefreshFlights() })),
-        mailboxForUser(db, userId, options({ refreshFlights: createRefreshFlights() })),
+        mailboxForUser(database.db, userId, options({ refreshFlights: createRefreshFlights() })),
+        mailboxForUser(database.db, userId, options({ refreshFlights: createRefreshFlights() })),
       ]);
       const [x, y] = await Promise.all([a.search("from:maya", 5), b.search("from:maya", 5)]);
       expect([x.length, y.length]).toEqual([1, 1]);
@@ -354,19 +352,19 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
     it("a revoked grant (invalid_grant) clears the tokens, disconnects the account and says so", async () => {
       const { userId, refresh } = await linkedUser();
       fake.revoke(refresh);
-      const mailbox = await mailboxForUser(db, userId, options());
+      const mailbox = await mailboxForUser(database.db, userId, options());
       const result = await tools(mailbox, userId)("search_emails", { query: "from:maya", max: 5 });
       expect(String(result.error)).toMatch(/revoked.*reconnect/i);
       // The same turn's next call says the same, without asking Google again.
       const again = await tools(mailbox, userId)("list_labels", {});
       expect(String(again.error)).toMatch(/revoked.*reconnect/i);
-      const [row] = await db.select().from(accounts).where(eq(accounts.userId, userId));
+      const [row] = await database.db.select().from(accounts).where(eq(accounts.userId, userId));
       expect(row).toMatchObject({ access_token: null, refresh_token: null });
-      expect(await hasGmailAccess(db, userId)).toBe(false);
-      expect(await gmailConnection(db, userId)).toMatchObject({ state: "revoked" });
+      expect(await hasGmailAccess(database.db, userId)).toBe(false);
+      expect(await gmailConnection(database.db, userId)).toMatchObject({ state: "revoked" });
       // The next turn does not try the dead tokens again; a Gmail send approved now says why it cannot go.
-      expect((await mailboxForUser(db, userId, options())).kind).toBe("demo");
-      await expect(mailboxOfKind(db, userId, "gmail", options())).rejects.toMatchObject({
+      expect((await mailboxForUser(database.db, userId, options())).kind).toBe("demo");
+      await expect(mailboxOfKind(database.db, userId, "gmail", options())).rejects.toMatchObject({
         code: "revoked",
         userMessage: expect.stringMatching(/revoked.*reconnect/i),
       });
@@ -377,7 +375,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
   describe("drafts (issue 27, item 12)", () => {
     it("a saved draft is listed by its draft id and opened with its body; one saved in Gmail in Latin-1 reads back", async () => {
       const { userId } = await linkedUser();
-      const mailbox = await mailboxForUser(db, userId, options());
+      const mailbox = await mailboxForUser(database.db, userId, options());
       const call = tools(mailbox, userId);
       const created = (await call("create_draft", {
         to: ["Maya Chen <maya@example.com>"],
@@ -420,7 +418,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
     it("an unknown draft id, or an email's id given as a draft's, is not found", async () => {
       const { userId } = await linkedUser();
       const maya = await fake.deliver(MAYA);
-      const call = tools(await mailboxForUser(db, userId, options()), userId);
+      const call = tools(await mailboxForUser(database.db, userId, options()), userId);
       for (const id of ["r-nope", maya.id])
         expect(await call("read_draft", { id }), id).toEqual({
           error: "That email or draft was not found in the mailbox.",
@@ -459,7 +457,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
       const { userId } = await linkedUser([SCOPES.modify]);
       const maya = await fake.deliver(MAYA);
       fake.addLabel("Travel");
-      const mailbox = await mailboxForUser(db, userId, options());
+      const mailbox = await mailboxForUser(database.db, userId, options());
       const call = tools(mailbox, userId);
       for (const [name, args] of [
         ["search_emails", { query: "from:maya", max: 5 }],
@@ -478,9 +476,9 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
 
     it("a user who unticked gmail.modify in Google's consent is not connected for the agent", async () => {
       const { userId } = await linkedUser([SCOPES.readonly, SCOPES.send]);
-      expect(await hasGmailAccess(db, userId)).toBe(false);
-      expect((await mailboxForUser(db, userId, options())).kind).toBe("demo");
-      expect(await gmailConnection(db, userId)).toMatchObject({ state: "missing_scope" });
+      expect(await hasGmailAccess(database.db, userId)).toBe(false);
+      expect((await mailboxForUser(database.db, userId, options())).kind).toBe("demo");
+      expect(await gmailConnection(database.db, userId)).toMatchObject({ state: "missing_scope" });
     });
   });
 });

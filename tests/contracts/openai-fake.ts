@@ -70,10 +70,6 @@ export interface ChatRequest extends Record<string, unknown> {
   response_format?: { type: string; json_schema?: { name?: string; strict?: boolean; schema?: unknown } };
 }
 
-// ---------------------------------------------------------------------------------------------
-// The rules
-// ---------------------------------------------------------------------------------------------
-
 class Refusal extends Error {
   constructor(
     message: string,
@@ -316,10 +312,6 @@ export function checkChatRequest(body: ChatRequest): void {
   checkResponseFormat(body);
   checkReasoningParameters(body);
 }
-
-// ---------------------------------------------------------------------------------------------
-// The server
-// ---------------------------------------------------------------------------------------------
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];

@@ -15,7 +15,6 @@ export const HOLD_EXTRACTION = "HOLD-EXTRACTION";
 
 export interface FakeOpenAi {
   baseURL: string;
-  /** Resolves when a request held on `marker` arrives. */
   heldOn(marker: string): Promise<void>;
   /** From now on, requests with `marker` are answered normally (held ones stay held: their client is gone). */
   release(marker: string): void;

@@ -9,7 +9,6 @@ import path from "node:path";
 
 export interface NextServer {
   url: string;
-  /** Everything the server printed so far (stdout and stderr). */
   output(): string;
   /** Waits until the output matches, or fails after `ms`. */
   waitForOutput(pattern: RegExp, ms?: number): Promise<string>;
@@ -37,7 +36,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `next start` with `env` and waits for it to listen. */
 export async function startNextServer(env: Record<string, string>, port?: number): Promise<NextServer> {
   const server = await launchNextServer(env, port);
   try {

@@ -115,7 +115,6 @@ const GENERIC_QUERY_INVALID = (strings: string[]): InvalidQuery[] => [
   { name: "a parameter named __proto__", query: "__proto__=x", field: "query.__proto__" },
 ];
 
-// Route discovery: every route file and its exported methods.
 const mounted = await loadRoutes();
 const discovered = mounted.flatMap((r) => r.methods.map((m) => `${m} ${r.pattern}`)).sort();
 const registered = Object.keys(routeCases).sort();
@@ -343,7 +342,6 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
     const [method, pattern] = key.split(" ") as [HttpMethod, string];
 
     describe(key, () => {
-      // ---- who may call it -------------------------------------------------------------------
       if (rc.access === "public") {
         check(kind, "anonymous → success", async () => {
           const fixture = await setup(rc, owner);
@@ -399,7 +397,6 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
         });
       }
 
-      // ---- what an access token opens --------------------------------------------------------
       if (rc.access === "user" && !rc.bearer) {
         check(kind, "the owner's read+write access token → 403 forbidden:access_token, nothing written", async () => {
           const fixture = await setup(rc, owner);
@@ -499,7 +496,6 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
         });
       }
 
-      // ---- whose data it reaches -------------------------------------------------------------
       if (rc.scope === "resource") {
         check(kind, "another user → 404, nothing written", async () => {
           const fixture = await setup(rc, owner);
@@ -564,7 +560,6 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
         });
       }
 
-      // ---- what its query string may hold ---------------------------------------------------
       if (rc.query) {
         for (const spec of [...GENERIC_QUERY_INVALID(rc.query.strings), ...rc.query.invalid]) {
           check(kind, `invalid query: ${spec.name}`, async () => {
@@ -579,7 +574,6 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
         }
       }
 
-      // ---- what it accepts -------------------------------------------------------------------
       const all: ((valid: unknown) => InvalidRequest)[] = [
         ...(rc.body === "json" ? GENERIC_JSON_INVALID : []),
         ...(rc.invalid ?? []).map((i) => () => i),

@@ -49,7 +49,6 @@ export interface SetupContext {
   unique: string;
 }
 
-/** A valid request, ready to send. */
 export interface Fixture {
   path: string;
   /** JSON body. Routes with one also get the generic malformed-body battery. */
@@ -135,10 +134,6 @@ export interface RouteCase {
 }
 
 export type RouteKey = `${HttpMethod} /api/${string}`;
-
-// ---------------------------------------------------------------------------------------------
-// Fixtures
-// ---------------------------------------------------------------------------------------------
 
 /** An upload of POST /api/transcribe: `bytes` as the file `file` of type `type`. */
 function audioForm(bytes: Uint8Array, type: string): FormData {
@@ -321,10 +316,6 @@ const inngestNotConfigured: RouteCase = {
     check: (res) => expect(res.json).toMatchObject({ error: { code: "not_found:route" } }),
   }),
 };
-
-// ---------------------------------------------------------------------------------------------
-// The registry
-// ---------------------------------------------------------------------------------------------
 
 export const routeCases: Record<RouteKey, RouteCase> = {
   "GET /api/health": {
@@ -992,8 +983,6 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       };
     },
   },
-
-  // ---- memory extraction and memories (docs/extraction.md) ------------------------------------
 
   "GET /api/messages/[id]/extraction": {
     access: "user",

@@ -22,7 +22,6 @@ import type { AccessToken } from "@/db/queries/access-tokens";
 import { ApiError, api, errorMessage } from "@/lib/ui/api";
 import { formatDateTime } from "@/lib/ui/format";
 
-/** An access token as the page receives it (dates serialised). */
 export type AccessTokenRow = Omit<AccessToken, "createdAt" | "lastUsedAt" | "expiresAt"> & {
   createdAt: string;
   lastUsedAt: string | null;

@@ -27,7 +27,6 @@ export function AdministratorDetails({
   transcriptionModel,
   googleConfigured,
 }: {
-  /** The retrieval strategy in force, on one line (strategySummary). */
   retrieval: string;
   providers: { model: string; embedder: string };
   transcriptionModel: string | null;

@@ -24,7 +24,6 @@ async function accountView(db: Db, account: Account) {
   };
 }
 
-/** GET /api/account → {account}. */
 export const GET = route({}, async ({ db, userId }) => {
   const account = await getAccount(db, { userId }).catch(userGoneAsUnauthorized);
   return accountView(db, account);

@@ -9,11 +9,11 @@
 import { eq } from "drizzle-orm";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Database, Db } from "@/db/client";
 import { accounts, gmailOperations } from "@/db/schema";
 import { type GmailErrorKind, GmailFake, gmailError, SCOPES } from "@/tests/contracts/gmail-fake";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createUser } from "@/tests/fixtures/memories";
+import { useTestDatabase } from "@/tests/test-database";
 import { createMailTools } from "../tools";
 import { mailboxForUser, mailboxOfKind } from "./index";
 
@@ -52,19 +52,13 @@ const MAYA = [
 ].join("\r\n");
 
 describe.each(DB_KINDS)("the Gmail mailbox on %s (msw)", (kind) => {
-  let database: Database;
-  let db: Db;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = database.db;
-  });
-  afterAll(async () => database?.close());
+  const database = useTestDatabase(kind);
 
   async function linkedUser(name: string, tokens: { access: string; refresh: string | null; expiresIn: number }) {
-    const userId = await createUser(db, name);
+    const userId = await createUser(database.db, name);
     fake.grant(tokens.access, [SCOPES.modify]);
     if (tokens.refresh) fake.grantRefresh(tokens.refresh, [SCOPES.modify]);
-    await db.insert(accounts).values({
+    await database.db.insert(accounts).values({
       userId,
       type: "oidc",
       provider: "google",
@@ -81,7 +75,7 @@ describe.each(DB_KINDS)("the Gmail mailbox on %s (msw)", (kind) => {
   it("search then read, with the user's access token; the text/plain part is the body", async () => {
     const userId = await linkedUser("ada", { access: "token-ada", refresh: "refresh-ada", expiresIn: 3600 });
     const maya = await fake.deliver(MAYA);
-    const mailbox = await mailboxForUser(db, userId, options);
+    const mailbox = await mailboxForUser(database.db, userId, options);
     expect(mailbox.kind).toBe("gmail");
     const [found] = await mailbox.search("from:maya", 5);
     expect(found).toMatchObject({
@@ -99,7 +93,7 @@ describe.each(DB_KINDS)("the Gmail mailbox on %s (msw)", (kind) => {
   it("an expired token is refreshed with the refresh token, stored, and used", async () => {
     const userId = await linkedUser("cy", { access: "old-token", refresh: "refresh-cy", expiresIn: -10 });
     await fake.deliver(MAYA);
-    const mailbox = await mailboxForUser(db, userId, options);
+    const mailbox = await mailboxForUser(database.db, userId, options);
     expect(await mailbox.search("from:maya", 5)).toHaveLength(1);
     expect(fake.refreshes).toHaveLength(1);
     expect(Object.fromEntries(fake.refreshes[0] ?? [])).toEqual({
@@ -108,7 +102,7 @@ describe.each(DB_KINDS)("the Gmail mailbox on %s (msw)", (kind) => {
       refresh_token: "refresh-cy",
       grant_type: "refresh_token",
     });
-    const [stored] = await db.select().from(accounts).where(eq(accounts.userId, userId));
+    const [stored] = await database.db.select().from(accounts).where(eq(accounts.userId, userId));
     expect(stored?.access_token).toMatch(/^access-/);
     expect(stored?.refresh_token).toBe("refresh-cy");
     expect(fake.requests.every((r) => r.token === stored?.access_token)).toBe(true);
@@ -128,11 +122,15 @@ describe.each(DB_KINDS)("the Gmail mailbox on %s (msw)", (kind) => {
       server.resetHandlers(...fake.handlers());
       const userId = await linkedUser(`err-${reason}`, { access: `token-${reason}`, refresh: "r", expiresIn: 3600 });
       fake.failNext("messages.list", () => gmailError(reason), 10);
-      const mailbox = await mailboxForUser(db, userId, options);
-      const [search] = createMailTools({ db, mailbox, context: { userId, conversationId: null, messageId: null } });
+      const mailbox = await mailboxForUser(database.db, userId, options);
+      const [search] = createMailTools({
+        db: database.db,
+        mailbox,
+        context: { userId, conversationId: null, messageId: null },
+      });
       const result = JSON.parse(String(await search?.invoke({ query: "from:maya", max: 5 }))) as { error: string };
       expect(result.error).toMatch(said);
-      const [logged] = await db.select().from(gmailOperations).where(eq(gmailOperations.userId, userId));
+      const [logged] = await database.db.select().from(gmailOperations).where(eq(gmailOperations.userId, userId));
       expect(logged).toMatchObject({ operation: "search_emails", mailbox: "gmail", status: "failed" });
       expect(logged?.error?.startsWith(`${code}:`)).toBe(true);
     }
@@ -140,16 +138,18 @@ describe.each(DB_KINDS)("the Gmail mailbox on %s (msw)", (kind) => {
 
   it("another user's tokens are never used: without their own Google account a user gets the demo mailbox", async () => {
     await linkedUser("dee", { access: "token-dee", refresh: "refresh-dee", expiresIn: 3600 });
-    const stranger = await createUser(db, "Eve");
-    const mailbox = await mailboxForUser(db, stranger, options);
+    const stranger = await createUser(database.db, "Eve");
+    const mailbox = await mailboxForUser(database.db, stranger, options);
     expect(mailbox.kind).toBe("demo");
     await mailbox.search("from:maya", 5);
     expect(fake.requests).toEqual([]);
-    await expect(mailboxOfKind(db, stranger, "gmail", options)).rejects.toMatchObject({ code: "not_connected" });
+    await expect(mailboxOfKind(database.db, stranger, "gmail", options)).rejects.toMatchObject({
+      code: "not_connected",
+    });
   });
 
   it("without Google configured, even a linked user gets the demo mailbox", async () => {
     const userId = await linkedUser("fay", { access: "token-fay", refresh: "refresh-fay", expiresIn: 3600 });
-    expect((await mailboxForUser(db, userId, { google: null, now: () => NOW })).kind).toBe("demo");
+    expect((await mailboxForUser(database.db, userId, { google: null, now: () => NOW })).kind).toBe("demo");
   });
 });

@@ -50,15 +50,12 @@ const OFFLINE_NOTICE =
   "I'm Lifeline's offline model, so I can only answer from what you've told me; for other questions, whoever runs this Lifeline can connect a real model (Settings → For administrators).";
 
 export interface OfflineChatInput {
-  /** All system messages of the prompt, joined. */
   system: string;
-  /** The newest user message. */
   userMessage: string;
   /** The assistant's earlier answers in the prompt (its history), oldest first. */
   assistantMessages?: readonly string[];
 }
 
-/** A memory line of the system prompt: the full line (for ranking) and its content (for the reply). */
 interface MemoryLine {
   line: string;
   content: string;
@@ -66,7 +63,6 @@ interface MemoryLine {
   matched: boolean;
 }
 
-/** The memory lines of a system prompt: every line that starts with the formatter's bullet. */
 export function memoryLinesOf(system: string): MemoryLine[] {
   const bullet = formatterConfig.bullet.trim();
   const lines: MemoryLine[] = [];
@@ -201,7 +197,6 @@ export function decideMemoryToolCall(userMessage: string, toolNames: readonly st
   return WHOLE_OVERVIEW.test(userMessage) ? { toolName: LIST_MEMORIES, input: {} } : null;
 }
 
-/** A memory tool's result as the model received it (the tool message of the prompt). */
 export interface ToolResultInput {
   toolName: string;
   input: { type?: string } | undefined;

@@ -161,7 +161,6 @@ function negates(negated: string, statement: string): boolean {
   return stated.endsWith(` ${denied}`) && OWN_LEAD.test(stated.slice(0, -denied.length - 1));
 }
 
-/** True when `longer` contains `shorter` as whole words. */
 function containsWords(longerText: string, shorterText: string): boolean {
   // Punctuation is not a word: "lisbon, in alfama" contains "lisbon".
   const words = (text: string) =>
@@ -294,7 +293,6 @@ function preferredOver(candidate: string, stored: string): string | undefined {
   return sharedTopic(over, object) !== undefined && sharedTopic(preferred, object) === undefined ? over : undefined;
 }
 
-/** The rule-based decision for `candidate` against its near memories. */
 export function consolidateOffline(input: {
   candidate: ConsolidationCandidate;
   existing: readonly NearMemoryForPrompt[];

@@ -34,7 +34,6 @@ const CONCEPT_SLOT = new Map(CONCEPT_NAMES.map((concept, i) => [concept, i]));
 /** The single feature of a text without any word. */
 const EMPTY_TEXT_FEATURE = "empty:";
 
-/** A feature's dimension, sign, base weight and term frequency. */
 type Feature = { index: number; sign: 1 | -1; weight: number; count: number };
 
 /** FNV-1a over UTF-16 code units, finished with murmur3's fmix32 for good avalanche. */
@@ -144,7 +143,6 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
   return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }
 
-/** The offline embedder as an AI SDK embedding model, so `embed`/`embedMany` work with it. */
 export const offlineEmbeddingModel: EmbeddingModelV4 = {
   specificationVersion: "v4",
   provider: "offline",

@@ -52,7 +52,6 @@ const MAX_TAGS = 5;
 const MAX_QUOTE_CHARS = 500;
 const MAX_TITLE_WORDS = 8;
 
-/** What a pattern recognised in one clause, before the shared fields are filled in. */
 interface Recognised {
   type: MemoryType;
   title: string;
@@ -81,10 +80,6 @@ interface Rule {
   pattern: RegExp;
   build: (match: RegExpExecArray, context: ClauseContext) => Recognised | undefined;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Text helpers
-// ---------------------------------------------------------------------------------------------
 
 /** "don't", as people type it. */
 const NOT = "don't|do not|dont";
@@ -125,7 +120,6 @@ const CONVERSATIONAL_VERBS =
 /** Objects of "I like …" that say nothing durable ("I love that", "I like it"). */
 const VACUOUS_OBJECTS = /^(?:it|that|this|them|you|those|these|him|her|so much|a lot)\b/i;
 
-/** Cuts `text` at a word boundary to at most `max` characters. */
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const head = text.slice(0, max + 1);
@@ -252,7 +246,6 @@ function normaliseStatement(clause: string): string {
   );
 }
 
-/** The mood of a sentence, from its normalised text and the punctuation that ended it. */
 function sentenceMood(statement: string, end: string): Mood {
   if (REMINDER_REQUEST.test(statement)) return "statement";
   if (end.includes("?") || interrogativeOpening(statement)) return "question";
@@ -260,7 +253,6 @@ function sentenceMood(statement: string, end: string): Mood {
   return "statement";
 }
 
-/** The mood of a clause on its own, from its normalised text. */
 function clauseMood(statement: string): Mood {
   if (REMINDER_REQUEST.test(statement)) return "statement";
   if (interrogativeOpening(statement)) return "question";
@@ -268,14 +260,10 @@ function clauseMood(statement: string): Mood {
   return "statement";
 }
 
-/** A clause of the user's message, as written and normalised once, with its sentence. */
 interface Clause {
-  /** As written (trimmed). */
   clause: string;
-  /** As rules read it (normaliseStatement). */
   statement: string;
   mood: Mood;
-  /** Its whole sentence, as written and normalised. */
   sentence: string;
   sentenceStatement: string;
 }
@@ -298,7 +286,6 @@ function splitClauses(text: string): Clause[] {
   return clauses;
 }
 
-/** The clauses of one sentence, each with its mood (`end`: the punctuation that ended the sentence). */
 function clausesOf(sentence: string, end: string): Clause[] {
   const sentenceStatement = normaliseStatement(sentence);
   const mood = sentenceMood(sentenceStatement, end);
@@ -319,10 +306,6 @@ function clausesOf(sentence: string, end: string): Clause[] {
   }
   return clauses;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Rules, tried in order (see recognise). Clauses reach them with straight apostrophes.
-// ---------------------------------------------------------------------------------------------
 
 /** People (and pets) in the user's life, as "my …" introduces them. */
 const RELATION = `(?:(?:best|close|old|older|younger|little|big|baby|twin|eldest|oldest|youngest|step|ex|late|new)[- ]?)?(?:${RELATION_WORDS})`;
@@ -1044,10 +1027,6 @@ function thirdParty(rawRelation: string, rest: string): Recognised | undefined {
   const who = `${capitalize(relation)}${name ? ` ${name}` : ""}`;
   return { type: "personal", title: who, content: `${who} ${what}`, importance: 0.6 };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Entry points
-// ---------------------------------------------------------------------------------------------
 
 /** The first rule that both matches the clause and accepts what it captured. */
 function recognise(normalised: string, context: ClauseContext): Recognised | undefined {

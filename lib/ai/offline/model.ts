@@ -57,7 +57,6 @@ const JSON_CHUNK_CHARS = 24;
 const generateResponseId = createIdGenerator({ prefix: "offline", size: 24 });
 const generateToolCallId = createIdGenerator({ prefix: "call", size: 16 });
 
-/** What the model produces for one call, before it is packaged as a generate result or a stream. */
 interface Completion {
   text: string;
   /** A tool call instead of text (the text is then empty). */
@@ -157,7 +156,6 @@ function fixedChunks(text: string, size: number): string[] {
   return Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 }
 
-/** The assistant's answers before the newest user message (its history in this prompt). */
 function earlierAnswers(prompt: LanguageModelV4Prompt): string[] {
   const lastUser = prompt.findLastIndex((message) => message.role === "user");
   return prompt
@@ -166,7 +164,6 @@ function earlierAnswers(prompt: LanguageModelV4Prompt): string[] {
     .map(textOf);
 }
 
-/** The tool results after the newest user message, each with the input its call was made with. */
 function toolResultsOf(prompt: LanguageModelV4Prompt): ToolResultInput[] {
   const lastUser = prompt.findLastIndex((message) => message.role === "user");
   const turn = prompt.slice(lastUser + 1);
@@ -241,7 +238,6 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (!signal) return new Promise((resolve) => setTimeout(resolve, ms));
   return new Promise((resolve, reject) => {

@@ -55,7 +55,6 @@ function placeLike(name: string): boolean {
   return kind === "place" || kind === "unknown";
 }
 
-/** The antecedents after `statement` (normalised, as the rules read it). */
 export function updateAntecedents(antecedents: Antecedents, statement: string): Antecedents {
   const next = { ...antecedents };
   const attitude = ATTITUDE_OBJECT.exec(statement);
@@ -67,7 +66,6 @@ export function updateAntecedents(antecedents: Antecedents, statement: string): 
   return next;
 }
 
-/** `statement` with its references replaced by their antecedents, where one fits. */
 export function resolveReferences(statement: string, antecedents: Antecedents): string {
   let resolved = statement;
   const { thing, place, dwelling } = antecedents;

@@ -35,7 +35,6 @@ import { type WordVectors, wordVectors } from "./word-vectors";
 
 export type UserSlot = "home" | "workplace" | "occupation" | "age" | "diet" | "allergy" | "attitude";
 
-/** What the reader recognised: a slot, its value, and whether the statement denies it. */
 export interface SlotStatement {
   slot: UserSlot;
   value: string;
@@ -45,10 +44,6 @@ export interface SlotStatement {
   /** For attitudes: the value is preferred over another ("switched from coffee to tea"). */
   preferred?: boolean;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Values: what kind of thing a name is
-// ---------------------------------------------------------------------------------------------
 
 const PLACE_EXAMPLES =
   "london paris berlin tokyo chicago toronto sydney madrid rome boston dublin vienna amsterdam seattle melbourne moscow cairo mumbai lisbon prague city town country village";
@@ -124,10 +119,6 @@ export function valueKind(name: string, vectors: WordVectors = wordVectors()): V
   return best[1] >= KIND_MIN && best[1] - second[1] >= KIND_MARGIN ? best[0] : "unknown";
 }
 
-// ---------------------------------------------------------------------------------------------
-// Mood, aspect and negation
-// ---------------------------------------------------------------------------------------------
-
 /** Words that make a clause a plan, a wish, a hesitation or a supposition, not a present fact. */
 const IRREALIS =
   /\b(?:think|thinking|considering|consider|tempted|wish|wishing|hope|hoping|want|wanted|wants|plan|plans|planning|might|(?:i|we) may|could|would|should|someday|one day|maybe|perhaps|probably|whether|decide|deciding|undecided|dream|dreaming|once|gonna|going to|will|about to|soon|next|if|unless|in case|eventually|considered|debating|weighing|torn)\b|\b(?:i|we|you)'(?:d|ll)\b/i;
@@ -135,15 +126,10 @@ const IRREALIS =
 const HABITUAL_PAST = /\bused to\b/i;
 /** A change that has not happened: "we haven't moved in yet", "I've yet to start at Google". */
 const NOT_YET = /\b(?:not|never)\b[^,;]*\byet\b|n't\b[^,;]*\byet\b|\byet to\b/i;
-/** Negation of the statement itself. */
 const NEGATION = /\b(?:not|no longer|never|n't|isn't|aren't|don't|doesn't|didn't|wasn't)\b|n't\b/i;
 /** Verbs of an ended state: the slot's value is no longer true. */
 const CESSATION =
   /\b(?:stopped|quit|left|gave up|given up|outgrew|outgrown|got over|retired|moved out of|moved away from|laid off|let go|fired|done with|no more)\b/i;
-
-// ---------------------------------------------------------------------------------------------
-// The reader
-// ---------------------------------------------------------------------------------------------
 
 /** A name as written: capitalised words (not the pronoun I), possibly joined by "of"/"and"/"&" ("Bank of America"). */
 const PROPER_NAME = /\b((?!I\b)\p{Lu}[\p{L}\d'&.-]*(?:\s+(?:(?:of|de|la|del|and|&)\s+)?\p{Lu}[\p{L}\d'&.-]*){0,3})/u;

@@ -125,7 +125,6 @@ export function conceptsOf(text: string): string[] {
   return [...new Set(concepts)];
 }
 
-/** Tokens that are not stopwords, in order. */
 export function contentTokens(text: string): string[] {
   return tokenize(text).filter((token) => !isStopword(token));
 }

@@ -106,7 +106,6 @@ export function hasChangeCue(content: string): boolean {
 const NOT_TOPICAL =
   /^(?:is|are|was|has|have|had|does|do|did|no|longer|not|any|more|anymore|now|lives|works|got|get|properly|really|also|still|just|last|this|week|month|year|spring|summer|autumn|fall|winter|quit|stopped|gave|sold|left|split|broke|retired|let|go|went|fired|became|become|switched|swapped|moved|over|former|up|down|thing|things|everywhere|always|never|used|plays|play|likes|loves|enjoys|prefers|dislikes|drinks|eats|owns|drives|uses|takes|makes|goes|named|called|full-time|part-time|old|new|since|ago)$/;
 
-/** The topical words of a memory, lower case, without a final plural "s". */
 export function topicalWords(content: string): string[] {
   return content
     .toLowerCase()

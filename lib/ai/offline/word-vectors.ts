@@ -24,21 +24,16 @@ export const WORD_VECTOR_ASSET = path.join(
 );
 
 export interface WordVectors {
-  /** Components per word (100). */
   readonly dims: number;
-  /** Words in the asset. */
   readonly count: number;
   /** Words of the source vocabulary the ranks refer to (for a frequency estimate). */
   readonly sourceWords: number;
   /** The asset's provenance, from its header. */
   readonly source: string;
-  /** A word's row, if the asset has it. */
   indexOf(word: string): number | undefined;
-  /** The word of a row (0 … count − 1). */
   word(row: number): string;
   /** The word's frequency rank in the source (0 = most frequent). */
   rank(row: number): number;
-  /** Adds weight · the word's vector to `target` (from `offset` on). */
   addTo(target: number[], row: number, weight: number, offset?: number): void;
 }
 

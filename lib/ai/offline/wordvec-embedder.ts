@@ -107,7 +107,6 @@ export function meaningVector(text: string, vectors: WordVectors, sifA: number, 
   return norm > 0 ? sum.map((x) => x / norm) : sum.fill(0);
 }
 
-/** Embeds `text` with the given settings and word vectors (the default: the committed asset). */
 export function embedWordVec(
   text: string,
   settings: WordVecSettings = WORDVEC_SETTINGS,
@@ -125,7 +124,6 @@ export function embedWordVec(
   return vector;
 }
 
-/** A word-vector embedder as an AI SDK embedding model (the default one: `wordvecEmbeddingModel`, v1: `wordvecV1EmbeddingModel`). */
 export function createWordVecEmbeddingModel(
   modelId: string = WORDVEC_EMBEDDING_MODEL_ID,
   settings: WordVecSettings = WORDVEC_SETTINGS,

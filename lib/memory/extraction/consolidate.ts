@@ -34,7 +34,6 @@ import type { ExtractedMemory } from "./extract";
 
 export type DecisionAction = "add" | "update" | "supersede" | "skip";
 
-/** A near memory as the decision saw it. */
 export type NearRef = {
   id: string;
   title: string | null;
@@ -46,7 +45,6 @@ export type NearRef = {
 };
 
 export type ConsolidationDecision = {
-  /** Index of the candidate in the extraction's output. */
   candidate: number;
   action: DecisionAction;
   /** The stored memory the action applies to; null for add (and for a duplicate within one extraction). */

@@ -108,7 +108,6 @@ export function weekdayTable(currentDate: string): string {
   return `Weekdays from today:\n${lines.join("\n")}`;
 }
 
-/** The prompt for extracting memories from the newest exchange of a conversation. */
 export function buildExtractionPrompt(input: ExtractionPromptInput): BuiltPrompt {
   if (!DATE_PATTERN.test(input.currentDate)) {
     throw new Error(`buildExtractionPrompt: currentDate must be YYYY-MM-DD, got "${input.currentDate}"`);

@@ -7,7 +7,6 @@ import { MEMORY_TYPES } from "@/db/schema";
 
 /** `responseFormat.name` of the extraction call (the offline model dispatches on it). */
 export const EXTRACTION_OUTPUT_NAME = "memory_extraction";
-/** `responseFormat.name` of the title call. */
 export const TITLE_OUTPUT_NAME = "conversation_title";
 
 export const evidenceSchema = z.object({

@@ -48,7 +48,6 @@ export interface StoreInput {
   assistantMessageId: string;
   examinedMessageIds: string[];
   candidates: readonly ExtractedMemory[];
-  /** One per candidate. */
   embeddings: readonly number[][];
   decisions: readonly ConsolidationDecision[];
   embeddingModel: string;
@@ -121,13 +120,11 @@ export type MemorySource = Pick<
 export interface ApplyInput {
   userId: string;
   candidates: readonly ExtractedMemory[];
-  /** One per candidate. */
   embeddings: readonly number[][];
   decisions: readonly ConsolidationDecision[];
   embeddingModel: string;
   now: Date;
   source: MemorySource;
-  /** Who the memory events name. */
   actor: { actor: NewMemoryEvent["actor"]; extractionId?: string };
 }
 

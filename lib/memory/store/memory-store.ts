@@ -29,7 +29,6 @@ export function memoryEmbeddingText(memory: { title: string | null; content: str
   return title ? `${title}: ${memory.content}` : memory.content;
 }
 
-/** The embedder returned something that cannot be stored or compared. */
 export class EmbeddingOutputError extends Error {
   override readonly name = "EmbeddingOutputError";
 }

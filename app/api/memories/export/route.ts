@@ -1,7 +1,6 @@
 import { exportMemories } from "@/db/queries/memory-list";
 import { route } from "@/lib/api/route";
 
-/** GET /api/memories/export → every memory with its history, as a JSON download. */
 export const GET = route({}, async ({ db, userId }) => {
   const memories = await exportMemories(db, { userId });
   const body = JSON.stringify({ exportedAt: new Date().toISOString(), memories }, null, 2);
