@@ -179,9 +179,9 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
   halfvecValue(query.embedding); // An embedding it cannot compare is refused before any SQL.
   const approximate = query.approximate === undefined ? approximateRetrievalConfig : query.approximate;
   if (approximate && query.embeddingModel !== undefined && (await hasVectorIndex(db))) {
-    const memories = await countComparable(db, query.userId, query.embeddingModel);
-    if (memories > approximate.minMemories) {
-      const result = await retrieveApproximate(db, query, query.embeddingModel, approximate, memories);
+    const counts = await countComparable(db, query.userId, query.embeddingModel);
+    if (counts.comparable > approximate.minMemories) {
+      const result = await retrieveApproximate(db, query, query.embeddingModel, approximate, counts);
       if (!result.index?.fellBack) return result;
       return { ...(await retrieveExact(db, query)), index: result.index };
     }
@@ -415,17 +415,30 @@ export function hasVectorIndex(db: Db): Promise<boolean> {
   return known;
 }
 
+/** The user's active memories, as memories_user_model_idx holds them. */
+interface MemoryCounts {
+  /** Embedded by the query's embedder: the count the crossover is compared with, and BM25's N. */
+  comparable: number;
+  /** The sum of their BM25 lengths (search_length). */
+  length: number;
+  /** Indexed under another embedder or none: waiting for re-embedding. */
+  others: number;
+}
+
 /**
- * The user's active memories embedded by `embeddingModel`: an index-only scan of
- * memories_user_model_idx (migration memories_hnsw), a few milliseconds at 100k.
+ * The user's active memories embedded by `embeddingModel`, their lengths and the others: one
+ * index-only scan of memories_user_model_idx (migration memories_hnsw), no heap row read.
  */
-async function countComparable(db: Db, userId: string, embeddingModel: string): Promise<number> {
-  const [row] = await selectRows<{ n: number }>(
+async function countComparable(db: Db, userId: string, embeddingModel: string): Promise<MemoryCounts> {
+  const [row] = await selectRows<{ comparable: number; length: number; others: number }>(
     db,
-    sql`SELECT count(*)::int AS n FROM memories
-        WHERE user_id = ${userId}::uuid AND status = 'active' AND embedding_model = ${embeddingModel}`,
+    sql`SELECT count(*) FILTER (WHERE embedding_model = ${embeddingModel})::int AS comparable,
+               coalesce(sum(search_length) FILTER (WHERE embedding_model = ${embeddingModel}), 0)::float8 AS length,
+               count(*) FILTER (WHERE embedding_model IS DISTINCT FROM ${embeddingModel})::int AS others
+        FROM memories
+        WHERE user_id = ${userId}::uuid AND status = 'active'`,
   );
-  return row?.n ?? 0;
+  return { comparable: row?.comparable ?? 0, length: row?.length ?? 0, others: row?.others ?? 0 };
 }
 
 /**
@@ -440,16 +453,17 @@ async function countComparable(db: Db, userId: string, embeddingModel: string): 
  * ranks among the candidates (exact for the nearest when the index found them all; below them, a
  * memory's rank can only be better than its true one); `aboveThreshold` and the near-misses are
  * counted among the candidates. BM25's N and average length are the user's comparable memories'
- * (an index-only aggregate of memories_user_model_idx, not the candidates'), so text scores are the
- * exact statement's; the waiting count is the memories indexed under another embedder (or none).
+ * (`counts`: an index-only aggregate of memories_user_model_idx, not the candidates'), so text scores
+ * are the exact statement's; the waiting count is the memories indexed under another embedder (or none).
  */
 async function retrieveApproximate(
   db: Db,
   query: SemanticQuery,
   embeddingModel: string,
   settings: ApproximateRetrievalConfig,
-  memories: number,
+  counts: MemoryCounts,
 ): Promise<SemanticResult> {
+  const memories = counts.comparable;
   const { userId, now, config } = query;
   const vector = halfvecValue(query.embedding);
   const at = now.toISOString();
@@ -495,22 +509,20 @@ async function retrieveApproximate(
     // the graph walk to cost, reading all of them through memories_user_status_idx and sorting —
     // exact, but the very pass this path is there to avoid. The HNSW scan is the one plan for
     // `nearest` that needs no sort; the other sorts of the statement have no alternative and stay.
+    // jit = off: those sorts' disabled cost (10¹⁰ each) puts the plan far above jit_above_cost, and
+    // compiling it took seconds (measured at 100k) for a statement that runs in milliseconds.
     await tx.execute(
       sql.raw(
         `SET LOCAL hnsw.iterative_scan = ${iterativeScan}; SET LOCAL hnsw.ef_search = ${efSearch}; ` +
-          `SET LOCAL hnsw.max_scan_tuples = ${maxScanTuples}; SET LOCAL enable_sort = off`,
+          `SET LOCAL hnsw.max_scan_tuples = ${maxScanTuples}; SET LOCAL enable_sort = off; SET LOCAL jit = off`,
       ),
     );
     return selectRows<SemanticRow & { returned: number; scored: number }>(
       tx as unknown as Db,
       sql`
-      -- The user's comparable memories, their BM25 lengths and the others: memories_user_model_idx alone.
+      -- The user's comparable memories, their BM25 lengths and the others, as counted (countComparable).
       WITH stats AS (
-        SELECT count(*) FILTER (WHERE embedding_model = ${embeddingModel})::float8 AS n,
-               (sum(search_length) FILTER (WHERE embedding_model = ${embeddingModel}))::float8 AS total_len,
-               count(*) FILTER (WHERE embedding_model IS DISTINCT FROM ${embeddingModel})::int AS waiting
-        FROM memories
-        WHERE ${owned}
+        SELECT ${counts.comparable}::float8 AS n, ${counts.length}::float8 AS total_len, ${counts.others}::int AS waiting
       ),
       -- The nearest by the HNSW index, filtered to the user while the graph is walked.
       nearest AS MATERIALIZED (
