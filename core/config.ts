@@ -110,13 +110,14 @@ export const retrievalStrategies = {
  */
 export const approximateRetrievalConfig: ApproximateRetrievalConfig = {
   /**
-   * The crossover, measured (`npm run bench`, 2026-12-02, docs/performance.md "Numbers"): at 1k
-   * memories the exact statement's p95 was already above the approximate one's, but its top 5 is
-   * exact and the difference is a few milliseconds; at 10k the exact p95 was several times the
-   * approximate one's. Exact up to 5,000: where the exact statement's p95 exceeds the approximate
-   * one's by a clear margin (its cost is linear in the count; the approximate one's nearly flat).
+   * The crossover, measured (`npm run bench`, 2026-12-02, docs/performance.md "Numbers"; hybrid,
+   * p50 / p95 ms, exact against approximate in the same run): 1k 13.6 / 26.1 against 24.0 / 40.5,
+   * 3k 24.5 / 42.0 against 29.0 / 50.7 — the exact statement is faster; 10k 96.5 / 186 against
+   * 45.9 / 145; 100k 1,310 / 2,326 against 289 / 1,838. Above 10k the exact statement's cost keeps
+   * growing with the count while the approximate one's barely does; at 10k the margin is small and
+   * the exact statement's top 5 is exact, so 10k stays exact.
    */
-  minMemories: 5_000,
+  minMemories: 10_000,
   /** The nearest memories taken from the index (LIMIT): the vector ranks of these are exact when the index finds them. */
   indexCandidates: 200,
   /** hnsw.ef_search: the candidate list of each step of the scan (≥ indexCandidates, or the scan returns fewer). */
