@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type ApproximateRetrievalConfig, EMBEDDING_DIMENSIONS, retrievalStrategies } from "@/core/config";
+import type { Db } from "@/db/client";
 import { DB_KINDS } from "@/tests/db";
 import { createUser, DAY_MS, insertMemories, seededRandom, TEST_EMBEDDER } from "@/tests/fixtures/memories";
 import { useTestDatabase } from "@/tests/test-database";
@@ -15,6 +16,23 @@ import { assembleContext } from "./assemble";
 import { hasVectorIndex, retrieveSemantic, type SemanticConfig, type SemanticResult } from "./retrieve";
 
 const NOW = new Date("2025-06-15T12:00:00.000Z");
+
+/** `db`, counting the statements it executes itself (not those of its transactions). */
+function countingExecutes(db: Db): { db: Db; calls: () => number } {
+  let calls = 0;
+  const proxy = new Proxy(db, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (property !== "execute") return value.bind(target);
+      return (...args: unknown[]) => {
+        calls++;
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { db: proxy, calls: () => calls };
+}
 const MEMORIES = 400;
 const WORDS = ["coffee", "garden", "piano", "train", "sister", "lisbon", "marathon", "allergy", "novel", "budget"];
 
@@ -193,6 +211,34 @@ describe.each(DB_KINDS)("the approximate path on %s", (kind) => {
     expect(below.path).toBe("exact");
     expect(below.index).toBeUndefined();
     expect(below).toEqual(exact);
+  });
+
+  it("asks for no per-user count while the table's row estimate is below the crossover", async () => {
+    const [estimate] = await database.query<{ rows: number }>(
+      "SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'memories'::regclass",
+    );
+    const rows = estimate?.rows ?? -1;
+    expect(rows).toBeGreaterThan(MEMORIES); // ANALYZE ran at seeding: both users' memories
+    const question = questions[1] as (typeof questions)[number];
+    const statements = async (minMemories: number) => {
+      const counted = countingExecutes(database.db);
+      const query = {
+        userId: ada,
+        embedding: question.embedding,
+        embeddingModel: TEST_EMBEDDER,
+        text: question.text,
+        now: NOW,
+        config: strategies.hybrid,
+        approximate: { ...APPROXIMATE, minMemories },
+      };
+      await retrieveSemantic(counted.db, query); // the first call also asks for the index and the estimate
+      const before = counted.calls();
+      const result = await retrieveSemantic(counted.db, query);
+      expect(result.path).toBe("exact");
+      return counted.calls() - before;
+    };
+    expect(await statements(rows + 1)).toBe(1); // the exact statement alone
+    expect(await statements(MEMORIES)).toBe(2); // the table may hold more: Ada's count, then the statement
   });
 
   it("an index scan that returns fewer candidates than asked gives way to the exact statement", async () => {
