@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { parseArgs } from "./cli";
 import { generateMemories, generateQuestions } from "./corpus";
+import { DENSE_EMBEDDER_MODEL, denseEmbedder } from "./dense-embedder";
 import { agreement } from "./retrieval";
 import { percentile, summarise } from "./stats";
 
@@ -51,5 +53,33 @@ describe("bench options", () => {
     expect(() => parseArgs(["--db", "mysql"])).toThrow(/unknown database/);
     expect(quick.skip).toEqual([]);
     expect(parseArgs(["--skip", "in-app,floor"]).skip).toEqual(["in-app", "floor"]);
+  });
+});
+
+describe("bench dense corpus", () => {
+  it("gives dense unit vectors, the same for the same text, nearer for texts that share meaning", async () => {
+    const embedder = denseEmbedder();
+    expect(embedder.model).toBe(DENSE_EMBEDDER_MODEL);
+    const [coffee, again, tea, train, unknown] = await embedder.embed([
+      "I drink coffee every morning",
+      "I drink coffee every morning",
+      "She likes tea in the afternoon",
+      "The train to Lisbon leaves at nine",
+      "zxqv wplk",
+    ]);
+    for (const vector of [coffee, tea, train, unknown]) {
+      expect(vector).toHaveLength(EMBEDDING_DIMENSIONS);
+      expect(vector?.filter((x) => x === 0).length).toBeLessThan(5);
+      expect(Math.hypot(...(vector ?? []))).toBeCloseTo(1, 9);
+    }
+    expect(again).toEqual(coffee);
+    const cos = (a: number[] | undefined, b: number[] | undefined) =>
+      (a ?? []).reduce((sum, x, i) => sum + x * ((b ?? [])[i] as number), 0);
+    expect(cos(coffee, tea)).toBeGreaterThan(cos(coffee, train));
+  });
+
+  it("--embedder dense and --others are options", () => {
+    expect(parseArgs(["--embedder", "dense", "--others", "2"])).toMatchObject({ embedder: "dense", others: 2 });
+    expect(parseArgs([])).toMatchObject({ embedder: "configured", others: 20 });
   });
 });

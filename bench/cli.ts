@@ -7,6 +7,8 @@
  *   --db postgres,pglite  --sizes 1000,10000  --questions 200  --rounds 2  --out DIR
  *   --no-chat  --chat-sizes 1000,10000  --no-retrieval (chat turns only)
  *   --skip in-app,floor               leave contenders out (the in-app baseline takes seconds per question at 100k)
+ *   --embedder dense                  the dense corpus (bench/dense-embedder.ts) instead of the configured embedder
+ *   --others 20                       other users in the table (each holds N / 2 rows); databases with another count are kept apart
  *   --no-health-load                  leave out /api/health under 40 sign-ins and one worst-case message (bench/event-loop.ts)
  *   --health-load-only                only that
  *
@@ -28,6 +30,7 @@ import { HttpClient } from "@/tests/http-client";
 import { startTestServer } from "@/tests/http-server";
 import { type ChatUser, timeChatTurn } from "./chat-turn";
 import { generateQuestions } from "./corpus";
+import { denseEmbedder } from "./dense-embedder";
 import { formatHealthUnderLoad, type HealthUnderLoad, healthUnderLoad } from "./event-loop";
 import { type Agreement, type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
 import {
@@ -40,7 +43,7 @@ import {
   type RetrievalContext,
   statement,
 } from "./retrieval";
-import { OTHER_USERS, seedMemories } from "./seed";
+import { OTHER_USERS, seedMemories, withoutVectorIndex } from "./seed";
 import { summarise } from "./stats";
 
 /** Bump when the corpus or the seeding changes: cached Postgres databases are then re-seeded. */
@@ -61,6 +64,10 @@ export interface BenchOptions {
   healthLoad: boolean;
   healthLoadOnly: boolean;
   concurrentUsers: number;
+  /** Other users in the table (their rows: others × N / 2); OTHER_USERS by default. */
+  others: number;
+  /** "dense": the dense corpus (bench/dense-embedder.ts) instead of the configured embedder. */
+  embedder: "configured" | "dense";
   out: string;
 }
 
@@ -93,6 +100,8 @@ export function parseArgs(argv: readonly string[], now = new Date()): BenchOptio
     retrieval: !argv.includes("--no-retrieval"),
     skip: value("--skip")?.split(",") ?? [],
     concurrentUsers: OTHER_USERS,
+    others: Number(value("--others") ?? OTHER_USERS),
+    embedder: value("--embedder") === "dense" ? "dense" : "configured",
     out: value("--out") ?? path.join("bench", "results", now.toISOString().replace(/[:.]/g, "-")),
   };
 }
@@ -110,9 +119,10 @@ async function admin<T extends Record<string, unknown>>(text: string, params: un
 }
 
 /** The Postgres database for `size` (created when missing), or an in-memory PGlite. */
-async function openBenchDatabase(kind: DbKind, size: number, embedderId: string): Promise<Database> {
+async function openBenchDatabase(kind: DbKind, size: number, embedderId: string, others: number): Promise<Database> {
   if (kind === "pglite") return openDatabase({ kind: "pglite", migrate: true });
-  const name = `lifeline_bench_${size}_${embedderId.replace(/\W+/g, "_")}`.toLowerCase();
+  const suffix = others === OTHER_USERS ? "" : `_o${others}`;
+  const name = `lifeline_bench_${size}_${embedderId.replace(/\W+/g, "_")}${suffix}`.toLowerCase();
   const exists = await admin("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
   if (exists.length === 0) await admin(`CREATE DATABASE ${name}`);
   const url = new URL(TEST_DATABASE_URL);
@@ -132,12 +142,13 @@ async function prepare(
   size: number,
   embedder: ReturnType<typeof createAiRegistry>["embedder"],
   now: Date,
+  others: number,
 ): Promise<Seeded> {
   const { db } = database;
   await db.execute(sql`CREATE TABLE IF NOT EXISTS bench_meta (key text PRIMARY KEY, value text NOT NULL)`);
   const key = `seeded:${CORPUS_VERSION}:${size}:${embedder.model}`;
   const [done] = await selectRows<{ value: string }>(db, sql`SELECT value FROM bench_meta WHERE key = ${key}`);
-  const emails = Array.from({ length: OTHER_USERS + 1 }, (_, i) => `bench-${i}@example.com`);
+  const emails = Array.from({ length: others + 1 }, (_, i) => `bench-${i}@example.com`);
   if (done) {
     const ids = JSON.parse(done.value) as string[];
     const users = await Promise.all(
@@ -164,15 +175,20 @@ async function prepare(
     if (!signedIn.ok) throw new Error(`bench: sign-in ${email} failed`);
     registered.push({ id: (res.json as { user: { id: string } }).user.id, client });
   }
-  const [measured, ...others] = registered;
+  const [measured, ...otherUsers] = registered;
   if (!measured) throw new Error("bench: no user");
   const progress = progressBar();
+  const rebuildIndex = await withoutVectorIndex(database);
   await seedMemories(
     database,
-    { userId: measured.id, others: others.map((user) => user.id), count: size, seed: size, embedder, now },
+    { userId: measured.id, others: otherUsers.map((user) => user.id), count: size, seed: size, embedder, now },
     progress,
   );
   progress.done();
+  if (rebuildIndex) {
+    console.error("building the HNSW index…");
+    await rebuildIndex();
+  }
   await db.execute(
     sql`INSERT INTO bench_meta (key, value) VALUES (${key}, ${JSON.stringify(registered.map((user) => user.id))})`,
   );
@@ -229,15 +245,29 @@ async function writeReport(out: string, report: BenchReport): Promise<void> {
 const mean = (values: readonly number[]) =>
   Math.round((values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)) * 1000) / 1000;
 
-/** Contenders whose top 5 must be the reference's: [reference, contender]. */
-const AGREEING: readonly (readonly [string, string])[] = [["in-app", "weighted"]];
+/**
+ * Contenders whose top 5 is compared with a reference's: [reference, contender]. The weighted
+ * statement must be the in-app baseline (SQL = reference at scale); the approximate path is
+ * measured against the exact statement (top 5 identical, recall@5).
+ */
+const AGREEING: readonly (readonly [string, string])[] = [
+  ["in-app", "weighted"],
+  ["exact", "approximate"],
+];
 
 /** `contender`'s top 5 against `reference`'s, question by question (and its certificate, if it has one). */
 function agreementOf(tops: Map<string, Answer[]>, reference: string, contender: string): Agreement {
   const expected = tops.get(reference) ?? [];
   const answers = tops.get(contender) ?? [];
-  const same = answers.map((answer, i) => agreement(expected[i]?.top ?? [], answer.top).same);
-  const result: Agreement = { reference, contender, same: mean(same.map(Number)) };
+  const compared = answers.map((answer, i) => agreement(expected[i]?.top ?? [], answer.top));
+  const same = compared.map((a) => a.same);
+  const result: Agreement = {
+    reference,
+    contender,
+    same: mean(same.map(Number)),
+    recall: mean(compared.map((a) => a.recall)),
+    approximate: mean(answers.map((answer) => Number(answer.path === "approximate"))),
+  };
   if (answers.some((answer) => answer.certified !== undefined)) {
     const certified = answers.map((answer) => answer.certified === true);
     const whenCertified = same.filter((_, i) => certified[i]);
@@ -296,7 +326,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // The server's request log would bury the table: warnings only, unless LOG_LEVEL says otherwise.
   logger.level = process.env.LOG_LEVEL ?? "warn";
   const registry = createAiRegistry();
-  const embedder = registry.embedder;
+  const embedder = options.embedder === "dense" ? denseEmbedder() : registry.embedder;
   const now = new Date();
   const questionTexts = generateQuestions(7, options.questions);
   const questions: Question[] = (await embedder.embed(questionTexts)).map((embedding, i) => ({
@@ -308,23 +338,25 @@ export async function main(argv: readonly string[]): Promise<number> {
   const results: BenchResult[] = [];
   for (const kind of options.healthLoadOnly ? [] : options.dbs) {
     for (const size of options.sizes[kind]) {
-      console.error(`\n${kind}, ${size} memories for the measured user, ${OTHER_USERS} other users`);
-      const database = await openBenchDatabase(kind, size, embedder.model);
+      console.error(`\n${kind}, ${size} memories for the measured user, ${options.others} other users`);
+      const database = await openBenchDatabase(kind, size, embedder.model, options.others);
       setDatabase(database);
       const server = await startTestServer({ database });
       try {
-        const seeded = await prepare(database, server.url, size, embedder, now);
+        const seeded = await prepare(database, server.url, size, embedder, now, options.others);
         const context: RetrievalContext = {
           db: database.db,
           userId: seeded.userId,
           embeddingModel: embedder.model,
           now,
         };
-        const result: BenchResult = { db: kind, size, otherRows: (size * OTHER_USERS) / 2, latency: {} };
+        const result: BenchResult = { db: kind, size, otherRows: (size * options.others) / 2, latency: {} };
         if (options.retrieval) {
           const all: Record<string, Contender> = {
             hybrid: statement("hybrid"),
-            weighted: statement("weighted"),
+            exact: statement("hybrid", "exact"),
+            approximate: statement("hybrid", "approximate"),
+            weighted: statement("weighted", "exact"),
             "in-app": inAppBaseline,
             floor: floorPass,
           };

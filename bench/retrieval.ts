@@ -1,13 +1,14 @@
 /**
  * The retrieval contenders, each answering "the user's top 5 memories for this question":
- * - the default strategy (hybrid) and the seed's weighted one, as the chat turn runs them
- *   (lib/memory/retrieval/retrieve.ts: one statement, every comparable memory scored);
+ * - the default strategy (hybrid) as the chat turn runs it, and forced to each of its two paths:
+ *   the exact statement (every comparable memory scored) and the approximate one (the HNSW index's
+ *   candidates scored; lib/memory/retrieval/retrieve.ts); the seed's weighted strategy, exact;
  * - the in-app baseline: the earlier app's design — fetch every vector of the user and score in
  *   application code (here TypeScript with score.ts, the reference formula; there Python);
  * - the floor: a bare pass over the user's stored vectors (what an exact scan cannot beat).
  */
 import { sql } from "drizzle-orm";
-import { retrievalStrategies } from "@/core/config";
+import { approximateRetrievalConfig, retrievalStrategies } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
 import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import { retrieveSemantic, type SemanticConfig } from "@/lib/memory/retrieval/retrieve";
@@ -29,6 +30,8 @@ export interface RetrievalContext {
 export interface Answer {
   top: string[];
   certified?: boolean;
+  /** The statement's path (retrieve.ts): "approximate" when the index's candidates were scored. */
+  path?: "exact" | "approximate";
 }
 
 export type Contender = (context: RetrievalContext, question: Question) => Promise<Answer>;
@@ -39,8 +42,18 @@ function strategy(name: "hybrid" | "weighted", embeddingModel: string): Semantic
   return forEmbedder(retrievalStrategies[name], embeddingModel) as SemanticConfig;
 }
 
-/** `name`'s statement as the chat turn runs it. */
-export function statement(name: "hybrid" | "weighted"): Contender {
+/**
+ * `name`'s statement: as the chat turn runs it (`path` "auto": the exact statement up to core/config's
+ * crossover, the approximate one above it on Postgres), or always the exact one, or always the
+ * approximate one (the crossover at 0; on PGlite, which has no index, that is the exact one again).
+ */
+export function statement(name: "hybrid" | "weighted", path: "auto" | "exact" | "approximate" = "auto"): Contender {
+  const approximate =
+    path === "auto"
+      ? approximateRetrievalConfig
+      : path === "exact"
+        ? null
+        : { ...approximateRetrievalConfig, minMemories: 0 };
   return async ({ db, userId, embeddingModel, now }, question) => {
     const config = strategy(name, embeddingModel);
     const result = await retrieveSemantic(db, {
@@ -50,8 +63,12 @@ export function statement(name: "hybrid" | "weighted"): Contender {
       text: question.text,
       now,
       config,
+      approximate,
     });
-    return { top: result.candidates.filter((candidate) => candidate.selected).map((candidate) => candidate.id) };
+    return {
+      top: result.candidates.filter((candidate) => candidate.selected).map((candidate) => candidate.id),
+      path: result.path,
+    };
   };
 }
 

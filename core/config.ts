@@ -100,6 +100,51 @@ export const retrievalStrategies = {
   },
 } as const;
 
+/**
+ * The approximate path of the semantic branch (lib/memory/retrieval/retrieve.ts, docs/performance.md):
+ * on Postgres, for a user with more than `minMemories` comparable memories, the candidates come from
+ * the HNSW index on memories.embedding (migration memories_hnsw; PGlite has no such index and is
+ * always exact) — the `indexCandidates` nearest, filtered to the user by pgvector's iterative scan —
+ * together with every memory sharing a word with the message (the GIN index), and the strategy's
+ * formula scores those. Below `minMemories` the exact statement answers, unchanged.
+ */
+export const approximateRetrievalConfig: ApproximateRetrievalConfig = {
+  /**
+   * The crossover, measured (`npm run bench`, 2026-12-02, docs/performance.md "Numbers"; hybrid,
+   * p50 / p95 ms, exact against approximate in the same run): 1k 13.6 / 26.1 against 24.0 / 40.5,
+   * 3k 24.5 / 42.0 against 29.0 / 50.7 — the exact statement is faster; 10k 96.5 / 186 against
+   * 45.9 / 145; 100k 1,310 / 2,326 against 289 / 1,838. Above 10k the exact statement's cost keeps
+   * growing with the count while the approximate one's barely does; at 10k the margin is small and
+   * the exact statement's top 5 is exact, so 10k stays exact.
+   */
+  minMemories: 10_000,
+  /** The nearest memories taken from the index (LIMIT): the vector ranks of these are exact when the index finds them. */
+  indexCandidates: 200,
+  /** hnsw.ef_search: the candidate list of each step of the scan (≥ indexCandidates, or the scan returns fewer). */
+  efSearch: 200,
+  /**
+   * hnsw.iterative_scan: `relaxed_order` goes on scanning the graph until `indexCandidates` rows of
+   * the user passed the filter (the index holds every user's memories); the candidates are re-sorted
+   * by their exact distance, so the slightly relaxed order costs nothing.
+   */
+  iterativeScan: "relaxed_order",
+  /**
+   * hnsw.max_scan_tuples: where an iterative scan stops (pgvector's default). A user whose memories
+   * are a small share of the table may reach it with fewer candidates than asked: then the exact
+   * statement answers (the trace says so).
+   */
+  maxScanTuples: 20_000,
+};
+
+export type ApproximateRetrievalConfig = {
+  readonly minMemories: number;
+  readonly indexCandidates: number;
+  readonly efSearch: number;
+  /** "off": pgvector's default, one pass of ef_search candidates before the user filter (tests). */
+  readonly iterativeScan: "relaxed_order" | "strict_order" | "off";
+  readonly maxScanTuples: number;
+};
+
 export type RetrievalStrategyName = keyof typeof retrievalStrategies;
 
 /** The strategy every chat turn and preview uses. */

@@ -421,8 +421,9 @@ export const memories = pgTable(
      * Half precision (migration `halfvec_embeddings`): a 3 KB value, so retrieval's distance pass reads
      * half the pages; a component beyond ±65504 is refused at write time (db/queries/vectors.ts).
      * Stored in the row (migration 0006: toast_tuple_target 8160, STORAGE MAIN), not TOASTed. Neither
-     * setting is expressed here (drizzle has no syntax). No vector index: retrieval scans the user's
-     * rows exactly (docs/performance.md), so an index would only slow every insert.
+     * setting is expressed here (drizzle has no syntax). On Postgres only, migration memories_hnsw
+     * adds an HNSW index over it (and memories_user_model_idx) for retrieval's approximate path above
+     * a per-user count (docs/performance.md); not declared here, as drizzle cannot say "not on PGlite".
      */
     embedding: halfvec("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
     /** Which embedder produced `embedding` ("offline/hash-ngram-v1", "openai/text-embedding-3-small"…). */

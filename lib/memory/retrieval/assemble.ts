@@ -5,6 +5,7 @@
  * Text model and Gmail agent alike consume its `messages`.
  */
 import type { ModelMessage } from "ai";
+import type { ApproximateRetrievalConfig } from "@/core/config";
 import type { Db } from "@/db/client";
 import { unwrapQueryError } from "@/db/queries/errors";
 import type { ChatMode } from "@/db/schema";
@@ -45,6 +46,8 @@ export interface AssembleInput {
    */
   countAccess?: boolean;
   config?: AssemblyConfig;
+  /** The semantic branch's approximate path (retrieve.ts): default core/config's; null: always exact. */
+  approximate?: ApproximateRetrievalConfig | null;
 }
 
 export interface AssembledContext {
@@ -142,6 +145,7 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
       selected: selected.length,
       nearMisses: nearMisses.length,
       path: ok.semantic.path,
+      ...(ok.semantic.index ? { index: ok.semantic.index } : {}),
       dateWindow: ok.semantic.dateWindow,
     },
     waitingForReembedding: ok?.semantic.waitingForReembedding ?? 0,
@@ -224,6 +228,7 @@ async function retrieve(db: Db, input: AssembleInput, now: Date, config: Assembl
           text: input.message,
           now,
           config: config.retrieval,
+          ...(input.approximate === undefined ? {} : { approximate: input.approximate }),
         }),
       ),
     ),

@@ -37,6 +37,26 @@ describe("pathSummary", () => {
       "exact statement — the fast path could not certify its top 5",
     );
     expect(pathSummary({ path: "exact", certified: null }, 5)).toBe("exact statement (every memory scored)");
+    const index = {
+      memories: 12_000,
+      minMemories: 5_000,
+      asked: 200,
+      returned: 200,
+      scored: 214,
+      efSearch: 200,
+      iterativeScan: "relaxed_order",
+      maxScanTuples: 20_000,
+      fellBack: false,
+    };
+    expect(pathSummary({ path: "approximate", index }, 5)).toBe(
+      "approximate — 12,000 memories (over 5,000): the HNSW index's 200 nearest and 14 text matches scored (ef_search 200, relaxed_order)",
+    );
+    expect(pathSummary({ path: "approximate", index: { ...index, scored: 200 } }, 5)).toBe(
+      "approximate — 12,000 memories (over 5,000): the HNSW index's 200 nearest scored (ef_search 200, relaxed_order)",
+    );
+    expect(pathSummary({ path: "exact", index: { ...index, returned: 120, fellBack: true } }, 5)).toBe(
+      "exact statement — the HNSW index returned 120 of 200 candidates",
+    );
     expect(pathSummary({}, 5)).toBeNull();
     expect(pathSummary(null, 5)).toBeNull();
   });

@@ -48,19 +48,47 @@ export function strategySummary(retrieval: Retrieval): string {
   return `${retrieval.strategy ?? "custom"} — ${threshold}; ${weighting}; ${fused}`;
 }
 
+/** The approximate path's record in a trace (trace.ts `semantic.index`). */
+interface IndexUse {
+  memories: number;
+  minMemories: number;
+  asked: number;
+  returned: number;
+  scored: number;
+  efSearch: number;
+  iterativeScan: string;
+  maxScanTuples: number;
+  fellBack: boolean;
+}
+
 /**
  * Which statement answered the semantic branch, on one line (the debug view):
- *   "exact statement (every memory scored)"; for traces stored while the certified fast path
- *   existed also "fast path — certified equal to the exact top 5" and "exact statement — the fast
- *   path could not certify its top 5". null for traces stored before the path was recorded, or
- *   when the branch did not run.
+ *   "exact statement (every memory scored)"; "approximate — 12,000 memories (over 5,000): the HNSW
+ *   index's 200 nearest and 14 text matches scored (ef_search 200, relaxed_order)"; "exact
+ *   statement — the HNSW index returned 120 of 200 candidates"; for traces stored while the
+ *   certified fast path existed also "fast path — certified equal to the exact top 5" and "exact
+ *   statement — the fast path could not certify its top 5". null for traces stored before the
+ *   path was recorded, or when the branch did not run.
  */
 export function pathSummary(
-  semantic: { path?: "exact" | "fast"; certified?: boolean | null } | null,
+  semantic: { path?: "exact" | "fast" | "approximate"; certified?: boolean | null; index?: IndexUse } | null,
   semanticLimit: number,
 ): string | null {
   if (!semantic?.path) return null;
   if (semantic.path === "fast") return `fast path — certified equal to the exact top ${semanticLimit}`;
+  const index = semantic.index;
+  const n = (value: number) => value.toLocaleString("en-GB");
+  if (semantic.path === "approximate" && index) {
+    const text = index.scored - index.returned;
+    return (
+      `approximate — ${n(index.memories)} memories (over ${n(index.minMemories)}): the HNSW index's ` +
+      `${n(index.returned)} nearest${text > 0 ? ` and ${n(text)} text matches` : ""} scored ` +
+      `(ef_search ${index.efSearch}, ${index.iterativeScan})`
+    );
+  }
+  if (semantic.path === "approximate") return "approximate";
+  if (index?.fellBack)
+    return `exact statement — the HNSW index returned ${n(index.returned)} of ${n(index.asked)} candidates`;
   return semantic.certified === false
     ? `exact statement — the fast path could not certify its top ${semanticLimit}`
     : "exact statement (every memory scored)";

@@ -7,6 +7,7 @@
  * which is the reference this query is tested against.
  */
 import { type SQL, sql } from "drizzle-orm";
+import { type ApproximateRetrievalConfig, approximateRetrievalConfig } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
 import { awaitsEmbedder } from "@/db/queries/reembed";
 import { halfvecValue } from "@/db/queries/vectors";
@@ -60,15 +61,40 @@ export interface SemanticResult {
    */
   waitingForReembedding: number;
   /**
-   * Which statement answered: "exact", the one statement, which scores every comparable memory.
-   * (Traces stored while a certified fast path existed may also say "fast": trace.ts.)
+   * Which statement answered: "exact", the one statement, which scores every comparable memory; or
+   * "approximate", the same formula over the candidates the HNSW index and the text index gave
+   * (`index` says how many and with which settings). (Traces stored while a certified fast path
+   * existed may also say "fast": trace.ts.)
    */
-  path: "exact";
+  path: "exact" | "approximate";
+  /**
+   * When the approximate path was tried (the user has more than `minMemories` comparable memories
+   * and the database has the index): its settings and what it found. `fellBack`: the index gave
+   * fewer than the candidates asked for (and the user has), so the exact statement answered.
+   */
+  index?: ApproximateIndexUse;
   /**
    * The date window the message named (date-window.ts) — memories created in [start, end) scored
    * dateWindow.weight more — as ISO instants; null when it named none or the strategy has no window.
    */
   dateWindow: { start: string; end: string } | null;
+}
+
+/** What the approximate path asked of the HNSW index and what it got (the trace records it). */
+export interface ApproximateIndexUse {
+  /** The user's comparable memories (the count the crossover is compared with). */
+  memories: number;
+  /** The crossover in force: the approximate path runs above it. */
+  minMemories: number;
+  /** LIMIT of the index scan, and the rows it returned. */
+  asked: number;
+  returned: number;
+  /** Rows scored: the index's candidates and the memories sharing a word with the message. */
+  scored: number;
+  efSearch: number;
+  iterativeScan: ApproximateRetrievalConfig["iterativeScan"];
+  maxScanTuples: number;
+  fellBack: boolean;
 }
 
 export interface SemanticQuery {
@@ -86,6 +112,12 @@ export interface SemanticQuery {
   /** The instant recency is measured from. */
   now: Date;
   config: SemanticConfig;
+  /**
+   * The approximate path's settings (core/config `approximateRetrievalConfig` when omitted); null:
+   * the exact statement always. It runs only on a database with the HNSW index (Postgres, migration
+   * memories_hnsw) and only when `embeddingModel` is given.
+   */
+  approximate?: ApproximateRetrievalConfig | null;
 }
 
 /** A ranked row, or (all nulls but `waiting`) the one row of a query that ranked nothing. */
@@ -127,9 +159,13 @@ interface SemanticRow extends Record<string, unknown> {
  * linear in the matches only. Exact over the stored values: the query is compared as a halfvec too,
  * and score.ts rounds both sides the same way.
  *
- * No vector index is used (none exists): an index orders by distance approximately, and a missed
- * nearer memory shifts every vector rank below it. `scanned` is MATERIALIZED so each memory's
- * distance is computed once, not once per reference.
+ * No vector index is used by this statement: an index orders by distance approximately, and a
+ * missed nearer memory shifts every vector rank below it. `scanned` is MATERIALIZED so each
+ * memory's distance is computed once, not once per reference.
+ *
+ * Above a per-user memory count (core/config `approximateRetrievalConfig.minMemories`, measured),
+ * on a database with the HNSW index (Postgres), the approximate statement answers instead
+ * (`retrieveApproximate`): the trace's path says "approximate", with its candidates and settings.
  *
  * The same statement lists the near-misses: the `nearMissLimit` most similar memories below the
  * threshold, with the score they would have had (a bounded top-N over rows already scored; see
@@ -140,8 +176,28 @@ interface SemanticRow extends Record<string, unknown> {
  * or nothing that matched.
  */
 export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
+  halfvecValue(query.embedding); // An embedding it cannot compare is refused before any SQL.
+  const approximate = query.approximate === undefined ? approximateRetrievalConfig : query.approximate;
+  if (
+    approximate &&
+    query.embeddingModel !== undefined &&
+    (await hasVectorIndex(db)) &&
+    (await mayHoldMoreThan(db, approximate.minMemories))
+  ) {
+    const counts = await countComparable(db, query.userId, query.embeddingModel);
+    if (counts.comparable > approximate.minMemories) {
+      const result = await retrieveApproximate(db, query, query.embeddingModel, approximate, counts);
+      if (!result.index?.fellBack) return result;
+      return { ...(await retrieveExact(db, query)), index: result.index };
+    }
+  }
+  return retrieveExact(db, query);
+}
+
+/** The exact statement (the doc comment of retrieveSemantic). */
+async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResult> {
   const { userId, now, config } = query;
-  const vector = halfvecValue(query.embedding); // An embedding it cannot compare is refused before any SQL.
+  const vector = halfvecValue(query.embedding);
   const at = now.toISOString();
   const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
   const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
@@ -283,6 +339,9 @@ const plainCandidates = sql`
         FROM pool
       )`;
 
+/** BM25's N and average length over the pool: every comparable memory, in the exact statement. */
+const POOL_CORPUS = sql`corpus AS (SELECT count(*)::float8 AS n, sum(search_length)::float8 / NULLIF(count(*), 0)::float8 AS avg_len FROM pool)`;
+
 /**
  * Hybrid: BM25 of each matching memory's search_vector against the message's lexemes (to_tsvector,
  * the same 'english' configuration as the generated column), fused with the vector ranking by
@@ -296,10 +355,10 @@ const plainCandidates = sql`
  * frequencies, N and lengths are taken over the very memories every other number is computed over,
  * so the text rank is the one unnesting every tsvector gave.
  */
-function fusedCandidates(userId: string, fusion: FusionConfig, text: string): SQL {
+function fusedCandidates(userId: string, fusion: FusionConfig, text: string, corpus: SQL = POOL_CORPUS): SQL {
   const { rrfK: k, vectorWeight: wv, textWeight: wt, bm25K1: k1, bm25B: b } = fusion;
   return sql`
-      corpus AS (SELECT count(*)::float8 AS n, sum(search_length)::float8 / NULLIF(count(*), 0)::float8 AS avg_len FROM pool),
+      ${corpus},
       query_terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${text}))),
       -- The message's lexemes as an OR query, quoted as tsquery input wants; none: NULL, no match.
       text_query AS (
@@ -340,4 +399,229 @@ function fusedCandidates(userId: string, fusion: FusionConfig, text: string): SQ
                  / ((${wv}::float8 + ${wt}::float8) / (${k}::float8 + 1)) AS relevance
         FROM ranks
       )`;
+}
+
+/** Name of the HNSW index on memories.embedding (migration memories_hnsw: Postgres only). */
+export const VECTOR_INDEX = "memories_embedding_hnsw_idx";
+
+// Whether each database has the index: fixed once migrated, so asked once per database object.
+const indexed = new WeakMap<Db, Promise<boolean>>();
+
+/** Whether `db` has the HNSW index (Postgres since migration memories_hnsw; never PGlite). */
+export function hasVectorIndex(db: Db): Promise<boolean> {
+  let known = indexed.get(db);
+  if (!known) {
+    known = selectRows<{ present: boolean }>(db, sql`SELECT to_regclass(${VECTOR_INDEX}) IS NOT NULL AS present`).then(
+      ([row]) => row?.present === true,
+    );
+    known.catch(() => indexed.delete(db));
+    indexed.set(db, known);
+  }
+  return known;
+}
+
+// pg_class's row estimate for memories, asked at most once a minute per database.
+const estimates = new WeakMap<Db, { at: number; rows: Promise<number> }>();
+const ESTIMATE_MAX_AGE_MS = 60_000;
+
+/**
+ * Whether the memories table may hold more than `min` rows: while its estimate (pg_class.reltuples,
+ * which ANALYZE keeps within autovacuum's 10% of the truth; -1 before the first) is lower, no user
+ * is above the crossover and the per-user count — one more round trip on every retrieval, ~3 ms of
+ * a 1k user's 14 ms in the bench — is skipped. An estimate lagging behind a fast-growing table only
+ * keeps the exact statement a little longer.
+ */
+async function mayHoldMoreThan(db: Db, min: number): Promise<boolean> {
+  const now = Date.now();
+  let known = estimates.get(db);
+  if (!known || now - known.at >= ESTIMATE_MAX_AGE_MS) {
+    const rows = selectRows<{ rows: number }>(
+      db,
+      sql`SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'memories'::regclass`,
+    ).then(([row]) => row?.rows ?? -1);
+    rows.catch(() => estimates.delete(db));
+    known = { at: now, rows };
+    estimates.set(db, known);
+  }
+  const rows = await known.rows;
+  return rows < 0 || rows > min;
+}
+
+/** The user's active memories, as memories_user_model_idx holds them. */
+interface MemoryCounts {
+  /** Embedded by the query's embedder: the count the crossover is compared with, and BM25's N. */
+  comparable: number;
+  /** The sum of their BM25 lengths (search_length). */
+  length: number;
+  /** Indexed under another embedder or none: waiting for re-embedding. */
+  others: number;
+}
+
+/**
+ * The user's active memories embedded by `embeddingModel`, their lengths and the others: one
+ * index-only scan of memories_user_model_idx (migration memories_hnsw), no heap row read.
+ */
+async function countComparable(db: Db, userId: string, embeddingModel: string): Promise<MemoryCounts> {
+  const [row] = await selectRows<{ comparable: number; length: number; others: number }>(
+    db,
+    sql`SELECT count(*) FILTER (WHERE embedding_model = ${embeddingModel})::int AS comparable,
+               coalesce(sum(search_length) FILTER (WHERE embedding_model = ${embeddingModel}), 0)::float8 AS length,
+               count(*) FILTER (WHERE embedding_model IS DISTINCT FROM ${embeddingModel})::int AS others
+        FROM memories
+        WHERE user_id = ${userId}::uuid AND status = 'active'`,
+  );
+  return { comparable: row?.comparable ?? 0, length: row?.length ?? 0, others: row?.others ?? 0 };
+}
+
+/**
+ * The approximate statement: the formula of score.ts — the same `above`, `ranked` and `below` as the
+ * exact statement — over candidates, not over every comparable memory. The candidates are the
+ * `indexCandidates` nearest memories of the user by the HNSW index (pgvector's iterative scan,
+ * filtered to the user, in one transaction with its settings) and, with fusion, every memory sharing
+ * a lexeme with the message (the GIN index, as in the exact statement). Each candidate's distance is
+ * computed again, exactly, from its stored vector.
+ *
+ * What is approximate, and only that: a memory the index missed is not scored; the vector ranks are
+ * ranks among the candidates (exact for the nearest when the index found them all; below them, a
+ * memory's rank can only be better than its true one); `aboveThreshold` and the near-misses are
+ * counted among the candidates. BM25's N and average length are the user's comparable memories'
+ * (`counts`: an index-only aggregate of memories_user_model_idx, not the candidates'), so text scores
+ * are the exact statement's; the waiting count is the memories indexed under another embedder (or none).
+ */
+async function retrieveApproximate(
+  db: Db,
+  query: SemanticQuery,
+  embeddingModel: string,
+  settings: ApproximateRetrievalConfig,
+  counts: MemoryCounts,
+): Promise<SemanticResult> {
+  const memories = counts.comparable;
+  const { userId, now, config } = query;
+  const vector = halfvecValue(query.embedding);
+  const at = now.toISOString();
+  const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
+  const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
+  const asked = Math.trunc(settings.indexCandidates);
+  const efSearch = Math.trunc(settings.efSearch);
+  const maxScanTuples = Math.trunc(settings.maxScanTuples);
+  const iterativeScan = (["relaxed_order", "strict_order", "off"] as const).find((v) => v === settings.iterativeScan);
+  if (!iterativeScan) throw new Error(`hnsw.iterative_scan: unknown value ${JSON.stringify(settings.iterativeScan)}`);
+  const { weights, fusion } = config;
+  const admitted =
+    fusion?.textBypassesThreshold === true
+      ? sql`(similarity >= ${config.similarityThreshold}::float8 OR text_rank IS NOT NULL)`
+      : sql`similarity >= ${config.similarityThreshold}::float8`;
+  const window = config.dateWindow ? dateWindowOf(query.text, config.dateWindow.daysAfter) : null;
+  const dateMatch = window
+    ? sql`CASE WHEN created_at >= ${window.start.toISOString()}::timestamptz
+                AND created_at < ${window.end.toISOString()}::timestamptz THEN 1 ELSE 0 END::float8`
+    : sql`NULL::float8`;
+  const dateTerm = window && config.dateWindow ? sql` + ${config.dateWindow.weight}::float8 * date_match` : sql``;
+  const score = sql`${weights.similarity}::float8 * relevance
+                 + ${weights.importance}::float8 * importance
+                 + ${weights.recency}::float8 * recency${dateTerm}`;
+  const owned = sql`user_id = ${userId}::uuid AND status = 'active'`;
+  const comparable = sql`embedding IS NOT NULL AND embedding_model = ${embeddingModel}`;
+  const text = query.text ?? "";
+  // With fusion, the memories sharing a lexeme with the message are candidates too (the GIN index).
+  const textHits = fusion
+    ? sql`UNION
+          SELECT id FROM memories
+          WHERE ${owned} AND ${comparable}
+            AND search_vector @@ (
+              SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery
+              FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${text}))) terms
+            )`
+    : sql``;
+  const corpus = sql`corpus AS (SELECT n, total_len / NULLIF(n, 0) AS avg_len FROM stats)`;
+
+  const rows = await db.transaction(async (tx) => {
+    // Settings of this transaction only (a pooler in transaction mode keeps them with it).
+    // enable_sort = off: the planner otherwise prefers, for a user with fewer rows than it expects
+    // the graph walk to cost, reading all of them through memories_user_status_idx and sorting —
+    // exact, but the very pass this path is there to avoid. The HNSW scan is the one plan for
+    // `nearest` that needs no sort; the other sorts of the statement have no alternative and stay.
+    // jit = off: those sorts' disabled cost (10¹⁰ each) puts the plan far above jit_above_cost, and
+    // compiling it took seconds (measured at 100k) for a statement that runs in milliseconds.
+    await tx.execute(
+      sql.raw(
+        `SET LOCAL hnsw.iterative_scan = ${iterativeScan}; SET LOCAL hnsw.ef_search = ${efSearch}; ` +
+          `SET LOCAL hnsw.max_scan_tuples = ${maxScanTuples}; SET LOCAL enable_sort = off; SET LOCAL jit = off`,
+      ),
+    );
+    return selectRows<SemanticRow & { returned: number; scored: number }>(
+      tx as unknown as Db,
+      sql`
+      -- The user's comparable memories, their BM25 lengths and the others, as counted (countComparable).
+      WITH stats AS (
+        SELECT ${counts.comparable}::float8 AS n, ${counts.length}::float8 AS total_len, ${counts.others}::int AS waiting
+      ),
+      -- The nearest by the HNSW index, filtered to the user while the graph is walked.
+      nearest AS MATERIALIZED (
+        SELECT id FROM memories
+        WHERE ${owned} AND ${comparable}
+        ORDER BY embedding <=> ${vector}
+        LIMIT ${asked}::int
+      ),
+      chosen AS (SELECT id FROM nearest ${textHits}),
+      -- Each candidate's exact distance, from its stored vector.
+      scanned AS MATERIALIZED (
+        SELECT id,
+               1 - (embedding <=> ${vector}) AS similarity,
+               importance::float8 AS importance,
+               1 - LEAST(1, GREATEST(0, floor(extract(epoch FROM (${at}::timestamptz - updated_at)) / 86400))::float8
+                            / ${config.recencyWindowDays}::float8) AS recency,
+               ${dateMatch} AS date_match,
+               search_length
+        FROM memories
+        WHERE id IN (SELECT id FROM chosen) AND ${owned} AND ${comparable}
+      ),
+      pool AS (
+        SELECT id, similarity, importance, recency, date_match, search_length FROM scanned WHERE similarity <> 'NaN'::float8
+      ),
+      ${fusion ? fusedCandidates(userId, fusion, text, corpus) : plainCandidates},
+      above AS (
+        SELECT *, ${score} AS score
+        FROM candidates
+        WHERE ${admitted}
+      ),
+      ranked AS (
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, date_match, score,
+               row_number() OVER (ORDER BY score DESC, id)::int AS rank,
+               (SELECT count(*) FROM above)::int AS above_threshold
+        FROM (SELECT * FROM above ORDER BY score DESC, id LIMIT ${listed}::int) top
+      ),
+      below AS (
+        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, date_match,
+               ${score} AS score, row_number() OVER (ORDER BY similarity DESC, id)::int AS rank
+        FROM (SELECT * FROM candidates WHERE NOT (${admitted}) ORDER BY similarity DESC, id LIMIT ${nearMisses}::int) near
+      ),
+      waiting AS (SELECT waiting AS n FROM stats),
+      ${LISTED}
+      SELECT ${LISTED_COLUMNS},
+             w.n AS waiting,
+             (SELECT count(*) FROM nearest)::int AS returned,
+             (SELECT count(*) FROM scanned)::int AS scored
+      FROM waiting w
+      LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true
+      ORDER BY r.below, r.rank`,
+    );
+  });
+  const returned = rows[0]?.returned ?? 0;
+  return {
+    ...toResult(rows, config),
+    path: "approximate",
+    index: {
+      memories,
+      minMemories: settings.minMemories,
+      asked,
+      returned,
+      scored: rows[0]?.scored ?? 0,
+      efSearch,
+      iterativeScan,
+      maxScanTuples,
+      fellBack: returned < Math.min(asked, memories),
+    },
+    dateWindow: window && { start: window.start.toISOString(), end: window.end.toISOString() },
+  };
 }

@@ -97,11 +97,29 @@ export interface ContextTrace {
     nearMisses?: number;
     /**
      * The statement that answered (retrieve.ts): "exact", the one statement since migration 0006,
-     * which scores every comparable memory. Traces stored while a certified fast path existed may
+     * which scores every comparable memory; "approximate", the same formula over the HNSW index's
+     * candidates and the text matches (above the crossover, Postgres only: `index`). Traces stored while a certified fast path existed may
      * say "fast" (its top certified equal to the exact statement's; its `aboveThreshold`, later
      * listed rows and near-misses counted among its candidates); absent on traces stored before.
      */
-    path?: "exact" | "fast";
+    path?: "exact" | "fast" | "approximate";
+    /**
+     * When the approximate path was tried (retrieve.ts `ApproximateIndexUse`): the user's comparable
+     * memories and the crossover, the index scan's LIMIT and what it returned, the rows scored and
+     * the index settings (hnsw.ef_search, hnsw.iterative_scan, hnsw.max_scan_tuples). `fellBack`: the
+     * index returned too few and the exact statement answered. Absent when it was not tried.
+     */
+    index?: {
+      memories: number;
+      minMemories: number;
+      asked: number;
+      returned: number;
+      scored: number;
+      efSearch: number;
+      iterativeScan: string;
+      maxScanTuples: number;
+      fellBack: boolean;
+    };
     /**
      * Stored traces of the certified fast path only: true on path "fast"; false: it could not
      * certify and the exact statement answered; null: not tried. New traces do not write it.

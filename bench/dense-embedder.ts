@@ -1,0 +1,40 @@
+/**
+ * A dense corpus for the bench (issue 28): the offline embedder's word-vector part alone — the
+ * SIF-weighted, centred GloVe mean of a text (100 dims, lib/ai/offline/wordvec-embedder.ts) —
+ * projected to EMBEDDING_DIMENSIONS by a fixed Gaussian matrix and normalised. Every component is
+ * then non-zero, as real embedding models give, unlike the offline embedder's 1,436 sparse hashed
+ * dimensions; an HNSW index's recall depends on that, so the bench reports its agreement on both.
+ * Not a product embedder: texts with no known word get a vector from their hashed features instead.
+ */
+import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { hashedFeatureVector } from "@/lib/ai/offline/embedder";
+import { wordVectors } from "@/lib/ai/offline/word-vectors";
+import { contentMean, meaningVector, WORDVEC_SETTINGS } from "@/lib/ai/offline/wordvec-embedder";
+import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
+import { seededRandom } from "@/tests/fixtures/memories";
+
+export const DENSE_EMBEDDER_MODEL = "bench/dense-glove-1536";
+
+/** A standard normal sample (Box–Muller) from a uniform source. */
+function gaussian(random: () => number): number {
+  const u = Math.max(random(), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+}
+
+export function denseEmbedder(): MemoryEmbedder {
+  const vectors = wordVectors();
+  const mean = contentMean(vectors, WORDVEC_SETTINGS.sifA);
+  const random = seededRandom(1536);
+  // Row d of the projection: EMBEDDING_DIMENSIONS × vectors.dims, fixed by its seed.
+  const projection = Array.from({ length: EMBEDDING_DIMENSIONS }, () =>
+    Float64Array.from({ length: vectors.dims }, () => gaussian(random)),
+  );
+  const embedOne = (text: string): number[] => {
+    let meaning = meaningVector(text, vectors, WORDVEC_SETTINGS.sifA, mean);
+    if (!meaning.some((x) => x !== 0)) meaning = hashedFeatureVector(text, vectors.dims);
+    const out = projection.map((row) => row.reduce((sum, w, i) => sum + w * (meaning[i] as number), 0));
+    const norm = Math.hypot(...out) || 1;
+    return out.map((x) => x / norm);
+  };
+  return { model: DENSE_EMBEDDER_MODEL, embed: async (texts) => texts.map(embedOne) };
+}
