@@ -231,6 +231,39 @@ function isDeadlock(error: unknown): boolean {
   return false;
 }
 
+/** The ids of the user's message and every message below it (SQL). */
+function messageAndBelow(userId: string, messageId: string) {
+  return sql`WITH RECURSIVE below(id) AS (
+      SELECT m.id FROM ${messages} m WHERE m.id = ${messageId}::uuid AND m.user_id = ${userId}::uuid
+      UNION ALL
+      SELECT m.id FROM ${messages} m JOIN below b ON m.parent_message_id = b.id WHERE m.user_id = ${userId}::uuid
+    ) SELECT id FROM below`;
+}
+
+/**
+ * Cancels the emails the agent prepared in the user's message, or in any message below it, that
+ * still wait for approval (pending_confirmation → cancelled, `reason` as their error): they can no
+ * longer be approved, and their cards say why. A regenerated answer's and an edited question's
+ * branch (lib/chat/turn.ts), and a deleted version, lose theirs. Returns how many were cancelled.
+ */
+export async function cancelPendingSendsBelow(
+  db: Db,
+  { userId, messageId, reason }: { userId: string; messageId: string; reason: string },
+): Promise<number> {
+  const rows = await db
+    .update(gmailOperations)
+    .set({ status: "cancelled", error: reason, updatedAt: new Date() })
+    .where(
+      and(
+        sql`${gmailOperations.messageId} IN (${messageAndBelow(userId, messageId)})`,
+        eq(gmailOperations.userId, userId),
+        eq(gmailOperations.status, "pending_confirmation"),
+      ),
+    )
+    .returning({ id: gmailOperations.id });
+  return rows.length;
+}
+
 /**
  * Deletes the user's message and every message below it (its later versions' continuations: the
  * parent link cascades), with their notes, debug records, extractions and transcriptions; the
@@ -238,25 +271,11 @@ function isDeadlock(error: unknown): boolean {
  * deleted). Missing or foreign → 404.
  */
 export async function deleteMessage(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
-  const below = sql`WITH RECURSIVE below(id) AS (
-      SELECT m.id FROM ${messages} m WHERE m.id = ${messageId}::uuid AND m.user_id = ${userId}::uuid
-      UNION ALL
-      SELECT m.id FROM ${messages} m JOIN below b ON m.parent_message_id = b.id
-    ) SELECT id FROM below`;
   const attempt = () =>
     db.transaction(async (tx) => {
       // An email the agent prepared in these answers loses its approval card with them: it can no
       // longer be approved (the log keeps the row, cancelled, with the message id cleared by the delete).
-      await tx
-        .update(gmailOperations)
-        .set({ status: "cancelled", error: "its answer was deleted", updatedAt: new Date() })
-        .where(
-          and(
-            sql`${gmailOperations.messageId} IN (${below})`,
-            eq(gmailOperations.userId, userId),
-            eq(gmailOperations.status, "pending_confirmation"),
-          ),
-        );
+      await cancelPendingSendsBelow(tx, { userId, messageId, reason: "its answer was deleted" });
       const rows = await tx
         .delete(messages)
         .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))

@@ -33,12 +33,15 @@ function childrenOf<T extends TreeNode>(nodes: readonly T[]): Map<string | null,
 export function newestLeafBelow<T extends TreeNode>(nodes: readonly T[], id: string): T | undefined {
   const children = childrenOf(nodes);
   let node = nodes.find((n) => n.id === id);
-  while (node) {
+  // A parent loop (never written by the app, but the walk must end) stops where it comes round.
+  const seen = new Set<string>();
+  while (node && !seen.has(node.id)) {
+    seen.add(node.id);
     const next = children.get(node.id)?.at(-1);
-    if (!next) return node;
+    if (!next || seen.has(next.id)) return node;
     node = next;
   }
-  return undefined;
+  return node;
 }
 
 /**

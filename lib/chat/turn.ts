@@ -27,7 +27,7 @@ import { effectiveTemperature, modelCapabilities } from "@/core/model-capabiliti
 import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
-import { createMessages, listBranch, saveAnswerProgress } from "@/db/queries/messages";
+import { cancelPendingSendsBelow, createMessages, listBranch, saveAnswerProgress } from "@/db/queries/messages";
 import { linkTranscription } from "@/db/queries/transcriptions";
 import { getAccount } from "@/db/queries/users";
 import type { MessageNotice, MessageStatus } from "@/db/schema";
@@ -160,8 +160,18 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   history.catch(() => {});
   // A retry answers its user message again (a new version of the answer); an edit is a new version
   // of the user message, under the same parent; otherwise the message continues the current branch.
-  // Nothing is deleted: the old versions keep their debug records and extractions.
+  // Nothing is deleted: the old versions keep their debug records and extractions. An email the
+  // agent prepared in the replaced answer (or below the edited question) and still waiting for
+  // approval is cancelled: it can no longer be approved, whichever version the chat then shows.
   const parentMessageId = retry ? retry.userMessage.id : edit ? edit.parentMessageId : undefined;
+  const replaced =
+    branch && changedId
+      ? cancelPendingSendsBelow(db, {
+          userId,
+          messageId: changedId,
+          reason: retry ? "its answer was regenerated" : "its question was edited",
+        })
+      : null;
   // The question (unless a retry asks it again) and the answer's streaming row, in one statement
   // that orders the answer after it (and makes it the conversation's current message); the
   // conversation is touched alongside.
@@ -176,6 +186,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
       ],
     }),
     touchConversation(db, { userId, conversationId: conversation.id }),
+    replaced,
   ]).then(([created]) => {
     const [first, second] = created;
     const user = retry?.userMessage ?? first;
