@@ -11,7 +11,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryToolsConfig } from "@/core/config";
 import { withUsage } from "@/db/queries/memory-usage";
-import { conversations, memories, messages, promptDebug, users } from "@/db/schema";
+import { conversations, memories, memoryExtractions, messages, promptDebug, users } from "@/db/schema";
 import { toCapturedParams } from "@/lib/ai/capture";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
@@ -359,6 +359,53 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
       ]);
       expect(calls).toBe(8);
       void q2;
+    });
+
+    it("every version keeps its own extraction, which reads its own branch; a memory from a version stepped away from stays", async () => {
+      setAiRegistry(createAiRegistry({}));
+      const user = await userWithMemories("versions-extraction", []);
+      const idle = async () => {
+        await afterResponseIdle();
+        await getInProcessRunner().idle();
+      };
+      const first = await settled(await post(user, { message: { text: "I live in Lisbon" } }));
+      const { conversationId } = first;
+      const cat = await settled(await post(user, { conversationId, message: { text: "My cat's name is Tom" } }));
+      await idle();
+      const catQuestion = (await transcript(user, conversationId))[2];
+      if (!catQuestion) throw new Error("no second question");
+      const dog = await settled(
+        await post(user, { conversationId, editOf: catQuestion.id, message: { text: "My dog's name is Rex" } }),
+      );
+      await idle();
+      const dogQuestion = (await transcript(user, conversationId))[2];
+
+      const extractions = await db()
+        .select()
+        .from(memoryExtractions)
+        .where(eq(memoryExtractions.conversationId, conversationId));
+      expect(extractions.map((e) => e.assistantMessageId).sort()).toEqual(
+        [first.answer.id, cat.answer.id, dog.answer.id].sort(),
+      );
+      const saved = await db().select().from(memories).where(eq(memories.userId, user.id));
+      const catMemory = saved.find((m) => /cat/i.test(m.content));
+      const dogMemory = saved.find((m) => /dog/i.test(m.content));
+      // The abandoned version's memory is kept, its provenance that version's messages.
+      expect(catMemory).toMatchObject({
+        status: "active",
+        sourceUserMessageId: catQuestion.id,
+        sourceAssistantMessageId: cat.answer.id,
+      });
+      expect(dogMemory).toMatchObject({
+        status: "active",
+        sourceUserMessageId: dogQuestion?.id,
+        sourceAssistantMessageId: dog.answer.id,
+      });
+      // The new version's extraction read its branch: the first exchange, never the cat's version.
+      const [lisbon] = await transcript(user, conversationId);
+      expect(dogMemory?.examinedMessageIds).toContain(lisbon?.id);
+      expect(dogMemory?.examinedMessageIds).not.toContain(catQuestion.id);
+      expect(dogMemory?.examinedMessageIds).not.toContain(cat.answer.id);
     });
 
     it("deleting a version deletes it and everything below it, as deleting a chat does; its memories stay", async () => {
