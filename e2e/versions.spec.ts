@@ -85,10 +85,22 @@ test("edit an earlier message, step between its versions, and each version's mod
   const firstAnswer = page.getByTestId("message-assistant").first();
   await firstAnswer.hover();
   await firstAnswer.getByRole("button", { name: "Regenerate answer" }).click();
-  await expect(page.getByTestId("message-assistant").first().getByTestId("versions")).toContainText("2 / 2", {
-    timeout: 30_000,
-  });
+  const regenerated = page.getByTestId("message-assistant").first();
+  await expect(regenerated.getByTestId("versions")).toContainText("2 / 2", { timeout: 30_000 });
   await expect(userMessages(page)).toHaveCount(1);
+  await expect(regenerated.getByTestId("inspect-link")).toBeVisible({ timeout: 30_000 });
+  await screenshot(page, "versions-answer-desktop");
+  // Its model input: the first question alone, nothing of either later branch.
+  const regeneratedInput = await modelInputOf(page, regenerated);
+  expect(regeneratedInput).toContain("I live in Lisbon");
+  for (const later of ["I have a dog", "I have a cat", "Does it need walks?"]) {
+    expect(regeneratedInput).not.toContain(later);
+  }
+  // ‹ on the answer steps back to its first version, with the branch that continued it.
+  await page.getByTestId("message-assistant").first().getByRole("button", { name: "Previous version" }).click();
+  await expect(page.getByTestId("message-assistant").first().getByTestId("versions")).toContainText("1 / 2");
+  await expect(userMessages(page)).toHaveCount(3);
+  await expect(userMessages(page).nth(2)).toContainText("Does it need walks?");
 });
 
 test.describe("on a phone", () => {
