@@ -308,6 +308,14 @@ export const conversations = pgTable(
     archived: boolean("archived").notNull().default(false),
     /** false = "temporary chat": no retrieval, no extraction. */
     memoryEnabled: boolean("memory_enabled").notNull().default(true),
+    /**
+     * The newest message of the branch the chat shows and the next message continues (lib/chat/branch.ts):
+     * a turn sets it to its answer, stepping to another version to the newest message below it.
+     * Null when there is none (no message yet, or its message was deleted): the newest message then.
+     */
+    currentMessageId: uuid("current_message_id").references((): AnyPgColumn => messages.id, {
+      onDelete: "set null",
+    }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -340,6 +348,12 @@ export const messages = pgTable(
     conversationId: uuid("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
+    /**
+     * The message this one follows (null for a conversation's first): messages form a tree, and its
+     * versions — an edited question, a regenerated answer — are siblings under one parent. Deleting
+     * a message deletes every message below it.
+     */
+    parentMessageId: uuid("parent_message_id").references((): AnyPgColumn => messages.id, { onDelete: "cascade" }),
     role: messageRoleEnum("role").notNull(),
     /** Plain text of the message (what history and extraction read). */
     content: text("content").notNull().default(""),
@@ -358,6 +372,7 @@ export const messages = pgTable(
   },
   (t) => [
     index("messages_conversation_created_idx").on(t.conversationId, t.createdAt),
+    index("messages_parent_idx").on(t.parentMessageId),
     index("messages_user_idx").on(t.userId),
     index("messages_search_vector_idx").using("gin", t.searchVector),
     // The sweep for answers a stopped server left streaming (db/queries/interrupted-answers.ts) reads

@@ -19,7 +19,7 @@ async function answerId(page: Page): Promise<string> {
 test.describe("desktop", () => {
   test.use({ timezoneId: "Pacific/Auckland", locale: "en-US" });
 
-  test("regenerate and edit replace the latest exchange; a suggestion's chat gets a title", async ({ page }) => {
+  test("regenerate and edit keep the old exchange as a version; a suggestion's chat gets a title", async ({ page }) => {
     test.setTimeout(120_000);
     await registerViaUi(page, "regen");
     await page.getByRole("list", { name: "Suggestions" }).getByRole("button").first().click();
@@ -29,15 +29,16 @@ test.describe("desktop", () => {
     const title = (await page.getByTestId("chat-title").textContent()) ?? "";
     await expect(page.getByRole("list", { name: "Chats" }).getByRole("link", { name: title })).toBeVisible();
 
-    // Regenerate a complete answer: still one answer, a new stored message.
+    // Regenerate a complete answer: one answer shown, a new stored message, the old one a version.
     const first = await answerId(page);
     await page.getByRole("button", { name: "Regenerate answer" }).click();
     await expect(async () => expect(await answerId(page)).not.toBe(first)).toPass({ timeout: 30_000 });
     await expect(page.getByTestId("message-assistant")).toHaveCount(1);
-    // The replaced answer's debug view is gone with it.
-    expect((await page.request.get(`/api/messages/${first}/debug`)).status()).toBe(404);
+    await expect(page.getByTestId("message-assistant").getByTestId("versions")).toContainText("2 / 2");
+    // The earlier version keeps its own debug record.
+    expect((await page.request.get(`/api/messages/${first}/debug`)).status()).toBe(200);
 
-    // Edit the question and resend: the old question and answer are replaced.
+    // Edit the question and resend: a new version of the question, answered.
     const second = await answerId(page);
     await page.getByTestId("message-user").hover();
     await page.getByRole("button", { name: "Edit message" }).click();
@@ -46,6 +47,7 @@ test.describe("desktop", () => {
     await expect(async () => expect(await answerId(page)).not.toBe(second)).toPass({ timeout: 30_000 });
     await expect(page.getByTestId("message-user")).toHaveCount(1);
     await expect(page.getByTestId("message-user")).toContainText("I'm vegetarian");
+    await expect(page.getByTestId("message-user").getByTestId("versions")).toContainText("2 / 2");
     await expect(page.getByTestId("message-assistant")).toHaveCount(1);
     await page.reload();
     await expect(page.getByTestId("message-user")).toHaveText(/I'm vegetarian/);

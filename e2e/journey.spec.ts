@@ -35,7 +35,7 @@ test("a new user's memory: said, saved, recalled with its reason, edited, delete
   await expect(teaCard).toHaveCount(1);
   await expect(teaCard.getByTestId("memory-source")).toHaveAttribute(
     "href",
-    new RegExp(`^/chat/${firstChatId}#message-`),
+    new RegExp(`^/chat/${firstChatId}\\?message=[^#]+#message-`),
   );
   await expect(
     page.getByTestId("memory-card").filter({ has: page.getByTestId("memory-content").filter({ hasText: "Maya" }) }),

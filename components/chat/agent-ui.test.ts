@@ -79,6 +79,10 @@ describe("the agent's steps in the chat", () => {
     expect(label(state("approved"))).toBe("Prepared an email to Maya <maya@x.org>: sending…");
     expect(label(state("succeeded"))).toBe("Prepared an email to Maya <maya@x.org>: sent");
     expect(label(state("cancelled"))).toBe("Prepared an email to Maya <maya@x.org>: declined, nothing was sent");
+    // Cancelled with a reason (its answer regenerated, its question edited) is not the user's decline.
+    expect(label({ status: "cancelled", error: "its answer was regenerated", interrupted: false })).toBe(
+      "Prepared an email to Maya <maya@x.org>: cancelled, nothing was sent",
+    );
     expect(label(state("failed"))).toBe("Prepared an email to Maya <maya@x.org>: not sent, the mailbox failed");
     expect(label(state("failed", true))).toBe("Prepared an email to Maya <maya@x.org>: maybe sent (interrupted)");
     // Another card's state is not this one's.

@@ -140,8 +140,9 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
             adoptConversation(created.id);
           }
           const conversationId = conversationIdRef.current;
-          // Regenerate replaces the stored answer and asks the same stored question again (no
-          // duplicate); sending with a messageId (an edit) replaces that user message and its answer.
+          // Regenerate asks the same stored question again (a new version of that answer, no
+          // duplicate question); sending with a messageId (an edit) sends a new version of that
+          // user message. The old versions stay, one step away (docs/chat.md § Versions).
           const target =
             conversationId && messageId
               ? trigger === "regenerate-message"
@@ -252,23 +253,48 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
       : null;
 
   const lastUser = messages.findLast((m) => m.role === "user");
-  /** The latest stored answer can be answered again; the latest stored user message edited. */
-  const canRegenerate = !busy && lastMessage?.role === "assistant" && lastMessage.id in infos;
-  const canEdit = !busy && lastUser !== undefined && lastUser.id in infos;
+  /** Any stored answer can be answered again, any stored user message edited, while nothing streams. */
+  const isStored = (id: string | undefined) => !busy && id !== undefined && id in infos;
+  const canRegenerate = lastMessage?.role === "assistant" && isStored(lastMessage.id);
+
+  const regenerateAnswer = (messageId: string) => {
+    clearError();
+    void regenerate({ messageId });
+  };
 
   const regenerateLatest = () => {
     clearError();
     if (canRegenerate && lastMessage) void regenerate({ messageId: lastMessage.id });
-    // No stored answer to replace (it never started): send the stored question again in its own place.
-    else if (canEdit && lastUser) void sendMessage({ text: messageText(lastUser), messageId: lastUser.id });
+    // No stored answer (it never started): send the stored question again, as a version of itself.
+    else if (lastUser && isStored(lastUser.id))
+      void sendMessage({ text: messageText(lastUser), messageId: lastUser.id });
     else void regenerate();
   };
 
-  const editLatest = (text: string) => {
-    if (!canEdit || !lastUser) return;
+  const editMessage = (messageId: string, text: string) => {
     clearError();
-    void sendMessage({ text, messageId: lastUser.id });
+    void sendMessage({ text, messageId });
   };
+
+  /** Steps to another version: the server makes its branch current, then the chat shows that branch. */
+  const [stepping, setStepping] = useState(false);
+  const showVersion = async (messageId: string) => {
+    const id = conversationIdRef.current;
+    if (!id) return;
+    setStepping(true);
+    try {
+      await api(`/api/conversations/${id}`, { method: "PATCH", json: { currentMessageId: messageId } });
+      const { messages: stored } = await api<{ messages: TranscriptItem[] }>(`/api/conversations/${id}/messages`);
+      const next = fromTranscript(stored);
+      setInfos(next.infos);
+      setMessages(next.messages);
+    } catch (cause) {
+      toast.error(`Could not show that version: ${errorMessage(cause)}`);
+    } finally {
+      setStepping(false);
+    }
+  };
+  const onShowVersion = busy || stepping ? undefined : (messageId: string) => void showVersion(messageId);
 
   return (
     // The chat fills the viewport (below the phone's top bar) and scrolls its messages itself.
@@ -295,7 +321,9 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                       key={message.id}
                       message={message}
                       stored={message.id in infos}
-                      onEdit={canEdit && message.id === lastUser?.id ? editLatest : undefined}
+                      onEdit={isStored(message.id) ? (text) => editMessage(message.id, text) : undefined}
+                      versions={infos[message.id]?.versions}
+                      onShowVersion={onShowVersion}
                     />
                   ) : (
                     <AssistantMessage
@@ -305,7 +333,8 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                       streaming={busy && message.id === lastMessage?.id}
                       isNewest={message.id === newestAssistantId}
                       onExtractionSettled={onExtractionSettled}
-                      onRegenerate={canRegenerate && message.id === lastMessage?.id ? regenerateLatest : undefined}
+                      onRegenerate={isStored(message.id) ? () => regenerateAnswer(message.id) : undefined}
+                      onShowVersion={onShowVersion}
                       mailboxNotice={message.id === mailboxNoticeId}
                     />
                   ),

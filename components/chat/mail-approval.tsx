@@ -50,14 +50,15 @@ export type SendState = Pick<Send, "status" | "error" | "interrupted">;
  * A prepared email's state in a few words ("sent", "declined: nothing was sent"), for the line above
  * the card: it follows the card, never the model's text, which was written before the user decided.
  */
-export function sendStateText(state: Pick<SendState, "status" | "interrupted">): string {
+export function sendStateText(state: Pick<SendState, "status" | "interrupted" | "error">): string {
   switch (state.status) {
     case "approved":
       return "sending…";
     case "succeeded":
       return "sent";
     case "cancelled":
-      return "declined, nothing was sent";
+      // Declined by the user, or cancelled with a reason: its answer was regenerated or its question edited.
+      return state.error ? "cancelled, nothing was sent" : "declined, nothing was sent";
     case "failed":
       return state.interrupted ? "maybe sent (interrupted)" : "not sent, the mailbox failed";
     default:
@@ -104,7 +105,8 @@ function StatusLine({ send, loaded }: { send: Send; loaded: boolean }) {
           role="status"
           data-testid="approval-status"
         >
-          <XIcon className="size-4" aria-hidden="true" /> Declined — nothing was sent.
+          <XIcon className="size-4" aria-hidden="true" />
+          {send.error ? `Cancelled (${send.error}) — nothing was sent.` : "Declined — nothing was sent."}
         </p>
       );
     case "failed":

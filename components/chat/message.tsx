@@ -16,6 +16,13 @@ import { NotesButton } from "./notes-button";
 import { RatingButtons } from "./rating-buttons";
 import { ToolSteps } from "./tool-steps";
 import { type ChatMessage, type MessageInfo, messageText } from "./types";
+import { VersionStepper } from "./versions";
+
+/** A message's versions control: "‹ 2 / 3 ›" where it has several, stepping while nothing streams. */
+export interface VersionsProps {
+  versions?: MessageInfo["versions"];
+  onShowVersion?: (messageId: string) => void;
+}
 
 function Thinking() {
   return (
@@ -32,7 +39,7 @@ function Thinking() {
   );
 }
 
-/** The latest user message's inline editor: saving resends it in place of the old one. */
+/** A user message's inline editor: saving sends the new text as a new version of the message. */
 function EditBox({
   initial,
   onSave,
@@ -88,12 +95,14 @@ export function UserMessage({
   message,
   stored,
   onEdit,
+  versions,
+  onShowVersion,
 }: {
   message: ChatMessage;
   stored: boolean;
-  /** Present on the latest stored user message while nothing streams: edit and resend. */
+  /** Present on a stored user message while nothing streams: edit and resend (a new version). */
   onEdit?: (text: string) => void;
-}) {
+} & VersionsProps) {
   const text = messageText(message);
   const [editing, setEditing] = useState(false);
   return (
@@ -116,21 +125,27 @@ export function UserMessage({
           {text}
         </div>
       )}
-      <div className="-mt-0.5 flex gap-0.5 opacity-100 transition-opacity md:opacity-0 md:group-focus-within/msg:opacity-100 md:group-hover/msg:opacity-100">
-        <CopyButton text={() => text} label="Copy message" />
-        {onEdit && !editing && (
-          <Button
-            variant="ghost"
-            size="xs"
-            className="text-muted-foreground hover:text-foreground"
-            aria-label="Edit message"
-            title="Edit and resend"
-            onClick={() => setEditing(true)}
-          >
-            <PencilIcon aria-hidden="true" />
-          </Button>
+      <div className="-mt-0.5 flex items-center gap-0.5">
+        {/* The versions stay visible (a fork is worth seeing); the other actions show on hover on desktop. */}
+        {versions && (
+          <VersionStepper versions={versions} disabled={!onShowVersion} onShow={(id) => onShowVersion?.(id)} />
         )}
-        {stored && <NotesButton messageId={message.id} />}
+        <div className="flex gap-0.5 opacity-100 transition-opacity md:opacity-0 md:group-focus-within/msg:opacity-100 md:group-hover/msg:opacity-100">
+          <CopyButton text={() => text} label="Copy message" />
+          {onEdit && !editing && (
+            <Button
+              variant="ghost"
+              size="xs"
+              className="text-muted-foreground hover:text-foreground"
+              aria-label="Edit message"
+              title="Edit and resend"
+              onClick={() => setEditing(true)}
+            >
+              <PencilIcon aria-hidden="true" />
+            </Button>
+          )}
+          {stored && <NotesButton messageId={message.id} />}
+        </div>
       </div>
     </div>
   );
@@ -152,6 +167,7 @@ export function AssistantMessage({
   onExtractionSettled,
   onRegenerate,
   mailboxNotice = false,
+  onShowVersion,
 }: {
   message: ChatMessage;
   info: MessageInfo | undefined;
@@ -160,9 +176,9 @@ export function AssistantMessage({
   /** This answer carries the conversation's one demo-mailbox notice (mailboxNoticeAnswerId). */
   mailboxNotice?: boolean;
   onExtractionSettled: () => void;
-  /** Present on the latest stored answer while nothing streams: answer again in its place. */
+  /** Present on a stored answer while nothing streams: answer again (a new version of the answer). */
   onRegenerate?: () => void;
-}) {
+} & Omit<VersionsProps, "versions">) {
   const text = messageText(message);
   const dates = useDates();
   // What each approval card shows now: the step line above it says the same (sent, declined, …).
@@ -200,9 +216,16 @@ export function AssistantMessage({
         {/* The actions row and the metadata line keep their heights while the answer streams: nothing
             reflows when they fill in (the metadata line has its own row, so it never wraps under the buttons). */}
         <div className="flex flex-col gap-0.5" data-testid="message-footer">
-          <div className="-ml-2 flex min-h-7 gap-0.5">
+          <div className="-ml-2 flex min-h-7 items-center gap-0.5">
             {!streaming && (
               <>
+                {info?.versions && (
+                  <VersionStepper
+                    versions={info.versions}
+                    disabled={!onShowVersion}
+                    onShow={(id) => onShowVersion?.(id)}
+                  />
+                )}
                 {text && <CopyButton text={() => text} label="Copy answer" />}
                 {onRegenerate && (
                   <Button
@@ -210,7 +233,7 @@ export function AssistantMessage({
                     size="xs"
                     className="text-muted-foreground hover:text-foreground"
                     aria-label="Regenerate answer"
-                    title="Answer again (replaces this answer)"
+                    title="Answer again (this answer stays as a version)"
                     onClick={onRegenerate}
                   >
                     <RotateCcwIcon aria-hidden="true" />

@@ -10,7 +10,10 @@ export type ChatMessage = UIMessage<Jsonify<TurnMetadata>>;
 export type TranscriptItem = Jsonify<TranscriptMessage>;
 
 /** What the server knows about a stored message beyond its text (the metadata line reads this). */
-export type MessageInfo = Pick<TranscriptItem, "status" | "error" | "notice" | "debug" | "extraction" | "rating">;
+export type MessageInfo = Pick<
+  TranscriptItem,
+  "status" | "error" | "notice" | "debug" | "extraction" | "rating" | "versions"
+>;
 
 export type ExtractionSummary = NonNullable<TranscriptItem["extraction"]>;
 
@@ -60,6 +63,7 @@ export function fromTranscript(items: readonly TranscriptItem[]): {
           debug: item.debug,
           extraction: item.extraction,
           rating: item.rating,
+          versions: item.versions,
         },
       ]),
     ),

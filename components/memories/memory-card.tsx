@@ -34,7 +34,11 @@ function Source({ memory }: { memory: ListedMemory }) {
     return <span data-testid="memory-source">From {memory.sourceTokenName ?? "a deleted access token"}</span>;
   }
   if (!memory.sourceConversationId) return <span>From a deleted chat</span>;
-  const anchor = memory.sourceUserMessageId ? `#message-${memory.sourceUserMessageId}` : "";
+  // The query names the message for the server (a message on another version switches the chat to
+  // it: app/(app)/chat/[id]/page.tsx), the fragment for the scroll to it.
+  const anchor = memory.sourceUserMessageId
+    ? `?message=${memory.sourceUserMessageId}#message-${memory.sourceUserMessageId}`
+    : "";
   // What the user said that the memory comes from (the extraction's evidence), when it was kept.
   const excerpt = memory.evidence.find((e) => e.role === "user")?.quote ?? memory.evidence[0]?.quote;
   return (

@@ -137,7 +137,7 @@ export function ConversationItemRow({ conversation, active, onChanged }: Props) 
       <Link
         href={
           conversation.match
-            ? `/chat/${conversation.id}#message-${conversation.match.messageId}`
+            ? `/chat/${conversation.id}?message=${conversation.match.messageId}#message-${conversation.match.messageId}`
             : `/chat/${conversation.id}`
         }
         aria-current={active ? "page" : undefined}

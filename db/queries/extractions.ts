@@ -13,12 +13,13 @@
  * no session) and read the owner from the row.
  */
 
-import { and, asc, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type ExtractionStatus, memoryExtractions, messages, users } from "@/db/schema";
 import { firstOr } from "./first";
+import { listBranch } from "./messages";
 import { decisionMemoryIds, lockGoneMemories, redactExtractionDecisions } from "./redaction";
 
 export type Extraction = typeof memoryExtractions.$inferSelect;
@@ -372,7 +373,7 @@ export async function loadExtractionSource(
       conversationId: memoryExtractions.conversationId,
       userMessageId: userMessage.id,
       userContent: userMessage.content,
-      userCreatedAt: userMessage.createdAt,
+      userParentId: userMessage.parentMessageId,
       assistantMessageId: assistantMessage.id,
       assistantContent: assistantMessage.content,
     })
@@ -393,22 +394,18 @@ export async function loadExtractionSource(
     .limit(1);
   if (!pair) return null;
 
+  // The messages before the pair on its own branch: another version's messages (an edited question's
+  // earlier text, an answer regenerated since) are never context for this version's extraction.
   const previous =
-    previousMessages > 0
-      ? await db
-          .select({ id: messages.id, role: messages.role, content: messages.content })
-          .from(messages)
-          .where(
-            and(
-              eq(messages.conversationId, pair.conversationId),
-              eq(messages.userId, pair.userId),
-              inArray(messages.role, ["user", "assistant"]),
-              lt(messages.createdAt, pair.userCreatedAt),
-              ne(messages.id, pair.assistantMessageId),
-            ),
-          )
-          .orderBy(desc(messages.createdAt), desc(messages.id))
-          .limit(previousMessages)
+    previousMessages > 0 && pair.userParentId !== null
+      ? (
+          await listBranch(db, {
+            userId: pair.userId,
+            conversationId: pair.conversationId,
+            throughId: pair.userParentId,
+            limit: previousMessages,
+          })
+        ).filter((message) => message.role === "user" || message.role === "assistant")
       : [];
 
   return {
@@ -419,7 +416,7 @@ export async function loadExtractionSource(
     conversationId: pair.conversationId,
     userMessage: { id: pair.userMessageId, role: "user", content: pair.userContent },
     assistantMessage: { id: pair.assistantMessageId, role: "assistant", content: pair.assistantContent },
-    previous: previous.reverse().map((message) => ({
+    previous: previous.map((message) => ({
       id: message.id,
       role: message.role === "assistant" ? "assistant" : "user",
       content: message.content,

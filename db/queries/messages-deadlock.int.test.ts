@@ -1,7 +1,7 @@
 /**
- * Regenerating an answer deletes it, and the delete cascades to the pair's extraction — which the
+ * Deleting an answer (a version: DELETE /api/messages/:id) cascades to the pair's extraction — which the
  * extraction job may hold at that moment while it reads the message. On Postgres the two can
- * deadlock; the delete, whole or nothing, is tried again instead of failing the chat turn (a 500
+ * deadlock; the delete, whole or nothing, is tried again instead of failing the request (a 500
  * seen under load before this). Here the job's side is played by a second connection that locks
  * the extraction row, waits for the delete to block on it, then asks for the message.
  */
@@ -12,7 +12,7 @@ import { type Database, type Db, openDatabase } from "@/db/client";
 import { memoryExtractions, messages } from "@/db/schema";
 import { createPostgresTestDatabaseUrl } from "@/tests/db";
 import { createConversation, createUser } from "@/tests/fixtures/memories";
-import { deleteMessage } from "./messages";
+import { createMessages, deleteMessage } from "./messages";
 
 describe("deleteMessage on postgres, against an extraction job holding the pair", () => {
   let database: Database;
@@ -32,13 +32,14 @@ describe("deleteMessage on postgres, against an extraction job holding the pair"
   it("is the deadlock's victim, tries again, and deletes the message", async () => {
     const userId = await createUser(db, "Deadlock");
     const conversationId = await createConversation(db, userId);
-    const [question, answer] = await db
-      .insert(messages)
-      .values([
-        { userId, conversationId, role: "user", content: "q" },
-        { userId, conversationId, role: "assistant", content: "a", status: "complete" },
-      ])
-      .returning();
+    const [question, answer] = await createMessages(db, {
+      userId,
+      conversationId,
+      messages: [
+        { role: "user", content: "q" },
+        { role: "assistant", content: "a", status: "complete" },
+      ],
+    });
     if (!question || !answer) throw new Error("no messages");
     const [extraction] = await db
       .insert(memoryExtractions)

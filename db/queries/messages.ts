@@ -1,7 +1,7 @@
 /** Messages, always of one owner: every query filters by user_id. */
 
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { conversations, gmailOperations, type MessageNotice, type MessageStatus, messages } from "@/db/schema";
@@ -27,17 +27,28 @@ export interface NewMessage {
 }
 
 /**
- * Adds messages to the user's conversation in one statement, in the order given: each one's
- * `created_at` is the statement's time plus its position in microseconds, so they sort as given
- * (a chat turn writes its question and the answer's row together). The insert selects from the
- * conversation filtered by owner, so a foreign conversation id inserts nothing
- * (→ `not_found:conversation`).
+ * The conversation's current message, else its newest (lib/chat/branch.ts): where the shown branch
+ * ends. SQL over the row of `conversations` in scope.
+ */
+const currentOfConversation = sql`coalesce(${conversations.currentMessageId}, (
+  SELECT m.id FROM ${messages} m WHERE m.conversation_id = ${conversations.id} ORDER BY m.created_at DESC LIMIT 1))`;
+
+/**
+ * Adds messages to the user's conversation in one statement, in the order given, each following
+ * the one before it: the first follows `parentMessageId` (null: a first message; left out: the
+ * conversation's current message, so they continue the branch shown), and the last becomes the
+ * conversation's current message. Each one's `created_at` is the statement's time plus its
+ * position in microseconds, so they sort as given (a chat turn writes its question and the
+ * answer's row together). The insert selects from the conversation filtered by owner, so a
+ * foreign conversation id inserts nothing (→ `not_found:conversation`). The caller vouches that
+ * a `parentMessageId` is a message of this conversation (lib/chat/history.ts reads it from it).
  */
 export async function createMessages(
   db: Db,
-  input: { userId: string; conversationId: string; messages: readonly NewMessage[] },
+  input: { userId: string; conversationId: string; parentMessageId?: string | null; messages: readonly NewMessage[] },
 ): Promise<Message[]> {
   const ids: string[] = input.messages.map(() => randomUUID());
+  const firstParent = input.parentMessageId === undefined ? currentOfConversation : sql`${input.parentMessageId}::uuid`;
   const rows = input.messages.map(
     (message, position) =>
       // Wrapped in sql: drizzle's check of the selected fields counts the generated search_vector
@@ -47,6 +58,7 @@ export async function createMessages(
           id: sql`${ids[position]}::uuid`.as("id"),
           userId: conversations.userId,
           conversationId: conversations.id,
+          parentMessageId: (position === 0 ? firstParent : sql`${ids[position - 1]}::uuid`).as("parent_message_id"),
           role: sql`${message.role}::message_role`.as("role"),
           content: sql`${message.content}`.as("content"),
           parts: sql`${JSON.stringify(message.parts ?? [])}::jsonb`.as("parts"),
@@ -62,6 +74,7 @@ export async function createMessages(
   );
   const inserted = await db.insert(messages).select(sql.join(rows, sql` UNION ALL `)).returning(messageColumns);
   if (inserted.length === 0) throw notFound("conversation");
+  await setCurrentMessage(db, { userId: input.userId, conversationId: input.conversationId, messageId: ids.at(-1) });
   return inserted.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
 }
 
@@ -102,20 +115,73 @@ export async function listMessages(
 }
 
 /**
- * The `limit` latest messages of the user's conversation, oldest first: the history window of a
- * chat turn (one indexed read; the caller has already resolved the conversation, owner-scoped).
+ * The last `limit` messages of a branch of the user's conversation, oldest first: the path from
+ * the first message down to `throughId` (a message of the conversation), or to the conversation's
+ * current message when left out — the history window of a chat turn. One recursive read up the
+ * parent links (each step an index lookup); a `throughId` of another conversation or user → [].
  */
-export async function listRecentMessages(
+export async function listBranch(
   db: Db,
-  { userId, conversationId, limit }: { userId: string; conversationId: string; limit: number },
+  {
+    userId,
+    conversationId,
+    throughId,
+    limit,
+  }: { userId: string; conversationId: string; throughId?: string; limit: number },
 ): Promise<Message[]> {
-  const newest = await db
+  const start =
+    throughId === undefined
+      ? sql`(SELECT ${currentOfConversation} FROM ${conversations}
+              WHERE ${conversations.id} = ${conversationId}::uuid AND ${conversations.userId} = ${userId}::uuid)`
+      : sql`${throughId}::uuid`;
+  const branchIds = sql`WITH RECURSIVE branch(id, parent, depth) AS (
+      SELECT m.id, m.parent_message_id, 1 FROM ${messages} m
+        WHERE m.id = ${start} AND m.conversation_id = ${conversationId}::uuid AND m.user_id = ${userId}::uuid
+      UNION ALL
+      SELECT m.id, m.parent_message_id, b.depth + 1 FROM ${messages} m JOIN branch b ON m.id = b.parent
+        WHERE b.depth < ${limit} AND m.user_id = ${userId}::uuid
+    ) SELECT id FROM branch`;
+  // A message is always created after its parent: the branch in creation order is the path's order.
+  return db
     .select(messageColumns)
     .from(messages)
+    .where(and(eq(messages.userId, userId), sql`${messages.id} IN (${branchIds})`))
+    .orderBy(asc(messages.createdAt));
+}
+
+/** A conversation's messages as a tree (lib/chat/branch.ts): ids, parents and creation times. */
+export async function listMessageTree(
+  db: Db,
+  { userId, conversationId }: { userId: string; conversationId: string },
+): Promise<{ id: string; parentMessageId: string | null; role: Message["role"]; createdAt: Date }[]> {
+  return db
+    .select({
+      id: messages.id,
+      parentMessageId: messages.parentMessageId,
+      role: messages.role,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
     .where(and(eq(messages.conversationId, conversationId), eq(messages.userId, userId)))
-    .orderBy(desc(messages.createdAt))
-    .limit(limit);
-  return newest.reverse();
+    .orderBy(asc(messages.createdAt));
+}
+
+/**
+ * Makes `messageId` (null: none, the newest message then) the conversation's current message:
+ * where the branch shown ends. The caller vouches it is a message of this conversation.
+ */
+export async function setCurrentMessage(
+  db: Db,
+  {
+    userId,
+    conversationId,
+    messageId,
+  }: { userId: string; conversationId: string; messageId: string | undefined | null },
+): Promise<void> {
+  await db
+    .update(conversations)
+    .set({ currentMessageId: messageId ?? null })
+    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
 }
 
 /** Records how an assistant answer ended (complete, aborted or error) with the text produced. */
@@ -157,7 +223,6 @@ export async function saveAnswerProgress(
     .where(and(eq(messages.id, input.messageId), eq(messages.userId, input.userId), eq(messages.status, "streaming")));
 }
 
-/** Deletes the user's message (with its notes, debug record and extraction); missing or foreign → 404. */
 /** Postgres chose this transaction as a deadlock's victim (40P01): safe to run again. */
 function isDeadlock(error: unknown): boolean {
   for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
@@ -166,21 +231,51 @@ function isDeadlock(error: unknown): boolean {
   return false;
 }
 
+/** The ids of the user's message and every message below it (SQL). */
+function messageAndBelow(userId: string, messageId: string) {
+  return sql`WITH RECURSIVE below(id) AS (
+      SELECT m.id FROM ${messages} m WHERE m.id = ${messageId}::uuid AND m.user_id = ${userId}::uuid
+      UNION ALL
+      SELECT m.id FROM ${messages} m JOIN below b ON m.parent_message_id = b.id WHERE m.user_id = ${userId}::uuid
+    ) SELECT id FROM below`;
+}
+
+/**
+ * Cancels the emails the agent prepared in the user's message, or in any message below it, that
+ * still wait for approval (pending_confirmation → cancelled, `reason` as their error): they can no
+ * longer be approved, and their cards say why. A regenerated answer's and an edited question's
+ * branch (lib/chat/turn.ts), and a deleted version, lose theirs. Returns how many were cancelled.
+ */
+export async function cancelPendingSendsBelow(
+  db: Db,
+  { userId, messageId, reason }: { userId: string; messageId: string; reason: string },
+): Promise<number> {
+  const rows = await db
+    .update(gmailOperations)
+    .set({ status: "cancelled", error: reason, updatedAt: new Date() })
+    .where(
+      and(
+        sql`${gmailOperations.messageId} IN (${messageAndBelow(userId, messageId)})`,
+        eq(gmailOperations.userId, userId),
+        eq(gmailOperations.status, "pending_confirmation"),
+      ),
+    )
+    .returning({ id: gmailOperations.id });
+  return rows.length;
+}
+
+/**
+ * Deletes the user's message and every message below it (its later versions' continuations: the
+ * parent link cascades), with their notes, debug records, extractions and transcriptions; the
+ * memories extracted from them stay, their source message cleared (as when a conversation is
+ * deleted). Missing or foreign → 404.
+ */
 export async function deleteMessage(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
   const attempt = () =>
     db.transaction(async (tx) => {
-      // An email the agent prepared in this answer loses its approval card with it: it can no longer
-      // be approved (the log keeps the row, cancelled, with the message id cleared by the delete).
-      await tx
-        .update(gmailOperations)
-        .set({ status: "cancelled", error: "its answer was replaced", updatedAt: new Date() })
-        .where(
-          and(
-            eq(gmailOperations.messageId, messageId),
-            eq(gmailOperations.userId, userId),
-            eq(gmailOperations.status, "pending_confirmation"),
-          ),
-        );
+      // An email the agent prepared in these answers loses its approval card with them: it can no
+      // longer be approved (the log keeps the row, cancelled, with the message id cleared by the delete).
+      await cancelPendingSendsBelow(tx, { userId, messageId, reason: "its answer was deleted" });
       const rows = await tx
         .delete(messages)
         .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))

@@ -9,7 +9,7 @@ import { snapshot } from "@/tests/security/db-snapshot";
 import { useTestDatabase } from "@/tests/test-database";
 import { listLinkedProviders, updateOAuthTokens } from "./accounts";
 import { createConversation, getConversation, listConversations } from "./conversations";
-import { createMessage, createMessages, getMessage, listMessages, listRecentMessages } from "./messages";
+import { createMessage, createMessages, getMessage, listBranch, listMessages } from "./messages";
 import { createNote, deleteNote, listNotes } from "./notes";
 import { createUser, findUserForSignIn, getAccount, getPasswordHash, setPasswordHash, updateAccount } from "./users";
 
@@ -113,6 +113,50 @@ describe.each(DB_KINDS)("db/queries on %s", (kind) => {
       ]);
     });
 
+    it("a branch follows the parent links: another version's messages are not in it", async () => {
+      const { db } = database;
+      const conversation = await createConversation(db, { userId: alice });
+      const owner = { userId: alice, conversationId: conversation.id };
+      const [q1, a1] = await createMessages(db, {
+        ...owner,
+        messages: [
+          { role: "user", content: "q1" },
+          { role: "assistant", content: "a1" },
+        ],
+      });
+      const [q2] = await createMessages(db, {
+        ...owner,
+        messages: [
+          { role: "user", content: "q2" },
+          { role: "assistant", content: "a2" },
+        ],
+      });
+      // A version of q2, under a1: the conversation continues there.
+      const [q2b, a2b] = await createMessages(db, {
+        ...owner,
+        parentMessageId: a1?.id ?? null,
+        messages: [
+          { role: "user", content: "q2b" },
+          { role: "assistant", content: "a2b" },
+        ],
+      });
+      const contents = (rows: { content: string }[]) => rows.map((m) => m.content);
+      expect(q2b?.parentMessageId).toBe(a1?.id);
+      expect(a2b?.parentMessageId).toBe(q2b?.id);
+      expect(contents(await listBranch(db, { ...owner, limit: 10 }))).toEqual(["q1", "a1", "q2b", "a2b"]);
+      expect(contents(await listBranch(db, { ...owner, throughId: q2?.id, limit: 10 }))).toEqual(["q1", "a1", "q2"]);
+      expect(contents(await listBranch(db, { ...owner, limit: 2 }))).toEqual(["q2b", "a2b"]);
+      // The next message continues the current branch (after a2b).
+      const [q3] = await createMessages(db, { ...owner, messages: [{ role: "user", content: "q3" }] });
+      expect(q3?.parentMessageId).toBe(a2b?.id);
+      // Another user's, or another conversation's, branch: nothing.
+      expect(await listBranch(db, { userId: bob, conversationId: conversation.id, limit: 10 })).toEqual([]);
+      const other = await createConversation(db, { userId: alice });
+      expect(await listBranch(db, { userId: alice, conversationId: other.id, throughId: q1?.id, limit: 10 })).toEqual(
+        [],
+      );
+    });
+
     it("the history window: the latest messages, oldest first, of the owner only", async () => {
       const { db } = database;
       const conversation = await createConversation(db, { userId: alice });
@@ -124,9 +168,7 @@ describe.each(DB_KINDS)("db/queries on %s", (kind) => {
         );
       }
       const recent = (userId: string, limit: number) =>
-        listRecentMessages(db, { userId, conversationId: conversation.id, limit }).then((rows) =>
-          rows.map((m) => m.id),
-        );
+        listBranch(db, { userId, conversationId: conversation.id, limit }).then((rows) => rows.map((m) => m.id));
       expect(await recent(alice, 3)).toEqual(ids.slice(2));
       expect(await recent(alice, 10)).toEqual(ids);
       expect(await recent(bob, 10)).toEqual([]);
@@ -176,7 +218,7 @@ describe.each(DB_KINDS)("db/queries on %s", (kind) => {
         order,
       );
       expect(
-        (await listRecentMessages(db, { userId: alice, conversationId: conversation.id, limit: 3 })).map((m) => m.id),
+        (await listBranch(db, { userId: alice, conversationId: conversation.id, limit: 3 })).map((m) => m.id),
       ).toEqual(order.slice(3));
     });
   });

@@ -1,6 +1,7 @@
 /**
- * A conversation's messages for the chat view, each with its debug record's summary (and raw
- * trace) and its memory extraction's status. One query, owner-scoped. lib/chat/transcript.ts
+ * A conversation's messages for the chat view — every version of every message, and the
+ * conversation's current message — each with its debug record's summary (and raw trace) and its
+ * memory extraction's status. Owner-scoped. lib/chat/transcript.ts keeps the current branch and
  * reads the trace into "memories used".
  */
 import { and, asc, eq } from "drizzle-orm";
@@ -13,7 +14,7 @@ export async function listTranscriptRows(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },
 ) {
-  await getConversation(db, { userId, conversationId });
+  const { currentMessageId } = await getConversation(db, { userId, conversationId });
   const rows = await db
     .select({
       message: messageColumns,
@@ -45,10 +46,13 @@ export async function listTranscriptRows(
     .where(and(eq(messages.conversationId, conversationId), eq(messages.userId, userId)))
     .orderBy(asc(messages.createdAt), asc(messages.role));
 
-  return rows.map(({ message, debug, extraction, rating }) => ({
-    ...message,
-    debug: debug?.modelId ? debug : null,
-    extraction: extraction?.id ? extraction : null,
-    rating: rating?.rating ? rating : null,
-  }));
+  return {
+    currentMessageId,
+    rows: rows.map(({ message, debug, extraction, rating }) => ({
+      ...message,
+      debug: debug?.modelId ? debug : null,
+      extraction: extraction?.id ? extraction : null,
+      rating: rating?.rating ? rating : null,
+    })),
+  };
 }

@@ -236,7 +236,7 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
     expect(sent.assistant.content).toContain("**Re: Dinner on Friday?** — to Maya Chen");
   });
 
-  it("regenerating an answer or deleting its chat cancels the email it prepared (its card is gone); a chat with agent steps can be deleted", async () => {
+  it("regenerating an answer, editing its question or deleting its chat cancels the email it prepared (its card says so); a chat with agent steps can be deleted", async () => {
     const user = await userWithMemories("agent-retry", []);
     const first = await chat(user, { message: { text: "Email Tom saying the keys are under the mat" }, mode: "agent" });
     const pendingOf = (messageId: string | null) =>
@@ -248,18 +248,42 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
     const [before] = await pendingOf(first.assistant.id);
     expect(before?.status).toBe("pending_confirmation");
 
+    // Regenerating: the old answer stays as a version, its email cancelled (its card reads it so).
     const again = await chat(user, { conversationId: first.conversationId, retryOf: first.assistant.id });
+    expect(again.assistant.id).not.toBe(first.assistant.id);
     const all = await pendingOf(null);
-    expect(all.find((op) => op.id === before?.id)).toMatchObject({ status: "cancelled", messageId: null });
+    expect(all.find((op) => op.id === before?.id)).toMatchObject({
+      status: "cancelled",
+      messageId: first.assistant.id,
+      error: "its answer was regenerated",
+    });
     expect(all.find((op) => op.messageId === again.assistant.id)?.status).toBe("pending_confirmation");
     const approve = await user.client.request("POST", `/api/agent/sends/${before?.id}/approve`, {
       json: { draft: before?.params },
     });
     expect(approve.status).toBe(409);
+    const card = await user.client.request("GET", `/api/agent/sends/${before?.id}`);
+    expect((card.json as { send: { status: string; error: string } }).send).toMatchObject({
+      status: "cancelled",
+      error: "its answer was regenerated",
+    });
+
+    // Editing the question: the email of the answer below it is cancelled, the edit's answer prepares its own.
+    const edited = await chat(user, {
+      conversationId: first.conversationId,
+      editOf: first.assistant.parentMessageId,
+      message: { text: "Email Tom saying the keys are with Ana" },
+    });
+    const afterEdit = await pendingOf(null);
+    expect(afterEdit.find((op) => op.messageId === again.assistant.id)).toMatchObject({
+      status: "cancelled",
+      error: "its question was edited",
+    });
+    expect(afterEdit.find((op) => op.messageId === edited.assistant.id)?.status).toBe("pending_confirmation");
 
     // Deleting the chat cancels the one still waiting.
     expect((await user.client.request("DELETE", `/api/conversations/${first.conversationId}`)).status).toBe(204);
-    expect((await pendingOf(null)).map((op) => op.status)).toEqual(["cancelled", "cancelled"]);
+    expect((await pendingOf(null)).map((op) => op.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
 
     // Deleting the account takes the log with it, whatever still points where.
     const other = await chat(user, { message: { text: "Email Tom saying hello" }, mode: "agent" });

@@ -11,7 +11,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryToolsConfig } from "@/core/config";
 import { withUsage } from "@/db/queries/memory-usage";
-import { conversations, memories, messages, promptDebug, users } from "@/db/schema";
+import { conversations, memories, memoryExtractions, messages, promptDebug, users } from "@/db/schema";
 import { toCapturedParams } from "@/lib/ai/capture";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
@@ -174,7 +174,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(rows.find((m) => m.role === "user")).toMatchObject({ content: "Tell me something", status: "complete" });
   });
 
-  it("retrying the latest answer replaces it and asks the same stored question again", async () => {
+  it("retrying a failed answer asks the same stored question again, as a new version of the answer", async () => {
     let calls = 0;
     const model = new MockLanguageModelV4({
       doStream: async () =>
@@ -198,98 +198,285 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
       const all = await db().select().from(messages).where(eq(messages.conversationId, conversationId));
       return all.some((m) => m.role === "assistant" && m.status === "complete") ? all : undefined;
     }, "the second answer");
+    const [question] = rows.filter((m) => m.role === "user");
     expect(rows.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["Are you there?"]);
-    expect(rows.filter((m) => m.role === "assistant").map((m) => [m.content, m.status])).toEqual([
-      ["Second try.", "complete"],
+    // Both answers are versions under the one question; the failed one keeps its record.
+    expect(
+      rows
+        .filter((m) => m.role === "assistant")
+        .map((m) => [m.content, m.status, m.parentMessageId])
+        .sort(),
+    ).toEqual([
+      ["Half", "error", question?.id],
+      ["Second try.", "complete", question?.id],
     ]);
+    expect(await db().select().from(promptDebug).where(eq(promptDebug.messageId, failed.id))).toHaveLength(1);
     // The question is asked once: the model saw it as the new message, not also in the history.
     const prompt = toCapturedParams(model.doStreamCalls[1] as never).prompt as { role: string }[];
     expect(prompt.filter((m) => m.role === "user")).toHaveLength(1);
 
-    // Only the latest answer can be retried: the replaced one is gone.
-    const again = await post(user, { conversationId, retryOf: failed.id });
-    expect(again.status).toBe(404);
+    // A user message is not an answer to regenerate: 404, nothing written.
+    const wrong = await post(user, { conversationId, retryOf: question?.id });
+    expect(wrong.status).toBe(404);
+    expect(await db().select().from(messages).where(eq(messages.conversationId, conversationId))).toHaveLength(3);
   });
 
-  /** Waits until the conversation's only answer is complete with its debug record completed. */
-  async function settledAnswer(conversationId: string) {
+  /** Reads the response to its end, then waits until its conversation's newest answer is complete with its debug record completed. */
+  async function settled(response: Response) {
+    await response.text();
+    const conversationId = response.headers.get("x-conversation-id") ?? "";
     return waitFor(async () => {
-      const r = await debugOf(conversationId).catch(() => undefined);
-      return r?.record && r.record.latencyMs !== null && r.assistant.status === "complete" ? r : undefined;
+      const all = await db().select().from(messages).where(eq(messages.conversationId, conversationId));
+      const newest = all
+        .filter((m) => m.role === "assistant")
+        .sort((a, b) => +a.createdAt - +b.createdAt)
+        .at(-1);
+      if (newest?.status !== "complete") return undefined;
+      const [record] = await db().select().from(promptDebug).where(eq(promptDebug.messageId, newest.id));
+      return record?.latencyMs != null ? { conversationId, answer: newest, record } : undefined;
     }, "the settled answer");
   }
 
-  it("a complete latest answer can be regenerated, and the latest user message edited: the replaced rows and debug records are gone", async () => {
-    let calls = 0;
-    const model = new MockLanguageModelV4({ doStream: async () => textStream([`Answer ${++calls}.`]) });
-    setAiRegistry(registryWith(model));
-    const user = await userWithMemories("edit", []);
-    const intruder = await userWithMemories("edit-intruder", []);
-    const first = await post(user, { message: { text: "I'm vegetarian" } });
-    await first.text();
-    const conversationId = first.headers.get("x-conversation-id") ?? "";
-    const { assistant: original } = await settledAnswer(conversationId);
-    expect(original.content).toBe("Answer 1.");
+  describe("versions", () => {
+    /** What a model call received, minus the system message: [role, text] per message. */
+    const turnsOf = (modelInput: unknown) =>
+      ((modelInput as { params: { prompt: { role: string; content: unknown }[] } }[])[0]?.params.prompt ?? [])
+        .filter((m) => m.role !== "system")
+        .map((m) => [
+          m.role,
+          Array.isArray(m.content) ? m.content.map((p: { text?: string }) => p.text ?? "").join("") : m.content,
+        ]);
 
-    // Regenerating a complete answer (not only a failed one) replaces it and its debug record.
-    const again = await post(user, { conversationId, retryOf: original.id });
-    expect(again.status).toBe(200);
-    await again.text();
-    const { assistant: regenerated } = await settledAnswer(conversationId);
-    expect(regenerated.id).not.toBe(original.id);
-    expect(regenerated.content).toBe("Answer 2.");
-    expect(await db().select().from(promptDebug).where(eq(promptDebug.messageId, original.id))).toEqual([]);
+    async function transcript(user: Awaited<ReturnType<typeof userWithMemories>>, conversationId: string) {
+      const res = await user.client.request("GET", `/api/conversations/${conversationId}/messages`);
+      expect(res.status).toBe(200);
+      return (
+        res.json as { messages: { id: string; content: string; versions: { ids: string[]; index: number } | null }[] }
+      ).messages;
+    }
 
-    const [question] = await db()
-      .select()
-      .from(messages)
-      .where(and(eq(messages.conversationId, conversationId), eq(messages.role, "user")));
-    if (!question) throw new Error("no user message");
-    // Another user cannot edit it (404), and an edit without the new text is a 400: nothing changes.
-    const foreign = await post(intruder, { conversationId, editOf: question.id, message: { text: "hijack" } });
-    expect(foreign.status).toBe(404);
-    const noText = await post(user, { conversationId, editOf: question.id });
-    expect(noText.status).toBe(400);
-    expect((await db().select().from(messages).where(eq(messages.conversationId, conversationId))).length).toBe(2);
+    async function debugInput(user: Awaited<ReturnType<typeof userWithMemories>>, answerId: string) {
+      const res = await user.client.request("GET", `/api/messages/${answerId}/debug`);
+      expect(res.status).toBe(200);
+      return turnsOf((res.json as { debug: { modelInput: unknown } }).debug.modelInput);
+    }
 
-    const edited = await post(user, { conversationId, editOf: question.id, message: { text: "I'm vegan" } });
-    expect(edited.status).toBe(200);
-    await edited.text();
-    const { assistant: answer } = await settledAnswer(conversationId);
-    expect(answer.content).toBe("Answer 3.");
-    const rows = await db().select().from(messages).where(eq(messages.conversationId, conversationId));
-    expect(rows.map((m) => [m.role, m.content]).sort()).toEqual([
-      ["assistant", "Answer 3."],
-      ["user", "I'm vegan"],
-    ]);
-    expect(await db().select().from(promptDebug).where(eq(promptDebug.messageId, regenerated.id))).toEqual([]);
-    // The model saw only the edited question, not the old one or its answers in the history (the
-    // system message may recall what the first exchange saved: memories stay, docs/retrieval.md).
-    const turns = (toCapturedParams(model.doStreamCalls[2] as never).prompt as { role: string }[]).filter(
-      (m) => m.role !== "system",
-    );
-    expect(JSON.stringify(turns)).toContain("I'm vegan");
-    expect(turns).toHaveLength(1);
+    it("editing an earlier message forks there; regenerating adds a version; the model receives the current branch only", async () => {
+      let calls = 0;
+      const model = new MockLanguageModelV4({ doStream: async () => textStream([`Answer ${++calls}.`]) });
+      setAiRegistry(registryWith(model));
+      const user = await userWithMemories("versions", []);
+      const intruder = await userWithMemories("versions-intruder", []);
+      const q1 = await settled(await post(user, { message: { text: "I live in Lisbon" } }));
+      const conversationId = q1.conversationId;
+      const q2 = await settled(await post(user, { conversationId, message: { text: "I have a cat" } }));
+      const q3 = await settled(await post(user, { conversationId, message: { text: "What pet do I have?" } }));
+      const [first, second] = await transcript(user, conversationId);
+      const cat = (await transcript(user, conversationId))[2];
+      if (!first || !second || !cat) throw new Error("three exchanges expected");
 
-    // Only the latest user message can be edited: a second exchange makes the first one old.
-    const next = await post(user, { conversationId, message: { text: "Thanks" } });
-    await next.text();
-    await waitFor(async () => {
-      const all = await db().select().from(messages).where(eq(messages.conversationId, conversationId));
-      return all.filter((m) => m.role === "assistant" && m.status === "complete").length === 2 ? all : undefined;
-    }, "the second exchange");
-    const [edited2] = rows.filter((m) => m.role === "user");
-    const stale = await post(user, { conversationId, editOf: edited2?.id, message: { text: "changed" } });
-    expect(stale.status).toBe(409);
+      // Editing the second question (not the latest): a new version under the same parent.
+      const edited = await settled(
+        await post(user, { conversationId, editOf: cat.id, message: { text: "I have a dog" } }),
+      );
+      expect(edited.answer.content).toBe("Answer 4.");
+      const forked = await transcript(user, conversationId);
+      expect(forked.map((m) => m.content)).toEqual(["I live in Lisbon", "Answer 1.", "I have a dog", "Answer 4."]);
+      expect(forked[2]?.versions).toEqual({ ids: [cat.id, forked[2]?.id], index: 1 });
+      expect(forked[1]?.versions).toBeNull();
+      // At the model boundary (the capture the debug view shows, and the call itself): the branch above the edit only.
+      const branchAboveEdit = [
+        ["user", "I live in Lisbon"],
+        ["assistant", "Answer 1."],
+        ["user", "I have a dog"],
+      ];
+      expect(await debugInput(user, edited.answer.id)).toEqual(branchAboveEdit);
+      expect(turnsOf([{ params: toCapturedParams(model.doStreamCalls[3] as never) }])).toEqual(branchAboveEdit);
+      // The abandoned versions keep their answers' debug records.
+      expect(await debugInput(user, q3.answer.id)).toEqual([
+        ["user", "I live in Lisbon"],
+        ["assistant", "Answer 1."],
+        ["user", "I have a cat"],
+        ["assistant", "Answer 2."],
+        ["user", "What pet do I have?"],
+      ]);
+
+      // The next message continues the current branch: the old version is not in its history.
+      const next = await settled(await post(user, { conversationId, message: { text: "Walks?" } }));
+      expect(await debugInput(user, next.answer.id)).toEqual([
+        ...branchAboveEdit,
+        ["assistant", "Answer 4."],
+        ["user", "Walks?"],
+      ]);
+
+      // Regenerating the first answer: a version of it, asked from the first question alone.
+      const regenerated = await settled(await post(user, { conversationId, retryOf: second.id }));
+      expect(await debugInput(user, regenerated.answer.id)).toEqual([["user", "I live in Lisbon"]]);
+      const afterRegenerate = await transcript(user, conversationId);
+      expect(afterRegenerate.map((m) => m.content)).toEqual(["I live in Lisbon", "Answer 6."]);
+      expect(afterRegenerate[1]?.versions).toEqual({ ids: [second.id, regenerated.answer.id], index: 1 });
+
+      // Stepping back to the first answer shows its newest continuation; to the cat, that branch.
+      const step = (messageId: string, who = user) =>
+        who.client.request("PATCH", `/api/conversations/${conversationId}`, { json: { currentMessageId: messageId } });
+      expect((await step(second.id)).status).toBe(200);
+      expect((await transcript(user, conversationId)).map((m) => m.content)).toEqual([
+        "I live in Lisbon",
+        "Answer 1.",
+        "I have a dog",
+        "Answer 4.",
+        "Walks?",
+        "Answer 5.",
+      ]);
+      expect((await step(cat.id)).status).toBe(200);
+      const catBranch = await transcript(user, conversationId);
+      expect(catBranch.map((m) => m.content)).toEqual([
+        "I live in Lisbon",
+        "Answer 1.",
+        "I have a cat",
+        "Answer 2.",
+        "What pet do I have?",
+        "Answer 3.",
+      ]);
+      expect(catBranch[2]?.versions?.index).toBe(0);
+
+      // Another user's request, or a message of another conversation: 404, the branch shown unchanged.
+      const other = await settled(await post(user, { message: { text: "Elsewhere" } }));
+      const foreignStep = await step(cat.id, intruder);
+      expect(foreignStep.status).toBe(404);
+      const wrongConversation = await step(other.answer.id);
+      expect(wrongConversation.status).toBe(404);
+      expect(wrongConversation.json).toMatchObject({ error: { code: "not_found:message" } });
+      const foreignEdit = await post(intruder, { conversationId, editOf: cat.id, message: { text: "hijack" } });
+      expect(foreignEdit.status).toBe(404);
+      expect((await transcript(user, conversationId)).map((m) => m.id)).toEqual(catBranch.map((m) => m.id));
+
+      // Continuing after stepping: the new message follows the branch shown.
+      const continued = await settled(await post(user, { conversationId, message: { text: "Its name?" } }));
+      expect((await debugInput(user, continued.answer.id)).map(([, text]) => text)).toEqual([
+        ...catBranch.map((m) => m.content),
+        "Its name?",
+      ]);
+      expect(calls).toBe(8);
+      void q2;
+    });
+
+    it("every version keeps its own extraction, which reads its own branch; a memory from a version stepped away from stays", async () => {
+      setAiRegistry(createAiRegistry({}));
+      const user = await userWithMemories("versions-extraction", []);
+      const idle = async () => {
+        await afterResponseIdle();
+        await getInProcessRunner().idle();
+      };
+      const first = await settled(await post(user, { message: { text: "I live in Lisbon" } }));
+      const { conversationId } = first;
+      const cat = await settled(await post(user, { conversationId, message: { text: "My cat's name is Tom" } }));
+      await idle();
+      const catQuestion = (await transcript(user, conversationId))[2];
+      if (!catQuestion) throw new Error("no second question");
+      const dog = await settled(
+        await post(user, { conversationId, editOf: catQuestion.id, message: { text: "My dog's name is Rex" } }),
+      );
+      await idle();
+      const dogQuestion = (await transcript(user, conversationId))[2];
+
+      const extractions = await db()
+        .select()
+        .from(memoryExtractions)
+        .where(eq(memoryExtractions.conversationId, conversationId));
+      expect(extractions.map((e) => e.assistantMessageId).sort()).toEqual(
+        [first.answer.id, cat.answer.id, dog.answer.id].sort(),
+      );
+      const saved = await db().select().from(memories).where(eq(memories.userId, user.id));
+      const catMemory = saved.find((m) => /cat/i.test(m.content));
+      const dogMemory = saved.find((m) => /dog/i.test(m.content));
+      // The abandoned version's memory is kept, its provenance that version's messages.
+      expect(catMemory).toMatchObject({
+        status: "active",
+        sourceUserMessageId: catQuestion.id,
+        sourceAssistantMessageId: cat.answer.id,
+      });
+      expect(dogMemory).toMatchObject({
+        status: "active",
+        sourceUserMessageId: dogQuestion?.id,
+        sourceAssistantMessageId: dog.answer.id,
+      });
+      // The new version's extraction read its branch: the first exchange, never the cat's version.
+      const [lisbon] = await transcript(user, conversationId);
+      expect(dogMemory?.examinedMessageIds).toContain(lisbon?.id);
+      expect(dogMemory?.examinedMessageIds).not.toContain(catQuestion.id);
+      expect(dogMemory?.examinedMessageIds).not.toContain(cat.answer.id);
+    });
+
+    it("deleting a version deletes it and everything below it, as deleting a chat does; its memories stay", async () => {
+      let calls = 0;
+      const model = new MockLanguageModelV4({ doStream: async () => textStream([`Answer ${++calls}.`]) });
+      setAiRegistry(registryWith(model));
+      const user = await userWithMemories("delete-version", []);
+      const intruder = await userWithMemories("delete-version-intruder", []);
+      const first = await settled(await post(user, { message: { text: "I'm vegetarian" } }));
+      const { conversationId } = first;
+      const [question] = await transcript(user, conversationId);
+      if (!question) throw new Error("no question");
+      const edited = await settled(
+        await post(user, { conversationId, editOf: question.id, message: { text: "I'm vegan" } }),
+      );
+      // A memory saved from the first version, and a note on its answer.
+      const [memory] = await db()
+        .insert(memories)
+        .values({
+          userId: user.id,
+          content: "Is vegetarian",
+          provenance: "user_stated",
+          sourceConversationId: conversationId,
+          sourceUserMessageId: question.id,
+          sourceAssistantMessageId: first.answer.id,
+        })
+        .returning();
+      expect(
+        (await user.client.request("POST", `/api/messages/${first.answer.id}/notes`, { json: { content: "old" } }))
+          .status,
+      ).toBe(201);
+
+      expect((await intruder.client.request("DELETE", `/api/messages/${question.id}`)).status).toBe(404);
+      expect(await db().select().from(messages).where(eq(messages.conversationId, conversationId))).toHaveLength(4);
+
+      expect((await user.client.request("DELETE", `/api/messages/${question.id}`)).status).toBe(204);
+      const left = await db().select().from(messages).where(eq(messages.conversationId, conversationId));
+      expect(left.map((m) => m.content).sort()).toEqual(["Answer 2.", "I'm vegan"]);
+      expect(await db().select().from(promptDebug).where(eq(promptDebug.messageId, first.answer.id))).toEqual([]);
+      expect((await user.client.request("GET", `/api/messages/${first.answer.id}/debug`)).status).toBe(404);
+      const [kept] = await db()
+        .select()
+        .from(memories)
+        .where(eq(memories.id, memory?.id ?? ""));
+      expect(kept).toMatchObject({
+        status: "active",
+        sourceConversationId: conversationId,
+        sourceUserMessageId: null,
+        sourceAssistantMessageId: null,
+      });
+      // The version left is the chat's, with nothing to step to.
+      const shown = await transcript(user, conversationId);
+      expect(shown.map((m) => [m.id, m.versions])).toEqual([
+        [left.find((m) => m.role === "user")?.id, null],
+        [edited.answer.id, null],
+      ]);
+      expect((await user.client.request("DELETE", `/api/messages/${question.id}`)).status).toBe(404);
+
+      // Deleting the version shown: the chat then shows the branch above it (here: nothing).
+      expect((await user.client.request("DELETE", `/api/messages/${edited.answer.id}`)).status).toBe(204);
+      expect((await transcript(user, conversationId)).map((m) => m.content)).toEqual(["I'm vegan"]);
+      const [conversation] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
+      expect(conversation?.currentMessageId).toBe(shown[0]?.id);
+    });
   });
 
   it("titles the conversation after the first exchange, keeping its punctuation", async () => {
     setAiRegistry(createAiRegistry({}));
     const user = await userWithMemories("title", []);
     const res = await post(user, { message: { text: "I'm vegetarian" } });
-    await res.text();
-    const conversationId = res.headers.get("x-conversation-id") ?? "";
-    await settledAnswer(conversationId);
+    const { conversationId } = await settled(res);
     await afterResponseIdle();
     const listed = await user.client.request("GET", "/api/conversations");
     const { conversations: list } = listed.json as { conversations: { id: string; title: string }[] };

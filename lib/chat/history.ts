@@ -1,6 +1,7 @@
+import { promptConfig } from "@/core/config";
 import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
-import { listMessages, type Message } from "@/db/queries/messages";
+import { listBranch, type Message } from "@/db/queries/messages";
 import type { HistoryMessage } from "@/lib/memory/retrieval/prompt";
 
 /** Messages that reach the model as history: what was said, including answers the user stopped. */
@@ -10,52 +11,69 @@ export function toHistory(messages: readonly Message[]): HistoryMessage[] {
     .map((m) => ({ id: m.id, role: m.role as "user" | "assistant", content: m.content }));
 }
 
-/** The conversation's history as the next chat turn sends it to the model (oldest first). */
+/**
+ * The history the next chat turn sends to the model (oldest first): the conversation's current
+ * branch only — never another version's messages (lib/chat/branch.ts).
+ */
 export async function loadHistory(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },
 ): Promise<HistoryMessage[]> {
-  return toHistory(await listMessages(db, { userId, conversationId }));
+  return toHistory(await listBranch(db, { userId, conversationId, limit: promptConfig.historyWindow }));
+}
+
+/**
+ * The branch down to `messageId` (a message of the user's conversation; else 404
+ * `not_found:message`), within the history window plus the turn's own messages.
+ */
+export async function loadBranchThrough(
+  db: Db,
+  { userId, conversationId, messageId }: { userId: string; conversationId: string; messageId: string },
+): Promise<Message[]> {
+  const branch = await listBranch(db, {
+    userId,
+    conversationId,
+    throughId: messageId,
+    limit: promptConfig.historyWindow + 2,
+  });
+  if (branch.at(-1)?.id !== messageId) throw notFound("message");
+  return branch;
 }
 
 export interface RetryPlan {
-  /** The user message to answer again. */
+  /** The user message to answer again: the new answer becomes another version of the old one. */
   userMessage: Message;
-  /** Everything before it: the history of the new answer. */
+  /** The branch before it: the history of the new answer. */
   earlier: Message[];
 }
 
 /**
- * Checks that `assistantMessageId` is the conversation's latest message, an answer to a user
- * message, and returns that user message and what came before it (messages oldest first).
+ * Regenerating answer `assistantMessageId`, any answer of the conversation: `branch` is the path
+ * down to it (loadBranchThrough). Its user message is asked again, with the history above it.
  */
-export function planRetry(messages: readonly Message[], assistantMessageId: string): RetryPlan {
-  const index = messages.findIndex((m) => m.id === assistantMessageId && m.role === "assistant");
-  if (index < 0) throw notFound("message");
-  const userMessage = messages[index - 1];
-  if (index !== messages.length - 1 || userMessage?.role !== "user") {
-    throw new AppError("conflict:not_latest_answer", "Only the latest answer of a conversation can be retried");
+export function planRetry(branch: readonly Message[], assistantMessageId: string): RetryPlan {
+  const answer = branch.at(-1);
+  if (answer?.id !== assistantMessageId || answer.role !== "assistant") throw notFound("message");
+  const userMessage = branch.at(-2);
+  if (userMessage?.role !== "user" || answer.parentMessageId !== userMessage.id) {
+    throw new AppError("conflict:not_an_answer", "This message answers no user message: there is nothing to ask again");
   }
-  return { userMessage, earlier: messages.slice(0, index - 1) };
+  return { userMessage, earlier: branch.slice(0, -2) };
 }
 
 export interface EditPlan {
-  /** The user message being edited and its answer, if any: deleted, then replaced. */
-  replaced: Message[];
-  /** Everything before the edited message: the history of the new answer. */
+  /** The edited message's parent: the new message becomes another version of it, under the same parent. */
+  parentMessageId: string | null;
+  /** The branch before the edited message: the history of the new answer. */
   earlier: Message[];
 }
 
 /**
- * Checks that `userMessageId` is the conversation's latest user message (followed by nothing, or
- * by its one answer), and returns it with its answer and what came before (messages oldest first).
+ * Editing user message `userMessageId`, any of the conversation: `branch` is the path down to it
+ * (loadBranchThrough). The new text forks the conversation there; nothing is deleted.
  */
-export function planEdit(messages: readonly Message[], userMessageId: string): EditPlan {
-  const index = messages.findIndex((m) => m.id === userMessageId && m.role === "user");
-  if (index < 0) throw notFound("message");
-  const after = messages.slice(index + 1);
-  if (after.length > 1 || (after[0] !== undefined && after[0].role !== "assistant")) {
-    throw new AppError("conflict:not_latest_message", "Only the latest message of a conversation can be edited");
-  }
-  return { replaced: messages.slice(index), earlier: messages.slice(0, index) };
+export function planEdit(branch: readonly Message[], userMessageId: string): EditPlan {
+  const edited = branch.at(-1);
+  if (edited?.id !== userMessageId || edited.role !== "user") throw notFound("message");
+  return { parentMessageId: edited.parentMessageId, earlier: branch.slice(0, -1) };
 }

@@ -1,11 +1,13 @@
 /**
- * A conversation's messages for the chat view: each assistant message with the summary of its
- * debug record (model, latency, tokens, memories used and the branches that chose them) and of
- * its memory extraction. Owner-scoped (db/queries/transcript.ts).
+ * A conversation's messages for the chat view: the current branch (lib/chat/branch.ts), each
+ * message with its versions (its siblings' ids, for "‹ 2 / 3 ›") and each assistant message with
+ * the summary of its debug record (model, latency, tokens, memories used and the branches that
+ * chose them) and of its memory extraction. Owner-scoped (db/queries/transcript.ts).
  */
 import type { Db } from "@/db/client";
 import { listTranscriptRows } from "@/db/queries/transcript";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
+import { currentBranch, versionsOf } from "./branch";
 
 export interface UsedMemory {
   memoryId: string;
@@ -48,11 +50,15 @@ function usedMemories(trace: unknown): UsedMemory[] {
 }
 
 export async function listTranscript(db: Db, input: { userId: string; conversationId: string }) {
-  const rows = await listTranscriptRows(db, input);
-  return rows.map(({ debug, ...message }) => {
-    if (!debug) return { ...message, debug: null };
+  const { currentMessageId, rows } = await listTranscriptRows(db, input);
+  const versions = versionsOf(rows);
+  return currentBranch(rows, currentMessageId).map(({ debug, ...message }) => {
+    const known = versions.get(message.id);
+    // Versions only where there are several: the chat shows "‹ 2 / 3 ›" there.
+    const shown = { ...message, versions: known && known.ids.length > 1 ? known : null };
+    if (!debug) return { ...shown, debug: null };
     const { trace, ...summary } = debug;
-    return { ...message, debug: { ...summary, memoriesUsed: usedMemories(trace) } };
+    return { ...shown, debug: { ...summary, memoriesUsed: usedMemories(trace) } };
   });
 }
 

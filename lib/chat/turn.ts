@@ -27,13 +27,7 @@ import { effectiveTemperature, modelCapabilities } from "@/core/model-capabiliti
 import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
-import {
-  createMessages,
-  deleteMessage,
-  listMessages,
-  listRecentMessages,
-  saveAnswerProgress,
-} from "@/db/queries/messages";
+import { cancelPendingSendsBelow, createMessages, listBranch, saveAnswerProgress } from "@/db/queries/messages";
 import { linkTranscription } from "@/db/queries/transcriptions";
 import { getAccount } from "@/db/queries/users";
 import type { MessageNotice, MessageStatus } from "@/db/schema";
@@ -46,7 +40,7 @@ import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import type { ChatBody } from "@/lib/validation/chat";
 import { answerWithAgent } from "./agent-answer";
 import { dictationRecord } from "./dictation";
-import { planEdit, planRetry, toHistory } from "./history";
+import { loadBranchThrough, planEdit, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
 import {
   type AnswerTurn,
@@ -118,10 +112,15 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     getAccount(db, { userId }),
   ]);
   const modelId = resolveModelId(ai, body.model, existing?.model);
-  const stored =
-    existing && (body.retryOf || body.editOf) ? await listMessages(db, { userId, conversationId: existing.id }) : null;
-  const retry = stored && body.retryOf ? planRetry(stored, body.retryOf) : null;
-  const edit = stored && body.editOf ? planEdit(stored, body.editOf) : null;
+  // Regenerate and edit work on any message of the conversation: the branch down to it is read
+  // (its owner's, of this conversation: else 404) and the new message becomes another version.
+  const changedId = body.retryOf ?? body.editOf;
+  const branch =
+    existing && changedId
+      ? await loadBranchThrough(db, { userId, conversationId: existing.id, messageId: changedId })
+      : null;
+  const retry = branch && body.retryOf ? planRetry(branch, body.retryOf) : null;
+  const edit = branch && body.editOf ? planEdit(branch, body.editOf) : null;
   // A dictated message: its transcription must be the user's (else 404, before anything is written).
   const dictation =
     body.dictationId && body.message !== undefined
@@ -149,33 +148,45 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
 
   const question = retry?.userMessage.content ?? body.message ?? "";
   // Independent of the writes below, so started first: embedding the message (awaited in the
-  // retrieval, which reports its failure) and reading the history window (the latest
-  // promptConfig.historyWindow messages, each row once; a retry or an edit already read them).
+  // retrieval, which reports its failure) and reading the history window (the last
+  // promptConfig.historyWindow messages of the current branch, each row once; a retry or an edit
+  // already read the branch above the message it changes).
   const embedding = conversation.memoryEnabled ? ai.embedText(question) : null;
   embedding?.catch(() => {});
   const earlier = retry?.earlier ?? edit?.earlier;
   const history = earlier
     ? Promise.resolve(toHistory(earlier))
-    : listRecentMessages(db, { userId, conversationId: conversation.id, limit: promptConfig.historyWindow }).then(
-        toHistory,
-      );
+    : listBranch(db, { userId, conversationId: conversation.id, limit: promptConfig.historyWindow }).then(toHistory);
   history.catch(() => {});
-  // A retry replaces the latest answer and asks its user message again; an edit replaces the latest
-  // user message and its answer (deleted with their debug records); otherwise the message is new.
-  if (retry && body.retryOf) await deleteMessage(db, { userId, messageId: body.retryOf });
-  for (const replaced of edit?.replaced ?? []) await deleteMessage(db, { userId, messageId: replaced.id });
+  // A retry answers its user message again (a new version of the answer); an edit is a new version
+  // of the user message, under the same parent; otherwise the message continues the current branch.
+  // Nothing is deleted: the old versions keep their debug records and extractions. An email the
+  // agent prepared in the replaced answer (or below the edited question) and still waiting for
+  // approval is cancelled: it can no longer be approved, whichever version the chat then shows.
+  const parentMessageId = retry ? retry.userMessage.id : edit ? edit.parentMessageId : undefined;
+  const replaced =
+    branch && changedId
+      ? cancelPendingSendsBelow(db, {
+          userId,
+          messageId: changedId,
+          reason: retry ? "its answer was regenerated" : "its question was edited",
+        })
+      : null;
   // The question (unless a retry asks it again) and the answer's streaming row, in one statement
-  // that orders the answer after it; the conversation is touched alongside.
+  // that orders the answer after it (and makes it the conversation's current message); the
+  // conversation is touched alongside.
   const [userMessage, assistantMessage] = await Promise.all([
     createMessages(db, {
       userId,
       conversationId: conversation.id,
+      parentMessageId,
       messages: [
         ...(retry ? [] : [{ role: "user" as const, content: question, parts: [{ type: "text", text: question }] }]),
         { role: "assistant", content: "", model: modelId, status: "streaming" },
       ],
     }),
     touchConversation(db, { userId, conversationId: conversation.id }),
+    replaced,
   ]).then(([created]) => {
     const [first, second] = created;
     const user = retry?.userMessage ?? first;

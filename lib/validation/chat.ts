@@ -58,11 +58,11 @@ export const chatBody = z
   .strictObject({
     conversationId: uuid.optional(),
     message: chatMessage.optional(),
-    /** Answer again in place of this assistant message (the conversation's latest); its user message is reused. */
+    /** Answer this assistant message's user message again: a new version of the answer (any answer of the conversation). */
     retryOf: uuid.optional(),
     /**
-     * Edit and resend: `message` replaces this user message (the conversation's latest) and its
-     * answer, which are deleted with their debug records; the new message is answered.
+     * Edit and resend: `message` becomes a new version of this user message (any of the
+     * conversation), forking the conversation there; the new message is answered. Nothing is deleted.
      */
     editOf: uuid.optional(),
     model: modelIdSchema.optional(),
@@ -110,9 +110,11 @@ export const conversationPatchBody = z
     mode: chatModeSchema.optional(),
     model: modelIdSchema.nullable().optional(),
     memoryEnabled: z.boolean().optional(),
+    /** Show the branch through this message (one of the conversation's, any version): docs/chat.md § Versions. */
+    currentMessageId: uuid.optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: "Provide at least one of title, archived, mode, model, memoryEnabled",
+    message: "Provide at least one of title, archived, mode, model, memoryEnabled, currentMessageId",
   });
 
 const booleanString = z.enum(["true", "false"]).transform((v) => v === "true");

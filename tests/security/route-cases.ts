@@ -553,6 +553,16 @@ export const routeCases: Record<RouteKey, RouteCase> = {
     ],
   },
 
+  "DELETE /api/messages/[id]": {
+    access: "user",
+    scope: "resource",
+    success: 204,
+    setup: async ({ db, actor }) => {
+      const answer = await answeredMessage(db, actor.id);
+      return { path: `/api/messages/${answer.id}` };
+    },
+  },
+
   "GET /api/messages/[id]/notes": {
     access: "user",
     scope: "resource",
@@ -936,6 +946,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       { name: "unknown mode", json: { mode: "agentic" }, field: "body.mode" },
       { name: "unconfigured model", json: { model: "gpt-nonexistent" }, field: "body.model" },
       { name: "memoryEnabled null", json: { memoryEnabled: null }, field: "body.memoryEnabled" },
+      { name: "currentMessageId not a uuid", json: { currentMessageId: "m1" }, field: "body.currentMessageId" },
       { name: "unknown field", json: { userId: "00000000-0000-4000-8000-000000000000" }, field: "body.userId" },
     ],
   },

@@ -9,19 +9,30 @@ import { getAiConfig } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
 import { listTranscript } from "@/lib/chat/transcript";
 import { DEFAULT_TEMPERATURE } from "@/lib/chat/turn";
+import { isOnCurrentBranch, showVersion } from "@/lib/chat/versions";
 import { jsonify } from "@/lib/ui/json";
 
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ id: string }>;
+type SearchParams = Promise<{ message?: string | string[] }>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The user's conversation, or null when it is missing, foreign or the id is malformed (all: 404). */
-async function loadConversation(userId: string, conversationId: string) {
+/**
+ * The user's conversation, or null when it is missing, foreign or the id is malformed (all: 404).
+ * Opened at `?message=<id>` (a memory's source, a search match) of a message on another version,
+ * the chat switches to that version's branch, as stepping to it would: the message is then shown,
+ * and the next message continues there. An id that is not one of its messages changes nothing.
+ */
+async function loadConversation(userId: string, conversationId: string, messageId: string | undefined) {
   if (!UUID.test(conversationId)) return null;
   const db = await getDb();
   try {
+    if (messageId && UUID.test(messageId)) {
+      const input = { userId, conversationId, messageId };
+      if (!(await isOnCurrentBranch(db, input))) await showVersion(db, input).catch(ignoreMissingMessage);
+    }
     const [conversation, transcript] = await Promise.all([
       getConversation(db, { userId, conversationId }),
       listTranscript(db, { userId, conversationId }),
@@ -33,6 +44,10 @@ async function loadConversation(userId: string, conversationId: string) {
   }
 }
 
+function ignoreMissingMessage(error: unknown) {
+  if (!(isAppError(error) && error.code === "not_found:message")) throw error;
+}
+
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { id } = await params;
   const session = await requireServerSession(`/chat/${id}`);
@@ -42,17 +57,19 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: loaded?.title ?? "Chat" };
 }
 
-export default async function ChatPage({ params }: { params: Params }) {
+export default async function ChatPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { id } = await params;
+  const { message } = await searchParams;
   const session = await requireServerSession(`/chat/${id}`);
-  const loaded = await loadConversation(session.id, id);
+  const loaded = await loadConversation(session.id, id, typeof message === "string" ? message : undefined);
   if (!loaded) notFound();
   const { conversation, transcript } = loaded;
   const ai = getAiConfig();
   const model = ai.chatModels.some((m) => m.id === conversation.model) ? conversation.model : null;
   return (
     <Chat
-      key={conversation.id}
+      // A link to another message of the same chat (a search match) may show another branch: a new view.
+      key={`${conversation.id}:${typeof message === "string" ? message : ""}`}
       conversation={{ id: conversation.id, title: conversation.title, memoryEnabled: conversation.memoryEnabled }}
       initialMessages={jsonify(transcript)}
       models={ai.chatModels}

@@ -1,6 +1,7 @@
 import { deleteConversation, getConversation, updateConversation } from "@/db/queries/conversations";
 import { route } from "@/lib/api/route";
 import { assertKnownModel } from "@/lib/chat/models";
+import { showVersion } from "@/lib/chat/versions";
 import { conversationPatchBody } from "@/lib/validation/chat";
 import { idParams } from "@/lib/validation/common";
 
@@ -9,12 +10,24 @@ export const GET = route({ params: idParams, bearer: "read" }, async ({ db, user
   conversation: await getConversation(db, { userId, conversationId: params.id }),
 }));
 
-/** PATCH /api/conversations/:id {title?, archived?, mode?, model?, memoryEnabled?} → {conversation}. */
+/**
+ * PATCH /api/conversations/:id {title?, archived?, mode?, model?, memoryEnabled?, currentMessageId?}
+ * → {conversation}. `currentMessageId` shows the branch through that message (another version):
+ * a message not of this conversation → 404 not_found:message, and nothing changes.
+ */
 export const PATCH = route(
   { params: idParams, body: conversationPatchBody },
   async ({ db, ai, userId, params, body }) => {
-    if (body.model) assertKnownModel(ai, body.model);
-    return { conversation: await updateConversation(db, { userId, conversationId: params.id, patch: body }) };
+    const { currentMessageId, ...patch } = body;
+    if (patch.model) assertKnownModel(ai, patch.model);
+    const conversationId = params.id;
+    if (currentMessageId) await showVersion(db, { userId, conversationId, messageId: currentMessageId });
+    const changes = Object.values(patch).some((value) => value !== undefined);
+    return {
+      conversation: changes
+        ? await updateConversation(db, { userId, conversationId, patch })
+        : await getConversation(db, { userId, conversationId }),
+    };
   },
 );
 

@@ -1,0 +1,63 @@
+/**
+ * Stepping between a message's versions and deleting one (docs/chat.md § Versions). The tree's
+ * rules are lib/chat/branch.ts; this reads and writes it through db/queries/messages.ts.
+ */
+import { notFound } from "@/core/errors";
+import type { Db } from "@/db/client";
+import { getConversation } from "@/db/queries/conversations";
+import { deleteMessage, getMessage, listMessageTree, setCurrentMessage } from "@/db/queries/messages";
+import { currentAfterDelete, currentBranch, newestLeafBelow, subtreeIds } from "./branch";
+
+/**
+ * Shows the branch through `messageId` (a message of the user's conversation, else 404
+ * `not_found:message`): its newest continuation becomes the conversation's current message, which
+ * the chat shows and the next message continues.
+ */
+export async function showVersion(
+  db: Db,
+  { userId, conversationId, messageId }: { userId: string; conversationId: string; messageId: string },
+): Promise<void> {
+  await getConversation(db, { userId, conversationId });
+  const tree = await listMessageTree(db, { userId, conversationId });
+  const leaf = newestLeafBelow(tree, messageId);
+  if (!leaf) throw notFound("message");
+  await setCurrentMessage(db, { userId, conversationId, messageId: leaf.id });
+}
+
+/**
+ * Whether `messageId` is on the conversation's current branch (a memory's source link to another
+ * version switches to it: app/(app)/chat/[id]/page.tsx).
+ */
+export async function isOnCurrentBranch(
+  db: Db,
+  { userId, conversationId, messageId }: { userId: string; conversationId: string; messageId: string },
+): Promise<boolean> {
+  const [{ currentMessageId }, tree] = await Promise.all([
+    getConversation(db, { userId, conversationId }),
+    listMessageTree(db, { userId, conversationId }),
+  ]);
+  return currentBranch(tree, currentMessageId).some((m) => m.id === messageId);
+}
+
+/**
+ * Deletes a version: the user's message and everything below it, as deleting a conversation does
+ * (db/queries/messages.ts deleteMessage). When the chat showed it, the chat then shows the nearest
+ * remaining version (the one before, else after), else the branch above it. Missing or foreign → 404.
+ */
+export async function deleteVersion(
+  db: Db,
+  { userId, messageId }: { userId: string; messageId: string },
+): Promise<{ conversationId: string }> {
+  const { conversationId } = await getMessage(db, { userId, messageId });
+  const [{ currentMessageId }, tree] = await Promise.all([
+    getConversation(db, { userId, conversationId }),
+    listMessageTree(db, { userId, conversationId }),
+  ]);
+  const shown = currentBranch(tree, currentMessageId).at(-1)?.id;
+  const moves = shown === undefined || subtreeIds(tree, messageId).includes(shown);
+  await deleteMessage(db, { userId, messageId });
+  if (moves) {
+    await setCurrentMessage(db, { userId, conversationId, messageId: currentAfterDelete(tree, messageId) });
+  }
+  return { conversationId };
+}
