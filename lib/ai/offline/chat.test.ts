@@ -147,6 +147,12 @@ describe("composeOfflineReply never contradicts what it received", () => {
       message: "I work in Berlin",
       reply: "Thanks for telling me: you work in Berlin. I also remember that you live in Berlin.",
     },
+    {
+      case: "a memory saved from this very message (a regenerated answer) is not recited back as remembered",
+      system: prompt(["• Home: Lives in Lisbon"]),
+      message: "I live in Lisbon",
+      reply: "Thanks for telling me: you live in Lisbon. I'm Lifeline's offline model",
+    },
   ])("$case", ({ system, message, reply }) => {
     const answer = composeOfflineReply({ system, userMessage: message });
     if (reply.endsWith("offline model")) expect(answer.startsWith(reply)).toBe(true);
