@@ -44,7 +44,7 @@ describe("pathSummary", () => {
       returned: 200,
       scored: 214,
       efSearch: 200,
-      iterativeScan: "relaxed_order",
+      iterativeScan: "relaxed_order" as const,
       maxScanTuples: 20_000,
       fellBack: false,
     };

@@ -1,6 +1,7 @@
 /** One-line, human-readable explanations of the numbers a trace records (for the debug view). */
 import { DAY_MS } from "@/core/calendar";
 import type { AssemblyConfig } from "./assembly-config";
+import type { ApproximateIndexUse } from "./retrieve";
 
 type Retrieval = AssemblyConfig["retrieval"];
 
@@ -48,19 +49,6 @@ export function strategySummary(retrieval: Retrieval): string {
   return `${retrieval.strategy ?? "custom"} — ${threshold}; ${weighting}; ${fused}`;
 }
 
-/** The approximate path's record in a trace (trace.ts `semantic.index`). */
-interface IndexUse {
-  memories: number;
-  minMemories: number;
-  asked: number;
-  returned: number;
-  scored: number;
-  efSearch: number;
-  iterativeScan: string;
-  maxScanTuples: number;
-  fellBack: boolean;
-}
-
 /**
  * Which statement answered the semantic branch, on one line (the debug view):
  *   "exact statement (every memory scored)"; "approximate — 12,000 memories (over 5,000): the HNSW
@@ -71,7 +59,7 @@ interface IndexUse {
  *   path was recorded, or when the branch did not run.
  */
 export function pathSummary(
-  semantic: { path?: "exact" | "fast" | "approximate"; certified?: boolean | null; index?: IndexUse } | null,
+  semantic: { path?: "exact" | "fast" | "approximate"; certified?: boolean | null; index?: ApproximateIndexUse } | null,
   semanticLimit: number,
 ): string | null {
   if (!semantic?.path) return null;

@@ -11,7 +11,7 @@ import { type ApproximateRetrievalConfig, approximateRetrievalConfig } from "@/c
 import { type Db, selectRows } from "@/db/client";
 import { awaitsEmbedder } from "@/db/queries/reembed";
 import { halfvecValue } from "@/db/queries/vectors";
-import { dateWindowOf } from "./date-window";
+import { type DatePeriod, dateWindowOf } from "./date-window";
 import type { RetrievedMemory } from "./memory-row";
 import type { FusionComponents, FusionConfig, RankingConfig, ScoreComponents } from "./score";
 
@@ -194,26 +194,23 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
   return retrieveExact(db, query);
 }
 
-/** The exact statement (the doc comment of retrieveSemantic). */
-async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResult> {
-  const { userId, now, config } = query;
-  const vector = halfvecValue(query.embedding);
-  const at = now.toISOString();
-  const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
-  const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
+/**
+ * The parts of the formula both statements share: which candidates the threshold admits, the
+ * message's date window (date-window.ts: memories created in it get dateWindow.weight more) and the
+ * score of score.ts.
+ */
+function scoringTerms({ config, text }: SemanticQuery): {
+  admitted: SQL;
+  dateMatch: SQL;
+  score: SQL;
+  window: DatePeriod | null;
+} {
   const { weights, fusion } = config;
-  // Comparable: embedded, by the query's embedder when it is named; the others may wait for it.
-  const comparable =
-    query.embeddingModel === undefined
-      ? sql`embedding IS NOT NULL`
-      : sql`embedding IS NOT NULL AND embedding_model = ${query.embeddingModel}`;
-  const waits = query.embeddingModel === undefined ? sql`false` : awaitsEmbedder(query.embeddingModel);
   const admitted =
     fusion?.textBypassesThreshold === true
       ? sql`(similarity >= ${config.similarityThreshold}::float8 OR text_rank IS NOT NULL)`
       : sql`similarity >= ${config.similarityThreshold}::float8`;
-  // The message's date window (date-window.ts): memories created in it get dateWindow.weight more.
-  const window = config.dateWindow ? dateWindowOf(query.text, config.dateWindow.daysAfter) : null;
+  const window = config.dateWindow ? dateWindowOf(text, config.dateWindow.daysAfter) : null;
   const dateMatch = window
     ? sql`CASE WHEN created_at >= ${window.start.toISOString()}::timestamptz
                 AND created_at < ${window.end.toISOString()}::timestamptz THEN 1 ELSE 0 END::float8`
@@ -222,6 +219,24 @@ async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResu
   const score = sql`${weights.similarity}::float8 * relevance
                  + ${weights.importance}::float8 * importance
                  + ${weights.recency}::float8 * recency${dateTerm}`;
+  return { admitted, dateMatch, score, window };
+}
+
+/** The exact statement (the doc comment of retrieveSemantic). */
+async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResult> {
+  const { userId, now, config } = query;
+  const vector = halfvecValue(query.embedding);
+  const at = now.toISOString();
+  const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
+  const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
+  const { fusion } = config;
+  // Comparable: embedded, by the query's embedder when it is named; the others may wait for it.
+  const comparable =
+    query.embeddingModel === undefined
+      ? sql`embedding IS NOT NULL`
+      : sql`embedding IS NOT NULL AND embedding_model = ${query.embeddingModel}`;
+  const waits = query.embeddingModel === undefined ? sql`false` : awaitsEmbedder(query.embeddingModel);
+  const { admitted, dateMatch, score, window } = scoringTerms(query);
 
   const rows = await selectRows<SemanticRow>(
     db,
@@ -506,20 +521,8 @@ async function retrieveApproximate(
   const maxScanTuples = Math.trunc(settings.maxScanTuples);
   const iterativeScan = (["relaxed_order", "strict_order", "off"] as const).find((v) => v === settings.iterativeScan);
   if (!iterativeScan) throw new Error(`hnsw.iterative_scan: unknown value ${JSON.stringify(settings.iterativeScan)}`);
-  const { weights, fusion } = config;
-  const admitted =
-    fusion?.textBypassesThreshold === true
-      ? sql`(similarity >= ${config.similarityThreshold}::float8 OR text_rank IS NOT NULL)`
-      : sql`similarity >= ${config.similarityThreshold}::float8`;
-  const window = config.dateWindow ? dateWindowOf(query.text, config.dateWindow.daysAfter) : null;
-  const dateMatch = window
-    ? sql`CASE WHEN created_at >= ${window.start.toISOString()}::timestamptz
-                AND created_at < ${window.end.toISOString()}::timestamptz THEN 1 ELSE 0 END::float8`
-    : sql`NULL::float8`;
-  const dateTerm = window && config.dateWindow ? sql` + ${config.dateWindow.weight}::float8 * date_match` : sql``;
-  const score = sql`${weights.similarity}::float8 * relevance
-                 + ${weights.importance}::float8 * importance
-                 + ${weights.recency}::float8 * recency${dateTerm}`;
+  const { fusion } = config;
+  const { admitted, dateMatch, score, window } = scoringTerms(query);
   const owned = sql`user_id = ${userId}::uuid AND status = 'active'`;
   const comparable = sql`embedding IS NOT NULL AND embedding_model = ${embeddingModel}`;
   const text = query.text ?? "";

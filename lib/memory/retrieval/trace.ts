@@ -10,7 +10,7 @@ import type { FormattedContext } from "./format";
 import type { Branch, MergedMemory } from "./merge";
 import type { PinnedCandidate } from "./pinned-branch";
 import type { HistoryEntry, PromptTokens } from "./prompt";
-import type { SemanticCandidate } from "./retrieve";
+import type { ApproximateIndexUse, SemanticCandidate } from "./retrieve";
 import type { ToolCallTrace } from "./tools";
 
 /**
@@ -109,17 +109,7 @@ export interface ContextTrace {
      * the index settings (hnsw.ef_search, hnsw.iterative_scan, hnsw.max_scan_tuples). `fellBack`: the
      * index returned too few and the exact statement answered. Absent when it was not tried.
      */
-    index?: {
-      memories: number;
-      minMemories: number;
-      asked: number;
-      returned: number;
-      scored: number;
-      efSearch: number;
-      iterativeScan: string;
-      maxScanTuples: number;
-      fellBack: boolean;
-    };
+    index?: ApproximateIndexUse;
     /**
      * Stored traces of the certified fast path only: true on path "fast"; false: it could not
      * certify and the exact statement answered; null: not tried. New traces do not write it.
