@@ -46,7 +46,6 @@ function textStream(words: string[], { error, delayMs = 0 }: { error?: Error; de
   return { stream: simulateReadableStream({ chunks, chunkDelayInMs: delayMs }) };
 }
 
-/** The offline registry, with the chat model (and optionally the embedder) replaced. */
 function registryWith(model: MockLanguageModelV4, embedText?: AiRegistry["embedText"]): AiRegistry {
   const base = createAiRegistry({});
   return { ...base, getLanguageModel: () => model, ...(embedText ? { embedText } : {}) };

@@ -109,7 +109,6 @@ function toView(row: Transcription): TranscriptionView {
   };
 }
 
-/** What a message's debug record keeps of the transcription it was sent from. */
 export interface DictationRecord {
   transcriptionId: string;
   provider: string;

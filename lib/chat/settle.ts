@@ -29,7 +29,6 @@ import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import type { DictationRecord } from "./dictation";
 import { runTitleJob } from "./title";
 
-/** What the client learns about the turn in the stream's message metadata. */
 export interface TurnMetadata {
   conversationId: string;
   userMessageId: string;
@@ -90,7 +89,6 @@ export interface AnswerOutcome {
   latencyMs: number;
 }
 
-/** What the chat says when the connection to the model ends mid-answer. */
 export const MODEL_CONNECTION_DROPPED = "the connection to the model dropped before the answer was finished";
 
 /**

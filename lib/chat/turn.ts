@@ -54,7 +54,6 @@ import {
 
 export type { TurnMetadata } from "./settle";
 
-/** Temperature when neither the request nor the conversation sets one. */
 export const DEFAULT_TEMPERATURE = 0.7;
 
 export interface ChatTurnInput {
@@ -102,7 +101,6 @@ function toolPart(call: ToolCallTrace) {
       };
 }
 
-/** Runs one chat turn and returns the UI message stream response. */
 export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput): Promise<Response> {
   const { userId, body, log } = input;
 
