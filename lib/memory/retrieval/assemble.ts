@@ -24,7 +24,6 @@ export interface AssembleInput {
   userName?: string | null;
   /** The current conversation; without it the conversation branch does not run. */
   conversationId?: string | null;
-  /** The new user message. */
   message: string;
   /** Earlier messages of the conversation, oldest first, without the new message. */
   history: readonly HistoryMessage[];

@@ -1,6 +1,5 @@
 import { memories } from "@/db/schema";
 
-/** The fields of a memory that the assembly stages after retrieval read. */
 export interface RetrievedMemory {
   id: string;
   title: string | null;
@@ -11,7 +10,6 @@ export interface RetrievedMemory {
   updatedAt: Date;
 }
 
-/** The columns of a RetrievedMemory, for the branches that select memories with drizzle. */
 export const retrievedMemoryColumns = {
   id: memories.id,
   title: memories.title,

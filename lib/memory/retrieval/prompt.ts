@@ -7,7 +7,6 @@ import type { ChatMode } from "@/db/schema";
 import { countTokens } from "@/lib/memory/tokens";
 import { MODE_INSTRUCTIONS } from "./modes";
 
-/** What retrieval produced for the memory section. */
 export type MemorySection =
   | {
       status: "ok";

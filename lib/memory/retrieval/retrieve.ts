@@ -222,7 +222,6 @@ function scoringTerms({ config, text }: SemanticQuery): {
   return { admitted, dateMatch, score, window };
 }
 
-/** The exact statement (the doc comment of retrieveSemantic). */
 async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResult> {
   const { userId, now, config } = query;
   const vector = halfvecValue(query.embedding);
@@ -310,7 +309,6 @@ const LISTED_COLUMNS = sql`r.id, r.similarity, r.importance, r.recency, r.releva
              floor(extract(epoch FROM m.created_at) * 1000)::float8 AS created_at_ms,
              floor(extract(epoch FROM m.updated_at) * 1000)::float8 AS updated_at_ms`;
 
-/** The statement's rows as the branch's result (without its path and date window). */
 function toResult(rows: readonly SemanticRow[], config: SemanticConfig): Omit<SemanticResult, "path" | "dateWindow"> {
   const { fusion } = config;
   const found = rows.filter((row): row is SemanticRow & { id: string } => row.id !== null);

@@ -6,7 +6,6 @@ export const SEARCH_MEMORIES = "search_memories";
 export const LIST_MEMORIES = "list_memories";
 export type MemoryToolName = typeof SEARCH_MEMORIES | typeof LIST_MEMORIES;
 
-/** What the model receives from either tool. */
 export interface MemoryToolOutput {
   memories: { id: string; title: string | null; content: string; type?: string }[];
   /** A one-line summary the model can quote ("4 memories of type goal"). */

@@ -53,7 +53,6 @@ export interface ToolMemoryRow {
   redacted?: boolean;
 }
 
-/** One tool call of an answer: what the model asked, what came back, and why. */
 export interface ToolCallTrace {
   toolCallId: string;
   tool: MemoryToolName;
@@ -157,7 +156,6 @@ function countMemories(n: number, kind = ""): string {
   return `${n} ${n === 1 ? "memory" : "memories"}${kind}`;
 }
 
-/** The listing rule of list_memories, with its numbers. */
 export function listRule(type: MemoryType | undefined, limit: number): string {
   return `${type ? `active memories of type ${type}` : "all active memories"}, the most important first, then the most recently updated; at most ${limit}`;
 }
