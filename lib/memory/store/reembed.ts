@@ -112,13 +112,11 @@ export async function reembedMemories(
   return { ...progress, aborted, errors };
 }
 
-/** What a re-embedding run needs: the database and the embedder to re-embed for. */
 export interface ReembedDeps {
   db: Db;
   embedder: MemoryEmbedder;
 }
 
-/** What one batch did (reembedBatch). */
 export interface ReembedBatchResult {
   /** Memories read: reembedded + skipped + failed; 0 when none was left after the cursor. */
   processed: number;
