@@ -154,7 +154,6 @@ export async function approvePendingSend(
   }
 }
 
-/** What an interrupted send says (the card and the API show it). */
 export const INTERRUPTED_SEND_ERROR =
   "Lifeline stopped while sending it, so it cannot tell whether it went out — check your Sent folder before sending it again";
 

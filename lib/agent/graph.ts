@@ -13,7 +13,6 @@ import { contentText } from "./messages";
 
 export const AgentState = Annotation.Root({
   ...MessagesAnnotation.spec,
-  /** Model calls made so far in this turn. */
   modelCalls: Annotation<number>({ reducer: (_, next) => next, default: () => 0 }),
 });
 

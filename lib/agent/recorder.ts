@@ -75,7 +75,6 @@ export class AgentRecorder extends BaseCallbackHandler {
     super({ _awaitHandler: true });
   }
 
-  /** The model calls, in order. */
   modelCalls(): Extract<AgentStep, { type: "model" }>[] {
     return this.steps.filter((step) => step.type === "model");
   }

@@ -13,7 +13,6 @@ import type { ProviderAccount } from "@/db/queries/accounts";
 export const AGENT_GMAIL_SCOPES = ["https://www.googleapis.com/auth/gmail.modify", "https://mail.google.com/"];
 
 export type GmailConnectionState =
-  /** No Google account linked. */
   | "not_linked"
   /** Linked, but the granted scopes lack gmail.modify (or no tokens were ever stored). */
   | "missing_scope"

@@ -26,7 +26,6 @@ export interface GoogleClient {
 }
 
 export interface MailboxOptions {
-  /** Google's OAuth client, when Google sign-in is configured. */
   google: GoogleClient | null;
   now?: () => Date;
   /** How Gmail retries wait, and whose refreshes a mailbox shares (tests; see gmail.ts). */
