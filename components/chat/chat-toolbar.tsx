@@ -58,7 +58,6 @@ function TemperatureControl({ value, onChange }: { value: number; onChange: (val
   );
 }
 
-/** Model, mode, temperature and the chat's memory switch. */
 export function ChatToolbar({
   title,
   settings,

@@ -74,7 +74,6 @@ function useStickToBottom(dependency: unknown) {
   return { ref, atBottom, onScroll, scrollToBottom };
 }
 
-/** How long a message opened by its link stays highlighted. */
 const LINKED_HIGHLIGHT_MS = 2500;
 
 /** The message the URL's `#message-<id>` names, if it is in this list. */

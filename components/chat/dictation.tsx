@@ -229,7 +229,6 @@ export function MicButton({ dictation, disabled }: { dictation: Dictation; disab
   );
 }
 
-/** While recording: the level meter, the time against the limit, Cancel and Stop. */
 export function RecordingBar({ dictation }: { dictation: Dictation }) {
   const max = dictationConfig.maxRecordingSeconds;
   const level = dictation.levels.at(-1) ?? 0;

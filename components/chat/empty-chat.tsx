@@ -10,7 +10,6 @@ const SUGGESTIONS = [
   "Explain a JavaScript closure with an example",
 ];
 
-/** The new-chat welcome: what Lifeline does with memory, and a few ways to start. */
 export function EmptyChat({ memoryEnabled, onPick }: { memoryEnabled: boolean; onPick: (text: string) => void }) {
   return (
     <div className="flex flex-col items-center pt-[12vh] text-center">

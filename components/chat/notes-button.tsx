@@ -21,7 +21,6 @@ type Loaded =
   | { status: "error"; message: string }
   | { status: "ready"; notes: Note[] };
 
-/** Private notes on one message, in a popover (loaded when opened). */
 export function NotesButton({ messageId }: { messageId: string }) {
   const [state, setState] = useState<Loaded>({ status: "idle" });
   const dates = useDates();

@@ -15,7 +15,6 @@ interface ToolStep {
 
 const TOOL_PART = /^tool-(search_memories|list_memories)$/;
 
-/** The memory tool steps of a message, in order. */
 export function toolSteps(message: ChatMessage): ToolStep[] {
   return message.parts.flatMap((part, index): ToolStep[] => {
     const match = TOOL_PART.exec(part.type);

@@ -13,7 +13,6 @@ function pretty(output: string): string {
   }
 }
 
-/** One mailbox tool call of an agent answer: its arguments and the exact result the model received next. */
 export function AgentToolCallCard({ step, afterModelCall }: { step: AgentToolStep; afterModelCall: number }) {
   const failed = step.error !== null || (step.output?.startsWith('{"error"') ?? false);
   return (

@@ -21,7 +21,6 @@ const ACTION_VARIANTS: Record<string, BadgeVariant> = {
   skip: "outline",
 };
 
-/** The memory extraction of this message pair: its status and what it stored, and why. */
 export function ExtractionPanel({
   extraction,
   messageId,

@@ -7,7 +7,6 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { api, errorMessage } from "@/lib/ui/api";
 
-/** Re-runs a failed extraction, then reloads the page's data. */
 export function RetryExtractionButton({ messageId }: { messageId: string }) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
