@@ -8,11 +8,9 @@ export const EMBEDDING_DIMENSIONS = 1536;
 
 /** What every retrieval strategy shares: the limits and the recency window. */
 const retrievalLimits = {
-  /** Semantic branch: at most this many memories. */
   semanticLimit: 5,
   /** recency = 1 − min(1, whole days since updated_at / recencyWindowDays) */
   recencyWindowDays: 30,
-  /** Conversation branch: at most this many memories of the current conversation. */
   conversationLimit: 3,
   /**
    * Semantic branch: the query also returns the best above-threshold candidates that lost to
@@ -147,10 +145,8 @@ export type ApproximateRetrievalConfig = {
 
 export type RetrievalStrategyName = keyof typeof retrievalStrategies;
 
-/** The strategy every chat turn and preview uses. */
 export const DEFAULT_RETRIEVAL_STRATEGY: RetrievalStrategyName = "hybrid";
 
-/** The default strategy's numbers: what the chat turn retrieves with. */
 export const retrievalConfig = retrievalStrategies[DEFAULT_RETRIEVAL_STRATEGY];
 
 /** A strategy's similarity threshold for memories embedded by `embedderId` ("offline/wordvec-glove-v2"). */
@@ -197,7 +193,6 @@ export const formatterConfig = {
   maxLineChars: 100,
   /** A title is used as a `title: content` prefix only when shorter than this. */
   maxTitleChars: 50,
-  /** Each memory line in the prompt starts with this bullet. */
   bullet: "• ",
 } as const;
 
@@ -362,7 +357,6 @@ export const JSON_MAX_BYTES_PER_CHAR = 12;
  */
 export const REQUEST_BODY_MAX_BYTES = 256 * 1024;
 
-/** Agent mode (lib/agent). */
 export const agentConfig = {
   /** The most model calls one agent turn may make before it stops and says so. */
   maxModelCalls: 6,
@@ -391,7 +385,6 @@ export const SNIPPET_END = "\uE001";
 
 /** Personal access tokens (lib/auth/access-tokens.ts, Settings → Access tokens). */
 export const accessTokenConfig = {
-  /** The longest token name, in characters. */
   nameMaxChars: 100,
   /** The most tokens an account may hold at once (revoked ones do not count). */
   maxPerUser: 25,

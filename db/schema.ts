@@ -29,10 +29,6 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
-// ---------------------------------------------------------------------------
-// Enums
-// ---------------------------------------------------------------------------
-
 export const CHAT_MODES = ["conversational", "coaching", "therapeutic", "productivity", "creative", "agent"] as const;
 export type ChatMode = (typeof CHAT_MODES)[number];
 export const chatModeEnum = pgEnum("chat_mode", CHAT_MODES);
@@ -116,10 +112,7 @@ export const GMAIL_OPERATION_STATUSES = [
 export type GmailOperationStatus = (typeof GMAIL_OPERATION_STATUSES)[number];
 export const gmailOperationStatusEnum = pgEnum("gmail_operation_status", GMAIL_OPERATION_STATUSES);
 
-// ---------------------------------------------------------------------------
 // Auth.js tables (shape required by @auth/drizzle-adapter) + password hash
-// ---------------------------------------------------------------------------
-
 export const users = pgTable(
   "users",
   {
@@ -292,10 +285,6 @@ export const mcpCalls = pgTable(
   ],
 );
 
-// ---------------------------------------------------------------------------
-// Chat
-// ---------------------------------------------------------------------------
-
 export const conversations = pgTable(
   "conversations",
   {
@@ -415,10 +404,6 @@ export const answerRatings = pgTable(
   },
   (t) => [index("answer_ratings_user_idx").on(t.userId, t.updatedAt)],
 );
-
-// ---------------------------------------------------------------------------
-// Memory
-// ---------------------------------------------------------------------------
 
 export const memories = pgTable(
   "memories",
@@ -577,10 +562,6 @@ export const memoryExtractions = pgTable(
   ],
 );
 
-// ---------------------------------------------------------------------------
-// Debug record: exactly what the model received, and why
-// ---------------------------------------------------------------------------
-
 export const promptDebug = pgTable(
   "prompt_debug",
   {
@@ -621,10 +602,7 @@ export const promptDebug = pgTable(
   (t) => [uniqueIndex("prompt_debug_message_idx").on(t.messageId), index("prompt_debug_user_idx").on(t.userId)],
 );
 
-// ---------------------------------------------------------------------------
 // Dictation: every transcription call (the audio itself is never stored)
-// ---------------------------------------------------------------------------
-
 export const transcriptions = pgTable(
   "transcriptions",
   {
@@ -642,7 +620,6 @@ export const transcriptions = pgTable(
     language: text("language"),
     /** The call to the transcription model, from request to response. */
     latencyMs: integer("latency_ms").notNull(),
-    /** The text the model returned. */
     text: text("text").notNull(),
     /** The user message sent from this transcript, once sent; deleting the message deletes this row. */
     messageId: uuid("message_id").references(() => messages.id, { onDelete: "cascade" }),
@@ -650,10 +627,6 @@ export const transcriptions = pgTable(
   },
   (t) => [index("transcriptions_user_created_idx").on(t.userId, t.createdAt)],
 );
-
-// ---------------------------------------------------------------------------
-// Gmail agent
-// ---------------------------------------------------------------------------
 
 export const gmailOperations = pgTable(
   "gmail_operations",

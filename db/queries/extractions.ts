@@ -24,7 +24,6 @@ import { decisionMemoryIds, lockGoneMemories, redactExtractionDecisions } from "
 
 export type Extraction = typeof memoryExtractions.$inferSelect;
 
-/** Statuses a job may still work on. */
 export const RUNNABLE_STATUSES = ["queued", "running"] as const satisfies readonly ExtractionStatus[];
 
 const noExtraction = () => new AppError("not_found:message", "No memory extraction for this message");

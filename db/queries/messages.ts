@@ -15,7 +15,6 @@ import { firstOr } from "./first";
 export type Message = Omit<typeof messages.$inferSelect, "searchVector">;
 
 const { searchVector: _searchVector, ...columns } = getTableColumns(messages);
-/** The columns of a Message, for a select from (or a RETURNING of) `messages`. */
 export const messageColumns = columns;
 
 export interface NewMessage {
