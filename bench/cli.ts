@@ -58,7 +58,6 @@ export interface BenchOptions {
   chat: boolean;
   chatSizes: number[];
   retrieval: boolean;
-  /** Contenders left out of the run. */
   skip: string[];
   /** /api/health under 40 sign-ins and one worst-case message, before and after issue 25 (bench/event-loop.ts). */
   healthLoad: boolean;

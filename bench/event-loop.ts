@@ -136,7 +136,6 @@ export async function healthUnderLoad(
   };
 }
 
-/** One line per contender, for the bench's stdout. */
 export function formatHealthUnderLoad(results: readonly HealthUnderLoad[]): string {
   const ms = (x: number) => `${x.toFixed(0)} ms`;
   return [
