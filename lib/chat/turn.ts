@@ -243,7 +243,6 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
       retrievalStatus: trace.status,
     },
   };
-  // Agent mode answers through the Gmail agent, from the same assembled context.
   return mode === "agent" ? answerWithAgent(turn, messages) : answerWithText(turn, messages);
 }
 

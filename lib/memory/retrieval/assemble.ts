@@ -163,7 +163,6 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
   return { messages: prompt.messages, trace };
 }
 
-/** assembleContext without access accounting: what the model would receive, with nothing written. */
 export function previewContext(db: Db, input: Omit<AssembleInput, "countAccess">): Promise<AssembledContext> {
   return assembleContext(db, { ...input, countAccess: false });
 }
