@@ -9,6 +9,12 @@ export function unwrapQueryError(error: unknown): unknown {
   return error instanceof DrizzleQueryError && error.cause instanceof Error ? error.cause : error;
 }
 
+/** The message of what happened (unwrapQueryError), for a trace or a log line. */
+export function queryErrorMessage(error: unknown): string {
+  const root = unwrapQueryError(error);
+  return root instanceof Error ? root.message : String(root);
+}
+
 /** True when `error` (or any error in its `cause` chain) is a unique violation (SQLSTATE 23505). */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   for (

@@ -14,11 +14,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { agentConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
 import type { Logger } from "@/core/logger";
-import type { Database, Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { demoMailMessages, gmailOperations } from "@/db/schema";
 import { createAiRegistry } from "@/lib/ai/registry";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
-import { createTestDatabase, DB_KINDS } from "@/tests/db";
+import { DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
 import {
   chatCompletion,
@@ -26,6 +26,7 @@ import {
   type ScriptedReply,
   textPieces,
 } from "@/tests/fixtures/openai-compatible";
+import { useTestDatabase } from "@/tests/test-database";
 import {
   approvePendingSend,
   declinePendingSend,
@@ -111,13 +112,11 @@ afterEach(() => openai.resetHandlers());
 afterAll(() => openai.close());
 
 describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
-  let database: Database;
+  const database = useTestDatabase(kind);
   let db: Db;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
+  beforeAll(() => {
     db = database.db;
   });
-  afterAll(async () => database?.close());
 
   async function run(userId: string, request: string, options: { model?: BaseChatModel; max?: number } = {}) {
     const conversationId = await createConversation(db, userId);

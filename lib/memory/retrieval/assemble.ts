@@ -7,7 +7,7 @@
 import type { ModelMessage } from "ai";
 import type { ApproximateRetrievalConfig } from "@/core/config";
 import type { Db } from "@/db/client";
-import { unwrapQueryError } from "@/db/queries/errors";
+import { queryErrorMessage } from "@/db/queries/errors";
 import type { ChatMode } from "@/db/schema";
 import { recordAccess } from "./access";
 import { type AssemblyConfig, DEFAULT_ASSEMBLY_CONFIG, forEmbedder } from "./assembly-config";
@@ -17,6 +17,7 @@ import { mergeBranches } from "./merge";
 import { type PinnedCandidate, retrievePinnedMemories } from "./pinned-branch";
 import { buildPrompt, type HistoryMessage, type MemorySection } from "./prompt";
 import { retrieveSemantic, type SemanticResult } from "./retrieve";
+import { elapsedSince } from "./tools";
 import { type ContextTrace, type FailedStage, traceCandidates } from "./trace";
 
 export interface AssembleInput {
@@ -103,7 +104,12 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
       accessCountedIds = ids;
       retrieval.timings.accessSqlMs = ids.length > 0 ? elapsedSince(start) : null;
     } catch (error) {
-      retrieval = { status: "failed", error: describeError(error), failedStage: "access", timings: retrieval.timings };
+      retrieval = {
+        status: "failed",
+        error: queryErrorMessage(error),
+        failedStage: "access",
+        timings: retrieval.timings,
+      };
       branches = selectBranches(retrieval, config);
     }
   }
@@ -250,7 +256,12 @@ async function retrieve(db: Db, input: AssembleInput, now: Date, config: Assembl
   ).find(([, result]) => result?.status === "rejected");
   if (failed) {
     const [failedStage, result] = failed;
-    return { status: "failed", error: describeError((result as PromiseRejectedResult).reason), failedStage, timings };
+    return {
+      status: "failed",
+      error: queryErrorMessage((result as PromiseRejectedResult).reason),
+      failedStage,
+      timings,
+    };
   }
   const value = <T>(result: PromiseSettledResult<T>) => (result as PromiseFulfilledResult<T>).value;
   return {
@@ -263,11 +274,3 @@ async function retrieve(db: Db, input: AssembleInput, now: Date, config: Assembl
 }
 
 /** The message worth showing: drizzle wraps driver errors in one that repeats the SQL and every parameter. */
-function describeError(error: unknown): string {
-  const root = unwrapQueryError(error);
-  return root instanceof Error ? root.message : String(root);
-}
-
-function elapsedSince(start: number): number {
-  return Math.round((performance.now() - start) * 100) / 100;
-}

@@ -18,7 +18,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { memoryToolsConfig } from "@/core/config";
 import type { Db } from "@/db/client";
-import { unwrapQueryError } from "@/db/queries/errors";
+import { queryErrorMessage } from "@/db/queries/errors";
 import { MEMORY_TYPES, type MemoryType, memories } from "@/db/schema";
 import { recordAccess } from "./access";
 import type { AssemblyConfig } from "./assembly-config";
@@ -113,11 +113,6 @@ export const listMemoriesInput = z.strictObject({
     .optional()
     .describe(`How many, at most (default ${memoryToolsConfig.listDefaultLimit}).`),
 });
-
-function describeError(error: unknown): string {
-  const root = unwrapQueryError(error);
-  return root instanceof Error ? root.message : String(root);
-}
 
 export function elapsedSince(start: number): number {
   return Math.round((performance.now() - start) * 100) / 100;
@@ -317,7 +312,7 @@ export function memoryTools(db: Db, context: MemoryToolContext) {
       context.record(succeededToolCall({ toolCallId, tool: name, step, input, rule, result, ms: elapsedSince(start) }));
       return result.output;
     } catch (error) {
-      const message = describeError(error);
+      const message = queryErrorMessage(error);
       context.record({
         toolCallId,
         tool: name,
