@@ -182,17 +182,6 @@ export async function updateConversation(
   );
 }
 
-/** Marks activity: the conversation moves to the top of the list. */
-export async function touchConversation(
-  db: Db,
-  { userId, conversationId }: { userId: string; conversationId: string },
-): Promise<void> {
-  await db
-    .update(conversations)
-    .set({ updatedAt: new Date() })
-    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
-}
-
 /** Sets an automatic title unless the conversation already has one; true when it changed. */
 export async function setTitleIfDefault(
   db: Db,

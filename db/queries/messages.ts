@@ -39,7 +39,8 @@ const currentOfConversation = sql`coalesce(${conversations.currentMessageId}, (
  * conversation's current message. Each one's `created_at` is the statement's time plus its
  * position in microseconds, so they sort as given (a chat turn writes its question and the
  * answer's row together). The insert selects from the conversation filtered by owner, so a
- * foreign conversation id inserts nothing (→ `not_found:conversation`). The caller vouches that
+ * foreign conversation id inserts nothing (→ `not_found:conversation`). The conversation's
+ * `updated_at` becomes now. The caller vouches that
  * a `parentMessageId` is a message of this conversation (lib/chat/history.ts reads it from it).
  */
 export async function createMessages(
@@ -73,7 +74,11 @@ export async function createMessages(
   );
   const inserted = await db.insert(messages).select(sql.join(rows, sql` UNION ALL `)).returning(messageColumns);
   if (inserted.length === 0) throw notFound("conversation");
-  await setCurrentMessage(db, { userId: input.userId, conversationId: input.conversationId, messageId: ids.at(-1) });
+  // The conversation continues at the newest of them, and is touched (the chat list's order): one write of its row.
+  await db
+    .update(conversations)
+    .set({ currentMessageId: ids.at(-1), updatedAt: new Date() })
+    .where(and(eq(conversations.id, input.conversationId), eq(conversations.userId, input.userId)));
   return inserted.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
 }
 

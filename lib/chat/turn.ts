@@ -26,7 +26,7 @@ import type { Logger } from "@/core/logger";
 import { effectiveTemperature, modelCapabilities } from "@/core/model-capabilities";
 import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
 import type { Db } from "@/db/client";
-import { createConversation, getConversation, touchConversation, updateConversation } from "@/db/queries/conversations";
+import { createConversation, getConversation, updateConversation } from "@/db/queries/conversations";
 import { cancelPendingSendsBelow, createMessages, listBranch, saveAnswerProgress } from "@/db/queries/messages";
 import { linkTranscription } from "@/db/queries/transcriptions";
 import { getAccount } from "@/db/queries/users";
@@ -171,8 +171,8 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
         })
       : null;
   // The question (unless a retry asks it again) and the answer's streaming row, in one statement
-  // that orders the answer after it (and makes it the conversation's current message); the
-  // conversation is touched alongside.
+  // that orders the answer after it (and makes it the conversation's current message, touching the
+  // conversation).
   const [userMessage, assistantMessage] = await Promise.all([
     createMessages(db, {
       userId,
@@ -183,7 +183,6 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
         { role: "assistant", content: "", model: modelId, status: "streaming" },
       ],
     }),
-    touchConversation(db, { userId, conversationId: conversation.id }),
     replaced,
   ]).then(([created]) => {
     const [first, second] = created;
