@@ -25,18 +25,22 @@ export async function showVersion(
 }
 
 /**
- * Whether `messageId` is on the conversation's current branch (a memory's source link to another
- * version switches to it: app/(app)/chat/[id]/page.tsx).
+ * Opening the chat at `messageId` (a memory's source, a search match: app/(app)/chat/[id]/page.tsx):
+ * a message on another version switches the chat to that version's branch, as stepping to it
+ * would. A message already on the current branch, or none of the conversation's, changes nothing.
+ * One read of the conversation and its tree.
  */
-export async function isOnCurrentBranch(
+export async function showBranchOf(
   db: Db,
   { userId, conversationId, messageId }: { userId: string; conversationId: string; messageId: string },
-): Promise<boolean> {
+): Promise<void> {
   const [{ currentMessageId }, tree] = await Promise.all([
     getConversation(db, { userId, conversationId }),
     listMessageTree(db, { userId, conversationId }),
   ]);
-  return currentBranch(tree, currentMessageId).some((m) => m.id === messageId);
+  if (currentBranch(tree, currentMessageId).some((m) => m.id === messageId)) return;
+  const leaf = newestLeafBelow(tree, messageId);
+  if (leaf) await setCurrentMessage(db, { userId, conversationId, messageId: leaf.id });
 }
 
 /**

@@ -9,7 +9,7 @@ import { getAiConfig } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
 import { listTranscript } from "@/lib/chat/transcript";
 import { DEFAULT_TEMPERATURE } from "@/lib/chat/turn";
-import { isOnCurrentBranch, showVersion } from "@/lib/chat/versions";
+import { showBranchOf } from "@/lib/chat/versions";
 import { jsonify } from "@/lib/ui/json";
 
 export const dynamic = "force-dynamic";
@@ -29,10 +29,7 @@ async function loadConversation(userId: string, conversationId: string, messageI
   if (!UUID.test(conversationId)) return null;
   const db = await getDb();
   try {
-    if (messageId && UUID.test(messageId)) {
-      const input = { userId, conversationId, messageId };
-      if (!(await isOnCurrentBranch(db, input))) await showVersion(db, input).catch(ignoreMissingMessage);
-    }
+    if (messageId && UUID.test(messageId)) await showBranchOf(db, { userId, conversationId, messageId });
     const [conversation, transcript] = await Promise.all([
       getConversation(db, { userId, conversationId }),
       listTranscript(db, { userId, conversationId }),
@@ -42,10 +39,6 @@ async function loadConversation(userId: string, conversationId: string, messageI
     if (isAppError(error) && error.code === "not_found:conversation") return null;
     throw error;
   }
-}
-
-function ignoreMissingMessage(error: unknown) {
-  if (!(isAppError(error) && error.code === "not_found:message")) throw error;
 }
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
