@@ -176,7 +176,7 @@ interface SemanticRow extends Record<string, unknown> {
  * or nothing that matched.
  */
 export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
-  halfvecValue(query.embedding); // An embedding it cannot compare is refused before any SQL.
+  const vector = halfvecValue(query.embedding); // An embedding it cannot compare is refused before any SQL.
   const approximate = query.approximate === undefined ? approximateRetrievalConfig : query.approximate;
   if (
     approximate &&
@@ -186,12 +186,12 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
   ) {
     const counts = await countComparable(db, query.userId, query.embeddingModel);
     if (counts.comparable > approximate.minMemories) {
-      const result = await retrieveApproximate(db, query, query.embeddingModel, approximate, counts);
+      const result = await retrieveApproximate(db, query, vector, query.embeddingModel, approximate, counts);
       if (!result.index?.fellBack) return result;
-      return { ...(await retrieveExact(db, query)), index: result.index };
+      return { ...(await retrieveExact(db, query, vector)), index: result.index };
     }
   }
-  return retrieveExact(db, query);
+  return retrieveExact(db, query, vector);
 }
 
 /**
@@ -222,9 +222,8 @@ function scoringTerms({ config, text }: SemanticQuery): {
   return { admitted, dateMatch, score, window };
 }
 
-async function retrieveExact(db: Db, query: SemanticQuery): Promise<SemanticResult> {
+async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise<SemanticResult> {
   const { userId, now, config } = query;
-  const vector = halfvecValue(query.embedding);
   const at = now.toISOString();
   const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
   const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
@@ -504,13 +503,13 @@ async function countComparable(db: Db, userId: string, embeddingModel: string): 
 async function retrieveApproximate(
   db: Db,
   query: SemanticQuery,
+  vector: SQL,
   embeddingModel: string,
   settings: ApproximateRetrievalConfig,
   counts: MemoryCounts,
 ): Promise<SemanticResult> {
   const memories = counts.comparable;
   const { userId, now, config } = query;
-  const vector = halfvecValue(query.embedding);
   const at = now.toISOString();
   const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
   const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
