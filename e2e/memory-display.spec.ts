@@ -165,15 +165,19 @@ test.describe("the debug view's candidate table", () => {
     // A phone: a card per candidate, every value under its label, nothing to scroll sideways.
     await page.setViewportSize(PHONE);
     await page.reload();
+    // Streamed server HTML arrives in a hidden container before React reveals it in place: wait for
+    // the table to be visible, not merely present, before measuring (a hidden cell has no box).
+    await expect(table).toBeVisible();
     await expect(table.locator("thead")).toBeHidden();
     const rows = table.locator("tbody tr");
-    expect(await rows.count()).toBeGreaterThan(0);
+    await expect(rows.first()).toBeVisible();
     const fits = await scroller.evaluate((element) => element.scrollWidth <= element.clientWidth);
     expect(fits).toBe(true);
     for (const row of await rows.all()) {
       expect(await row.evaluate((element) => getComputedStyle(element).display)).toBe("grid");
       for (const column of ["fate", "score", "importance", "recency"]) {
         const cell = row.locator(`td[data-column="${column}"]`);
+        await expect(cell, `${column} shows`).toBeVisible();
         const box = await cell.boundingBox();
         expect(box, `${column} shows`).not.toBeNull();
         expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
@@ -203,6 +207,7 @@ test.describe("pinning on the memories page", () => {
     const card = page.locator(`[id="${bottom}"]`);
     const pin = card.getByRole("button", { name: "Pin", exact: true });
     // The pointer's own click (below) does not wait for the button as Playwright's click does.
+    await expect(pin).toBeVisible();
     await expect(pin).toBeEnabled();
     await pin.scrollIntoViewIfNeeded();
     const box = await pin.boundingBox();
