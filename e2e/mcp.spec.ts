@@ -58,6 +58,10 @@ test("an external assistant's calls are listed and inspectable", async ({ page, 
   await page.setViewportSize({ width: 390, height: 844 });
   await screenshot(page, "mcp-external-call-phone");
   await page.setViewportSize({ width: 1280, height: 820 });
+  // An external call is not part of an answer: its accesses count once per call.
+  await page.goBack();
+  await calls.filter({ hasText: "list_memories" }).click();
+  await expect(page.getByTestId("tool-call-rule")).toContainText("(once per call)");
 
   await page.goto("/memories");
   await expect(page.getByTestId("memory-read-by").first()).toHaveText("read by Claude Desktop");

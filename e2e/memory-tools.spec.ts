@@ -52,6 +52,7 @@ test("memory that answers 'what do you remember about me?', pins, and explains a
   await expect(toolCall).toContainText("list_memories({})");
   await expect(toolCall.getByTestId("tool-call-returned")).toHaveText("4 returned");
   await expect(toolCall.getByTestId("tool-call-rule")).toContainText("the most important first");
+  await expect(toolCall.getByTestId("tool-call-rule")).toContainText("(once per answer)");
   await expect(toolCall.locator('tr[data-fate="returned"]')).toHaveCount(4);
   // The second call received the tool's result.
   await expect(page.getByTestId("model-call").nth(1)).toContainText("← list_memories");

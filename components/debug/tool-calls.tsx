@@ -72,7 +72,7 @@ export function ToolCallCard({ call }: { call: ToolCallTrace }) {
         {call.matching !== undefined && call.matching > call.returned
           ? ` — ${call.matching} memories matched, the first ${call.returned} were returned`
           : ""}
-        . Each returned memory counts as an access (once per answer).
+        . Each returned memory counts as an access ({call.step > 0 ? "once per answer" : "once per call"}).
       </p>
       {call.error && <p className="text-sm text-destructive">{call.error}</p>}
       {call.memories.length > 0 && (
