@@ -176,13 +176,23 @@ describe.each(DB_KINDS)("the MCP server on %s", (kind) => {
     expect(porto?.readBy).toEqual(["Claude Desktop"]);
   });
 
-  it("refuses bad arguments with a tool error, recording nothing it did not run", async () => {
+  it("refuses bad arguments with a tool error, and records the refusal as sent and as received", async () => {
     const recorded = (await db.select().from(mcpCalls)).length;
     const result = await call(reader, "list_memories", { limit: 0 });
     expect(result.isError).toBe(true);
-    expect((await db.select().from(mcpCalls)).length).toBe(recorded);
     expect(textOf(result)).toMatch(/limit/);
     expect(textOf(result)).not.toMatch(/at \S+\.ts:\d+/);
+    const rows = await db.select().from(mcpCalls);
+    expect(rows).toHaveLength(recorded + 1);
+    const refusal = await lastCall("list_memories");
+    expect(refusal).toMatchObject({
+      tokenId: secrets.read.id,
+      arguments: { limit: 0 },
+      result: textOf(result),
+      isError: true,
+      trace: null,
+      returnedMemoryIds: [],
+    });
   });
 
   it("remember stores a user-stated memory from the token through consolidation; a repeat is skipped", async () => {

@@ -6,14 +6,19 @@
  *
  * Each tool call runs lib/mcp/tools.ts and is recorded (db/queries/mcp-calls.ts) before its result
  * is sent: the client receives the text the record keeps (a memory deleted while the call ran is
- * redacted from both).
+ * redacted from both). A call the SDK refuses before the tool runs (arguments its schema rejects)
+ * is recorded too, with the error text the client received.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "@/core/logger";
 import { insertMcpCall } from "@/db/queries/mcp-calls";
+import { elapsedSince } from "@/lib/memory/retrieval/tools";
 import { MCP_TOOLS, type McpToolContext, runTool } from "./tools";
+
+/** The names of our tools: a call naming another is not one of them, and is not recorded. */
+const TOOL_NAMES: ReadonlySet<unknown> = new Set(MCP_TOOLS.map((spec) => spec.name));
 
 export const MCP_SERVER_NAME = "lifeline";
 export const MCP_SERVER_VERSION = "1.0.0";
@@ -21,22 +26,28 @@ export const MCP_SERVER_VERSION = "1.0.0";
 const INSTRUCTIONS =
   "Lifeline is the user's long-term memory. Before answering anything personal, call get_memory_context with the user's message; use search_memories or list_memories when that is not enough. With a read+write token, call remember when the user tells you something about themselves worth keeping, and forget when they ask you to.";
 
-function elapsedSince(start: number): number {
-  return Math.round((performance.now() - start) * 100) / 100;
+/** A tools/call of the request: the tool named and the arguments as the client sent them. */
+interface SentCall {
+  tool: unknown;
+  arguments: unknown;
 }
 
 /**
- * The arguments of each tools/call in a request body, by JSON-RPC id, as the client sent them (the
- * SDK hands a tool the arguments its schema parsed: trimmed, defaulted).
+ * The tools/call messages of a request body, by JSON-RPC id, as the client sent them (the SDK hands
+ * a tool the arguments its schema parsed: trimmed, defaulted).
  */
-function sentArguments(body: unknown): Map<string | number, unknown> {
-  const sent = new Map<string | number, unknown>();
+function sentCalls(body: unknown): Map<string | number, SentCall> {
+  const sent = new Map<string | number, SentCall>();
   // One message per request (lib/validation/mcp.ts); an array is walked all the same.
   for (const message of Array.isArray(body) ? body : [body]) {
     if (typeof message !== "object" || message === null) continue;
-    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
+    const { method, id, params } = message as {
+      method?: unknown;
+      id?: unknown;
+      params?: { name?: unknown; arguments?: unknown };
+    };
     if (method === "tools/call" && (typeof id === "string" || typeof id === "number")) {
-      sent.set(id, params?.arguments ?? {});
+      sent.set(id, { tool: params?.name, arguments: params?.arguments ?? {} });
     }
   }
   return sent;
@@ -46,7 +57,9 @@ function sentArguments(body: unknown): Map<string | number, unknown> {
 export function createMcpServer(
   context: McpToolContext,
   log: Logger,
-  sent: ReadonlyMap<string | number, unknown> = new Map(),
+  sent: ReadonlyMap<string | number, SentCall> = new Map(),
+  /** The ids of the calls a tool ran (and recorded): the others were refused before it. */
+  ran: Set<string | number> = new Set(),
 ): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, { instructions: INSTRUCTIONS });
   for (const spec of MCP_TOOLS) {
@@ -60,6 +73,7 @@ export function createMcpServer(
       },
       async (args: unknown, extra: { requestId: string | number }): Promise<CallToolResult> => {
         const start = performance.now();
+        ran.add(extra.requestId);
         const outcome = await runTool(spec, context, args, (error) =>
           log.error({ err: error, tool: spec.name }, "mcp tool failed"),
         );
@@ -69,7 +83,7 @@ export function createMcpServer(
             userId: context.userId,
             tokenId: context.token.id,
             tool: spec.name,
-            arguments: sent.get(extra.requestId) ?? args,
+            arguments: sent.get(extra.requestId)?.arguments ?? args,
             result: outcome.text,
             isError: outcome.isError,
             trace: outcome.trace,
@@ -92,6 +106,56 @@ export function createMcpServer(
   return server;
 }
 
+/** The text of a JSON-RPC response's tool result (or its error's message), as the client reads it. */
+function answeredText(message: { result?: unknown; error?: { message?: unknown } }): string {
+  const content = (message.result as CallToolResult | undefined)?.content;
+  const texts = (content ?? []).flatMap((part) => (part.type === "text" ? [part.text] : []));
+  if (texts.length > 0) return texts.join("\n");
+  return typeof message.error?.message === "string" ? message.error.message : JSON.stringify(message);
+}
+
+/**
+ * Records the calls of our tools that the SDK refused before a tool ran (arguments its schema
+ * rejects): the arguments as sent and the error text the client received, with no trace.
+ */
+async function recordRefusedCalls(
+  response: Response,
+  sent: ReadonlyMap<string | number, SentCall>,
+  ran: ReadonlySet<string | number>,
+  context: McpToolContext,
+  log: Logger,
+  start: number,
+): Promise<void> {
+  const refused = [...sent].filter(([id, call]) => !ran.has(id) && TOOL_NAMES.has(call.tool));
+  if (refused.length === 0 || !response.headers.get("content-type")?.includes("application/json")) return;
+  const body = (await response.clone().json()) as unknown;
+  const answers = new Map<unknown, { result?: unknown; error?: { message?: unknown } }>();
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message === "object" && message !== null) answers.set((message as { id?: unknown }).id, message);
+  }
+  for (const [id, call] of refused) {
+    const answer = answers.get(id);
+    if (!answer) continue;
+    try {
+      await insertMcpCall(context.db, {
+        userId: context.userId,
+        tokenId: context.token.id,
+        tool: call.tool as string,
+        arguments: call.arguments,
+        result: answeredText(answer),
+        isError: true,
+        trace: null,
+        memoryIds: [],
+        returnedMemoryIds: [],
+        latencyMs: elapsedSince(start),
+      });
+    } catch (error) {
+      // The refusal carries no memory: it is still sent.
+      log.error({ err: error, tool: call.tool }, "mcp refusal not recorded");
+    }
+  }
+}
+
 /** Answers one Streamable HTTP request (its JSON body already read and parsed by the route wrapper). */
 export async function handleMcpRequest(
   request: Request,
@@ -99,14 +163,19 @@ export async function handleMcpRequest(
   context: McpToolContext,
   log: Logger,
 ): Promise<Response> {
-  const server = createMcpServer(context, log, sentArguments(body));
+  const start = performance.now();
+  const sent = sentCalls(body);
+  const ran = new Set<string | number>();
+  const server = createMcpServer(context, log, sent, ran);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
   try {
     await server.connect(transport);
-    return await transport.handleRequest(request, { parsedBody: body });
+    const response = await transport.handleRequest(request, { parsedBody: body });
+    await recordRefusedCalls(response, sent, ran, context, log, start);
+    return response;
   } finally {
     // With JSON responses the answer is complete here: nothing is left to stream.
     await server.close();
