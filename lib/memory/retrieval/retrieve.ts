@@ -222,44 +222,20 @@ function scoringTerms({ config, text }: SemanticQuery): {
   return { admitted, dateMatch, score, window };
 }
 
-async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise<SemanticResult> {
-  const { userId, now, config } = query;
-  const at = now.toISOString();
+/** Recency of a memory at `at`: 1 when updated today, falling linearly to 0 after `windowDays` days. */
+function recencyColumn(at: string, windowDays: number): SQL {
+  return sql`1 - LEAST(1, GREATEST(0, floor(extract(epoch FROM (${at}::timestamptz - updated_at)) / 86400))::float8
+                            / ${windowDays}::float8) AS recency`;
+}
+
+/**
+ * The ranking both statements end with, over their `candidates`: `above` (admitted, scored),
+ * `ranked` (the listed top) and `below` (the near-misses).
+ */
+function rankedAndBelow({ admitted, score }: ReturnType<typeof scoringTerms>, config: SemanticConfig): SQL {
   const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
   const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
-  const { fusion } = config;
-  // Comparable: embedded, by the query's embedder when it is named; the others may wait for it.
-  const comparable =
-    query.embeddingModel === undefined
-      ? sql`embedding IS NOT NULL`
-      : sql`embedding IS NOT NULL AND embedding_model = ${query.embeddingModel}`;
-  const waits = query.embeddingModel === undefined ? sql`false` : awaitsEmbedder(query.embeddingModel);
-  const { admitted, dateMatch, score, window } = scoringTerms(query);
-
-  const rows = await selectRows<SemanticRow>(
-    db,
-    sql`
-      -- One pass over the user's active memories: the distance of each comparable one (computed once,
-      -- not once per reference), and whether each of the others waits for re-embedding.
-      WITH scanned AS MATERIALIZED (
-        SELECT id,
-               CASE WHEN ${comparable} THEN 1 - (embedding <=> ${vector}) END AS similarity,
-               importance::float8 AS importance,
-               1 - LEAST(1, GREATEST(0, floor(extract(epoch FROM (${at}::timestamptz - updated_at)) / 86400))::float8
-                            / ${config.recencyWindowDays}::float8) AS recency,
-               ${dateMatch} AS date_match,
-               search_length,
-               CASE WHEN ${comparable} THEN false ELSE ${waits} END AS waits
-        FROM memories
-        WHERE user_id = ${userId}::uuid AND status = 'active'
-      ),
-      -- NaN (a zero vector) sorts above every number in Postgres: such a memory is not comparable at
-      -- all; NULL (not comparable) passes no comparison either.
-      pool AS (
-        SELECT id, similarity, importance, recency, date_match, search_length FROM scanned WHERE similarity <> 'NaN'::float8
-      ),
-      ${fusion ? fusedCandidates(userId, fusion, query.text ?? "") : plainCandidates},
-      above AS (
+  return sql`above AS (
         SELECT *, ${score} AS score
         FROM candidates
         WHERE ${admitted}
@@ -276,7 +252,48 @@ async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise
         SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, date_match,
                ${score} AS score, row_number() OVER (ORDER BY similarity DESC, id)::int AS rank
         FROM (SELECT * FROM candidates WHERE NOT (${admitted}) ORDER BY similarity DESC, id LIMIT ${nearMisses}::int) near
+      )`;
+}
+
+/** A `lexeme` column as one OR tsquery, each quoted as tsquery input wants; no rows: NULL. */
+const LEXEMES_OR_QUERY = sql`string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery`;
+
+async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise<SemanticResult> {
+  const { userId, now, config } = query;
+  const at = now.toISOString();
+  const { fusion } = config;
+  // Comparable: embedded, by the query's embedder when it is named; the others may wait for it.
+  const comparable =
+    query.embeddingModel === undefined
+      ? sql`embedding IS NOT NULL`
+      : sql`embedding IS NOT NULL AND embedding_model = ${query.embeddingModel}`;
+  const waits = query.embeddingModel === undefined ? sql`false` : awaitsEmbedder(query.embeddingModel);
+  const scoring = scoringTerms(query);
+  const { dateMatch, window } = scoring;
+
+  const rows = await selectRows<SemanticRow>(
+    db,
+    sql`
+      -- One pass over the user's active memories: the distance of each comparable one (computed once,
+      -- not once per reference), and whether each of the others waits for re-embedding.
+      WITH scanned AS MATERIALIZED (
+        SELECT id,
+               CASE WHEN ${comparable} THEN 1 - (embedding <=> ${vector}) END AS similarity,
+               importance::float8 AS importance,
+               ${recencyColumn(at, config.recencyWindowDays)},
+               ${dateMatch} AS date_match,
+               search_length,
+               CASE WHEN ${comparable} THEN false ELSE ${waits} END AS waits
+        FROM memories
+        WHERE user_id = ${userId}::uuid AND status = 'active'
       ),
+      -- NaN (a zero vector) sorts above every number in Postgres: such a memory is not comparable at
+      -- all; NULL (not comparable) passes no comparison either.
+      pool AS (
+        SELECT id, similarity, importance, recency, date_match, search_length FROM scanned WHERE similarity <> 'NaN'::float8
+      ),
+      ${fusion ? fusedCandidates(userId, fusion, query.text ?? "") : plainCandidates},
+      ${rankedAndBelow(scoring, config)},
       waiting AS (SELECT count(*) FILTER (WHERE waits)::int AS n FROM scanned),
       ${LISTED}
       -- One row even when nothing is listed, to carry the waiting count.
@@ -374,8 +391,7 @@ function fusedCandidates(userId: string, fusion: FusionConfig, text: string, cor
       query_terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${text}))),
       -- The message's lexemes as an OR query, quoted as tsquery input wants; none: NULL, no match.
       text_query AS (
-        SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery AS q
-        FROM query_terms
+        SELECT ${LEXEMES_OR_QUERY} AS q FROM query_terms
       ),
       matched AS (
         SELECT m.id, m.search_vector, p.search_length
@@ -511,15 +527,14 @@ async function retrieveApproximate(
   const memories = counts.comparable;
   const { userId, now, config } = query;
   const at = now.toISOString();
-  const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
-  const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
   const asked = Math.trunc(settings.indexCandidates);
   const efSearch = Math.trunc(settings.efSearch);
   const maxScanTuples = Math.trunc(settings.maxScanTuples);
   const iterativeScan = (["relaxed_order", "strict_order", "off"] as const).find((v) => v === settings.iterativeScan);
   if (!iterativeScan) throw new Error(`hnsw.iterative_scan: unknown value ${JSON.stringify(settings.iterativeScan)}`);
   const { fusion } = config;
-  const { admitted, dateMatch, score, window } = scoringTerms(query);
+  const scoring = scoringTerms(query);
+  const { dateMatch, window } = scoring;
   const owned = sql`user_id = ${userId}::uuid AND status = 'active'`;
   const comparable = sql`embedding IS NOT NULL AND embedding_model = ${embeddingModel}`;
   const text = query.text ?? "";
@@ -529,7 +544,7 @@ async function retrieveApproximate(
           SELECT id FROM memories
           WHERE ${owned} AND ${comparable}
             AND search_vector @@ (
-              SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery
+              SELECT ${LEXEMES_OR_QUERY}
               FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${text}))) terms
             )`
     : sql``;
@@ -569,8 +584,7 @@ async function retrieveApproximate(
         SELECT id,
                1 - (embedding <=> ${vector}) AS similarity,
                importance::float8 AS importance,
-               1 - LEAST(1, GREATEST(0, floor(extract(epoch FROM (${at}::timestamptz - updated_at)) / 86400))::float8
-                            / ${config.recencyWindowDays}::float8) AS recency,
+               ${recencyColumn(at, config.recencyWindowDays)},
                ${dateMatch} AS date_match,
                search_length
         FROM memories
@@ -580,22 +594,7 @@ async function retrieveApproximate(
         SELECT id, similarity, importance, recency, date_match, search_length FROM scanned WHERE similarity <> 'NaN'::float8
       ),
       ${fusion ? fusedCandidates(userId, fusion, text, corpus) : plainCandidates},
-      above AS (
-        SELECT *, ${score} AS score
-        FROM candidates
-        WHERE ${admitted}
-      ),
-      ranked AS (
-        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, date_match, score,
-               row_number() OVER (ORDER BY score DESC, id)::int AS rank,
-               (SELECT count(*) FROM above)::int AS above_threshold
-        FROM (SELECT * FROM above ORDER BY score DESC, id LIMIT ${listed}::int) top
-      ),
-      below AS (
-        SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, date_match,
-               ${score} AS score, row_number() OVER (ORDER BY similarity DESC, id)::int AS rank
-        FROM (SELECT * FROM candidates WHERE NOT (${admitted}) ORDER BY similarity DESC, id LIMIT ${nearMisses}::int) near
-      ),
+      ${rankedAndBelow(scoring, config)},
       waiting AS (SELECT waiting AS n FROM stats),
       ${LISTED}
       SELECT ${LISTED_COLUMNS},
