@@ -178,15 +178,19 @@ async function prepare(
   if (!measured) throw new Error("bench: no user");
   const progress = progressBar();
   const rebuildIndex = await withoutVectorIndex(database);
-  await seedMemories(
-    database,
-    { userId: measured.id, others: otherUsers.map((user) => user.id), count: size, seed: size, embedder, now },
-    progress,
-  );
-  progress.done();
-  if (rebuildIndex) {
-    console.error("building the HNSW index…");
-    await rebuildIndex();
+  try {
+    await seedMemories(
+      database,
+      { userId: measured.id, others: otherUsers.map((user) => user.id), count: size, seed: size, embedder, now },
+      progress,
+    );
+    progress.done();
+  } finally {
+    // Also after a failed seeding: the cached database must not be left without its index.
+    if (rebuildIndex) {
+      console.error("building the HNSW index…");
+      await rebuildIndex();
+    }
   }
   await db.execute(
     sql`INSERT INTO bench_meta (key, value) VALUES (${key}, ${JSON.stringify(registered.map((user) => user.id))})`,
@@ -254,26 +258,18 @@ const AGREEING: readonly (readonly [string, string])[] = [
   ["exact", "approximate"],
 ];
 
-/** `contender`'s top 5 against `reference`'s, question by question (and its certificate, if it has one). */
+/** `contender`'s top 5 against `reference`'s, question by question. */
 function agreementOf(tops: Map<string, Answer[]>, reference: string, contender: string): Agreement {
   const expected = tops.get(reference) ?? [];
   const answers = tops.get(contender) ?? [];
   const compared = answers.map((answer, i) => agreement(expected[i]?.top ?? [], answer.top));
-  const same = compared.map((a) => a.same);
-  const result: Agreement = {
+  return {
     reference,
     contender,
-    same: mean(same.map(Number)),
+    same: mean(compared.map((a) => Number(a.same))),
     recall: mean(compared.map((a) => a.recall)),
     approximate: mean(answers.map((answer) => Number(answer.path === "approximate"))),
   };
-  if (answers.some((answer) => answer.certified !== undefined)) {
-    const certified = answers.map((answer) => answer.certified === true);
-    const whenCertified = same.filter((_, i) => certified[i]);
-    result.certified = mean(certified.map(Number));
-    result.sameWhenCertified = whenCertified.length === 0 ? 1 : mean(whenCertified.map(Number));
-  }
-  return result;
 }
 
 /**

@@ -14,8 +14,7 @@ export interface BenchResult {
   /**
    * Pairs of contenders that must agree, over the questions: the share whose top 5 (same memories,
    * same order) is `reference`'s (the weighted statement against the in-app baseline, which scores
-   * with score.ts); for a contender that certifies its top, also the share certified and the share
-   * of the certified ones that agree.
+   * with score.ts), its mean recall@5 and the share answered by the approximate path.
    */
   agreement?: Agreement[];
   /** Time to the first text delta of a chat turn through the route (offline model, no delay). */
@@ -30,8 +29,6 @@ export interface Agreement {
   recall?: number;
   /** The share of the contender's answers given by the approximate path. */
   approximate?: number;
-  certified?: number;
-  sameWhenCertified?: number;
 }
 
 export interface BenchReport {

@@ -26,10 +26,9 @@ export interface RetrievalContext {
   now: Date;
 }
 
-/** A contender's answer: the ids of its top 5, in order (and, for a certifying statement, whether it certified them). */
+/** A contender's answer: the ids of its top 5, in order. */
 export interface Answer {
   top: string[];
-  certified?: boolean;
   /** The statement's path (retrieve.ts): "approximate" when the index's candidates were scored. */
   path?: "exact" | "approximate";
 }

@@ -11,6 +11,7 @@ import { sql } from "drizzle-orm";
 import { type Database, selectRows } from "@/db/client";
 import { halfvecValue } from "@/db/queries/vectors";
 import type { RunProgress } from "@/eval/run";
+import { VECTOR_INDEX } from "@/lib/memory/retrieval/retrieve";
 import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
 import { generateMemories } from "./corpus";
 
@@ -23,10 +24,10 @@ export const OTHER_USERS = 20;
  */
 export async function withoutVectorIndex(database: Database): Promise<(() => Promise<void>) | null> {
   const [index] = await database.query<{ indexdef: string }>(
-    "SELECT indexdef FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'",
+    `SELECT indexdef FROM pg_indexes WHERE indexname = '${VECTOR_INDEX}'`,
   );
   if (!index) return null;
-  await database.query("DROP INDEX memories_embedding_hnsw_idx");
+  await database.query(`DROP INDEX ${VECTOR_INDEX}`);
   return async () => {
     const client = database.db;
     await client.transaction(async (tx) => {
