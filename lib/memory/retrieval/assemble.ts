@@ -272,5 +272,3 @@ async function retrieve(db: Db, input: AssembleInput, now: Date, config: Assembl
     timings,
   };
 }
-
-/** The message worth showing: drizzle wraps driver errors in one that repeats the SQL and every parameter. */

@@ -51,7 +51,7 @@ export function strategySummary(retrieval: Retrieval): string {
 
 /**
  * Which statement answered the semantic branch, on one line (the debug view):
- *   "exact statement (every memory scored)"; "approximate — 12,000 memories (over 5,000): the HNSW
+ *   "exact statement (every memory scored)"; "approximate — 12,000 memories (over 10,000): the HNSW
  *   index's 200 nearest and 14 text matches scored (ef_search 200, relaxed_order)"; "exact
  *   statement — the HNSW index returned 120 of 200 candidates"; for traces stored while the
  *   certified fast path existed also "fast path — certified equal to the exact top 5" and "exact
