@@ -45,7 +45,14 @@ const LIST_COLUMNS: MemoryColumn<ToolMemory>[] = [
  * and every memory it considered with its numbers and fate (a search lists the ones that lost to
  * its limit and the near-misses below the threshold too).
  */
-export function ToolCallCard({ call }: { call: ToolCallTrace }) {
+export function ToolCallCard({
+  call,
+  accessesCount,
+}: {
+  call: ToolCallTrace;
+  /** What an access is counted once per: an answer's tool calls, or an external (MCP) call. */
+  accessesCount: "per answer" | "per call";
+}) {
   const isSearch = call.tool === "search_memories";
   return (
     <div className="space-y-2 rounded-lg border border-l-4 border-l-semantic bg-surface p-3" data-testid="tool-call">
@@ -72,7 +79,7 @@ export function ToolCallCard({ call }: { call: ToolCallTrace }) {
         {call.matching !== undefined && call.matching > call.returned
           ? ` — ${call.matching} memories matched, the first ${call.returned} were returned`
           : ""}
-        . Each returned memory counts as an access ({call.step > 0 ? "once per answer" : "once per call"}).
+        . Each returned memory counts as an access (once {accessesCount}).
       </p>
       {call.error && <p className="text-sm text-destructive">{call.error}</p>}
       {call.memories.length > 0 && (

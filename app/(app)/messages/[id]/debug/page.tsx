@@ -257,7 +257,7 @@ export default async function DebugPage({ params }: { params: Params }) {
                 {toolCalls
                   .filter((tool) => tool.step === index + 1)
                   .map((tool) => (
-                    <ToolCallCard key={tool.toolCallId} call={tool} />
+                    <ToolCallCard key={tool.toolCallId} call={tool} accessesCount="per answer" />
                   ))}
                 {agentTools.map((tool, toolIndex) => (
                   <AgentToolCallCard

@@ -88,7 +88,7 @@ export default async function ExternalCallPage({ params }: { params: Promise<{ i
           title="Why these memories"
           description="The memory tool's rule and every memory it considered."
         >
-          <ToolCallCard call={call.trace as ToolCallTrace} />
+          <ToolCallCard call={call.trace as ToolCallTrace} accessesCount="per call" />
         </SectionCard>
       )}
     </div>
