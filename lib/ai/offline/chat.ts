@@ -148,14 +148,6 @@ function sameText(text: string): string {
 /** The reply to the newest user message. Deterministic for a given prompt. */
 export function composeOfflineReply({ system, userMessage, assistantMessages }: OfflineChatInput): string {
   const memoryOff = system.includes(MEMORY_OFF_NOTE);
-  const stated = extractMemoriesOffline({ currentDate: todayFrom(system), userMessage }).memories;
-  // A memory that only restates this message (saved from it before: a regenerated answer, a resent
-  // message) is what the user just said, not something remembered besides it.
-  const said = new Set(stated.map((memory) => sameText(memory.content)));
-  const memories = memoryOff
-    ? []
-    : answeringMemories(memoryLinesOf(system), userMessage).filter((memory) => !said.has(sameText(memory.content)));
-  const known = joinPhrases(memories.map((memory) => phrase(memory.content)));
   const notice = noticeFor(assistantMessages);
   if (GREETING_ONLY.test(userMessage.trim())) {
     return memoryOff
@@ -166,6 +158,14 @@ export function composeOfflineReply({ system, userMessage, assistantMessages }: 
     const youSaid = `You ${userMessage.trim().endsWith("?") ? "asked" : "said"}: ${quote(userMessage)}.`;
     return `${youSaid} Memory is off for this chat: I can't see what you've told me elsewhere, and I won't remember this.${notice}`;
   }
+  const stated = extractMemoriesOffline({ currentDate: todayFrom(system), userMessage }).memories;
+  // A memory that only restates this message (saved from it before: a regenerated answer, a resent
+  // message) is what the user just said, not something remembered besides it.
+  const said = new Set(stated.map((memory) => sameText(memory.content)));
+  const memories = answeringMemories(memoryLinesOf(system), userMessage).filter(
+    (memory) => !said.has(sameText(memory.content)),
+  );
+  const known = joinPhrases(memories.map((memory) => phrase(memory.content)));
   if (stated.length > 0) {
     const thanks = `Thanks for telling me: ${joinPhrases(stated.map((memory) => phrase(memory.content)))}.`;
     return memories.length > 0 ? `${thanks} ${sentence(`I also remember that ${known}`)}` : `${thanks}${notice}`;
