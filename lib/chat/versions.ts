@@ -8,6 +8,27 @@ import { getConversation } from "@/db/queries/conversations";
 import { deleteMessage, getMessage, listMessageTree, setCurrentMessage } from "@/db/queries/messages";
 import { currentAfterDelete, currentBranch, newestLeafBelow, subtreeIds } from "./branch";
 
+type ConversationIds = { userId: string; conversationId: string };
+
+/** The user's conversation's current message and its message tree, read side by side (404 for another's). */
+async function readTree(db: Db, ids: ConversationIds) {
+  const [{ currentMessageId }, tree] = await Promise.all([getConversation(db, ids), listMessageTree(db, ids)]);
+  return { currentMessageId, tree };
+}
+
+/** Makes the newest continuation of `messageId` the current message; false when it is not in the tree. */
+async function showNewestBelow(
+  db: Db,
+  ids: ConversationIds,
+  tree: Awaited<ReturnType<typeof listMessageTree>>,
+  messageId: string,
+): Promise<boolean> {
+  const leaf = newestLeafBelow(tree, messageId);
+  if (!leaf) return false;
+  await setCurrentMessage(db, { ...ids, messageId: leaf.id });
+  return true;
+}
+
 /**
  * Shows the branch through `messageId` (a message of the user's conversation, else 404
  * `not_found:message`): its newest continuation becomes the conversation's current message, which
@@ -15,32 +36,26 @@ import { currentAfterDelete, currentBranch, newestLeafBelow, subtreeIds } from "
  */
 export async function showVersion(
   db: Db,
-  { userId, conversationId, messageId }: { userId: string; conversationId: string; messageId: string },
+  { userId, conversationId, messageId }: ConversationIds & { messageId: string },
 ): Promise<void> {
-  await getConversation(db, { userId, conversationId });
-  const tree = await listMessageTree(db, { userId, conversationId });
-  const leaf = newestLeafBelow(tree, messageId);
-  if (!leaf) throw notFound("message");
-  await setCurrentMessage(db, { userId, conversationId, messageId: leaf.id });
+  const ids = { userId, conversationId };
+  const { tree } = await readTree(db, ids);
+  if (!(await showNewestBelow(db, ids, tree, messageId))) throw notFound("message");
 }
 
 /**
  * Opening the chat at `messageId` (a memory's source, a search match: app/(app)/chat/[id]/page.tsx):
  * a message on another version switches the chat to that version's branch, as stepping to it
  * would. A message already on the current branch, or none of the conversation's, changes nothing.
- * One read of the conversation and its tree.
  */
 export async function showBranchOf(
   db: Db,
-  { userId, conversationId, messageId }: { userId: string; conversationId: string; messageId: string },
+  { userId, conversationId, messageId }: ConversationIds & { messageId: string },
 ): Promise<void> {
-  const [{ currentMessageId }, tree] = await Promise.all([
-    getConversation(db, { userId, conversationId }),
-    listMessageTree(db, { userId, conversationId }),
-  ]);
+  const ids = { userId, conversationId };
+  const { currentMessageId, tree } = await readTree(db, ids);
   if (currentBranch(tree, currentMessageId).some((m) => m.id === messageId)) return;
-  const leaf = newestLeafBelow(tree, messageId);
-  if (leaf) await setCurrentMessage(db, { userId, conversationId, messageId: leaf.id });
+  await showNewestBelow(db, ids, tree, messageId);
 }
 
 /**
@@ -53,10 +68,7 @@ export async function deleteVersion(
   { userId, messageId }: { userId: string; messageId: string },
 ): Promise<{ conversationId: string }> {
   const { conversationId } = await getMessage(db, { userId, messageId });
-  const [{ currentMessageId }, tree] = await Promise.all([
-    getConversation(db, { userId, conversationId }),
-    listMessageTree(db, { userId, conversationId }),
-  ]);
+  const { currentMessageId, tree } = await readTree(db, { userId, conversationId });
   const shown = currentBranch(tree, currentMessageId).at(-1)?.id;
   const moves = shown === undefined || subtreeIds(tree, messageId).includes(shown);
   await deleteMessage(db, { userId, messageId });
