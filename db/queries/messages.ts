@@ -75,10 +75,12 @@ export async function createMessages(
   const inserted = await db.insert(messages).select(sql.join(rows, sql` UNION ALL `)).returning(messageColumns);
   if (inserted.length === 0) throw notFound("conversation");
   // The conversation continues at the newest of them, and is touched (the chat list's order): one write of its row.
-  await db
-    .update(conversations)
-    .set({ currentMessageId: ids.at(-1), updatedAt: new Date() })
-    .where(and(eq(conversations.id, input.conversationId), eq(conversations.userId, input.userId)));
+  await setCurrentMessage(db, {
+    userId: input.userId,
+    conversationId: input.conversationId,
+    messageId: ids.at(-1),
+    touch: true,
+  });
   return inserted.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
 }
 
@@ -172,7 +174,8 @@ export async function listMessageTree(
 
 /**
  * Makes `messageId` (null: none, the newest message then) the conversation's current message:
- * where the branch shown ends. The caller vouches it is a message of this conversation.
+ * where the branch shown ends. The caller vouches it is a message of this conversation. `touch`:
+ * also its updated_at (a new message: the chat list's order), in the same write.
  */
 export async function setCurrentMessage(
   db: Db,
@@ -180,11 +183,12 @@ export async function setCurrentMessage(
     userId,
     conversationId,
     messageId,
-  }: { userId: string; conversationId: string; messageId: string | undefined | null },
+    touch = false,
+  }: { userId: string; conversationId: string; messageId: string | undefined | null; touch?: boolean },
 ): Promise<void> {
   await db
     .update(conversations)
-    .set({ currentMessageId: messageId ?? null })
+    .set({ currentMessageId: messageId ?? null, ...(touch ? { updatedAt: new Date() } : {}) })
     .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
 }
 
