@@ -1,0 +1,82 @@
+/**
+ * LoCoMo's token F1, reproduced from the benchmark's own evaluation code
+ * (snap-research/locomo, task_eval/evaluation.py: normalize_answer, f1_score, f1 and
+ * eval_question_answering), so a score here is the score the paper's code gives:
+ *
+ * - normalise: remove commas; lower-case; remove ASCII punctuation (Python's string.punctuation);
+ *   remove the words a, an, the and "and" (between word boundaries, Unicode-aware as in the `regex`
+ *   module); collapse whitespace;
+ * - tokens are the normalised text split on whitespace, each stemmed by NLTK's Porter stemmer
+ *   (porter.ts); F1 of the two token multisets, 0 when they share none;
+ * - per category: 1 (multi-hop) is the multi-answer F1 — the prediction and the gold answer are each
+ *   split on commas, and the score is the mean over gold parts of the best F1 of any predicted
+ *   part; 3 (open-domain) scores against the gold answer's part before the first ";"; 2 and 4 are
+ *   the plain F1. Category 5 (adversarial) is not scored here: the answer evaluation skips it, as
+ *   the systems it compares with do.
+ */
+import { porterStem } from "./porter";
+
+/** Python's string.punctuation. */
+const PUNCTUATION = new Set(Array.from("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"));
+/** A word character of the `regex` module's Unicode \b: letters, marks, digits, connectors. */
+const WORD = String.raw`[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]`;
+const ARTICLES = new RegExp(`(?<!${WORD})(?:a|an|the|and)(?!${WORD})`, "gu");
+/** What Python's str.split() splits on (str.isspace). */
+const WHITESPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
+
+export function normalizeAnswer(text: string): string {
+  const lower = text.replaceAll(",", "").toLowerCase();
+  const unpunctuated = Array.from(lower)
+    .filter((ch) => !PUNCTUATION.has(ch))
+    .join("");
+  return splitWhitespace(unpunctuated.replace(ARTICLES, " ")).join(" ");
+}
+
+function splitWhitespace(text: string): string[] {
+  return text.split(WHITESPACE).filter((part) => part !== "");
+}
+
+const stems = (text: string) => splitWhitespace(normalizeAnswer(text)).map(porterStem);
+
+/** LoCoMo's f1_score: token F1 of the stemmed, normalised texts. */
+export function tokenF1(prediction: string, gold: string): number {
+  const predicted = stems(prediction);
+  const expected = stems(gold);
+  const left = new Map<string, number>();
+  for (const token of expected) left.set(token, (left.get(token) ?? 0) + 1);
+  let same = 0;
+  for (const token of predicted) {
+    const count = left.get(token) ?? 0;
+    if (count > 0) {
+      same++;
+      left.set(token, count - 1);
+    }
+  }
+  if (same === 0) return 0;
+  const precision = same / predicted.length;
+  const recall = same / expected.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+/** LoCoMo's f1 for category 1: each gold part's best match among the predicted parts, averaged. */
+export function multiAnswerF1(prediction: string, gold: string): number {
+  const predictions = prediction.split(",").map((part) => part.trim());
+  const golds = gold.split(",").map((part) => part.trim());
+  const best = golds.map((g) => Math.max(...predictions.map((p) => tokenF1(p, g))));
+  return best.reduce((sum, value) => sum + value, 0) / best.length;
+}
+
+/** The score eval_question_answering gives an answer to a question of `category` (1–4). */
+export function locomoF1(category: number, prediction: string, gold: string): number {
+  switch (category) {
+    case 1:
+      return multiAnswerF1(prediction, gold);
+    case 2:
+    case 4:
+      return tokenF1(prediction, gold);
+    case 3:
+      return tokenF1(prediction, (gold.split(";")[0] ?? "").trim());
+    default:
+      throw new Error(`LoCoMo F1 is defined for categories 1–4, not ${category}`);
+  }
+}

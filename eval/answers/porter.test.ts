@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { porterStem } from "./porter";
+
+/**
+ * Each word's stem as NLTK 3.8's `PorterStemmer().stem(word)` returns it (run once with Debian's
+ * python3-nltk 3.8-1; the same stemmer agreed on all 11,315 distinct words of LoCoMo's dialogues,
+ * questions and answers). The first rows are the examples of Porter's paper, rule by rule.
+ */
+const NLTK_STEMS: Record<string, string> = {
+  caresses: "caress",
+  ponies: "poni",
+  ties: "tie",
+  cats: "cat",
+  feed: "feed",
+  agreed: "agre",
+  plastered: "plaster",
+  motoring: "motor",
+  sing: "sing",
+  conflated: "conflat",
+  troubled: "troubl",
+  sized: "size",
+  hopping: "hop",
+  tanned: "tan",
+  falling: "fall",
+  hissing: "hiss",
+  fizzed: "fizz",
+  failing: "fail",
+  filing: "file",
+  happy: "happi",
+  enjoy: "enjoy",
+  relational: "relat",
+  conditional: "condit",
+  valenci: "valenc",
+  digitizer: "digit",
+  conformabli: "conform",
+  radicalli: "radic",
+  differentli: "differ",
+  vileli: "vile",
+  analogousli: "analog",
+  vietnamization: "vietnam",
+  predication: "predic",
+  operator: "oper",
+  feudalism: "feudal",
+  decisiveness: "decis",
+  hopefulness: "hope",
+  callousness: "callous",
+  formaliti: "formal",
+  sensitiviti: "sensit",
+  sensibiliti: "sensibl",
+  triplicate: "triplic",
+  formative: "form",
+  formalize: "formal",
+  electriciti: "electr",
+  electrical: "electr",
+  hopeful: "hope",
+  goodness: "good",
+  revival: "reviv",
+  allowance: "allow",
+  inference: "infer",
+  airliner: "airlin",
+  gyroscopic: "gyroscop",
+  adjustable: "adjust",
+  defensible: "defens",
+  irritant: "irrit",
+  replacement: "replac",
+  adjustment: "adjust",
+  dependent: "depend",
+  adoption: "adopt",
+  homologou: "homolog",
+  communism: "commun",
+  activate: "activ",
+  angulariti: "angular",
+  homologous: "homolog",
+  effective: "effect",
+  bowdlerize: "bowdler",
+  probate: "probat",
+  rate: "rate",
+  cease: "ceas",
+  controll: "control",
+  roll: "roll",
+  // NLTK's departures from the paper: irregular forms, 4-letter "ies"/"ied", y → i, fully, logi.
+  dies: "die",
+  died: "die",
+  spied: "spi",
+  skies: "sky",
+  dying: "die",
+  news: "news",
+  proceed: "proceed",
+  generously: "gener",
+  beautifully: "beauti",
+  geology: "geolog",
+  theology: "theolog",
+  is: "is",
+  by: "by",
+  swimming: "swim",
+  painted: "paint",
+  photographs: "photograph",
+  marathons: "marathon",
+};
+
+describe("porterStem (NLTK's PorterStemmer, NLTK_EXTENSIONS mode)", () => {
+  it.each(Object.entries(NLTK_STEMS))("stems %s to %s, as NLTK 3.8 does", (word, stem) => {
+    expect(porterStem(word)).toBe(stem);
+  });
+
+  it("lower-cases first, and looks irregular forms up by the word as given", () => {
+    expect(porterStem("Running")).toBe("run");
+    expect(porterStem("Skies")).toBe("ski");
+  });
+});
