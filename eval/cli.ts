@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { type Database, openDatabase } from "@/db/client";
 import { offlineEmbeddingModels } from "@/lib/ai/offline";
 import { type AiRegistry, createAiRegistry } from "@/lib/ai/registry";
+import { runAnswersCli } from "./answers/cli";
 import { DatasetError, type EvalDataset, loadDatasetFile } from "./dataset";
 import { evaluate } from "./evaluate";
 import { evaluateExtraction, formatExtractionReport } from "./extraction";
@@ -41,6 +42,8 @@ const HELP = `npm run eval -- [flags]
   --split dev|holdout|all         extraction cases to run (default: all; both splits are reported)
   --cases ID,ID                   only these extraction cases
   --misses                        list every extraction case that missed, with what was extracted
+  --answers                       instead: LoCoMo question answering through the chat turn
+                                  (its flags: npm run eval -- --answers --help)
   --help
 
 Database: Postgres when DATABASE_URL is set (evaluation users are created and deleted),
@@ -166,6 +169,7 @@ async function openEvalDatabase(env: NodeJS.ProcessEnv): Promise<Database> {
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const repoRoot = process.cwd();
+  if (argv.includes("--answers")) return runAnswersCli(argv, env, repoRoot);
   const now = new Date();
   let options: CliOptions;
   try {

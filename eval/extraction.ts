@@ -81,7 +81,8 @@ export interface CaseOutcome {
   ms: number;
 }
 
-const directSteps = (record: Map<string, unknown>): JobSteps => ({
+/** The job's steps run in place, each result kept in `record` by step id. */
+export const directSteps = (record: Map<string, unknown>): JobSteps => ({
   runner: "in-process",
   async run<T extends Json>(id: string, fn: () => Promise<T>): Promise<T> {
     const result = await fn();

@@ -65,39 +65,59 @@ export async function loadCorpus(
   embedder: Embedder,
   onMemory: (done: number) => void = () => {},
 ): Promise<LoadedCorpus> {
-  const vectors = await embedInBatches(
-    embedder,
-    corpus.memories.map((memory) => memoryEmbeddingText(memory)),
-  );
+  const vectors = await embedCorpus(embedder, corpus);
   return db.transaction(async (tx) => {
     const user = await createUser(tx, {
       email: `eval-${randomUUID()}@${EVAL_EMAIL_DOMAIN}`,
       name: `eval ${corpus.name}`,
       passwordHash: null,
     });
-    const keyOf = new Map<string, string>();
-    const idOf = new Map<string, string>();
-    for (const [i, memory] of corpus.memories.entries()) {
-      const row = await insertMemory(tx, {
-        id: memoryIdFor(corpus.name, memory.key),
-        userId: user.id,
-        content: memory.content,
-        title: memory.title,
-        type: memory.type,
-        importance: memory.importance,
-        embedding: vectors[i],
-        embeddingModel: embedder.id,
-        provenance: "user_created",
-        status: "active",
-        createdAt: memory.createdAt,
-        updatedAt: memory.updatedAt,
-      });
-      keyOf.set(row.id, memory.key);
-      idOf.set(memory.key, row.id);
-      onMemory(1);
-    }
-    return { userId: user.id, keyOf, idOf };
+    return { userId: user.id, ...(await insertCorpusMemories(tx, user.id, corpus, vectors, embedder, onMemory)) };
   });
+}
+
+/** The corpus's memories embedded as the app embeds memories ("title: content"), in batches. */
+export function embedCorpus(embedder: Embedder, corpus: EvalCorpus): Promise<number[][]> {
+  return embedInBatches(
+    embedder,
+    corpus.memories.map((memory) => memoryEmbeddingText(memory)),
+  );
+}
+
+/**
+ * Stores the corpus's memories for `userId` as active `user_created` rows, dated as the corpus
+ * dates them, with ids derived from the corpus's name and each memory's key (memoryIdFor).
+ */
+export async function insertCorpusMemories(
+  db: Db,
+  userId: string,
+  corpus: EvalCorpus,
+  vectors: readonly number[][],
+  embedder: Embedder,
+  onMemory: (done: number) => void = () => {},
+): Promise<Omit<LoadedCorpus, "userId">> {
+  const keyOf = new Map<string, string>();
+  const idOf = new Map<string, string>();
+  for (const [i, memory] of corpus.memories.entries()) {
+    const row = await insertMemory(db, {
+      id: memoryIdFor(corpus.name, memory.key),
+      userId,
+      content: memory.content,
+      title: memory.title,
+      type: memory.type,
+      importance: memory.importance,
+      embedding: vectors[i],
+      embeddingModel: embedder.id,
+      provenance: "user_created",
+      status: "active",
+      createdAt: memory.createdAt,
+      updatedAt: memory.updatedAt,
+    });
+    keyOf.set(row.id, memory.key);
+    idOf.set(memory.key, row.id);
+    onMemory(1);
+  }
+  return { keyOf, idOf };
 }
 
 /** Removes what an interrupted evaluation left behind: every evaluation user, with its memories. */

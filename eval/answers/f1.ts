@@ -21,8 +21,16 @@ const PUNCTUATION = new Set(Array.from("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"));
 /** A word character of the `regex` module's Unicode \b: letters, marks, digits, connectors. */
 const WORD = String.raw`[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]`;
 const ARTICLES = new RegExp(`(?<!${WORD})(?:a|an|the|and)(?!${WORD})`, "gu");
-/** What Python's str.split() splits on (str.isspace). */
-const WHITESPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
+/** What Python's str.split() splits on (str.isspace), built from code points: the separators U+001C–U+001F included. */
+const WHITESPACE = new RegExp(
+  `[${[
+    0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f,
+    0x3000,
+  ]
+    .map((code) => `\\u{${code.toString(16)}}`)
+    .join("")}\\u{2000}-\\u{200a}]+`,
+  "u",
+);
 
 export function normalizeAnswer(text: string): string {
   const lower = text.replaceAll(",", "").toLowerCase();

@@ -204,5 +204,6 @@ export function porterStem(input: string): string {
   if (irregular !== undefined) return irregular;
   const word = chars(lower);
   if (chars(input).length <= 2) return lower;
-  return [step1a, step1b, step1c, step2, step3, step4, step5a, step5b].reduce((w, step) => step(w), word).join("");
+  const steps = [step1a, step1b, step1c, step2, step3, step4, step5a, step5b];
+  return steps.reduce<Word>((stemmed, step) => step(stemmed), word).join("");
 }

@@ -1,0 +1,122 @@
+/**
+ * The answer evaluation's one seam into Lifeline's chat turn: every answer it scores comes from
+ * `runChatTurn` (lib/chat/turn.ts) — retrieval, formatter, prompt builder, the configured model
+ * through the capture, and the debug record — and is read back from what the turn stored. If the
+ * chat turn's code moves, this file is the one to change.
+ *
+ * Each question opens its own conversation, titled here (so no title job calls the model), with
+ * memory on (Lifeline) or off (the baselines). After the answer, the turn hands the pair's
+ * extraction to a runner; the evaluation keeps every question's memories identical, so it does not
+ * run it: the row is marked failed with the reason, which the chat and the debug view show.
+ */
+import type { Logger } from "@/core/logger";
+import type { Db } from "@/db/client";
+import { createConversation } from "@/db/queries/conversations";
+import { markExtractionFailed } from "@/db/queries/extractions";
+import { createMessages, listMessages } from "@/db/queries/messages";
+import { getPromptDebug } from "@/db/queries/prompt-debug";
+import type { AiRegistry } from "@/lib/ai/registry";
+import { runChatTurn } from "@/lib/chat/turn";
+import { afterResponseIdle } from "@/lib/jobs/after-response";
+import type { ExtractionDispatcher } from "@/lib/jobs/extraction-queue";
+import type { AssemblyConfig } from "@/lib/memory/retrieval/assembly-config";
+import type { ContextTrace } from "@/lib/memory/retrieval/trace";
+import type { ChatBody } from "@/lib/validation/chat";
+
+export const NOT_EXTRACTED =
+  "not run: the answer evaluation does not extract its questions, so every question sees the same memories";
+
+export interface Ask {
+  userId: string;
+  /** The conversation's title in the app's sidebar. */
+  title: string;
+  message: string;
+  memoryEnabled: boolean;
+  /** Messages the conversation holds before the question (user messages, oldest first). */
+  history?: readonly string[];
+  /** The retrieval and prompt numbers of the turn (default: the app's). */
+  assembly?: AssemblyConfig;
+}
+
+export interface AskedTurn {
+  conversationId: string;
+  assistantMessageId: string;
+  answer: string;
+  status: string;
+  error: string | null;
+  /** Tokens as the model reported them (null when it reported none). */
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** The prompt as Lifeline's tokenizer counted it (system with memories, history, question). */
+  promptTokens: number;
+  /** Memory lines the prompt carried. */
+  memoryLines: number;
+  retrievalStatus: string;
+  /** The chat turn's latency: runChatTurn called → answer saved. */
+  turnMs: number;
+}
+
+/** Runs one question through the chat turn and returns what the turn stored for it. */
+export async function askThroughChatTurn(db: Db, ai: AiRegistry, ask: Ask, log: Logger): Promise<AskedTurn> {
+  const conversation = await createConversation(db, {
+    userId: ask.userId,
+    title: ask.title,
+    memoryEnabled: ask.memoryEnabled,
+  });
+  if (ask.history?.length) {
+    await createMessages(db, {
+      userId: ask.userId,
+      conversationId: conversation.id,
+      messages: ask.history.map((content) => ({
+        role: "user" as const,
+        content,
+        parts: [{ type: "text", text: content }],
+      })),
+    });
+  }
+  const handedOver: string[] = [];
+  const dispatcher: ExtractionDispatcher = {
+    kind: "in-process",
+    dispatch: async ({ extractionId }) => {
+      handedOver.push(extractionId);
+    },
+  };
+  // The body the chat route would have validated (an existing conversation and a text message).
+  const body: ChatBody = { conversationId: conversation.id, message: ask.message };
+  const started = performance.now();
+  const response = await runChatTurn(db, ai, {
+    userId: ask.userId,
+    body,
+    signal: new AbortController().signal,
+    log,
+    dispatcher,
+    ...(ask.assembly ? { assembly: ask.assembly } : {}),
+  });
+  // The stream ends after the turn's onEnd has saved the answer and its debug record.
+  await response.text();
+  const turnMs = performance.now() - started;
+  await afterResponseIdle();
+  for (const extractionId of handedOver) {
+    await markExtractionFailed(db, { extractionId, error: NOT_EXTRACTED, now: new Date() });
+  }
+
+  const answer = (await listMessages(db, { userId: ask.userId, conversationId: conversation.id })).findLast(
+    (message) => message.role === "assistant",
+  );
+  if (!answer || answer.status === "streaming") throw new Error(`the chat turn left no settled answer (${ask.title})`);
+  const record = await getPromptDebug(db, { userId: ask.userId, messageId: answer.id });
+  const trace = record.trace as ContextTrace;
+  return {
+    conversationId: conversation.id,
+    assistantMessageId: answer.id,
+    answer: answer.content,
+    status: answer.status,
+    error: answer.error,
+    inputTokens: record.inputTokens,
+    outputTokens: record.outputTokens,
+    promptTokens: trace.tokens.total,
+    memoryLines: trace.memoryLines.length,
+    retrievalStatus: record.retrievalStatus,
+    turnMs,
+  };
+}
