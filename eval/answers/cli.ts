@@ -198,7 +198,7 @@ export function dryRunPlan(
 }
 
 async function openAnswersDatabase(
-  env: NodeJS.ProcessEnv,
+  env: Record<string, string | undefined>,
   dataDir: string,
 ): Promise<{ database: Database; location: string; open: string }> {
   if (env.DATABASE_URL) {
@@ -217,7 +217,7 @@ async function openAnswersDatabase(
 
 export async function runAnswersCli(
   argv: readonly string[],
-  env: NodeJS.ProcessEnv,
+  env: Record<string, string | undefined>,
   repoRoot: string,
 ): Promise<number> {
   let options: AnswersOptions;
@@ -233,8 +233,8 @@ export async function runAnswersCli(
   }
   // A script has no request scope: the chat turn's after-response work runs detached (and is awaited).
   setBackgroundScheduler(detachedScheduler);
-  // The offline model's words are paced for reading (15 ms each) unless told otherwise; a run measures the pipeline.
-  env.LIFELINE_OFFLINE_DELAY_MS ??= "0";
+  // The offline model paces its words for reading (15 ms each) unless told otherwise; a run measures the pipeline.
+  process.env.LIFELINE_OFFLINE_DELAY_MS ??= "0";
   let samples: AnswerSample[];
   let audit: Audit;
   try {
@@ -283,7 +283,7 @@ export async function runAnswersEval(
     audit: Audit;
     registry: AiRegistry;
     judge: string | null;
-    env: NodeJS.ProcessEnv;
+    env: Record<string, string | undefined>;
     database?: Database;
   },
 ): Promise<AnswersReport> {
