@@ -265,7 +265,7 @@ export async function runAnswersCli(
   const report = await runAnswersEval(options, { samples, audit, registry, judge, env });
   console.log(`\n${answersMarkdown(report)}`);
   await mkdir(path.dirname(options.out), { recursive: true });
-  const markdown = options.out.replace(/\.json$/i, "") + ".md";
+  const markdown = `${options.out.replace(/\.json$/i, "")}.md`;
   await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(markdown, answersMarkdown(report));
   console.log(`results: ${path.relative(repoRoot, options.out)}\ntable:   ${path.relative(repoRoot, markdown)}`);
