@@ -9,6 +9,7 @@ import { type Database, openDatabase } from "@/db/client";
 import { offlineEmbeddingModels } from "@/lib/ai/offline";
 import { type AiRegistry, createAiRegistry } from "@/lib/ai/registry";
 import { runAnswersCli } from "./answers/cli";
+import { list, locomoPath } from "./args";
 import { DatasetError, type EvalDataset, loadDatasetFile } from "./dataset";
 import { evaluate } from "./evaluate";
 import { evaluateExtraction, formatExtractionReport } from "./extraction";
@@ -73,12 +74,6 @@ export interface CliOptions {
   help: boolean;
 }
 
-const list = (values: readonly string[] | undefined) =>
-  (values ?? [])
-    .flatMap((v) => v.split(","))
-    .map((v) => v.trim())
-    .filter(Boolean);
-
 export function parseCli(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
@@ -131,10 +126,7 @@ export function parseCli(
     strategies: list(values.strategies).length ? list(values.strategies) : undefined,
     limit,
     samples: list(values.samples).length ? list(values.samples) : undefined,
-    locomoPath: path.resolve(
-      repoRoot,
-      values.locomo ?? env.LOCOMO_PATH ?? path.join("..", "shared", "eval", "locomo", "locomo10.json"),
-    ),
+    locomoPath: locomoPath(values.locomo, env, repoRoot),
     out: path.resolve(
       repoRoot,
       values.out ?? path.join("eval", "results", `${extraction ? "extraction" : "eval"}-${stamp}.json`),

@@ -7,6 +7,7 @@ import { type Database, openDatabase } from "@/db/client";
 import { type AiRegistry, createAiRegistry } from "@/lib/ai/registry";
 import { detachedScheduler, setBackgroundScheduler } from "@/lib/jobs/after-response";
 import { processAssemblyConfig, retrievalStrategyName } from "@/lib/runtime";
+import { list, locomoPath, SHARED_LOCOMO_DIR } from "../args";
 import { DatasetError } from "../dataset";
 import { progressBar } from "../progress";
 import { estimateExtraction, estimateJudge, estimateTurn, TokenBudget } from "./budget";
@@ -53,12 +54,6 @@ export interface AnswersOptions {
   help: boolean;
 }
 
-const list = (value: string | undefined) =>
-  (value ?? "")
-    .split(",")
-    .map((v) => v.trim())
-    .filter(Boolean);
-
 function positive(name: string, value: string | undefined, min = 1): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -104,7 +99,6 @@ export function parseAnswersCli(
   }
   const judgeModel = values["judge-model"];
   const stamp = now.toISOString().replace(/[:.]/g, "-");
-  const shared = path.join("..", "shared", "eval", "locomo");
   return {
     samples: list(values.samples).length ? list(values.samples) : undefined,
     perSample: positive("sample", values.sample),
@@ -115,8 +109,8 @@ export function parseAnswersCli(
     concurrency: positive("concurrency", values.concurrency) ?? 1,
     budget: positive("budget", values.budget) ?? null,
     dryRun: values["dry-run"] ?? false,
-    locomoPath: path.resolve(repoRoot, values.locomo ?? env.LOCOMO_PATH ?? path.join(shared, "locomo10.json")),
-    auditDir: path.resolve(repoRoot, values.audit ?? path.join(shared, "audit")),
+    locomoPath: locomoPath(values.locomo, env, repoRoot),
+    auditDir: path.resolve(repoRoot, values.audit ?? path.join(SHARED_LOCOMO_DIR, "audit")),
     dataDir: path.resolve(repoRoot, values["data-dir"] ?? path.join(".lifeline", "eval-answers")),
     appUrl: values["app-url"] ?? "http://localhost:3000",
     out: path.resolve(repoRoot, values.out ?? path.join("eval", "results", `answers-${stamp}.json`)),
