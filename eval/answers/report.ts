@@ -11,6 +11,8 @@ export interface Scores {
   judge: number | null;
   judgeCorrected: number | null;
   judged: number;
+  /** Answers the judge gave no verdict on (an unreadable answer, or the budget ran out first). */
+  unjudged: number;
 }
 
 export interface ContenderSummary {
@@ -48,6 +50,7 @@ function scores(answers: readonly Scored[]): Scores {
         ? null
         : judgedCorrected.filter((a) => a.judgeCorrected).length / judgedCorrected.length,
     judged: judged.length,
+    unjudged: answers.filter((a) => a.judgeError !== null).length,
   };
 }
 
