@@ -14,6 +14,8 @@ describe("LoCoMo's token F1", () => {
     expect(normalizeAnswer("Théâtre—the café")).toBe("théâtre— café");
     expect(normalizeAnswer("co-op   garden\u00a0plot")).toBe("coop garden plot");
     expect(normalizeAnswer("an")).toBe("");
+    // Python's str.split() also splits on the information separators U+001C–U+001F.
+    expect(normalizeAnswer("co-op\u001cgarden")).toBe("coop garden");
   });
 
   it.each([
