@@ -357,6 +357,15 @@ export const JSON_MAX_BYTES_PER_CHAR = 12;
  */
 export const REQUEST_BODY_MAX_BYTES = 256 * 1024;
 
+/**
+ * The deepest nesting of arrays and objects a JSON body may have (lib/api/body.ts; the body itself
+ * is level 1). Every body a route accepts is a few levels deep (an MCP message with its `_meta`,
+ * a chat UI message with provider metadata: under 10); a recursive schema or walker meets what a
+ * client sent only after this check, and a 3.5 KB body of 1,750 nested arrays took zod's
+ * `z.json()` past the call stack.
+ */
+export const JSON_MAX_DEPTH = 64;
+
 export const agentConfig = {
   /** The most model calls one agent turn may make before it stops and says so. */
   maxModelCalls: 6,

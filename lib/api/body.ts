@@ -14,7 +14,7 @@
  *   request on the connection would hang and be reset. Past DRAIN_MAX_BYTES the stream is
  *   cancelled (the connection closes): nobody needs to push megabytes at a 256 KB endpoint.
  */
-import { MESSAGE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from "@/core/config";
+import { JSON_MAX_DEPTH, MESSAGE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from "@/core/config";
 import { AppError } from "@/core/errors";
 
 /**
@@ -99,11 +99,34 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw bodyError("Request body is not valid UTF-8");
   }
   if (text.trim() === "") throw bodyError("Request body is required");
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw bodyError("Malformed JSON");
   }
+  if (nestedDeeperThan(value, JSON_MAX_DEPTH)) {
+    throw bodyError(`Request body is nested too deeply: at most ${JSON_MAX_DEPTH} levels of arrays and objects`);
+  }
+  return value;
+}
+
+/**
+ * Whether `value` has arrays or objects nested more than `max` levels (itself level 1). Walked
+ * with a stack of its own, not by recursion: the value is what a client sent, and JSON.parse
+ * (iterative in V8) accepts any depth.
+ */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: { node: unknown; depth: number }[] = [{ node: value, depth: 1 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { node, depth } = next;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(node)) {
+      if (typeof child === "object" && child !== null) stack.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return false;
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { JSON_MAX_DEPTH } from "@/core/config";
 import { AppError, type ErrorCode } from "@/core/errors";
 import { logger } from "@/core/logger";
 import { type Database, type Db, setDatabase } from "@/db/client";
@@ -243,6 +244,28 @@ describe("route(): bodies", () => {
       /^Request body too large: the limit is 256 KB \(262,144 bytes\) of JSON, and this body is [^.]+\. That is the limit on the request's bytes/,
     );
     expect(error.message).toContain("text limits count characters (a chat message: 15,000)");
+  });
+
+  it("400 naming the depth limit for a body nested deeper than it, even where the schema takes free JSON", async () => {
+    const free = route({ auth: "public", body: z.strictObject({ data: z.json() }) }, async ({ body }) => ({ body }));
+    const post = (data: string) =>
+      free(
+        req("/api/x", { method: "POST", body: `{"data":${data}}`, headers: { "content-type": "application/json" } }),
+        ctx(),
+      );
+    // 1,750 levels in 3.5 KB took zod's recursive z.json() past the call stack: a 500.
+    const deep = await post(`${"[".repeat(1750)}${"]".repeat(1750)}`);
+    expect(deep.status).toBe(400);
+    const error = await errorOf(deep);
+    expect(error.fields).toEqual({
+      body: `Request body is nested too deeply: at most ${JSON_MAX_DEPTH} levels of arrays and objects`,
+    });
+    expect(dbRequests).toBe(0);
+    // The limit itself is accepted: the body object is level 1, so `data` may hold JSON_MAX_DEPTH − 1.
+    const atLimit = await post(`${"[".repeat(JSON_MAX_DEPTH - 1)}${"]".repeat(JSON_MAX_DEPTH - 1)}`);
+    expect(atLimit.status).toBe(200);
+    expect((await post(`${"[".repeat(JSON_MAX_DEPTH)}${"]".repeat(JSON_MAX_DEPTH)}`)).status).toBe(400);
+    expect((await post(`${'{"a":'.repeat(JSON_MAX_DEPTH)}1${"}".repeat(JSON_MAX_DEPTH)}`)).status).toBe(400);
   });
 
   it("413 when a streamed body without Content-Length grows over the cap", async () => {

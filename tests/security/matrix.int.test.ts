@@ -90,6 +90,12 @@ const GENERIC_JSON_INVALID: ((valid: unknown) => InvalidRequest)[] = [
     raw: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
     field: "body",
   }),
+  (valid) => ({
+    // 1,750 levels in 3.5 KB: a recursive schema (zod's z.json(), the MCP message's params) ran out of stack on it.
+    name: "nested 1,750 levels deep",
+    raw: JSON.stringify(valid).replace(/^\{/, `{"nested":${"[".repeat(1750)}${"]".repeat(1750)},`),
+    field: "body",
+  }),
   () => ({
     name: "body over 256 KB",
     patch: (v) => ({ ...v, padding: "x".repeat(270_000) }),
