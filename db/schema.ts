@@ -26,6 +26,18 @@ import { DEFAULT_CONVERSATION_TITLE, EMBEDDING_DIMENSIONS } from "../core/config
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
+/**
+ * Any JSON value a client sent, kept as its JSON text (JSON.stringify): jsonb refuses a string
+ * or key holding NUL (`\u0000`) or an unpaired surrogate (`\ud800`), which JSON carries and a
+ * client may send, while JSON.stringify writes both as escapes — text that always fits and parses
+ * back to the same value.
+ */
+const clientJson = customType<{ data: unknown; driverData: string }>({
+  dataType: () => "text",
+  toDriver: (value) => JSON.stringify(value),
+  fromDriver: (text) => JSON.parse(text),
+});
+
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -265,7 +277,11 @@ export const mcpCalls = pgTable(
       .notNull()
       .references(() => accessTokens.id, { onDelete: "cascade" }),
     tool: text("tool").notNull(),
-    arguments: jsonb("arguments").$type<unknown>().notNull(),
+    /**
+     * As the client sent them, whatever their strings hold (a refused call's too); SQL NULL is
+     * JSON `null` (drizzle passes a null through without its type's mapping), absent arguments `{}`.
+     */
+    arguments: clientJson("arguments"),
     /** The text of the result's one content block, byte for byte what the client received. */
     result: text("result").notNull(),
     isError: boolean("is_error").notNull(),

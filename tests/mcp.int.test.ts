@@ -195,6 +195,39 @@ describe.each(DB_KINDS)("the MCP server on %s", (kind) => {
     });
   });
 
+  /** One JSON-RPC message POSTed as the MCP transport would, with the token; the JSON-RPC answer. */
+  const rpc = async (secret: string, message: unknown) => {
+    const res = await new HttpClient(server.url).request("POST", "/api/mcp", {
+      json: message,
+      headers: { accept: "application/json, text/event-stream", authorization: `Bearer ${secret}` },
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.json as { id: unknown; result?: ToolResult; error?: { code: number; message: string } };
+  };
+  const toolsCall = (id: number, name: string, args: unknown) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: args },
+  });
+
+  it("records a refused call whatever its arguments hold — NUL and lone surrogates too — exactly as sent", async () => {
+    const sent = { limit: "\u0000", "key\u0000": "\ud800", note: "a lone low \udc00, a pair 😀 and a NUL \u0000" };
+    const answer = await rpc(secrets.read.secret, toolsCall(7, "list_memories", sent));
+    expect(answer.result?.isError).toBe(true);
+    const row = await lastCall("list_memories");
+    expect(row?.arguments).toEqual(sent);
+    expect(row?.result).toBe(answer.result?.content[0]?.text);
+    expect(row?.isError).toBe(true);
+
+    // A string the schema would pass but Postgres text cannot hold is refused by the schema too.
+    const query = "peanuts\u0000";
+    const searched = await rpc(secrets.read.secret, toolsCall(9, "search_memories", { query }));
+    expect(searched.result?.isError).toBe(true);
+    expect(searched.result?.content[0]?.text).toMatch(/NUL/);
+    expect(await lastCall("search_memories")).toMatchObject({ arguments: { query }, isError: true });
+  });
+
   it("remember stores a user-stated memory from the token through consolidation; a repeat is skipped", async () => {
     const content = "Training for the Lisbon marathon in October";
     const first = await call(writer, "remember", { content, type: "goal" });

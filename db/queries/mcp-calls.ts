@@ -61,7 +61,7 @@ export async function insertMcpCall(db: Db, call: NewMcpCall): Promise<{ id: str
         userId: row.userId,
         tokenId: row.tokenId,
         tool: row.tool,
-        arguments: row.arguments ?? {},
+        arguments: row.arguments === undefined ? {} : row.arguments,
         result: row.result,
         isError: row.isError,
         trace: row.trace ?? null,

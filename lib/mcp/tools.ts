@@ -14,7 +14,7 @@
  * relies on it to redact a deleted memory from a recorded result).
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { z } from "zod";
+import type { z } from "zod";
 import { formatterConfig } from "@/core/config";
 import { isAppError } from "@/core/errors";
 import type { Db } from "@/db/client";
@@ -40,7 +40,7 @@ import {
 } from "@/lib/memory/retrieval/tools";
 import type { ContextTrace, TraceCandidate } from "@/lib/memory/retrieval/trace";
 import { MESSAGE_MAX } from "@/lib/validation/chat";
-import { uuid } from "@/lib/validation/common";
+import { toolArguments, uuid } from "@/lib/validation/common";
 import { memoryCreateBody } from "@/lib/validation/memories";
 import { text } from "@/lib/validation/strings";
 import { rememberMemory } from "./remember";
@@ -75,14 +75,14 @@ export interface ToolOutcome {
   returnedMemoryIds: string[];
 }
 
-export const getMemoryContextInput = z.strictObject({
+export const getMemoryContextInput = toolArguments({
   // The chat's message rule (lib/validation/chat.ts): the same text a chat turn would accept.
   message: text({ max: MESSAGE_MAX, multiline: true }).describe(
     "The user's message, as they wrote it: the memories are chosen for it.",
   ),
 });
 
-export const rememberInput = z.strictObject({
+export const rememberInput = toolArguments({
   content: memoryCreateBody.shape.content.describe(
     "The fact to remember about the user, in one self-contained sentence (e.g. 'Prefers window seats on long flights').",
   ),
@@ -91,7 +91,7 @@ export const rememberInput = z.strictObject({
   ),
 });
 
-export const forgetInput = z.strictObject({
+export const forgetInput = toolArguments({
   memory_id: uuid.describe("The id of the memory to delete, as another tool returned it."),
 });
 

@@ -20,6 +20,8 @@ import { memoryToolsConfig } from "@/core/config";
 import type { Db } from "@/db/client";
 import { queryErrorMessage } from "@/db/queries/errors";
 import { MEMORY_TYPES, type MemoryType, memories } from "@/db/schema";
+import { toolArguments } from "@/lib/validation/common";
+import { requestString } from "@/lib/validation/strings";
 import { recordAccess } from "./access";
 import type { AssemblyConfig } from "./assembly-config";
 import { retrieveSemantic, type SemanticCandidate } from "./retrieve";
@@ -91,16 +93,16 @@ export interface MemoryToolContext {
   step: () => number;
 }
 
-export const searchMemoriesInput = z.strictObject({
-  query: z
-    .string()
+export const searchMemoriesInput = toolArguments({
+  // A request string: no NUL (Postgres text cannot hold it), no unpaired surrogate, from a model or an MCP client.
+  query: requestString()
     .trim()
     .min(1)
     .max(memoryToolsConfig.maxQueryChars)
     .describe("What to look for, in words (e.g. 'dietary preferences', 'work deadlines')."),
 });
 
-export const listMemoriesInput = z.strictObject({
+export const listMemoriesInput = toolArguments({
   type: z
     .enum(MEMORY_TYPES)
     .optional()
