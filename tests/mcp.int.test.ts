@@ -228,6 +228,22 @@ describe.each(DB_KINDS)("the MCP server on %s", (kind) => {
     expect(await lastCall("search_memories")).toMatchObject({ arguments: { query }, isError: true });
   });
 
+  it.each([
+    ["a string", "args"],
+    ["an array", [1]],
+    ["a number", 5],
+    ["null", null],
+  ])("arguments that are %s answer -32602 invalid params in one line, recorded as sent", async (_, args) => {
+    const answer = await rpc(secrets.read.secret, toolsCall(8, "search_memories", args));
+    expect(answer.id).toBe(8);
+    expect(answer.error?.code).toBe(-32602);
+    expect(answer.error?.message).toMatch(/arguments/);
+    expect(answer.error?.message).not.toContain("\n");
+    const row = await lastCall("search_memories");
+    expect(row).toMatchObject({ tokenId: secrets.read.id, result: answer.error?.message, isError: true, trace: null });
+    expect(row?.arguments).toEqual(args);
+  });
+
   it("remember stores a user-stated memory from the token through consolidation; a repeat is skipped", async () => {
     const content = "Training for the Lisbon marathon in October";
     const first = await call(writer, "remember", { content, type: "goal" });

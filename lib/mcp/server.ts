@@ -6,12 +6,23 @@
  *
  * Each tool call runs lib/mcp/tools.ts and is recorded (db/queries/mcp-calls.ts) before its result
  * is sent: the client receives the text the record keeps (a memory deleted while the call ran is
- * redacted from both). A call the SDK refuses before the tool runs (arguments its schema rejects)
- * is recorded too, with the error text the client received.
+ * redacted from both). A call refused before the tool runs (arguments its schema rejects, or
+ * that are not an object: invalidParams) is recorded too, with the error text the client received.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  InitializeRequestSchema,
+  isJSONRPCRequest,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
 import type { Logger } from "@/core/logger";
 import { insertMcpCall } from "@/db/queries/mcp-calls";
 import { elapsedSince } from "@/lib/memory/retrieval/tools";
@@ -47,10 +58,41 @@ function sentCalls(body: unknown): Map<string | number, SentCall> {
       params?: { name?: unknown; arguments?: unknown };
     };
     if (method === "tools/call" && (typeof id === "string" || typeof id === "number")) {
-      sent.set(id, { tool: params?.name, arguments: params?.arguments ?? {} });
+      // Absent arguments are the empty object the SDK hands the tool; anything else, null included, as sent.
+      const args = typeof params === "object" && params !== null && "arguments" in params ? params.arguments : {};
+      sent.set(id, { tool: params?.name, arguments: args });
     }
   }
   return sent;
+}
+
+/** The requests this server answers, each with the SDK's schema of it. */
+const REQUEST_SCHEMAS = new Map<string, z.ZodType>([
+  ["initialize", InitializeRequestSchema],
+  ["ping", PingRequestSchema],
+  ["tools/list", ListToolsRequestSchema],
+  ["tools/call", CallToolRequestSchema],
+]);
+
+/**
+ * The answer to a request of this server whose params the SDK's own schema refuses (tools/call
+ * `arguments` that are not an object: a string, an array, a number, null): -32602 invalid params,
+ * naming the first bad field in one line. Left to the SDK, its Protocol parses them in the
+ * handler's wrapper and answers -32603 internal error with zod's multi-line dump. Null when the
+ * message is fine, or is not a request of this server.
+ */
+function invalidParams(message: JSONRPCMessage): JSONRPCErrorResponse | null {
+  if (!isJSONRPCRequest(message)) return null;
+  const parsed = REQUEST_SCHEMAS.get(message.method)?.safeParse(message);
+  if (!parsed || parsed.success) return null;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.map(String).join(".") || "params";
+  const problem = (issue?.message ?? "invalid").replace(/\s+/g, " ");
+  return {
+    jsonrpc: "2.0",
+    id: message.id,
+    error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${field}: ${problem}` },
+  };
 }
 
 /** A server with the five tools, bound to one request's user and token. */
@@ -83,7 +125,7 @@ export function createMcpServer(
             userId: context.userId,
             tokenId: context.token.id,
             tool: spec.name,
-            arguments: sent.get(extra.requestId)?.arguments ?? args,
+            arguments: sent.has(extra.requestId) ? sent.get(extra.requestId)?.arguments : args,
             result: outcome.text,
             isError: outcome.isError,
             trace: outcome.trace,
@@ -173,6 +215,13 @@ export async function handleMcpRequest(
   });
   try {
     await server.connect(transport);
+    // Between the transport and the server: a request whose params are refused is answered here.
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const refused = invalidParams(message);
+      if (!refused) return deliver?.(message, extra);
+      transport.send(refused).catch((error: unknown) => log.error({ err: error }, "mcp refusal not sent"));
+    };
     const response = await transport.handleRequest(request, { parsedBody: body });
     await recordRefusedCalls(response, sent, ran, context, log, start);
     return response;
