@@ -195,6 +195,21 @@ describe.each(DB_KINDS)("the MCP server on %s", (kind) => {
     });
   });
 
+  it("get_memory_context gives each line the id of the memory it renders, also when two render alike", async () => {
+    const carol = await registerAndSignIn(server.url, "carol");
+    const twins = [
+      await addMemory(carol, "Carol keeps the spare house key under the blue flowerpot"),
+      await addMemory(carol, "Carol keeps the spare house key under the blue flowerpot"),
+    ];
+    const token = await createToken(carol, "Carol's agent", "read");
+    const client = await connect(token.secret);
+    const result = await call(client, "get_memory_context", { message: "Where is the spare house key?" });
+    const output = JSON.parse(textOf(result)) as { memories: { id: string; line: string }[] };
+    expect(output.memories).toHaveLength(2);
+    expect(output.memories[0]?.line).toBe(output.memories[1]?.line);
+    expect(output.memories.map((memory) => memory.id).sort()).toEqual([...twins].sort());
+  });
+
   /** One JSON-RPC message POSTed as the MCP transport would, with the token; the JSON-RPC answer. */
   const rpc = async (secret: string, message: unknown) => {
     const res = await new HttpClient(server.url).request("POST", "/api/mcp", {

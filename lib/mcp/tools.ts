@@ -130,7 +130,7 @@ async function getMemoryContext(
   input: z.output<typeof getMemoryContextInput>,
 ): Promise<ToolOutcome> {
   const account = await getAccount(context.db, { userId: context.userId });
-  const { trace } = await assembleContext(context.db, {
+  const { trace, memoryLines } = await assembleContext(context.db, {
     userId: context.userId,
     userName: account.name,
     conversationId: null,
@@ -143,11 +143,11 @@ async function getMemoryContext(
     now: context.now(),
     config: context.assembly,
   });
-  const memories = trace.memoryLines.map((line) => {
-    const included = trace.candidates.find((row) => row.fate === "included" && row.line === line);
-    const id = included?.memoryId ?? "";
-    return { id, line, why: whyChosen(trace.candidates.filter((row) => row.memoryId === id)) };
-  });
+  const memories = memoryLines.map(({ memoryId, line }) => ({
+    id: memoryId,
+    line,
+    why: whyChosen(trace.candidates.filter((row) => row.memoryId === memoryId)),
+  }));
   const note =
     trace.status === "ok"
       ? `${plural(memories.length, "memory line")}: what Lifeline's chat would put in its system prompt for this message`

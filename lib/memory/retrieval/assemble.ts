@@ -54,6 +54,11 @@ export interface AssembledContext {
   /** The system message, the history that fit the budget, the new user message. */
   messages: ModelMessage[];
   trace: ContextTrace;
+  /**
+   * The memory lines of the system message (`trace.memoryLines`), each with the memory it renders:
+   * two memories may render to the same line, so a line's text does not name its memory.
+   */
+  memoryLines: { memoryId: string; line: string }[];
 }
 
 type Timings = Required<Omit<ContextTrace["timings"], "totalMs">>;
@@ -166,7 +171,11 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
     history: prompt.history,
     timings: { ...retrieval.timings, totalMs: elapsedSince(started) },
   };
-  return { messages: prompt.messages, trace };
+  const memoryLines =
+    memory.status === "ok"
+      ? formatted.memories.flatMap((m) => (m.line === null ? [] : [{ memoryId: m.id, line: m.line }]))
+      : [];
+  return { messages: prompt.messages, trace, memoryLines };
 }
 
 export function previewContext(db: Db, input: Omit<AssembleInput, "countAccess">): Promise<AssembledContext> {
