@@ -291,6 +291,23 @@ describe.each(DB_KINDS)("the MCP server on %s", (kind) => {
     expect((await lastCall("remember"))?.result).toBe(textOf(await call(writer, "remember", { content })));
   });
 
+  it("eight parallel identical remember calls store the fact once: one add, seven skips", async () => {
+    const dave = await registerAndSignIn(server.url, "dave");
+    const client = await connect((await createToken(dave, "Dave's agent", "read+write")).secret);
+    const content = "I am allergic to penicillin";
+    const results = await Promise.all(Array.from({ length: 8 }, () => call(client, "remember", { content })));
+    const actions = results.map((result) => {
+      expect(result.isError, textOf(result)).toBeFalsy();
+      return (JSON.parse(textOf(result)) as { action: string }).action;
+    });
+    expect(actions.sort()).toEqual(["add", ...Array(7).fill("skip")]);
+    const stored = await db
+      .select()
+      .from(memories)
+      .where(and(eq(memories.userId, dave.id), eq(memories.status, "active")));
+    expect(stored.map((memory) => memory.content)).toEqual([content]);
+  });
+
   it("a read-only token's writes are tool errors and change nothing", async () => {
     const before = await db.select().from(memories).where(eq(memories.userId, ada.id));
     const remembered = await call(reader, "remember", { content: "Ada dislikes cilantro" });

@@ -165,6 +165,21 @@ export async function findNearMemories(
   );
 }
 
+/**
+ * The class key of the per-user consolidation lock (the first of pg_advisory_xact_lock's two int4
+ * keys; the user id's hash is the second). Any fixed int4: these spell "LLMC" in ASCII.
+ */
+const CONSOLIDATION_LOCK_CLASS = 0x4c4c4d43;
+
+/**
+ * Holds the user's consolidation lock until the transaction ends: one `remember` at a time per
+ * user applies its plan, on every server instance (a transaction-level advisory lock, which a
+ * pooler in transaction mode keeps). Two users whose ids hash alike only wait for each other.
+ */
+export async function lockConsolidation(tx: Db, { userId }: { userId: string }): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${CONSOLIDATION_LOCK_CLASS}, hashtext(${userId}))`);
+}
+
 export async function lockMemory(
   db: Db,
   { userId, memoryId }: { userId: string; memoryId: string },

@@ -4,12 +4,18 @@
  * model's add / update / supersede / skip, held to the provenance rules) and apply step
  * (applyDecisions), in one transaction, with its source: the access token it came through
  * (memories.source_access_token_id; the memory card says "from ‹token name›").
+ *
+ * One remember at a time per user applies its plan (lockConsolidation, on every server instance),
+ * and only a plan made on the near memories as they are then: eight parallel calls of one fact
+ * store it once (an add, then seven skips), where each, planned on the same empty neighbourhood,
+ * added its own copy.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { truncateChars } from "@/core/text";
 import type { Db } from "@/db/client";
+import { lockConsolidation } from "@/db/queries/memories";
 import type { MemoryType } from "@/db/schema";
-import { planConsolidation } from "@/lib/memory/extraction/consolidate";
+import { planConsolidation, planStillHolds } from "@/lib/memory/extraction/consolidate";
 import type { ExtractedMemory } from "@/lib/memory/extraction/extract";
 import { applyDecisions } from "@/lib/memory/extraction/store";
 import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/store/memory-store";
@@ -58,12 +64,18 @@ export async function rememberMemory(db: Db, input: RememberInput): Promise<Reme
   };
   const [embedding] = await embedMemoryTexts(input.embed, [memoryEmbeddingText(candidate)]);
   if (!embedding) throw new Error("remember: the embedder returned no embedding");
-  const decisions = await planConsolidation(
-    { db, model: input.model, embed: input.embed, embeddingModel: input.embeddingModel },
-    { userId: input.userId, candidates: [candidate], embeddings: [embedding] },
-  );
-  const applied = await db.transaction((tx) =>
-    applyDecisions(tx, {
+  const deps = { db, model: input.model, embed: input.embed, embeddingModel: input.embeddingModel };
+  const plan = { userId: input.userId, candidates: [candidate], embeddings: [embedding] };
+  // Planned outside the transaction, so that no transaction waits on a model call unless it must.
+  const planned = await planConsolidation(deps, plan);
+  const { applied, decisions } = await db.transaction(async (tx) => {
+    await lockConsolidation(tx, { userId: input.userId });
+    // A write since the plan (a parallel remember of the same fact) changed what it was made on:
+    // planned again, under the lock, on what the earlier writes committed.
+    const decisions = (await planStillHolds({ ...deps, db: tx }, plan, planned))
+      ? planned
+      : await planConsolidation({ ...deps, db: tx }, plan);
+    const applied = await applyDecisions(tx, {
       userId: input.userId,
       candidates: [candidate],
       embeddings: [embedding],
@@ -72,8 +84,9 @@ export async function rememberMemory(db: Db, input: RememberInput): Promise<Reme
       now: input.now,
       source: { sourceAccessTokenId: input.token.id, examinedMessageIds: [] },
       actor: { actor: "user" },
-    }),
-  );
+    });
+    return { applied, decisions };
+  });
   const decision = applied.decisions[0];
   if (!decision) throw new Error("remember: no decision applied");
   const memories: RememberOutcome["memories"] = decision.memoryId

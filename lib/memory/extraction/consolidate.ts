@@ -185,6 +185,47 @@ async function inBatches<T>(items: readonly T[], limit: number, work: (item: T) 
   if (rejected) throw rejected.reason;
 }
 
+/** A candidate's near memories (see the module comment): what its decision is made on. */
+function nearMemoriesOf(
+  deps: Pick<ConsolidationDeps, "db" | "embeddingModel">,
+  userId: string,
+  candidate: ExtractedMemory,
+  embedding: number[],
+  config: ConsolidationConfig,
+): Promise<NearMemory[]> {
+  return findNearMemories(deps.db, {
+    userId,
+    embedding,
+    embeddingModel: deps.embeddingModel,
+    text: memoryEmbeddingText(candidate),
+    minSimilarity: config.nearSimilarity,
+    limit: config.nearLimit,
+  });
+}
+
+/**
+ * Whether the decision of a one-candidate plan still stands: the candidate's near memories, read
+ * now, are those it was made on (the same memories with the same title, content and status). A
+ * plan is made before the transaction that applies it; a write in between — a parallel `remember`
+ * of the same fact — makes it stale.
+ */
+export async function planStillHolds(
+  deps: Pick<ConsolidationDeps, "db" | "embeddingModel">,
+  input: ConsolidationInput,
+  decisions: readonly ConsolidationDecision[],
+): Promise<boolean> {
+  const [candidate, embedding, decision] = [input.candidates[0], input.embeddings[0], decisions[0]];
+  if (input.candidates.length !== 1 || !candidate || !embedding || !decision) {
+    throw new Error("planStillHolds: a plan of one candidate");
+  }
+  const near = await nearMemoriesOf(deps, input.userId, candidate, embedding, input.config ?? consolidationConfig);
+  const key = (memory: Pick<NearRef, "id" | "title" | "content" | "status">) =>
+    JSON.stringify([memory.id, memory.title, memory.content, memory.status]);
+  const now = near.map(key).sort();
+  const then = decision.near.map(key).sort();
+  return now.length === then.length && now.every((entry, index) => entry === then[index]);
+}
+
 /** One decision per candidate, in order. Throws MalformedOutputError for an unusable model answer. */
 export async function planConsolidation(
   deps: ConsolidationDeps,
@@ -219,14 +260,7 @@ export async function planConsolidation(
     }
     seen.set(key, index);
 
-    const near = await findNearMemories(deps.db, {
-      userId: input.userId,
-      embedding,
-      embeddingModel: deps.embeddingModel,
-      text: memoryEmbeddingText(candidate),
-      minSimilarity: config.nearSimilarity,
-      limit: config.nearLimit,
-    });
+    const near = await nearMemoriesOf(deps, input.userId, candidate, embedding, config);
     if (near.length === 0) {
       planned.push({
         candidate: index,
