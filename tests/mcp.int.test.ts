@@ -9,7 +9,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETED_MEMORY } from "@/core/deleted-memory";
 import type { Database, Db } from "@/db/client";
@@ -306,6 +306,29 @@ describe.each(DB_KINDS)("the MCP server on %s", (kind) => {
       .from(memories)
       .where(and(eq(memories.userId, dave.id), eq(memories.status, "active")));
     expect(stored.map((memory) => memory.content)).toEqual([content]);
+  });
+
+  it("a write whose record cannot be written does not stand: the client is told it failed, and nothing changed", async () => {
+    const erin = await registerAndSignIn(server.url, "erin");
+    const kept = await addMemory(erin, "Erin plays the cello");
+    const client = await connect((await createToken(erin, "Erin's agent", "read+write")).secret);
+    // The record of a write fails (as a full disk or a lost connection would make it fail).
+    await db.execute(sql`CREATE FUNCTION refuse_write_record() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'no record of writes in this test'; END $$`);
+    await db.execute(sql`CREATE TRIGGER refuse_write_record BEFORE INSERT ON mcp_calls FOR EACH ROW
+      WHEN (NEW.tool IN ('remember', 'forget')) EXECUTE FUNCTION refuse_write_record()`);
+    try {
+      const remembered = await call(client, "remember", { content: "Erin's cello is named Bruno" });
+      expect(remembered.isError).toBe(true);
+      expect(textOf(remembered)).toBe("remember failed on Lifeline's side; the error was logged.");
+      const forgot = await call(client, "forget", { memory_id: kept });
+      expect(forgot.isError).toBe(true);
+      const rows = await db.select().from(memories).where(eq(memories.userId, erin.id));
+      expect(rows.map((row) => [row.content, row.status])).toEqual([["Erin plays the cello", "active"]]);
+    } finally {
+      await db.execute(sql`DROP TRIGGER refuse_write_record ON mcp_calls`);
+      await db.execute(sql`DROP FUNCTION refuse_write_record()`);
+    }
   });
 
   it("a read-only token's writes are tool errors and change nothing", async () => {

@@ -15,15 +15,15 @@ import { truncateChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { lockConsolidation } from "@/db/queries/memories";
 import type { MemoryType } from "@/db/schema";
-import { planConsolidation, planStillHolds } from "@/lib/memory/extraction/consolidate";
+import { type ConsolidationDecision, planConsolidation, planStillHolds } from "@/lib/memory/extraction/consolidate";
 import type { ExtractedMemory } from "@/lib/memory/extraction/extract";
-import { applyDecisions } from "@/lib/memory/extraction/store";
+import { applyDecisions, type StoredDecision } from "@/lib/memory/extraction/store";
 import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/store/memory-store";
 
 /** A title for the consolidation prompt and the memory: the content's start (the extraction's titles are ≤ 120). */
 const TITLE_CHARS = 60;
 
-export interface RememberInput {
+export interface RememberInput<T> {
   userId: string;
   token: { id: string; name: string };
   content: string;
@@ -32,6 +32,11 @@ export interface RememberInput {
   embed: (texts: string[]) => Promise<number[][]>;
   embeddingModel: string;
   now: Date;
+  /**
+   * Runs in the write's transaction, after the write: what it returns is committed with the write,
+   * and if it throws, nothing is (the MCP call's record: lib/mcp/tools.ts).
+   */
+  beforeCommit: (tx: Db, outcome: RememberOutcome) => Promise<T>;
 }
 
 export interface RememberOutcome {
@@ -48,7 +53,10 @@ const NOTES: Record<RememberOutcome["action"], string> = {
   skip: "Already known: nothing was stored.",
 };
 
-export async function rememberMemory(db: Db, input: RememberInput): Promise<RememberOutcome> {
+export async function rememberMemory<T>(
+  db: Db,
+  input: RememberInput<T>,
+): Promise<{ outcome: RememberOutcome; committed: T }> {
   const candidate: ExtractedMemory = {
     title: truncateChars(input.content.replace(/\s+/g, " ").trim(), TITLE_CHARS),
     content: input.content,
@@ -68,7 +76,7 @@ export async function rememberMemory(db: Db, input: RememberInput): Promise<Reme
   const plan = { userId: input.userId, candidates: [candidate], embeddings: [embedding] };
   // Planned outside the transaction, so that no transaction waits on a model call unless it must.
   const planned = await planConsolidation(deps, plan);
-  const { applied, decisions } = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await lockConsolidation(tx, { userId: input.userId });
     // A write since the plan (a parallel remember of the same fact) changed what it was made on:
     // planned again, under the lock, on what the earlier writes committed.
@@ -85,21 +93,25 @@ export async function rememberMemory(db: Db, input: RememberInput): Promise<Reme
       source: { sourceAccessTokenId: input.token.id, examinedMessageIds: [] },
       actor: { actor: "user" },
     });
-    return { applied, decisions };
+    const outcome = outcomeOf(candidate, decisions[0], applied.decisions[0]);
+    return { outcome, committed: await input.beforeCommit(tx, outcome) };
   });
-  const decision = applied.decisions[0];
+}
+
+/** What the client is told: the memory that now holds the fact, and for a supersede the one it replaced. */
+function outcomeOf(
+  candidate: ExtractedMemory,
+  planned: ConsolidationDecision | undefined,
+  decision: StoredDecision | undefined,
+): RememberOutcome {
   if (!decision) throw new Error("remember: no decision applied");
-  const memories: RememberOutcome["memories"] = decision.memoryId
-    ? [{ id: decision.memoryId, title: null, content: "", status: "active" }]
-    : [];
-  const stored = memories[0];
-  if (stored) {
+  const memories: RememberOutcome["memories"] = [];
+  if (decision.memoryId) {
     const { title, content } =
       decision.action === "update" || decision.action === "skip"
-        ? (decisions[0]?.merged ?? decisions[0]?.near.find((near) => near.id === decision.memoryId) ?? candidate)
+        ? (planned?.merged ?? planned?.near.find((near) => near.id === decision.memoryId) ?? candidate)
         : candidate;
-    stored.title = title;
-    stored.content = content;
+    memories.push({ id: decision.memoryId, title, content, status: "active" });
   }
   if (decision.action === "supersede" && decision.targetId) {
     memories.push({ id: decision.targetId, status: "superseded" });

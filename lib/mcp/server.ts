@@ -5,9 +5,10 @@
  * nothing outlives the response.
  *
  * Each tool call runs lib/mcp/tools.ts and is recorded (db/queries/mcp-calls.ts) before its result
- * is sent: the client receives the text the record keeps (a memory deleted while the call ran is
- * redacted from both). A call refused before the tool runs (arguments its schema rejects, or
- * that are not an object: invalidParams) is recorded too, with the error text the client received.
+ * is sent — a write tool's in its write's transaction — and the client receives the text the record
+ * keeps (a memory deleted while the call ran is redacted from both). A call refused before the tool
+ * runs (arguments its schema rejects, or that are not an object: invalidParams) is recorded too,
+ * with the error text the client received.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -26,7 +27,7 @@ import type { z } from "zod";
 import type { Logger } from "@/core/logger";
 import { insertMcpCall } from "@/db/queries/mcp-calls";
 import { elapsedSince } from "@/lib/memory/retrieval/tools";
-import { MCP_TOOLS, type McpToolContext, runTool } from "./tools";
+import { MCP_TOOLS, type McpToolContext, type RecordCall, runTool } from "./tools";
 
 /** The names of our tools: a call naming another is not one of them, and is not recorded. */
 const TOOL_NAMES: ReadonlySet<unknown> = new Set(MCP_TOOLS.map((spec) => spec.name));
@@ -116,12 +117,8 @@ export function createMcpServer(
       async (args: unknown, extra: { requestId: string | number }): Promise<CallToolResult> => {
         const start = performance.now();
         ran.add(extra.requestId);
-        const outcome = await runTool(spec, context, args, (error) =>
-          log.error({ err: error, tool: spec.name }, "mcp tool failed"),
-        );
-        let recorded: string;
-        try {
-          ({ result: recorded } = await insertMcpCall(context.db, {
+        const record: RecordCall = async (db, outcome) => {
+          const { result } = await insertMcpCall(db, {
             userId: context.userId,
             tokenId: context.token.id,
             tool: spec.name,
@@ -132,7 +129,19 @@ export function createMcpServer(
             memoryIds: outcome.memoryIds,
             returnedMemoryIds: outcome.returnedMemoryIds,
             latencyMs: elapsedSince(start),
-          }));
+          });
+          return { ...outcome, recorded: result };
+        };
+        const outcome = await runTool(
+          spec,
+          context,
+          args,
+          (error) => log.error({ err: error, tool: spec.name }, "mcp tool failed"),
+          record,
+        );
+        let recorded = outcome.recorded;
+        try {
+          recorded ??= (await record(context.db, outcome)).recorded;
         } catch (error) {
           // An unrecorded result is not sent (and the SDK would send the database's message as the text).
           log.error({ err: error, tool: spec.name }, "mcp call not recorded");

@@ -73,7 +73,12 @@ export interface ToolOutcome {
   /** Every memory the result, trace or arguments mention. */
   memoryIds: string[];
   returnedMemoryIds: string[];
+  /** The text as recorded, once the call's record is written (a write tool writes it in its write's transaction). */
+  recorded?: string;
 }
+
+/** Writes the call's record through `db` and returns the outcome with the text as recorded. */
+export type RecordCall = (db: Db, outcome: ToolOutcome) => Promise<ToolOutcome & { recorded: string }>;
 
 export const getMemoryContextInput = toolArguments({
   // The chat's message rule (lib/validation/chat.ts): the same text a chat turn would accept.
@@ -220,9 +225,17 @@ function requireWrite(context: McpToolContext, tool: string): void {
   }
 }
 
-async function remember(context: McpToolContext, input: z.output<typeof rememberInput>): Promise<ToolOutcome> {
+/**
+ * The write tools record their call in the write's transaction: a write whose record cannot be
+ * written is not committed, and the client is told it failed — never that it failed while it stood.
+ */
+async function remember(
+  context: McpToolContext,
+  input: z.output<typeof rememberInput>,
+  record: RecordCall,
+): Promise<ToolOutcome> {
   requireWrite(context, REMEMBER);
-  const outcome = await rememberMemory(context.db, {
+  const { committed } = await rememberMemory(context.db, {
     userId: context.userId,
     token: context.token,
     content: input.content,
@@ -231,26 +244,38 @@ async function remember(context: McpToolContext, input: z.output<typeof remember
     embed: context.embedTexts,
     embeddingModel: context.embeddingModel,
     now: context.now(),
+    beforeCommit: (tx, outcome) =>
+      record(
+        tx,
+        ok(
+          { action: outcome.action, memories: outcome.memories, note: outcome.note },
+          null,
+          outcome.memories.map((memory) => memory.id),
+        ),
+      ),
   });
-  return ok(
-    { action: outcome.action, memories: outcome.memories, note: outcome.note },
-    null,
-    outcome.memories.map((memory) => memory.id),
-  );
+  return committed;
 }
 
-async function forget(context: McpToolContext, input: z.output<typeof forgetInput>): Promise<ToolOutcome> {
+async function forget(
+  context: McpToolContext,
+  input: z.output<typeof forgetInput>,
+  record: RecordCall,
+): Promise<ToolOutcome> {
   requireWrite(context, FORGET);
-  const memory = await deleteMemory(context.db, { userId: context.userId, memoryId: input.memory_id });
-  return ok(
-    {
-      memories: [{ id: memory.id, status: memory.status }],
-      note: "Deleted: it is no longer retrieved, and its text is gone from Lifeline's records of what it sent.",
-    },
-    null,
-    [memory.id],
-    [],
-  );
+  return context.db.transaction(async (tx) => {
+    const memory = await deleteMemory(tx, { userId: context.userId, memoryId: input.memory_id });
+    const outcome = ok(
+      {
+        memories: [{ id: memory.id, status: memory.status }],
+        note: "Deleted: it is no longer retrieved, and its text is gone from Lifeline's records of what it sent.",
+      },
+      null,
+      [memory.id],
+      [],
+    );
+    return record(tx, outcome);
+  });
 }
 
 /** A tool: its name, description for a model, input schema, whether it writes, and its body. */
@@ -260,7 +285,7 @@ export interface McpToolSpec<S extends z.ZodObject = z.ZodObject> {
   description: string;
   input: S;
   writes: boolean;
-  run: (context: McpToolContext, input: z.output<S>) => Promise<ToolOutcome>;
+  run: (context: McpToolContext, input: z.output<S>, record: RecordCall) => Promise<ToolOutcome>;
 }
 
 const spec = <S extends z.ZodObject>(tool: McpToolSpec<S>) => tool as unknown as McpToolSpec;
@@ -324,6 +349,7 @@ export async function runTool(
   context: McpToolContext,
   input: unknown,
   onUnexpected: (error: unknown) => void,
+  record: RecordCall,
 ): Promise<ToolOutcome> {
   const failed = (text: string): ToolOutcome => ({
     text,
@@ -339,7 +365,7 @@ export async function runTool(
     );
   }
   try {
-    return await spec.run(context, parsed.data);
+    return await spec.run(context, parsed.data, record);
   } catch (error) {
     if (error instanceof ToolRefusal) return failed(error.message);
     if (isAppError(error) && error.code !== "internal") return failed(error.message);
