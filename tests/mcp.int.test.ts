@@ -96,8 +96,11 @@ describe.each(DB_KINDS)("the MCP server on %s", (kind) => {
     await database?.close();
   });
 
-  it("lists the five tools, with descriptions and input schemas", async () => {
-    const { tools } = await reader.listTools();
+  it("lists the five tools to a read+write token, the three read tools to a read token", async () => {
+    expect((await reader.listTools()).tools.map((tool) => tool.name).sort()).toEqual(
+      ["get_memory_context", "list_memories", "search_memories"].sort(),
+    );
+    const { tools } = await writer.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       ["forget", "get_memory_context", "list_memories", "remember", "search_memories"].sort(),
     );

@@ -26,8 +26,9 @@ import {
 import type { z } from "zod";
 import type { Logger } from "@/core/logger";
 import { insertMcpCall } from "@/db/queries/mcp-calls";
+import { scopeAllows } from "@/lib/auth/access-tokens";
 import { elapsedSince } from "@/lib/memory/retrieval/tools";
-import { MCP_TOOLS, type McpToolContext, type RecordCall, runTool } from "./tools";
+import { MCP_TOOLS, type McpToolContext, type McpToolSpec, type RecordCall, runTool } from "./tools";
 
 /** The names of our tools: a call naming another is not one of them, and is not recorded. */
 const TOOL_NAMES: ReadonlySet<unknown> = new Set(MCP_TOOLS.map((spec) => spec.name));
@@ -103,10 +104,12 @@ export function createMcpServer(
   sent: ReadonlyMap<string | number, SentCall> = new Map(),
   /** The ids of the calls a tool ran (and recorded): the others were refused before it. */
   ran: Set<string | number> = new Set(),
+  /** The tools tools/list shows (the others stay registered and callable: see handleMcpRequest). */
+  listed: (spec: McpToolSpec) => boolean = () => true,
 ): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, { instructions: INSTRUCTIONS });
   for (const spec of MCP_TOOLS) {
-    server.registerTool(
+    const registered = server.registerTool(
       spec.name,
       {
         title: spec.title,
@@ -153,6 +156,7 @@ export function createMcpServer(
         return { content: [{ type: "text", text: recorded }], ...(outcome.isError ? { isError: true } : {}) };
       },
     );
+    if (!listed(spec)) registered.disable();
   }
   return server;
 }
@@ -217,7 +221,12 @@ export async function handleMcpRequest(
   const start = performance.now();
   const sent = sentCalls(body);
   const ran = new Set<string | number>();
-  const server = createMcpServer(context, log, sent, ran);
+  // A read token is offered the read tools. Only its listing leaves the write tools out: a request
+  // is one message, and a call of one anyway still reaches it, to be answered with why it is
+  // refused (requireWrite) instead of the SDK's "Tool remember disabled".
+  const listing = (body as { method?: unknown }).method === "tools/list";
+  const canWrite = scopeAllows(context.token.scope, "write");
+  const server = createMcpServer(context, log, sent, ran, (spec) => !listing || !spec.writes || canWrite);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
