@@ -71,7 +71,8 @@ describe.each(DB_KINDS)("extraction lifecycle on %s", (kind) => {
     });
 
     expect(trace.status).toBe("ok");
-    expect(trace.memoryLines).toEqual(["• Sister's name: Sister's name is Maya"]);
+    // The title repeats the content's start: the line is the content alone.
+    expect(trace.memoryLines).toEqual(["• Sister's name is Maya"]);
     expect(trace.candidates).toEqual([
       expect.objectContaining({ content: "Sister's name is Maya", branch: "semantic", fate: "included" }),
     ]);

@@ -66,6 +66,37 @@ describe("formatMemories", () => {
     expect(lines).toEqual(["• Tea: Prefers green tea", `• ${"x".repeat(49)}: c`, "• title too long", "• blank title"]);
   });
 
+  it("never prints a title that repeats its content: the same words, or the start of them", () => {
+    const lines = formatMemories(
+      [
+        // A memory saved over MCP before it had a title of its own: the title was the content.
+        memory("same", {
+          importance: 0.9,
+          title: "My bike lock code word is ZEBRA-RW-9",
+          content: "My bike lock code word is ZEBRA-RW-9",
+        }),
+        memory("case", { importance: 0.8, title: "likes jazz.", content: "Likes  jazz" }),
+        memory("cut", {
+          importance: 0.7,
+          title: "Training for the Lisbon marathon in Oc...",
+          content: "Training for the Lisbon marathon in October",
+        }),
+        memory("start", { importance: 0.6, title: "Allergy", content: "Allergy to penicillin" }),
+        memory("word", { importance: 0.5, title: "Tea", content: "Teaches on Mondays" }),
+        memory("other", { importance: 0.4, title: "Bike lock", content: "My bike lock code word is ZEBRA-RW-9" }),
+      ],
+      formatterConfig,
+    ).lines;
+    expect(lines).toEqual([
+      "• My bike lock code word is ZEBRA-RW-9",
+      "• Likes jazz",
+      "• Training for the Lisbon marathon in October",
+      "• Allergy to penicillin",
+      "• Tea: Teaches on Mondays",
+      "• Bike lock: My bike lock code word is ZEBRA-RW-9",
+    ]);
+  });
+
   it("cuts a line over 100 characters to 97 + '...', and records it", () => {
     const exactly100 = "a".repeat(100);
     const over = "b".repeat(101);

@@ -32,8 +32,9 @@ export interface FormattedContext {
 
 /**
  * Orders pinned memories first, then by importance desc, then created_at desc (then id, for a
- * stable order); keeps `maxMemories` (so a pinned memory is never capped for a retrieved one); renders each as `title: content` when the title is non-empty and shorter than
- * `maxTitleChars`, else content; cuts a text longer than `maxLineChars` to its first
+ * stable order); keeps `maxMemories` (so a pinned memory is never capped for a retrieved one);
+ * renders each as `title: content` when the title is non-empty, shorter than `maxTitleChars` and
+ * does not repeat the content (titleRepeats), else content; cuts a text longer than `maxLineChars` to its first
  * maxLineChars − 3 characters + "...". Whitespace runs (newlines included) become one space, so
  * a memory is always one line. Lengths count Unicode code points, so a cut never splits a
  * character. The retrieval score plays no part in this order.
@@ -60,7 +61,30 @@ export function formatMemories(memories: readonly FormattableMemory[], config: F
 function memoryText(memory: FormattableMemory, config: FormatterSettings): string {
   const content = oneLine(memory.content);
   const title = oneLine(memory.title ?? "");
-  return title !== "" && [...title].length < config.maxTitleChars ? `${title}: ${content}` : content;
+  return title !== "" && [...title].length < config.maxTitleChars && !titleRepeats(title, content)
+    ? `${title}: ${content}`
+    : content;
+}
+
+const ELLIPSIS = /(?:\.\.\.|…)$/;
+
+/**
+ * Whether a title says nothing its content does not say first: the content's words, or their
+ * start — to a word's end, or anywhere for a title cut with an ellipsis (a title made from the
+ * content) — ignoring case, spacing and end punctuation. "Allergy" repeats "Allergy to
+ * penicillin"; "Tea" does not repeat "Teaches on Mondays".
+ */
+export function titleRepeats(title: string, content: string): boolean {
+  const cut = ELLIPSIS.test(title.trim());
+  const normal = (text: string) =>
+    oneLine(text)
+      .toLowerCase()
+      .replace(ELLIPSIS, "")
+      .replace(/[\s.,;:!?]+$/u, "");
+  const start = normal(title);
+  const text = normal(content);
+  if (start === "" || !text.startsWith(start)) return false;
+  return cut || text.length === start.length || !/[\p{L}\p{N}]/u.test(text.charAt(start.length));
 }
 
 function oneLine(text: string): string {
