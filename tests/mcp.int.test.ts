@@ -294,6 +294,23 @@ describe.each(DB_KINDS)("the MCP server on %s", (kind) => {
     expect((await lastCall("remember"))?.result).toBe(textOf(await call(writer, "remember", { content })));
   });
 
+  it("remember gives the memory a title of its own, and the prompt line says each once", async () => {
+    const fay = await registerAndSignIn(server.url, "fay");
+    const client = await connect((await createToken(fay, "Fay's agent", "read+write")).secret);
+    const content = "My bike lock code word is ZEBRA-RW-9";
+    const stored = JSON.parse(textOf(await call(client, "remember", { content }))) as {
+      memories: { id: string; title: string; content: string }[];
+    };
+    // The offline model's title (a model's, with OPENAI_API_KEY): what the memory is, not the memory again.
+    expect(stored.memories[0]).toMatchObject({ title: "Bike lock code word", content });
+    const [row] = await db.select().from(memories).where(eq(memories.userId, fay.id));
+    expect(row?.title).toBe("Bike lock code word");
+    const context = JSON.parse(
+      textOf(await call(client, "get_memory_context", { message: "What is my bike lock code word?" })),
+    ) as { memories: { line: string }[] };
+    expect(context.memories.map((memory) => memory.line)).toEqual([`• Bike lock code word: ${content}`]);
+  });
+
   it("eight parallel identical remember calls store the fact once: one add, seven skips", async () => {
     const dave = await registerAndSignIn(server.url, "dave");
     const client = await connect((await createToken(dave, "Dave's agent", "read+write")).secret);

@@ -1,6 +1,7 @@
 /**
- * `remember` over MCP: a fact an external assistant was told by the user, stored as a user-stated
- * memory through the extraction's own consolidation (planConsolidation: near memories, then the
+ * `remember` over MCP: a fact an external assistant was told by the user, titled by the extraction
+ * model (lib/memory/extraction/memory-title.ts) and stored as a user-stated memory through the
+ * extraction's own consolidation (planConsolidation: near memories, then the
  * model's add / update / supersede / skip, held to the provenance rules) and apply step
  * (applyDecisions), in one transaction, with its source: the access token it came through
  * (memories.source_access_token_id; the memory card says "from ‹token name›").
@@ -17,11 +18,9 @@ import { lockConsolidation } from "@/db/queries/memories";
 import type { MemoryType } from "@/db/schema";
 import { type ConsolidationDecision, planConsolidation, planStillHolds } from "@/lib/memory/extraction/consolidate";
 import type { ExtractedMemory } from "@/lib/memory/extraction/extract";
+import { titleMemory } from "@/lib/memory/extraction/memory-title";
 import { applyDecisions, type StoredDecision } from "@/lib/memory/extraction/store";
 import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/store/memory-store";
-
-/** A title for the consolidation prompt and the memory: the content's start (the extraction's titles are ≤ 120). */
-const TITLE_CHARS = 60;
 
 export interface RememberInput<T> {
   userId: string;
@@ -57,10 +56,12 @@ export async function rememberMemory<T>(
   db: Db,
   input: RememberInput<T>,
 ): Promise<{ outcome: RememberOutcome; committed: T }> {
+  const type = input.type ?? "fact";
   const candidate: ExtractedMemory = {
-    title: truncateChars(input.content.replace(/\s+/g, " ").trim(), TITLE_CHARS),
+    // A title of its own, as extraction gives one: the model's label of what the memory is.
+    title: await titleMemory(input.model, { content: input.content, type }),
     content: input.content,
-    type: input.type ?? "fact",
+    type,
     importance: 0.5,
     tags: [],
     confidence: 1,

@@ -330,6 +330,7 @@ function embed(text: string): number[] {
 /** The default JSON answer for a schema: what the test suite's structured calls accept. */
 function defaultJson(name: string | undefined): unknown {
   if (name === "conversation_title") return { title: "A conversation" };
+  if (name === "memory_title") return { title: "Bike lock code" };
   if (name === "memory_consolidation")
     return { action: "ADD", targetId: null, content: null, title: null, reason: "New." };
   return { memories: [] };

@@ -5,12 +5,13 @@
  * stores and streams when the model's stream is cut, carries an error event, stops at the output
  * limit or the content filter, closes without a finish, or refuses — final at once, never
  * `streaming`. And extraction against the same server: the schema sent is strict, a refusal is
- * final with its reason, a truncated answer is retried once with the larger limit.
+ * final with its reason, a truncated answer is retried once with the larger limit; a memory
+ * remembered over MCP gets its title from a strict call too.
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { extractionConfig } from "@/core/config";
-import { memoryExtractions, messages } from "@/db/schema";
+import { memories, memoryExtractions, messages } from "@/db/schema";
 import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { MODEL_CONNECTION_DROPPED } from "@/lib/chat/settle";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
@@ -235,6 +236,28 @@ describe.each(DB_KINDS)("the strict OpenAI contract on %s", (kind) => {
     expect(asked).toEqual([extractionConfig.maxOutputTokens, extractionConfig.retryMaxOutputTokens]);
     expect(row).toMatchObject({ status: "failed", attempts: 1 });
     expect(row?.lastError).toContain("cut off at the output limit");
+  });
+
+  it("a memory remembered over MCP is titled by the extraction model, with a strict memory_title call", async () => {
+    const user = await registerAndSignIn(context.server.url, `remember-${kind}`);
+    const created = await user.client.request("POST", "/api/access-tokens", {
+      json: { name: "agent", scope: "read+write" },
+    });
+    const { secret } = created.json as { secret: string };
+    const before = fake.requests.length;
+    const content = "My bike lock code word is ZEBRA-RW-9";
+    const res = await user.client.request("POST", "/api/mcp", {
+      json: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "remember", arguments: { content } } },
+      headers: { accept: "application/json, text/event-stream", authorization: `Bearer ${secret}` },
+    });
+    expect(res.status, res.text).toBe(200);
+    const titleCalls = fake.requests.slice(before).flatMap((r) => {
+      const format = (r.body as ChatRequest).response_format?.json_schema;
+      return format?.name === "memory_title" ? [[r.refused, format.strict]] : [];
+    });
+    expect(titleCalls).toEqual([[null, true]]);
+    const [memory] = await context.database.db.select().from(memories).where(eq(memories.userId, user.id));
+    expect(memory).toMatchObject({ title: "Bike lock code", content });
   });
 
   it("a truncated extraction that fits the larger limit succeeds", async () => {

@@ -6,8 +6,8 @@
  *
  * - `offlineLanguageModel` ("offline/lifeline-offline-1", model.ts): chat (chat.ts), the memory
  *   tools' list_memories, and the structured outputs memory_extraction and conversation_title
- *   (extractor.ts) and memory_consolidation (consolidation.ts), checked by the same zod schemas as
- *   any model's.
+ *   (extractor.ts), memory_title (memory-title.ts) and memory_consolidation (consolidation.ts),
+ *   checked by the same zod schemas as any model's.
  * - `offlineEmbeddingModels`, by id: "offline/wordvec-glove-v2", the default, and
  *   "offline/wordvec-glove-v1" (wordvec-embedder.ts); "offline/hash-ngram-v1" (embedder.ts). The
  *   older two stay for evaluation side by side and for LIFELINE_EMBEDDING_MODEL. Each is pinned to

@@ -10,6 +10,7 @@
  * - JSON (`responseFormat.type === "json"`): dispatches on `responseFormat.name`:
  *   "memory_extraction" → rule-based extraction from the prompt's <user_message>;
  *   "conversation_title" → the first meaningful words of the prompt's <conversation>;
+ *   "memory_title" → a label for the prompt's <memory> (./memory-title.ts);
  *   "memory_consolidation" → rule-based add/update/supersede/skip of the prompt's <new_memory>
  *   against its <existing_memories> (lib/ai/offline/consolidation).
  *   Any other name is an UnsupportedFunctionalityError.
@@ -38,15 +39,23 @@ import { type ParsedConsolidationPrompt, parseConsolidationPrompt } from "@/lib/
 import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation-schema";
 import {
   type ConversationMessage,
+  type MemoryTitleInput,
   type ParsedExtractionPrompt,
   parseExtractionPrompt,
+  parseMemoryTitlePrompt,
   parseTitlePrompt,
 } from "@/lib/memory/extraction/prompt";
-import { EXTRACTION_OUTPUT_NAME, readHandoff, TITLE_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
+import {
+  EXTRACTION_OUTPUT_NAME,
+  MEMORY_TITLE_OUTPUT_NAME,
+  readHandoff,
+  TITLE_OUTPUT_NAME,
+} from "@/lib/memory/extraction/schema";
 import { countTokens, truncateToTokens } from "@/lib/memory/tokens";
 import { composeOfflineReply, composeToolAnswer, decideMemoryToolCall, type ToolResultInput } from "./chat";
 import { consolidateOffline } from "./consolidation";
 import { extractMemoriesOffline, titleConversationOffline } from "./extractor";
+import { titleMemoryOffline } from "./memory-title";
 
 export const OFFLINE_CHAT_MODEL_ID = "lifeline-offline-1";
 export const OFFLINE_DELAY_ENV = "LIFELINE_OFFLINE_DELAY_MS";
@@ -130,6 +139,15 @@ function structuredOutput(options: LanguageModelV4CallOptions, name: string | un
       }
       return JSON.stringify(titleConversationOffline(messages));
     }
+    case MEMORY_TITLE_OUTPUT_NAME: {
+      const parsed = (handoff as MemoryTitleInput | undefined) ?? parseMemoryTitlePrompt(userText);
+      if (!parsed) {
+        throw new Error(
+          `Offline model: a "${MEMORY_TITLE_OUTPUT_NAME}" request needs a prompt made by buildMemoryTitlePrompt (<memory>).`,
+        );
+      }
+      return JSON.stringify(titleMemoryOffline(parsed));
+    }
     case CONSOLIDATION_OUTPUT_NAME: {
       const parsed = (handoff as ParsedConsolidationPrompt | undefined) ?? parseConsolidationPrompt(userText);
       if (!parsed) {
@@ -142,7 +160,7 @@ function structuredOutput(options: LanguageModelV4CallOptions, name: string | un
     default:
       throw new UnsupportedFunctionalityError({
         functionality: `structured output "${name ?? "(unnamed)"}"`,
-        message: `The offline model only produces the structured outputs "${EXTRACTION_OUTPUT_NAME}", "${TITLE_OUTPUT_NAME}" and "${CONSOLIDATION_OUTPUT_NAME}" (got ${name === undefined ? "no name" : `"${name}"`}). Pass the name via Output.object({ schema, name }).`,
+        message: `The offline model only produces the structured outputs "${EXTRACTION_OUTPUT_NAME}", "${TITLE_OUTPUT_NAME}", "${MEMORY_TITLE_OUTPUT_NAME}" and "${CONSOLIDATION_OUTPUT_NAME}" (got ${name === undefined ? "no name" : `"${name}"`}). Pass the name via Output.object({ schema, name }).`,
       });
   }
 }

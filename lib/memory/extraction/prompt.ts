@@ -1,9 +1,9 @@
 /**
- * Prompts for memory extraction and conversation titling, plus their parsers.
+ * Prompts for memory extraction, conversation titling and memory titling, plus their parsers.
  *
  * The prompt text wraps every piece of conversation in explicit delimiters so the model can
  * tell instructions from data, and so the offline model can read the pieces back
- * (`parseExtractionPrompt`, `parseTitlePrompt`). Delimiter tags that occur inside message text
+ * (`parseExtractionPrompt`, `parseTitlePrompt`, `parseMemoryTitlePrompt`). Delimiter tags that occur inside message text
  * are defanged (`<user_message>` → `‹user_message›`) so a message can neither close its own
  * block nor forge another one.
  */
@@ -11,6 +11,7 @@
 export type ConversationRole = "user" | "assistant";
 
 import { DAY_MS, daysToWeekday, WEEKDAYS } from "@/core/calendar";
+import { MEMORY_TYPES, type MemoryType } from "@/db/schema";
 
 export interface ConversationMessage {
   role: ConversationRole;
@@ -38,7 +39,7 @@ export interface ParsedExtractionPrompt {
   assistantMessage: string;
 }
 
-const DELIMITER_TAGS = ["previous_messages", "user_message", "assistant_message", "conversation"] as const;
+const DELIMITER_TAGS = ["previous_messages", "user_message", "assistant_message", "conversation", "memory"] as const;
 const DELIMITER_TAG_PATTERN = new RegExp(`<(/?)(${DELIMITER_TAGS.join("|")})>`, "gi");
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const WEEKDAY_NAMES = WEEKDAYS.map((day) => `${day[0]?.toUpperCase()}${day.slice(1)}`);
@@ -153,4 +154,27 @@ export function parseTitlePrompt(prompt: string): ConversationMessage[] | undefi
     .map((entry) => /^(user|assistant): ([\s\S]*)$/.exec(entry))
     .filter((match): match is RegExpExecArray => match !== null)
     .map((match) => ({ role: match[1] as ConversationRole, content: match[2] ?? "" }));
+}
+
+export const MEMORY_TITLE_SYSTEM_PROMPT = `You label the memories of Lifeline, a personal assistant. Given one memory about the user and its type, reply with its title: a short label of at most 6 words that names what the memory is about, the way a heading does — e.g. "Tea preference", "Sister's name", "Bike lock code", "Marathon goal". Do not restate the memory itself, and do not include its value (a name, a number, a code, a date). No quotes, no trailing punctuation.`;
+
+export interface MemoryTitleInput {
+  content: string;
+  type: MemoryType;
+}
+
+export function buildMemoryTitlePrompt(input: MemoryTitleInput): BuiltPrompt {
+  const prompt = [
+    `Write a title for this memory (type: ${input.type}).`,
+    block("memory", defang(input.content.trim())),
+  ].join("\n\n");
+  return { system: MEMORY_TITLE_SYSTEM_PROMPT, prompt };
+}
+
+/** Recovers the memory of a prompt made by {@link buildMemoryTitlePrompt}; undefined if it is not one. */
+export function parseMemoryTitlePrompt(prompt: string): MemoryTitleInput | undefined {
+  const type = /^Write a title for this memory \(type: (\w+)\)\.$/m.exec(prompt)?.[1];
+  const content = readBlock(prompt, "memory");
+  if (content === undefined || !(MEMORY_TYPES as readonly string[]).includes(type ?? "")) return undefined;
+  return { content, type: type as MemoryType };
 }

@@ -1,6 +1,6 @@
 /**
- * The structured output of memory extraction and conversation titling. The same schemas
- * drive the real model's structured output and validate the offline model's.
+ * The structured output of memory extraction, conversation titling and memory titling. The same
+ * schemas drive the real model's structured output and validate the offline model's.
  */
 import { z } from "zod";
 import { MEMORY_TYPES } from "@/db/schema";
@@ -8,6 +8,8 @@ import { MEMORY_TYPES } from "@/db/schema";
 /** `responseFormat.name` of the extraction call (the offline model dispatches on it). */
 export const EXTRACTION_OUTPUT_NAME = "memory_extraction";
 export const TITLE_OUTPUT_NAME = "conversation_title";
+/** A title for a memory that came with content only (`remember` over MCP: lib/mcp/remember.ts). */
+export const MEMORY_TITLE_OUTPUT_NAME = "memory_title";
 
 export const evidenceSchema = z.object({
   /** Which message the quote comes from: only `user` quotes make a fact about the user. */
@@ -40,10 +42,15 @@ export const titleSchema = z.object({
   title: z.string().min(1).max(100),
 });
 
+export const memoryTitleSchema = z.object({
+  title: extractionCandidateSchema.shape.title,
+});
+
 export type Evidence = z.infer<typeof evidenceSchema>;
 export type ExtractionCandidate = z.infer<typeof extractionCandidateSchema>;
 export type ExtractionResult = z.infer<typeof extractionResultSchema>;
 export type TitleResult = z.infer<typeof titleSchema>;
+export type MemoryTitleResult = z.infer<typeof memoryTitleSchema>;
 
 /**
  * The structured input a task's prompt was built from, handed to the model beside the prompt as
@@ -54,7 +61,7 @@ export type TitleResult = z.infer<typeof titleSchema>;
 export const TASK_HANDOFF_NAMESPACE = "lifeline";
 
 export interface TaskHandoff {
-  /** The structured output's name: EXTRACTION_OUTPUT_NAME, TITLE_OUTPUT_NAME or CONSOLIDATION_OUTPUT_NAME. */
+  /** The structured output's name: EXTRACTION_OUTPUT_NAME, TITLE_OUTPUT_NAME, MEMORY_TITLE_OUTPUT_NAME or CONSOLIDATION_OUTPUT_NAME. */
   task: string;
   input: unknown;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { consolidationOutputSchema } from "@/lib/memory/extraction/consolidation-schema";
-import { extractionResultSchema, titleSchema } from "@/lib/memory/extraction/schema";
+import { extractionResultSchema, memoryTitleSchema, titleSchema } from "@/lib/memory/extraction/schema";
 import { checkStrictSchema } from "@/tests/contracts/openai-fake";
 import { strictOutputSchema, UNSENT_KEYWORDS } from "./strict-schema";
 
@@ -11,6 +11,7 @@ describe("strictOutputSchema", () => {
   it.each([
     ["memory_extraction", extractionResultSchema],
     ["conversation_title", titleSchema],
+    ["memory_title", memoryTitleSchema],
     ["memory_consolidation", consolidationOutputSchema],
   ] as const)("sends %s within the strict subset, even for a fine-tuned model", async (_name, schema) => {
     const json = JSON.parse(await sent(schema));
