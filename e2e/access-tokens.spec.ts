@@ -1,6 +1,7 @@
 /**
  * Settings → Access tokens in Chromium: create a token (shown once, copyable), use it as a bearer
- * token against the API, see "last used" in the list, revoke it and see the API refuse it.
+ * token against the API, see "last used" in the list, revoke it — a dialog asks first, naming the
+ * token and its last use — and see the API refuse it.
  */
 import { registerViaUi } from "./auth-helpers";
 import { expect, screenshot, test } from "./fixtures";
@@ -35,6 +36,15 @@ test("create an access token in Settings, use it, revoke it", async ({ page, req
   // The secret is not on the page any more.
   await expect(page.getByText(secret)).toHaveCount(0);
 
+  // Revoking asks first, naming the token and its last use; Cancel changes nothing.
+  const revoke = row.getByRole("button", { name: "Revoke Claude Desktop" });
+  const confirm = page.getByRole("dialog", { name: "Revoke “Claude Desktop”?" });
+  await revoke.click();
+  await expect(confirm).toContainText("It has never been used.");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(row).toHaveCount(1);
+
   // The token reads the API without a cookie (Playwright's request context has none of the page's).
   const bearer = { authorization: `Bearer ${secret}` };
   const used = await request.get("/api/memories", { headers: bearer });
@@ -44,7 +54,12 @@ test("create an access token in Settings, use it, revoke it", async ({ page, req
   await section.scrollIntoViewIfNeeded();
   await screenshot(page, "access-tokens");
 
-  await row.getByRole("button", { name: "Revoke Claude Desktop" }).click();
+  const lastUsed = await row.getByTestId("access-token-last-used").textContent();
+  await revoke.click();
+  await expect(confirm).toContainText(`Last used ${lastUsed}.`);
+  await screenshot(page, "access-token-revoke");
+  await confirm.getByRole("button", { name: "Revoke token" }).click();
+  await expect(confirm).toBeHidden();
   await expect(section.getByTestId("no-access-tokens")).toBeVisible();
   expect((await request.get("/api/memories", { headers: bearer })).status()).toBe(401);
 });

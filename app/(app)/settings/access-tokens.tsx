@@ -3,6 +3,7 @@
 import { KeyRoundIcon } from "lucide-react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
+import { FormAlert } from "@/app/(auth)/_components/form-parts";
 import { CopyButton } from "@/components/copy-button";
 import { useDates } from "@/components/dates-provider";
 import { Badge } from "@/components/ui/badge";
@@ -21,6 +22,7 @@ import { accessTokenConfig } from "@/core/config";
 import type { AccessToken } from "@/db/queries/access-tokens";
 import { ApiError, api, errorMessage } from "@/lib/ui/api";
 import { formatDateTime } from "@/lib/ui/format";
+import { ConfirmFooter } from "./confirm-footer";
 
 export type AccessTokenRow = Omit<AccessToken, "createdAt" | "lastUsedAt" | "expiresAt"> & {
   createdAt: string;
@@ -47,16 +49,6 @@ export function AccessTokens({ initial }: { initial: AccessTokenRow[] }) {
   const reload = async () => {
     const { tokens: next } = await api<{ tokens: AccessTokenRow[] }>("/api/access-tokens");
     setTokens(next);
-  };
-
-  const revoke = async (token: AccessTokenRow) => {
-    try {
-      await api(`/api/access-tokens/${token.id}`, { method: "DELETE" });
-      toast.success(`Revoked “${token.name}”`);
-      await reload();
-    } catch (error) {
-      toast.error(`Could not revoke: ${errorMessage(error)}`);
-    }
   };
 
   return (
@@ -92,14 +84,76 @@ export function AccessTokens({ initial }: { initial: AccessTokenRow[] }) {
                   <When value={token.expiresAt} empty="Never expires" />
                 </p>
               </div>
-              <Button variant="outline" size="sm" onClick={() => void revoke(token)}>
-                Revoke<span className="sr-only"> {token.name}</span>
-              </Button>
+              <RevokeTokenDialog token={token} onRevoked={reload} />
             </li>
           ))}
         </ul>
       )}
     </div>
+  );
+}
+
+/** Revoke, after a dialog that names the token and its last use: a program using it loses access at once. */
+function RevokeTokenDialog({ token, onRevoked }: { token: AccessTokenRow; onRevoked: () => Promise<void> }) {
+  const [open, setOpen] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const revoke = async () => {
+    setPending(true);
+    setError(null);
+    try {
+      await api(`/api/access-tokens/${token.id}`, { method: "DELETE" });
+    } catch (failure) {
+      setError(`Could not revoke: ${errorMessage(failure)}`);
+      setPending(false);
+      return;
+    }
+    setOpen(false);
+    setPending(false);
+    toast.success(`Revoked “${token.name}”`);
+    await onRevoked();
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setError(null);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm">
+          Revoke<span className="sr-only"> {token.name}</span>
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-w-md">
+        <DialogHeader>
+          <DialogTitle>Revoke “{token.name}”?</DialogTitle>
+          <DialogDescription data-testid="revoke-last-used">
+            {token.lastUsedAt ? (
+              <>
+                Last used <When value={token.lastUsedAt} empty="never" />.
+              </>
+            ) : (
+              "It has never been used."
+            )}
+          </DialogDescription>
+        </DialogHeader>
+        <p className="text-sm text-muted-foreground">
+          Any program that uses it loses access at once, and it cannot be turned back on: to connect a program again,
+          create a new token. Its MCP calls stay listed in External calls.
+        </p>
+        {error && <FormAlert>{error}</FormAlert>}
+        <ConfirmFooter
+          action="Revoke token"
+          pendingAction="Revoking…"
+          pending={pending}
+          onConfirm={() => void revoke()}
+        />
+      </DialogContent>
+    </Dialog>
   );
 }
 

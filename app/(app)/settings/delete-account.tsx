@@ -5,10 +5,8 @@ import { Field, FormAlert } from "@/app/(auth)/_components/form-parts";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
-  DialogClose,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
@@ -16,6 +14,7 @@ import {
 import { useHydrated } from "@/components/use-hydrated";
 import { signInPathWith } from "@/lib/auth/sign-in-notice";
 import { ApiError, api } from "@/lib/ui/api";
+import { ConfirmFooter } from "./confirm-footer";
 
 const PHRASE = "delete my account";
 
@@ -103,16 +102,12 @@ export function DeleteAccount({ email, hasPassword }: { email: string; hasPasswo
               error={passwordError}
             />
           )}
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button type="button" variant="outline">
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" variant="destructive" disabled={!confirmed || pending || (hasPassword && !password)}>
-              {pending ? "Deleting…" : "Delete my account"}
-            </Button>
-          </DialogFooter>
+          <ConfirmFooter
+            action="Delete my account"
+            pendingAction="Deleting…"
+            pending={pending}
+            disabled={!confirmed || (hasPassword && !password)}
+          />
         </form>
       </DialogContent>
     </Dialog>

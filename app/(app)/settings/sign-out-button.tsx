@@ -5,10 +5,8 @@ import { FormAlert } from "@/app/(auth)/_components/form-parts";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
-  DialogClose,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
@@ -16,6 +14,7 @@ import {
 import { useHydrated } from "@/components/use-hydrated";
 import { api, errorMessage } from "@/lib/ui/api";
 import { signOutHere } from "@/lib/ui/sign-out";
+import { ConfirmFooter } from "./confirm-footer";
 
 export function SignOutButton() {
   const [pending, setPending] = useState(false);
@@ -82,16 +81,12 @@ export function SignOutEverywhereButton() {
           <li>Your chats, memories and notes stay as they are.</li>
         </ul>
         {error && <FormAlert>{error}</FormAlert>}
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button type="button" variant="outline">
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button type="button" variant="destructive" disabled={pending} onClick={() => void endAll()}>
-            {pending ? "Ending all sessions…" : "End all sessions"}
-          </Button>
-        </DialogFooter>
+        <ConfirmFooter
+          action="End all sessions"
+          pendingAction="Ending all sessions…"
+          pending={pending}
+          onConfirm={() => void endAll()}
+        />
       </DialogContent>
     </Dialog>
   );
