@@ -59,7 +59,7 @@ export interface BenchOptions {
   chatSizes: number[];
   retrieval: boolean;
   skip: string[];
-  /** /api/health under 40 sign-ins and one worst-case message, before and after issue 25 (bench/event-loop.ts). */
+  /** /api/health under 40 sign-ins and one worst-case message, and idle (bench/event-loop.ts). */
   healthLoad: boolean;
   healthLoadOnly: boolean;
   concurrentUsers: number;
@@ -391,9 +391,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     setDatabase(database);
     const server = await startTestServer({ database });
     try {
-      healthUnderLoadResults = [];
-      for (const contender of ["before", "after"] as const)
-        healthUnderLoadResults.push(await healthUnderLoad(server.url, contender));
+      healthUnderLoadResults = await healthUnderLoad(server.url);
     } finally {
       await server.close();
       await database.close();

@@ -1,5 +1,5 @@
 /**
- * A dense corpus for the bench (issue 28): the offline embedder's word-vector part alone — the
+ * A dense corpus for the bench: the offline embedder's word-vector part alone — the
  * SIF-weighted, centred GloVe mean of a text (100 dims, lib/ai/offline/wordvec-embedder.ts) —
  * projected to EMBEDDING_DIMENSIONS by a fixed Gaussian matrix and normalised. Every component is
  * then non-zero, as real embedding models give, unlike the offline embedder's 1,436 sparse hashed

@@ -1,30 +1,19 @@
 /**
  * `/api/health`'s latency while one process does the CPU work of 40 sign-ins and one worst-case
- * message (15,000 emoji) — the work that stalled every request before issue 25 — today's code and
- * the code before it, side by side in one run.
+ * message (15,000 emoji), side by side with the same route on the idle process in one run.
  *
  * `/api/health` is requested over HTTP from the real route (tests/http-server.ts mounts it the way
- * Next does), one request after another, for as long as the load runs. The load runs in the same
- * process as function calls, as the routes make them:
- * - 40 sign-ins: 40 password checks against a cost-12 hash, at most 2 at once (the cap both
- *   versions keep, with the same queue of 32: the rest are refused as busy at once): today
- *   lib/auth/password.ts (@node-rs/bcrypt, libuv's thread pool); before, its version of then,
- *   bench/baseline/password-before-issue-25.ts (bcryptjs, pure JavaScript on the event loop);
- * - one message: what a chat turn and its extraction compute on the embedded defaults — the
- *   prompt's token count, the offline answer's extraction, the model's usage count, the extraction
- *   job's extraction and the embedder's usage count — with today's lib/memory/tokens.ts and
- *   lib/ai/offline/extractor.ts; before, gpt-tokenizer called directly (the tokens.ts of then) and
- *   bench/baseline/extractor-before-issue-25.ts (the extractor of then, kept in the bench only).
+ * Next does), one request after another. The load runs in the same process as function calls, as
+ * the routes make them: 40 password checks against a cost-12 hash through lib/auth/password.ts's
+ * cap (2 at once, a queue of 32), and what a chat turn and its extraction compute on the embedded
+ * defaults for one message — the prompt's token count, the offline answer's extraction, the model's
+ * usage count, the extraction job's extraction and the embedder's usage count.
  */
 import { createHash } from "node:crypto";
 import { hash as nativeHash } from "@node-rs/bcrypt";
-import bcryptjs from "bcryptjs";
-import { countTokens as countTokensBefore } from "gpt-tokenizer";
 import { extractMemoriesOffline } from "@/lib/ai/offline/extractor";
 import { verifyPassword } from "@/lib/auth/password";
 import { countTokens } from "@/lib/memory/tokens";
-import { extractMemoriesOffline as extractMemoriesBefore } from "./baseline/extractor-before-issue-25";
-import { verifyPasswordBefore } from "./baseline/password-before-issue-25";
 import { percentile } from "./stats";
 
 export const SIGN_INS = 40;
@@ -35,53 +24,28 @@ const PASSWORD = "correct horse battery staple";
 const prehashed = (password: string) => createHash("sha256").update(password, "utf8").digest("base64");
 
 export interface HealthUnderLoad {
-  contender: "before" | "after";
+  contender: "idle" | "load";
   label: string;
-  /** Sign-ins refused as busy (the cap's queue was full), of SIGN_INS. */
+  /** Sign-ins refused as busy (the cap's queue was full), of SIGN_INS; 0 when idle. */
   busy: number;
-  /** /api/health requests answered while the load ran. */
+  /** /api/health requests answered in the measured span. */
   requests: number;
   p50: number;
   p95: number;
   max: number;
+  /** How long the load ran (idle: the span measured, the same as the load's when it ran first). */
   loadMs: number;
 }
 
-interface Version {
-  label: string;
-  /** A stored hash of PASSWORD at cost 12, made by this version's hasher. */
-  storedHash(): Promise<string>;
-  checkPassword(password: string, hash: string): Promise<boolean>;
-  countTokens(text: string): number;
-  extract(message: string): unknown;
-}
-
-const VERSIONS: Record<HealthUnderLoad["contender"], Version> = {
-  before: {
-    label: "before: bcryptjs, tokenizer and extractor before issue 25",
-    storedHash: () => bcryptjs.hash(prehashed(PASSWORD), COST),
-    checkPassword: (password, hash) => verifyPasswordBefore(password, hash),
-    countTokens: (text) => countTokensBefore(text, { disallowedSpecial: new Set() }),
-    extract: (message) => extractMemoriesBefore({ currentDate: "2026-12-01", userMessage: message }),
-  },
-  after: {
-    label: "after: @node-rs/bcrypt, bounded tokenizer and extractor",
-    // At cost 12 whatever LIFELINE_PASSWORD_HASH_COST says: verifyPassword reads the cost from the hash.
-    storedHash: () => nativeHash(prehashed(PASSWORD), COST),
-    checkPassword: (password, hash) => verifyPassword(password, hash),
-    countTokens,
-    extract: (message) => extractMemoriesOffline({ currentDate: "2026-12-01", userMessage: message }),
-  },
-};
-
 /** The message's CPU work, as the chat turn and its extraction job do it, with a turn of the event loop between steps. */
-async function messageWork(version: Version, message: string): Promise<void> {
+async function messageWork(message: string): Promise<void> {
+  const extract = () => extractMemoriesOffline({ currentDate: "2026-12-01", userMessage: message });
   const steps = [
-    () => version.countTokens(message), // the prompt's budget (lib/memory/retrieval/prompt.ts)
-    () => version.extract(message), // the offline answer (lib/ai/offline/chat.ts)
-    () => version.countTokens(message), // the model's usage (lib/ai/offline/model.ts)
-    () => version.extract(message), // the extraction job (the offline model's memory_extraction)
-    () => version.countTokens(message), // the embedder's usage (lib/ai/offline/wordvec-embedder.ts)
+    () => countTokens(message), // the prompt's budget (lib/memory/retrieval/prompt.ts)
+    extract, // the offline answer (lib/ai/offline/chat.ts)
+    () => countTokens(message), // the model's usage (lib/ai/offline/model.ts)
+    extract, // the extraction job (the offline model's memory_extraction)
+    () => countTokens(message), // the embedder's usage (lib/ai/offline/wordvec-embedder.ts)
   ];
   for (const step of steps) {
     await new Promise((resolve) => setImmediate(resolve));
@@ -96,37 +60,17 @@ async function timeHealth(baseUrl: string): Promise<number> {
   return performance.now() - started;
 }
 
-/** Runs one version's load and times /api/health back to back until it ends. */
-export async function healthUnderLoad(
-  baseUrl: string,
+function summarise(
   contender: HealthUnderLoad["contender"],
-): Promise<HealthUnderLoad> {
-  const version = VERSIONS[contender];
-  const hash = await version.storedHash();
-  if (!(await version.checkPassword(PASSWORD, hash))) throw new Error(`${contender}: the password does not verify`);
-  await timeHealth(baseUrl); // warm the route
-  const started = performance.now();
-  let running = true;
-  let busy = 0;
-  const load = Promise.all([
-    ...Array.from({ length: SIGN_INS }, () =>
-      version.checkPassword(PASSWORD, hash).catch((error: unknown) => {
-        if ((error as Error).name !== "PasswordHashingBusy") throw error;
-        busy++;
-      }),
-    ),
-    messageWork(version, WORST_CASE_MESSAGE),
-  ]).finally(() => {
-    running = false;
-  });
-  const latencies: number[] = [];
-  while (running) latencies.push(await timeHealth(baseUrl));
-  await load;
-  const loadMs = performance.now() - started;
-  const sorted = [...latencies].sort((a, b) => a - b);
+  label: string,
+  latencies: number[],
+  busy: number,
+  loadMs: number,
+): HealthUnderLoad {
+  const sorted = [...latencies].sort((x, y) => x - y);
   return {
     contender,
-    label: version.label,
+    label,
     busy,
     requests: latencies.length,
     p50: percentile(sorted, 50),
@@ -136,13 +80,54 @@ export async function healthUnderLoad(
   };
 }
 
+/**
+ * Times /api/health back to back while the load runs, then for as long again on the idle process:
+ * the ratio of the two is what the work costs every other request.
+ */
+export async function healthUnderLoad(baseUrl: string): Promise<HealthUnderLoad[]> {
+  // At cost 12 whatever LIFELINE_PASSWORD_HASH_COST says: verifyPassword reads the cost from the hash.
+  const hash = await nativeHash(prehashed(PASSWORD), COST);
+  if (!(await verifyPassword(PASSWORD, hash))) throw new Error("the password does not verify");
+  await timeHealth(baseUrl); // warm the route
+  const started = performance.now();
+  let running = true;
+  let busy = 0;
+  const load = Promise.all([
+    ...Array.from({ length: SIGN_INS }, () =>
+      verifyPassword(PASSWORD, hash).catch((error: unknown) => {
+        if ((error as Error).name !== "PasswordHashingBusy") throw error;
+        busy++;
+      }),
+    ),
+    messageWork(WORST_CASE_MESSAGE),
+  ]).finally(() => {
+    running = false;
+  });
+  const loaded: number[] = [];
+  while (running) loaded.push(await timeHealth(baseUrl));
+  await load;
+  const loadMs = performance.now() - started;
+
+  const idle: number[] = [];
+  const idleStarted = performance.now();
+  while (performance.now() - idleStarted < loadMs) idle.push(await timeHealth(baseUrl));
+  return [
+    summarise("idle", "idle process", idle, 0, performance.now() - idleStarted),
+    summarise("load", "40 sign-ins and one 15,000-emoji message", loaded, busy, loadMs),
+  ];
+}
+
 export function formatHealthUnderLoad(results: readonly HealthUnderLoad[]): string {
   const ms = (x: number) => `${x.toFixed(0)} ms`;
+  const idle = results.find((r) => r.contender === "idle");
+  const load = results.find((r) => r.contender === "load");
+  const ratio = idle && load && idle.p95 > 0 ? [`  p95 under load / idle: ${(load.p95 / idle.p95).toFixed(1)}×`] : [];
   return [
-    `/api/health while ${SIGN_INS} sign-ins (bcrypt cost ${COST}) and one message of 15,000 emoji run:`,
+    `/api/health while ${SIGN_INS} sign-ins (bcrypt cost ${COST}) and one message of 15,000 emoji run, and idle:`,
     ...results.map(
       (r) =>
-        `  ${r.label.padEnd(58)} p95 ${ms(r.p95).padStart(8)}  p50 ${ms(r.p50).padStart(7)}  max ${ms(r.max).padStart(8)}  (${r.requests} requests; load ${ms(r.loadMs)}, ${r.busy} sign-ins busy)`,
+        `  ${r.label.padEnd(42)} p95 ${ms(r.p95).padStart(8)}  p50 ${ms(r.p50).padStart(7)}  max ${ms(r.max).padStart(8)}  (${r.requests} requests in ${ms(r.loadMs)}, ${r.busy} sign-ins busy)`,
     ),
+    ...ratio,
   ].join("\n");
 }

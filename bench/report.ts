@@ -37,7 +37,7 @@ export interface BenchReport {
   questions: number;
   rounds: number;
   results: BenchResult[];
-  /** bench/event-loop.ts: /api/health under 40 sign-ins and one worst-case message, before and after issue 25. */
+  /** bench/event-loop.ts: /api/health under 40 sign-ins and one worst-case message, and idle. */
   healthUnderLoad?: HealthUnderLoad[];
 }
 

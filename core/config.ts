@@ -311,7 +311,7 @@ export const answerConfig = {
 
 /**
  * CPU bounds of the text readers, so that one message's cost grows linearly with its length
- * (issue 25: 15,000 emoji took ~9 s of event-loop time; docs/performance.md § One message's CPU).
+ * (15,000 emoji once took ~9 s of event-loop time; docs/performance.md § One message's CPU).
  */
 export const textCostConfig = {
   /**

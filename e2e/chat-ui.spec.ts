@@ -1,5 +1,5 @@
 /**
- * Issue 14, "chat like the peers" and layout: regenerate and edit, the title after a suggestion,
+ * Chat like the peers, and layout: regenerate and edit, the title after a suggestion,
  * the metadata line that keeps its place, memories in the user's words with dates in the user's
  * locale and time zone, search by meaning, the sticky sidebar and account menu, and the phone
  * toolbar and drawer.

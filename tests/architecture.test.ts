@@ -208,3 +208,31 @@ describe("docs/architecture.md's map has one line per folder", () => {
     ).toEqual([]);
   });
 });
+
+describe("the tree describes today, not its history", () => {
+  it("no tracked file names an issue number (history belongs in commit messages)", () => {
+    const tracked = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    })
+      .split("\0")
+      // Applied migrations are history by nature; measured results and the lockfile are generated.
+      .filter(
+        (file) => file !== "" && !/^(db\/migrations|bench\/results|docs\/images)\/|package-lock\.json$/.test(file),
+      );
+    const named = tracked.flatMap((file) => {
+      let text: string;
+      try {
+        text = readFileSync(path.join(ROOT, file), "utf8");
+      } catch {
+        return []; // listed but deleted in the working tree
+      }
+      return text
+        .split("\n")
+        .flatMap((line, index) =>
+          /\bissues? #?\d+|\bissue-\d+/i.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+        );
+    });
+    expect(named).toEqual([]);
+  });
+});

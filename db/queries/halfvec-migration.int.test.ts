@@ -1,5 +1,5 @@
 /**
- * Migration `halfvec_embeddings` (issue 28): memories.embedding becomes halfvec(1536), the unused
+ * Migration `halfvec_embeddings`: memories.embedding becomes halfvec(1536), the unused
  * HNSW index goes, and the stored vectors are migrated. Checked on both databases, from rows stored
  * as `vector(1536)` by the schema before it: an ordinary vector is stored rounded to half precision
  * (the same values as a cast), one beyond half's range or below its normal range is scaled to unit

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import * as nativeBcrypt from "@node-rs/bcrypt";
-// bcryptjs (pure JavaScript, the hasher before issue 25) makes the stored hashes of earlier accounts.
+// bcryptjs (pure JavaScript, the earlier hasher) makes the stored hashes of earlier accounts.
 import bcryptjs from "bcryptjs";
 import { describe, expect, it, vi } from "vitest";
 

@@ -544,7 +544,7 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(record).toMatchObject({ provider: "offline", modelId: "lifeline-offline-1", retrievalStatus: "ok" });
   });
 
-  it("the offline model mentions a memory only when retrieval matched it to the message (issue 27 item 18)", async () => {
+  it("the offline model mentions a memory only when retrieval matched it to the message", async () => {
     setAiRegistry(createAiRegistry({}));
     const user = await userWithMemories("offline-fit", []);
     const answerTo = async (text: string, conversationId?: string) => {

@@ -1,5 +1,5 @@
 /**
- * One message's CPU grows with its length, whatever it is made of (issue 25: 15,000 emoji held the
+ * One message's CPU grows with its length, whatever it is made of (15,000 emoji once held the
  * event loop ~9 s while 15,000 ASCII characters took ~1 s). Each worst case — a run of emoji, CJK
  * without spaces, one long word, many short sentences, deep markdown — goes through what a chat
  * turn and its extraction run on the embedded defaults: the offline embedder, retrieval on the

@@ -1,6 +1,6 @@
 /**
  * The contract fake's own rules can fail: each one catches the message that breaks it (the hand-built
- * MIME Lifeline sent before issue 26 broke most of them), and passes a message that follows it.
+ * MIME Lifeline once sent broke most of them), and passes a message that follows it.
  */
 import { describe, expect, it } from "vitest";
 import { messageViolations } from "./gmail-fake";

@@ -1,7 +1,7 @@
 /**
  * Lifeline's Gmail mailbox against the Gmail contract fake (tests/contracts/gmail-fake.ts), with
- * the tokens in the accounts table, on both databases. Each case is a defect of issue 26 (items
- * 7–12): replies that thread, messages that follow RFC 2047/5322, mail in other charsets read back
+ * the tokens in the accounts table, on both databases. Each case is a defect once found:
+ * replies that thread, messages that follow RFC 2047/5322, mail in other charsets read back
  * correctly, Gmail's error reasons mapped to the right advice, one token refresh at a time, a
  * revoked grant disconnecting the account, and gmail.modify alone covering every call.
  */
@@ -81,13 +81,13 @@ const LATIN1_DRAFT = [
 const HTML_ONLY = [
   "From: Newsletter <news@example.com>",
   "To: ada@example.com",
-  "Subject: Issue 12",
+  "Subject: Ticket 12",
   "Message-ID: <news-12@example.com>",
   "MIME-Version: 1.0",
   "Content-Type: text/html; charset=windows-1252",
   "Content-Transfer-Encoding: base64",
   "",
-  Buffer.from("<html><body><p>Na\xefve caf\xe9 &amp; cr\xe8me \x96 issue 12</p></body></html>", "latin1").toString(
+  Buffer.from("<html><body><p>Na\xefve caf\xe9 &amp; cr\xe8me \x96 ticket 12</p></body></html>", "latin1").toString(
     "base64",
   ),
 ].join("\r\n");
@@ -269,7 +269,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
       const { userId } = await linkedUser();
       const news = await fake.deliver(HTML_ONLY);
       const email = await (await mailboxForUser(database.db, userId, options())).read(news.id);
-      expect(email.body.trim()).toBe("Naïve café & crème – issue 12");
+      expect(email.body.trim()).toBe("Naïve café & crème – ticket 12");
     });
   });
 
@@ -372,7 +372,7 @@ describe.each(DB_KINDS)("Gmail's contract on %s", (kind) => {
     });
   });
 
-  describe("drafts (issue 27, item 12)", () => {
+  describe("drafts", () => {
     it("a saved draft is listed by its draft id and opened with its body; one saved in Gmail in Latin-1 reads back", async () => {
       const { userId } = await linkedUser();
       const mailbox = await mailboxForUser(database.db, userId, options());

@@ -1,5 +1,5 @@
 /**
- * Every model call has a time bound (core/config.ts modelCallConfig; issue 24). Here the bounds are
+ * Every model call has a time bound (core/config.ts modelCallConfig). Here the bounds are
  * shortened so that a model that goes silent can be waited out: an answer whose model stops sending
  * mid-answer, or never starts, ends `error` once the bound passes — its text kept, saying the model
  * took too long — and the request ends instead of hanging with the model.

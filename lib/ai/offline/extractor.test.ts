@@ -603,7 +603,7 @@ describe("extractMemoriesOffline: round 6 precision probes (sentences outside th
   });
 });
 
-describe("extractMemoriesOffline: coordinated predicates (issue 27 item 17)", () => {
+describe("extractMemoriesOffline: coordinated predicates", () => {
   const contents = (message: string) => extract(message).map((memory) => memory.content);
 
   it.each([

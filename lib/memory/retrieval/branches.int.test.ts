@@ -1,5 +1,5 @@
 /**
- * Issue 14 on both databases: the pinned branch (always in context, capped, not an edit), the
+ * On both databases: the pinned branch (always in context, capped, not an edit), the
  * near-misses below the threshold in the trace, and access counted for every memory a prompt
  * carries — once, whatever branches chose it — and never by a preview.
  */
