@@ -236,3 +236,13 @@ describe("the tree describes today, not its history", () => {
     expect(named).toEqual([]);
   });
 });
+
+describe("docs/architecture.md's 'Where is …' table", () => {
+  it("names only files that exist", () => {
+    const doc = readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
+    const section = doc.split(/^## /m).find((part) => part.startsWith("Where is")) ?? "";
+    const owners = [...section.matchAll(/\| `([^`]+)` \|$/gm)].map((m) => m[1] as string);
+    expect(owners.length, "docs/architecture.md has no 'Where is …' table").toBeGreaterThan(10);
+    expect(owners.filter((file) => !statSync(path.join(ROOT, file), { throwIfNoEntry: false })?.isFile())).toEqual([]);
+  });
+});
