@@ -31,7 +31,7 @@ import {
 import { InProcessRunner } from "@/lib/jobs/in-process-runner";
 import { type InngestClient, inngest, memoriesReembedRequested } from "@/lib/jobs/inngest-client";
 import { type JobRunnerKind, jobRunnerKind } from "@/lib/jobs/runner-kind";
-import { type AssemblyConfig, assemblyConfigFor } from "@/lib/memory/retrieval/assembly-config";
+import { type AssemblyConfig, assemblyConfigFor, forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import {
   type ReembedDeps,
   type ReembedProgress,
@@ -51,6 +51,14 @@ export function retrievalStrategyName(env: RawEnv = processEnv()): RetrievalStra
 /** The numbers every chat turn and preview of this process assembles context with: the strategy in force. */
 export function processAssemblyConfig(env: RawEnv = processEnv()): AssemblyConfig {
   return assemblyConfigFor(retrievalStrategyName(env));
+}
+
+/**
+ * The similarity threshold retrieval applies to `embedderId`'s vectors under the strategy in force:
+ * a search by meaning of the memories leaves out what a prompt would.
+ */
+export function processSimilarityThreshold(embedderId: string, env: RawEnv = processEnv()): number {
+  return forEmbedder(processAssemblyConfig(env).retrieval, embedderId).similarityThreshold;
 }
 
 export const systemClock = (): Date => new Date();

@@ -92,6 +92,40 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
       // A search by words hides nothing.
       expect((await search("q=tea")).hidden).toBe(0);
     });
+
+    it("by meaning: the threshold is the strategy in force's, and a memory it cannot compare is never a match", async () => {
+      const dave = await registerAndSignIn(server.url, "dave");
+      const ids: string[] = [];
+      for (const content of ["Is vegetarian", "Prefers green tea", "Lives in Berlin", "Plays the violin"]) {
+        const res = await dave.client.request("POST", "/api/memories", { json: { content } });
+        ids.push(((res.json as Json).memory as Json).id as string);
+      }
+      // A zero vector (its cosine distance is NaN, which Postgres sorts above every number and lets
+      // pass `>=`) and a vector of another embedder (an unrelated space) compare with nothing.
+      const [zero, foreign] = ids.slice(2);
+      await database.db
+        .update(memories)
+        .set({ embedding: new Array(1536).fill(0) })
+        .where(eq(memories.id, zero as string));
+      await database.db
+        .update(memories)
+        .set({ embeddingModel: "another/embedder" })
+        .where(eq(memories.id, foreign as string));
+      type Page = { memories: { content: string }[]; total: number; hidden: number };
+      const search = async () =>
+        (await dave.client.request("GET", "/api/memories?q=vegetarian%20dinner&match=semantic")).json as Page;
+
+      // "nearest" has no threshold: every comparable memory is a match, nothing is hidden.
+      process.env.LIFELINE_RETRIEVAL_STRATEGY = "nearest";
+      try {
+        const found = await search();
+        expect(found.memories.map((m) => m.content).sort()).toEqual(["Is vegetarian", "Prefers green tea"]);
+        expect(found.hidden).toBe(0);
+      } finally {
+        delete process.env.LIFELINE_RETRIEVAL_STRATEGY;
+      }
+      expect((await search()).memories.map((m) => m.content)).not.toContain("Lives in Berlin");
+    });
   });
 
   describe("GET /api/messages/:id/extraction", () => {

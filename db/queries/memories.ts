@@ -20,6 +20,7 @@ import { firstOr } from "./first";
 import { insertMemoryEvents, type MemoryRow, snapshotOf } from "./memory-events";
 import { type MemoryUsage, usageColumns, withUsage } from "./memory-usage";
 import { redactDeletedMemories } from "./redaction";
+import { comparableWith, isComparableSimilarity, ownedBy, similarityTo } from "./similarity";
 import { halfvecValue } from "./vectors";
 
 export type { MemoryRow };
@@ -119,15 +120,11 @@ export async function findNearMemories(
     db,
     sql`
       WITH pool AS (
-        SELECT id, search_vector, 1 - (embedding <=> ${vector}) AS similarity
+        SELECT id, search_vector, ${similarityTo(vector)} AS similarity
         FROM memories
-        WHERE user_id = ${query.userId}::uuid
-          AND status IN ('active', 'pending_confirmation')
-          AND embedding IS NOT NULL
-          AND embedding_model = ${query.embeddingModel}
+        WHERE ${ownedBy(query.userId, ["active", "pending_confirmation"])} AND ${comparableWith(query.embeddingModel)}
       ),
-      -- NaN (a zero vector) sorts above every number in Postgres: such a memory is not comparable at all.
-      valid AS (SELECT id, search_vector, similarity FROM pool WHERE similarity <> 'NaN'::float8),
+      valid AS (SELECT id, search_vector, similarity FROM pool WHERE ${isComparableSimilarity(sql`similarity`)}),
       matches AS (
         SELECT DISTINCT v.id, t.lexeme
         FROM valid v CROSS JOIN LATERAL unnest(v.search_vector) AS t

@@ -16,6 +16,7 @@ import { readByColumn, sourceTokenNameColumn } from "./mcp-calls";
 import { type MemoryRecord, recordColumns } from "./memories";
 import { usageColumns } from "./memory-usage";
 import { redactDeletedMemories } from "./redaction";
+import { comparableWith, isComparableSimilarity, nearestTo, similarityTo } from "./similarity";
 import { halfvecValue } from "./vectors";
 
 /** `relevance` ranks a search's results (by meaning: cosine similarity; by words: full-text rank); without a search it is `recent`. */
@@ -26,8 +27,11 @@ export interface MemoryFilters {
   userId: string;
   /** Text search over title and content (full text, plus a substring match for short words). */
   q?: string;
-  /** With `q`: rank by meaning instead (cosine similarity to this embedding of `q`). */
-  semanticEmbedding?: readonly number[];
+  /**
+   * With `q`: rank by meaning instead (cosine similarity to this embedding of `q`), among the
+   * memories embedded by the same embedder.
+   */
+  semantic?: { embedding: readonly number[]; embeddingModel: string };
   /**
    * With a search by meaning: memories less similar than this are left out (and counted in
    * `hidden`), like retrieval leaves them out of a prompt. The caller passes the threshold in force.
@@ -70,7 +74,8 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
   const page = Math.max(1, filters.page ?? 1);
   const pageSize = Math.min(100, Math.max(1, filters.pageSize ?? 20));
   const q = filters.q?.trim();
-  const semantic = q && filters.semanticEmbedding ? halfvecValue(filters.semanticEmbedding) : null;
+  const semantic = q && filters.semantic ? halfvecValue(filters.semantic.embedding) : null;
+  const similarity = semantic ? similarityTo(semantic) : sql<null>`NULL::float8`;
 
   const conditions: (SQL | undefined)[] = [
     eq(memories.userId, filters.userId),
@@ -81,16 +86,15 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
     filters.provenance ? eq(memories.provenance, filters.provenance) : undefined,
     filters.pinned !== undefined ? eq(memories.pinned, filters.pinned) : undefined,
     filters.tag ? sql`${filters.tag} = ANY(${memories.tags})` : undefined,
-    semantic ? sql`${memories.embedding} IS NOT NULL` : undefined,
+    semantic && filters.semantic
+      ? and(comparableWith(filters.semantic.embeddingModel), isComparableSimilarity(similarity))
+      : undefined,
     q && !semantic
       ? sql`(${memories.searchVector} @@ websearch_to_tsquery('english', ${q})
              OR ${memories.content} ILIKE ${`%${escapeLike(q)}%`}
              OR ${memories.title} ILIKE ${`%${escapeLike(q)}%`})`
       : undefined,
   ];
-  const similarity = semantic
-    ? sql<number>`(1 - (${memories.embedding} <=> ${semantic}))::float8`
-    : sql<null>`NULL::float8`;
   const threshold =
     semantic && filters.minSimilarity !== undefined ? sql`${similarity} >= ${filters.minSimilarity}` : undefined;
   const where = and(...conditions, threshold);
@@ -99,7 +103,7 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
 
   const order: SQL[] = byRelevance
     ? semantic
-      ? [sql`${memories.embedding} <=> ${semantic}`]
+      ? [nearestTo(semantic)]
       : [sql`ts_rank_cd(${memories.searchVector}, ${textQuery}) DESC`, desc(memories.updatedAt)]
     : filters.sort === "importance"
       ? [desc(memories.importance), desc(memories.updatedAt)]

@@ -11,7 +11,7 @@ import { PreviewBox } from "@/components/memories/preview-box";
 import { PageHeader } from "@/components/page-header";
 import { SectionCard } from "@/components/section-card";
 import { Button, buttonVariants } from "@/components/ui/button";
-import { retrievalConfig, thresholdFor } from "@/core/config";
+import { retrievalConfig } from "@/core/config";
 import { isAppError } from "@/core/errors";
 import { type Db, getDb } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
@@ -21,6 +21,7 @@ import { type ListedMemory, listMemories, type MemoryPage } from "@/db/queries/m
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
+import { processSimilarityThreshold } from "@/lib/runtime";
 import { memoryListQuery } from "@/lib/validation/memories";
 
 export const metadata: Metadata = { title: "Memories" };
@@ -63,10 +64,11 @@ async function loadPage(db: Db, userId: string, params: Record<string, string>):
   const parsed = memoryListQuery.safeParse(listParams);
   if (!parsed.success) return { kind: "error", message: "Some filters are not valid; clear them and try again." };
   const { match, ...filters } = parsed.data;
-  let semanticEmbedding: number[] | undefined;
+  let semantic: { embedding: number[]; embeddingModel: string } | undefined;
   if (match === "semantic" && filters.q) {
     try {
-      semanticEmbedding = await getAiRegistry().embedText(filters.q);
+      const ai = getAiRegistry();
+      semantic = { embedding: await ai.embedText(filters.q), embeddingModel: ai.embedder.model };
     } catch (error) {
       // Never shown as "no memories": the search could not run.
       return { kind: "error", message: `Search by meaning failed: ${error instanceof Error ? error.message : error}` };
@@ -77,9 +79,9 @@ async function loadPage(db: Db, userId: string, params: Record<string, string>):
     page: await listMemories(db, {
       userId,
       ...filters,
-      semanticEmbedding,
+      semantic,
       // By meaning: only what retrieval itself would consider (its similarity threshold in force).
-      minSimilarity: semanticEmbedding ? thresholdFor(getAiRegistry().embedder.model) : undefined,
+      minSimilarity: semantic ? processSimilarityThreshold(semantic.embeddingModel) : undefined,
       pageSize: filters.pageSize ?? PAGE_SIZE,
     }),
   };
@@ -192,8 +194,8 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
           {listing.page.hidden > 0 && (
             <p className="text-sm text-muted-foreground" data-testid="hidden-below-threshold">
               {listing.page.hidden === 1 ? "1 weaker match is" : `${listing.page.hidden} weaker matches are`} hidden:
-              below the similarity threshold ({thresholdFor(getAiRegistry().embedder.model).toFixed(2)}) that chat
-              retrieval uses.
+              below the similarity threshold ({processSimilarityThreshold(getAiRegistry().embedder.model).toFixed(2)})
+              that chat retrieval uses.
             </p>
           )}
           {listing.page.memories.length === 0 ? (

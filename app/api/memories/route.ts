@@ -1,7 +1,7 @@
-import { thresholdFor } from "@/core/config";
 import { deleteAllMemories, listMemories } from "@/db/queries/memory-list";
 import { route } from "@/lib/api/route";
 import { createUserMemory } from "@/lib/memory/store/memory-store";
+import { processSimilarityThreshold } from "@/lib/runtime";
 import { deleteAllBody, memoryCreateBody, memoryListQuery } from "@/lib/validation/memories";
 
 /**
@@ -12,9 +12,12 @@ import { deleteAllBody, memoryCreateBody, memoryListQuery } from "@/lib/validati
  */
 export const GET = route({ query: memoryListQuery, bearer: "read" }, async ({ db, ai, userId, query }) => {
   const { match, ...filters } = query;
-  const semanticEmbedding = match === "semantic" && query.q ? await ai.embedText(query.q) : undefined;
-  const minSimilarity = semanticEmbedding ? thresholdFor(ai.embedder.model) : undefined;
-  return listMemories(db, { userId, ...filters, semanticEmbedding, minSimilarity });
+  const semantic =
+    match === "semantic" && query.q
+      ? { embedding: await ai.embedText(query.q), embeddingModel: ai.embedder.model }
+      : undefined;
+  const minSimilarity = semantic ? processSimilarityThreshold(semantic.embeddingModel) : undefined;
+  return listMemories(db, { userId, ...filters, semantic, minSimilarity });
 });
 
 /** POST /api/memories {content, title?, type?, importance?, tags?} → 201 {memory} (embedded, provenance user_created). */

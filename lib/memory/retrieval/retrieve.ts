@@ -10,6 +10,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type ApproximateRetrievalConfig, approximateRetrievalConfig } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
 import { awaitsEmbedder } from "@/db/queries/reembed";
+import { comparableWith, isComparableSimilarity, nearestTo, ownedBy, similarityTo } from "@/db/queries/similarity";
 import { halfvecValue } from "@/db/queries/vectors";
 import { type DatePeriod, dateWindowOf } from "./date-window";
 import type { RetrievedMemory } from "./memory-row";
@@ -255,6 +256,10 @@ function rankedAndBelow({ admitted, score }: ReturnType<typeof scoringTerms>, co
       )`;
 }
 
+/** Both statements' scanned rows whose similarity is a number (db/queries/similarity.ts). */
+const comparablePool = sql`SELECT id, similarity, importance, recency, date_match, search_length
+        FROM scanned WHERE ${isComparableSimilarity(sql`similarity`)}`;
+
 /** A `lexeme` column as one OR tsquery, each quoted as tsquery input wants; no rows: NULL. */
 const LEXEMES_OR_QUERY = sql`string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery`;
 
@@ -262,11 +267,8 @@ async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise
   const { userId, now, config } = query;
   const at = now.toISOString();
   const { fusion } = config;
-  // Comparable: embedded, by the query's embedder when it is named; the others may wait for it.
-  const comparable =
-    query.embeddingModel === undefined
-      ? sql`embedding IS NOT NULL`
-      : sql`embedding IS NOT NULL AND embedding_model = ${query.embeddingModel}`;
+  // Not comparable: may wait for the query's embedder.
+  const comparable = comparableWith(query.embeddingModel);
   const waits = query.embeddingModel === undefined ? sql`false` : awaitsEmbedder(query.embeddingModel);
   const scoring = scoringTerms(query);
   const { dateMatch, window } = scoring;
@@ -278,20 +280,16 @@ async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise
       -- not once per reference), and whether each of the others waits for re-embedding.
       WITH scanned AS MATERIALIZED (
         SELECT id,
-               CASE WHEN ${comparable} THEN 1 - (embedding <=> ${vector}) END AS similarity,
+               CASE WHEN ${comparable} THEN ${similarityTo(vector)} END AS similarity,
                importance::float8 AS importance,
                ${recencyColumn(at, config.recencyWindowDays)},
                ${dateMatch} AS date_match,
                search_length,
                CASE WHEN ${comparable} THEN false ELSE ${waits} END AS waits
         FROM memories
-        WHERE user_id = ${userId}::uuid AND status = 'active'
+        WHERE ${ownedBy(userId, ["active"])}
       ),
-      -- NaN (a zero vector) sorts above every number in Postgres: such a memory is not comparable at
-      -- all; NULL (not comparable) passes no comparison either.
-      pool AS (
-        SELECT id, similarity, importance, recency, date_match, search_length FROM scanned WHERE similarity <> 'NaN'::float8
-      ),
+      pool AS (${comparablePool}),
       ${fusion ? fusedCandidates(userId, fusion, query.text ?? "") : plainCandidates},
       ${rankedAndBelow(scoring, config)},
       waiting AS (SELECT count(*) FILTER (WHERE waits)::int AS n FROM scanned),
@@ -535,8 +533,8 @@ async function retrieveApproximate(
   const { fusion } = config;
   const scoring = scoringTerms(query);
   const { dateMatch, window } = scoring;
-  const owned = sql`user_id = ${userId}::uuid AND status = 'active'`;
-  const comparable = sql`embedding IS NOT NULL AND embedding_model = ${embeddingModel}`;
+  const owned = ownedBy(userId, ["active"]);
+  const comparable = comparableWith(embeddingModel);
   const text = query.text ?? "";
   // With fusion, the memories sharing a lexeme with the message are candidates too (the GIN index).
   const textHits = fusion
@@ -575,14 +573,14 @@ async function retrieveApproximate(
       nearest AS MATERIALIZED (
         SELECT id FROM memories
         WHERE ${owned} AND ${comparable}
-        ORDER BY embedding <=> ${vector}
+        ORDER BY ${nearestTo(vector)}
         LIMIT ${asked}::int
       ),
       chosen AS (SELECT id FROM nearest ${textHits}),
       -- Each candidate's exact distance, from its stored vector.
       scanned AS MATERIALIZED (
         SELECT id,
-               1 - (embedding <=> ${vector}) AS similarity,
+               ${similarityTo(vector)} AS similarity,
                importance::float8 AS importance,
                ${recencyColumn(at, config.recencyWindowDays)},
                ${dateMatch} AS date_match,
@@ -590,9 +588,7 @@ async function retrieveApproximate(
         FROM memories
         WHERE id IN (SELECT id FROM chosen) AND ${owned} AND ${comparable}
       ),
-      pool AS (
-        SELECT id, similarity, importance, recency, date_match, search_length FROM scanned WHERE similarity <> 'NaN'::float8
-      ),
+      pool AS (${comparablePool}),
       ${fusion ? fusedCandidates(userId, fusion, text, corpus) : plainCandidates},
       ${rankedAndBelow(scoring, config)},
       waiting AS (SELECT waiting AS n FROM stats),
