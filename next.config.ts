@@ -61,8 +61,8 @@ export function securityHeaders(env: RawEnv = processEnv()): { key: string; valu
  * traced in here, by configuration at build time, into the routes only:
  * - the embedded database, PGlite (~20 MB of wasm and data, loaded only by db/client.ts), when
  *   the build has no DATABASE_URL: a server built for Postgres never opens it;
- * - the offline embedder's word vectors (lib/ai/offline/assets/, 5.8 MB, read on its first
- *   embedding by lib/ai/offline/word-vectors.ts), when the build has no API embedder
+ * - the offline embedder's word vectors (lib/offline/assets/, 5.8 MB, read on its first
+ *   embedding by lib/offline/word-vectors.ts), when the build has no API embedder
  *   (neither OPENAI_API_KEY nor OPENAI_BASE_URL).
  * tests/production/traces.prod.test.ts checks every trace; `npm run check:vercel` measures the
  * functions Vercel would deploy (docs/deploy.md).
@@ -79,7 +79,7 @@ export const EMBEDDED_DATABASE_FILES = [
   "./node_modules/@electric-sql/pglite-pgvector/**/*",
   "./node_modules/drizzle-orm/pglite/**/*",
 ];
-export const OFFLINE_ASSETS = "./lib/ai/offline/assets/**/*";
+export const OFFLINE_ASSETS = "./lib/offline/assets/**/*";
 
 /**
  * LIFELINE_BUILD_CACHE=0: `next build` writes no Turbopack filesystem cache (.next/cache, ~190 MB,

@@ -1,15 +1,15 @@
 /**
  * A dense corpus for the bench: the offline embedder's word-vector part alone — the
- * SIF-weighted, centred GloVe mean of a text (100 dims, lib/ai/offline/wordvec-embedder.ts) —
+ * SIF-weighted, centred GloVe mean of a text (100 dims, lib/offline/wordvec-embedder.ts) —
  * projected to EMBEDDING_DIMENSIONS by a fixed Gaussian matrix and normalised. Every component is
  * then non-zero, as real embedding models give, unlike the offline embedder's 1,436 sparse hashed
  * dimensions; an HNSW index's recall depends on that, so the bench reports its agreement on both.
  * Not a product embedder: texts with no known word get a vector from their hashed features instead.
  */
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
-import { hashedFeatureVector } from "@/lib/ai/offline/embedder";
-import { wordVectors } from "@/lib/ai/offline/word-vectors";
-import { contentMean, meaningVector, WORDVEC_SETTINGS } from "@/lib/ai/offline/wordvec-embedder";
+import { hashedFeatureVector } from "@/lib/offline/embedder";
+import { wordVectors } from "@/lib/offline/word-vectors";
+import { contentMean, meaningVector, WORDVEC_SETTINGS } from "@/lib/offline/wordvec-embedder";
 import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
 import { seededRandom } from "@/tests/fixtures/memories";
 

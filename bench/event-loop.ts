@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { hash as nativeHash } from "@node-rs/bcrypt";
-import { extractMemoriesOffline } from "@/lib/ai/offline/extractor";
+import { extractMemoriesOffline } from "@/lib/offline/extractor";
 import { verifyPassword } from "@/lib/auth/password";
 import { countTokens } from "@/lib/memory/tokens";
 import { percentile } from "./stats";
@@ -42,10 +42,10 @@ async function messageWork(message: string): Promise<void> {
   const extract = () => extractMemoriesOffline({ currentDate: "2026-12-01", userMessage: message });
   const steps = [
     () => countTokens(message), // the prompt's budget (lib/memory/retrieval/prompt.ts)
-    extract, // the offline answer (lib/ai/offline/chat.ts)
-    () => countTokens(message), // the model's usage (lib/ai/offline/model.ts)
+    extract, // the offline answer (lib/offline/chat.ts)
+    () => countTokens(message), // the model's usage (lib/offline/model.ts)
     extract, // the extraction job (the offline model's memory_extraction)
-    () => countTokens(message), // the embedder's usage (lib/ai/offline/wordvec-embedder.ts)
+    () => countTokens(message), // the embedder's usage (lib/offline/wordvec-embedder.ts)
   ];
   for (const step of steps) {
     await new Promise((resolve) => setImmediate(resolve));

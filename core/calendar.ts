@@ -1,4 +1,4 @@
-/** English month and weekday names and day arithmetic, shared by the date parsers (lib/ai/offline/date-expressions, retrieval's date window) and the extraction prompt. */
+/** English month and weekday names and day arithmetic, shared by the date parsers (lib/offline/date-expressions, retrieval's date window) and the extraction prompt. */
 
 /** Milliseconds in a day (UTC days: no daylight saving). */
 export const DAY_MS = 86_400_000;

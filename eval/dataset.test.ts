@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { embedOffline } from "@/lib/ai/offline/embedder";
-import { embedWordVec, WORDVEC_V1_SETTINGS } from "@/lib/ai/offline/wordvec-embedder";
 import { createAiRegistry } from "@/lib/ai/registry";
+import { embedOffline } from "@/lib/offline/embedder";
+import { embedWordVec, WORDVEC_V1_SETTINGS } from "@/lib/offline/wordvec-embedder";
 import { embeddersFor, parseCli } from "./cli";
 import { DatasetError, datasetFromJson } from "./dataset";
 import { diaIds, parseSessionDate } from "./locomo";

@@ -79,6 +79,29 @@ describe("layers only point down", () => {
   });
 });
 
+describe("the offline stand-in is a wing of its own (lib/offline/)", () => {
+  const inWing = (file: string) => file.startsWith("lib/offline/");
+
+  it("only the model registry plugs it in: nothing else outside the wing imports it", () => {
+    const importers = [...graph]
+      .filter(([file]) => !inWing(file) && file !== "lib/ai/registry.ts")
+      .flatMap(([file, imports]) => imports.filter(inWing).map((i) => `${file} → ${i}`));
+    expect(importers).toEqual([]);
+  });
+
+  it("the product below it — lib/memory, lib/chat, lib/agent — never imports it", () => {
+    const product = /^lib\/(memory|chat|agent)\//;
+    const importers = [...graph]
+      .filter(([file]) => product.test(file))
+      .flatMap(([file, imports]) => imports.filter(inWing).map((i) => `${file} → ${i}`));
+    expect(importers).toEqual([]);
+  });
+
+  it("sees the registry's import of it (the check is not vacuous)", () => {
+    expect((graph.get("lib/ai/registry.ts") ?? []).some(inWing)).toBe(true);
+  });
+});
+
 describe("no import cycle between folders", () => {
   it("the folder graph is acyclic", () => {
     const folderEdges = new Map<string, Set<string>>();

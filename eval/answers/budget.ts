@@ -8,7 +8,7 @@
 import { formatterConfig } from "@/core/config";
 import { EXTRACTION_SYSTEM_PROMPT } from "@/lib/memory/extraction/prompt";
 import { MODE_INSTRUCTIONS } from "@/lib/memory/retrieval/modes";
-import { MEMORY_OFF_NOTE, renderMemorySection } from "@/lib/memory/retrieval/prompt";
+import { renderMemorySection } from "@/lib/memory/retrieval/prompt";
 import { countTokens } from "@/lib/memory/tokens";
 import { judgePrompt } from "./judge";
 
@@ -51,7 +51,7 @@ const memorySystem = [
     "the user",
   ),
 ].join("\n\n");
-const memoryOffSystem = `${MODE_INSTRUCTIONS.conversational}\n\n${MEMORY_OFF_NOTE}: you cannot see anything from the user's other conversations, and nothing said here will be remembered.`;
+const memoryOffSystem = `${MODE_INSTRUCTIONS.conversational}\n\n${renderMemorySection({ status: "disabled" }, "the user")}`;
 
 /**
  * A chat turn's tokens before it runs, by Lifeline's tokenizer: the system message (with the

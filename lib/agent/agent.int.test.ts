@@ -18,6 +18,7 @@ import type { Db } from "@/db/client";
 import { demoMailMessages, gmailOperations } from "@/db/schema";
 import { createAiRegistry } from "@/lib/ai/registry";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
+import { OfflineAgentChatModel } from "@/lib/offline/agent/chat-model";
 import { DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
 import {
@@ -40,7 +41,6 @@ import { demoMailbox } from "./mailbox/demo";
 import type { Draft } from "./mailbox/types";
 import { toLangChainMessages } from "./messages";
 import { agentChatModel } from "./model";
-import { OfflineAgentChatModel } from "./offline/chat-model";
 import { AgentRecorder } from "./recorder";
 import { streamAgentTurn } from "./stream";
 import { createMailTools, MAIL_TOOL_NAMES } from "./tools";
@@ -102,6 +102,7 @@ function scriptedModel(bodies: unknown[], answer: string) {
   };
   return agentChatModel({
     client: createAiRegistry({ OPENAI_BASE_URL: FAKE_OPENAI }, { fetch }).openAIClientOptions(),
+    offlineModel: null,
     modelId: "gpt-test",
     temperature: 0.3,
   });

@@ -2,24 +2,28 @@
  * The agent's chat model, by the same configuration as the text path (lib/ai/registry): OpenAI or
  * any OpenAI-compatible endpoint through LangChain's Chat Completions client (the API every
  * compatible server speaks), with the request's model and temperature; with no key (the offline
- * provider), the offline agent model (a deterministic tool plan).
+ * provider), the model the registry hands over for it.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAICompletions } from "@langchain/openai";
 import { modelCallConfig } from "@/core/config";
 import { modelCapabilities } from "@/core/model-capabilities";
 import type { OpenAIClientOptions } from "@/lib/ai/registry";
-import { OfflineAgentChatModel } from "./offline/chat-model";
 
 export interface AgentModelInput {
   /** The registry's openAIClientOptions(): null for the offline provider. */
   client: OpenAIClientOptions | null;
+  /** The registry's offlineAgentModel(): the model when there is no client. */
+  offlineModel: BaseChatModel | null;
   modelId: string;
   temperature: number;
 }
 
-export function agentChatModel({ client, modelId, temperature }: AgentModelInput): BaseChatModel {
-  if (!client) return new OfflineAgentChatModel();
+export function agentChatModel({ client, offlineModel, modelId, temperature }: AgentModelInput): BaseChatModel {
+  if (!client) {
+    if (!offlineModel) throw new Error("agentChatModel: no OpenAI client and no offline model");
+    return offlineModel;
+  }
   // What the model id accepts (core/model-capabilities.ts): a reasoning model gets no temperature
   // (OpenAI refuses any but the default); LangChain itself sends its instructions as `developer`
   // and its output limit as `max_completion_tokens` for the same ids (the contract test checks both).

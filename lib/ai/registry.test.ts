@@ -2,8 +2,8 @@ import { embedMany } from "ai";
 import { MockEmbeddingModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
-import { cosineSimilarity, embedOffline } from "@/lib/ai/offline/embedder";
-import { embedWordVec } from "@/lib/ai/offline/wordvec-embedder";
+import { cosineSimilarity, embedOffline } from "@/lib/offline/embedder";
+import { embedWordVec } from "@/lib/offline/wordvec-embedder";
 import {
   createAiRegistry,
   EmbeddingDimensionError,

@@ -1,7 +1,7 @@
 /**
  * Which models Lifeline talks to, chosen by environment variables (README.md § Configuration lists
  * them): OPENAI_BASE_URL set → "openai-compatible"; else OPENAI_API_KEY → "openai"; neither →
- * "offline" (lib/ai/offline). LIFELINE_CHAT_MODELS' first id is the default chat model;
+ * "offline" (lib/offline). LIFELINE_CHAT_MODELS' first id is the default chat model;
  * LIFELINE_EXTRACTION_MODEL defaults to it and need not be one of them.
  *
  * An OpenAI-compatible server has no universal model names: without LIFELINE_CHAT_MODELS (or
@@ -16,16 +16,17 @@
 import "@/core/env";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { EmbeddingModelV4, LanguageModelV4, TranscriptionModelV4 } from "@ai-sdk/provider";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { defaultEmbeddingSettingsMiddleware, embedMany, wrapEmbeddingModel } from "ai";
 import { dictationConfig, EMBEDDING_DIMENSIONS, modelCallConfig } from "@/core/config";
 import { env as processEnv, type RawEnv } from "@/core/env";
+import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
 import {
   DEFAULT_OFFLINE_EMBEDDING_MODEL_ID,
   OFFLINE_CHAT_MODEL_ID,
   offlineEmbeddingModels,
   offlineLanguageModel,
-} from "@/lib/ai/offline";
-import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
+} from "@/lib/offline";
 
 export type EnvVars = RawEnv;
 
@@ -214,6 +215,11 @@ export interface AiRegistry {
    * agent's LangChain model, lib/agent/model.ts): null for the offline provider.
    */
   openAIClientOptions(): OpenAIClientOptions | null;
+  /**
+   * The Gmail agent's LangChain model on the offline provider (lib/offline/agent), loaded on first
+   * use so a route that never runs the agent never loads LangChain; null for any other provider.
+   */
+  offlineAgentModel(): Promise<BaseChatModel | null>;
 }
 
 export interface OpenAIClientOptions {
@@ -321,6 +327,10 @@ export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistr
     },
     describeProviders: () => description,
     embedder: { model: description.embedder, embed: embedTexts },
+    offlineAgentModel: async () =>
+      config.provider === "offline"
+        ? new (await import("@/lib/offline/agent/chat-model")).OfflineAgentChatModel()
+        : null,
     openAIClientOptions: () =>
       config.provider === "offline"
         ? null

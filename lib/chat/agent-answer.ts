@@ -43,7 +43,12 @@ export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]
   const { db, ai, log, userId } = turn;
   const started = performance.now();
   const client = ai.openAIClientOptions();
-  const model = agentChatModel({ client, modelId: turn.modelId, temperature: turn.temperature });
+  const model = agentChatModel({
+    client,
+    offlineModel: client ? null : await ai.offlineAgentModel(),
+    modelId: turn.modelId,
+    temperature: turn.temperature,
+  });
   const provider = agentProvider(client);
   const agentModelId = modelIdOf(model, turn.modelId);
   const mailbox = await mailboxForUser(db, userId, { google: googleClient() });

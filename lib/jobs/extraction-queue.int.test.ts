@@ -9,8 +9,8 @@ import { logger } from "@/core/logger";
 import { setDatabase } from "@/db/client";
 import { getExtraction } from "@/db/queries/extractions";
 import { memories, memoryExtractions } from "@/db/schema";
-import { parseExtractionPrompt } from "@/lib/memory/extraction/prompt";
 import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
+import { parseExtractionPrompt } from "@/lib/offline/prompt-readers";
 import { getInProcessRunner, processDispatcher, resumeExtractions } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
 import {

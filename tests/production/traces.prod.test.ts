@@ -6,7 +6,7 @@
  * conditionalTracing (outputFileTracingIncludes, routes only):
  * - PGlite (db/client.ts loads it behind `turbopackIgnore`) is in every route's trace of a build
  *   made without DATABASE_URL, and in no trace of one made with it;
- * - the offline embedder's word vectors (lib/ai/offline/word-vectors.ts reads them behind
+ * - the offline embedder's word vectors (lib/offline/word-vectors.ts reads them behind
  *   `turbopackIgnore`) are in every route's trace of a build made without an API embedder, and in
  *   no trace of one made with one (OPENAI_API_KEY or OPENAI_BASE_URL);
  * - the instrumentation hook's own trace holds neither, whatever the build;

@@ -1,8 +1,7 @@
 /**
- * The consolidation prompt and its parser. The new candidate and the near memories travel as JSON
- * inside delimiter tags: a model reads them as data, and the offline model reads them back
- * exactly (`parseConsolidationPrompt`). `<` is written as \u003c inside the JSON, so no stored
- * text can close a block or forge one.
+ * The consolidation prompt. The new candidate and the near memories travel as JSON inside
+ * delimiter tags, so a model reads them as data. `<` is written as \u003c inside the JSON, so no
+ * stored text can close a block or forge one.
  */
 import type { BuiltPrompt } from "./prompt";
 
@@ -51,16 +50,6 @@ function block(tag: BlockTag, value: unknown): string {
   return `<${tag}>\n${safeJson(value)}\n</${tag}>`;
 }
 
-function readBlock(prompt: string, tag: BlockTag): unknown {
-  const body = new RegExp(`<${tag}>\\n([\\s\\S]*?)\\n</${tag}>`).exec(prompt)?.[1];
-  if (body === undefined) return undefined;
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-}
-
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** Exactly what the consolidation prompt shows of `input`: the prompt's fields, similarities rounded. */
@@ -86,32 +75,6 @@ export function buildConsolidationPrompt(input: ParsedConsolidationPrompt): Buil
     block("existing_memories", existing),
   ].join("\n\n");
   return { system: CONSOLIDATION_SYSTEM_PROMPT, prompt };
-}
-
-function isCandidate(value: unknown): value is ConsolidationCandidate {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return typeof v.title === "string" && typeof v.content === "string" && typeof v.type === "string";
-}
-
-function isNearMemory(value: unknown): value is NearMemoryForPrompt {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    typeof v.id === "string" &&
-    (typeof v.title === "string" || v.title === null) &&
-    typeof v.content === "string" &&
-    typeof v.type === "string" &&
-    typeof v.similarity === "number"
-  );
-}
-
-/** Recovers the pieces of a prompt made by {@link buildConsolidationPrompt}; undefined if it is not one. */
-export function parseConsolidationPrompt(prompt: string): ParsedConsolidationPrompt | undefined {
-  const candidate = readBlock(prompt, "new_memory");
-  const existing = readBlock(prompt, "existing_memories");
-  if (!isCandidate(candidate) || !Array.isArray(existing) || !existing.every(isNearMemory)) return undefined;
-  return { candidate, existing };
 }
 
 /** Lower-cased, straight apostrophes, no trailing punctuation, single spaces. */

@@ -11,12 +11,12 @@ import { retrievalConfig } from "@/core/config";
 import { getExtraction } from "@/db/queries/extractions";
 import { deleteMemory, restoreMemory } from "@/db/queries/memories";
 import { memories, messages } from "@/db/schema";
-import { embedOffline } from "@/lib/ai/offline/embedder";
-import { offlineLanguageModel } from "@/lib/ai/offline/model";
 import { type ExtractionDispatcher, enqueueExtraction } from "@/lib/jobs/extraction-queue";
 import { InProcessRunner } from "@/lib/jobs/in-process-runner";
 import { previewContext } from "@/lib/memory/retrieval/assemble";
 import { retrieveSemantic } from "@/lib/memory/retrieval/retrieve";
+import { embedOffline } from "@/lib/offline/embedder";
+import { offlineLanguageModel } from "@/lib/offline/model";
 import { DB_KINDS } from "@/tests/db";
 import {
   createConversation,

@@ -1,17 +1,16 @@
 /**
- * Prompts for memory extraction, conversation titling and memory titling, plus their parsers.
+ * Prompts for memory extraction, conversation titling and memory titling.
  *
  * The prompt text wraps every piece of conversation in explicit delimiters so the model can
- * tell instructions from data, and so the offline model can read the pieces back
- * (`parseExtractionPrompt`, `parseTitlePrompt`, `parseMemoryTitlePrompt`). Delimiter tags that occur inside message text
- * are defanged (`<user_message>` → `‹user_message›`) so a message can neither close its own
- * block nor forge another one.
+ * tell instructions from data. Delimiter tags that occur inside message text are defanged
+ * (`<user_message>` → `‹user_message›`) so a message can neither close its own block nor forge
+ * another one.
  */
 
 export type ConversationRole = "user" | "assistant";
 
 import { DAY_MS, daysToWeekday, WEEKDAYS } from "@/core/calendar";
-import { MEMORY_TYPES, type MemoryType } from "@/db/schema";
+import type { MemoryType } from "@/db/schema";
 
 export interface ConversationMessage {
   role: ConversationRole;
@@ -54,10 +53,6 @@ function block(tag: (typeof DELIMITER_TAGS)[number], body: string): string {
 
 function transcript(messages: ConversationMessage[]): string {
   return messages.map((message) => `${message.role}: ${defang(message.content.trim())}`).join("\n\n");
-}
-
-function readBlock(prompt: string, tag: (typeof DELIMITER_TAGS)[number]): string | undefined {
-  return new RegExp(`<${tag}>\\n([\\s\\S]*?)\\n</${tag}>`).exec(prompt)?.[1];
 }
 
 export const EXTRACTION_SYSTEM_PROMPT = `You maintain the long-term memory of Lifeline, a personal assistant. You read one exchange — the user's newest message and the assistant's reply — and extract durable facts about the USER that will still be useful in future conversations.
@@ -126,15 +121,6 @@ export function buildExtractionPrompt(input: ExtractionPromptInput): BuiltPrompt
   return { system: EXTRACTION_SYSTEM_PROMPT, prompt };
 }
 
-/** Recovers the pieces of a prompt made by {@link buildExtractionPrompt}; undefined if it is not one. */
-export function parseExtractionPrompt(prompt: string): ParsedExtractionPrompt | undefined {
-  const currentDate = /^Current date: (\d{4}-\d{2}-\d{2})(?: \(\w+\))?$/m.exec(prompt)?.[1];
-  const userMessage = readBlock(prompt, "user_message");
-  const assistantMessage = readBlock(prompt, "assistant_message");
-  if (currentDate === undefined || userMessage === undefined || assistantMessage === undefined) return undefined;
-  return { currentDate, userMessage, assistantMessage };
-}
-
 export const TITLE_SYSTEM_PROMPT = `You name conversations for the sidebar of Lifeline, a personal assistant. Given the opening of a conversation, reply with a short, specific title of at most 8 words that says what the conversation is about, in the language of the conversation. No quotes, no trailing punctuation, no emoji, and do not start with "Conversation about" or "Chat about".`;
 
 export function buildTitlePrompt(firstMessages: ConversationMessage[]): BuiltPrompt {
@@ -143,17 +129,6 @@ export function buildTitlePrompt(firstMessages: ConversationMessage[]): BuiltPro
     block("conversation", firstMessages.length > 0 ? transcript(firstMessages) : "(empty)"),
   ].join("\n\n");
   return { system: TITLE_SYSTEM_PROMPT, prompt };
-}
-
-/** Recovers the messages of a prompt made by {@link buildTitlePrompt}; undefined if it is not one. */
-export function parseTitlePrompt(prompt: string): ConversationMessage[] | undefined {
-  const body = readBlock(prompt, "conversation");
-  if (body === undefined) return undefined;
-  return body
-    .split(/\n\n(?=(?:user|assistant): )/)
-    .map((entry) => /^(user|assistant): ([\s\S]*)$/.exec(entry))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => ({ role: match[1] as ConversationRole, content: match[2] ?? "" }));
 }
 
 export const MEMORY_TITLE_SYSTEM_PROMPT = `You label the memories of Lifeline, a personal assistant. Given one memory about the user and its type, reply with its title: a short label of at most 6 words that names what the memory is about, the way a heading does — e.g. "Tea preference", "Sister's name", "Bike lock code", "Marathon goal". Do not restate the memory itself, and do not include its value (a name, a number, a code, a date). No quotes, no trailing punctuation.`;
@@ -169,12 +144,4 @@ export function buildMemoryTitlePrompt(input: MemoryTitleInput): BuiltPrompt {
     block("memory", defang(input.content.trim())),
   ].join("\n\n");
   return { system: MEMORY_TITLE_SYSTEM_PROMPT, prompt };
-}
-
-/** Recovers the memory of a prompt made by {@link buildMemoryTitlePrompt}; undefined if it is not one. */
-export function parseMemoryTitlePrompt(prompt: string): MemoryTitleInput | undefined {
-  const type = /^Write a title for this memory \(type: (\w+)\)\.$/m.exec(prompt)?.[1];
-  const content = readBlock(prompt, "memory");
-  if (content === undefined || !(MEMORY_TYPES as readonly string[]).includes(type ?? "")) return undefined;
-  return { content, type: type as MemoryType };
 }

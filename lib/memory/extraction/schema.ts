@@ -70,9 +70,3 @@ export interface TaskHandoff {
 export function handoffOptions(handoff: TaskHandoff) {
   return { [TASK_HANDOFF_NAMESPACE]: JSON.parse(JSON.stringify(handoff)) as Record<string, never> };
 }
-
-/** The hand-off of `task` in a call's provider options, if the caller sent one. */
-export function readHandoff(providerOptions: Record<string, unknown> | undefined, task: string): unknown {
-  const handoff = providerOptions?.[TASK_HANDOFF_NAMESPACE] as Partial<TaskHandoff> | undefined;
-  return handoff?.task === task ? handoff.input : undefined;
-}

@@ -2,11 +2,11 @@ import { inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { usageColumns } from "@/db/queries/memory-usage";
 import { memories } from "@/db/schema";
+import { UNMATCHED_MEMORIES_HEADING } from "@/lib/offline/prompt-readers";
 import { createTestDatabase, DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, insertMemories, sparseVector, TEST_EMBEDDER } from "@/tests/fixtures/memories";
 import { useTestDatabase } from "@/tests/test-database";
 import { type AssembleInput, assembleContext, previewContext } from "./assemble";
-import { UNMATCHED_MEMORIES_HEADING } from "./prompt";
 
 const NOW = new Date("2025-06-15T12:00:00.000Z");
 const TEA_QUESTION = "What tea do I like, and what is left to plan for Lisbon?";

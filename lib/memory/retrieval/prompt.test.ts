@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CHAT_MODES } from "@/db/schema";
 import { countTokens } from "@/lib/memory/tokens";
+import { UNMATCHED_MEMORIES_HEADING } from "@/lib/offline/prompt-readers";
 import { MODE_INSTRUCTIONS } from "./modes";
-import {
-  buildPrompt,
-  type HistoryMessage,
-  type PromptInput,
-  renderMemorySection,
-  selectHistory,
-  UNMATCHED_MEMORIES_HEADING,
-} from "./prompt";
+import { buildPrompt, type HistoryMessage, type PromptInput, renderMemorySection, selectHistory } from "./prompt";
 
 const history: HistoryMessage[] = [
   { id: "h1", role: "user", content: "Hi" },

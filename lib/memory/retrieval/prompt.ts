@@ -89,15 +89,10 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   };
 }
 
-/** How the system message starts its memory section when memory is off (models may rely on it). */
-export const MEMORY_OFF_NOTE = "Memory is off for this conversation";
+const MEMORY_OFF_NOTE = "Memory is off for this conversation";
 
-/**
- * Heads the memory lines that were not selected for the current message (pinned, or from this
- * conversation); the lines above it matched the message. The offline model relies on it.
- */
-export const UNMATCHED_MEMORIES_HEADING =
-  "Also at hand, not matched to this message (pinned, or from this conversation):";
+/** Heads the memory lines not selected for the current message; the lines above it matched it. */
+const UNMATCHED_MEMORIES_HEADING = "Also at hand, not matched to this message (pinned, or from this conversation):";
 
 /**
  * The memory part of the system message: a header and the bullet lines (those that matched the

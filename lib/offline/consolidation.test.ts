@@ -5,7 +5,6 @@ import {
   buildConsolidationPrompt,
   type NearMemoryForPrompt,
   normaliseMemoryText,
-  parseConsolidationPrompt,
 } from "@/lib/memory/extraction/consolidation-prompt";
 import { CONSOLIDATION_OUTPUT_NAME, consolidationOutputSchema } from "@/lib/memory/extraction/consolidation-schema";
 import { memoryEmbeddingText } from "@/lib/memory/store/memory-store";
@@ -13,6 +12,7 @@ import { consolidateOffline } from "./consolidation";
 import { embedOffline } from "./embedder";
 import { extractMemoriesOffline } from "./extractor";
 import { offlineLanguageModel } from "./model";
+import { parseConsolidationPrompt } from "./prompt-readers";
 
 /** What the offline extractor makes of a user's sentence (title and content), as the pipeline sees it. */
 function memoryOf(sentence: string) {

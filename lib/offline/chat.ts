@@ -23,11 +23,11 @@
 import { formatterConfig } from "@/core/config";
 import { capitalize, truncateChars } from "@/core/text";
 import type { MemoryType } from "@/db/schema";
-import { MEMORY_OFF_NOTE, UNMATCHED_MEMORIES_HEADING } from "@/lib/memory/retrieval/prompt";
 import { LIST_MEMORIES, type MemoryToolOutput } from "@/lib/memory/retrieval/tool-contract";
 import { cosineSimilarity, embedOffline } from "./embedder";
 import { extractMemoriesOffline } from "./extractor";
 import { toSecondPerson } from "./grammatical-person";
+import { MEMORY_OFF_NOTE, UNMATCHED_MEMORIES_HEADING } from "./prompt-readers";
 import { contentStems } from "./text-features";
 
 /** Past the first, a matched memory joins the answer at this offline-embedding similarity, or when it shares a content word. */

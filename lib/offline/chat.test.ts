@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MEMORY_OFF_NOTE, renderMemorySection } from "@/lib/memory/retrieval/prompt";
+import { renderMemorySection } from "@/lib/memory/retrieval/prompt";
 import { composeOfflineReply, composeToolAnswer, decideMemoryToolCall, memoryLinesOf } from "./chat";
+import { MEMORY_OFF_NOTE } from "./prompt-readers";
 
 describe("memoryLinesOf", () => {
   it("reads the bullet lines, separating a formatter title prefix from the content", () => {

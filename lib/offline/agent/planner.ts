@@ -8,8 +8,8 @@
  * or the final answer. Anything else gets an answer saying what agent mode can do.
  */
 
-import { replySubject } from "../mailbox/threading";
-import type { DraftSummary, SavedDraft } from "../mailbox/types";
+import { replySubject } from "@/lib/agent/mailbox/threading";
+import type { DraftSummary, SavedDraft } from "@/lib/agent/mailbox/types";
 
 export type PlannedTool =
   | "search_emails"

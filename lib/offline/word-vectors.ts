@@ -17,7 +17,6 @@ import path from "node:path";
  */
 export const WORD_VECTOR_ASSET = path.join(
   /* turbopackIgnore: true */ "lib",
-  "ai",
   "offline",
   "assets",
   "wordvec-glove100.bin",

@@ -12,7 +12,7 @@
  *   "conversation_title" → the first meaningful words of the prompt's <conversation>;
  *   "memory_title" → a label for the prompt's <memory> (./memory-title.ts);
  *   "memory_consolidation" → rule-based add/update/supersede/skip of the prompt's <new_memory>
- *   against its <existing_memories> (lib/ai/offline/consolidation).
+ *   against its <existing_memories> (lib/offline/consolidation).
  *   Any other name is an UnsupportedFunctionalityError.
  *
  * doStream behaves like a network provider: stream-start, response-metadata, text-start,
@@ -35,27 +35,22 @@ import {
 } from "@ai-sdk/provider";
 import { createIdGenerator } from "@ai-sdk/provider-utils";
 import { env as processEnv, type RawEnv } from "@/core/env";
-import { type ParsedConsolidationPrompt, parseConsolidationPrompt } from "@/lib/memory/extraction/consolidation-prompt";
+import type { ParsedConsolidationPrompt } from "@/lib/memory/extraction/consolidation-prompt";
 import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation-schema";
-import {
-  type ConversationMessage,
-  type MemoryTitleInput,
-  type ParsedExtractionPrompt,
-  parseExtractionPrompt,
-  parseMemoryTitlePrompt,
-  parseTitlePrompt,
-} from "@/lib/memory/extraction/prompt";
-import {
-  EXTRACTION_OUTPUT_NAME,
-  MEMORY_TITLE_OUTPUT_NAME,
-  readHandoff,
-  TITLE_OUTPUT_NAME,
-} from "@/lib/memory/extraction/schema";
+import type { ConversationMessage, MemoryTitleInput, ParsedExtractionPrompt } from "@/lib/memory/extraction/prompt";
+import { EXTRACTION_OUTPUT_NAME, MEMORY_TITLE_OUTPUT_NAME, TITLE_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import { countTokens, truncateToTokens } from "@/lib/memory/tokens";
 import { composeOfflineReply, composeToolAnswer, decideMemoryToolCall, type ToolResultInput } from "./chat";
 import { consolidateOffline } from "./consolidation";
 import { extractMemoriesOffline, titleConversationOffline } from "./extractor";
 import { titleMemoryOffline } from "./memory-title";
+import {
+  parseConsolidationPrompt,
+  parseExtractionPrompt,
+  parseMemoryTitlePrompt,
+  parseTitlePrompt,
+  readHandoff,
+} from "./prompt-readers";
 
 export const OFFLINE_CHAT_MODEL_ID = "lifeline-offline-1";
 export const OFFLINE_DELAY_ENV = "LIFELINE_OFFLINE_DELAY_MS";
