@@ -13,7 +13,7 @@ import type { Db } from "@/db/client";
 import { getExtraction } from "@/db/queries/extractions";
 import { confirmMemory } from "@/db/queries/memories";
 import { memories, memoryEvents, memoryExtractions } from "@/db/schema";
-import { embedOffline } from "@/lib/ai/offline/embedder";
+import { embedOffline } from "@/lib/offline/embedder";
 import { MAX_EXTRACTION_ATTEMPTS } from "@/lib/jobs/extraction-job";
 import { createInngestClient } from "@/lib/jobs/inngest-client";
 import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation-schema";
