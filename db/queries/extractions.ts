@@ -30,7 +30,8 @@ const noExtraction = () => new AppError("not_found:message", "No memory extracti
 
 /**
  * Records the pair, once: the insert selects both messages filtered by owner, role and
- * conversation, so a foreign or mismatched pair inserts nothing (→ `not_found:message`), and the
+ * conversation, and the answer must be the question's child in the message tree, so a foreign or
+ * mismatched pair (an answer to another version of a question) inserts nothing (→ `not_found:message`), and the
  * unique pair index makes a second call return the existing row (`created: false`).
  */
 export async function createExtraction(
@@ -78,6 +79,7 @@ export async function createExtraction(
             eq(assistantMessage.userId, input.userId),
             eq(assistantMessage.role, "assistant"),
             eq(assistantMessage.conversationId, input.conversationId),
+            eq(assistantMessage.parentMessageId, userMessage.id),
           ),
         )
         .where(
