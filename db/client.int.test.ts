@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { Client } from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import { logger } from "@/core/logger";
 import { cosineSimilarity } from "@/lib/memory/retrieval/score";
 import { createTestDatabase, DB_KINDS, TEST_DATABASE_URL } from "@/tests/db";
 import { useTestDatabase } from "@/tests/test-database";
@@ -165,6 +166,36 @@ describe("database on postgres: a connection ended by the server", () => {
       expect(crashes).toEqual([]);
     } finally {
       process.off("uncaughtException", onUncaught);
+      await database.close();
+    }
+  });
+
+  it("is logged as the error's type, code and message, never the client that held it", async () => {
+    const database = await createTestDatabase("postgres");
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
+    try {
+      await database.query("SELECT 1");
+      const [{ name } = { name: "" }] = await database.query<{ name: string }>("SELECT current_database() AS name");
+      const killer = new Client({ connectionString: TEST_DATABASE_URL });
+      await killer.connect();
+      await killer.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name]);
+      await killer.end();
+      await vi.waitFor(() => expect(warn).toHaveBeenCalled());
+      expect(warn.mock.calls).toEqual([
+        [
+          {
+            error: {
+              type: "DatabaseError",
+              code: "57P01",
+              message: "terminating connection due to administrator command",
+            },
+          },
+          "an idle database connection was closed",
+        ],
+      ]);
+      expect(JSON.stringify(warn.mock.calls)).not.toContain(name);
+    } finally {
+      warn.mockRestore();
       await database.close();
     }
   });

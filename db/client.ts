@@ -246,10 +246,21 @@ async function migratePostgres(pool: Pool, url: string): Promise<void> {
   }
 }
 
+/**
+ * What a log line says about a connection the server closed. node-postgres hangs the idle client on
+ * the error (its type table, socket state, database name): only the type, code and message are logged.
+ */
+function closedConnectionError(error: Error): { type: string; code?: string; message: string } {
+  const code = (error as { code?: unknown }).code;
+  return { type: error.constructor.name, ...(typeof code === "string" ? { code } : {}), message: error.message };
+}
+
 async function migrateOver(pool: Pool, url: string, migrationUrl: string | undefined): Promise<void> {
   if (!migrationUrl || migrationUrl === url) return migratePostgres(pool, url);
   const direct = new Pool({ connectionString: migrationUrl, max: 1 });
-  direct.on("error", (error) => logger.warn({ err: error }, "the migration connection was closed"));
+  direct.on("error", (error) =>
+    logger.warn({ error: closedConnectionError(error) }, "the migration connection was closed"),
+  );
   try {
     await migratePostgres(direct, migrationUrl);
   } finally {
@@ -263,7 +274,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new Pool({ connectionString: url, max: options.max ?? 10 });
     // An idle connection the server ends (restart, failover, a dropped database) is reported here;
     // without a listener node-postgres rethrows it and the whole process dies. The pool replaces it.
-    pool.on("error", (error) => logger.warn({ err: error }, "an idle database connection was closed"));
+    pool.on("error", (error) =>
+      logger.warn({ error: closedConnectionError(error) }, "an idle database connection was closed"),
+    );
     const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
     const database: Database = {
       db,

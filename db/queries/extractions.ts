@@ -17,7 +17,7 @@ import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
-import { type ExtractionStatus, memoryExtractions, messages, users } from "@/db/schema";
+import { conversations, type ExtractionStatus, memoryExtractions, messages, users } from "@/db/schema";
 import { firstOr } from "./first";
 import { listBranch } from "./messages";
 import { decisionMemoryIds, lockGoneMemories, redactExtractionDecisions } from "./redaction";
@@ -30,7 +30,8 @@ const noExtraction = () => new AppError("not_found:message", "No memory extracti
 
 /**
  * Records the pair, once: the insert selects both messages filtered by owner, role and
- * conversation, so a foreign or mismatched pair inserts nothing (→ `not_found:message`), and the
+ * conversation, and the answer must be the question's child in the message tree, so a foreign or
+ * mismatched pair (an answer to another version of a question) inserts nothing (→ `not_found:message`), and the
  * unique pair index makes a second call return the existing row (`created: false`).
  */
 export async function createExtraction(
@@ -78,6 +79,7 @@ export async function createExtraction(
             eq(assistantMessage.userId, input.userId),
             eq(assistantMessage.role, "assistant"),
             eq(assistantMessage.conversationId, input.conversationId),
+            eq(assistantMessage.parentMessageId, userMessage.id),
           ),
         )
         .where(
@@ -130,9 +132,21 @@ export async function getExtractionForMessage(
   );
 }
 
+/** Whether the row's conversation has memory on now: read when a job or a retry runs, not when it was queued. */
+const conversationMemoryOn = sql`(SELECT c.memory_enabled FROM conversations c WHERE c.id = ${memoryExtractions.conversationId})`;
+
+/** `status` when the row's conversation has memory on, else `skipped` (finished at `now`). */
+function unlessMemoryOff(status: "queued" | "running", now: Date) {
+  return {
+    status: sql`CASE WHEN ${conversationMemoryOn} THEN ${status} ELSE 'skipped' END::extraction_status`,
+    finishedAt: sql`CASE WHEN ${conversationMemoryOn} THEN NULL ELSE ${now.toISOString()}::timestamptz END`,
+  };
+}
+
 /**
- * Starts an attempt: queued|running → running. False when the row is not runnable (already
- * succeeded, failed for good, skipped, or gone): the caller must stop.
+ * Starts an attempt: queued|running → running, or → skipped when memory has been switched off for
+ * the conversation since the row was queued. False when the row is not runnable (already
+ * succeeded, failed for good, skipped, or gone) or has just been skipped: the caller must stop.
  */
 export async function claimExtraction(
   db: Db,
@@ -140,10 +154,30 @@ export async function claimExtraction(
 ): Promise<boolean> {
   const [row] = await db
     .update(memoryExtractions)
-    .set({ status: "running", runner, startedAt: now, nextAttemptAt: null, updatedAt: now })
+    .set({ ...unlessMemoryOff("running", now), runner, startedAt: now, nextAttemptAt: null, updatedAt: now })
     .where(and(eq(memoryExtractions.id, extractionId), inArray(memoryExtractions.status, [...RUNNABLE_STATUSES])))
-    .returning({ id: memoryExtractions.id });
-  return row !== undefined;
+    .returning({ status: memoryExtractions.status });
+  return row?.status === "running";
+}
+
+/**
+ * Inside the store transaction (the caller holds the row lock): whether the conversation still has
+ * memory on. Its row is share-locked until the commit, so switching memory off waits for a store
+ * under way, and a store after the switch sees it. When off, the row becomes `skipped`.
+ */
+export async function skipIfMemoryOff(db: Db, { extractionId, now }: { extractionId: string; now: Date }) {
+  const [conversation] = await db
+    .select({ memoryEnabled: conversations.memoryEnabled })
+    .from(conversations)
+    .innerJoin(memoryExtractions, eq(memoryExtractions.conversationId, conversations.id))
+    .where(eq(memoryExtractions.id, extractionId))
+    .for("share", { of: conversations });
+  if (conversation?.memoryEnabled) return false;
+  await db
+    .update(memoryExtractions)
+    .set({ status: "skipped", nextAttemptAt: null, finishedAt: now, updatedAt: now })
+    .where(eq(memoryExtractions.id, extractionId));
+  return true;
 }
 
 export interface FailedAttempt {
@@ -252,8 +286,8 @@ export async function completeExtraction(
 
 /**
  * The user's retry of a failed extraction: failed → queued with a fresh attempt budget (the last
- * error stays visible until the next attempt ends). 404 for a missing or foreign message; 409 when
- * its extraction is not failed.
+ * error stays visible until the next attempt ends), or → skipped when memory is now off for the
+ * conversation. 404 for a missing or foreign message; 409 when its extraction is not failed.
  */
 export async function requeueFailedExtraction(
   db: Db,
@@ -268,12 +302,11 @@ export async function requeueFailedExtraction(
   const [row] = await db
     .update(memoryExtractions)
     .set({
-      status: "queued",
+      ...unlessMemoryOff("queued", now),
       attempts: 0,
       runner,
       queuedAt: now,
       nextAttemptAt: null,
-      finishedAt: null,
       updatedAt: now,
     })
     .where(

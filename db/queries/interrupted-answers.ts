@@ -18,7 +18,7 @@ export interface InterruptedAnswer {
   userId: string;
   conversationId: string;
   assistantMessageId: string;
-  /** The user message it answered: the conversation's latest user message before it (null if none). */
+  /** The user message it answered: its parent in the message tree (null if that is not a user message). */
   userMessageId: string | null;
   memoryEnabled: boolean;
 }
@@ -44,7 +44,7 @@ export async function markInterruptedAnswers(
                             ELSE jsonb_build_array(jsonb_build_object('type', 'text', 'text', content)) END,
                updated_at = now()
          WHERE role = 'assistant' AND status = 'streaming' AND updated_at < ${staleBefore.toISOString()}::timestamptz
-        RETURNING id, user_id, conversation_id, created_at, model
+        RETURNING id, user_id, conversation_id, parent_message_id, model
       ), completed_debug AS (
         UPDATE prompt_debug
            SET error = ${INTERRUPTED_ERROR}, finish_reason = 'interrupted', updated_at = now()
@@ -64,9 +64,8 @@ export async function markInterruptedAnswers(
       )
       SELECT marked.id, marked.user_id, marked.conversation_id, c.memory_enabled,
              (SELECT u.id FROM messages u
-               WHERE u.conversation_id = marked.conversation_id AND u.user_id = marked.user_id
-                 AND u.role = 'user' AND u.created_at <= marked.created_at
-               ORDER BY u.created_at DESC LIMIT 1) AS user_message_id
+               WHERE u.id = marked.parent_message_id AND u.user_id = marked.user_id
+                 AND u.role = 'user') AS user_message_id
         FROM marked
         JOIN conversations c ON c.id = marked.conversation_id AND c.user_id = marked.user_id
     `,

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import { logger } from "@/core/logger";
 import { setDatabase } from "@/db/client";
 import { getExtraction } from "@/db/queries/extractions";
-import { memories, memoryExtractions } from "@/db/schema";
+import { conversations, memories, memoryExtractions } from "@/db/schema";
 import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import { parseExtractionPrompt } from "@/lib/offline/prompt-readers";
 import { getInProcessRunner, processDispatcher, resumeExtractions } from "@/lib/runtime";
@@ -302,6 +302,78 @@ describe.each(DB_KINDS)("extraction queue and in-process runner on %s", (kind) =
         dispatchingTo(runner),
       ),
     ).rejects.toMatchObject({ code: "conflict:extraction_not_failed" });
+  });
+
+  const switchMemoryOff = (conversationId: string) =>
+    database.db.update(conversations).set({ memoryEnabled: false }).where(eq(conversations.id, conversationId));
+
+  it("memory switched off while the extraction waits: the job ends skipped without calling the model", async () => {
+    const me = await owner();
+    const pair = await createQueuedPair(database.db, me, "I live in Porto");
+    await switchMemoryOff(me.conversationId);
+    const model = scriptedModel();
+    const runner = runnerWith({ model });
+    await runner.run({ extractionId: pair.extraction.id, userId: me.userId });
+    await runner.idle();
+    expect(await row(pair.extraction.id)).toMatchObject({ status: "skipped", finishedAt: expect.any(Date) });
+    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(await contentsOf(me.userId)).toEqual([]);
+  });
+
+  it("memory switched off while the model extracts: nothing is stored, the job ends skipped", async () => {
+    const me = await owner();
+    const pair = await createQueuedPair(database.db, me, "I live in Porto");
+    const held = gate();
+    const model = scriptedModel({
+      [EXTRACTION_OUTPUT_NAME]: async () => {
+        await held.promise;
+        return null;
+      },
+    });
+    const runner = runnerWith({ model });
+    void runner.run({ extractionId: pair.extraction.id, userId: me.userId });
+    await expect.poll(() => model.doGenerateCalls.length).toBe(1);
+    await switchMemoryOff(me.conversationId);
+    held.open();
+    await runner.idle();
+    expect(await row(pair.extraction.id)).toMatchObject({ status: "skipped" });
+    expect(await contentsOf(me.userId)).toEqual([]);
+  });
+
+  it("memory switched off between attempts: the retry ends skipped", async () => {
+    const me = await owner();
+    const pair = await createQueuedPair(database.db, me, "I live in Porto");
+    const model = scriptedModel({
+      [EXTRACTION_OUTPUT_NAME]: async () => {
+        await switchMemoryOff(me.conversationId);
+        return "not json";
+      },
+    });
+    const runner = runnerWith({ model });
+    await runner.run({ extractionId: pair.extraction.id, userId: me.userId });
+    await expect.poll(async () => (await row(pair.extraction.id)).status).toBe("skipped");
+    await runner.idle();
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(await contentsOf(me.userId)).toEqual([]);
+  });
+
+  it("the user's retry of a failed extraction after memory was switched off ends skipped and runs nothing", async () => {
+    const me = await owner();
+    const pair = await createQueuedPair(database.db, me, "I live in Porto");
+    await database.db
+      .update(memoryExtractions)
+      .set({ status: "failed", attempts: MAX_EXTRACTION_ATTEMPTS, lastError: "extract: broken" })
+      .where(eq(memoryExtractions.id, pair.extraction.id));
+    await switchMemoryOff(me.conversationId);
+    const calls: string[] = [];
+    const retried = await retryExtraction(
+      database.db,
+      { userId: me.userId, assistantMessageId: pair.assistantMessageId },
+      dispatchingTo(runnerWith(), calls),
+    );
+    expect(retried).toMatchObject({ status: "skipped" });
+    expect(await row(pair.extraction.id)).toMatchObject({ status: "skipped" });
+    expect(calls).toEqual([]);
   });
 
   it("runs one job at a time per user, other users' jobs meanwhile", async () => {

@@ -159,7 +159,8 @@ export async function dispatchUndispatchedExtractions(
 
 /**
  * The user's retry of the failed extraction of the pair answered by `assistantMessageId`:
- * failed → queued (a fresh attempt budget), dispatched after the response like a new one.
+ * failed → queued (a fresh attempt budget), dispatched after the response like a new one — or
+ * failed → skipped, dispatching nothing, when memory is now off for the conversation.
  * 404 for a missing or foreign message, 409 when its extraction is not failed.
  */
 export async function retryExtraction(
@@ -173,6 +174,6 @@ export async function retryExtraction(
     runner: dispatcher.kind,
     now: new Date(),
   });
-  runAfterResponse(() => dispatchExtraction(db, extraction, dispatcher));
+  if (extraction.status === "queued") runAfterResponse(() => dispatchExtraction(db, extraction, dispatcher));
   return extraction;
 }

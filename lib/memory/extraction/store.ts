@@ -11,7 +11,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { completeExtraction, lockExtraction, RUNNABLE_STATUSES } from "@/db/queries/extractions";
+import { completeExtraction, lockExtraction, RUNNABLE_STATUSES, skipIfMemoryOff } from "@/db/queries/extractions";
 import { insertMemory, lockMemory, type MemoryRow, type NewMemory } from "@/db/queries/memories";
 import { insertMemoryEvents, type NewMemoryEvent, snapshotOf } from "@/db/queries/memory-events";
 import { type ExtractionStatus, memories } from "@/db/schema";
@@ -90,6 +90,10 @@ export async function storeExtraction(db: Db, input: StoreInput): Promise<StoreR
     }
     if (!(RUNNABLE_STATUSES as readonly ExtractionStatus[]).includes(row.status)) {
       return { status: row.status, notRunnable: true };
+    }
+    // Memory switched off while the job ran: nothing is stored.
+    if (await skipIfMemoryOff(tx, { extractionId: input.extractionId, now: input.now })) {
+      return { status: "skipped", notRunnable: true };
     }
     const { memoryIds, decisions } = await applyDecisions(tx, {
       userId: input.userId,
