@@ -89,3 +89,68 @@ describe.each(DB_KINDS)("versions under concurrency on %s", (kind) => {
     }
   });
 });
+
+describe.each(DB_KINDS)("what deleting a version refuses on %s", (kind) => {
+  const database = useTestDatabase(kind);
+
+  async function conversationWithPair() {
+    const { db } = database;
+    const userId = await createUser(db, "Refused");
+    const conversationId = await createConversation(db, userId);
+    const first = await createPair(db, { userId, conversationId }, "I live in Lisbon", "Answer 1.");
+    return { db, userId, conversationId, first };
+  }
+
+  async function messageIdsOf(db: Db, conversationId: string) {
+    const rows = await db.select({ id: messages.id }).from(messages).where(eq(messages.conversationId, conversationId));
+    return rows.map((m) => m.id).sort();
+  }
+
+  it("a question's only answer: 409 conflict:only_answer, nothing deleted; with another version, or with its question, it goes", async () => {
+    const { db, userId, conversationId, first } = await conversationWithPair();
+    const before = await messageIdsOf(db, conversationId);
+    await expect(deleteVersion(db, { userId, messageId: first.assistantMessageId })).rejects.toMatchObject({
+      code: "conflict:only_answer",
+      status: 409,
+    });
+    expect(await messageIdsOf(db, conversationId)).toEqual(before);
+
+    const [regenerated] = await createMessages(db, {
+      userId,
+      conversationId,
+      parentMessageId: first.userMessageId,
+      messages: [{ role: "assistant", content: "Answer 2." }],
+    });
+    await deleteVersion(db, { userId, messageId: first.assistantMessageId });
+    expect(await messageIdsOf(db, conversationId)).toEqual([first.userMessageId, regenerated?.id].sort());
+    await deleteVersion(db, { userId, messageId: first.userMessageId });
+    expect(await messageIdsOf(db, conversationId)).toEqual([]);
+  });
+
+  it("an answer still streaming, or a message above it: 409 conflict:streaming, nothing deleted", async () => {
+    const { db, userId, conversationId, first } = await conversationWithPair();
+    const [question, streaming] = await createMessages(db, {
+      userId,
+      conversationId,
+      messages: [
+        { role: "user", content: "And now?" },
+        { role: "assistant", content: "", status: "streaming" },
+      ],
+    });
+    // A second version, so the streaming answer is not its question's only one.
+    await createMessages(db, {
+      userId,
+      conversationId,
+      parentMessageId: question?.id,
+      messages: [{ role: "assistant", content: "Another." }],
+    });
+    const before = await messageIdsOf(db, conversationId);
+    for (const messageId of [streaming?.id ?? "", question?.id ?? "", first.userMessageId]) {
+      await expect(deleteVersion(db, { userId, messageId })).rejects.toMatchObject({
+        code: "conflict:streaming",
+        status: 409,
+      });
+    }
+    expect(await messageIdsOf(db, conversationId)).toEqual(before);
+  });
+});

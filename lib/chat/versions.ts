@@ -2,7 +2,7 @@
  * Stepping between a message's versions and deleting one (docs/chat.md § Versions). The tree's
  * rules are lib/chat/branch.ts; this reads and writes it through db/queries/messages.ts.
  */
-import { notFound } from "@/core/errors";
+import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
 import { deleteMessage, getMessage, inConversation, listMessageTree, setCurrentMessage } from "@/db/queries/messages";
@@ -66,8 +66,11 @@ export async function showBranchOf(
  * Deletes a version: the user's message and everything below it, as deleting a conversation does
  * (db/queries/messages.ts deleteMessage). When the chat showed it, the chat then shows the nearest
  * remaining version (the one before, else after), else the branch above it. Missing or foreign →
- * 404. Decided and done in the conversation's lock, so parallel steps and deletes see each
- * other's result.
+ * 404. Refused, changing nothing: an answer still streaming in it (`409 conflict:streaming`: its
+ * turn is still writing it), and a question's only answer (`409 conflict:only_answer`: the next
+ * message would follow the question, a question answering a question — regenerate it, or delete
+ * the question). Decided and done in the conversation's lock, so parallel steps and deletes see
+ * each other's result.
  */
 export async function deleteVersion(
   db: Db,
@@ -80,6 +83,20 @@ export async function deleteVersion(
     const message = tree.find((m) => m.id === messageId);
     if (!message) throw notFound("message");
     const below = new Set(subtreeIds(tree, messageId));
+    if (tree.some((m) => below.has(m.id) && m.status === "streaming")) {
+      throw new AppError(
+        "conflict:streaming",
+        "An answer in this version is still being written: stop it, or wait until it ends, then delete it",
+      );
+    }
+    const parent = tree.find((m) => m.id === message.parentMessageId);
+    const versions = tree.filter((m) => m.parentMessageId === message.parentMessageId);
+    if (message.role === "assistant" && parent?.role === "user" && versions.length === 1) {
+      throw new AppError(
+        "conflict:only_answer",
+        "This is its question's only answer: regenerate it, or delete the question with its answer",
+      );
+    }
     const shown = currentBranch(tree, currentMessageId).at(-1)?.id;
     await deleteMessage(tx, { userId, messageId });
     if (shown === undefined || below.has(shown)) {
