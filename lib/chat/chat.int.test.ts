@@ -360,6 +360,56 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
       void q2;
     });
 
+    it("a message sent from a tab showing another version continues that version's branch; a parent not of the conversation is 404", async () => {
+      let calls = 0;
+      const model = new MockLanguageModelV4({ doStream: async () => textStream([`Answer ${++calls}.`]) });
+      setAiRegistry(registryWith(model));
+      const user = await userWithMemories("parent-shown", []);
+      const intruder = await userWithMemories("parent-shown-intruder", []);
+      const first = await settled(await post(user, { message: { text: "I live in Lisbon" } }));
+      const { conversationId } = first;
+      // Another tab regenerates the answer: the conversation's current message is the new version.
+      await settled(await post(user, { conversationId, retryOf: first.answer.id }));
+
+      // This tab still shows the first answer, and continues it.
+      const continued = await settled(
+        await post(user, { conversationId, parentMessageId: first.answer.id, message: { text: "Walks?" } }),
+      );
+      expect(await debugInput(user, continued.answer.id)).toEqual([
+        ["user", "I live in Lisbon"],
+        ["assistant", "Answer 1."],
+        ["user", "Walks?"],
+      ]);
+      expect((await transcript(user, conversationId)).map((m) => m.content)).toEqual([
+        "I live in Lisbon",
+        "Answer 1.",
+        "Walks?",
+        "Answer 3.",
+      ]);
+
+      // A parent of another conversation, a question, another user's request: 404, nothing written.
+      const other = await settled(await post(user, { message: { text: "Elsewhere" } }));
+      const [question] = await transcript(user, conversationId);
+      const before = await db().select().from(messages).where(eq(messages.userId, user.id));
+      for (const [who, parentMessageId, code] of [
+        [user, other.answer.id, "not_found:message"],
+        [user, question?.id, "not_found:message"],
+        [intruder, continued.answer.id, "not_found:conversation"],
+      ] as const) {
+        const refused = await post(who, { conversationId, parentMessageId, message: { text: "Hijack" } });
+        expect(refused.status).toBe(404);
+        expect(await refused.json()).toMatchObject({ error: { code } });
+      }
+      const withRetry = await post(user, {
+        conversationId,
+        parentMessageId: first.answer.id,
+        retryOf: continued.answer.id,
+      });
+      expect(withRetry.status).toBe(400);
+      expect(await db().select().from(messages).where(eq(messages.userId, user.id))).toHaveLength(before.length);
+      expect(calls).toBe(4);
+    });
+
     it("every version keeps its own extraction, which reads its own branch; a memory from a version stepped away from stays", async () => {
       setAiRegistry(createAiRegistry({}));
       const user = await userWithMemories("versions-extraction", []);
