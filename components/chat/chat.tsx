@@ -21,6 +21,7 @@ import {
   fromTranscript,
   type MessageInfo,
   messageText,
+  shownParentId,
   type TranscriptItem,
 } from "./types";
 
@@ -141,13 +142,15 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
           const conversationId = conversationIdRef.current;
           // Regenerate asks the same stored question again (a new version of that answer, no
           // duplicate question); sending with a messageId (an edit) sends a new version of that
-          // user message. The old versions stay, one step away (docs/chat.md § Versions).
+          // user message. The old versions stay, one step away (docs/chat.md § Versions). A new
+          // message names the answer it follows on screen, whatever version another tab made current.
+          const parentMessageId = conversationId ? shownParentId(messages) : undefined;
           const target =
             conversationId && messageId
               ? trigger === "regenerate-message"
                 ? { retryOf: messageId }
                 : { editOf: messageId, message: messages.at(-1) }
-              : { message: messages.at(-1) };
+              : { message: messages.at(-1), ...(parentMessageId ? { parentMessageId } : {}) };
           return {
             body: {
               conversationId: conversationId ?? undefined,

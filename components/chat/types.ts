@@ -79,3 +79,16 @@ const TERMINAL_EXTRACTION: readonly string[] = ["succeeded", "failed", "skipped"
 export function isTerminalExtraction(status: string): boolean {
   return TERMINAL_EXTRACTION.includes(status);
 }
+
+const STORED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The answer a new message follows: the message shown before it (`messages` ends with the new
+ * one), when it is a stored answer. Sent as `parentMessageId`, so the message continues the branch
+ * on screen even when another tab made another version current. Ids useChat makes itself are not
+ * UUIDs: a message not yet stored gives none, and the server continues its current branch.
+ */
+export function shownParentId(messages: readonly Pick<ChatMessage, "id" | "role">[]): string | undefined {
+  const shown = messages.at(-2);
+  return shown?.role === "assistant" && STORED_ID.test(shown.id) ? shown.id : undefined;
+}

@@ -38,12 +38,22 @@ const currentOfConversation = sql`coalesce(${conversations.currentMessageId}, (
  * conversation's current message, so they continue the branch shown), and the last becomes the
  * conversation's current message. Each one's `created_at` is the statement's time plus its
  * position in microseconds, so they sort as given (a chat turn writes its question and the
- * answer's row together). The insert selects from the conversation filtered by owner, so a
- * foreign conversation id inserts nothing (→ `not_found:conversation`). The conversation's
- * `updated_at` becomes now. The caller vouches that
- * a `parentMessageId` is a message of this conversation (lib/chat/history.ts reads it from it).
+ * answer's row together). A foreign or missing conversation → `not_found:conversation`; a
+ * `parentMessageId` that is not a message of this conversation → `not_found:message`, checked in
+ * the conversation's lock (`inConversation`), so a parent deleted meanwhile is that 404 too. The
+ * conversation's `updated_at` becomes now.
  */
 export async function createMessages(
+  db: Db,
+  input: { userId: string; conversationId: string; parentMessageId?: string | null; messages: readonly NewMessage[] },
+): Promise<Message[]> {
+  return inConversation(db, input, async (tx) => {
+    if (input.parentMessageId) await getMessageOf(tx, { ...input, messageId: input.parentMessageId });
+    return insertMessages(tx, input);
+  });
+}
+
+async function insertMessages(
   db: Db,
   input: { userId: string; conversationId: string; parentMessageId?: string | null; messages: readonly NewMessage[] },
 ): Promise<Message[]> {
@@ -107,6 +117,21 @@ export async function getMessage(
   );
 }
 
+/** The user's message of that conversation; any other id is `not_found:message`. */
+export async function getMessageOf(
+  db: Db,
+  { userId, conversationId, messageId }: { userId: string; conversationId: string; messageId: string },
+): Promise<Message> {
+  return firstOr(
+    db
+      .select(messageColumns)
+      .from(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.conversationId, conversationId), eq(messages.userId, userId)))
+      .limit(1),
+    () => notFound("message"),
+  );
+}
+
 /** The messages of the user's conversation, oldest first. */
 export async function listMessages(
   db: Db,
@@ -155,16 +180,19 @@ export async function listBranch(
     .orderBy(asc(messages.createdAt));
 }
 
-/** A conversation's messages as a tree (lib/chat/branch.ts): ids, parents and creation times. */
+/** A conversation's messages as a tree (lib/chat/branch.ts): ids, parents, roles, statuses and creation times. */
 export async function listMessageTree(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },
-): Promise<{ id: string; parentMessageId: string | null; role: Message["role"]; createdAt: Date }[]> {
+): Promise<
+  { id: string; parentMessageId: string | null; role: Message["role"]; status: MessageStatus; createdAt: Date }[]
+> {
   return db
     .select({
       id: messages.id,
       parentMessageId: messages.parentMessageId,
       role: messages.role,
+      status: messages.status,
       createdAt: messages.createdAt,
     })
     .from(messages)
@@ -276,23 +304,48 @@ export async function cancelPendingSendsBelow(
  * Deletes the user's message and every message below it (its later versions' continuations: the
  * parent link cascades), with their notes, debug records, extractions and transcriptions; the
  * memories extracted from them stay, their source message cleared (as when a conversation is
- * deleted). Missing or foreign → 404.
+ * deleted). Missing or foreign → 404. Called inside `inConversation`, which makes it whole or
+ * nothing and decides, in the same lock, where the conversation continues.
  */
 export async function deleteMessage(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
+  // An email the agent prepared in these answers loses its approval card with them: it can no
+  // longer be approved (the log keeps the row, cancelled, with the message id cleared by the delete).
+  await cancelPendingSendsBelow(db, { userId, messageId, reason: "its answer was deleted" });
+  const rows = await db
+    .delete(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
+    .returning({ id: messages.id });
+  if (rows.length === 0) throw notFound("message");
+}
+
+/**
+ * Runs `work` in one transaction that first locks the user's conversation row (a foreign or missing
+ * one → `not_found:conversation`). Every change to a conversation's messages and current message
+ * runs in it — a turn's new messages, stepping to a version, deleting one — so each reads the tree
+ * as the one before it left it: a step never points the conversation at a message a delete removed,
+ * and a delete never misses the step that made its message current. `FOR NO KEY UPDATE` leaves the
+ * row's key free: rows that only reference the conversation (a note, a job) are written meanwhile.
+ */
+export async function inConversation<T>(
+  db: Db,
+  { userId, conversationId }: { userId: string; conversationId: string },
+  work: (tx: Db) => Promise<T>,
+): Promise<T> {
   const attempt = () =>
     db.transaction(async (tx) => {
-      // An email the agent prepared in these answers loses its approval card with them: it can no
-      // longer be approved (the log keeps the row, cancelled, with the message id cleared by the delete).
-      await cancelPendingSendsBelow(tx, { userId, messageId, reason: "its answer was deleted" });
-      const rows = await tx
-        .delete(messages)
-        .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
-        .returning({ id: messages.id });
-      if (rows.length === 0) throw notFound("message");
+      await firstOr(
+        tx
+          .select({ id: conversations.id })
+          .from(conversations)
+          .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))
+          .for("no key update"),
+        () => notFound("conversation"),
+      );
+      return work(tx);
     });
-  // The delete cascades to the pair's extraction, which a job may be working on at that moment
-  // (it holds the extraction row and reads the message): Postgres then breaks the deadlock by
-  // failing one side. The delete is whole or nothing, so it is simply tried again.
+  // A delete cascades to a pair's extraction, which a job may be working on at that moment (it
+  // holds the extraction row and reads the message): Postgres then breaks the deadlock by failing
+  // one side. The transaction is whole or nothing, so it is simply run again.
   for (let tries = 1; ; tries++) {
     try {
       return await attempt();

@@ -360,6 +360,56 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
       void q2;
     });
 
+    it("a message sent from a tab showing another version continues that version's branch; a parent not of the conversation is 404", async () => {
+      let calls = 0;
+      const model = new MockLanguageModelV4({ doStream: async () => textStream([`Answer ${++calls}.`]) });
+      setAiRegistry(registryWith(model));
+      const user = await userWithMemories("parent-shown", []);
+      const intruder = await userWithMemories("parent-shown-intruder", []);
+      const first = await settled(await post(user, { message: { text: "I live in Lisbon" } }));
+      const { conversationId } = first;
+      // Another tab regenerates the answer: the conversation's current message is the new version.
+      await settled(await post(user, { conversationId, retryOf: first.answer.id }));
+
+      // This tab still shows the first answer, and continues it.
+      const continued = await settled(
+        await post(user, { conversationId, parentMessageId: first.answer.id, message: { text: "Walks?" } }),
+      );
+      expect(await debugInput(user, continued.answer.id)).toEqual([
+        ["user", "I live in Lisbon"],
+        ["assistant", "Answer 1."],
+        ["user", "Walks?"],
+      ]);
+      expect((await transcript(user, conversationId)).map((m) => m.content)).toEqual([
+        "I live in Lisbon",
+        "Answer 1.",
+        "Walks?",
+        "Answer 3.",
+      ]);
+
+      // A parent of another conversation, a question, another user's request: 404, nothing written.
+      const other = await settled(await post(user, { message: { text: "Elsewhere" } }));
+      const [question] = await transcript(user, conversationId);
+      const before = await db().select().from(messages).where(eq(messages.userId, user.id));
+      for (const [who, parentMessageId, code] of [
+        [user, other.answer.id, "not_found:message"],
+        [user, question?.id, "not_found:message"],
+        [intruder, continued.answer.id, "not_found:conversation"],
+      ] as const) {
+        const refused = await post(who, { conversationId, parentMessageId, message: { text: "Hijack" } });
+        expect(refused.status).toBe(404);
+        expect(await refused.json()).toMatchObject({ error: { code } });
+      }
+      const withRetry = await post(user, {
+        conversationId,
+        parentMessageId: first.answer.id,
+        retryOf: continued.answer.id,
+      });
+      expect(withRetry.status).toBe(400);
+      expect(await db().select().from(messages).where(eq(messages.userId, user.id))).toHaveLength(before.length);
+      expect(calls).toBe(4);
+    });
+
     it("every version keeps its own extraction, which reads its own branch; a memory from a version stepped away from stays", async () => {
       setAiRegistry(createAiRegistry({}));
       const user = await userWithMemories("versions-extraction", []);
@@ -463,11 +513,16 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
       ]);
       expect((await user.client.request("DELETE", `/api/messages/${question.id}`)).status).toBe(404);
 
-      // Deleting the version shown: the chat then shows the branch above it (here: nothing).
-      expect((await user.client.request("DELETE", `/api/messages/${edited.answer.id}`)).status).toBe(204);
-      expect((await transcript(user, conversationId)).map((m) => m.content)).toEqual(["I'm vegan"]);
+      // A question's only answer is refused: the next message would follow a question.
+      const onlyAnswer = await user.client.request("DELETE", `/api/messages/${edited.answer.id}`);
+      expect(onlyAnswer.status).toBe(409);
+      expect(onlyAnswer.json).toMatchObject({ error: { code: "conflict:only_answer" } });
+      expect((await transcript(user, conversationId)).map((m) => m.content)).toEqual(["I'm vegan", "Answer 2."]);
+      // Deleting the question deletes the exchange: the chat then shows the branch above it (here: nothing).
+      expect((await user.client.request("DELETE", `/api/messages/${shown[0]?.id}`)).status).toBe(204);
+      expect(await transcript(user, conversationId)).toEqual([]);
       const [conversation] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
-      expect(conversation?.currentMessageId).toBe(shown[0]?.id);
+      expect(conversation?.currentMessageId).toBeNull();
     });
   });
 
@@ -502,6 +557,28 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(assistant.status).toBe("aborted");
     expect(assistant.content.length).toBeGreaterThan(0);
     expect(assistant.content.length).toBeLessThan(words.join("").length);
+  });
+
+  it("deleting an answer, or its question, while it streams is a 409; the answer ends complete", async () => {
+    const words = Array.from({ length: 100 }, (_, i) => `w${i} `);
+    const model = new MockLanguageModelV4({ doStream: async () => textStream(words, { delayMs: 20 }) });
+    setAiRegistry(registryWith(model));
+    const user = await userWithMemories("delete-streaming", []);
+    const res = await post(user, { message: { text: "Write a story" } });
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    const body = res.text();
+    const rows = await db().select().from(messages).where(eq(messages.conversationId, conversationId));
+    for (const row of rows) {
+      const removal = await user.client.request("DELETE", `/api/messages/${row.id}`);
+      expect(removal.status).toBe(409);
+      expect(removal.json).toMatchObject({ error: { code: "conflict:streaming" } });
+    }
+    expect(await body).toContain('"type":"finish"');
+    const { assistant } = await waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.record && r.record.latencyMs !== null ? r : undefined;
+    }, "the settled record");
+    expect(assistant).toMatchObject({ status: "complete", content: words.join("") });
   });
 
   it("a foreign conversationId is 404 and writes nothing", async () => {

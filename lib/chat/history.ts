@@ -61,6 +61,16 @@ export function planRetry(branch: readonly Message[], assistantMessageId: string
   return { userMessage, earlier: branch.slice(0, -2) };
 }
 
+/**
+ * A new message following answer `parentMessageId`, the last message of the branch the user sees:
+ * `branch` is the path down to it (loadBranchThrough). Another message than an answer → 404.
+ */
+export function planContinue(branch: readonly Message[], parentMessageId: string): Message[] {
+  const parent = branch.at(-1);
+  if (parent?.id !== parentMessageId || parent.role !== "assistant") throw notFound("message");
+  return branch.slice(-promptConfig.historyWindow);
+}
+
 export interface EditPlan {
   /** The edited message's parent: the new message becomes another version of it, under the same parent. */
   parentMessageId: string | null;

@@ -40,7 +40,7 @@ import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import type { ChatBody } from "@/lib/validation/chat";
 import { answerWithAgent } from "./agent-answer";
 import { dictationRecord } from "./dictation";
-import { loadBranchThrough, planEdit, planRetry, toHistory } from "./history";
+import { loadBranchThrough, planContinue, planEdit, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
 import {
   type AnswerTurn,
@@ -112,13 +112,16 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   const modelId = resolveModelId(ai, body.model, existing?.model);
   // Regenerate and edit work on any message of the conversation: the branch down to it is read
   // (its owner's, of this conversation: else 404) and the new message becomes another version.
+  // A new message follows the answer the user sees (`parentMessageId`), read the same way.
   const changedId = body.retryOf ?? body.editOf;
+  const throughId = changedId ?? body.parentMessageId;
   const branch =
-    existing && changedId
-      ? await loadBranchThrough(db, { userId, conversationId: existing.id, messageId: changedId })
+    existing && throughId
+      ? await loadBranchThrough(db, { userId, conversationId: existing.id, messageId: throughId })
       : null;
   const retry = branch && body.retryOf ? planRetry(branch, body.retryOf) : null;
   const edit = branch && body.editOf ? planEdit(branch, body.editOf) : null;
+  const shown = branch && body.parentMessageId ? planContinue(branch, body.parentMessageId) : null;
   // A dictated message: its transcription must be the user's (else 404, before anything is written).
   const dictation =
     body.dictationId && body.message !== undefined
@@ -151,17 +154,18 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   // already read the branch above the message it changes).
   const embedding = conversation.memoryEnabled ? ai.embedText(question) : null;
   embedding?.catch(() => {});
-  const earlier = retry?.earlier ?? edit?.earlier;
+  const earlier = retry?.earlier ?? edit?.earlier ?? shown ?? undefined;
   const history = earlier
     ? Promise.resolve(toHistory(earlier))
     : listBranch(db, { userId, conversationId: conversation.id, limit: promptConfig.historyWindow }).then(toHistory);
   history.catch(() => {});
   // A retry answers its user message again (a new version of the answer); an edit is a new version
-  // of the user message, under the same parent; otherwise the message continues the current branch.
+  // of the user message, under the same parent; otherwise the message continues the branch the user
+  // sees (its last answer, `parentMessageId`), else the current branch.
   // Nothing is deleted: the old versions keep their debug records and extractions. An email the
   // agent prepared in the replaced answer (or below the edited question) and still waiting for
   // approval is cancelled: it can no longer be approved, whichever version the chat then shows.
-  const parentMessageId = retry ? retry.userMessage.id : edit ? edit.parentMessageId : undefined;
+  const parentMessageId = retry ? retry.userMessage.id : edit ? edit.parentMessageId : body.parentMessageId;
   const replaced =
     branch && changedId
       ? cancelPendingSendsBelow(db, {

@@ -2,18 +2,18 @@
  * Stepping between a message's versions and deleting one (docs/chat.md § Versions). The tree's
  * rules are lib/chat/branch.ts; this reads and writes it through db/queries/messages.ts.
  */
-import { notFound } from "@/core/errors";
+import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
-import { deleteMessage, getMessage, listMessageTree, setCurrentMessage } from "@/db/queries/messages";
+import { deleteMessage, getMessage, inConversation, listMessageTree, setCurrentMessage } from "@/db/queries/messages";
 import { currentAfterDelete, currentBranch, newestLeafBelow, subtreeIds } from "./branch";
 
 type ConversationIds = { userId: string; conversationId: string };
 
-/** The user's conversation's current message and its message tree, read side by side (404 for another's). */
-async function readTree(db: Db, ids: ConversationIds) {
-  const [{ currentMessageId }, tree] = await Promise.all([getConversation(db, ids), listMessageTree(db, ids)]);
-  return { currentMessageId, tree };
+/** The user's conversation's current message and its message tree (404 for another's), in its lock (`inConversation`). */
+async function readTree(tx: Db, ids: ConversationIds) {
+  const { currentMessageId } = await getConversation(tx, ids);
+  return { currentMessageId, tree: await listMessageTree(tx, ids) };
 }
 
 /** Makes the newest continuation of `messageId` the current message; false when it is not in the tree. */
@@ -39,8 +39,10 @@ export async function showVersion(
   { userId, conversationId, messageId }: ConversationIds & { messageId: string },
 ): Promise<void> {
   const ids = { userId, conversationId };
-  const { tree } = await readTree(db, ids);
-  if (!(await showNewestBelow(db, ids, tree, messageId))) throw notFound("message");
+  await inConversation(db, ids, async (tx) => {
+    const { tree } = await readTree(tx, ids);
+    if (!(await showNewestBelow(tx, ids, tree, messageId))) throw notFound("message");
+  });
 }
 
 /**
@@ -53,27 +55,53 @@ export async function showBranchOf(
   { userId, conversationId, messageId }: ConversationIds & { messageId: string },
 ): Promise<void> {
   const ids = { userId, conversationId };
-  const { currentMessageId, tree } = await readTree(db, ids);
-  if (currentBranch(tree, currentMessageId).some((m) => m.id === messageId)) return;
-  await showNewestBelow(db, ids, tree, messageId);
+  await inConversation(db, ids, async (tx) => {
+    const { currentMessageId, tree } = await readTree(tx, ids);
+    if (currentBranch(tree, currentMessageId).some((m) => m.id === messageId)) return;
+    await showNewestBelow(tx, ids, tree, messageId);
+  });
 }
 
 /**
  * Deletes a version: the user's message and everything below it, as deleting a conversation does
  * (db/queries/messages.ts deleteMessage). When the chat showed it, the chat then shows the nearest
- * remaining version (the one before, else after), else the branch above it. Missing or foreign → 404.
+ * remaining version (the one before, else after), else the branch above it. Missing or foreign →
+ * 404. Refused, changing nothing: an answer still streaming in it (`409 conflict:streaming`: its
+ * turn is still writing it), and a question's only answer (`409 conflict:only_answer`: the next
+ * message would follow the question, a question answering a question — regenerate it, or delete
+ * the question). Decided and done in the conversation's lock, so parallel steps and deletes see
+ * each other's result.
  */
 export async function deleteVersion(
   db: Db,
   { userId, messageId }: { userId: string; messageId: string },
 ): Promise<{ conversationId: string }> {
   const { conversationId } = await getMessage(db, { userId, messageId });
-  const { currentMessageId, tree } = await readTree(db, { userId, conversationId });
-  const shown = currentBranch(tree, currentMessageId).at(-1)?.id;
-  const moves = shown === undefined || subtreeIds(tree, messageId).includes(shown);
-  await deleteMessage(db, { userId, messageId });
-  if (moves) {
-    await setCurrentMessage(db, { userId, conversationId, messageId: currentAfterDelete(tree, messageId) });
-  }
+  const ids = { userId, conversationId };
+  await inConversation(db, ids, async (tx) => {
+    const { currentMessageId, tree } = await readTree(tx, ids);
+    const message = tree.find((m) => m.id === messageId);
+    if (!message) throw notFound("message");
+    const below = new Set(subtreeIds(tree, messageId));
+    if (tree.some((m) => below.has(m.id) && m.status === "streaming")) {
+      throw new AppError(
+        "conflict:streaming",
+        "An answer in this version is still being written: stop it, or wait until it ends, then delete it",
+      );
+    }
+    const parent = tree.find((m) => m.id === message.parentMessageId);
+    const versions = tree.filter((m) => m.parentMessageId === message.parentMessageId);
+    if (message.role === "assistant" && parent?.role === "user" && versions.length === 1) {
+      throw new AppError(
+        "conflict:only_answer",
+        "This is its question's only answer: regenerate it, or delete the question with its answer",
+      );
+    }
+    const shown = currentBranch(tree, currentMessageId).at(-1)?.id;
+    await deleteMessage(tx, { userId, messageId });
+    if (shown === undefined || below.has(shown)) {
+      await setCurrentMessage(tx, { ...ids, messageId: currentAfterDelete(tree, messageId) });
+    }
+  });
   return { conversationId };
 }

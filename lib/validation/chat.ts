@@ -65,6 +65,11 @@ export const chatBody = z
      * conversation), forking the conversation there; the new message is answered. Nothing is deleted.
      */
     editOf: uuid.optional(),
+    /**
+     * The answer the new message follows: the last message of the branch the user sees (another tab
+     * may show another version than the conversation's current one). Left out: the current message.
+     */
+    parentMessageId: uuid.optional(),
     model: modelIdSchema.optional(),
     mode: chatModeSchema.optional(),
     temperature: temperatureSchema.optional(),
@@ -89,6 +94,14 @@ export const chatBody = z
   .refine((body) => body.editOf === undefined || body.conversationId !== undefined, {
     error: "editOf needs the conversationId",
     path: ["conversationId"],
+  })
+  .refine((body) => body.parentMessageId === undefined || body.conversationId !== undefined, {
+    error: "parentMessageId needs the conversationId",
+    path: ["conversationId"],
+  })
+  .refine((body) => body.parentMessageId === undefined || (body.retryOf ?? body.editOf) === undefined, {
+    error: "parentMessageId is for a new message: a retry or an edit keeps the parent of what it changes",
+    path: ["parentMessageId"],
   })
   .refine((body) => body.dictationId === undefined || body.message !== undefined, {
     error: "dictationId needs the message sent from it",

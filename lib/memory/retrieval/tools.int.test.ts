@@ -86,6 +86,20 @@ describe.each(DB_KINDS)("memory tools and the strategy setting on %s", (kind) =>
       expect(tea(after)?.lastAccessedAt?.toISOString()).toBe(NOW.toISOString());
       expect(tea(after)?.updatedAt.toISOString()).toBe(NOW.toISOString());
     });
+
+    it("two calls of one step, run in parallel, count a memory both return once", async () => {
+      const before = await database.db.select(withUsage).from(memories).where(eq(memories.userId, userId));
+      const counted = new Set<string>();
+      const [first, second] = await Promise.all([run({ type: "goal" }, counted), run({}, counted)]);
+      expect([...(first?.accessCountedIds ?? []), ...(second?.accessCountedIds ?? [])].sort()).toEqual(
+        [...counted].sort(),
+      );
+      const after = await database.db.select(withUsage).from(memories).where(eq(memories.userId, userId));
+      const increments = after.map(
+        (row) => (row.accessCount ?? 0) - (before.find((b) => b.id === row.id)?.accessCount ?? 0),
+      );
+      expect(increments.filter((n) => n !== 0).sort()).toEqual([1, 1, 1, 1]);
+    });
   });
 
   describe("LIFELINE_RETRIEVAL_STRATEGY", () => {

@@ -191,8 +191,15 @@ async function countAccess(
   ids: readonly string[],
 ): Promise<string[]> {
   const fresh = ids.filter((id) => !context.counted.has(id));
-  await recordAccess(db, { userId: context.userId, memoryIds: fresh, now: context.now() });
+  // Claimed before the write: the calls of one step run in parallel, and a memory two of them
+  // return is counted by whichever claims it first.
   for (const id of fresh) context.counted.add(id);
+  try {
+    await recordAccess(db, { userId: context.userId, memoryIds: fresh, now: context.now() });
+  } catch (error) {
+    for (const id of fresh) context.counted.delete(id);
+    throw error;
+  }
   return fresh;
 }
 
