@@ -280,6 +280,48 @@ describe.each(DB_KINDS)("POST /api/transcribe on %s", (kind) => {
         "unauthorized",
       ],
     ];
+    // Bytes that are not an audio container, sent with an audio type: refused on their signature.
+    const PNG = Uint8Array.from([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      0,
+      0,
+      0,
+      13,
+      0x49,
+      0x48,
+      0x44,
+      0x52,
+      ...new Array(64).fill(7),
+    ]);
+    const notAudio: [string, Uint8Array<ArrayBuffer>][] = [
+      ["a PNG image", PNG],
+      [
+        "plain text",
+        new TextEncoder().encode("Remind me to water the tomatoes. ".repeat(40)) as Uint8Array<ArrayBuffer>,
+      ],
+      ["zeros", new Uint8Array(4096)],
+      [
+        "an HTML page",
+        new TextEncoder().encode("<!doctype html><html><body>hi</body></html>") as Uint8Array<ArrayBuffer>,
+      ],
+    ];
+    for (const [what, bytes] of notAudio) {
+      for (const type of ["audio/webm", "audio/wav", "audio/mpeg", "audio/ogg"]) {
+        cases.push([
+          `${what} sent as ${type}`,
+          () => user.client.request("POST", "/api/transcribe", { multipart: upload(bytes, type) }),
+          415,
+          "unsupported_media_type",
+        ]);
+      }
+    }
     for (const [name, send, status, code] of cases) {
       it(`${name} → ${status} ${code}`, async () => {
         const [requests, written] = [fake.received.length, await rows()];

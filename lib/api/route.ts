@@ -61,7 +61,7 @@ type Output<S> = S extends Schema ? z.output<S> : undefined;
 export interface FormSpec<F> {
   maxBytes: number;
   /** The parsed form → the handler's `form`; throws an AppError (400, 415) for a bad field. */
-  parse: (form: FormData) => F;
+  parse: (form: FormData) => F | Promise<F>;
 }
 
 export interface RouteOptions<A extends "user" | "public", P, Q, B, F = undefined> {
@@ -208,7 +208,9 @@ export function route<
       const params = options.params ? parseWith(options.params, "params", await context.params) : undefined;
       const query = options.query ? parseWith(options.query, "query", queryObject(request)) : undefined;
       const body = options.body ? parseWith(options.body, "body", await readJsonBody(request)) : undefined;
-      const form = options.form ? options.form.parse(await readFormBody(request, options.form.maxBytes)) : undefined;
+      const form = options.form
+        ? await options.form.parse(await readFormBody(request, options.form.maxBytes))
+        : undefined;
 
       const db = await getDb();
       // A valid session of an account that no longer exists (deleted, or another database), or one
