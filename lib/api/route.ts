@@ -14,7 +14,8 @@
  *      whose account no longer exists, or that was ended (signed out, password changed, "sign out
  *      everywhere": lib/auth/revocation.ts), is a 401 too (checked once the request has parsed).
  *      Or a personal access token (lib/auth/access-tokens.ts), `Authorization: Bearer llt_…`, on the
- *      routes that declare `bearer: "read" | "write"` only: the cookie is then not read. A token that
+ *      routes that declare `bearer: "read" | "write"` only: the cookie is then not read (any other
+ *      `Authorization`, e.g. a basic-auth proxy's `Basic …`, is no token attempt and is ignored). A token that
  *      is unknown, revoked, expired or ended is a 401, a read token on a write route a 403
  *      (`forbidden:scope`), and a token on any other signed-in route a 403 (`forbidden:access_token`):
  *      account and token management take a session, never a token;
