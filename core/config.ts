@@ -436,6 +436,12 @@ export const dictationConfig = {
     "audio/wave",
     "audio/flac",
   ],
+  /**
+   * The containers an upload's bytes must be, whatever type it claims: the file-type library's
+   * names for what the transcription API reads (OpenAI: flac, mp3, mp4, m4a, ogg, wav, webm), so
+   * an image, text or HTML page sent as audio/* is refused before it reaches the model.
+   */
+  audioContainers: ["webm", "ogg", "oga", "opus", "mp4", "m4a", "mp3", "wav", "flac"],
   /** Default transcription model (LIFELINE_TRANSCRIPTION_MODEL overrides it). */
   defaultModel: "gpt-4o-mini-transcribe",
 } as const;

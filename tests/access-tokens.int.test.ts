@@ -160,6 +160,29 @@ describe.each(DB_KINDS)("access tokens on %s", (kind) => {
     }
   });
 
+  it("a session behind a basic-auth proxy (its Authorization: Basic … on every request) works on every kind of route", async () => {
+    const basic = { authorization: `Basic ${Buffer.from("proxy-user:proxy-pass").toString("base64")}` };
+    // A route without a bearer option, one that takes a token too, and account management.
+    for (const path of ["/api/conversations", "/api/memories", "/api/access-tokens"]) {
+      const res = await ada.client.request("GET", path, { headers: basic });
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+    }
+    const written = await ada.client.request("POST", "/api/memories", {
+      headers: basic,
+      json: { content: "Likes tea" },
+    });
+    expect(written.status, written.text).toBe(201);
+    // Without the session, Basic credentials are not a sign-in.
+    const anonymous = await new HttpClient(server.url).request("GET", "/api/memories", { headers: basic });
+    expect(anonymous.status).toBe(401);
+    // A credential in our token's shape is still judged as one, whatever cookie comes with it.
+    const forged = await ada.client.request("GET", "/api/access-tokens", {
+      headers: { authorization: `Bearer llt_${"x".repeat(43)}` },
+    });
+    expect(forged.status).toBe(403);
+    expect((forged.json as { error: { code: string } }).error.code).toBe("forbidden:access_token");
+  });
+
   it("allows at most maxPerUser unrevoked tokens (409), and revoking makes room", async () => {
     const erin = await registerAndSignIn(server.url, "erin");
     const made: Created[] = [];

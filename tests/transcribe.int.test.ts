@@ -202,6 +202,71 @@ describe.each(DB_KINDS)("POST /api/transcribe on %s", (kind) => {
     );
   });
 
+  it("a transcription belongs to the one message sent from it: sending it again is a 409 that writes nothing, also when both sends race", async () => {
+    const user = await registerAndSignIn(ctx.server.url, `twice-${kind}`);
+    const transcribe = async () => {
+      const res = await user.client.request("POST", "/api/transcribe", { multipart: upload(wav) });
+      return (res.json as { transcription: { id: string } }).transcription.id;
+    };
+    const dictationId = await transcribe();
+    const first = await user.client.request("POST", "/api/chat", {
+      json: { message: { text: TRANSCRIPT }, dictationId },
+    });
+    expect(first.status, first.text).toBe(200);
+    const conversationId = first.headers.get("x-conversation-id");
+    const [linked] = await ctx.database.db.select().from(transcriptions).where(eq(transcriptions.id, dictationId));
+    const messagesBefore = await user.client.request("GET", `/api/conversations/${conversationId}/messages`);
+
+    const again = await user.client.request("POST", "/api/chat", {
+      json: { conversationId, message: { text: TRANSCRIPT }, dictationId },
+    });
+    expect(again.status, again.text).toBe(409);
+    expect((again.json as { error: { code: string } }).error.code).toBe("conflict:transcription_used");
+    const [after] = await ctx.database.db.select().from(transcriptions).where(eq(transcriptions.id, dictationId));
+    expect(after?.messageId).toBe(linked?.messageId);
+    const messagesAfter = await user.client.request("GET", `/api/conversations/${conversationId}/messages`);
+    const ids = (res: typeof messagesAfter) => (res.json as { messages: { id: string }[] }).messages.map((m) => m.id);
+    expect(ids(messagesAfter)).toEqual(ids(messagesBefore));
+
+    // Two sends of one fresh transcript at once (another user: the chat's limit is 4 a minute): one
+    // is answered, the other refused, and the transcription is linked to the message answered.
+    const racer = await registerAndSignIn(ctx.server.url, `race-${kind}`);
+    const transcribed = await racer.client.request("POST", "/api/transcribe", { multipart: upload(wav) });
+    const raced = (transcribed.json as { transcription: { id: string } }).transcription.id;
+    const started = await racer.client.request("POST", "/api/chat", { json: { message: { text: "Hello" } } });
+    const racedIn = started.headers.get("x-conversation-id");
+    const sends = await Promise.all(
+      [1, 2].map(() =>
+        racer.client.request("POST", "/api/chat", {
+          json: { conversationId: racedIn, message: { text: TRANSCRIPT }, dictationId: raced },
+        }),
+      ),
+    );
+    expect(sends.map((r) => r.status).sort()).toEqual([200, 409]);
+    const listed = await racer.client.request("GET", `/api/conversations/${racedIn}/messages`);
+    const { messages } = listed.json as { messages: { id: string; role: string }[] };
+    const [row] = await ctx.database.db.select().from(transcriptions).where(eq(transcriptions.id, raced));
+    expect(messages.filter((m) => m.role === "user")).toHaveLength(2);
+    expect(messages.at(-2)?.id).toBe(row?.messageId);
+  });
+
+  it("an edit of a dictated message is a new version; the old version keeps its transcription", async () => {
+    const user = await registerAndSignIn(ctx.server.url, `edit-${kind}`);
+    const transcribed = await user.client.request("POST", "/api/transcribe", { multipart: upload(wav) });
+    const { id: dictationId } = (transcribed.json as { transcription: { id: string } }).transcription;
+    const sent = await user.client.request("POST", "/api/chat", {
+      json: { message: { text: TRANSCRIPT }, dictationId },
+    });
+    const conversationId = sent.headers.get("x-conversation-id");
+    const [linked] = await ctx.database.db.select().from(transcriptions).where(eq(transcriptions.id, dictationId));
+    const edited = await user.client.request("POST", "/api/chat", {
+      json: { conversationId, editOf: linked?.messageId, message: { text: "Water the basil on Friday." } },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    const [kept] = await ctx.database.db.select().from(transcriptions).where(eq(transcriptions.id, dictationId));
+    expect(kept?.messageId).toBe(linked?.messageId);
+  });
+
   it("another user's transcription id is a 404 and sends nothing", async () => {
     const owner = await registerAndSignIn(ctx.server.url, `owner-${kind}`);
     const intruder = await registerAndSignIn(ctx.server.url, `intruder-${kind}`);
@@ -280,6 +345,48 @@ describe.each(DB_KINDS)("POST /api/transcribe on %s", (kind) => {
         "unauthorized",
       ],
     ];
+    // Bytes that are not an audio container, sent with an audio type: refused on their signature.
+    const PNG = Uint8Array.from([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      0,
+      0,
+      0,
+      13,
+      0x49,
+      0x48,
+      0x44,
+      0x52,
+      ...new Array(64).fill(7),
+    ]);
+    const notAudio: [string, Uint8Array<ArrayBuffer>][] = [
+      ["a PNG image", PNG],
+      [
+        "plain text",
+        new TextEncoder().encode("Remind me to water the tomatoes. ".repeat(40)) as Uint8Array<ArrayBuffer>,
+      ],
+      ["zeros", new Uint8Array(4096)],
+      [
+        "an HTML page",
+        new TextEncoder().encode("<!doctype html><html><body>hi</body></html>") as Uint8Array<ArrayBuffer>,
+      ],
+    ];
+    for (const [what, bytes] of notAudio) {
+      for (const type of ["audio/webm", "audio/wav", "audio/mpeg", "audio/ogg"]) {
+        cases.push([
+          `${what} sent as ${type}`,
+          () => user.client.request("POST", "/api/transcribe", { multipart: upload(bytes, type) }),
+          415,
+          "unsupported_media_type",
+        ]);
+      }
+    }
     for (const [name, send, status, code] of cases) {
       it(`${name} → ${status} ${code}`, async () => {
         const [requests, written] = [fake.received.length, await rows()];

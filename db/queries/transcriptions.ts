@@ -3,8 +3,8 @@
  * type and size, never the audio — what came back, and how long it took). Owner-scoped: another
  * user's transcription is the same 404 as a missing one.
  */
-import { and, eq } from "drizzle-orm";
-import { notFound } from "@/core/errors";
+import { and, eq, isNull } from "drizzle-orm";
+import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { transcriptions } from "@/db/schema";
 import { firstOr } from "./first";
@@ -30,12 +30,29 @@ export async function getTranscription(
   );
 }
 
-export async function linkTranscription(
+/**
+ * Links the transcription to the message sent from it, if no message has it yet: a transcript is
+ * the record of one message. Conditional on `message_id IS NULL`, so of two sends racing with one
+ * transcription only the first to commit gets it; the other is a 409 (in its transaction, which
+ * rolls its messages back).
+ */
+export async function claimTranscription(
   db: Db,
   { userId, transcriptionId, messageId }: { userId: string; transcriptionId: string; messageId: string },
 ): Promise<void> {
-  await db
+  const claimed = await db
     .update(transcriptions)
     .set({ messageId })
-    .where(and(eq(transcriptions.id, transcriptionId), eq(transcriptions.userId, userId)));
+    .where(
+      and(eq(transcriptions.id, transcriptionId), eq(transcriptions.userId, userId), isNull(transcriptions.messageId)),
+    )
+    .returning({ id: transcriptions.id });
+  if (claimed.length === 0) throw transcriptionUsed();
+}
+
+export function transcriptionUsed(): AppError {
+  return new AppError(
+    "conflict:transcription_used",
+    "This transcript was already sent as a message: dictate again to send another",
+  );
 }

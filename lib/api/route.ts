@@ -14,7 +14,8 @@
  *      whose account no longer exists, or that was ended (signed out, password changed, "sign out
  *      everywhere": lib/auth/revocation.ts), is a 401 too (checked once the request has parsed).
  *      Or a personal access token (lib/auth/access-tokens.ts), `Authorization: Bearer llt_…`, on the
- *      routes that declare `bearer: "read" | "write"` only: the cookie is then not read. A token that
+ *      routes that declare `bearer: "read" | "write"` only: the cookie is then not read (any other
+ *      `Authorization`, e.g. a basic-auth proxy's `Basic …`, is no token attempt and is ignored). A token that
  *      is unknown, revoked, expired or ended is a 401, a read token on a write route a 403
  *      (`forbidden:scope`), and a token on any other signed-in route a 403 (`forbidden:access_token`):
  *      account and token management take a session, never a token;
@@ -61,7 +62,7 @@ type Output<S> = S extends Schema ? z.output<S> : undefined;
 export interface FormSpec<F> {
   maxBytes: number;
   /** The parsed form → the handler's `form`; throws an AppError (400, 415) for a bad field. */
-  parse: (form: FormData) => F;
+  parse: (form: FormData) => F | Promise<F>;
 }
 
 export interface RouteOptions<A extends "user" | "public", P, Q, B, F = undefined> {
@@ -208,7 +209,9 @@ export function route<
       const params = options.params ? parseWith(options.params, "params", await context.params) : undefined;
       const query = options.query ? parseWith(options.query, "query", queryObject(request)) : undefined;
       const body = options.body ? parseWith(options.body, "body", await readJsonBody(request)) : undefined;
-      const form = options.form ? options.form.parse(await readFormBody(request, options.form.maxBytes)) : undefined;
+      const form = options.form
+        ? await options.form.parse(await readFormBody(request, options.form.maxBytes))
+        : undefined;
 
       const db = await getDb();
       // A valid session of an account that no longer exists (deleted, or another database), or one

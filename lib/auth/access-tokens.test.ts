@@ -30,10 +30,17 @@ describe("bearerOf", () => {
     expect(bearerOf(withAuth(`Bearer ${secret}`))).toEqual({ secret });
     expect(bearerOf(withAuth(`bearer ${secret}`))).toEqual({ secret });
   });
+  // What a basic-auth proxy in front adds, or another service's bearer: not ours to judge, so the
+  // request is judged on its session cookie.
   it.each([
-    ["another scheme", `Basic ${Buffer.from("a:b").toString("base64")}`],
+    ["Basic credentials", `Basic ${Buffer.from("a:b").toString("base64")}`],
+    ["Digest credentials", 'Digest username="a", realm="b", nonce="c", uri="/", response="d"'],
+    ["an empty header", ""],
+    ["a bare scheme", "Bearer"],
+    ["a bearer that is not an llt_ token", "Bearer abc.def.ghi"],
     ["no token", "Bearer "],
-    ["not an llt_ token", "Bearer abc.def.ghi"],
+  ])("is null (no token attempt) for %s", (_, value) => expect(bearerOf(withAuth(value))).toBeNull());
+  it.each([
     ["a short llt_ token", "Bearer llt_abc"],
     ["two tokens", `Bearer ${secret} ${secret}`],
     ["a token with a bad character", `Bearer ${secret.slice(0, -1)}*`],

@@ -34,12 +34,15 @@ export function isAccessTokenSecret(value: string): boolean {
 }
 
 /**
- * The bearer credential of a request: null without an Authorization header; `{ secret }` for
- * `Bearer <token>` (scheme case-insensitive, RFC 6750); `{ malformed: true }` for anything else.
+ * The access token a request attempts: `{ secret }` for `Bearer llt_…` (scheme case-insensitive,
+ * RFC 6750), `{ malformed: true }` for a `Bearer llt_…` that is not a well-formed secret (two
+ * tokens, a bad character, too short), and null for anything else — no header, or a credential
+ * that is not ours: `Basic …` from a basic-auth proxy in front of the app, another service's
+ * bearer. Those are no token attempt; the request is judged on its session cookie.
  */
 export function bearerOf(request: Request): { secret: string } | { malformed: true } | null {
   const header = request.headers.get("authorization");
-  if (header === null) return null;
+  if (header === null || !/^Bearer +llt_/i.test(header)) return null;
   const match = /^Bearer +(\S+) *$/i.exec(header);
   if (!match?.[1] || !isAccessTokenSecret(match[1])) return { malformed: true };
   return { secret: match[1] };

@@ -13,7 +13,12 @@ import { AppError } from "@/core/errors";
 import type { Logger } from "@/core/logger";
 import { inSpan } from "@/core/telemetry";
 import type { Db } from "@/db/client";
-import { createTranscription, getTranscription, type Transcription } from "@/db/queries/transcriptions";
+import {
+  createTranscription,
+  getTranscription,
+  type Transcription,
+  transcriptionUsed,
+} from "@/db/queries/transcriptions";
 import type { AiRegistry } from "@/lib/ai/registry";
 import type { TranscribeUpload } from "@/lib/validation/transcribe";
 
@@ -125,12 +130,16 @@ export interface DictationRecord {
   edited: boolean;
 }
 
-/** The user's transcription `transcriptionId` as the debug record of a message sent with `text` keeps it. */
+/**
+ * The user's transcription `transcriptionId` as the debug record of a message sent with `text` keeps
+ * it: 404 when it is not the user's, 409 when a message was already sent from it.
+ */
 export async function dictationRecord(
   db: Db,
   { userId, transcriptionId, text }: { userId: string; transcriptionId: string; text: string },
 ): Promise<DictationRecord> {
   const row = await getTranscription(db, { userId, transcriptionId });
+  if (row.messageId !== null) throw transcriptionUsed();
   return {
     transcriptionId: row.id,
     provider: row.provider,

@@ -28,7 +28,7 @@ import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, updateConversation } from "@/db/queries/conversations";
 import { cancelPendingSendsBelow, createMessages, listBranch, saveAnswerProgress } from "@/db/queries/messages";
-import { linkTranscription } from "@/db/queries/transcriptions";
+import { claimTranscription } from "@/db/queries/transcriptions";
 import { getAccount } from "@/db/queries/users";
 import type { MessageNotice, MessageStatus } from "@/db/schema";
 import { type CapturedCall, withCapture } from "@/lib/ai/capture";
@@ -177,8 +177,8 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   // The question (unless a retry asks it again) and the answer's streaming row, in one statement
   // that orders the answer after it (and makes it the conversation's current message, touching the
   // conversation).
-  const [userMessage, assistantMessage] = await Promise.all([
-    createMessages(db, {
+  const create = (tx: Db) =>
+    createMessages(tx, {
       userId,
       conversationId: conversation.id,
       parentMessageId,
@@ -186,18 +186,26 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
         ...(retry ? [] : [{ role: "user" as const, content: question, parts: [{ type: "text", text: question }] }]),
         { role: "assistant", content: "", model: modelId, status: "streaming" },
       ],
-    }),
-    replaced,
-  ]).then(([created]) => {
+    });
+  // A dictated question claims its transcription in the same transaction: a transcription another
+  // send claimed first (a race the check above cannot see) is a 409 that leaves no message behind.
+  const created = dictation
+    ? db.transaction(async (tx) => {
+        const rows = await create(tx);
+        const question = rows[0];
+        if (question) {
+          await claimTranscription(tx, { userId, transcriptionId: dictation.transcriptionId, messageId: question.id });
+        }
+        return rows;
+      })
+    : create(db);
+  const [userMessage, assistantMessage] = await Promise.all([created, replaced]).then(([created]) => {
     const [first, second] = created;
     const user = retry?.userMessage ?? first;
     const assistant = retry ? first : second;
     if (!user || !assistant) throw new Error("the turn's messages were not written");
     return [user, assistant] as const;
   });
-  if (dictation) {
-    await linkTranscription(db, { userId, transcriptionId: dictation.transcriptionId, messageId: userMessage.id });
-  }
 
   const { messages, trace } = await inSpan(
     "chat.retrieval",

@@ -75,7 +75,8 @@ export const chatBody = z
     temperature: temperatureSchema.optional(),
     /**
      * The message came from dictation: the id POST /api/transcribe returned for its transcript (the
-     * user's own; another user's is a 404). The answer's debug record says so (docs/chat.md).
+     * user's own; another user's is a 404; one a message was already sent from is a 409). The
+     * answer's debug record says so (docs/chat.md).
      */
     dictationId: uuid.optional(),
   })

@@ -2,8 +2,10 @@
  * The upload of POST /api/transcribe (multipart/form-data, as OpenAI's own endpoint takes it):
  *   file        the recording (required): a non-empty file of an audio type the API reads
  *   durationMs  how long the browser recorded, in ms (optional; recorded with the call)
- * Anything else is a 400 naming the field; a file of another type is a 415.
+ * Anything else is a 400 naming the field; a file of another type, or whose bytes are not an audio
+ * container (checked on its signature by the file-type library), is a 415.
  */
+import { fileTypeFromBlob } from "file-type";
 import { dictationConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
 
@@ -29,7 +31,19 @@ export function isAudioType(type: string): boolean {
   return (dictationConfig.audioTypes as readonly string[]).includes(baseMediaType(type));
 }
 
-export function parseTranscribeForm(form: FormData): TranscribeUpload {
+/** 415 unless the file's first bytes are the signature of an audio container the transcriber reads. */
+async function assertAudioContainer(file: File): Promise<void> {
+  const detected = await fileTypeFromBlob(file);
+  if (detected && (dictationConfig.audioContainers as readonly string[]).includes(detected.ext)) return;
+  const found = detected ? `a ${detected.ext} file (${detected.mime})` : "no audio container";
+  throw new AppError(
+    "unsupported_media_type",
+    `form.file: The recording's bytes are ${found}, not audio the transcriber reads (${dictationConfig.audioContainers.join(", ")})`,
+    { fields: { "form.file": "Not an audio recording" } },
+  );
+}
+
+export async function parseTranscribeForm(form: FormData): Promise<TranscribeUpload> {
   for (const name of new Set(form.keys())) {
     if (!FIELDS.has(name)) throw bad(name, "Unknown field");
     if (form.getAll(name).length > 1) throw bad(name, "Give it once");
@@ -60,5 +74,6 @@ export function parseTranscribeForm(form: FormData): TranscribeUpload {
     }
     durationMs = Number(rawDuration);
   }
+  await assertAudioContainer(file);
   return { file, mediaType: file.type.trim().toLowerCase(), durationMs };
 }
