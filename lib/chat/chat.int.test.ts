@@ -133,6 +133,60 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(prompt.at(-1)).toMatchObject({ role: "user", content: [{ type: "text", text: "What tea do I like?" }] });
   });
 
+  it("a long answer stays in the next turn's history, cut in its middle, and the debug record says by how much", async () => {
+    const answer = Array.from({ length: 100 }, (_, i) =>
+      Array.from({ length: 80 }, (_, j) => `step${i * 80 + j}`).join(" "),
+    );
+    let call = 0;
+    const model = new MockLanguageModelV4({
+      doStream: async () => textStream(call++ === 0 ? answer.map((part) => `${part} `) : ["Shorter."]),
+    });
+    setAiRegistry(registryWith(model));
+    const user = await userWithMemories("long-answer", []);
+    const first = await post(user, { message: { text: "Write the whole plan." } });
+    const conversationId = first.headers.get("x-conversation-id") ?? "";
+    await first.text();
+    await waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.assistant.status === "complete" ? r : undefined;
+    }, "the first answer");
+
+    const second = await post(user, { conversationId, message: { text: "Make it shorter." } });
+    expect(second.status).toBe(200);
+    await second.text();
+    const record = await waitFor(async () => {
+      const rows = await db()
+        .select({ trace: promptDebug.trace, modelInput: promptDebug.modelInput })
+        .from(promptDebug)
+        .innerJoin(messages, eq(messages.id, promptDebug.messageId))
+        .where(eq(messages.conversationId, conversationId));
+      return rows.length === 2 ? rows.find((r) => (r.trace as ContextTrace).history.length === 2) : undefined;
+    }, "the second debug record");
+
+    const trace = record.trace as ContextTrace;
+    const budget = trace.config.prompt.historyTokenBudget;
+    const [question, longAnswer] = trace.history;
+    expect(question).toMatchObject({ role: "user", included: true });
+    expect(question?.cut).toBeUndefined();
+    expect(longAnswer).toMatchObject({ role: "assistant", included: true });
+    expect(longAnswer?.tokens).toBeGreaterThan(budget);
+    const omitted = longAnswer?.cut?.omittedTokens ?? 0;
+    expect(omitted).toBeGreaterThan(0);
+    expect(trace.tokens.history).toBeLessThanOrEqual(budget);
+    // The model received the question, the answer's start and end around the marker, and the new message.
+    expect(model.doStreamCalls).toHaveLength(2);
+    const prompt = toCapturedParams(model.doStreamCalls[1] as never).prompt as {
+      role: string;
+      content: { text: string }[];
+    }[];
+    expect(prompt.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    const sent = prompt[2]?.content.map((part) => part.text).join("") ?? "";
+    expect(sent.startsWith("step0 step1 step2")).toBe(true);
+    expect(sent.trimEnd().endsWith("step7998 step7999")).toBe(true);
+    expect(sent).toContain(`[… ${omitted.toLocaleString("en-US")} tokens of this message left out …]`);
+    expect(record.modelInput).toEqual([expect.objectContaining({ params: expect.objectContaining({ prompt }) })]);
+  });
+
   it("when retrieval fails the answer still streams and the record says retrieval failed", async () => {
     const model = new MockLanguageModelV4({ doStream: async () => textStream(["Still ", "here."]) });
     setAiRegistry(
