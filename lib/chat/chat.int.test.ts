@@ -18,7 +18,7 @@ import { afterResponseIdle } from "@/lib/jobs/after-response";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
-import { insertWordVecMemories } from "@/tests/fixtures/memories";
+import { insertMemories, insertWordVecMemories, sparseVector } from "@/tests/fixtures/memories";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
 
@@ -185,6 +185,40 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(sent.trimEnd().endsWith("step7998 step7999")).toBe(true);
     expect(sent).toContain(`[… ${omitted.toLocaleString("en-US")} tokens of this message left out …]`);
     expect(record.modelInput).toEqual([expect.objectContaining({ params: expect.objectContaining({ prompt }) })]);
+  });
+
+  it("while memories wait for re-embedding, the model is told memory is being re-indexed, and the chat's memory line says so", async () => {
+    const model = new MockLanguageModelV4({ doStream: async () => textStream(["Noted."]) });
+    setAiRegistry(registryWith(model));
+    const user = await userWithMemories("reindexing", []);
+    // Embedded by an embedder other than the configured one (its vectors cannot be compared).
+    await insertMemories(
+      db(),
+      ["Prefers green tea", "Lives in Porto"].map((content, i) => ({
+        userId: user.id,
+        content,
+        embedding: sparseVector({ [i]: 1 }),
+        embeddingModel: "offline/hash-ngram-v1",
+      })),
+    );
+    const res = await post(user, { message: { text: "What tea should I buy?" } });
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    await res.text();
+    const { record } = await waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.record && r.assistant.status === "complete" ? r : undefined;
+    }, "the debug record");
+    expect((record?.trace as ContextTrace | undefined)?.waitingForReembedding).toBe(2);
+
+    const prompt = toCapturedParams(model.doStreamCalls[0] as never).prompt as { role: string; content: unknown }[];
+    const system = String(prompt.find((m) => m.role === "system")?.content);
+    expect(system).not.toMatch(/no saved memories/i);
+    expect(system).toContain("memories are being re-indexed: 2 of them cannot be searched yet");
+
+    const transcript = await user.client.request("GET", `/api/conversations/${conversationId}/messages`);
+    const items = (transcript.json as { messages: { role: string; debug: { memoriesReindexing?: number } | null }[] })
+      .messages;
+    expect(items.find((m) => m.role === "assistant")?.debug?.memoriesReindexing).toBe(2);
   });
 
   it("when retrieval fails the answer still streams and the record says retrieval failed", async () => {

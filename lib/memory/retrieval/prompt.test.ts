@@ -240,6 +240,27 @@ describe("renderMemorySection", () => {
     ).not.toContain(UNMATCHED_MEMORIES_HEADING);
   });
 
+  it("says memory is being re-indexed, never that nothing relates, while memories wait for re-embedding", () => {
+    const none = renderMemorySection({ status: "ok", lines: [], waitingForReembedding: 3 }, "Ada");
+    expect(none).not.toMatch(/no saved memories/i);
+    expect(none).toBe(
+      "Ada's memories are being re-indexed: 3 of them cannot be searched yet, so you cannot tell whether any relate to this message. Say so if Ada asks what you remember.",
+    );
+    const one = renderMemorySection({ status: "ok", lines: [], waitingForReembedding: 1 }, "Ada");
+    expect(one).toContain("Ada's memories are being re-indexed: 1 of them cannot be searched yet");
+    const some = renderMemorySection(
+      { status: "ok", lines: ["• Tea: Prefers green tea"], waitingForReembedding: 2 },
+      "Ada",
+    );
+    expect(some).toContain("## What you remember about Ada\n• Tea: Prefers green tea\n");
+    expect(some).toContain(
+      "Ada's memories are being re-indexed: 2 of them cannot be searched yet, so these notes may be incomplete.",
+    );
+    expect(renderMemorySection({ status: "ok", lines: [], waitingForReembedding: 0 }, "Ada")).toBe(
+      "You have no saved memories about Ada that relate to this message.",
+    );
+  });
+
   it("says memory is off when disabled", () => {
     expect(renderMemorySection({ status: "disabled" }, "Ada")).toMatch(/^Memory is off for this conversation/);
   });

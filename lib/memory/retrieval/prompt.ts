@@ -19,6 +19,12 @@ export type MemorySection =
        * tell what matched the message from what is merely at hand. None when omitted.
        */
       unmatchedLines?: readonly string[];
+      /**
+       * The user's memories no retrieval could compare with the message: embedded by another
+       * embedder, waiting for re-embedding (the trace's `waitingForReembedding`). The section says
+       * memory is being re-indexed rather than that nothing relates.
+       */
+      waitingForReembedding?: number;
     }
   /** Memory is off for this conversation (temporary chat). */
   | { status: "disabled" }
@@ -117,16 +123,22 @@ export function renderMemorySection(memory: MemorySection, name: string): string
       return "";
     case "disabled":
       return `${MEMORY_OFF_NOTE}: you cannot see anything from ${name}'s other conversations, and nothing said here will be remembered.`;
-    case "ok":
+    case "ok": {
+      const waiting = memory.waitingForReembedding ?? 0;
+      const reindexing = `${name}'s memories are being re-indexed: ${waiting} of them cannot be searched yet`;
       if (memory.lines.length === 0) {
-        return `You have no saved memories about ${name} that relate to this message.`;
+        return waiting > 0
+          ? `${reindexing}, so you cannot tell whether any relate to this message. Say so if ${name} asks what you remember.`
+          : `You have no saved memories about ${name} that relate to this message.`;
       }
       return [
         `## What you remember about ${name}`,
         ...memoryLines(memory.lines, memory.unmatchedLines ?? []),
         "",
         `These notes come from earlier conversations and may be outdated or incomplete. Use one only when it helps with the current message, go by what ${name} says now when it conflicts with a note, and don't recite them or keep pointing out that you remember.`,
+        ...(waiting > 0 ? [`${reindexing}, so these notes may be incomplete.`] : []),
       ].join("\n");
+    }
   }
 }
 
