@@ -205,6 +205,12 @@ export const promptConfig = {
    * fewer messages than this unless they are a few words each.
    */
   historyWindow: 100,
+  /**
+   * An older history message may take at most this share of the budget: a longer one is sent cut
+   * (its start and end), so one pasted document does not push the rest of the conversation out.
+   * The newest exchange is not held to it (lib/memory/retrieval/prompt.ts, selectHistory).
+   */
+  maxMessageShare: 0.5,
 } as const;
 
 export type RetrievalConfig = typeof retrievalConfig;

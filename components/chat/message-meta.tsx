@@ -1,6 +1,13 @@
 "use client";
 
-import { BrainIcon, ChevronDownIcon, CircleAlertIcon, CircleOffIcon, SearchCodeIcon } from "lucide-react";
+import {
+  BrainIcon,
+  ChevronDownIcon,
+  CircleAlertIcon,
+  CircleOffIcon,
+  RefreshCwIcon,
+  SearchCodeIcon,
+} from "lucide-react";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -38,16 +45,32 @@ function MemoryChips({ id, used, hidden }: { id: string; used: readonly UsedMemo
   );
 }
 
+/** Memories the answer's retrieval could not compare: waiting for re-embedding after an embedder change. */
+function Reindexing({ count }: { count: number }) {
+  return (
+    <Badge
+      variant="outline"
+      title={`${plural(count, "of your memories is", "of your memories are")} being re-indexed for a new embedding model: this answer could not search ${count === 1 ? "it" : "them"}.`}
+      data-testid="memory-reindexing"
+    >
+      <RefreshCwIcon aria-hidden="true" />
+      Memory is being re-indexed
+    </Badge>
+  );
+}
+
 /** The retrieval's outcome in a few words; "Used 3 memories" opens the list of them. */
 function RetrievalSummary({
   status,
   used,
+  reindexing,
   open,
   onToggle,
   chipsId,
 }: {
   status: string | undefined;
   used: readonly UsedMemory[] | undefined;
+  reindexing: number;
   open: boolean;
   onToggle: () => void;
   chipsId: string;
@@ -72,20 +95,23 @@ function RetrievalSummary({
     );
   }
   if (!used) return null;
-  if (used.length === 0) return <span>No memories used</span>;
+  if (used.length === 0) return reindexing > 0 ? <Reindexing count={reindexing} /> : <span>No memories used</span>;
   return (
-    <button
-      type="button"
-      aria-expanded={open}
-      aria-controls={chipsId}
-      onClick={onToggle}
-      className="inline-flex items-center gap-1 rounded-md hover:text-foreground"
-      data-testid="memories-used"
-    >
-      <BrainIcon className="size-3.5" aria-hidden="true" />
-      Used {plural(used.length, "memory", "memories")}
-      <ChevronDownIcon className={cn("size-3.5 transition-transform", open && "rotate-180")} aria-hidden="true" />
-    </button>
+    <>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={chipsId}
+        onClick={onToggle}
+        className="inline-flex items-center gap-1 rounded-md hover:text-foreground"
+        data-testid="memories-used"
+      >
+        <BrainIcon className="size-3.5" aria-hidden="true" />
+        Used {plural(used.length, "memory", "memories")}
+        <ChevronDownIcon className={cn("size-3.5 transition-transform", open && "rotate-180")} aria-hidden="true" />
+      </button>
+      {reindexing > 0 && <Reindexing count={reindexing} />}
+    </>
   );
 }
 
@@ -126,6 +152,7 @@ export function MessageMeta({
         <RetrievalSummary
           status={info?.debug?.retrievalStatus ?? message.metadata?.retrievalStatus}
           used={used}
+          reindexing={info?.debug?.memoriesReindexing ?? 0}
           open={open}
           onToggle={() => setOpen((value) => !value)}
           chipsId={chipsId}

@@ -1,4 +1,5 @@
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
+import { historySummary } from "@/lib/ui/history-summary";
 
 const SEGMENTS = [
   { key: "instructions", label: "System instructions", className: "bg-brand" },
@@ -18,7 +19,7 @@ export function TokenBudget({ trace }: { trace: ContextTrace }) {
   };
   const total = Math.max(1, tokens.total);
   const budget = trace.config.prompt.historyTokenBudget;
-  const sent = history.filter((h) => h.included).length;
+  const [sent, ...details] = historySummary(history, { tokens: tokens.history, budget });
   return (
     <div className="space-y-4">
       <div
@@ -43,10 +44,15 @@ export function TokenBudget({ trace }: { trace: ContextTrace }) {
       </dl>
       <p className="text-sm text-muted-foreground">
         Total <strong className="font-semibold text-foreground">{tokens.total.toLocaleString("en-US")}</strong> tokens
-        of message content. History: {sent} of {history.length} earlier messages sent,{" "}
-        {tokens.history.toLocaleString("en-US")} of a {budget.toLocaleString("en-US")}-token budget
-        {sent < history.length ? " — older messages did not fit and were left out, whole." : "."}
+        of message content. History: {sent}
       </p>
+      {details.length > 0 && (
+        <ul className="list-disc space-y-1 pl-5 text-sm text-muted-foreground" data-testid="history-cuts">
+          {details.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      )}
       <div
         className="h-2 overflow-hidden rounded-full bg-muted"
         role="img"

@@ -18,7 +18,7 @@ import { afterResponseIdle } from "@/lib/jobs/after-response";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
-import { insertWordVecMemories } from "@/tests/fixtures/memories";
+import { insertMemories, insertWordVecMemories, sparseVector } from "@/tests/fixtures/memories";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
 
@@ -131,6 +131,94 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(new Set(bulletLines)).toEqual(new Set(included));
     // The new message is the last one the model saw.
     expect(prompt.at(-1)).toMatchObject({ role: "user", content: [{ type: "text", text: "What tea do I like?" }] });
+  });
+
+  it("a long answer stays in the next turn's history, cut in its middle, and the debug record says by how much", async () => {
+    const answer = Array.from({ length: 100 }, (_, i) =>
+      Array.from({ length: 80 }, (_, j) => `step${i * 80 + j}`).join(" "),
+    );
+    let call = 0;
+    const model = new MockLanguageModelV4({
+      doStream: async () => textStream(call++ === 0 ? answer.map((part) => `${part} `) : ["Shorter."]),
+    });
+    setAiRegistry(registryWith(model));
+    const user = await userWithMemories("long-answer", []);
+    const first = await post(user, { message: { text: "Write the whole plan." } });
+    const conversationId = first.headers.get("x-conversation-id") ?? "";
+    await first.text();
+    await waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.assistant.status === "complete" ? r : undefined;
+    }, "the first answer");
+
+    const second = await post(user, { conversationId, message: { text: "Make it shorter." } });
+    expect(second.status).toBe(200);
+    await second.text();
+    const record = await waitFor(async () => {
+      const rows = await db()
+        .select({ trace: promptDebug.trace, modelInput: promptDebug.modelInput })
+        .from(promptDebug)
+        .innerJoin(messages, eq(messages.id, promptDebug.messageId))
+        .where(eq(messages.conversationId, conversationId));
+      return rows.length === 2 ? rows.find((r) => (r.trace as ContextTrace).history.length === 2) : undefined;
+    }, "the second debug record");
+
+    const trace = record.trace as ContextTrace;
+    const budget = trace.config.prompt.historyTokenBudget;
+    const [question, longAnswer] = trace.history;
+    expect(question).toMatchObject({ role: "user", included: true });
+    expect(question?.cut).toBeUndefined();
+    expect(longAnswer).toMatchObject({ role: "assistant", included: true });
+    expect(longAnswer?.tokens).toBeGreaterThan(budget);
+    const omitted = longAnswer?.cut?.omittedTokens ?? 0;
+    expect(omitted).toBeGreaterThan(0);
+    expect(trace.tokens.history).toBeLessThanOrEqual(budget);
+    // The model received the question, the answer's start and end around the marker, and the new message.
+    expect(model.doStreamCalls).toHaveLength(2);
+    const prompt = toCapturedParams(model.doStreamCalls[1] as never).prompt as {
+      role: string;
+      content: { text: string }[];
+    }[];
+    expect(prompt.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    const sent = prompt[2]?.content.map((part) => part.text).join("") ?? "";
+    expect(sent.startsWith("step0 step1 step2")).toBe(true);
+    expect(sent.trimEnd().endsWith("step7998 step7999")).toBe(true);
+    expect(sent).toContain(`[… ${omitted.toLocaleString("en-US")} tokens of this message left out …]`);
+    expect(record.modelInput).toEqual([expect.objectContaining({ params: expect.objectContaining({ prompt }) })]);
+  });
+
+  it("while memories wait for re-embedding, the model is told memory is being re-indexed, and the chat's memory line says so", async () => {
+    const model = new MockLanguageModelV4({ doStream: async () => textStream(["Noted."]) });
+    setAiRegistry(registryWith(model));
+    const user = await userWithMemories("reindexing", []);
+    // Embedded by an embedder other than the configured one (its vectors cannot be compared).
+    await insertMemories(
+      db(),
+      ["Prefers green tea", "Lives in Porto"].map((content, i) => ({
+        userId: user.id,
+        content,
+        embedding: sparseVector({ [i]: 1 }),
+        embeddingModel: "offline/hash-ngram-v1",
+      })),
+    );
+    const res = await post(user, { message: { text: "What tea should I buy?" } });
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    await res.text();
+    const { record } = await waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.record && r.assistant.status === "complete" ? r : undefined;
+    }, "the debug record");
+    expect((record?.trace as ContextTrace | undefined)?.waitingForReembedding).toBe(2);
+
+    const prompt = toCapturedParams(model.doStreamCalls[0] as never).prompt as { role: string; content: unknown }[];
+    const system = String(prompt.find((m) => m.role === "system")?.content);
+    expect(system).not.toMatch(/no saved memories/i);
+    expect(system).toContain("memories are being re-indexed: 2 of them cannot be searched yet");
+
+    const transcript = await user.client.request("GET", `/api/conversations/${conversationId}/messages`);
+    const items = (transcript.json as { messages: { role: string; debug: { memoriesReindexing?: number } | null }[] })
+      .messages;
+    expect(items.find((m) => m.role === "assistant")?.debug?.memoriesReindexing).toBe(2);
   });
 
   it("when retrieval fails the answer still streams and the record says retrieval failed", async () => {

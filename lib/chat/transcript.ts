@@ -58,7 +58,15 @@ export async function listTranscript(db: Db, input: { userId: string; conversati
     const shown = { ...message, versions: known && known.ids.length > 1 ? known : null };
     if (!debug) return { ...shown, debug: null };
     const { trace, ...summary } = debug;
-    return { ...shown, debug: { ...summary, memoriesUsed: usedMemories(trace) } };
+    return {
+      ...shown,
+      debug: {
+        ...summary,
+        memoriesUsed: usedMemories(trace),
+        /** The user's memories this answer's retrieval could not compare: waiting for re-embedding. */
+        memoriesReindexing: (trace as ContextTrace | null)?.waitingForReembedding ?? 0,
+      },
+    };
   });
 }
 

@@ -50,6 +50,21 @@ export function countTokens(text: string): number {
   return count;
 }
 
+/** The tokens of `text`, encoded as `countTokens` counts them (as many). */
+export function tokenize(text: string): number[] {
+  const tokens: number[] = [];
+  for (const piece of boundedPieces(text)) for (const token of encode(piece, PLAIN_TEXT)) tokens.push(token);
+  return tokens;
+}
+
+/**
+ * The text of a run of tokens. A run cut out of a longer text may start or end inside a character
+ * that takes several tokens: that partial character is left out, never shown as U+FFFD.
+ */
+export function detokenize(tokens: readonly number[]): string {
+  return decode(tokens).replace(/^\uFFFD+|\uFFFD+$/g, "");
+}
+
 /** The longest prefix of `text` that fits in `maxTokens` tokens — what a provider's max_tokens cut leaves. */
 export function truncateToTokens(text: string, maxTokens: number): string {
   const tokens: number[] = [];

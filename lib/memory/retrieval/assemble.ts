@@ -128,6 +128,7 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
           unmatchedLines: formatted.memories.flatMap((m) =>
             m.line !== null && unmatchedIds.has(m.id) ? [m.line] : [],
           ),
+          waitingForReembedding: retrieval.semantic.waitingForReembedding,
         }
       : { status: retrieval.status };
   const prompt = buildPrompt({

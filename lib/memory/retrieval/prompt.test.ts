@@ -27,19 +27,21 @@ describe("selectHistory", () => {
   it("takes everything that fits, in chronological order", () => {
     const result = selectHistory(history, 2000);
     expect(result.included.map((m) => m.id)).toEqual(["h1", "h2", "h3", "h4"]);
+    expect(result.included).toEqual(history);
     expect(result.tokens).toBe(["h1", "h2", "h3", "h4"].reduce((sum, id) => sum + tokensOf(id), 0));
   });
 
-  it("includes a message that fills the budget exactly and stops at the first that does not fit", () => {
+  it("includes a message that fills the budget exactly and drops the older ones from the first that does not fit", () => {
     const exact = tokensOf("h4") + tokensOf("h3");
     expect(selectHistory(history, exact).included.map((m) => m.id)).toEqual(["h3", "h4"]);
-    const result = selectHistory(history, exact - 1);
-    expect(result.included.map((m) => m.id)).toEqual(["h4"]);
-    expect(result.tokens).toBe(tokensOf("h4"));
+    const budget = exact + tokensOf("h2") - 1;
+    const result = selectHistory(history, budget);
+    expect(result.included.map((m) => m.id)).toEqual(["h3", "h4"]);
+    expect(result.tokens).toBe(exact);
     expect(result.entries).toEqual([
       { id: "h1", role: "user", tokens: null, included: false },
-      { id: "h2", role: "assistant", tokens: null, included: false },
-      { id: "h3", role: "user", tokens: tokensOf("h3"), included: false },
+      { id: "h2", role: "assistant", tokens: tokensOf("h2"), included: false },
+      { id: "h3", role: "user", tokens: tokensOf("h3"), included: true },
       { id: "h4", role: "assistant", tokens: tokensOf("h4"), included: true },
     ]);
   });
@@ -51,11 +53,106 @@ describe("selectHistory", () => {
     expect(selectHistory(history, budget).included.map((m) => m.id)).toEqual(["h3", "h4"]);
   });
 
-  it("sends no history with a budget smaller than the newest message", () => {
-    expect(selectHistory(history, tokensOf("h4") - 1).included).toEqual([]);
+  it("keeps the newest exchange when its answer alone is over the budget: the answer's start and end, and how much was left out", () => {
+    const answer = longText("answer", 2_500);
+    const conversation: HistoryMessage[] = [
+      ...history,
+      { id: "u5", role: "user", content: "Write me the whole script." },
+      { id: "a5", role: "assistant", content: answer },
+    ];
+    const result = selectHistory(conversation, 2_000);
+    expect(result.included.map((m) => m.id)).toEqual(["u5", "a5"]);
+    expect(result.included[0]?.content).toBe("Write me the whole script.");
+    const sent = result.included[1]?.content ?? "";
+    const entry = result.entries.find((e) => e.id === "a5");
+    expect(entry?.included).toBe(true);
+    expect(entry?.tokens).toBe(countTokens(answer));
+    const omitted = entry?.cut?.omittedTokens ?? 0;
+    expect(omitted).toBeGreaterThan(500);
+    expect(sent).toContain(`[… ${omitted.toLocaleString("en-US")} tokens of this message left out …]`);
+    const [head, tail] = sent.split(/\n*\[… [\d,]+ tokens of this message left out …\]\n*/);
+    expect(answer.startsWith(head ?? "-")).toBe(true);
+    expect(answer.endsWith(tail ?? "-")).toBe(true);
+    expect((head ?? "").length).toBeGreaterThan(1_000);
+    expect((tail ?? "").length).toBeGreaterThan(1_000);
+    expect(entry?.cut?.sentTokens).toBe(countTokens(sent));
+    expect(result.tokens).toBe(countTokens("Write me the whole script.") + countTokens(sent));
+    expect(result.tokens).toBeLessThanOrEqual(2_000);
+    // What was sent of the answer plus what was left out is the answer (the marker aside).
+    expect(countTokens(head ?? "") + countTokens(tail ?? "") + omitted).toBeGreaterThanOrEqual(countTokens(answer) - 2);
+  });
+
+  it("shares the budget within the newest exchange: a short message whole, the long one cut", () => {
+    const question = longText("question", 3_000);
+    const conversation: HistoryMessage[] = [
+      { id: "u1", role: "user", content: question },
+      { id: "a1", role: "assistant", content: "Here is a summary of it." },
+    ];
+    const result = selectHistory(conversation, 1_000);
+    expect(result.included.map((m) => m.id)).toEqual(["u1", "a1"]);
+    expect(result.included[1]?.content).toBe("Here is a summary of it.");
+    expect(result.entries[0]?.cut?.omittedTokens).toBeGreaterThan(2_000);
+    expect(result.entries[1]?.cut).toBeUndefined();
+    expect(result.tokens).toBeLessThanOrEqual(1_000);
+  });
+
+  it("cuts an older message longer than half the budget to that half and goes on to the ones before it", () => {
+    const pasted = longText("pasted", 1_500);
+    const conversation: HistoryMessage[] = [
+      { id: "u1", role: "user", content: "I will paste my notes." },
+      { id: "a1", role: "assistant", content: "Go ahead." },
+      { id: "u2", role: "user", content: pasted },
+      { id: "a2", role: "assistant", content: "Got them." },
+      { id: "u3", role: "user", content: "What was the second point?" },
+      { id: "a3", role: "assistant", content: "That the trip is in May." },
+    ];
+    const result = selectHistory(conversation, 2_000);
+    expect(result.included.map((m) => m.id)).toEqual(["u1", "a1", "u2", "a2", "u3", "a3"]);
+    const cut = result.entries.find((e) => e.id === "u2");
+    expect(cut?.cut?.sentTokens).toBeLessThanOrEqual(1_000);
+    expect(cut?.cut?.sentTokens).toBeGreaterThan(900);
+    expect(result.entries.filter((e) => e.cut).map((e) => e.id)).toEqual(["u2"]);
+    expect(result.tokens).toBeLessThanOrEqual(2_000);
+  });
+
+  it("never sends more than the budget, and counts what it sends", () => {
+    const conversation: HistoryMessage[] = [
+      { id: "u1", role: "user", content: longText("first", 900) },
+      { id: "a1", role: "assistant", content: longText("second", 700) },
+      { id: "u2", role: "user", content: "Shorter, please." },
+      { id: "a2", role: "assistant", content: longText("third", 1_200) },
+      { id: "u3", role: "user", content: longText("fourth", 400) },
+      { id: "a3", role: "assistant", content: longText("fifth", 2_600) },
+    ];
+    for (const budget of [40, 100, 333, 1_000, 2_000, 4_000, 10_000]) {
+      const result = selectHistory(conversation, budget);
+      const sent = result.included.reduce((sum, m) => sum + countTokens(m.content), 0);
+      expect(result.tokens, `budget ${budget}`).toBe(sent);
+      expect(result.tokens, `budget ${budget}`).toBeLessThanOrEqual(budget);
+      // Whatever is sent is a run of the newest messages, the newest exchange always among them.
+      const ids = result.included.map((m) => m.id);
+      expect(ids, `budget ${budget}`).toEqual(conversation.slice(conversation.length - ids.length).map((m) => m.id));
+      if (budget >= 100) expect(ids.slice(-2), `budget ${budget}`).toEqual(["u3", "a3"]);
+    }
+  });
+
+  it("sends nothing of a message whose share of the budget cannot hold its start, its end and the marker", () => {
+    const conversation: HistoryMessage[] = [{ id: "a1", role: "assistant", content: longText("answer", 500) }];
+    expect(selectHistory(conversation, 10).included).toEqual([]);
+    expect(selectHistory(conversation, 10).tokens).toBe(0);
     expect(selectHistory([], 100)).toEqual({ included: [], entries: [], tokens: 0 });
   });
 });
+
+/** Distinct words until about `tokens` tokens (each "<word>-<n>" is a few tokens). */
+function longText(word: string, tokens: number): string {
+  const parts: string[] = [];
+  for (let i = 0; countTokens(parts.join(" ")) < tokens; i++)
+    parts.push(...Array.from({ length: 50 }, (_, j) => `${word}${i * 50 + j}`));
+  let text = parts.join(" ");
+  while (countTokens(text) > tokens) text = text.slice(0, text.lastIndexOf(" "));
+  return text;
+}
 
 describe("buildPrompt", () => {
   it("sends a system message, the history as chat messages, then the new user message", () => {
@@ -89,9 +186,9 @@ describe("buildPrompt", () => {
   });
 
   it("reports which history messages were sent", () => {
-    const prompt = buildPrompt(input({ historyTokenBudget: tokensOf("h4") }));
-    expect(prompt.messages).toHaveLength(3);
-    expect(prompt.history.map((h) => h.included)).toEqual([false, false, false, true]);
+    const prompt = buildPrompt(input({ historyTokenBudget: tokensOf("h4") + tokensOf("h3") }));
+    expect(prompt.messages).toHaveLength(4);
+    expect(prompt.history.map((h) => h.included)).toEqual([false, false, true, true]);
   });
 
   it("falls back to 'the user' without a name", () => {
@@ -135,6 +232,27 @@ describe("renderMemorySection", () => {
     expect(
       renderMemorySection({ status: "ok", lines: ["• Tea: Prefers green tea"], unmatchedLines: [] }, "Ada"),
     ).not.toContain(UNMATCHED_MEMORIES_HEADING);
+  });
+
+  it("says memory is being re-indexed, never that nothing relates, while memories wait for re-embedding", () => {
+    const none = renderMemorySection({ status: "ok", lines: [], waitingForReembedding: 3 }, "Ada");
+    expect(none).not.toMatch(/no saved memories/i);
+    expect(none).toBe(
+      "Ada's memories are being re-indexed: 3 of them cannot be searched yet, so you cannot tell whether any relate to this message. Say so if Ada asks what you remember.",
+    );
+    const one = renderMemorySection({ status: "ok", lines: [], waitingForReembedding: 1 }, "Ada");
+    expect(one).toContain("Ada's memories are being re-indexed: 1 of them cannot be searched yet");
+    const some = renderMemorySection(
+      { status: "ok", lines: ["• Tea: Prefers green tea"], waitingForReembedding: 2 },
+      "Ada",
+    );
+    expect(some).toContain("## What you remember about Ada\n• Tea: Prefers green tea\n");
+    expect(some).toContain(
+      "Ada's memories are being re-indexed: 2 of them cannot be searched yet, so these notes may be incomplete.",
+    );
+    expect(renderMemorySection({ status: "ok", lines: [], waitingForReembedding: 0 }, "Ada")).toBe(
+      "You have no saved memories about Ada that relate to this message.",
+    );
   });
 
   it("says memory is off when disabled", () => {

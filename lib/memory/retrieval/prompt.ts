@@ -3,8 +3,9 @@
  * then recent history as real chat messages within a token budget, then the new user message.
  */
 import type { ModelMessage } from "ai";
+import { promptConfig } from "@/core/config";
 import type { ChatMode } from "@/db/schema";
-import { countTokens } from "@/lib/memory/tokens";
+import { countTokens, detokenize, tokenize } from "@/lib/memory/tokens";
 import { MODE_INSTRUCTIONS } from "./modes";
 
 export type MemorySection =
@@ -18,6 +19,12 @@ export type MemorySection =
        * tell what matched the message from what is merely at hand. None when omitted.
        */
       unmatchedLines?: readonly string[];
+      /**
+       * The user's memories no retrieval could compare with the message: embedded by another
+       * embedder, waiting for re-embedding (the trace's `waitingForReembedding`). The section says
+       * memory is being re-indexed rather than that nothing relates.
+       */
+      waitingForReembedding?: number;
     }
   /** Memory is off for this conversation (temporary chat). */
   | { status: "disabled" }
@@ -33,9 +40,15 @@ export interface HistoryMessage {
 export interface HistoryEntry {
   id: string;
   role: "user" | "assistant";
-  /** Content tokens; null for messages older than the first one that did not fit (never counted). */
+  /** The stored message's content tokens; null for messages older than the first one that did not fit (never counted). */
   tokens: number | null;
   included: boolean;
+  /**
+   * Sent cut to fit the budget: its start and end with HISTORY_CUT_MARKER between them, `sentTokens`
+   * in all, `omittedTokens` of the message left out. Absent when sent whole or not at all (and on
+   * records stored before messages were cut).
+   */
+  cut?: { sentTokens: number; omittedTokens: number };
 }
 
 /** Content tokens per section. `memory` is part of `system`; total = system + history + userMessage. */
@@ -105,16 +118,22 @@ export function renderMemorySection(memory: MemorySection, name: string): string
       return "";
     case "disabled":
       return `${MEMORY_OFF_NOTE}: you cannot see anything from ${name}'s other conversations, and nothing said here will be remembered.`;
-    case "ok":
+    case "ok": {
+      const waiting = memory.waitingForReembedding ?? 0;
+      const reindexing = `${name}'s memories are being re-indexed: ${waiting} of them cannot be searched yet`;
       if (memory.lines.length === 0) {
-        return `You have no saved memories about ${name} that relate to this message.`;
+        return waiting > 0
+          ? `${reindexing}, so you cannot tell whether any relate to this message. Say so if ${name} asks what you remember.`
+          : `You have no saved memories about ${name} that relate to this message.`;
       }
       return [
         `## What you remember about ${name}`,
         ...memoryLines(memory.lines, memory.unmatchedLines ?? []),
         "",
         `These notes come from earlier conversations and may be outdated or incomplete. Use one only when it helps with the current message, go by what ${name} says now when it conflicts with a note, and don't recite them or keep pointing out that you remember.`,
+        ...(waiting > 0 ? [`${reindexing}, so these notes may be incomplete.`] : []),
       ].join("\n");
+    }
   }
 }
 
@@ -125,27 +144,99 @@ function memoryLines(lines: readonly string[], unmatchedLines: readonly string[]
   return rest.length === 0 ? [...matched] : [...matched, UNMATCHED_MEMORIES_HEADING, ...rest];
 }
 
+/** What stands in a cut message for its middle (the model reads it; the debug view counts on its wording). */
+export function historyCutMarker(omittedTokens: number): string {
+  return `[… ${omittedTokens.toLocaleString("en-US")} tokens of this message left out …]`;
+}
+
 /**
- * Walks the history newest first, taking whole messages while their tokens fit in `budget`;
- * the first message that does not fit ends the walk (no partial message, no skipping ahead to
- * a smaller older one). The taken messages are returned in chronological order.
+ * The history sent with a turn, within `budget` tokens of content:
+ * - the newest exchange (the last user message and what follows it) is always sent: its messages
+ *   share the whole budget, a short one whole and the rest cut to equal shares of what is left;
+ * - then the older messages, newest first, each whole or — one longer than
+ *   `promptConfig.maxMessageShare` of the budget — cut to that share, while they fit; from the
+ *   first that does not, it and every older message are left out (never a gap in the conversation).
+ * A message is cut in its middle: its start and its end are sent, with historyCutMarker between
+ * them saying how many tokens were left out. Returned in chronological order; `tokens` is what
+ * the sent contents count, never more than `budget`.
  */
 export function selectHistory(
   history: readonly HistoryMessage[],
   budget: number,
 ): { included: HistoryMessage[]; entries: HistoryEntry[]; tokens: number } {
   const entries: HistoryEntry[] = history.map(({ id, role }) => ({ id, role, tokens: null, included: false }));
+  const sent = new Map<number, HistoryMessage>();
   let spent = 0;
-  for (let i = history.length - 1; i >= 0; i--) {
+  const send = (i: number, allowance: number): boolean => {
+    const message = history[i];
+    const entry = entries[i];
+    if (!message || !entry) return false;
+    entry.tokens ??= countTokens(message.content);
+    if (entry.tokens <= allowance) {
+      sent.set(i, message);
+      spent += entry.tokens;
+      entry.included = true;
+      return true;
+    }
+    const cut = cutToTokens(message.content, allowance);
+    if (!cut) return false;
+    sent.set(i, { ...message, content: cut.content });
+    spent += cut.sentTokens;
+    entry.included = true;
+    entry.cut = { sentTokens: cut.sentTokens, omittedTokens: cut.omittedTokens };
+    return true;
+  };
+
+  const lastQuestion = history.findLastIndex((message) => message.role === "user");
+  const exchangeStart = lastQuestion === -1 ? Math.max(0, history.length - 1) : lastQuestion;
+  // The newest exchange, shortest first: each message gets an equal share of what is left, and
+  // what a short one does not use goes to the longer ones.
+  const exchange = history
+    .slice(exchangeStart)
+    .map((m, k) => ({ i: exchangeStart + k, tokens: countTokens(m.content) }));
+  for (const [i, { i: index, tokens }] of exchange.toSorted((a, b) => a.tokens - b.tokens).entries()) {
+    const entry = entries[index];
+    if (entry) entry.tokens = tokens;
+    send(index, Math.floor((budget - spent) / (exchange.length - i)));
+  }
+
+  const maxMessageTokens = Math.floor(budget * promptConfig.maxMessageShare);
+  for (let i = exchangeStart - 1; i >= 0; i--) {
     const message = history[i];
     const entry = entries[i];
     if (!message || !entry) break;
     entry.tokens = countTokens(message.content);
-    if (spent + entry.tokens > budget) break;
-    spent += entry.tokens;
-    entry.included = true;
+    const needed = Math.min(entry.tokens, maxMessageTokens);
+    if (needed > budget - spent || !send(i, needed)) break;
   }
-  return { included: history.filter((_, i) => entries[i]?.included), entries, tokens: spent };
+  const included = [...sent.entries()].toSorted(([a], [b]) => a - b).map(([, message]) => message);
+  return { included, entries, tokens: spent };
+}
+
+/** A cut keeps at least this many tokens of the message's start and of its end, or sends nothing. */
+const MIN_CUT_SIDE_TOKENS = 8;
+
+/**
+ * `text` in at most `maxTokens` tokens: its start and end, historyCutMarker between them; null
+ * when that leaves fewer than MIN_CUT_SIDE_TOKENS of either.
+ */
+function cutToTokens(
+  text: string,
+  maxTokens: number,
+): { content: string; sentTokens: number; omittedTokens: number } | null {
+  const tokens = tokenize(text);
+  // Joining can merge tokens at the seams, so the count is taken of the joined text and the kept
+  // part shrinks until it fits (once, nearly always).
+  let kept = maxTokens - countTokens(`\n\n${historyCutMarker(tokens.length)}\n\n`);
+  while (kept >= 2 * MIN_CUT_SIDE_TOKENS) {
+    const head = Math.ceil(kept / 2);
+    const omittedTokens = tokens.length - kept;
+    const content = `${detokenize(tokens.slice(0, head))}\n\n${historyCutMarker(omittedTokens)}\n\n${detokenize(tokens.slice(tokens.length - (kept - head)))}`;
+    const sentTokens = countTokens(content);
+    if (sentTokens <= maxTokens) return { content, sentTokens, omittedTokens };
+    kept -= sentTokens - maxTokens;
+  }
+  return null;
 }
 
 function displayName(userName: string | null | undefined): string | null {
