@@ -98,6 +98,40 @@ test("agent mode on the demo mailbox: tool steps, an approval card, Sent after A
   await screenshot(page, "agent-debug");
 });
 
+test("an email to an address the mailbox has never seen carries a warning on its card", async ({ page }) => {
+  test.setTimeout(120_000);
+  await registerViaUi(page, "agent-unfamiliar");
+  await newAgentChat(page);
+  const reply = await sendAndWait(page, "Reply to Maya saying see you at 8");
+  const card = reply.getByTestId("mail-approval");
+  await expect(card.getByTestId("approval-status")).toHaveText(
+    "Waiting for your approval: nothing is sent until you approve it.",
+  );
+  // Maya's own address: she wrote to this mailbox, so nothing to warn about.
+  await expect(card.getByTestId("approval-unfamiliar")).toHaveCount(0);
+
+  // A guessed address: the mailbox knows maya.chen@example.com, never maya@example.com.
+  await card.getByRole("button", { name: "Edit" }).click();
+  await card.getByLabel("To").fill("maya@example.com");
+  await card.getByRole("button", { name: "Save draft" }).click();
+  const warning = card.getByTestId("approval-unfamiliar");
+  await expect(warning).toHaveText(
+    "No email in the demo mailbox is from or to maya@example.com. Check the address before you approve.",
+  );
+  await screenshot(page, "agent-approval-unfamiliar");
+  // After a reload the card reads it again.
+  await page.reload();
+  await expect(page.getByTestId("mail-approval").getByTestId("approval-unfamiliar")).toContainText("maya@example.com");
+
+  // Back to her known address: the warning goes.
+  const stored = page.getByTestId("mail-approval");
+  await stored.getByRole("button", { name: "Edit" }).click();
+  await stored.getByLabel("To").fill("Maya Chen <maya.chen@example.com>");
+  await stored.getByRole("button", { name: "Save draft" }).click();
+  await expect(stored).toContainText("Maya Chen <maya.chen@example.com>");
+  await expect(stored.getByTestId("approval-unfamiliar")).toHaveCount(0);
+});
+
 test("a declined email: the card and the line above it say declined, and nothing is sent", async ({ page }) => {
   test.setTimeout(120_000);
   await registerViaUi(page, "agent-decline");

@@ -45,3 +45,25 @@ test("an answer rated down with a reason shows it after a reload, in its debug v
   await page.goto("/messages/rated");
   await expect(page.getByText("No rated answers yet.")).toBeVisible();
 });
+
+test("rated answers open from Settings and the account menu, each row with the question it answered", async ({
+  page,
+}) => {
+  await registerViaUi(page, "rated-reach");
+  const answer = await sendAndWait(page, "What should I cook tonight?");
+  await answer.getByRole("button", { name: "Good answer" }).click();
+  await expect(answer.getByRole("button", { name: "Good answer" })).toHaveAttribute("aria-pressed", "true");
+
+  await page.getByRole("button", { name: /^Account: / }).click();
+  await page.getByRole("menuitem", { name: "Rated answers" }).click();
+  await expect(page).toHaveURL(/\/messages\/rated$/);
+  const row = page.getByTestId("rated-answer");
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId("rated-question")).toHaveText("You asked What should I cook tonight?");
+  await screenshot(page, "rated-answers-question");
+
+  await page.goto("/settings");
+  await page.getByRole("link", { name: "Rated answers" }).click();
+  await expect(page).toHaveURL(/\/messages\/rated$/);
+  await expect(page.getByTestId("rated-question")).toContainText("What should I cook tonight?");
+});

@@ -121,7 +121,7 @@ describe.each(DB_KINDS)("answer ratings on %s", (kind) => {
     expect(await listRatedAnswers(db, { userId: bob.id })).toEqual([]);
   });
 
-  it("lists rated answers newest rating first, filtered by thumb, and forgets them with their chat", async () => {
+  it("lists rated answers newest rating first, each with the question it answered, filtered by thumb, and forgets them with their chat", async () => {
     const carol = await registerAndSignIn(server.url, "carol");
     const conversationId = await createConversation(db, carol.id);
     const first = await createPair(db, { userId: carol.id, conversationId }, "Q1", "**Bold** answer one");
@@ -141,7 +141,8 @@ describe.each(DB_KINDS)("answer ratings on %s", (kind) => {
       second.assistantMessageId,
       first.assistantMessageId,
     ]);
-    expect(all[2]).toMatchObject({ conversationId, excerpt: "**Bold** answer one", rating: "down" });
+    expect(all[2]).toMatchObject({ conversationId, question: "Q1", excerpt: "**Bold** answer one", rating: "down" });
+    expect(all.map((a) => a.question)).toEqual(["Q3", "Q2", "Q1"]);
     const bad = await listRatedAnswers(db, { userId: carol.id, rating: "down" });
     expect(bad.map((a) => a.messageId)).toEqual([third.assistantMessageId, first.assistantMessageId]);
 

@@ -1,20 +1,24 @@
 "use client";
 
-import { BrainIcon, CircleOffIcon } from "lucide-react";
+import { BrainIcon, CircleOffIcon, SearchCodeIcon } from "lucide-react";
 import { LogoMark } from "@/components/logo";
 
-const SUGGESTIONS = [
-  "Help me plan a calm, productive week",
-  "What do you remember about me?",
-  "Give me three ideas for a weekend trip",
-  "Explain a JavaScript closure with an example",
-];
+/**
+ * The starters walk through what Lifeline does, and each is one the offline model answers (the
+ * embedded default: it answers only from memories): tell it something, ask about it in another
+ * chat, ask what it remembers. e2e/first-run.spec.ts sends each through the app and checks the answer.
+ */
+export const STARTERS = [
+  { step: "Tell it something", text: "I'm vegetarian and allergic to peanuts" },
+  { step: "Then, in a new chat, ask about it", text: "What should I avoid eating?" },
+  { step: "See what it keeps", text: "What do you remember about me?" },
+] as const;
 
 export function EmptyChat({ memoryEnabled, onPick }: { memoryEnabled: boolean; onPick: (text: string) => void }) {
   return (
-    <div className="flex flex-col items-center pt-[12vh] text-center">
-      <LogoMark className="size-11" />
-      <h2 className="mt-4 text-2xl font-semibold tracking-tight">What’s on your mind?</h2>
+    <div className="flex flex-col items-center pt-[4vh] text-center sm:pt-[10vh]">
+      <LogoMark className="size-9 sm:size-11" />
+      <h2 className="mt-3 text-xl font-semibold tracking-tight sm:mt-4 sm:text-2xl">What’s on your mind?</h2>
       <p className="mt-2 inline-flex max-w-md items-center gap-1.5 text-sm text-muted-foreground">
         {memoryEnabled ? (
           <>
@@ -28,19 +32,24 @@ export function EmptyChat({ memoryEnabled, onPick }: { memoryEnabled: boolean; o
           </>
         )}
       </p>
-      <ul className="mt-8 grid w-full max-w-xl gap-2 sm:grid-cols-2" aria-label="Suggestions">
-        {SUGGESTIONS.map((text) => (
+      <ul className="mt-5 grid w-full max-w-2xl gap-2 sm:mt-8 sm:grid-cols-3" aria-label="Suggestions">
+        {STARTERS.map(({ step, text }) => (
           <li key={text}>
             <button
               type="button"
               onClick={() => onPick(text)}
-              className="h-full w-full rounded-xl border bg-card px-4 py-3 text-left text-sm text-foreground/85 transition-colors hover:bg-accent hover:text-foreground"
+              className="flex h-full w-full flex-col gap-0.5 rounded-xl border bg-card px-4 py-2.5 text-left text-sm transition-colors hover:bg-accent sm:py-3"
             >
-              {text}
+              <span className="text-xs text-muted-foreground">{step}</span>
+              <span className="text-foreground/90">{text}</span>
             </button>
           </li>
         ))}
       </ul>
+      <p className="mt-3 inline-flex max-w-2xl items-center gap-1.5 text-xs text-muted-foreground sm:mt-4">
+        <SearchCodeIcon className="size-3.5 shrink-0" aria-hidden="true" />
+        Under each answer, Inspect shows exactly what the model received, and why.
+      </p>
     </div>
   );
 }

@@ -1,6 +1,14 @@
 "use client";
 
-import { CheckIcon, CircleAlertIcon, LoaderCircleIcon, PencilIcon, SendIcon, XIcon } from "lucide-react";
+import {
+  CheckIcon,
+  CircleAlertIcon,
+  LoaderCircleIcon,
+  PencilIcon,
+  SendIcon,
+  TriangleAlertIcon,
+  XIcon,
+} from "lucide-react";
 import { useCallback, useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
@@ -39,6 +47,13 @@ export function splitRecipients(value: string): string[] {
   }
   items.push(current);
   return items.map((item) => item.trim()).filter(Boolean);
+}
+
+/** "maya@example.com has never written to or been written to from the demo mailbox." */
+export function unfamiliarText(recipients: readonly string[], mailbox: string): string {
+  const names =
+    recipients.length === 1 ? recipients[0] : `${recipients.slice(0, -1).join(", ")} and ${recipients.at(-1)}`;
+  return `No email in ${mailbox} is from or to ${names}.`;
 }
 
 type Send = Pick<PendingSend, "id" | "status" | "mailbox" | "draft" | "error" | "interrupted">;
@@ -214,14 +229,16 @@ export function MailApproval({
     interrupted: false,
   });
   const [loaded, setLoaded] = useState(false);
+  const [unfamiliar, setUnfamiliar] = useState<string[] | null>(null);
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
   const url = `/api/agent/sends/${approval.operationId}`;
 
   const refresh = useCallback(async () => {
     try {
-      const body = await api<{ send: Send }>(url);
+      const body = await api<{ send: Send; unfamiliarRecipients: string[] | null }>(url);
       setSend(body.send);
+      setUnfamiliar(body.unfamiliarRecipients);
     } catch (error) {
       toast.error(`Could not load the email: ${errorMessage(error)}`);
     } finally {
@@ -258,8 +275,12 @@ export function MailApproval({
 
   const save = async (draft: Draft) => {
     try {
-      const body = await api<{ send: Send }>(url, { method: "PATCH", json: { draft } });
+      const body = await api<{ send: Send; unfamiliarRecipients: string[] | null }>(url, {
+        method: "PATCH",
+        json: { draft },
+      });
       setSend(body.send);
+      setUnfamiliar(body.unfamiliarRecipients);
       setEditing(false);
     } catch (error) {
       toast.error(`Could not save the draft: ${errorMessage(error)}`);
@@ -298,6 +319,19 @@ export function MailApproval({
               <Field label="Reply" value="in the conversation of the email it answers" testId="approval-thread" />
             )}
           </dl>
+          {pending && unfamiliar && unfamiliar.length > 0 && (
+            <p
+              role="note"
+              data-testid="approval-unfamiliar"
+              className="flex items-start gap-1.5 rounded-lg border border-amber-500/40 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:bg-amber-950/40 dark:text-amber-100"
+            >
+              <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              <span>
+                {unfamiliarText(unfamiliar, send.mailbox === "demo" ? "the demo mailbox" : "your mailbox")} Check the
+                address before you approve.
+              </span>
+            </p>
+          )}
           <div className="rounded-lg border bg-surface px-3 py-2 text-sm whitespace-pre-wrap break-words">
             {draft.body || "(empty)"}
           </div>

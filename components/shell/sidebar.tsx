@@ -1,6 +1,6 @@
 "use client";
 
-import { BrainIcon, LogOutIcon, SearchIcon, Settings2Icon, SquarePenIcon } from "lucide-react";
+import { BrainIcon, LogOutIcon, SearchIcon, Settings2Icon, SquarePenIcon, ThumbsUpIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
@@ -136,6 +136,11 @@ function AccountMenu({ user }: { user: ShellUser }) {
         <DropdownMenuItem asChild>
           <Link href="/settings">
             <Settings2Icon aria-hidden="true" /> Settings
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/messages/rated">
+            <ThumbsUpIcon aria-hidden="true" /> Rated answers
           </Link>
         </DropdownMenuItem>
         <DropdownMenuSeparator />

@@ -72,6 +72,16 @@ export async function searchDemoMail(
     .limit(input.max);
 }
 
+/** Every address on the user's demo mail, From, To and Cc, drafts left out (as the messages hold them). */
+export async function demoCorrespondents(db: Db, input: { userId: string }): Promise<string[]> {
+  const m = demoMailMessages;
+  const rows = await db
+    .select({ from: m.fromAddress, to: m.toAddresses, cc: m.ccAddresses })
+    .from(m)
+    .where(and(eq(m.userId, input.userId), not(arrayContains(m.labels, ["DRAFT"]))));
+  return rows.flatMap((row) => [row.from, ...row.to, ...row.cc]);
+}
+
 export async function getDemoMail(db: Db, input: { userId: string; id: string }): Promise<DemoMailRow | null> {
   if (!UUID.test(input.id)) return null;
   const [row] = await db

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { AppError, badRequest, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type AnswerRating, answerRatings, conversations, messages } from "@/db/schema";
@@ -79,6 +80,8 @@ export async function clearRating(db: Db, { userId, messageId }: { userId: strin
 export interface RatedAnswer extends Rating {
   conversationId: string;
   conversationTitle: string;
+  /** What was asked: the question the answer follows (null once it is gone). */
+  question: string | null;
   excerpt: string;
   answeredAt: Date;
 }
@@ -89,17 +92,23 @@ export async function listRatedAnswers(
   db: Db,
   { userId, rating, limit = 100 }: { userId: string; rating?: AnswerRating; limit?: number },
 ): Promise<RatedAnswer[]> {
+  const questions = alias(messages, "question");
   return db
     .select({
       ...ratingColumns,
       conversationId: messages.conversationId,
       conversationTitle: conversations.title,
+      question: sql<string | null>`left(${questions.content}, ${EXCERPT_CHARS})`,
       excerpt: sql<string>`left(${messages.content}, ${EXCERPT_CHARS})`,
       answeredAt: messages.createdAt,
     })
     .from(answerRatings)
     .innerJoin(messages, and(eq(messages.id, answerRatings.messageId), eq(messages.userId, userId)))
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .leftJoin(
+      questions,
+      and(eq(questions.id, messages.parentMessageId), eq(questions.userId, userId), eq(questions.role, "user")),
+    )
     .where(and(eq(answerRatings.userId, userId), rating ? eq(answerRatings.rating, rating) : undefined))
     .orderBy(desc(answerRatings.updatedAt), desc(answerRatings.messageId))
     .limit(limit);

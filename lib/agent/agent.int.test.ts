@@ -35,6 +35,7 @@ import {
   getPendingSend,
   INTERRUPTED_SEND_ERROR,
   recoverInterruptedSends,
+  unfamiliarRecipients,
 } from "./approval";
 import { buildAgentGraph, finalAnswer, stepLimitMessage } from "./graph";
 import { demoMailbox } from "./mailbox/demo";
@@ -464,6 +465,32 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
       .from(demoMailMessages)
       .where(and(eq(demoMailMessages.userId, userId), eq(demoMailMessages.subject, "Report")));
     expect(sentCount).toEqual([]);
+  });
+
+  it("a draft to an address the mailbox has never seen is named unfamiliar; a draft or another user's mail does not make it known", async () => {
+    const userId = await createUser(db, "Jo");
+    const other = await createUser(db, "Kit");
+    await run(userId, "Reply to Maya saying see you at 8");
+    const pending = (await operations(userId)).find((op) => op.operation === "send_email");
+    const send = await getPendingSend(db, { userId, operationId: pending?.id ?? "" });
+    expect(send.draft.to.join()).toContain("maya.chen@example.com");
+    const mailboxFor = async () => demoMailbox(db, userId, () => NOW);
+    expect(await unfamiliarRecipients(send, mailboxFor)).toEqual([]);
+
+    const guessed = await editPendingSend(db, {
+      userId,
+      operationId: send.id,
+      draft: { ...send.draft, to: ["maya@example.com"], cc: ["Tom Becker <TOM.BECKER@example.com>"] },
+    });
+    expect(await unfamiliarRecipients(guessed, mailboxFor)).toEqual(["maya@example.com"]);
+
+    // A draft saved to the address, or mail in another user's mailbox, is no correspondence of this mailbox.
+    await demoMailbox(db, userId, () => NOW).createDraft({ ...guessed.draft, subject: "Draft" });
+    await demoMailbox(db, other, () => NOW).send({ ...guessed.draft, subject: "Theirs" });
+    expect(await unfamiliarRecipients(guessed, mailboxFor)).toEqual(["maya@example.com"]);
+    // Once written to, it is known.
+    await demoMailbox(db, userId, () => NOW).send({ ...guessed.draft, subject: "Hello" });
+    expect(await unfamiliarRecipients(guessed, mailboxFor)).toEqual([]);
   });
 
   it("one user's demo mailbox is invisible to another: search finds only their own, read of a foreign id fails", async () => {

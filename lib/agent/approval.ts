@@ -176,3 +176,22 @@ export async function recoverInterruptedSends(
     deps.log.warn({ sends: rows.map((row) => row.id) }, "marked email sends cut off by a stopped server");
   return rows.length;
 }
+
+/**
+ * The draft's recipients the mailbox it goes out from has never seen (no email from, to or copied
+ * to them): a guessed or mistyped address, which the approval card warns about. Null when the
+ * mailbox could not say (it failed): the card then claims nothing either way.
+ */
+export async function unfamiliarRecipients(
+  send: PendingSend,
+  mailboxFor: (kind: MailboxKind) => Promise<Mailbox>,
+): Promise<string[] | null> {
+  const { to, cc, bcc } = send.draft;
+  try {
+    const mailbox = await mailboxFor(send.mailbox === "demo" ? "demo" : "gmail");
+    return await mailbox.neverSeen([...to, ...cc, ...bcc]);
+  } catch (error) {
+    if (error instanceof MailboxError) return null;
+    throw error;
+  }
+}

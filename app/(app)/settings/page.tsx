@@ -1,4 +1,4 @@
-import { DownloadIcon, MailIcon } from "lucide-react";
+import { DownloadIcon, MailIcon, ThumbsUpIcon } from "lucide-react";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
@@ -104,6 +104,10 @@ export default async function SettingsPage() {
             <DownloadIcon aria-hidden="true" />
             Export all memories (JSON)
           </a>
+          <Link href="/messages/rated" className={buttonVariants({ variant: "outline", size: "sm" })}>
+            <ThumbsUpIcon aria-hidden="true" />
+            Rated answers
+          </Link>
         </div>
         <p className="mt-5 text-sm text-muted-foreground">
           When you send a message, Lifeline looks for the memories that fit it — along with the ones you pinned and the

@@ -12,6 +12,7 @@ import { DAY_MS } from "@/core/calendar";
 import type { Db } from "@/db/client";
 import {
   type DemoMailRow,
+  demoCorrespondents,
   ensureDemoMailbox,
   getDemoMail,
   getDemoThread,
@@ -22,6 +23,7 @@ import {
 } from "@/db/queries/demo-mail";
 import { DEMO_OWN_ADDRESS, demoInbox } from "./demo-inbox";
 import { parseMailQuery } from "./query";
+import { unseenAddresses } from "./recipients";
 import { subjectsMatch } from "./threading";
 import {
   type Draft,
@@ -173,6 +175,10 @@ export function demoMailbox(db: Db, userId: string, now: () => Date = () => new 
     async send(draft) {
       const row = await file(draft, ["SENT"]);
       return { messageId: row.id, threadId: row.threadId };
+    },
+    async neverSeen(addresses) {
+      await open();
+      return unseenAddresses(addresses, await demoCorrespondents(db, { userId }));
     },
   };
 }

@@ -20,11 +20,13 @@
  * part's charset and transfer encoding reach a real MIME parser. The cost is that a read also
  * downloads the message's attachments.
  */
+
 import { auth, gmail_v1 } from "@googleapis/gmail";
 import { agentConfig } from "@/core/config";
 import type { Db } from "@/db/client";
 import { lockAccountTokens, type ProviderAccount } from "@/db/queries/accounts";
 import { composeMessage, decodeHeader, parseMessage } from "./mime";
+import { addressOf, unseenAddresses } from "./recipients";
 import {
   type Draft,
   type DraftSummary,
@@ -323,6 +325,18 @@ export function gmailMailbox(input: GmailMailboxInput): Mailbox {
         ),
       );
       return messages.map(summaryOf);
+    },
+    async neverSeen(addresses) {
+      const unseen = await Promise.all(
+        unseenAddresses(addresses, []).map(async (recipient) => {
+          const address = addressOf(recipient);
+          // Gmail's search operators (support.google.com/mail/answer/7190); drafts are not correspondence.
+          const q = `{from:${address} to:${address} cc:${address}} -in:drafts`;
+          const list = await call(() => api.users.messages.list({ userId: "me", q, maxResults: 1 }), read);
+          return (list.messages ?? []).length === 0 ? [recipient] : [];
+        }),
+      );
+      return unseen.flat();
     },
     async read(id): Promise<Email> {
       const message = await call(() => api.users.messages.get({ userId: "me", id, format: "raw" }), read);

@@ -93,6 +93,11 @@ export interface Mailbox {
   /** One draft by its draft id, with its body. */
   readDraft(id: string): Promise<SavedDraft>;
   send(draft: Draft): Promise<{ messageId: string; threadId?: string }>;
+  /**
+   * Of these addresses, the ones no email in the mailbox was from, to or copied to (drafts do not
+   * count): a recipient the user has never written to or heard from, as the approval card warns.
+   */
+  neverSeen(addresses: string[]): Promise<string[]>;
 }
 
 export type MailboxErrorCode =

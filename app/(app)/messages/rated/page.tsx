@@ -85,7 +85,16 @@ export default async function RatedAnswersPage({ searchParams }: { searchParams:
                   {formatDateTime(answer.updatedAt, dates)}
                 </time>
               </div>
-              <p className="mt-1.5 line-clamp-3">{plainSnippet(answer.excerpt)}</p>
+              {answer.question !== null && (
+                <p className="mt-1.5 line-clamp-2" data-testid="rated-question">
+                  <span className="text-muted-foreground">You asked </span>
+                  <q className="font-medium">{plainSnippet(answer.question)}</q>
+                </p>
+              )}
+              <p className="mt-1 line-clamp-3 text-foreground/85" data-testid="rated-excerpt">
+                <span className="sr-only">The answer: </span>
+                {plainSnippet(answer.excerpt)}
+              </p>
               {answer.reason && (
                 <p className="mt-1.5 whitespace-pre-wrap text-muted-foreground">
                   Your reason: <q>{answer.reason}</q>
