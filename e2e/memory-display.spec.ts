@@ -136,7 +136,7 @@ test.describe("the debug view's candidate table", () => {
     await seedMemories(page);
     const answer = await sendAndWait(page, "What should I avoid eating?");
     await answer.getByTestId("inspect-link").click();
-    await expect(page.getByRole("heading", { name: "Why the assistant said this" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Inspect this answer" })).toBeVisible();
 
     const table = page.getByTestId("candidate-table");
     const edges = page.getByTestId("scroll-edges").filter({ has: table });

@@ -22,7 +22,7 @@ import { formatBytes, formatDateTime, formatMs, formatScore } from "@/lib/ui/for
 import { jsonify } from "@/lib/ui/json";
 import { MODE_LABELS } from "@/lib/ui/modes";
 
-export const metadata: Metadata = { title: "Why this answer" };
+export const metadata: Metadata = { title: "Inspect this answer" };
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ id: string }>;
@@ -110,7 +110,7 @@ export default async function DebugPage({ params }: { params: Params }) {
         Back to the chat
       </Link>
       <PageHeader
-        title="Why the assistant said this"
+        title="Inspect this answer"
         description={`What the model received, which memories were considered and why, and what Lifeline learned — answer of ${formatDateTime(view.createdAt, dates)}.`}
       />
 
