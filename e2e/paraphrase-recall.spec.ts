@@ -16,7 +16,7 @@ test("a new chat recalls a stated peanut allergy when asked what to avoid eating
   await expect(page).toHaveURL(/\/$/);
   const recall = await sendAndWait(page, "What should I avoid eating?");
   // The answer lists the memories its prompt held: the allergy, found by meaning.
-  await expect(recall.getByTestId("message-meta")).toContainText("Used 1 memory");
+  await expect(recall.getByTestId("message-meta")).toContainText("Sent 1 memory: 1 matched this message");
   await expect(recall).toContainText(/Allergy · matched your message/);
 
   // The debug view shows it: the allergy's line was in the model's input, through the semantic branch.
