@@ -78,7 +78,7 @@ test("agent mode on the demo mailbox: tool steps, an approval card, Sent after A
   // The debug view of the reply: every model call of the loop, in order, with the tool calls between
   // them; the first call's system message carries the memory about Maya.
   await page.getByTestId("message-assistant").first().getByTestId("inspect-link").click();
-  await expect(page.getByRole("heading", { name: "Why the assistant said this" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Inspect this answer" })).toBeVisible();
   const calls = page.getByTestId("model-call");
   await expect(calls).toHaveCount(3);
   await expect(calls.nth(0).getByTestId("memory-line").filter({ hasText: "Maya" })).not.toHaveCount(0);

@@ -109,7 +109,7 @@ test.describe("desktop", () => {
     await registerViaUi(page, "layout");
     const answer = await sendAndWait(page, "My favourite city is Lisbon and I love long walks by the sea");
     await answer.getByTestId("inspect-link").click();
-    await expect(page.getByRole("heading", { name: "Why the assistant said this" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Inspect this answer" })).toBeVisible();
     await page.mouse.wheel(0, 5000);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     const viewport = page.viewportSize();

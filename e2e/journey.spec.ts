@@ -52,7 +52,7 @@ test("a new user's memory: said, saved, recalled with its reason, edited, delete
   await screenshot(page, "recall-desktop-light");
   await recall.getByTestId("inspect-link").click();
   await expect(page).toHaveURL(new RegExp(`/messages/${UUID}/debug$`));
-  await expect(page.getByRole("heading", { name: "Why the assistant said this" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Inspect this answer" })).toBeVisible();
   await expect(page.getByTestId("memory-line").filter({ hasText: "green tea" })).toHaveCount(1);
   const included = page.getByTestId("candidate-table").locator('tr[data-fate="included"]');
   await expect(included.filter({ hasText: "green tea" })).toHaveCount(1);
@@ -79,7 +79,7 @@ test("a new user's memory: said, saved, recalled with its reason, edited, delete
   await page.goto(`/chat/${secondChatId}`);
   const after = await sendAndWait(page, "what tea do I like?");
   await after.getByTestId("inspect-link").click();
-  await expect(page.getByRole("heading", { name: "Why the assistant said this" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Inspect this answer" })).toBeVisible();
   await expect(page.getByTestId("memory-line").filter({ hasText: "tea" })).toHaveCount(0);
   await expect(page.getByTestId("candidate-table").or(page.getByText("no memory qualified"))).toBeVisible();
   await expect(page.locator("tr", { hasText: "jasmine" })).toHaveCount(0);

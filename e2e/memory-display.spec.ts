@@ -64,7 +64,7 @@ async function expectChipsReadable(chips: Locator) {
 test.describe("memory in the chat", () => {
   test.use({ viewport: DESKTOP });
 
-  test("one quiet line under an answer; its chips name every memory in full, with why it was used", async ({
+  test("one quiet line under an answer says how many memories were sent; its chips name each in full, with why it was sent", async ({
     page,
   }) => {
     test.setTimeout(120_000);
@@ -73,8 +73,9 @@ test.describe("memory in the chat", () => {
     const model = await page.getByRole("combobox", { name: "Model", exact: true }).inputValue();
     const answer = await sendAndWait(page, "What do you remember about me?");
     const meta = answer.getByTestId("message-meta");
-    const used = meta.getByTestId("memories-used");
-    await expect(used).toHaveText(/^Used \d+ memories$/);
+    const used = meta.getByTestId("memories-sent");
+    await expect(used).toHaveText(/^Sent \d+ memories: .*matched this message/);
+    await expect(meta).not.toContainText(/\bused\b/i);
     await expect(meta.getByTestId("extraction-status")).toHaveAttribute("data-status", /succeeded|skipped/, {
       timeout: 30_000,
     });
@@ -96,6 +97,7 @@ test.describe("memory in the chat", () => {
     for (const chip of await chips.all()) {
       await expect(chip).toContainText(/ · (matched your message|from this chat|pinned|looked up)/);
     }
+    await expect(meta.getByTestId("memory-group-at_hand")).toContainText("Sister Maya Chen lives in Lisbon");
     await answer.screenshot({ path: "e2e/screenshots/answer-footer-desktop.png" });
 
     await page.setViewportSize(PHONE);
@@ -106,6 +108,20 @@ test.describe("memory in the chat", () => {
     await page.setViewportSize(DESKTOP);
     await expect(page.locator("html")).toHaveClass(/dark/);
     await answer.screenshot({ path: "e2e/screenshots/answer-footer-dark.png" });
+  });
+
+  test("an answer to a message no memory matches says so: its memories were only at hand", async ({ page }) => {
+    test.setTimeout(120_000);
+    await registerViaUi(page, "at-hand");
+    await seedMemories(page);
+    const answer = await sendAndWait(page, "Explain a JavaScript closure");
+    const sent = answer.getByTestId("memories-sent");
+    await expect(sent).toHaveText(/^Sent 1 memory: none matched this message, 1 at hand$/);
+    await sent.click();
+    await expect(answer.getByTestId("memory-group-matched")).toHaveCount(0);
+    await expect(answer.getByTestId("memory-group-at_hand")).toContainText("At hand: pinned or from this chat");
+    await expect(answer.getByTestId("memory-group-at_hand")).toContainText("Sister Maya Chen lives in Lisbon · pinned");
+    await answer.screenshot({ path: "e2e/screenshots/answer-footer-at-hand.png" });
   });
 
   test("the demo-mailbox notice shows once per conversation", async ({ page }) => {
@@ -136,7 +152,7 @@ test.describe("the debug view's candidate table", () => {
     await seedMemories(page);
     const answer = await sendAndWait(page, "What should I avoid eating?");
     await answer.getByTestId("inspect-link").click();
-    await expect(page.getByRole("heading", { name: "Why the assistant said this" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Inspect this answer" })).toBeVisible();
 
     const table = page.getByTestId("candidate-table");
     const edges = page.getByTestId("scroll-edges").filter({ has: table });

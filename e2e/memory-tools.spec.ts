@@ -20,7 +20,7 @@ async function newChat(page: Page) {
 
 async function openDebug(page: Page, answer: Locator) {
   await answer.getByTestId("inspect-link").click();
-  await expect(page.getByRole("heading", { name: "Why the assistant said this" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Inspect this answer" })).toBeVisible();
 }
 
 test("memory that answers 'what do you remember about me?', pins, and explains a miss", async ({ page }) => {

@@ -16,13 +16,13 @@ test("a new chat recalls a stated peanut allergy when asked what to avoid eating
   await expect(page).toHaveURL(/\/$/);
   const recall = await sendAndWait(page, "What should I avoid eating?");
   // The answer lists the memories its prompt held: the allergy, found by meaning.
-  await expect(recall.getByTestId("message-meta")).toContainText("Used 1 memory");
+  await expect(recall.getByTestId("message-meta")).toContainText("Sent 1 memory: 1 matched this message");
   await expect(recall).toContainText(/Allergy · matched your message/);
 
   // The debug view shows it: the allergy's line was in the model's input, through the semantic branch.
   // (The offline chat model's reply picks lines by its own word match, so its wording is not asserted.)
   await recall.getByTestId("inspect-link").click();
-  await expect(page.getByRole("heading", { name: "Why the assistant said this" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Inspect this answer" })).toBeVisible();
   await expect(page.getByTestId("memory-line").filter({ hasText: /peanut/i })).toHaveCount(1);
   const included = page.getByTestId("candidate-table").locator('tr[data-fate="included"]');
   await expect(included.filter({ hasText: /peanut/i })).toHaveCount(1);

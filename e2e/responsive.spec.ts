@@ -12,7 +12,7 @@ async function screenshotPages(page: Page, suffix: string) {
   });
   await screenshot(page, `chat-${suffix}`);
   await answer.getByTestId("inspect-link").click();
-  await expect(page.getByRole("heading", { name: "Why the assistant said this" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Inspect this answer" })).toBeVisible();
   await screenshot(page, `debug-${suffix}`);
   await page.goto("/memories");
   await expect(page.getByTestId("memory-card").first()).toBeVisible();

@@ -13,35 +13,45 @@ import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/ui/cn";
 import { formatMs, plural } from "@/lib/ui/format";
-import { memoryReasons } from "@/lib/ui/memory-reasons";
+import { memoryReasons, REACH_LABELS, type Reach, sentSummary } from "@/lib/ui/memory-reasons";
 import { ExtractionStatus } from "./extraction-status";
 import type { ChatMessage, MessageInfo } from "./types";
 
-type UsedMemory = NonNullable<NonNullable<MessageInfo["debug"]>["memoriesUsed"]>[number];
+type SentMemory = NonNullable<NonNullable<MessageInfo["debug"]>["memoriesSent"]>[number];
 
-/** The memories an answer used, one chip each: the whole title (chips wrap, never cut) and why it was used. */
-function MemoryChips({ id, used, hidden }: { id: string; used: readonly UsedMemory[]; hidden: boolean }) {
+const REACHES: Reach[] = ["matched", "looked_up", "at_hand"];
+
+/**
+ * The memories sent with an answer, grouped by why they were sent (matched this message, looked up
+ * by the model, at hand), one chip each: the whole title (chips wrap, never cut) and its branches.
+ */
+function MemoryChips({ id, sent, hidden }: { id: string; sent: readonly SentMemory[]; hidden: boolean }) {
   return (
-    <ul
-      id={id}
-      hidden={hidden}
-      aria-label="Memories used"
-      className="mt-1.5 flex flex-wrap gap-1.5"
-      data-testid="memory-chips"
-    >
-      {used.map((memory) => (
-        <li
-          key={memory.memoryId}
-          className="max-w-full rounded-md border bg-background px-2 py-0.5 leading-5 break-words"
-          data-testid="memory-chip"
-        >
-          <span className="text-foreground/85">
-            {memory.deleted ? "Deleted memory" : (memory.title ?? "Untitled memory")}
-          </span>
-          <span className="text-muted-foreground"> · {memoryReasons(memory.branches)}</span>
-        </li>
-      ))}
-    </ul>
+    <div id={id} hidden={hidden} className="mt-1.5 space-y-1.5" data-testid="memory-chips">
+      {REACHES.map((reach) => {
+        const group = sent.filter((memory) => memory.reach === reach);
+        if (group.length === 0) return null;
+        return (
+          <div key={reach} data-testid={`memory-group-${reach}`}>
+            <p className="mb-1">{REACH_LABELS[reach]}</p>
+            <ul aria-label={REACH_LABELS[reach]} className="flex flex-wrap gap-1.5">
+              {group.map((memory) => (
+                <li
+                  key={memory.memoryId}
+                  className="max-w-full rounded-md border bg-background px-2 py-0.5 leading-5 break-words"
+                  data-testid="memory-chip"
+                >
+                  <span className="text-foreground/85">
+                    {memory.deleted ? "Deleted memory" : (memory.title ?? "Untitled memory")}
+                  </span>
+                  <span className="text-muted-foreground"> · {memoryReasons(memory.branches)}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        );
+      })}
+    </div>
   );
 }
 
@@ -59,17 +69,17 @@ function Reindexing({ count }: { count: number }) {
   );
 }
 
-/** The retrieval's outcome in a few words; "Used 3 memories" opens the list of them. */
+/** The retrieval's outcome in a few words; "Sent 3 memories: …" opens the list of them. */
 function RetrievalSummary({
   status,
-  used,
+  sent,
   reindexing,
   open,
   onToggle,
   chipsId,
 }: {
   status: string | undefined;
-  used: readonly UsedMemory[] | undefined;
+  sent: readonly SentMemory[] | undefined;
   reindexing: number;
   open: boolean;
   onToggle: () => void;
@@ -94,8 +104,13 @@ function RetrievalSummary({
       </Badge>
     );
   }
-  if (!used) return null;
-  if (used.length === 0) return reindexing > 0 ? <Reindexing count={reindexing} /> : <span>No memories used</span>;
+  if (!sent) return null;
+  if (sent.length === 0)
+    return reindexing > 0 ? (
+      <Reindexing count={reindexing} />
+    ) : (
+      <span data-testid="memories-sent">{sentSummary(sent)}</span>
+    );
   return (
     <>
       <button
@@ -104,10 +119,10 @@ function RetrievalSummary({
         aria-controls={chipsId}
         onClick={onToggle}
         className="inline-flex items-center gap-1 rounded-md hover:text-foreground"
-        data-testid="memories-used"
+        data-testid="memories-sent"
       >
         <BrainIcon className="size-3.5" aria-hidden="true" />
-        Used {plural(used.length, "memory", "memories")}
+        {sentSummary(sent)}
         <ChevronDownIcon className={cn("size-3.5 transition-transform", open && "rotate-180")} aria-hidden="true" />
       </button>
       {reindexing > 0 && <Reindexing count={reindexing} />}
@@ -116,8 +131,8 @@ function RetrievalSummary({
 }
 
 /**
- * The quiet line under an answer: "Used 3 memories" (opening to a chip per memory, with why it was
- * used), Inspect, and the pair's extraction status. The technical details — model, latency, tokens,
+ * The quiet line under an answer: "Sent 3 memories: 1 matched this message, 2 at hand" (opening to
+ * a chip per memory, grouped by why it was sent), Inspect, and the pair's extraction status. The technical details — model, latency, tokens,
  * the retrieval branches — are the Inspect link's title and the debug view's.
  */
 export function MessageMeta({
@@ -144,14 +159,14 @@ export function MessageMeta({
     .filter(Boolean)
     .join(" · ");
   const status = info?.status;
-  const used = info?.debug?.memoriesUsed;
+  const sent = info?.debug?.memoriesSent;
 
   return (
     <div className="text-xs text-muted-foreground" data-testid="message-meta">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <RetrievalSummary
           status={info?.debug?.retrievalStatus ?? message.metadata?.retrievalStatus}
-          used={used}
+          sent={sent}
           reindexing={info?.debug?.memoriesReindexing ?? 0}
           open={open}
           onToggle={() => setOpen((value) => !value)}
@@ -179,7 +194,7 @@ export function MessageMeta({
           />
         )}
       </div>
-      {used && used.length > 0 && <MemoryChips id={chipsId} used={used} hidden={!open} />}
+      {sent && sent.length > 0 && <MemoryChips id={chipsId} sent={sent} hidden={!open} />}
     </div>
   );
 }

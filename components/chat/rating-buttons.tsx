@@ -119,7 +119,7 @@ export function RatingButtons({ messageId, initial }: { messageId: string; initi
               placeholder={rating.rating === "down" ? "e.g. it used a memory that is out of date" : ""}
             />
             <p className="text-xs text-muted-foreground">
-              Kept with this answer and shown in its “Why this answer” view; never sent to the model.{" "}
+              Kept with this answer and shown when you inspect it; never sent to the model.{" "}
               <Link href="/messages/rated" className="underline underline-offset-2">
                 All rated answers
               </Link>

@@ -4,7 +4,7 @@ import type { CandidateFate } from "@/lib/memory/retrieval/trace";
 
 const FATES: Record<CandidateFate | ToolMemoryFate, { label: string; variant: BadgeVariant; hint: string }> = {
   returned: { label: "returned", variant: "success", hint: "The memory tool returned it to the model" },
-  included: { label: "included", variant: "success", hint: "Its line is in the prompt" },
+  included: { label: "sent", variant: "success", hint: "Its line was in the prompt the model received" },
   dropped_limit: {
     label: "over limit",
     variant: "outline",

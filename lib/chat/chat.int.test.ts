@@ -781,10 +781,18 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
         await fetch(`${context.server.url}/api/conversations/${assistant.conversationId}/messages`, {
           headers: { cookie: user.client.cookieHeader() },
         })
-      ).json()) as { messages: { role: string; debug: { memoriesUsed: { branches: string[] }[] } | null }[] };
-      const used = transcript.messages.find((m) => m.role === "assistant")?.debug?.memoriesUsed ?? [];
-      expect(used).toHaveLength(2);
-      expect(used.every((m) => m.branches.includes("tool"))).toBe(true);
+      ).json()) as {
+        messages: {
+          role: string;
+          debug: { memoriesSent: { branches: string[]; reach: string }[]; memoriesUsed: unknown[] } | null;
+        }[];
+      };
+      const debug = transcript.messages.find((m) => m.role === "assistant")?.debug;
+      const sent = debug?.memoriesSent ?? [];
+      expect(sent).toHaveLength(2);
+      expect(sent.every((m) => m.branches.includes("tool") && m.reach === "looked_up")).toBe(true);
+      // The former name stays readable for scripts: the same list.
+      expect(debug?.memoriesUsed).toEqual(sent);
 
       // Each returned memory counted once for this answer (the prompt may have carried it too).
       const rows = await db().select(withUsage).from(memories).where(eq(memories.userId, user.id));

@@ -1,52 +1,75 @@
 /**
  * A conversation's messages for the chat view: the current branch (lib/chat/branch.ts), each
  * message with its versions (its siblings' ids, for "‹ 2 / 3 ›") and each assistant message with
- * the summary of its debug record (model, latency, tokens, memories used and the branches that
- * chose them) and of its memory extraction. Owner-scoped (db/queries/transcript.ts).
+ * the summary of its debug record (model, latency, tokens, the memories sent to the model and the
+ * branches that chose them) and of its memory extraction. Owner-scoped (db/queries/transcript.ts).
  */
 import type { Db } from "@/db/client";
 import { listTranscriptRows } from "@/db/queries/transcript";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { currentBranch, versionsOf } from "./branch";
 
-export interface UsedMemory {
+/**
+ * Why a sent memory was sent, as far as the system knows (it cannot know whether the model made use
+ * of it): "matched" — the semantic branch found it for this message; "looked_up" — a memory tool the
+ * model called returned it; "at_hand" — only pinned or from this conversation, sent whatever the
+ * message says.
+ */
+export type MemoryReach = "matched" | "looked_up" | "at_hand";
+
+export interface SentMemory {
   memoryId: string;
   title: string | null;
   /** How it reached the model: the branches that selected it ("pinned", "semantic", "conversation"), "tool". */
   branches: string[];
+  reach: MemoryReach;
   /** Deleted since the answer: its title is no longer kept (db/queries/redaction.ts). */
   deleted: boolean;
+}
+
+function reachOf(branches: readonly string[]): MemoryReach {
+  if (branches.includes("semantic")) return "matched";
+  if (branches.includes("tool")) return "looked_up";
+  return "at_hand";
 }
 
 /**
  * The memories of a trace that reached the model: those whose line was in the prompt, then those a
  * memory tool returned (branch "tool"; a memory in both lists once, with both).
  */
-function usedMemories(trace: unknown): UsedMemory[] {
-  const stored = trace as ContextTrace | null;
-  const used: UsedMemory[] = (stored?.candidates ?? [])
+export function sentMemories(trace: unknown): SentMemory[] {
+  const stored = trace as Pick<ContextTrace, "candidates" | "toolCalls"> | null;
+  const sent: SentMemory[] = (stored?.candidates ?? [])
     .filter((c) => c.fate === "included")
-    .map((c) => ({ memoryId: c.memoryId, title: c.title, branches: [...c.selectedBy], deleted: c.redacted === true }));
-  const byId = new Map(used.map((memory) => [memory.memoryId, memory]));
+    .map((c) => ({
+      memoryId: c.memoryId,
+      title: c.title,
+      branches: [...c.selectedBy],
+      reach: reachOf(c.selectedBy),
+      deleted: c.redacted === true,
+    }));
+  const byId = new Map(sent.map((memory) => [memory.memoryId, memory]));
   for (const call of stored?.toolCalls ?? []) {
     for (const row of call.memories) {
       if (row.fate !== "returned") continue;
       const known = byId.get(row.memoryId);
       if (known) {
         if (!known.branches.includes("tool")) known.branches.push("tool");
+        known.reach = reachOf(known.branches);
         continue;
       }
-      const memory: UsedMemory = {
+      const memory: SentMemory = {
         memoryId: row.memoryId,
         title: row.title,
         branches: ["tool"],
+        reach: "looked_up",
         deleted: row.redacted === true,
       };
       byId.set(row.memoryId, memory);
-      used.push(memory);
+      sent.push(memory);
     }
   }
-  return used;
+  return sent;
 }
 
 export async function listTranscript(db: Db, input: { userId: string; conversationId: string }) {
@@ -58,11 +81,14 @@ export async function listTranscript(db: Db, input: { userId: string; conversati
     const shown = { ...message, versions: known && known.ids.length > 1 ? known : null };
     if (!debug) return { ...shown, debug: null };
     const { trace, ...summary } = debug;
+    const sent = sentMemories(trace);
     return {
       ...shown,
       debug: {
         ...summary,
-        memoriesUsed: usedMemories(trace),
+        memoriesSent: sent,
+        // memoriesUsed: the same list under its former name, kept for scripts that read it (docs/api.md).
+        memoriesUsed: sent,
         /** The user's memories this answer's retrieval could not compare: waiting for re-embedding. */
         memoriesReindexing: (trace as ContextTrace | null)?.waitingForReembedding ?? 0,
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { memoryReason, memoryReasons } from "./memory-reasons";
+import { memoryReason, memoryReasons, sentSummary } from "./memory-reasons";
 
 describe("memoryReason", () => {
   it("names each retrieval branch in plain words", () => {
@@ -25,5 +25,27 @@ describe("memoryReasons", () => {
   it("says each reason once", () => {
     expect(memoryReasons(["semantic", "semantic"])).toBe("matched your message");
     expect(memoryReasons([])).toBe("");
+  });
+});
+
+describe("sentSummary", () => {
+  const of = (...reaches: ("matched" | "looked_up" | "at_hand")[]) => reaches.map((reach) => ({ reach }));
+
+  it("says how many were sent and how many matched the message, never that they were used", () => {
+    expect(sentSummary(of("at_hand", "at_hand", "at_hand", "at_hand"))).toBe(
+      "Sent 4 memories: none matched this message, 4 at hand",
+    );
+    expect(sentSummary(of("matched", "at_hand"))).toBe("Sent 2 memories: 1 matched this message, 1 at hand");
+    expect(sentSummary(of("matched"))).toBe("Sent 1 memory: 1 matched this message");
+  });
+
+  it("counts what a memory tool returned as looked up", () => {
+    expect(sentSummary(of("looked_up", "looked_up", "at_hand"))).toBe(
+      "Sent 3 memories: 2 looked up by the model, 1 at hand",
+    );
+  });
+
+  it("says when none were sent", () => {
+    expect(sentSummary([])).toBe("No memories sent");
   });
 });

@@ -38,7 +38,7 @@ export default async function RatedAnswersPage({ searchParams }: { searchParams:
     <div className="mx-auto w-full max-w-3xl space-y-5 px-4 py-8 sm:px-6">
       <PageHeader
         title="Rated answers"
-        description="Answers you gave a thumbs up or down. Open “Why this answer” to see the memories each one used."
+        description="Answers you gave a thumbs up or down. Open “Inspect” to see what the model received for each one."
       />
       <nav aria-label="Filter by rating" className="flex gap-1">
         {FILTERS.map((filter) => (
@@ -108,7 +108,7 @@ export default async function RatedAnswersPage({ searchParams }: { searchParams:
                   Open in chat
                 </Link>
                 <Link href={`/messages/${answer.messageId}/debug`} className="underline underline-offset-2">
-                  Why this answer
+                  Inspect
                 </Link>
               </div>
             </li>

@@ -4,7 +4,7 @@ export default function DebugLoading() {
   return (
     <div className="mx-auto w-full max-w-5xl space-y-5 px-4 py-8 sm:px-6" aria-busy="true">
       <span className="sr-only" role="status">
-        Loading the debug view…
+        Loading Inspect…
       </span>
       <Skeleton className="h-4 w-28" />
       <Skeleton className="h-8 w-80 max-w-full" />

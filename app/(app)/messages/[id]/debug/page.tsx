@@ -18,11 +18,13 @@ import { Badge } from "@/components/ui/badge";
 import { getDb } from "@/db/client";
 import { requireServerSession } from "@/lib/auth/server";
 import { type DebugView, getDebugPageData } from "@/lib/chat/debug-view";
+import { sentMemories } from "@/lib/chat/transcript";
 import { formatBytes, formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
 import { jsonify } from "@/lib/ui/json";
+import { sentBreakdown } from "@/lib/ui/memory-reasons";
 import { MODE_LABELS } from "@/lib/ui/modes";
 
-export const metadata: Metadata = { title: "Why this answer" };
+export const metadata: Metadata = { title: "Inspect this answer" };
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ id: string }>;
@@ -97,6 +99,7 @@ export default async function DebugPage({ params }: { params: Params }) {
   const steps = modelCallSteps(view.modelInput);
   const calls = steps.map((step) => step.call);
   const toolCalls = trace?.toolCalls ?? [];
+  const sent = sentMemories(trace);
   const usage = view.usage;
 
   return (
@@ -110,7 +113,7 @@ export default async function DebugPage({ params }: { params: Params }) {
         Back to the chat
       </Link>
       <PageHeader
-        title="Why the assistant said this"
+        title="Inspect this answer"
         description={`What the model received, which memories were considered and why, and what Lifeline learned — answer of ${formatDateTime(view.createdAt, dates)}.`}
       />
 
@@ -138,12 +141,14 @@ export default async function DebugPage({ params }: { params: Params }) {
         <Stat
           label="Memories sent"
           hint={
-            toolCalls.length > 0
-              ? `${toolCalls.length} memory tool call${toolCalls.length === 1 ? "" : "s"}, ${toolCalls.reduce((n, t) => n + t.returned, 0)} returned`
-              : undefined
+            <span data-testid="memories-sent-breakdown">
+              {sent.length > 0 && sentBreakdown(sent)}
+              {toolCalls.length > 0 &&
+                ` (${toolCalls.length} memory tool call${toolCalls.length === 1 ? "" : "s"}, ${toolCalls.reduce((n, t) => n + t.returned, 0)} returned)`}
+            </span>
           }
         >
-          {trace ? trace.memoryLines.length : "—"}
+          {trace ? sent.length : "—"}
         </Stat>
         <Stat label="Finish reason">{view.finishReason ?? "—"}</Stat>
         <Stat label="Answer status">{view.answer.status}</Stat>

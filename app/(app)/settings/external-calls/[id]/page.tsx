@@ -77,7 +77,7 @@ export default async function ExternalCallPage({ params }: { params: Promise<{ i
         <SectionCard
           id="candidates"
           title="Why these memories"
-          description="Every candidate the chat's retrieval considered for the message, with its score and fate — the same table as an answer's debug view."
+          description="Every candidate the chat's retrieval considered for the message, with its score and fate — the same table as an answer's Inspect view."
         >
           <CandidateTable trace={call.trace as ContextTrace} />
         </SectionCard>
