@@ -7,10 +7,10 @@
  * Not a product embedder: texts with no known word get a vector from their hashed features instead.
  */
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
+import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
 import { hashedFeatureVector } from "@/lib/offline/embedder";
 import { wordVectors } from "@/lib/offline/word-vectors";
 import { contentMean, meaningVector, WORDVEC_SETTINGS } from "@/lib/offline/wordvec-embedder";
-import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
 import { seededRandom } from "@/tests/fixtures/memories";
 
 export const DENSE_EMBEDDER_MODEL = "bench/dense-glove-1536";

@@ -11,9 +11,9 @@
  */
 import { createHash } from "node:crypto";
 import { hash as nativeHash } from "@node-rs/bcrypt";
-import { extractMemoriesOffline } from "@/lib/offline/extractor";
 import { verifyPassword } from "@/lib/auth/password";
 import { countTokens } from "@/lib/memory/tokens";
+import { extractMemoriesOffline } from "@/lib/offline/extractor";
 import { percentile } from "./stats";
 
 export const SIGN_INS = 40;

@@ -13,12 +13,12 @@ import type { Db } from "@/db/client";
 import { getExtraction } from "@/db/queries/extractions";
 import { confirmMemory } from "@/db/queries/memories";
 import { memories, memoryEvents, memoryExtractions } from "@/db/schema";
-import { embedOffline } from "@/lib/offline/embedder";
 import { MAX_EXTRACTION_ATTEMPTS } from "@/lib/jobs/extraction-job";
 import { createInngestClient } from "@/lib/jobs/inngest-client";
 import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation-schema";
 import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import { retrieveSemantic } from "@/lib/memory/retrieval/retrieve";
+import { embedOffline } from "@/lib/offline/embedder";
 import { DB_KINDS } from "@/tests/db";
 import {
   createConversation,
