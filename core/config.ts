@@ -458,10 +458,11 @@ export const importConfig = {
   maxMessagesPerConversation: 2_000,
   maxTitleChars: 300,
   /**
-   * The largest batch body, in bytes: well under Vercel's 4.5 MB request limit, so one batch's
-   * JSON is all the server holds per request.
+   * The largest batch body, in bytes: every JSON body's limit, far under Vercel's 4.5 MB per
+   * request, so one batch's JSON is all the server holds per request. The browser packs its
+   * batches under it, splitting a long conversation before one of the user's messages.
    */
-  maxBatchBytes: 2 * 1024 * 1024,
+  maxBatchBytes: REQUEST_BODY_MAX_BYTES,
   /** The most conversations in one batch. */
   maxBatchConversations: 200,
   /** A pasted memory list: the most lines kept, and each memory's length. */

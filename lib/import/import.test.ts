@@ -4,14 +4,14 @@ import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { importConfig } from "@/core/config";
 import { splitPastedMemories } from "./pasted";
-import { readExport } from "./read-export";
+import { type ReadLimits, readExport } from "./read-export";
 import { inDateRange, summarize } from "./summary";
 import { ImportFormatError } from "./types";
 
 const fixture = (name: string) => readFileSync(join(__dirname, "fixtures", name));
 const json = (value: unknown) => strToU8(JSON.stringify(value));
 
-function readError(bytes: Uint8Array, limits = importConfig): string {
+function readError(bytes: Uint8Array, limits: ReadLimits = importConfig): string {
   try {
     readExport(bytes, limits);
   } catch (error) {

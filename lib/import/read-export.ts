@@ -11,10 +11,12 @@ import { isChatGptExport, parseChatGptConversations } from "./chatgpt";
 import { isClaudeExport, parseClaudeConversations } from "./claude";
 import { ImportFormatError, type ParsedExport } from "./types";
 
-export type ReadLimits = Pick<
-  typeof importConfig,
-  "maxZipEntries" | "maxUncompressedBytes" | "maxCompressionRatio" | "maxMessageChars"
->;
+export interface ReadLimits {
+  maxZipEntries: number;
+  maxUncompressedBytes: number;
+  maxCompressionRatio: number;
+  maxMessageChars: number;
+}
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 
