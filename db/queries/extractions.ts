@@ -67,6 +67,7 @@ export async function createExtraction(
           startedAt: sql`NULL::timestamptz`.as("started_at"),
           finishedAt: sql`${finished ? sql`now()` : sql`NULL::timestamptz`}`.as("finished_at"),
           nextAttemptAt: sql`NULL::timestamptz`.as("next_attempt_at"),
+          importId: sql`NULL::uuid`.as("import_id"),
           createdAt: sql`now()`.as("created_at"),
           updatedAt: sql`now()`.as("updated_at"),
         })

@@ -213,6 +213,23 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
     expect(added.status).toBe(200);
     expect(added.json).toMatchObject({ conversationsAdded: 1, exchangesQueued: 2 });
 
+    // An imported conversation is read-only: a chat turn in it is refused before anything is written.
+    const [imported] = await db()
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(eq(conversations.userId, owner.id));
+    const turn = await owner.client.request("POST", "/api/chat", {
+      json: { conversationId: imported?.id, message: { text: "Continue this" } },
+    });
+    expect(turn.status).toBe(409);
+    expect(turn.json).toMatchObject({ error: { code: "conflict:imported_conversation" } });
+    expect(
+      await db()
+        .select({ id: messages.id })
+        .from(messages)
+        .where(eq(messages.conversationId, imported?.id ?? "")),
+    ).toHaveLength(4);
+
     const stranger = await registerAndSignIn(context.server.url, `import-other-${kind}`);
     const requests = [
       ["GET", `/api/imports/${row.id}`, {}],
