@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { importConfig } from "@/core/config";
+import { packBatches } from "./batches";
 import { splitPastedMemories } from "./pasted";
 import { type ReadLimits, readExport } from "./read-export";
 import { inDateRange, summarize } from "./summary";
@@ -244,5 +245,42 @@ describe("pasted memory list", () => {
       "You work as a nurse.",
     ]);
     expect(splitPastedMemories("a\nb\nc", { max: 2 })).toEqual(["a", "b"]);
+  });
+});
+
+describe("batches", () => {
+  const message = (i: number, role: "user" | "assistant") => ({
+    sourceId: `m${i}`,
+    role,
+    text: "x".repeat(400),
+    createdAt: "2024-01-01T00:00:00.000Z",
+  });
+  const conversation = (id: string, count: number) => ({
+    sourceId: id,
+    title: id,
+    createdAt: "2024-01-01T00:00:00.000Z",
+    messages: Array.from({ length: count }, (_, i) => message(i, i % 2 === 0 ? "user" : "assistant")),
+  });
+
+  it("keeps every body under the byte limit and splits a long conversation before a user message", () => {
+    const batches = packBatches([conversation("a", 2), conversation("long", 12), conversation("b", 2)], {
+      maxBytes: 2_500,
+      maxConversations: 10,
+    });
+    for (const batch of batches) {
+      expect(new TextEncoder().encode(JSON.stringify({ conversations: batch })).length).toBeLessThanOrEqual(2_500);
+      expect(new Set(batch.map((c) => c.sourceId)).size).toBe(batch.length);
+    }
+    const long = batches.flat().filter((c) => c.sourceId === "long");
+    expect(long.length).toBeGreaterThan(1);
+    for (const part of long) expect(part.messages[0]?.role).toBe("user");
+    expect(long.flatMap((part) => part.messages.map((m) => m.sourceId))).toEqual(
+      conversation("long", 12).messages.map((m) => m.sourceId),
+    );
+  });
+
+  it("puts at most maxConversations in a batch", () => {
+    const many = Array.from({ length: 5 }, (_, i) => conversation(`c${i}`, 2));
+    expect(packBatches(many, { maxBytes: 1_000_000, maxConversations: 2 }).map((b) => b.length)).toEqual([2, 2, 1]);
   });
 });
