@@ -320,7 +320,7 @@ export interface ImportProgress {
   exchanges: { total: number; done: number; failed: number };
   memoriesFound: number;
   /** Failed exchanges: their conversation and the reason (at most 20). */
-  failures: { conversationId: string; conversationTitle: string; error: string | null }[];
+  failures: { extractionId: string; conversationId: string; conversationTitle: string; error: string | null }[];
 }
 
 const FAILURES_SHOWN = 20;
@@ -338,6 +338,7 @@ async function progressOf(db: Db, row: ImportRow): Promise<ImportProgress> {
       .groupBy(memoryExtractions.status),
     db
       .select({
+        extractionId: memoryExtractions.id,
         conversationId: conversations.id,
         conversationTitle: conversations.title,
         error: memoryExtractions.lastError,

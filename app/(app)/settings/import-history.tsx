@@ -217,8 +217,8 @@ function ImportProgressView({ progress }: { progress: Progress }) {
       </p>
       {progress.failures.length > 0 && (
         <ul className="ml-5 list-disc text-muted-foreground" data-testid="import-failures">
-          {progress.failures.map((failure, index) => (
-            <li key={`${failure.conversationId}-${index}`}>
+          {progress.failures.map((failure) => (
+            <li key={failure.extractionId}>
               {failure.conversationTitle}: {failure.error ?? "failed"}
             </li>
           ))}
