@@ -507,6 +507,8 @@ export const memories = pgTable(
     isActionable: boolean("is_actionable").notNull().default(false),
     deadline: date("deadline", { mode: "string" }),
     pinned: boolean("pinned").notNull().default(false),
+    /** When the user pasted it from another assistant's memory list (Settings → Import): its provenance. */
+    pastedAt: timestamp("pasted_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     /** Recency is computed from this column; reading a memory never touches it. */
     updatedAt: updatedAt(),

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { importConfig } from "@/core/config";
 import { IMPORT_SOURCE_KINDS } from "@/db/schema";
+import { MEMORY_CONTENT_MAX } from "./memories";
 import { requestString, text } from "./strings";
 
 const sourceId = requestString().min(1).max(200);
@@ -47,4 +48,13 @@ export const importBatchBody = z.strictObject({
       (conversations) => new Set(conversations.map((c) => c.sourceId)).size === conversations.length,
       "Conversation sourceIds must be unique in a batch",
     ),
+});
+
+/** POST /api/imports/pasted — the memories the user kept from a pasted list, as reviewed. */
+export const importPastedBody = z.strictObject({
+  memories: z
+    .array(text({ max: MEMORY_CONTENT_MAX, multiline: true }))
+    .min(1)
+    .max(importConfig.maxPastedMemories)
+    .refine((list) => new Set(list).size === list.length, "Each memory once"),
 });

@@ -25,6 +25,7 @@ import { DeleteAccount } from "./delete-account";
 import { ImportHistory } from "./import-history";
 import { MemoryDefaultSwitch } from "./memory-default-switch";
 import { PasswordForm } from "./password-form";
+import { PastedMemories } from "./pasted-memories";
 import { ProfileForm } from "./profile-form";
 import { SignOutButton, SignOutEverywhereButton } from "./sign-out-button";
 import { TimeZoneForm } from "./time-zone-form";
@@ -119,6 +120,9 @@ export default async function SettingsPage() {
         description="Bring your history from ChatGPT or Claude: every exchange is read for memories, as in a chat here."
       >
         <ImportHistory />
+        <div className="mt-6 border-t pt-5">
+          <PastedMemories />
+        </div>
       </Section>
 
       <Section
