@@ -241,4 +241,27 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
       expect(response.status, `${method} ${path}`).toBe(404);
     }
   });
+
+  it("saves a reviewed pasted list all or none, each memory marked as pasted", async () => {
+    const user = await registerAndSignIn(context.server.url, `pasted-${kind}`);
+    const saved = await user.client.request("POST", "/api/imports/pasted", {
+      json: { memories: ["Lives in Porto", "Has a cat named Miso"] },
+    });
+    expect(saved.status).toBe(201);
+    const rows = await db()
+      .select({ content: memories.content, provenance: memories.provenance, pastedAt: memories.pastedAt })
+      .from(memories)
+      .where(eq(memories.userId, user.id))
+      .orderBy(asc(memories.content));
+    expect(rows.map((r) => [r.content, r.provenance, r.pastedAt instanceof Date])).toEqual([
+      ["Has a cat named Miso", "user_created", true],
+      ["Lives in Porto", "user_created", true],
+    ]);
+
+    const bad = await user.client.request("POST", "/api/imports/pasted", {
+      json: { memories: ["Likes tea", "nul \u0000 here"] },
+    });
+    expect(bad.status).toBe(400);
+    expect(await db().select({ id: memories.id }).from(memories).where(eq(memories.userId, user.id))).toHaveLength(2);
+  });
 });
