@@ -451,3 +451,40 @@ export const dictationConfig = {
   /** Default transcription model (LIFELINE_TRANSCRIPTION_MODEL overrides it). */
   defaultModel: "gpt-4o-mini-transcribe",
 } as const;
+
+/**
+ * Importing a ChatGPT or Claude export, a pasted memory list or a Lifeline export (docs/import.md).
+ * The browser reads the file (lib/import/) and posts normalised conversations in batches; the
+ * server checks every batch against the same numbers.
+ */
+export const importConfig = {
+  /** A zip with more entries than this is refused before anything is inflated. */
+  maxZipEntries: 10_000,
+  /** The most bytes the conversations file may inflate to (declared, then checked while inflating). */
+  maxUncompressedBytes: 512 * 1024 * 1024,
+  /** An entry that inflates to more than this many times its compressed size is a zip bomb. */
+  maxCompressionRatio: 100,
+  /** A message longer than this is skipped (and named in the preview), never sent or extracted. */
+  maxMessageChars: MESSAGE_MAX_CHARS,
+  /** The most messages one imported conversation may carry. */
+  maxMessagesPerConversation: 2_000,
+  maxTitleChars: 300,
+  /**
+   * The largest batch body, in bytes: every JSON body's limit, far under Vercel's 4.5 MB per
+   * request, so one batch's JSON is all the server holds per request. The browser packs its
+   * batches under it, splitting a long conversation before one of the user's messages.
+   */
+  maxBatchBytes: REQUEST_BODY_MAX_BYTES,
+  /** The most conversations in one batch. */
+  maxBatchConversations: 200,
+  /** A pasted memory list: the most lines kept, and each memory's length. */
+  maxPastedMemories: 200,
+  maxPastedChars: 100_000,
+  /**
+   * Import extractions one run of the job handles before it hands over to the next run (Inngest
+   * counts steps per run; a fresh run also lets other users' imports through).
+   */
+  pairsPerRun: 50,
+  /** Inngest: the most import runs started per user per period (live extraction is not throttled). */
+  throttle: { limit: 30, period: "1m" },
+} as const;

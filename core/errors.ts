@@ -15,6 +15,7 @@ export type Resource =
   | "access_token"
   | "transcription"
   | "mcp_call"
+  | "import"
   | "route";
 
 export type ErrorCode =

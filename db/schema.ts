@@ -301,6 +301,34 @@ export const mcpCalls = pgTable(
   ],
 );
 
+export const IMPORT_SOURCE_KINDS = ["chatgpt", "claude"] as const;
+export type ImportSourceKind = (typeof IMPORT_SOURCE_KINDS)[number];
+
+/** receiving: batches arrive; running: its job extracts; done: nothing left to run. */
+export const IMPORT_STATUSES = ["receiving", "running", "done"] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+/**
+ * One import of a ChatGPT or Claude export (lib/jobs/import-job.ts): the conversations it brought
+ * in point at it, and so do the extractions of their exchanges, which its job runs.
+ */
+export const imports = pgTable(
+  "imports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: ownerId(),
+    source: text("source", { enum: IMPORT_SOURCE_KINDS }).notNull(),
+    /** The name of the file the user chose (shown in the list of imports). */
+    fileName: text("file_name").notNull(),
+    status: text("status", { enum: IMPORT_STATUSES }).notNull().default("receiving"),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("imports_user_created_idx").on(t.userId, t.createdAt), index("imports_status_idx").on(t.status)],
+);
+
 export const conversations = pgTable(
   "conversations",
   {
@@ -321,10 +349,21 @@ export const conversations = pgTable(
     currentMessageId: uuid("current_message_id").references((): AnyPgColumn => messages.id, {
       onDelete: "set null",
     }),
+    /** Where an imported conversation came from (read-only, shown "Imported from …"); null for Lifeline's own. */
+    importedFrom: text("imported_from", { enum: IMPORT_SOURCE_KINDS }),
+    /** The export's id of an imported conversation: importing it again adds only its new messages. */
+    sourceId: text("source_id"),
+    /** The import that first brought it in. */
+    importId: uuid("import_id").references(() => imports.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("conversations_user_updated_idx").on(t.userId, t.archived, t.updatedAt)],
+  (t) => [
+    index("conversations_user_updated_idx").on(t.userId, t.archived, t.updatedAt),
+    uniqueIndex("conversations_user_source_idx")
+      .on(t.userId, t.importedFrom, t.sourceId)
+      .where(sql`${t.sourceId} IS NOT NULL`),
+  ],
 );
 
 /**
@@ -368,6 +407,8 @@ export const messages = pgTable(
     status: messageStatusEnum("status").notNull().default("complete"),
     error: text("error"),
     notice: text("notice", { enum: MESSAGE_NOTICES }),
+    /** The export's id of an imported message: one row per id in its conversation. */
+    sourceId: text("source_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /** Full-text search vector over the text (chat search: db/queries/conversations.ts). */
@@ -383,6 +424,9 @@ export const messages = pgTable(
     // The sweep for answers a stopped server left streaming (db/queries/interrupted-answers.ts) reads
     // only these: a few rows, not every message, every minute.
     index("messages_streaming_idx").on(t.updatedAt).where(sql`${t.status} = 'streaming'`),
+    uniqueIndex("messages_conversation_source_idx")
+      .on(t.conversationId, t.sourceId)
+      .where(sql`${t.sourceId} IS NOT NULL`),
   ],
 );
 
@@ -463,6 +507,8 @@ export const memories = pgTable(
     isActionable: boolean("is_actionable").notNull().default(false),
     deadline: date("deadline", { mode: "string" }),
     pinned: boolean("pinned").notNull().default(false),
+    /** When the user pasted it from another assistant's memory list (Settings → Import): its provenance. */
+    pastedAt: timestamp("pasted_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     /** Recency is computed from this column; reading a memory never touches it. */
     updatedAt: updatedAt(),
@@ -568,10 +614,16 @@ export const memoryExtractions = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
+    /**
+     * The import whose job runs this extraction (null: a live exchange, run by the extraction
+     * runner and the outbox sweep, which never touch an import's rows).
+     */
+    importId: uuid("import_id").references(() => imports.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    index("memory_extractions_import_idx").on(t.importId, t.status).where(sql`${t.importId} IS NOT NULL`),
     uniqueIndex("memory_extractions_pair_idx").on(t.userMessageId, t.assistantMessageId),
     index("memory_extractions_user_idx").on(t.userId),
     index("memory_extractions_status_idx").on(t.status),

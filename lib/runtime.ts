@@ -28,6 +28,12 @@ import {
   inngestDispatcher,
   inProcessDispatcher,
 } from "@/lib/jobs/extraction-queue";
+import {
+  type ImportDispatcher,
+  InProcessImportRunner,
+  inngestImportDispatcher,
+  inProcessImportDispatcher,
+} from "@/lib/jobs/import-runner";
 import { InProcessRunner } from "@/lib/jobs/in-process-runner";
 import { type InngestClient, inngest, memoriesReembedRequested } from "@/lib/jobs/inngest-client";
 import { type JobRunnerKind, jobRunnerKind } from "@/lib/jobs/runner-kind";
@@ -89,13 +95,27 @@ export function getInProcessRunner(): InProcessRunner {
   return globalForJobs.__lifelineInProcessRunner;
 }
 
+const globalForImports = globalThis as unknown as { __lifelineImportRunner?: InProcessImportRunner };
+
+export function getInProcessImportRunner(): InProcessImportRunner {
+  globalForImports.__lifelineImportRunner ??= new InProcessImportRunner({
+    deps: processExtractionDeps,
+    liveIdle: (userId) => getInProcessRunner().laneIdle(userId),
+  });
+  return globalForImports.__lifelineImportRunner;
+}
+
+export function processImportDispatcher(kind: JobRunnerKind = jobRunnerKind()): ImportDispatcher {
+  return kind === "inngest" ? inngestImportDispatcher() : inProcessImportDispatcher(getInProcessImportRunner());
+}
+
 export function processDispatcher(kind: JobRunnerKind = jobRunnerKind()): ExtractionDispatcher {
   return kind === "inngest" ? inngestDispatcher() : inProcessDispatcher(getInProcessRunner());
 }
 
 /**
  * What a server start does for jobs (instrumentation.ts → register()): with the in-process
- * runner, resume every extraction a stopped process left queued or running. With Inngest there is
+ * runner, resume every extraction a stopped process left queued or running, and every import left running. With Inngest there is
  * nothing to do — Inngest keeps its own runs. Cheap when nothing is pending: one indexed query,
  * and with embedded PGlite not even that when its data directory does not exist yet (a fresh
  * install has no jobs).
@@ -105,6 +125,8 @@ export async function resumeExtractions(env: RawEnv = processEnv()): Promise<num
   if (noEmbeddedDataYet(env)) return 0;
   const resumed = await getInProcessRunner().resume();
   if (resumed > 0) logger.info({ resumed }, "resumed pending memory extractions");
+  const imports = await getInProcessImportRunner().resume();
+  if (imports > 0) logger.info({ imports }, "resumed running imports");
   return resumed;
 }
 

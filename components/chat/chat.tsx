@@ -9,6 +9,7 @@ import { useConversations } from "@/components/shell/conversations-context";
 import { Button } from "@/components/ui/button";
 import { DEFAULT_CONVERSATION_TITLE } from "@/core/config";
 import type { ChatModelOption } from "@/lib/ai/registry";
+import { IMPORT_SOURCE_LABELS, type ImportSource } from "@/lib/import/types";
 import { api, errorMessage } from "@/lib/ui/api";
 import { mailboxNoticeAnswerId } from "./agent-steps";
 import { ChatToolbar } from "./chat-toolbar";
@@ -27,7 +28,13 @@ import {
 
 export interface ChatProps {
   /** null on the new-chat page until the first answer starts. */
-  conversation: { id: string; title: string; memoryEnabled: boolean } | null;
+  conversation: {
+    id: string;
+    title: string;
+    memoryEnabled: boolean;
+    /** Imported from another assistant (Settings → Import): read-only, no composer. */
+    importedFrom?: ImportSource | null;
+  } | null;
   initialMessages: TranscriptItem[];
   models: ChatModelOption[];
   initialSettings: ChatSettings;
@@ -385,14 +392,24 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
             Memory is off for this chat: nothing is recalled or saved.
           </p>
         )}
-        <Composer
-          busy={busy}
-          dictation={dictation}
-          onSend={(text, dictationId) =>
-            void sendMessage({ text }, dictationId ? { body: { dictationId } } : undefined)
-          }
-          onStop={() => void stop()}
-        />
+        {conversation?.importedFrom ? (
+          <p
+            className="rounded-lg border bg-muted/40 p-3 text-center text-sm text-muted-foreground"
+            data-testid="imported-notice"
+          >
+            Imported from {IMPORT_SOURCE_LABELS[conversation.importedFrom]}: this conversation is read-only. Start a new
+            chat to go on from it.
+          </p>
+        ) : (
+          <Composer
+            busy={busy}
+            dictation={dictation}
+            onSend={(text, dictationId) =>
+              void sendMessage({ text }, dictationId ? { body: { dictationId } } : undefined)
+            }
+            onStop={() => void stop()}
+          />
+        )}
         <p className="sr-only" role="status" aria-live="polite">
           {status === "submitted"
             ? "Sending…"

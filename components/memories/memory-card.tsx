@@ -28,7 +28,10 @@ function ImportanceMeter({ value }: { value: number }) {
 }
 
 /** Where a memory came from: the chat and the exchange (whose debug view shows the extraction). */
-function Source({ memory }: { memory: ListedMemory }) {
+function Source({ memory, dates }: { memory: ListedMemory; dates: DateContext }) {
+  if (memory.pastedAt) {
+    return <span data-testid="memory-source">You pasted this on {formatDateTime(memory.pastedAt, dates)}</span>;
+  }
   if (memory.provenance === "user_created") return <span>Added by you</span>;
   if (memory.sourceAccessTokenId) {
     return <span data-testid="memory-source">From {memory.sourceTokenName ?? "a deleted access token"}</span>;
@@ -157,7 +160,7 @@ export function MemoryCard({
           </ul>
         )}
         <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted-foreground">
-          <Source memory={memory} />
+          <Source memory={memory} dates={dates} />
           <ImportanceMeter value={memory.importance} />
           <span>
             used {plural(memory.accessCount, "time")}

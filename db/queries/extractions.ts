@@ -13,7 +13,7 @@
  * no session) and read the owner from the row.
  */
 
-import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
@@ -68,6 +68,7 @@ export async function createExtraction(
           startedAt: sql`NULL::timestamptz`.as("started_at"),
           finishedAt: sql`${finished ? sql`now()` : sql`NULL::timestamptz`}`.as("finished_at"),
           nextAttemptAt: sql`NULL::timestamptz`.as("next_attempt_at"),
+          importId: sql`NULL::uuid`.as("import_id"),
           createdAt: sql`now()`.as("created_at"),
           updatedAt: sql`now()`.as("updated_at"),
         })
@@ -333,7 +334,10 @@ export interface ResumableExtraction {
   nextAttemptAt: Date | null;
 }
 
-/** Every queued or running row, oldest first (memory_extractions_status_idx): what a restart resumes. */
+/**
+ * Every queued or running row of a live exchange, oldest first (memory_extractions_status_idx):
+ * what a restart resumes. An import's rows are its job's (lib/jobs/import-job.ts).
+ */
 export async function listResumableExtractions(db: Db): Promise<ResumableExtraction[]> {
   return db
     .select({
@@ -343,14 +347,14 @@ export async function listResumableExtractions(db: Db): Promise<ResumableExtract
       nextAttemptAt: memoryExtractions.nextAttemptAt,
     })
     .from(memoryExtractions)
-    .where(inArray(memoryExtractions.status, [...RUNNABLE_STATUSES]))
+    .where(and(inArray(memoryExtractions.status, [...RUNNABLE_STATUSES]), isNull(memoryExtractions.importId)))
     .orderBy(asc(memoryExtractions.queuedAt), asc(memoryExtractions.id));
 }
 
 /**
  * The outbox's undelivered rows: `queued` since before `before`, and neither attempted nor due for
  * a retry since then (next_attempt_at, else updated_at: a row a runner touched recently is its
- * runner's) — oldest first, at most `limit`.
+ * runner's) — oldest first, at most `limit`. An import's rows are its job's, never handed over here.
  */
 export async function listUndispatchedExtractions(
   db: Db,
@@ -362,6 +366,7 @@ export async function listUndispatchedExtractions(
     .where(
       and(
         eq(memoryExtractions.status, "queued"),
+        isNull(memoryExtractions.importId),
         lt(memoryExtractions.queuedAt, before),
         sql`coalesce(${memoryExtractions.nextAttemptAt}, ${memoryExtractions.updatedAt}) < ${before.toISOString()}::timestamptz`,
       ),
@@ -388,6 +393,8 @@ export type ExtractionSource = {
   assistantMessage: SourceMessage;
   /** Up to `previousMessages` user/assistant messages before the user message, oldest first. */
   previous: SourceMessage[];
+  /** An imported exchange: when the user message was said (ISO), the date its relative dates resolve from. */
+  importedSaidAt: string | null;
 };
 
 /** What the extractor reads: the pair, the user's name and the few messages before the pair. */
@@ -408,6 +415,8 @@ export async function loadExtractionSource(
       userParentId: userMessage.parentMessageId,
       assistantMessageId: assistantMessage.id,
       assistantContent: assistantMessage.content,
+      importId: memoryExtractions.importId,
+      userCreatedAt: userMessage.createdAt,
     })
     .from(memoryExtractions)
     .innerJoin(users, eq(users.id, memoryExtractions.userId))
@@ -453,5 +462,6 @@ export async function loadExtractionSource(
       role: message.role === "assistant" ? "assistant" : "user",
       content: message.content,
     })),
+    importedSaidAt: pair.importId ? pair.userCreatedAt.toISOString() : null,
   };
 }

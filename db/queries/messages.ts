@@ -76,6 +76,7 @@ async function insertMessages(
           status: sql`${message.status ?? "complete"}::message_status`.as("status"),
           error: sql`NULL::text`.as("error"),
           notice: sql`NULL::text`.as("notice"),
+          sourceId: sql`NULL::text`.as("source_id"),
           createdAt: sql`now() + ${position} * interval '1 microsecond'`.as("created_at"),
           updatedAt: sql`now()`.as("updated_at"),
         })

@@ -10,6 +10,7 @@
  *   shared by both paths).
  * The answer never waits on extraction or titling, and never fails because of them.
  */
+
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import {
   consumeStream,
@@ -22,6 +23,7 @@ import {
   toUIMessageStream,
 } from "ai";
 import { answerConfig, memoryToolsConfig, modelCallConfig, promptConfig } from "@/core/config";
+import { AppError } from "@/core/errors";
 import type { Logger } from "@/core/logger";
 import { effectiveTemperature, modelCapabilities } from "@/core/model-capabilities";
 import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
@@ -109,6 +111,12 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     body.conversationId ? getConversation(db, { userId, conversationId: body.conversationId }) : null,
     getAccount(db, { userId }),
   ]);
+  if (existing?.importedFrom) {
+    throw new AppError(
+      "conflict:imported_conversation",
+      "An imported conversation is read-only: start a new chat to go on from it.",
+    );
+  }
   const modelId = resolveModelId(ai, body.model, existing?.model);
   // Regenerate and edit work on any message of the conversation: the branch down to it is read
   // (its owner's, of this conversation: else 404) and the new message becomes another version.

@@ -121,7 +121,9 @@ export async function runExtraction(
       previousMessages: extractionConfig.previousMessages,
     });
     if (!source) throw new Error("the message pair could not be read");
-    return { source, currentDate: currentDateOf(deps.now(), source.userTimeZone) };
+    // An imported exchange is read on the day it was said: "next week" means the week after it.
+    const saidAt = source.importedSaidAt ? new Date(source.importedSaidAt) : deps.now();
+    return { source, currentDate: currentDateOf(saidAt, source.userTimeZone) };
   });
   if (isNotRunnable(loaded)) return stopped;
   const { source, currentDate } = loaded;

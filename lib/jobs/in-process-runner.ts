@@ -110,6 +110,11 @@ export class InProcessRunner {
     return pending.length;
   }
 
+  /** Resolves when the user has no job waiting or running here (the import runner waits for it). */
+  async laneIdle(userId: string): Promise<void> {
+    for (let lane = this.lanes.get(userId); lane; lane = this.lanes.get(userId)) await lane;
+  }
+
   /** Resolves when nothing is waiting, running or scheduled (tests, graceful shutdown). */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0 || this.timers.size > 0) {

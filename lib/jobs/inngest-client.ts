@@ -39,3 +39,11 @@ export const messagePairCompleted = eventType("lifeline/message-pair.completed",
 export const memoriesReembedRequested = eventType("lifeline/memories.reembed-requested", {
   schema: z.object({ embedder: z.string().min(1) }),
 });
+
+/**
+ * An import's conversations are written and its job should run (or continue: each run handles at
+ * most importConfig.pairsPerRun exchanges, then requests the next run).
+ */
+export const importRequested = eventType("lifeline/import.requested", {
+  schema: z.object({ importId: z.uuid(), userId: z.uuid() }),
+});

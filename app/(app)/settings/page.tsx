@@ -22,8 +22,10 @@ import { dateContext, durationWords, formatDateTime } from "@/lib/ui/format";
 import { AccessTokens } from "./access-tokens";
 import { AdministratorDetails } from "./administrator-details";
 import { DeleteAccount } from "./delete-account";
+import { ImportHistory } from "./import-history";
 import { MemoryDefaultSwitch } from "./memory-default-switch";
 import { PasswordForm } from "./password-form";
+import { PastedMemories } from "./pasted-memories";
 import { ProfileForm } from "./profile-form";
 import { SignOutButton, SignOutEverywhereButton } from "./sign-out-button";
 import { TimeZoneForm } from "./time-zone-form";
@@ -114,6 +116,17 @@ export default async function SettingsPage() {
           ones from the same chat — and gives the assistant only those. Under each answer you can see which it used, and
           why.
         </p>
+      </Section>
+
+      <Section
+        id="import"
+        title="Import"
+        description="Bring your history from ChatGPT or Claude: every exchange is read for memories, as in a chat here."
+      >
+        <ImportHistory />
+        <div className="mt-6 border-t pt-5">
+          <PastedMemories />
+        </div>
       </Section>
 
       <Section

@@ -89,6 +89,51 @@ export interface NewUserMemory {
 }
 
 /**
+ * Memories the user pasted from another assistant's list and reviewed (Settings → Import): all
+ * embedded first, then written in one transaction — all of them or none — provenance
+ * user_created, dated by `pastedAt`.
+ */
+export async function createPastedMemories(
+  db: Db,
+  input: { userId: string; contents: string[]; pastedAt: Date },
+  embedder: MemoryEmbedder,
+): Promise<MemoryRecord[]> {
+  const vectors = await embedMemoryTexts(
+    (texts) => embedder.embed(texts),
+    input.contents.map((content) => memoryEmbeddingText({ title: null, content })),
+  );
+  return db.transaction(async (tx) => {
+    const records: MemoryRecord[] = [];
+    for (const [index, content] of input.contents.entries()) {
+      const vector = vectors[index];
+      if (!vector) throw new EmbeddingOutputError("The embedder returned fewer embeddings than texts");
+      const row = await insertMemory(tx, {
+        userId: input.userId,
+        content,
+        embedding: vector,
+        embeddingModel: embedder.model,
+        provenance: "user_created",
+        status: "active",
+        pastedAt: input.pastedAt,
+      });
+      await insertMemoryEvents(tx, [
+        {
+          userId: input.userId,
+          memoryId: row.id,
+          action: "create",
+          actor: "user",
+          before: null,
+          after: snapshotOf(row),
+          reason: "pasted from another assistant's memory list",
+        },
+      ]);
+      records.push(toMemoryRecord({ ...row, ...NEVER_USED }));
+    }
+    return records;
+  });
+}
+
+/**
  * A memory the user typed in: embedded on write, provenance user_created, active at once, with a
  * `create` event by the user — in one transaction.
  */

@@ -63,7 +63,12 @@ export default async function ChatPage({ params, searchParams }: { params: Param
     <Chat
       // A link to another message of the same chat (a search match) may show another branch: a new view.
       key={`${conversation.id}:${typeof message === "string" ? message : ""}`}
-      conversation={{ id: conversation.id, title: conversation.title, memoryEnabled: conversation.memoryEnabled }}
+      conversation={{
+        id: conversation.id,
+        title: conversation.title,
+        memoryEnabled: conversation.memoryEnabled,
+        importedFrom: conversation.importedFrom,
+      }}
       initialMessages={jsonify(transcript)}
       models={ai.chatModels}
       dictation={ai.transcriptionModel !== null}

@@ -1,0 +1,229 @@
+"use client";
+
+import { UploadIcon } from "lucide-react";
+import { useCallback, useEffect, useId, useMemo, useState } from "react";
+import { FormAlert } from "@/app/(auth)/_components/form-parts";
+import { Button } from "@/components/ui/button";
+import { Input, Label } from "@/components/ui/input";
+import { importConfig } from "@/core/config";
+import type { ImportProgress } from "@/db/queries/imports";
+import { packBatches } from "@/lib/import/batches";
+import { readExport } from "@/lib/import/read-export";
+import { inDateRange, summarize } from "@/lib/import/summary";
+import { IMPORT_SOURCE_LABELS, type ParsedExport } from "@/lib/import/types";
+import { api, errorMessage } from "@/lib/ui/api";
+
+type Progress = Omit<ImportProgress, "createdAt" | "startedAt" | "finishedAt">;
+
+const POLL_MS = 1_500;
+
+/**
+ * Settings → Import: the browser reads a ChatGPT or Claude export (lib/import, the same code the
+ * tests read fixtures with), previews it, and sends the chosen conversations in batches; then the
+ * import's progress, read from the server, so it survives a reload.
+ */
+export function ImportHistory() {
+  const fileId = useId();
+  const [parsed, setParsed] = useState<(ParsedExport & { fileName: string }) | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [range, setRange] = useState<{ from: string; to: string }>({ from: "", to: "" });
+  const [progress, setProgress] = useState<Progress | null>(null);
+
+  const refresh = useCallback(async (importId?: string) => {
+    if (importId) {
+      const { import: one } = await api<{ import: Progress }>(`/api/imports/${importId}`);
+      setProgress(one);
+      return;
+    }
+    const { imports } = await api<{ imports: Progress[] }>("/api/imports");
+    setProgress(imports.find((row) => row.status !== "receiving") ?? null);
+  }, []);
+
+  useEffect(() => {
+    void refresh().catch(() => {});
+  }, [refresh]);
+
+  useEffect(() => {
+    if (progress?.status !== "running") return;
+    const timer = setTimeout(() => void refresh(progress.id).catch(() => {}), POLL_MS);
+    return () => clearTimeout(timer);
+  }, [progress, refresh]);
+
+  const chosen = useMemo(
+    () =>
+      parsed ? inDateRange(parsed.conversations, { from: range.from || undefined, to: range.to || undefined }) : [],
+    [parsed, range],
+  );
+  const summary = useMemo(() => summarize(chosen), [chosen]);
+  const whole = useMemo(() => (parsed ? summarize(parsed.conversations) : null), [parsed]);
+
+  async function choose(file: File | undefined) {
+    setError(null);
+    setParsed(null);
+    if (!file) return;
+    setBusy("Reading the export…");
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const read = readExport(bytes);
+      setParsed({ ...read, fileName: file.name });
+      setRange({ from: "", to: "" });
+    } catch (caught) {
+      setError(errorMessage(caught));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function start() {
+    if (!parsed || chosen.length === 0) return;
+    setError(null);
+    try {
+      const { import: created } = await api<{ import: { id: string } }>("/api/imports", {
+        json: { source: parsed.source, fileName: parsed.fileName.slice(0, 255) },
+      });
+      const batches = packBatches(chosen, {
+        maxBytes: importConfig.maxBatchBytes - 1024,
+        maxConversations: importConfig.maxBatchConversations,
+      });
+      for (const [index, batch] of batches.entries()) {
+        setBusy(`Sending conversations: batch ${index + 1} of ${batches.length}…`);
+        await api(`/api/imports/${created.id}/conversations`, { json: { conversations: batch } });
+      }
+      const { import: started } = await api<{ import: Progress }>(`/api/imports/${created.id}/start`, {
+        method: "POST",
+      });
+      setProgress(started);
+      setParsed(null);
+    } catch (caught) {
+      setError(errorMessage(caught));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="space-y-4">
+      <div className="space-y-2">
+        <Label htmlFor={fileId}>ChatGPT or Claude export (.zip or conversations.json)</Label>
+        <Input
+          id={fileId}
+          type="file"
+          accept=".zip,.json,application/zip,application/json"
+          data-testid="import-file"
+          disabled={busy !== null}
+          onChange={(event) => void choose(event.currentTarget.files?.[0])}
+        />
+        <p className="text-xs text-muted-foreground">
+          The file is read in this browser; only the conversations you choose are sent.
+        </p>
+      </div>
+      {busy && (
+        <p className="text-sm text-muted-foreground" role="status">
+          {busy}
+        </p>
+      )}
+      {error && <FormAlert>{error}</FormAlert>}
+      {parsed && whole && (
+        <div className="space-y-3 rounded-lg border p-4 text-sm" data-testid="import-preview">
+          <p>
+            <span className="font-medium">{IMPORT_SOURCE_LABELS[parsed.source]} export</span>: {whole.conversations}{" "}
+            conversations, {whole.messages} messages
+            {whole.from && whole.to && (
+              <>
+                , from {whole.from.slice(0, 10)} to {whole.to.slice(0, 10)}
+              </>
+            )}
+            .
+          </p>
+          {parsed.skipped.length > 0 && (
+            <div>
+              <p className="text-muted-foreground">Left out:</p>
+              <ul className="ml-5 list-disc text-muted-foreground" data-testid="import-skipped">
+                {parsed.skipped.map((skip) => (
+                  <li key={skip.reason}>
+                    {skip.reason}: {skip.count}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <div className="flex flex-wrap items-end gap-3">
+            <div className="space-y-1">
+              <Label htmlFor={`${fileId}-from`}>From</Label>
+              <Input
+                id={`${fileId}-from`}
+                type="date"
+                value={range.from}
+                onChange={(event) => setRange((r) => ({ ...r, from: event.currentTarget.value }))}
+              />
+            </div>
+            <div className="space-y-1">
+              <Label htmlFor={`${fileId}-to`}>To</Label>
+              <Input
+                id={`${fileId}-to`}
+                type="date"
+                value={range.to}
+                onChange={(event) => setRange((r) => ({ ...r, to: event.currentTarget.value }))}
+              />
+            </div>
+          </div>
+          <p data-testid="import-choice">
+            {summary.conversations} conversations chosen: {summary.extractionCalls} exchanges to read, one extraction
+            call each (and a consolidation call for each memory found).
+          </p>
+          <p className="text-muted-foreground">
+            They are kept as archived, read-only chats marked “Imported from {IMPORT_SOURCE_LABELS[parsed.source]}”.
+            Importing the same export again adds only what is new.
+          </p>
+          <Button onClick={() => void start()} disabled={busy !== null || chosen.length === 0}>
+            <UploadIcon aria-hidden="true" />
+            Import {summary.conversations} conversations
+          </Button>
+        </div>
+      )}
+      {progress && <ImportProgressView progress={progress} />}
+    </div>
+  );
+}
+
+function ImportProgressView({ progress }: { progress: Progress }) {
+  const { total, done, failed } = progress.exchanges;
+  const finished = done + failed;
+  const percent = total === 0 ? 100 : Math.round((finished / total) * 100);
+  return (
+    <div
+      className="space-y-2 rounded-lg border p-4 text-sm"
+      data-testid="import-progress"
+      data-status={progress.status}
+    >
+      <p className="font-medium">
+        {progress.status === "done" ? "Imported" : "Importing"} {progress.fileName} (
+        {IMPORT_SOURCE_LABELS[progress.source]})
+      </p>
+      <div
+        role="progressbar"
+        aria-label="Import progress"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={finished}
+        className="h-2 w-full overflow-hidden rounded-full bg-muted"
+      >
+        <div className="h-full bg-brand transition-all" style={{ width: `${percent}%` }} />
+      </div>
+      <p data-testid="import-counts">
+        {finished} of {total} exchanges read from {progress.conversations} conversations · {progress.memoriesFound}{" "}
+        memories found · {failed} failed
+      </p>
+      {progress.failures.length > 0 && (
+        <ul className="ml-5 list-disc text-muted-foreground" data-testid="import-failures">
+          {progress.failures.map((failure) => (
+            <li key={failure.extractionId}>
+              {failure.conversationTitle}: {failure.error ?? "failed"}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { getImportProgress, startImport } from "@/db/queries/imports";
+import { route } from "@/lib/api/route";
+import { runAfterResponse } from "@/lib/jobs/extraction-queue";
+import { processImportDispatcher } from "@/lib/runtime";
+import { idParams } from "@/lib/validation/common";
+
+/**
+ * POST /api/imports/:id/start → {import}: no more batches; its job extracts memories from every
+ * exchange, after the response. Starting it again changes nothing.
+ */
+export const POST = route({ params: idParams }, async ({ db, userId, params, log }) => {
+  const { row, started } = await startImport(db, { userId, importId: params.id, now: new Date() });
+  if (started) {
+    const dispatcher = processImportDispatcher();
+    runAfterResponse(() =>
+      dispatcher
+        .dispatch({ importId: row.id, userId })
+        .catch((error: unknown) => log.error({ err: error, importId: row.id }, "could not dispatch an import")),
+    );
+  }
+  return { import: await getImportProgress(db, { userId, importId: row.id }) };
+});

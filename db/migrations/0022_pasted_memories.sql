@@ -1,0 +1,1 @@
+ALTER TABLE "memories" ADD COLUMN "pasted_at" timestamp with time zone;

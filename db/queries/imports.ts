@@ -1,0 +1,410 @@
+/**
+ * Imports of a ChatGPT or Claude export (lib/jobs/import-job.ts, app/api/imports/**). A batch
+ * writes its conversations (archived, read-only, with their original dates), their messages and
+ * one queued extraction per exchange, in one transaction: a batch that fails writes nothing.
+ * Importing the same conversation again adds only the messages whose export id it has not seen,
+ * and extractions only for the exchanges they make.
+ *
+ * Route-facing queries take the owner's id; the job's take the import id and read the owner from the row.
+ */
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { AppError } from "@/core/errors";
+import type { Db } from "@/db/client";
+import {
+  conversations,
+  type ImportSourceKind,
+  type ImportStatus,
+  imports,
+  memoryExtractions,
+  messages,
+} from "@/db/schema";
+
+export type ImportRow = typeof imports.$inferSelect;
+
+const notFound = () => new AppError("not_found:import", "Import not found");
+
+export interface BatchMessage {
+  sourceId: string;
+  role: "user" | "assistant";
+  text: string;
+  createdAt: string;
+}
+
+export interface BatchConversation {
+  sourceId: string;
+  title: string;
+  createdAt: string;
+  messages: BatchMessage[];
+}
+
+export interface BatchResult {
+  conversationsAdded: number;
+  messagesAdded: number;
+  /** Messages the account already had from an earlier import (or an earlier batch). */
+  messagesAlreadyImported: number;
+  exchangesQueued: number;
+}
+
+export async function createImport(
+  db: Db,
+  input: { userId: string; source: ImportSourceKind; fileName: string },
+): Promise<ImportRow> {
+  const [row] = await db.insert(imports).values(input).returning();
+  if (!row) throw new Error("the import row was not written");
+  return row;
+}
+
+export async function getImport(
+  db: Db,
+  { userId, importId }: { userId: string; importId: string },
+): Promise<ImportRow> {
+  const [row] = await db
+    .select()
+    .from(imports)
+    .where(and(eq(imports.id, importId), eq(imports.userId, userId)))
+    .limit(1);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The job's read of its import (no owner filter: the row is the job's input). */
+export async function getImportForJob(db: Db, { importId }: { importId: string }): Promise<ImportRow | null> {
+  const [row] = await db.select().from(imports).where(eq(imports.id, importId)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Writes one batch of the user's import, in one transaction. 404 for another user's import,
+ * 409 once the import has started.
+ */
+export async function addImportBatch(
+  db: Db,
+  input: { userId: string; importId: string; conversations: BatchConversation[]; runner: string },
+): Promise<BatchResult> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(imports)
+      .where(and(eq(imports.id, input.importId), eq(imports.userId, input.userId)))
+      .for("update")
+      .limit(1);
+    if (!row) throw notFound();
+    if (row.status !== "receiving") {
+      throw new AppError(
+        "conflict:import_started",
+        "This import has started: it takes no more conversations. Start a new import.",
+      );
+    }
+    const result: BatchResult = {
+      conversationsAdded: 0,
+      messagesAdded: 0,
+      messagesAlreadyImported: 0,
+      exchangesQueued: 0,
+    };
+    for (const conversation of input.conversations) {
+      await addConversation(tx, { ...input, source: row.source, conversation, result });
+    }
+    await tx.update(imports).set({ updatedAt: sql`now()` }).where(eq(imports.id, row.id));
+    return result;
+  });
+}
+
+async function addConversation(
+  tx: Db,
+  input: {
+    userId: string;
+    importId: string;
+    source: ImportSourceKind;
+    runner: string;
+    conversation: BatchConversation;
+    result: BatchResult;
+  },
+): Promise<void> {
+  const { userId, conversation, result } = input;
+  const lastAt = new Date(conversation.messages.at(-1)?.createdAt ?? conversation.createdAt);
+  const [inserted] = await tx
+    .insert(conversations)
+    .values({
+      userId,
+      title: conversation.title,
+      archived: true,
+      importedFrom: input.source,
+      sourceId: conversation.sourceId,
+      importId: input.importId,
+      createdAt: new Date(conversation.createdAt),
+      updatedAt: lastAt,
+    })
+    .onConflictDoNothing({
+      target: [conversations.userId, conversations.importedFrom, conversations.sourceId],
+      where: sql`${conversations.sourceId} IS NOT NULL`,
+    })
+    .returning({ id: conversations.id, currentMessageId: conversations.currentMessageId });
+  let target = inserted;
+  if (inserted) result.conversationsAdded += 1;
+  else {
+    [target] = await tx
+      .select({ id: conversations.id, currentMessageId: conversations.currentMessageId })
+      .from(conversations)
+      .where(
+        and(
+          eq(conversations.userId, userId),
+          eq(conversations.importedFrom, input.source),
+          eq(conversations.sourceId, conversation.sourceId),
+        ),
+      )
+      .for("update")
+      .limit(1);
+  }
+  if (!target) throw new Error("the imported conversation could not be read back");
+  const conversationId = target.id;
+
+  const known = new Map(
+    (
+      await tx
+        .select({ id: messages.id, sourceId: messages.sourceId })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.conversationId, conversationId),
+            inArray(
+              messages.sourceId,
+              conversation.messages.map((message) => message.sourceId),
+            ),
+          ),
+        )
+    ).map((message) => [message.sourceId, message.id]),
+  );
+
+  // A message with no predecessor in the batch follows the conversation's last imported message.
+  let parentId: string | null = target.currentMessageId;
+  const ids: string[] = [];
+  const fresh = new Set<string>();
+  const rows: (typeof messages.$inferInsert)[] = [];
+  for (const message of conversation.messages) {
+    const existing = known.get(message.sourceId);
+    if (existing) {
+      result.messagesAlreadyImported += 1;
+      ids.push(existing);
+      parentId = existing;
+      continue;
+    }
+    const id = randomUUID();
+    known.set(message.sourceId, id);
+    fresh.add(id);
+    ids.push(id);
+    const createdAt = new Date(message.createdAt);
+    rows.push({
+      id,
+      userId,
+      conversationId,
+      parentMessageId: parentId,
+      role: message.role,
+      content: message.text,
+      parts: [{ type: "text", text: message.text }],
+      status: "complete",
+      sourceId: message.sourceId,
+      createdAt,
+      updatedAt: createdAt,
+    });
+    parentId = id;
+  }
+  if (rows.length === 0) return;
+  await tx.insert(messages).values(rows);
+  result.messagesAdded += rows.length;
+
+  const exchanges: (typeof memoryExtractions.$inferInsert)[] = [];
+  conversation.messages.forEach((message, i) => {
+    const next = conversation.messages[i + 1];
+    const userMessageId = ids[i];
+    const assistantMessageId = ids[i + 1];
+    if (message.role !== "user" || next?.role !== "assistant" || !userMessageId || !assistantMessageId) return;
+    if (!fresh.has(userMessageId) && !fresh.has(assistantMessageId)) return;
+    exchanges.push({
+      userId,
+      conversationId,
+      userMessageId,
+      assistantMessageId,
+      status: "queued",
+      runner: input.runner,
+      importId: input.importId,
+    });
+  });
+  if (exchanges.length > 0) {
+    const queued = await tx
+      .insert(memoryExtractions)
+      .values(exchanges)
+      .onConflictDoNothing({ target: [memoryExtractions.userMessageId, memoryExtractions.assistantMessageId] })
+      .returning({ id: memoryExtractions.id });
+    result.exchangesQueued += queued.length;
+  }
+  await tx
+    .update(conversations)
+    .set({
+      currentMessageId: parentId,
+      updatedAt: sql`greatest(${conversations.updatedAt}, ${lastAt.toISOString()}::timestamptz)`,
+    })
+    .where(eq(conversations.id, conversationId));
+}
+
+/** receiving → running (or straight to done when it queued nothing); 404 for another user's import. */
+export async function startImport(
+  db: Db,
+  { userId, importId, now }: { userId: string; importId: string; now: Date },
+): Promise<{ row: ImportRow; started: boolean }> {
+  const [updated] = await db
+    .update(imports)
+    .set({ status: "running", startedAt: now, updatedAt: now })
+    .where(and(eq(imports.id, importId), eq(imports.userId, userId), eq(imports.status, "receiving")))
+    .returning();
+  if (updated) return { row: updated, started: true };
+  return { row: await getImport(db, { userId, importId }), started: false };
+}
+
+/**
+ * The next extraction of a running import: queued or interrupted (running), the fewest attempts
+ * first, then in the order the exchanges were said — so consolidation meets a fact before what
+ * changed it later. Null when none is left (or the import is not running).
+ */
+export async function nextImportExtraction(
+  db: Db,
+  { importId }: { importId: string },
+): Promise<{ extractionId: string; userId: string } | null> {
+  const [row] = await db
+    .select({ extractionId: memoryExtractions.id, userId: memoryExtractions.userId })
+    .from(memoryExtractions)
+    .innerJoin(imports, and(eq(imports.id, memoryExtractions.importId), eq(imports.status, "running")))
+    .innerJoin(messages, eq(messages.id, memoryExtractions.userMessageId))
+    .where(and(eq(memoryExtractions.importId, importId), inArray(memoryExtractions.status, ["queued", "running"])))
+    .orderBy(asc(memoryExtractions.attempts), asc(messages.createdAt), asc(memoryExtractions.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** running → done once no extraction of it is left to run. Returns the import's status. */
+export async function finishImport(
+  db: Db,
+  { importId, now }: { importId: string; now: Date },
+): Promise<ImportStatus | null> {
+  await db
+    .update(imports)
+    .set({ status: "done", finishedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(imports.id, importId),
+        eq(imports.status, "running"),
+        sql`NOT EXISTS (SELECT 1 FROM ${memoryExtractions} WHERE ${memoryExtractions.importId} = ${importId} AND ${memoryExtractions.status} IN ('queued', 'running'))`,
+      ),
+    );
+  return (await getImportForJob(db, { importId }))?.status ?? null;
+}
+
+/** Every running import (what a start of the in-process runner resumes). */
+export async function listRunningImports(db: Db): Promise<{ importId: string; userId: string }[]> {
+  return db
+    .select({ importId: imports.id, userId: imports.userId })
+    .from(imports)
+    .where(eq(imports.status, "running"))
+    .orderBy(asc(imports.createdAt));
+}
+
+export interface ImportProgress {
+  id: string;
+  source: ImportSourceKind;
+  fileName: string;
+  status: ImportStatus;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  conversations: number;
+  exchanges: { total: number; done: number; failed: number };
+  memoriesFound: number;
+  /** Failed exchanges: their conversation and the reason (at most 20). */
+  failures: { extractionId: string; conversationId: string; conversationTitle: string; error: string | null }[];
+}
+
+const FAILURES_SHOWN = 20;
+
+async function progressOf(db: Db, row: ImportRow): Promise<ImportProgress> {
+  const [counts, failures, conversationCount] = await Promise.all([
+    db
+      .select({
+        status: memoryExtractions.status,
+        count: sql<number>`count(*)::int`,
+        memories: sql<number>`coalesce(sum(cardinality(${memoryExtractions.memoryIds})), 0)::int`,
+      })
+      .from(memoryExtractions)
+      .where(eq(memoryExtractions.importId, row.id))
+      .groupBy(memoryExtractions.status),
+    db
+      .select({
+        extractionId: memoryExtractions.id,
+        conversationId: conversations.id,
+        conversationTitle: conversations.title,
+        error: memoryExtractions.lastError,
+      })
+      .from(memoryExtractions)
+      .innerJoin(conversations, eq(conversations.id, memoryExtractions.conversationId))
+      .where(and(eq(memoryExtractions.importId, row.id), eq(memoryExtractions.status, "failed")))
+      .orderBy(asc(memoryExtractions.id))
+      .limit(FAILURES_SHOWN),
+    db
+      .select({ count: sql<number>`count(DISTINCT ${memoryExtractions.conversationId})::int` })
+      .from(memoryExtractions)
+      .where(eq(memoryExtractions.importId, row.id)),
+  ]);
+  let total = 0;
+  let done = 0;
+  let failed = 0;
+  let memoriesFound = 0;
+  for (const { status, count, memories } of counts) {
+    total += count;
+    if (status === "succeeded" || status === "skipped") done += count;
+    if (status === "failed") failed += count;
+    memoriesFound += memories;
+  }
+  return {
+    id: row.id,
+    source: row.source,
+    fileName: row.fileName,
+    status: row.status,
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    conversations: conversationCount[0]?.count ?? 0,
+    exchanges: { total, done, failed },
+    memoriesFound,
+    failures,
+  };
+}
+
+export async function getImportProgress(
+  db: Db,
+  { userId, importId }: { userId: string; importId: string },
+): Promise<ImportProgress> {
+  return progressOf(db, await getImport(db, { userId, importId }));
+}
+
+/** The user's latest imports, newest first, each with its progress. */
+export async function listImports(
+  db: Db,
+  { userId, limit }: { userId: string; limit: number },
+): Promise<ImportProgress[]> {
+  const rows = await db
+    .select()
+    .from(imports)
+    .where(eq(imports.userId, userId))
+    .orderBy(desc(imports.createdAt), desc(imports.id))
+    .limit(limit);
+  return Promise.all(rows.map((row) => progressOf(db, row)));
+}
+
+/** Whether the conversation is an imported one (read-only). */
+export async function isImportedConversation(db: Db, { conversationId }: { conversationId: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.id, conversationId), isNotNull(conversations.importedFrom)))
+    .limit(1);
+  return Boolean(row);
+}

@@ -1,0 +1,102 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { zipSync } from "fflate";
+import { registerViaUi } from "./auth-helpers";
+import { expect, screenshot, sendAndWait, test } from "./fixtures";
+
+/** A ChatGPT export zip made from the parser's fixture: regenerated branches, images, tool and hidden messages. */
+function chatGptExportZip(): string {
+  const conversations = readFileSync(path.join(process.cwd(), "lib/import/fixtures/chatgpt-conversations.json"));
+  const file = path.join(os.tmpdir(), `chatgpt-export-${Date.now()}.zip`);
+  const zip = zipSync({
+    "conversations.json": new Uint8Array(conversations),
+    "user.json": new TextEncoder().encode("{}"),
+  });
+  writeFileSync(file, zip);
+  return file;
+}
+
+test("a ChatGPT export imported in Settings is recalled in a new chat, and its source is the imported message", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await registerViaUi(page, "import");
+  await page.goto("/settings");
+  await page.getByTestId("import-file").setInputFiles(chatGptExportZip());
+
+  const preview = page.getByTestId("import-preview");
+  await expect(preview).toContainText("ChatGPT export: 2 conversations, 6 messages, from 2023-11-14 to 2024-03-09.");
+  await expect(page.getByTestId("import-skipped")).toContainText("on a branch not kept (edited or regenerated): 3");
+  await expect(page.getByTestId("import-choice")).toContainText("2 conversations chosen: 3 exchanges to read");
+  await screenshot(page, "import-preview");
+
+  await preview.getByRole("button", { name: "Import 2 conversations" }).click();
+  const progress = page.getByTestId("import-progress");
+  await expect(progress).toHaveAttribute("data-status", "done", { timeout: 90_000 });
+  await expect(page.getByTestId("import-counts")).toContainText(
+    /^3 of 3 exchanges read from 2 conversations · [1-9]\d* memories found · 0 failed$/,
+  );
+  await screenshot(page, "import-done");
+
+  // The progress is the server's: a reload shows it again.
+  await page.reload();
+  await expect(page.getByTestId("import-progress")).toHaveAttribute("data-status", "done");
+
+  await page.goto("/");
+  const recall = await sendAndWait(page, "Which city do I live in?");
+  await expect(recall.getByTestId("message-meta")).toContainText(/Used \d+ memor/);
+  await expect(recall).toContainText(/Lisbon/);
+
+  await page.goto("/memories");
+  const card = page
+    .getByTestId("memory-card")
+    .filter({ hasText: /Lisbon/ })
+    .first();
+  await expect(card.getByTestId("memory-source-excerpt")).toContainText("I live in Lisbon");
+  await card.getByTestId("memory-source").click();
+  await expect(page).toHaveURL(/\/chat\/.+#message-/);
+  await expect(page.getByTestId("message-user").first()).toContainText(
+    "I live in Lisbon and I cycle to work every day.",
+  );
+  await expect(page.getByTestId("imported-notice")).toContainText("Imported from ChatGPT");
+  await expect(page.getByRole("textbox", { name: "Message", exact: true })).toHaveCount(0);
+  await screenshot(page, "import-source-chat");
+});
+
+test("a file that is not an export is refused with a reason, and nothing is sent", async ({ page }) => {
+  await registerViaUi(page, "import-bad");
+  await page.goto("/settings");
+  await page
+    .getByTestId("import-file")
+    .setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from('{"hello":"world"}') });
+  await expect(page.getByRole("alert")).toContainText("The file is not a ChatGPT or Claude export");
+  await expect(page.getByTestId("import-preview")).toHaveCount(0);
+  expect(await (await page.request.get("/api/imports")).json()).toEqual({ imports: [] });
+});
+
+test("a pasted memory list is reviewed, edited and saved, each memory saying it was pasted", async ({ page }) => {
+  await registerViaUi(page, "import-pasted");
+  await page.goto("/settings");
+  await page
+    .getByLabel("A memory list from another assistant")
+    .fill(
+      "Here is what I remember about you:\n- You live in Porto.\n- You have a cat named Miso.\n- You dislike jazz.",
+    );
+  await page.getByRole("button", { name: "Review" }).click();
+  const review = page.getByTestId("pasted-review");
+  await expect(review.getByRole("textbox", { name: "Memory" })).toHaveCount(3);
+  await review.getByRole("checkbox", { name: "Keep “You dislike jazz.”" }).uncheck();
+  await review.getByRole("textbox", { name: "Memory" }).nth(1).fill("You have a cat named Miso, a tabby.");
+  await screenshot(page, "import-pasted-review");
+  await review.getByRole("button", { name: "Save 2 memories" }).click();
+  await expect(page.getByTestId("pasted-saved")).toContainText("Saved 2 memories.");
+
+  await page.goto("/memories");
+  const cards = page.getByTestId("memory-card");
+  await expect(cards).toHaveCount(2);
+  await expect(
+    cards.filter({ hasText: "You have a cat named Miso, a tabby." }).getByTestId("memory-source"),
+  ).toContainText("You pasted this on");
+  await expect(cards.filter({ hasText: "jazz" })).toHaveCount(0);
+});

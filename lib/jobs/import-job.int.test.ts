@@ -1,0 +1,267 @@
+/**
+ * An import end to end on both databases: a batch writes archived, read-only conversations with
+ * their original dates and one queued extraction per exchange; the import job runs every exchange
+ * through the extraction job; the same export again adds nothing; a bad batch writes nothing; a
+ * stop mid-import resumes where it stopped; live extractions go first.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import {
+  addImportBatch,
+  type BatchConversation,
+  createImport,
+  getImportProgress,
+  startImport,
+} from "@/db/queries/imports";
+import { conversations, memories, memoryExtractions, messages } from "@/db/schema";
+import { readExport } from "@/lib/import/read-export";
+import { DB_KINDS } from "@/tests/db";
+import { createUser, gate, testDeps } from "@/tests/fixtures/jobs";
+import { registerAndSignIn } from "@/tests/http-client";
+import { useTestServer } from "@/tests/test-server";
+import { dispatchUndispatchedExtractions } from "./extraction-queue";
+import { runImport } from "./import-job";
+import { InProcessImportRunner } from "./import-runner";
+import type { JobSteps } from "./steps";
+
+process.env.AUTH_SECRET ??= "import-test-secret-0123456789abcdef";
+
+const exported = readExport(readFileSync(join(__dirname, "../import/fixtures/chatgpt-conversations.json")));
+const steps: JobSteps = { runner: "in-process", run: (_id, fn) => fn(), retryAt: (_n, now) => now };
+
+describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
+  const context = useTestServer(kind);
+  const db = () => context.database.db;
+
+  async function importBatch(userId: string, batch: BatchConversation[] = exported.conversations) {
+    const row = await createImport(db(), { userId, source: "chatgpt", fileName: "export.zip" });
+    const result = await addImportBatch(db(), { userId, importId: row.id, conversations: batch, runner: "in-process" });
+    await startImport(db(), { userId, importId: row.id, now: new Date() });
+    return { importId: row.id, result };
+  }
+
+  it("keeps each conversation archived with its original dates, and extracts every exchange through the extraction job", async () => {
+    const userId = await createUser(db());
+    const { importId, result } = await importBatch(userId);
+    expect(result).toEqual({ conversationsAdded: 2, messagesAdded: 6, messagesAlreadyImported: 0, exchangesQueued: 3 });
+
+    const [bike] = await db()
+      .select()
+      .from(conversations)
+      .where(
+        and(eq(conversations.userId, userId), eq(conversations.sourceId, exported.conversations[0]?.sourceId ?? "")),
+      );
+    expect(bike).toMatchObject({
+      title: "Commuting by bike",
+      archived: true,
+      importedFrom: "chatgpt",
+      importId,
+      createdAt: new Date("2023-11-14T22:13:20.123Z"),
+    });
+    const chain = await db()
+      .select({ id: messages.id, parent: messages.parentMessageId, role: messages.role, createdAt: messages.createdAt })
+      .from(messages)
+      .where(eq(messages.conversationId, bike?.id ?? ""))
+      .orderBy(asc(messages.createdAt));
+    expect(chain.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(chain.map((m) => m.parent)).toEqual([null, chain[0]?.id, chain[1]?.id, chain[2]?.id]);
+    expect(bike?.currentMessageId).toBe(chain[3]?.id);
+
+    // Live extraction's outbox never hands an import's rows over.
+    const handed: string[] = [];
+    await dispatchUndispatchedExtractions(
+      db(),
+      { kind: "in-process", dispatch: async ({ extractionId }) => void handed.push(extractionId) },
+      { now: new Date(Date.now() + 3_600_000), afterMs: 0 },
+    );
+    expect(handed).toEqual([]);
+
+    const outcome = await runImport(testDeps(db()), { importId }, steps);
+    expect(outcome).toEqual({ importId, status: "done", ran: 3 });
+    const progress = await getImportProgress(db(), { userId, importId });
+    expect(progress).toMatchObject({ status: "done", conversations: 2, exchanges: { total: 3, done: 3, failed: 0 } });
+
+    const stored = await db()
+      .select({ content: memories.content, provenance: memories.provenance, source: memories.sourceUserMessageId })
+      .from(memories)
+      .where(eq(memories.userId, userId));
+    expect(stored.length).toBe(progress.memoriesFound);
+    expect(stored.map((m) => m.content).join(" | ")).toMatch(/Lisbon/);
+    const lisbon = stored.find((m) => m.content.includes("Lisbon"));
+    expect(lisbon?.provenance).toBe("user_stated");
+    expect(lisbon?.source).toBe(chain[0]?.id);
+  });
+
+  it("adds nothing when the same export comes again, and only the new exchange from a newer export", async () => {
+    const userId = await createUser(db());
+    await importBatch(userId);
+    const again = await importBatch(userId);
+    expect(again.result).toEqual({
+      conversationsAdded: 0,
+      messagesAdded: 0,
+      messagesAlreadyImported: 6,
+      exchangesQueued: 0,
+    });
+
+    const [first, second] = exported.conversations;
+    if (!first || !second) throw new Error("fixture");
+    const newer: BatchConversation = {
+      ...first,
+      messages: [
+        ...first.messages,
+        { sourceId: "n-u3", role: "user", text: "I also swim on Sundays.", createdAt: "2023-11-15T08:00:00.000Z" },
+        { sourceId: "n-a3", role: "assistant", text: "Swimming is great.", createdAt: "2023-11-15T08:00:05.000Z" },
+      ],
+    };
+    const overlap = await importBatch(userId, [newer, second]);
+    expect(overlap.result).toEqual({
+      conversationsAdded: 0,
+      messagesAdded: 2,
+      messagesAlreadyImported: 6,
+      exchangesQueued: 1,
+    });
+    const rows = await db()
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(and(eq(conversations.userId, userId), isNotNull(conversations.importedFrom)));
+    expect(rows).toHaveLength(2);
+  });
+
+  it("writes nothing from a batch the database refuses part-way", async () => {
+    const userId = await createUser(db());
+    const row = await createImport(db(), { userId, source: "chatgpt", fileName: "export.json" });
+    const [good] = exported.conversations;
+    if (!good) throw new Error("fixture");
+    const bad: BatchConversation = { ...good, sourceId: "bad-1", title: "nul \u0000 in a title" };
+    await expect(
+      addImportBatch(db(), { userId, importId: row.id, conversations: [good, bad], runner: "in-process" }),
+    ).rejects.toThrow();
+    expect(await db().select().from(conversations).where(eq(conversations.userId, userId))).toEqual([]);
+    expect(await db().select().from(memoryExtractions).where(eq(memoryExtractions.userId, userId))).toEqual([]);
+  });
+
+  it("resumes an import a stop left half done: nothing run twice, nothing lost", async () => {
+    const userId = await createUser(db());
+    const { importId } = await importBatch(userId);
+    const first = await runImport(testDeps(db()), { importId }, steps, { pairsPerRun: 1 });
+    expect(first).toMatchObject({ status: "continue", ran: 1 });
+    // The process stopped while the next exchange was running.
+    const [interrupted] = await db()
+      .select({ id: memoryExtractions.id })
+      .from(memoryExtractions)
+      .where(and(eq(memoryExtractions.importId, importId), eq(memoryExtractions.status, "queued")))
+      .limit(1);
+    await db()
+      .update(memoryExtractions)
+      .set({ status: "running", attempts: 1 })
+      .where(eq(memoryExtractions.id, interrupted?.id ?? ""));
+
+    const restarted = new InProcessImportRunner({ deps: async () => testDeps(db()), liveIdle: async () => {} });
+    expect(await restarted.resume()).toBeGreaterThanOrEqual(1);
+    await restarted.idle();
+
+    const progress = await getImportProgress(db(), { userId, importId });
+    expect(progress).toMatchObject({ status: "done", exchanges: { total: 3, done: 3, failed: 0 } });
+    const rows = await db()
+      .select({ status: memoryExtractions.status, memoryIds: memoryExtractions.memoryIds })
+      .from(memoryExtractions)
+      .where(eq(memoryExtractions.importId, importId));
+    const stored = await db().select({ id: memories.id }).from(memories).where(eq(memories.userId, userId));
+    expect(new Set(rows.flatMap((r) => r.memoryIds)).size).toBe(stored.length);
+  });
+
+  it("lets the user's live extractions finish before each imported exchange", async () => {
+    const userId = await createUser(db());
+    const { importId } = await importBatch(userId);
+    const live = gate();
+    const runner = new InProcessImportRunner({ deps: async () => testDeps(db()), liveIdle: () => live.promise });
+    const done = runner.run({ importId, userId });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = await db()
+      .select({ status: memoryExtractions.status })
+      .from(memoryExtractions)
+      .where(and(eq(memoryExtractions.importId, importId), eq(memoryExtractions.status, "queued")));
+    expect(started).toHaveLength(3);
+    live.open();
+    await done;
+    expect((await getImportProgress(db(), { userId, importId })).status).toBe("done");
+  });
+
+  it("answers a bad batch with a 400 naming the field, and another user's import with a 404", async () => {
+    const owner = await registerAndSignIn(context.server.url, `import-${kind}`);
+    const created = await owner.client.request("POST", "/api/imports", {
+      json: { source: "chatgpt", fileName: "x.zip" },
+    });
+    expect(created.status).toBe(201);
+    const { import: row } = created.json as { import: { id: string } };
+    const [good] = exported.conversations;
+    const bad = await owner.client.request("POST", `/api/imports/${row.id}/conversations`, {
+      json: {
+        conversations: [{ ...good, messages: [{ sourceId: "m", role: "tool", text: "x", createdAt: "yesterday" }] }],
+      },
+    });
+    expect(bad.status).toBe(400);
+    expect(Object.keys((bad.json as { error: { fields: Record<string, string> } }).error.fields).sort()).toEqual([
+      "body.conversations.0.messages.0.createdAt",
+      "body.conversations.0.messages.0.role",
+    ]);
+    const added = await owner.client.request("POST", `/api/imports/${row.id}/conversations`, {
+      json: { conversations: [good] },
+    });
+    expect(added.status).toBe(200);
+    expect(added.json).toMatchObject({ conversationsAdded: 1, exchangesQueued: 2 });
+
+    // An imported conversation is read-only: a chat turn in it is refused before anything is written.
+    const [imported] = await db()
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(eq(conversations.userId, owner.id));
+    const turn = await owner.client.request("POST", "/api/chat", {
+      json: { conversationId: imported?.id, message: { text: "Continue this" } },
+    });
+    expect(turn.status).toBe(409);
+    expect(turn.json).toMatchObject({ error: { code: "conflict:imported_conversation" } });
+    expect(
+      await db()
+        .select({ id: messages.id })
+        .from(messages)
+        .where(eq(messages.conversationId, imported?.id ?? "")),
+    ).toHaveLength(4);
+
+    const stranger = await registerAndSignIn(context.server.url, `import-other-${kind}`);
+    const requests = [
+      ["GET", `/api/imports/${row.id}`, {}],
+      ["POST", `/api/imports/${row.id}/conversations`, { json: { conversations: [good] } }],
+      ["POST", `/api/imports/${row.id}/start`, {}],
+    ] as const;
+    for (const [method, path, options] of requests) {
+      const response = await stranger.client.request(method, path, options);
+      expect(response.status, `${method} ${path}`).toBe(404);
+    }
+  });
+
+  it("saves a reviewed pasted list all or none, each memory marked as pasted", async () => {
+    const user = await registerAndSignIn(context.server.url, `pasted-${kind}`);
+    const saved = await user.client.request("POST", "/api/imports/pasted", {
+      json: { memories: ["Lives in Porto", "Has a cat named Miso"] },
+    });
+    expect(saved.status).toBe(201);
+    const rows = await db()
+      .select({ content: memories.content, provenance: memories.provenance, pastedAt: memories.pastedAt })
+      .from(memories)
+      .where(eq(memories.userId, user.id))
+      .orderBy(asc(memories.content));
+    expect(rows.map((r) => [r.content, r.provenance, r.pastedAt instanceof Date])).toEqual([
+      ["Has a cat named Miso", "user_created", true],
+      ["Lives in Porto", "user_created", true],
+    ]);
+
+    const bad = await user.client.request("POST", "/api/imports/pasted", {
+      json: { memories: ["Likes tea", "nul \u0000 here"] },
+    });
+    expect(bad.status).toBe(400);
+    expect(await db().select({ id: memories.id }).from(memories).where(eq(memories.userId, user.id))).toHaveLength(2);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * Where an import's job runs: the in-process import runner on the embedded default, Inngest's
+ * `run-import` function (per-user concurrency 1, throttled) when jobs run on Inngest.
+ *
+ * Live chat comes first: the in-process import runner lets the user's live extractions (the
+ * extraction runner's lane for that user) finish before each imported exchange, and it has lanes
+ * of its own, so a live extraction never queues behind an import. On Inngest, `run-import` is a
+ * function of its own: its concurrency key does not hold `extract-memories` back.
+ */
+import { logger } from "@/core/logger";
+import { listRunningImports } from "@/db/queries/imports";
+import type { ExtractionDeps } from "./extraction-job";
+import { runImport } from "./import-job";
+import { type InngestClient, importRequested, inngest } from "./inngest-client";
+import type { JobRunnerKind } from "./runner-kind";
+import type { JobSteps } from "./steps";
+
+export interface ImportJob {
+  importId: string;
+  userId: string;
+}
+
+export interface ImportDispatcher {
+  readonly kind: JobRunnerKind;
+  dispatch(job: ImportJob): Promise<void>;
+}
+
+export function inngestImportDispatcher(client: InngestClient = inngest): ImportDispatcher {
+  return {
+    kind: "inngest",
+    async dispatch({ importId, userId }) {
+      await client.send(importRequested.create({ importId, userId }));
+    },
+  };
+}
+
+const inProcessSteps: JobSteps = { runner: "in-process", run: (_id, fn) => fn(), retryAt: (_n, now) => now };
+
+export interface InProcessImportRunnerOptions {
+  deps: () => Promise<ExtractionDeps>;
+  /** Resolves when the user has no live extraction waiting or running. */
+  liveIdle: (userId: string) => Promise<void>;
+}
+
+export class InProcessImportRunner {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly lanes = new Map<string, Promise<void>>();
+
+  constructor(private readonly options: InProcessImportRunnerOptions) {}
+
+  /** Runs the import to its end after the user's other imports; never rejects. */
+  run(job: ImportJob): Promise<void> {
+    const existing = this.running.get(job.importId);
+    if (existing) return existing;
+    const previous = this.lanes.get(job.userId) ?? Promise.resolve();
+    const run = previous.then(() => this.runToEnd(job));
+    this.running.set(job.importId, run);
+    this.lanes.set(job.userId, run);
+    void run.finally(() => {
+      this.running.delete(job.importId);
+      if (this.lanes.get(job.userId) === run) this.lanes.delete(job.userId);
+    });
+    return run;
+  }
+
+  /** What a start does: every running import is run again from its first unfinished exchange. */
+  async resume(): Promise<number> {
+    const deps = await this.options.deps();
+    const running = await listRunningImports(deps.db);
+    for (const job of running) void this.run(job);
+    return running.length;
+  }
+
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running.values()]);
+  }
+
+  private async runToEnd(job: ImportJob): Promise<void> {
+    const log = logger.child({ importId: job.importId, runner: "in-process" });
+    try {
+      const deps = await this.options.deps();
+      for (;;) {
+        const outcome = await runImport(deps, { importId: job.importId }, inProcessSteps, {
+          beforeExchange: async (userId) => {
+            await this.options.liveIdle(userId);
+            // Between exchanges, the event loop serves requests first.
+            await new Promise((resolve) => setImmediate(resolve));
+          },
+        });
+        if (outcome.status !== "continue") return;
+      }
+    } catch (error) {
+      log.error({ err: error }, "import run stopped (it resumes at the next start)");
+    }
+  }
+}
+
+export function inProcessImportDispatcher(runner: InProcessImportRunner): ImportDispatcher {
+  return {
+    kind: "in-process",
+    dispatch: async (job) => {
+      void runner.run(job);
+    },
+  };
+}
