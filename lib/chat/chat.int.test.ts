@@ -187,6 +187,51 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(record.modelInput).toEqual([expect.objectContaining({ params: expect.objectContaining({ prompt }) })]);
   });
 
+  it("a turn's history budget is the answering model's: a quarter of gpt-4o's window, the long answer whole", async () => {
+    const answer = Array.from({ length: 40 }, (_, i) =>
+      Array.from({ length: 80 }, (_, j) => `step${i * 80 + j} `).join(""),
+    );
+    let call = 0;
+    const model = new MockLanguageModelV4({ doStream: async () => textStream(call++ === 0 ? answer : ["Shorter."]) });
+    const base = registryWith(model);
+    setAiRegistry({
+      ...base,
+      config: {
+        ...base.config,
+        provider: "openai",
+        chatModels: [{ id: "gpt-4o", label: "gpt-4o" }],
+        defaultChatModel: "gpt-4o",
+      },
+      isKnownChatModel: (id) => id === "gpt-4o",
+    });
+    const user = await userWithMemories("model-budget", []);
+    const first = await post(user, { message: { text: "Write the whole plan." } });
+    const conversationId = first.headers.get("x-conversation-id") ?? "";
+    await first.text();
+    await waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.assistant.status === "complete" ? r : undefined;
+    }, "the first answer");
+    const second = await post(user, { conversationId, message: { text: "Make it shorter." } });
+    await second.text();
+    const trace = await waitFor(async () => {
+      const rows = await db()
+        .select({ trace: promptDebug.trace })
+        .from(promptDebug)
+        .innerJoin(messages, eq(messages.id, promptDebug.messageId))
+        .where(eq(messages.conversationId, conversationId));
+      return rows.map((r) => r.trace as ContextTrace).find((t) => t.history.length === 2);
+    }, "the second debug record");
+    expect(trace.config.prompt.historyTokenBudget).toBe(32_000);
+    // Over the offline model's 2,000-token budget, and sent whole.
+    expect(trace.history[1]?.tokens).toBeGreaterThan(5_000);
+    expect(trace.history.map((h) => [h.included, h.cut])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
+    expect(trace.tokens.history).toBe((trace.history[0]?.tokens ?? 0) + (trace.history[1]?.tokens ?? 0));
+  });
+
   it("while memories wait for re-embedding, the model is told memory is being re-indexed, and the chat's memory line says so", async () => {
     const model = new MockLanguageModelV4({ doStream: async () => textStream(["Noted."]) });
     setAiRegistry(registryWith(model));

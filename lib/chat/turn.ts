@@ -23,7 +23,7 @@ import {
 } from "ai";
 import { answerConfig, memoryToolsConfig, modelCallConfig, promptConfig } from "@/core/config";
 import type { Logger } from "@/core/logger";
-import { effectiveTemperature, modelCapabilities } from "@/core/model-capabilities";
+import { effectiveTemperature, historyTokenBudget, modelCapabilities } from "@/core/model-capabilities";
 import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, updateConversation } from "@/db/queries/conversations";
@@ -211,6 +211,10 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
         embed: (text) => (embedding && text === question ? embedding : ai.embedText(text)),
         embeddingModel: ai.describeProviders().embedder,
         config: input.assembly,
+        historyTokenBudget: historyTokenBudget(modelId, {
+          offline: ai.config.provider === "offline",
+          unknownModelContextWindow: ai.config.unknownModelContextWindow,
+        }),
       });
       span.setAttribute("lifeline.retrieval.status", context.trace.status);
       return context;
