@@ -37,6 +37,7 @@ import type { ExtractionDispatcher } from "@/lib/jobs/extraction-queue";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import type { AssemblyConfig } from "@/lib/memory/retrieval/assembly-config";
 import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
+import { countTokens } from "@/lib/memory/tokens";
 import type { ChatBody } from "@/lib/validation/chat";
 import { answerWithAgent } from "./agent-answer";
 import { dictationRecord } from "./dictation";
@@ -179,7 +180,16 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
       conversationId: conversation.id,
       parentMessageId,
       messages: [
-        ...(retry ? [] : [{ role: "user" as const, content: question, parts: [{ type: "text", text: question }] }]),
+        ...(retry
+          ? []
+          : [
+              {
+                role: "user" as const,
+                content: question,
+                contentTokens: countTokens(question),
+                parts: [{ type: "text", text: question }],
+              },
+            ]),
         { role: "assistant", content: "", model: modelId, status: "streaming" },
       ],
     }),
