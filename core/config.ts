@@ -196,15 +196,42 @@ export const formatterConfig = {
   bullet: "• ",
 } as const;
 
+/**
+ * The conversation history a turn sends (lib/memory/retrieval/prompt.ts, selectHistory), in content
+ * tokens counted with Lifeline's tokenizer; the budget of a turn is core/model-capabilities.ts's
+ * `historyTokenBudget` (docs/chat.md § History).
+ */
 export const promptConfig = {
-  /** Token budget for recent conversation history (counted with a real tokenizer). */
+  /**
+   * The offline model's history budget, and that of previews (no model answers them): its answers
+   * read the last few messages only.
+   */
   historyTokenBudget: 2000,
   /**
-   * A chat turn reads at most this many of the conversation's latest messages as history (the
-   * budget above then picks from the newest back); the rest is never loaded. 2000 tokens hold far
-   * fewer messages than this unless they are a few words each.
+   * A model's history budget is this share of its context window: the rest holds the system
+   * message with its memories, the new message, the memory tools' results and the answer.
    */
-  historyWindow: 100,
+  historyContextShare: 0.25,
+  /**
+   * …and at most this many tokens, which a 128k-token model reaches (gpt-4o, gpt-4o-mini): every
+   * turn sends its history again, so the cap bounds a turn's price and the model's time to its
+   * first token on the 200k–1M-token models.
+   */
+  maxHistoryTokens: 32_000,
+  /**
+   * The context window assumed for a model core/model-capabilities.ts does not know (an
+   * OpenAI-compatible server's llama3.2, qwen2.5…) unless LIFELINE_MODEL_CONTEXT_TOKENS gives it:
+   * a server such as Ollama runs a model with a window far below what the model supports unless
+   * told otherwise, and a prompt longer than the window is cut by the server from its start —
+   * the system message first.
+   */
+  defaultContextWindow: 8_192,
+  /**
+   * A chat turn reads at most this many of the conversation's latest messages as history (the
+   * budget then picks from the newest back); the rest is never loaded. 300 messages of a hundred
+   * tokens fill the largest budget.
+   */
+  historyWindow: 300,
   /**
    * An older history message may take at most this share of the budget: a longer one is sent cut
    * (its start and end), so one pasted document does not push the rest of the conversation out.

@@ -110,6 +110,15 @@ describe("parseEnv", () => {
 });
 
 describe("env()", () => {
+  it("reads LIFELINE_MODEL_CONTEXT_TOKENS as a whole number of tokens, at least 1024", () => {
+    expect(parseEnv({ LIFELINE_MODEL_CONTEXT_TOKENS: " 32768 " }).LIFELINE_MODEL_CONTEXT_TOKENS).toBe("32768");
+    for (const bad of ["8k", "0", "1023", "12.5", "-4096"]) {
+      expect(() => parseEnv({ LIFELINE_MODEL_CONTEXT_TOKENS: bad })).toThrow(
+        /LIFELINE_MODEL_CONTEXT_TOKENS must be a whole number of tokens, at least 1024/,
+      );
+    }
+  });
+
   it("reads process.env, and again when it changes", () => {
     vi.stubEnv("LIFELINE_DATA_DIR", "/tmp/one");
     expect(env().LIFELINE_DATA_DIR).toBe("/tmp/one");

@@ -57,6 +57,10 @@ const bcryptCost = z
   .string()
   .regex(/^\d+$/, "must be a whole number")
   .refine((value) => Number(value) >= 4 && Number(value) <= 15, "must be between 4 and 15");
+const contextTokens = z
+  .string()
+  .regex(/^\d+$/, "must be a whole number of tokens, at least 1024")
+  .refine((value) => Number(value) >= 1024, "must be a whole number of tokens, at least 1024");
 const strategyNames = Object.keys(retrievalStrategies) as [RetrievalStrategyName, ...RetrievalStrategyName[]];
 const retrievalStrategy = z.enum(strategyNames, { error: `must be one of ${strategyNames.join(", ")}` });
 const trustedProxy = z
@@ -84,6 +88,7 @@ const schema = z.object({
   LIFELINE_EMBEDDING_MODEL: variable(),
   LIFELINE_EXTRACTION_MODEL: variable(),
   LIFELINE_TRANSCRIPTION_MODEL: variable(),
+  LIFELINE_MODEL_CONTEXT_TOKENS: variable(contextTokens),
   LIFELINE_OFFLINE_DELAY_MS: variable(milliseconds("zero")),
   LIFELINE_RETRIEVAL_STRATEGY: variable(retrievalStrategy),
   INNGEST_EVENT_KEY: variable(),

@@ -401,6 +401,12 @@ export const messages = pgTable(
     role: messageRoleEnum("role").notNull(),
     /** Plain text of the message (what history and extraction read). */
     content: text("content").notNull().default(""),
+    /**
+     * The content's tokens (lib/memory/tokens.ts), counted once when the text is written, so a
+     * turn budgets its history without tokenising it again. Null while an answer streams, and for
+     * rows written before the column: a turn counts those itself.
+     */
+    contentTokens: integer("content_tokens"),
     /** AI SDK UIMessage parts, as streamed to the client. */
     parts: jsonb("parts").$type<unknown[]>().notNull().default([]),
     model: text("model"),

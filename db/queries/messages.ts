@@ -9,12 +9,16 @@ import { getConversation } from "./conversations";
 import { firstOr } from "./first";
 
 /**
- * A message as the app reads and the API shows it: every column but the full-text search vector
- * (`search_vector`, an index for chat search — internal, never in a response).
+ * A message as the app reads and the API shows it: every column but the internal ones — the
+ * full-text search vector (`search_vector`, an index for chat search) and the content's token
+ * count (`content_tokens`, the history budget's: listBranch reads it).
  */
-export type Message = Omit<typeof messages.$inferSelect, "searchVector">;
+export type Message = Omit<typeof messages.$inferSelect, "searchVector" | "contentTokens">;
 
-const { searchVector: _searchVector, ...columns } = getTableColumns(messages);
+/** A message of a branch read as history: with its content's token count when it was stored. */
+export type BranchMessage = Message & { contentTokens: number | null };
+
+const { searchVector: _searchVector, contentTokens: _contentTokens, ...columns } = getTableColumns(messages);
 export const messageColumns = columns;
 
 export interface NewMessage {
@@ -23,6 +27,8 @@ export interface NewMessage {
   parts?: unknown[];
   model?: string | null;
   status?: MessageStatus;
+  /** The content's tokens (lib/memory/tokens.ts countTokens); left out, a turn counts them when it reads the message. */
+  contentTokens?: number | null;
 }
 
 /**
@@ -71,6 +77,7 @@ async function insertMessages(
           parentMessageId: (position === 0 ? firstParent : sql`${ids[position - 1]}::uuid`).as("parent_message_id"),
           role: sql`${message.role}::message_role`.as("role"),
           content: sql`${message.content}`.as("content"),
+          contentTokens: sql`${message.contentTokens ?? null}::integer`.as("content_tokens"),
           parts: sql`${JSON.stringify(message.parts ?? [])}::jsonb`.as("parts"),
           model: sql`${message.model ?? null}::text`.as("model"),
           status: sql`${message.status ?? "complete"}::message_status`.as("status"),
@@ -160,7 +167,7 @@ export async function listBranch(
     throughId,
     limit,
   }: { userId: string; conversationId: string; throughId?: string; limit: number },
-): Promise<Message[]> {
+): Promise<BranchMessage[]> {
   const start =
     throughId === undefined
       ? sql`(SELECT ${currentOfConversation} FROM ${conversations}
@@ -175,7 +182,7 @@ export async function listBranch(
     ) SELECT id FROM branch`;
   // A message is always created after its parent: the branch in creation order is the path's order.
   return db
-    .select(messageColumns)
+    .select({ ...messageColumns, contentTokens: messages.contentTokens })
     .from(messages)
     .where(and(eq(messages.userId, userId), sql`${messages.id} IN (${branchIds})`))
     .orderBy(asc(messages.createdAt));
@@ -232,12 +239,15 @@ export async function finishMessage(
     status: Exclude<MessageStatus, "streaming">;
     error: string | null;
     notice?: MessageNotice | null;
+    /** The content's tokens (lib/memory/tokens.ts countTokens); null: counted when read. */
+    contentTokens?: number | null;
   },
 ): Promise<void> {
   const rows = await db
     .update(messages)
     .set({
       content: input.content,
+      contentTokens: input.contentTokens ?? null,
       parts: input.parts,
       status: input.status,
       error: input.error,
@@ -256,7 +266,7 @@ export async function saveAnswerProgress(
 ): Promise<void> {
   await db
     .update(messages)
-    .set({ content: input.content, updatedAt: new Date() })
+    .set({ content: input.content, contentTokens: null, updatedAt: new Date() })
     .where(and(eq(messages.id, input.messageId), eq(messages.userId, input.userId), eq(messages.status, "streaming")));
 }
 

@@ -105,6 +105,19 @@ describe("getAiConfig", () => {
     );
   });
 
+  it("reads the context window of the models it does not know from LIFELINE_MODEL_CONTEXT_TOKENS", () => {
+    const server = { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", LIFELINE_CHAT_MODELS: "llama3.2" };
+    expect(getAiConfig(server).unknownModelContextWindow).toBeUndefined();
+    expect(getAiConfig({ ...server, LIFELINE_MODEL_CONTEXT_TOKENS: " 131072 " }).unknownModelContextWindow).toBe(
+      131_072,
+    );
+    const offline = getAiConfig({ LIFELINE_MODEL_CONTEXT_TOKENS: "131072" });
+    expect(offline.unknownModelContextWindow).toBeUndefined();
+    expect(offline.warnings).toContain(
+      "LIFELINE_MODEL_CONTEXT_TOKENS is ignored: no OPENAI_API_KEY or OPENAI_BASE_URL, so the offline models are used.",
+    );
+  });
+
   it("falls back to the OpenAI model names for a compatible server, with a warning for each", () => {
     const config = getAiConfig({ OPENAI_BASE_URL: "http://gateway/v1" });
     expect(config.defaultChatModel).toBe("gpt-4o-mini");

@@ -45,6 +45,11 @@ export interface AiConfig {
   extractionModel: string;
   /** The model dictation is transcribed with; null when there is no transcriber (offline). */
   transcriptionModel: string | null;
+  /**
+   * LIFELINE_MODEL_CONTEXT_TOKENS: the context window of the chat models core/model-capabilities.ts
+   * does not know (the history budget is a share of it); unset offline.
+   */
+  unknownModelContextWindow?: number;
   /** OPENAI_BASE_URL, for "openai-compatible" only. */
   baseURL?: string;
   /** Configuration that was ignored or defaulted in a way an operator should know about. */
@@ -111,7 +116,12 @@ export function getAiConfig(env: EnvVars = processEnv()): AiConfig {
   const warnings: string[] = [];
 
   if (!baseURL && !apiKey) {
-    for (const name of ["LIFELINE_CHAT_MODELS", "LIFELINE_EXTRACTION_MODEL", "LIFELINE_TRANSCRIPTION_MODEL"]) {
+    for (const name of [
+      "LIFELINE_CHAT_MODELS",
+      "LIFELINE_EXTRACTION_MODEL",
+      "LIFELINE_TRANSCRIPTION_MODEL",
+      "LIFELINE_MODEL_CONTEXT_TOKENS",
+    ]) {
       if (setting(env, name))
         warnings.push(`${name} is ignored: no OPENAI_API_KEY or OPENAI_BASE_URL, so the offline models are used.`);
     }
@@ -149,6 +159,7 @@ export function getAiConfig(env: EnvVars = processEnv()): AiConfig {
     }
   }
   const chatModelIds = configured.length > 0 ? configured : DEFAULT_CHAT_MODELS;
+  const contextTokens = setting(env, "LIFELINE_MODEL_CONTEXT_TOKENS");
   const defaultChatModel = chatModelIds[0] ?? OFFLINE_CHAT_MODEL_ID;
   return {
     provider,
@@ -157,6 +168,7 @@ export function getAiConfig(env: EnvVars = processEnv()): AiConfig {
     embeddingModelId,
     extractionModel: setting(env, "LIFELINE_EXTRACTION_MODEL") ?? defaultChatModel,
     transcriptionModel: setting(env, "LIFELINE_TRANSCRIPTION_MODEL") ?? dictationConfig.defaultModel,
+    ...(contextTokens ? { unknownModelContextWindow: Number(contextTokens) } : {}),
     ...(baseURL ? { baseURL } : {}),
     warnings,
   };

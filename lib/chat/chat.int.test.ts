@@ -16,6 +16,7 @@ import { toCapturedParams } from "@/lib/ai/capture";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
+import { countTokens } from "@/lib/memory/tokens";
 import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
 import { insertMemories, insertWordVecMemories, sparseVector } from "@/tests/fixtures/memories";
@@ -185,6 +186,87 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
     expect(sent.trimEnd().endsWith("step7998 step7999")).toBe(true);
     expect(sent).toContain(`[… ${omitted.toLocaleString("en-US")} tokens of this message left out …]`);
     expect(record.modelInput).toEqual([expect.objectContaining({ params: expect.objectContaining({ prompt }) })]);
+  });
+
+  it("a turn stores each message's token count with its text, and the next turn budgets by it", async () => {
+    const model = new MockLanguageModelV4({ doStream: async () => textStream(["You ", "like ", "green tea."]) });
+    setAiRegistry(registryWith(model));
+    const user = await userWithMemories("content-tokens", []);
+    const res = await post(user, { message: { text: "What tea do I like? 🍵" } });
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    await res.text();
+    await waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.assistant.status === "complete" ? r : undefined;
+    }, "the answer");
+    const rows = await db()
+      .select({ role: messages.role, content: messages.content, contentTokens: messages.contentTokens })
+      .from(messages)
+      .where(eq(messages.conversationId, conversationId));
+    expect(rows.map((r) => [r.role, r.contentTokens]).sort()).toEqual(
+      [
+        ["assistant", countTokens("You like green tea.")],
+        ["user", countTokens("What tea do I like? 🍵")],
+      ].sort(),
+    );
+    // The next turn's history reads the stored counts (a count stored wrong would show here).
+    await db().update(messages).set({ contentTokens: 7 }).where(eq(messages.conversationId, conversationId));
+    const next = await post(user, { conversationId, message: { text: "And coffee?" } });
+    await next.text();
+    const trace = await waitFor(async () => {
+      const traces = await db()
+        .select({ trace: promptDebug.trace })
+        .from(promptDebug)
+        .innerJoin(messages, eq(messages.id, promptDebug.messageId))
+        .where(eq(messages.conversationId, conversationId));
+      return traces.map((r) => r.trace as ContextTrace).find((t) => t.history.length === 2);
+    }, "the second debug record");
+    expect(trace.history.map((h) => h.tokens)).toEqual([7, 7]);
+  });
+
+  it("a turn's history budget is the answering model's: a quarter of gpt-4o's window, the long answer whole", async () => {
+    const answer = Array.from({ length: 40 }, (_, i) =>
+      Array.from({ length: 80 }, (_, j) => `step${i * 80 + j} `).join(""),
+    );
+    let call = 0;
+    const model = new MockLanguageModelV4({ doStream: async () => textStream(call++ === 0 ? answer : ["Shorter."]) });
+    const base = registryWith(model);
+    setAiRegistry({
+      ...base,
+      config: {
+        ...base.config,
+        provider: "openai",
+        chatModels: [{ id: "gpt-4o", label: "gpt-4o" }],
+        defaultChatModel: "gpt-4o",
+      },
+      isKnownChatModel: (id) => id === "gpt-4o",
+    });
+    const user = await userWithMemories("model-budget", []);
+    const first = await post(user, { message: { text: "Write the whole plan." } });
+    const conversationId = first.headers.get("x-conversation-id") ?? "";
+    await first.text();
+    await waitFor(async () => {
+      const r = await debugOf(conversationId).catch(() => undefined);
+      return r?.assistant.status === "complete" ? r : undefined;
+    }, "the first answer");
+    const second = await post(user, { conversationId, message: { text: "Make it shorter." } });
+    await second.text();
+    const trace = await waitFor(async () => {
+      const rows = await db()
+        .select({ trace: promptDebug.trace })
+        .from(promptDebug)
+        .innerJoin(messages, eq(messages.id, promptDebug.messageId))
+        .where(eq(messages.conversationId, conversationId));
+      return rows.map((r) => r.trace as ContextTrace).find((t) => t.history.length === 2);
+    }, "the second debug record");
+    expect(trace.config.prompt.historyTokenBudget).toBe(32_000);
+    // Over the offline model's 2,000-token budget, and sent whole.
+    expect(trace.history[1]?.tokens).toBeGreaterThan(5_000);
+    expect(trace.history.map((h) => [h.included, h.cut])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
+    expect(trace.tokens.history).toBe((trace.history[0]?.tokens ?? 0) + (trace.history[1]?.tokens ?? 0));
   });
 
   it("while memories wait for re-embedding, the model is told memory is being re-indexed, and the chat's memory line says so", async () => {

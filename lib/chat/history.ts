@@ -5,10 +5,15 @@ import { listBranch, type Message } from "@/db/queries/messages";
 import type { HistoryMessage } from "@/lib/memory/retrieval/prompt";
 
 /** Messages that reach the model as history: what was said, including answers the user stopped. */
-export function toHistory(messages: readonly Message[]): HistoryMessage[] {
+export function toHistory(messages: readonly (Message & { contentTokens?: number | null })[]): HistoryMessage[] {
   return messages
     .filter((m) => (m.role === "user" || m.role === "assistant") && m.status !== "error" && m.content.trim() !== "")
-    .map((m) => ({ id: m.id, role: m.role as "user" | "assistant", content: m.content }));
+    .map((m) => ({
+      id: m.id,
+      role: m.role as "user" | "assistant",
+      content: m.content,
+      tokens: m.contentTokens ?? null,
+    }));
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   runAfterResponse,
 } from "@/lib/jobs/extraction-queue";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
+import { countTokens } from "@/lib/memory/tokens";
 import type { DictationRecord } from "./dictation";
 import { runTitleJob } from "./title";
 
@@ -187,6 +188,7 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
         userId,
         messageId: turn.assistantMessageId,
         content: outcome.text,
+        contentTokens: countTokens(outcome.text),
         parts: outcome.parts,
         status: outcome.status,
         error: outcome.error ?? null,

@@ -25,7 +25,7 @@ import {
 import { answerConfig, memoryToolsConfig, modelCallConfig, promptConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
 import type { Logger } from "@/core/logger";
-import { effectiveTemperature, modelCapabilities } from "@/core/model-capabilities";
+import { effectiveTemperature, historyTokenBudget, modelCapabilities } from "@/core/model-capabilities";
 import { inSpan, recordSpanError, tracer } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { createConversation, getConversation, updateConversation } from "@/db/queries/conversations";
@@ -39,6 +39,7 @@ import type { ExtractionDispatcher } from "@/lib/jobs/extraction-queue";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
 import type { AssemblyConfig } from "@/lib/memory/retrieval/assembly-config";
 import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
+import { countTokens } from "@/lib/memory/tokens";
 import type { ChatBody } from "@/lib/validation/chat";
 import { answerWithAgent } from "./agent-answer";
 import { dictationRecord } from "./dictation";
@@ -191,7 +192,16 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
       conversationId: conversation.id,
       parentMessageId,
       messages: [
-        ...(retry ? [] : [{ role: "user" as const, content: question, parts: [{ type: "text", text: question }] }]),
+        ...(retry
+          ? []
+          : [
+              {
+                role: "user" as const,
+                content: question,
+                contentTokens: countTokens(question),
+                parts: [{ type: "text", text: question }],
+              },
+            ]),
         { role: "assistant", content: "", model: modelId, status: "streaming" },
       ],
     });
@@ -231,6 +241,10 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
         embed: (text) => (embedding && text === question ? embedding : ai.embedText(text)),
         embeddingModel: ai.describeProviders().embedder,
         config: input.assembly,
+        historyTokenBudget: historyTokenBudget(modelId, {
+          offline: ai.config.provider === "offline",
+          unknownModelContextWindow: ai.config.unknownModelContextWindow,
+        }),
       });
       span.setAttribute("lifeline.retrieval.status", context.trace.status);
       return context;

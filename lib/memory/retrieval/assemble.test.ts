@@ -95,8 +95,17 @@ describe("assembleContext without a working database", () => {
 
   it("records the config, the history inclusion and the token counts; the trace is plain JSON", async () => {
     const { trace } = await assembleContext(brokenDb, input({ memoryEnabled: false }));
-    // An embedder without a measured threshold gets the fallback: the default config, unchanged.
-    expect(trace.config).toEqual(DEFAULT_ASSEMBLY_CONFIG);
+    // An embedder without a measured threshold gets the fallback: the default config, unchanged,
+    // with the history budget it resolved (no model given: the offline model's and previews').
+    expect(trace.config).toEqual({ ...DEFAULT_ASSEMBLY_CONFIG, prompt: { historyTokenBudget: 2000 } });
+    const forModel = await assembleContext(brokenDb, input({ memoryEnabled: false, historyTokenBudget: 32_000 }));
+    expect(forModel.trace.config.prompt.historyTokenBudget).toBe(32_000);
+    const fixed = { ...DEFAULT_ASSEMBLY_CONFIG, prompt: { historyTokenBudget: 1_000_000 } };
+    const full = await assembleContext(
+      brokenDb,
+      input({ memoryEnabled: false, historyTokenBudget: 32_000, config: fixed }),
+    );
+    expect(full.trace.config.prompt.historyTokenBudget).toBe(1_000_000);
     expect(trace.embeddingModel).toBe("test/fixture");
     expect(trace.history.map((h) => [h.id, h.included])).toEqual([
       ["h1", true],

@@ -5,7 +5,7 @@
  * Text model and Gmail agent alike consume its `messages`.
  */
 import type { ModelMessage } from "ai";
-import type { ApproximateRetrievalConfig } from "@/core/config";
+import { type ApproximateRetrievalConfig, promptConfig } from "@/core/config";
 import type { Db } from "@/db/client";
 import { queryErrorMessage } from "@/db/queries/errors";
 import type { ChatMode } from "@/db/schema";
@@ -46,6 +46,11 @@ export interface AssembleInput {
    */
   countAccess?: boolean;
   config?: AssemblyConfig;
+  /**
+   * The history budget of the model that answers (core/model-capabilities.ts `historyTokenBudget`),
+   * unless `config` fixes one; default promptConfig.historyTokenBudget (previews: no model).
+   */
+  historyTokenBudget?: number;
   /** The semantic branch's approximate path (retrieve.ts): default core/config's; null: always exact. */
   approximate?: ApproximateRetrievalConfig | null;
 }
@@ -91,7 +96,14 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
   const started = performance.now();
   const now = input.now ?? new Date();
   const given = input.config ?? DEFAULT_ASSEMBLY_CONFIG;
-  const config: AssemblyConfig = { ...given, retrieval: forEmbedder(given.retrieval, input.embeddingModel) };
+  const config: ContextTrace["config"] = {
+    ...given,
+    retrieval: forEmbedder(given.retrieval, input.embeddingModel),
+    prompt: {
+      historyTokenBudget:
+        given.prompt.historyTokenBudget ?? input.historyTokenBudget ?? promptConfig.historyTokenBudget,
+    },
+  };
   const countAccess = input.countAccess ?? true;
 
   let retrieval: Retrieval = input.memoryEnabled

@@ -1,7 +1,6 @@
 /** Every number context assembly runs with; the default is core/config's, tests and previews may pass another. */
 import {
   formatterConfig,
-  promptConfig,
   type RetrievalStrategyName,
   retrievalConfig,
   retrievalStrategies,
@@ -18,13 +17,18 @@ export interface AssemblyConfig {
     readonly pinnedLimit?: number;
   };
   readonly formatter: FormatterSettings;
-  readonly prompt: { readonly historyTokenBudget: number };
+  /**
+   * `historyTokenBudget`: tokens of conversation history; null (the default) sends the turn's
+   * model's budget (core/model-capabilities.ts `historyTokenBudget`, AssembleInput), a number fixes
+   * it whatever the model (the evaluation's full-context contender).
+   */
+  readonly prompt: { readonly historyTokenBudget: number | null };
 }
 
 export const DEFAULT_ASSEMBLY_CONFIG: AssemblyConfig = {
   retrieval: retrievalConfig,
   formatter: formatterConfig,
-  prompt: promptConfig,
+  prompt: { historyTokenBudget: null },
 };
 
 /**

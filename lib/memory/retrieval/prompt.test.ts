@@ -136,6 +136,32 @@ describe("selectHistory", () => {
     }
   });
 
+  it("budgets a message by its stored token count, counted when it was written, and counts only one without", () => {
+    // Stored counts of 100 each: h3 and h4 leave 50 of 250, too few for h2 — whatever their text counts.
+    const stored: HistoryMessage[] = history.map((m) => ({ ...m, tokens: 100 }));
+    const result = selectHistory(stored, 250);
+    expect(result.included.map((m) => m.id)).toEqual(["h3", "h4"]);
+    expect(result.entries.map((e) => e.tokens)).toEqual([null, 100, 100, 100]);
+    expect(result.tokens).toBe(200);
+    expect(selectHistory(history, 250).entries.map((e) => e.tokens)).toEqual(["h1", "h2", "h3", "h4"].map(tokensOf));
+  });
+
+  it("cuts a long message from its start and end alone, the left-out count from its stored count", () => {
+    const pasted = longText("pasted", 20_000);
+    const total = countTokens(pasted);
+    const conversation: HistoryMessage[] = [
+      { id: "u1", role: "user", content: pasted, tokens: total },
+      { id: "a1", role: "assistant", content: "Noted.", tokens: countTokens("Noted.") },
+    ];
+    const result = selectHistory(conversation, 2_000);
+    const sent = result.included[0]?.content ?? "";
+    const [head, tail] = sent.split(/\n*\[… [\d,]+ tokens of this message left out …\]\n*/);
+    expect(pasted.startsWith(head ?? "-")).toBe(true);
+    expect(pasted.endsWith(tail ?? "-")).toBe(true);
+    expect(result.entries[0]?.cut?.omittedTokens).toBe(total - countTokens(head ?? "") - countTokens(tail ?? ""));
+    expect(result.tokens).toBeLessThanOrEqual(2_000);
+  });
+
   it("sends nothing of a message whose share of the budget cannot hold its start, its end and the marker", () => {
     const conversation: HistoryMessage[] = [{ id: "a1", role: "assistant", content: longText("answer", 500) }];
     expect(selectHistory(conversation, 10).included).toEqual([]);

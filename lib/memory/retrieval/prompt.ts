@@ -35,6 +35,8 @@ export interface HistoryMessage {
   id: string;
   role: "user" | "assistant";
   content: string;
+  /** Its content's tokens, counted when it was written (messages.content_tokens); counted here when absent. */
+  tokens?: number | null;
 }
 
 export interface HistoryEntry {
@@ -171,14 +173,14 @@ export function selectHistory(
     const message = history[i];
     const entry = entries[i];
     if (!message || !entry) return false;
-    entry.tokens ??= countTokens(message.content);
+    entry.tokens ??= tokensOf(message);
     if (entry.tokens <= allowance) {
       sent.set(i, message);
       spent += entry.tokens;
       entry.included = true;
       return true;
     }
-    const cut = cutToTokens(message.content, allowance);
+    const cut = cutToTokens(message.content, entry.tokens, allowance);
     if (!cut) return false;
     sent.set(i, { ...message, content: cut.content });
     spent += cut.sentTokens;
@@ -191,9 +193,7 @@ export function selectHistory(
   const exchangeStart = lastQuestion === -1 ? Math.max(0, history.length - 1) : lastQuestion;
   // The newest exchange, shortest first: each message gets an equal share of what is left, and
   // what a short one does not use goes to the longer ones.
-  const exchange = history
-    .slice(exchangeStart)
-    .map((m, k) => ({ i: exchangeStart + k, tokens: countTokens(m.content) }));
+  const exchange = history.slice(exchangeStart).map((m, k) => ({ i: exchangeStart + k, tokens: tokensOf(m) }));
   for (const [i, { i: index, tokens }] of exchange.toSorted((a, b) => a.tokens - b.tokens).entries()) {
     const entry = entries[index];
     if (entry) entry.tokens = tokens;
@@ -205,7 +205,7 @@ export function selectHistory(
     const message = history[i];
     const entry = entries[i];
     if (!message || !entry) break;
-    entry.tokens = countTokens(message.content);
+    entry.tokens = tokensOf(message);
     const needed = Math.min(entry.tokens, maxMessageTokens);
     if (needed > budget - spent || !send(i, needed)) break;
   }
@@ -213,30 +213,57 @@ export function selectHistory(
   return { included, entries, tokens: spent };
 }
 
+const tokensOf = (message: HistoryMessage): number => message.tokens ?? countTokens(message.content);
+
 /** A cut keeps at least this many tokens of the message's start and of its end, or sends nothing. */
 const MIN_CUT_SIDE_TOKENS = 8;
 
 /**
- * `text` in at most `maxTokens` tokens: its start and end, historyCutMarker between them; null
- * when that leaves fewer than MIN_CUT_SIDE_TOKENS of either.
+ * `text` (`total` tokens) in at most `maxTokens` tokens: its start and end, historyCutMarker
+ * between them; null when that leaves fewer than MIN_CUT_SIDE_TOKENS of either.
  */
 function cutToTokens(
   text: string,
+  total: number,
   maxTokens: number,
 ): { content: string; sentTokens: number; omittedTokens: number } | null {
-  const tokens = tokenize(text);
   // Joining can merge tokens at the seams, so the count is taken of the joined text and the kept
   // part shrinks until it fits (once, nearly always).
-  let kept = maxTokens - countTokens(`\n\n${historyCutMarker(tokens.length)}\n\n`);
+  let kept = maxTokens - countTokens(`\n\n${historyCutMarker(total)}\n\n`);
   while (kept >= 2 * MIN_CUT_SIDE_TOKENS) {
-    const head = Math.ceil(kept / 2);
-    const omittedTokens = tokens.length - kept;
-    const content = `${detokenize(tokens.slice(0, head))}\n\n${historyCutMarker(omittedTokens)}\n\n${detokenize(tokens.slice(tokens.length - (kept - head)))}`;
+    const headTokens = Math.ceil(kept / 2);
+    const head = detokenize(firstTokens(text, headTokens));
+    const tail = detokenize(lastTokens(text, kept - headTokens));
+    const omittedTokens = total - kept;
+    const content = `${head}\n\n${historyCutMarker(omittedTokens)}\n\n${tail}`;
     const sentTokens = countTokens(content);
     if (sentTokens <= maxTokens) return { content, sentTokens, omittedTokens };
     kept -= sentTokens - maxTokens;
   }
   return null;
+}
+
+/**
+ * Characters read per token wanted when only a message's start or end is tokenised: an ordinary
+ * token is 3–5 characters, so a cut of a long message tokenises about what it keeps, not the
+ * whole message; text denser than this (emoji, CJK) is tokenised whole.
+ */
+const CHARS_PER_TOKEN_READ = 8;
+
+/** The first `count` tokens of `text`, tokenising only as much of its start as they need. */
+function firstTokens(text: string, count: number): number[] {
+  const window = count * CHARS_PER_TOKEN_READ;
+  // One token more than wanted: the window's last pre-token may be cut, and with it its last token.
+  const tokens = text.length > window ? tokenize(text.slice(0, window)) : [];
+  return (tokens.length > count ? tokens : tokenize(text)).slice(0, count);
+}
+
+/** The last `count` tokens of `text`, tokenising only as much of its end as they need. */
+function lastTokens(text: string, count: number): number[] {
+  if (count === 0) return [];
+  const window = count * CHARS_PER_TOKEN_READ;
+  const tokens = text.length > window ? tokenize(text.slice(text.length - window)) : [];
+  return (tokens.length > count ? tokens : tokenize(text)).slice(-count);
 }
 
 function displayName(userName: string | null | undefined): string | null {

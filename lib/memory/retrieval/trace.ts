@@ -84,8 +84,11 @@ export interface ContextTrace {
   embeddingModel: string;
   /** Whether the selected memories' access_count was incremented (false for previews). */
   countAccess: boolean;
-  /** The numbers this assembly ran with (the similarity threshold is the one for `embeddingModel`). */
-  config: AssemblyConfig;
+  /**
+   * The numbers this assembly ran with (the similarity threshold is the one for `embeddingModel`;
+   * the history budget the one the prompt was built with).
+   */
+  config: AssemblyConfig & { readonly prompt: { readonly historyTokenBudget: number } };
   /**
    * null unless the semantic query ran. `listed` ≤ traceCandidateLimit ≤ … `aboveThreshold`;
    * `nearMisses`: the rows listed below the threshold (traces stored before near-misses lack it).
