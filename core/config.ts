@@ -302,6 +302,12 @@ export const answerConfig = {
    */
   interruptedAfterMs: 5 * 60_000,
   /**
+   * The answer's final save (its message, extraction row and title job, one transaction) is tried
+   * again after each of these delays when it fails with a transient database error (a connection
+   * lost, a failover): a whole answer must not be left as its last progress snapshot.
+   */
+  finalSaveRetryDelaysMs: [200, 1_000, 5_000],
+  /**
    * How often a long-lived server runs its sweeps — interrupted answers, interrupted email sends,
    * the extraction outbox — (it also runs them once at start); with Inngest, the `sweeps` function
    * runs them on this schedule too (inngest/functions/sweeps.ts: SWEEPS_CRON says the same minute).

@@ -8,11 +8,13 @@
  * conversation's title.
  */
 import type { LanguageModelUsage } from "ai";
+import { answerConfig } from "@/core/config";
 import { faultPoint } from "@/core/faults";
 import type { Logger } from "@/core/logger";
 import { inSpan } from "@/core/telemetry";
 import { truncateChars } from "@/core/text";
 import type { Db } from "@/db/client";
+import { retryTransient } from "@/db/queries/errors";
 import { finishMessage } from "@/db/queries/messages";
 import { type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
 import { markTitleDue } from "@/db/queries/title-jobs";
@@ -182,46 +184,61 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
   // The hand-over of a queued row, once its transaction has committed.
   const after: { dispatch?: () => Promise<void> } = {};
   try {
-    await db.transaction(async (tx) => {
-      await finishMessage(tx, {
-        userId,
-        messageId: turn.assistantMessageId,
-        content: outcome.text,
-        parts: outcome.parts,
-        status: outcome.status,
-        error: outcome.error ?? null,
-        notice: outcome.notice ?? null,
-      });
-      if (!extracts) return;
-      const recorded = await recordExtraction(
-        tx,
-        {
-          userId,
-          conversationId: turn.conversation.id,
-          userMessageId: turn.userMessageId,
-          assistantMessageId: turn.assistantMessageId,
-          memoryEnabled: turn.conversation.memoryEnabled,
-        },
-        turn.dispatcher.kind,
-      );
-      if (needsDispatch(recorded)) after.dispatch = () => dispatchExtraction(db, recorded.extraction, turn.dispatcher);
-      await markTitleDue(tx, { userId, conversationId: turn.conversation.id });
-    });
-    await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
-      savePromptDebug(db, {
-        ...debugRecord(turn, input),
-        inputTokens: outcome.usage?.inputTokens ?? null,
-        outputTokens: outcome.usage?.outputTokens ?? null,
-        totalTokens: outcome.usage?.totalTokens ?? null,
-        timeToFirstTokenMs: outcome.timeToFirstTokenMs,
-        latencyMs: outcome.latencyMs,
-        finishReason: outcome.finishReason ?? (outcome.status === "aborted" ? "aborted" : null),
-        error: outcome.error ?? null,
-      }),
+    // Every write in it is idempotent, so a transaction whose commit was lost can be run again.
+    await retryTransient(
+      () =>
+        db.transaction(async (tx) => {
+          await finishMessage(tx, {
+            userId,
+            messageId: turn.assistantMessageId,
+            content: outcome.text,
+            parts: outcome.parts,
+            status: outcome.status,
+            error: outcome.error ?? null,
+            notice: outcome.notice ?? null,
+          });
+          if (!extracts) return;
+          const recorded = await recordExtraction(
+            tx,
+            {
+              userId,
+              conversationId: turn.conversation.id,
+              userMessageId: turn.userMessageId,
+              assistantMessageId: turn.assistantMessageId,
+              memoryEnabled: turn.conversation.memoryEnabled,
+            },
+            turn.dispatcher.kind,
+          );
+          if (needsDispatch(recorded))
+            after.dispatch = () => dispatchExtraction(db, recorded.extraction, turn.dispatcher);
+          await markTitleDue(tx, { userId, conversationId: turn.conversation.id });
+        }),
+      answerConfig.finalSaveRetryDelaysMs,
     );
   } catch (error) {
     turn.log.error({ err: error, messageId: turn.assistantMessageId }, "could not save the chat turn");
     return;
+  }
+  try {
+    await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
+      retryTransient(
+        () =>
+          savePromptDebug(db, {
+            ...debugRecord(turn, input),
+            inputTokens: outcome.usage?.inputTokens ?? null,
+            outputTokens: outcome.usage?.outputTokens ?? null,
+            totalTokens: outcome.usage?.totalTokens ?? null,
+            timeToFirstTokenMs: outcome.timeToFirstTokenMs,
+            latencyMs: outcome.latencyMs,
+            finishReason: outcome.finishReason ?? (outcome.status === "aborted" ? "aborted" : null),
+            error: outcome.error ?? null,
+          }),
+        answerConfig.finalSaveRetryDelaysMs,
+      ),
+    );
+  } catch (error) {
+    // The answer and its rows are saved: the hand-over below still runs.
+    turn.log.error({ err: error, messageId: turn.assistantMessageId }, "could not complete the debug record");
   }
   if (!extracts) return;
   faultPoint("crash-after-answer-final");
