@@ -342,6 +342,13 @@ export const titleConfig = {
    * (it runs right after the response, one model call): the sweep runs it.
    */
   retryAfterMs: 60_000,
+  /**
+   * A run holds its title job this long (its due time moves ahead): longer than the title call
+   * may take (modelCallConfig.structuredTimeoutMs per call, with the AI SDK's retries), so the sweep
+   * never runs a job that is still running; a job whose run stopped is swept this long plus
+   * retryAfterMs after it was taken.
+   */
+  leaseMs: 5 * 60_000,
   /** The most title jobs one sweep runs, one after another (the rest wait for the next sweep). */
   sweepBatch: 20,
 } as const;

@@ -5,20 +5,23 @@
  */
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_CONVERSATION_TITLE, titleConfig } from "@/core/config";
 import { logger } from "@/core/logger";
 import type { Db } from "@/db/client";
 import { getExtractionForMessage } from "@/db/queries/extractions";
 import { createMessages } from "@/db/queries/messages";
-import { messages } from "@/db/schema";
-import { createAiRegistry } from "@/lib/ai/registry";
+import { conversations, conversationTitleJobs, messages } from "@/db/schema";
+import { type AiRegistry, createAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import type { ExtractionDispatcher } from "@/lib/jobs/extraction-queue";
+import { TITLE_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { DB_KINDS } from "@/tests/db";
-import { createConversation, createUser } from "@/tests/fixtures/jobs";
+import { createConversation, createUser, gate, scriptedModel } from "@/tests/fixtures/jobs";
 import { useTestDatabase } from "@/tests/test-database";
 import { recoverInterruptedAnswers } from "./interrupted";
 import { type AnswerTurn, settleAnswer } from "./settle";
+import { titleStaleConversations } from "./title";
 
 /** `db`, except that its first `failures` transactions fail with `error` once their work is done (so they roll back). */
 function failingTransactions(db: Db, failures: number, error: () => Error): { db: Db; attempts: () => number } {
@@ -51,7 +54,10 @@ describe.each(DB_KINDS)("settling an answer on %s", (kind) => {
   afterEach(() => afterResponseIdle());
 
   /** A question and its answer's streaming row with its progress so far, as a chat turn leaves them. */
-  async function streamingTurn(db: Db) {
+  async function streamingTurn(
+    db: Db,
+    { dispatch, ai = createAiRegistry({}) }: { dispatch?: ExtractionDispatcher["dispatch"]; ai?: AiRegistry } = {},
+  ) {
     const userId = await createUser(database.db);
     const conversationId = await createConversation(database.db, userId);
     const [question, answer] = await createMessages(database.db, {
@@ -66,13 +72,14 @@ describe.each(DB_KINDS)("settling an answer on %s", (kind) => {
     const handed: string[] = [];
     const dispatcher: ExtractionDispatcher = {
       kind: "in-process",
-      dispatch: async ({ extractionId }) => {
-        handed.push(extractionId);
+      dispatch: async (job) => {
+        handed.push(job.extractionId);
+        await dispatch?.(job);
       },
     };
     const turn: AnswerTurn = {
       db,
-      ai: createAiRegistry({}),
+      ai,
       log: logger,
       dispatcher,
       userId,
@@ -136,5 +143,49 @@ describe.each(DB_KINDS)("settling an answer on %s", (kind) => {
     expect(faulty.attempts()).toBe(1);
     expect(await stored(turn.assistantMessageId)).toMatchObject({ status: "streaming" });
     expect(handed).toEqual([]);
+  });
+
+  const titleOf = async (conversationId: string) =>
+    (await database.db.select().from(conversations).where(eq(conversations.id, conversationId)))[0]?.title;
+
+  it("titles the conversation right after the answer, without waiting for the user's extractions", async () => {
+    // The in-process runner's hand-over resolves when the attempt has ended, after the user's earlier jobs.
+    const lane = gate();
+    const { turn } = await streamingTurn(database.db, { dispatch: () => lane.promise });
+    try {
+      await settleAnswer(turn, input, complete);
+      await expect.poll(() => titleOf(turn.conversation.id)).not.toBe(DEFAULT_CONVERSATION_TITLE);
+    } finally {
+      lane.open();
+    }
+  });
+
+  it("the title sweep leaves a title job that is running to its run: one title call", async () => {
+    const held = gate();
+    const model = scriptedModel({
+      [TITLE_OUTPUT_NAME]: async () => {
+        await held.promise;
+        return null;
+      },
+    });
+    const ai = { ...createAiRegistry({}), getExtractionModel: () => model };
+    const { turn } = await streamingTurn(database.db, { ai });
+    await settleAnswer(turn, input, complete);
+    await expect.poll(() => model.doGenerateCalls.length).toBe(1);
+    // Long after the answer: a job still waiting then was left by a stopped process — not this one.
+    const later = new Date(Date.now() + titleConfig.retryAfterMs + 5_000);
+    const swept = titleStaleConversations(database.db, ai, { now: later, log: logger });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    held.open();
+    expect(await swept).toBe(0);
+    await afterResponseIdle();
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(await titleOf(turn.conversation.id)).not.toBe(DEFAULT_CONVERSATION_TITLE);
+    expect(
+      await database.db
+        .select()
+        .from(conversationTitleJobs)
+        .where(eq(conversationTitleJobs.conversationId, turn.conversation.id)),
+    ).toEqual([]);
   });
 });

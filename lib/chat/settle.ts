@@ -242,8 +242,8 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
   }
   if (!extracts) return;
   faultPoint("crash-after-answer-final");
-  runAfterResponse(async () => {
-    await after.dispatch?.();
-    await runTitleJob(db, turn.ai, { userId, conversationId: turn.conversation.id });
-  });
+  // Apart: the in-process runner's hand-over resolves only once the user's earlier extractions
+  // have run, and the title must not wait for them.
+  if (after.dispatch) runAfterResponse(after.dispatch);
+  runAfterResponse(() => runTitleJob(db, turn.ai, { userId, conversationId: turn.conversation.id }));
 }
