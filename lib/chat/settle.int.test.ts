@@ -188,4 +188,29 @@ describe.each(DB_KINDS)("settling an answer on %s", (kind) => {
         .where(eq(conversationTitleJobs.conversationId, turn.conversation.id)),
     ).toEqual([]);
   });
+
+  it("a late finish of an answer the interrupted-answer sweep already settled is refused: the stored answer and its extraction stay as the sweep left them", async () => {
+    const { turn, handed } = await streamingTurn(database.db);
+    const later = new Date(Date.now() + 60 * 60_000);
+    await recoverInterruptedAnswers(database.db, { dispatcher: turn.dispatcher, now: () => later, log: logger });
+    const swept = await stored(turn.assistantMessageId);
+    expect(swept).toMatchObject({ status: "error" });
+    const extraction = await getExtractionForMessage(database.db, {
+      userId: turn.userId,
+      assistantMessageId: turn.assistantMessageId,
+    });
+    handed.length = 0;
+
+    await settleAnswer(turn, input, complete);
+    await afterResponseIdle();
+    expect(await stored(turn.assistantMessageId)).toMatchObject({
+      status: "error",
+      content: swept?.content,
+      error: swept?.error,
+    });
+    expect(handed).toEqual([]);
+    expect(
+      await getExtractionForMessage(database.db, { userId: turn.userId, assistantMessageId: turn.assistantMessageId }),
+    ).toEqual(extraction);
+  });
 });

@@ -15,7 +15,8 @@ import { inSpan } from "@/core/telemetry";
 import { truncateChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { retryTransient } from "@/db/queries/errors";
-import { finishMessage } from "@/db/queries/messages";
+import { INTERRUPTED_ERROR } from "@/db/queries/interrupted-answers";
+import { finishMessage, getMessage } from "@/db/queries/messages";
 import { type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
 import { markTitleDue } from "@/db/queries/title-jobs";
 import type { ChatMode, MessageNotice, MessageStatus } from "@/db/schema";
@@ -183,12 +184,13 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
   const extracts = outcome.status !== "error" || Boolean(outcome.extractPartial && outcome.text);
   // The hand-over of a queued row, once its transaction has committed.
   const after: { dispatch?: () => Promise<void> } = {};
+  let settledBySweep = false;
   try {
     // Every write in it is idempotent, so a transaction whose commit was lost can be run again.
     await retryTransient(
       () =>
         db.transaction(async (tx) => {
-          await finishMessage(tx, {
+          const finished = await finishMessage(tx, {
             userId,
             messageId: turn.assistantMessageId,
             content: outcome.text,
@@ -197,7 +199,12 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
             error: outcome.error ?? null,
             notice: outcome.notice ?? null,
           });
-          if (!extracts) return;
+          // Not streaming any more: the sweep marked it interrupted — or this save's own earlier
+          // try committed although its commit was reported lost (then the writes below are no-ops).
+          settledBySweep =
+            !finished &&
+            (await getMessage(tx, { userId, messageId: turn.assistantMessageId })).error === INTERRUPTED_ERROR;
+          if (settledBySweep || !extracts) return;
           const recorded = await recordExtraction(
             tx,
             {
@@ -217,6 +224,14 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
     );
   } catch (error) {
     turn.log.error({ err: error, messageId: turn.assistantMessageId }, "could not save the chat turn");
+    return;
+  }
+  if (settledBySweep) {
+    // Its stored text, status, debug record and extraction are the sweep's: left as they are.
+    turn.log.warn(
+      { messageId: turn.assistantMessageId, status: outcome.status },
+      "an answer finished after the interrupted-answer sweep had settled it: the late finish was not saved",
+    );
     return;
   }
   try {
