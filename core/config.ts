@@ -335,6 +335,12 @@ export const answerConfig = {
    */
   interruptedAfterMs: 5 * 60_000,
   /**
+   * The answer's final save (its message, extraction row and title job, one transaction) is tried
+   * again after each of these delays when it fails with a transient database error (a connection
+   * lost, a failover): a whole answer must not be left as its last progress snapshot.
+   */
+  finalSaveRetryDelaysMs: [200, 1_000, 5_000],
+  /**
    * How often a long-lived server runs its sweeps — interrupted answers, interrupted email sends,
    * the extraction outbox — (it also runs them once at start); with Inngest, the `sweeps` function
    * runs them on this schedule too (inngest/functions/sweeps.ts: SWEEPS_CRON says the same minute).
@@ -369,6 +375,13 @@ export const titleConfig = {
    * (it runs right after the response, one model call): the sweep runs it.
    */
   retryAfterMs: 60_000,
+  /**
+   * A run holds its title job this long (its due time moves ahead): longer than the title call
+   * may take (modelCallConfig.structuredTimeoutMs per call, with the AI SDK's retries), so the sweep
+   * never runs a job that is still running; a job whose run stopped is swept this long plus
+   * retryAfterMs after it was taken.
+   */
+  leaseMs: 5 * 60_000,
   /** The most title jobs one sweep runs, one after another (the rest wait for the next sweep). */
   sweepBatch: 20,
 } as const;

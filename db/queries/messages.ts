@@ -228,7 +228,11 @@ export async function setCurrentMessage(
     .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
 }
 
-/** Records how an assistant answer ended (complete, aborted or error) with the text produced. */
+/**
+ * Records how an assistant answer still `streaming` ended (complete, aborted or error) with the
+ * text produced; false when it is no longer streaming — the interrupted-answer sweep settled it
+ * (with its extraction) first, and a late finish must not silently overwrite that. Missing → 404.
+ */
 export async function finishMessage(
   db: Db,
   input: {
@@ -242,7 +246,7 @@ export async function finishMessage(
     /** The content's tokens (lib/memory/tokens.ts countTokens); null: counted when read. */
     contentTokens?: number | null;
   },
-): Promise<void> {
+): Promise<boolean> {
   const rows = await db
     .update(messages)
     .set({
@@ -254,9 +258,11 @@ export async function finishMessage(
       notice: input.notice ?? null,
       updatedAt: new Date(),
     })
-    .where(and(eq(messages.id, input.messageId), eq(messages.userId, input.userId)))
+    .where(and(eq(messages.id, input.messageId), eq(messages.userId, input.userId), eq(messages.status, "streaming")))
     .returning({ id: messages.id });
-  if (rows.length === 0) throw notFound("message");
+  if (rows.length > 0) return true;
+  await getMessage(db, { userId: input.userId, messageId: input.messageId });
+  return false;
 }
 
 /** Saves the text of an answer still streaming (a later finish wins: nothing is written once it is not `streaming`). */

@@ -1,10 +1,10 @@
 /**
  * conversation_title_jobs: the title outbox (db/schema.ts). A row says the conversation's
  * auto-title is due; it commits with the answer that made it due and is deleted once the title
- * job ran. Route-facing writes take the owner's id; the sweep's read spans every user (a
+ * job ran; a run takes it first (claimTitleJob), so one job is never run twice at once. Route-facing writes take the owner's id; the sweep's read spans every user (a
  * server-side sweep, not a user's request) and returns each row's owner.
  */
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, lt, lte, sql } from "drizzle-orm";
 import { DEFAULT_CONVERSATION_TITLE } from "@/core/config";
 import type { Db } from "@/db/client";
 import { conversations, conversationTitleJobs } from "@/db/schema";
@@ -29,6 +29,35 @@ export async function markTitleDue(
         ),
     )
     .onConflictDoNothing({ target: conversationTitleJobs.conversationId })
+    .returning({ conversationId: conversationTitleJobs.conversationId });
+  return rows.length > 0;
+}
+
+/**
+ * Takes the conversation's title job for one run: moves its due time `leaseMs` ahead, so neither
+ * the after-response run nor a sweep takes it again meanwhile. Only a job due at or before
+ * `dueBy` (null: the database's now) is taken; false when there is none, or another run has it.
+ * A run that stops without finishing leaves the job for a sweep once the lease has passed.
+ */
+export async function claimTitleJob(
+  db: Db,
+  {
+    userId,
+    conversationId,
+    dueBy,
+    leaseMs,
+  }: { userId: string; conversationId: string; dueBy: Date | null; leaseMs: number },
+): Promise<boolean> {
+  const rows = await db
+    .update(conversationTitleJobs)
+    .set({ dueAt: sql`now() + ${leaseMs} * interval '1 millisecond'` })
+    .where(
+      and(
+        eq(conversationTitleJobs.conversationId, conversationId),
+        eq(conversationTitleJobs.userId, userId),
+        dueBy ? lte(conversationTitleJobs.dueAt, dueBy) : sql`${conversationTitleJobs.dueAt} <= now()`,
+      ),
+    )
     .returning({ conversationId: conversationTitleJobs.conversationId });
   return rows.length > 0;
 }

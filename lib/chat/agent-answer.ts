@@ -12,8 +12,9 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { consumeStream, createUIMessageStream, createUIMessageStreamResponse, type ModelMessage } from "ai";
-import { agentConfig } from "@/core/config";
+import { agentConfig, answerConfig } from "@/core/config";
 import { recordSpanError, tracer } from "@/core/telemetry";
+import { saveAnswerProgress } from "@/db/queries/messages";
 import type { MessageNotice } from "@/db/schema";
 import { buildAgentGraph } from "@/lib/agent/graph";
 import { googleClient, mailboxForUser } from "@/lib/agent/mailbox";
@@ -74,6 +75,18 @@ export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]
   let firstPartMs: number | null = null;
   const latencyMs = () => Math.round(performance.now() - started);
 
+  // The answer's progress, saved at every tool step (the next model call starts) and at most every
+  // answerConfig.progressIntervalMs while text streams: the interrupted-answer sweep reads it, and
+  // a run of several slow model calls must stay visibly alive.
+  let progressSavedAt = performance.now();
+  const saveProgress = () => {
+    progressSavedAt = performance.now();
+    void saveAnswerProgress(db, { userId, messageId: turn.assistantMessageId, content: partsText(parts) }).catch(
+      (error: unknown) =>
+        log.warn({ err: error, messageId: turn.assistantMessageId }, "could not save the answer's progress"),
+    );
+  };
+
   const settle = async (outcome: {
     status: "complete" | "aborted" | "error";
     error?: string;
@@ -126,6 +139,12 @@ export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]
           write: (chunk) => {
             firstPartMs ??= latencyMs();
             writer.write(chunk);
+            if (
+              chunk.type === "tool-output-available" ||
+              performance.now() - progressSavedAt >= answerConfig.progressIntervalMs
+            ) {
+              saveProgress();
+            }
           },
         });
       } catch (error) {

@@ -376,6 +376,42 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
     ]);
   });
 
+  it("a running answer records its progress at every step: after a tool step, while the next model call runs", async () => {
+    const user = await userWithMemories("agent-alive", []);
+    const { registry, bodies } = scriptedOpenAI([
+      {
+        content: null,
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "list_labels", arguments: "{}" } }],
+      },
+      "hang",
+    ]);
+    setAiRegistry(registry);
+    const controller = new AbortController();
+    const res = await fetch(`${context.server.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: user.client.cookieHeader() },
+      body: JSON.stringify({ message: { text: "What labels do I have?" }, mode: "agent" }),
+      signal: controller.signal,
+    });
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    try {
+      for (let i = 0; i < 100 && bodies.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(bodies).toHaveLength(2);
+      // The interrupted-answer sweep reads updated_at: the tool step moved it past the row's creation.
+      await expect
+        .poll(async () => {
+          const [assistant] = await db()
+            .select()
+            .from(messages)
+            .where(and(eq(messages.conversationId, conversationId), eq(messages.role, "assistant")));
+          return assistant && assistant.status === "streaming" && assistant.updatedAt > assistant.createdAt;
+        })
+        .toBe(true);
+    } finally {
+      controller.abort();
+    }
+  });
+
   it("a model failure is a stored error with its debug record, and no extraction", async () => {
     const user = await userWithMemories("agent-fail", []);
     // A 400 (say, the context is too long) is not retried; a 5xx would be, twice, as on the text path.

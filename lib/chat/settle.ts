@@ -8,12 +8,15 @@
  * conversation's title.
  */
 import type { LanguageModelUsage } from "ai";
+import { answerConfig } from "@/core/config";
 import { faultPoint } from "@/core/faults";
 import type { Logger } from "@/core/logger";
 import { inSpan } from "@/core/telemetry";
 import { truncateChars } from "@/core/text";
 import type { Db } from "@/db/client";
-import { finishMessage } from "@/db/queries/messages";
+import { retryTransient } from "@/db/queries/errors";
+import { INTERRUPTED_ERROR } from "@/db/queries/interrupted-answers";
+import { finishMessage, getMessage } from "@/db/queries/messages";
 import { type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
 import { markTitleDue } from "@/db/queries/title-jobs";
 import type { ChatMode, MessageNotice, MessageStatus } from "@/db/schema";
@@ -182,53 +185,82 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
   const extracts = outcome.status !== "error" || Boolean(outcome.extractPartial && outcome.text);
   // The hand-over of a queued row, once its transaction has committed.
   const after: { dispatch?: () => Promise<void> } = {};
+  let settledBySweep = false;
   try {
-    await db.transaction(async (tx) => {
-      await finishMessage(tx, {
-        userId,
-        messageId: turn.assistantMessageId,
-        content: outcome.text,
-        contentTokens: countTokens(outcome.text),
-        parts: outcome.parts,
-        status: outcome.status,
-        error: outcome.error ?? null,
-        notice: outcome.notice ?? null,
-      });
-      if (!extracts) return;
-      const recorded = await recordExtraction(
-        tx,
-        {
-          userId,
-          conversationId: turn.conversation.id,
-          userMessageId: turn.userMessageId,
-          assistantMessageId: turn.assistantMessageId,
-          memoryEnabled: turn.conversation.memoryEnabled,
-        },
-        turn.dispatcher.kind,
-      );
-      if (needsDispatch(recorded)) after.dispatch = () => dispatchExtraction(db, recorded.extraction, turn.dispatcher);
-      await markTitleDue(tx, { userId, conversationId: turn.conversation.id });
-    });
-    await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
-      savePromptDebug(db, {
-        ...debugRecord(turn, input),
-        inputTokens: outcome.usage?.inputTokens ?? null,
-        outputTokens: outcome.usage?.outputTokens ?? null,
-        totalTokens: outcome.usage?.totalTokens ?? null,
-        timeToFirstTokenMs: outcome.timeToFirstTokenMs,
-        latencyMs: outcome.latencyMs,
-        finishReason: outcome.finishReason ?? (outcome.status === "aborted" ? "aborted" : null),
-        error: outcome.error ?? null,
-      }),
+    // Every write in it is idempotent, so a transaction whose commit was lost can be run again.
+    await retryTransient(
+      () =>
+        db.transaction(async (tx) => {
+          const finished = await finishMessage(tx, {
+            userId,
+            messageId: turn.assistantMessageId,
+            content: outcome.text,
+            contentTokens: countTokens(outcome.text),
+            parts: outcome.parts,
+            status: outcome.status,
+            error: outcome.error ?? null,
+            notice: outcome.notice ?? null,
+          });
+          // Not streaming any more: the sweep marked it interrupted — or this save's own earlier
+          // try committed although its commit was reported lost (then the writes below are no-ops).
+          settledBySweep =
+            !finished &&
+            (await getMessage(tx, { userId, messageId: turn.assistantMessageId })).error === INTERRUPTED_ERROR;
+          if (settledBySweep || !extracts) return;
+          const recorded = await recordExtraction(
+            tx,
+            {
+              userId,
+              conversationId: turn.conversation.id,
+              userMessageId: turn.userMessageId,
+              assistantMessageId: turn.assistantMessageId,
+              memoryEnabled: turn.conversation.memoryEnabled,
+            },
+            turn.dispatcher.kind,
+          );
+          if (needsDispatch(recorded))
+            after.dispatch = () => dispatchExtraction(db, recorded.extraction, turn.dispatcher);
+          await markTitleDue(tx, { userId, conversationId: turn.conversation.id });
+        }),
+      answerConfig.finalSaveRetryDelaysMs,
     );
   } catch (error) {
     turn.log.error({ err: error, messageId: turn.assistantMessageId }, "could not save the chat turn");
     return;
   }
+  if (settledBySweep) {
+    // Its stored text, status, debug record and extraction are the sweep's: left as they are.
+    turn.log.warn(
+      { messageId: turn.assistantMessageId, status: outcome.status },
+      "an answer finished after the interrupted-answer sweep had settled it: the late finish was not saved",
+    );
+    return;
+  }
+  try {
+    await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
+      retryTransient(
+        () =>
+          savePromptDebug(db, {
+            ...debugRecord(turn, input),
+            inputTokens: outcome.usage?.inputTokens ?? null,
+            outputTokens: outcome.usage?.outputTokens ?? null,
+            totalTokens: outcome.usage?.totalTokens ?? null,
+            timeToFirstTokenMs: outcome.timeToFirstTokenMs,
+            latencyMs: outcome.latencyMs,
+            finishReason: outcome.finishReason ?? (outcome.status === "aborted" ? "aborted" : null),
+            error: outcome.error ?? null,
+          }),
+        answerConfig.finalSaveRetryDelaysMs,
+      ),
+    );
+  } catch (error) {
+    // The answer and its rows are saved: the hand-over below still runs.
+    turn.log.error({ err: error, messageId: turn.assistantMessageId }, "could not complete the debug record");
+  }
   if (!extracts) return;
   faultPoint("crash-after-answer-final");
-  runAfterResponse(async () => {
-    await after.dispatch?.();
-    await runTitleJob(db, turn.ai, { userId, conversationId: turn.conversation.id });
-  });
+  // Apart: the in-process runner's hand-over resolves only once the user's earlier extractions
+  // have run, and the title must not wait for them.
+  if (after.dispatch) runAfterResponse(after.dispatch);
+  runAfterResponse(() => runTitleJob(db, turn.ai, { userId, conversationId: turn.conversation.id }));
 }

@@ -15,7 +15,7 @@ import { takeChars } from "@/core/text";
 import type { Db } from "@/db/client";
 import { DEFAULT_CONVERSATION_TITLE, getConversation, setTitleIfDefault } from "@/db/queries/conversations";
 import { listMessages } from "@/db/queries/messages";
-import { finishTitleJob, listStaleTitleJobs } from "@/db/queries/title-jobs";
+import { claimTitleJob, finishTitleJob, listStaleTitleJobs } from "@/db/queries/title-jobs";
 import type { AiRegistry } from "@/lib/ai/registry";
 import { buildTitlePrompt } from "@/lib/memory/extraction/prompt";
 import { handoffOptions, TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction/schema";
@@ -72,8 +72,21 @@ export async function maybeTitleConversation(
   return changed ? title : null;
 }
 
-/** The title job: titles the conversation if due, then deletes its job row — titled or not, so a failing model is not called again every minute. */
+/**
+ * The title job, run right after the answer: takes the conversation's job row (claimTitleJob; none,
+ * or one another run holds → nothing runs), titles the conversation if due, then deletes the row
+ * — titled or not, so a failing model is not called again every minute.
+ */
 export async function runTitleJob(
+  db: Db,
+  ai: AiRegistry,
+  conversation: { userId: string; conversationId: string },
+): Promise<string | null> {
+  if (!(await claimTitleJob(db, { ...conversation, dueBy: null, leaseMs: titleConfig.leaseMs }))) return null;
+  return titleAndFinish(db, ai, conversation);
+}
+
+async function titleAndFinish(
   db: Db,
   ai: AiRegistry,
   conversation: { userId: string; conversationId: string },
@@ -87,20 +100,23 @@ export async function runTitleJob(
 
 /**
  * The title sweep: runs the title jobs waiting longer than titleConfig.retryAfterMs (a stopped
- * process left them), one after another. A failing one is logged and its row goes. Returns how many ran.
+ * process left them; a running job's lease keeps it out), one after another. A failing one is
+ * logged and its row goes. Returns how many ran.
  */
 export async function titleStaleConversations(
   db: Db,
   ai: AiRegistry,
   { now, log }: { now: Date; log: Logger },
 ): Promise<number> {
-  const jobs = await listStaleTitleJobs(db, {
-    before: new Date(now.getTime() - titleConfig.retryAfterMs),
-    limit: titleConfig.sweepBatch,
-  });
+  const before = new Date(now.getTime() - titleConfig.retryAfterMs);
+  const jobs = await listStaleTitleJobs(db, { before, limit: titleConfig.sweepBatch });
+  let ran = 0;
   for (const job of jobs) {
     try {
-      await runTitleJob(db, ai, job);
+      // Taken only if still stale: a run that took it since the listing keeps it.
+      if (!(await claimTitleJob(db, { ...job, dueBy: before, leaseMs: titleConfig.leaseMs }))) continue;
+      ran += 1;
+      await titleAndFinish(db, ai, job);
     } catch (error) {
       log.warn(
         { err: error, conversationId: job.conversationId },
@@ -108,5 +124,5 @@ export async function titleStaleConversations(
       );
     }
   }
-  return jobs.length;
+  return ran;
 }
