@@ -4,7 +4,7 @@
  * here (a pending row survives a restart; claiming it is one conditional UPDATE, so approving
  * twice sends once). Owner-scoped: another user's operation is never found.
  */
-import { and, asc, eq, lt } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { type GmailOperationStatus, gmailOperations } from "@/db/schema";
 
@@ -64,6 +64,8 @@ export async function transitionOperation(
     userId: string;
     id: string;
     from: GmailOperationStatus;
+    /** Also a condition: the row's params still equal these (jsonb equality), in the same statement. */
+    fromParams?: unknown;
     to: GmailOperationStatus;
     params?: Record<string, unknown>;
     result?: unknown;
@@ -87,6 +89,9 @@ export async function transitionOperation(
         eq(gmailOperations.userId, input.userId),
         eq(gmailOperations.id, input.id),
         eq(gmailOperations.status, input.from),
+        input.fromParams !== undefined
+          ? sql`${gmailOperations.params} = ${JSON.stringify(input.fromParams)}::jsonb`
+          : undefined,
       ),
     )
     .returning();

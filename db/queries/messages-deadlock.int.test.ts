@@ -12,9 +12,9 @@ import { type Database, type Db, openDatabase } from "@/db/client";
 import { memoryExtractions, messages } from "@/db/schema";
 import { createPostgresTestDatabaseUrl } from "@/tests/db";
 import { createConversation, createUser } from "@/tests/fixtures/memories";
-import { createMessages, deleteMessage } from "./messages";
+import { createMessages, deleteMessage, inConversation } from "./messages";
 
-describe("deleteMessage on postgres, against an extraction job holding the pair", () => {
+describe("deleting a message on postgres, against an extraction job holding the pair", () => {
   let database: Database;
   let db: Db;
   let url: string;
@@ -54,7 +54,10 @@ describe("deleteMessage on postgres, against an extraction job holding the pair"
       await job.query("SET deadlock_timeout = '30s'");
       await job.query("BEGIN");
       await job.query("SELECT 1 FROM memory_extractions WHERE id = $1 FOR UPDATE", [extraction?.id]);
-      const deleting = deleteMessage(db, { userId, messageId: answer.id });
+      // As DELETE /api/messages/:id runs it: in the conversation's transaction, which is what is tried again.
+      const deleting = inConversation(db, { userId, conversationId }, (tx) =>
+        deleteMessage(tx, { userId, messageId: answer.id }),
+      );
       // Wait until the delete holds the message and waits for the extraction row.
       for (let i = 0; ; i++) {
         const [row] = await database.query<{ waiting: number }>(

@@ -8,13 +8,13 @@
 import { BaseChatModel, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { agentConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
 import type { Logger } from "@/core/logger";
-import type { Db } from "@/db/client";
+import { type Db, selectRows } from "@/db/client";
 import { demoMailMessages, gmailOperations } from "@/db/schema";
 import { createAiRegistry } from "@/lib/ai/registry";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
@@ -376,6 +376,55 @@ describe.each(DB_KINDS)("the Gmail agent on %s (demo mailbox)", (kind) => {
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(sends).toBe(1);
+  });
+
+  it("a draft edited in another tab between the approval's comparison and its claim is not sent: 409 draft_changed", async () => {
+    const userId = await createUser(db, "Hal");
+    await run(userId, "Email Priya saying the churn numbers are attached");
+    const pending = (await operations(userId)).find((op) => op.operation === "send_email");
+    const operationId = pending?.id ?? "";
+    const shown = (await getPendingSend(db, { userId, operationId })).draft;
+    const sent: Draft[] = [];
+    const mailboxFor = async () => {
+      const box = demoMailbox(db, userId, () => NOW);
+      const send = (draft: Draft) => {
+        sent.push(draft);
+        return box.send(draft);
+      };
+      return { ...box, send };
+    };
+    const edit = { ...shown, body: "Edited in another tab." };
+    let approval: Promise<unknown> = Promise.resolve();
+    // The other tab's edit holds the row while the approval runs. On Postgres the approval has read
+    // and compared the draft when its claim waits for the row; PGlite runs one transaction at a
+    // time, so there the approval starts after the edit.
+    await db.transaction(async (tx) => {
+      await tx.select().from(gmailOperations).where(eq(gmailOperations.id, operationId)).for("update");
+      approval = approvePendingSend(db, { userId, operationId, shown, mailboxFor });
+      approval.catch(() => {});
+      if (kind === "postgres") {
+        await expect
+          .poll(
+            async () => {
+              // Read outside the transaction: inside it, pg_stat_activity stays as it first read it.
+              const [row] = await selectRows<{ waiting: number }>(
+                db,
+                sql`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+              );
+              return row?.waiting;
+            },
+            { timeout: 15_000 },
+          )
+          .toBe(1);
+      }
+      await editPendingSend(tx, { userId, operationId, draft: edit });
+    });
+    await expect(approval).rejects.toMatchObject({ code: "conflict:draft_changed" });
+    expect(sent).toEqual([]);
+    expect(await getPendingSend(db, { userId, operationId })).toMatchObject({
+      status: "pending_confirmation",
+      draft: { body: "Edited in another tab." },
+    });
   });
 
   it("a send left approved by a stopped process is marked interrupted (maybe sent), never sending or re-approvable", async () => {

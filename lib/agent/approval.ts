@@ -2,9 +2,10 @@
  * Sending needs the user's approval. The agent's `send_email` only records a pending send
  * (gmail_operations, status pending_confirmation, params = the exact draft). Here the user:
  * - edits it: the stored draft is replaced while it is still pending;
- * - approves it: the draft they were shown must equal the stored one (else 409: it changed), the
- *   row is claimed pending → approved by one conditional UPDATE (a second approval finds nothing
- *   to claim: approving twice sends once), then exactly that stored draft is sent — no model call
+ * - approves it: the draft they were shown must equal the stored one (else 409: it changed), and
+ *   the row is claimed pending → approved by one UPDATE conditional on both the status and that
+ *   stored draft (a second approval, or an edit in between, leaves nothing to claim: approving twice
+ *   sends once, and an edited draft is a 409), then exactly that stored draft is sent — no model call
  *   in between — and the row becomes succeeded (with the sent id) or failed (with the error);
  * - declines it: pending → cancelled; nothing is sent.
  * The pending state lives in the database, so it survives a restart.
@@ -66,6 +67,10 @@ function notPending(row: GmailOperationRow): AppError {
   return new AppError(`conflict:${row.status}`, `This email ${what[row.status] ?? "is not waiting for approval"}`);
 }
 
+function draftChanged(): AppError {
+  return new AppError("conflict:draft_changed", "The draft changed since it was shown: review it again before sending");
+}
+
 export async function getPendingSend(db: Db, input: { userId: string; operationId: string }): Promise<PendingSend> {
   return toPendingSend(await sendOperation(db, input));
 }
@@ -118,13 +123,20 @@ export async function approvePendingSend(
   const row = await sendOperation(db, input);
   if (row.status !== "pending_confirmation") throw notPending(row);
   const stored = draftSchema.parse(row.params);
-  if (!sameDraft(stored, input.shown)) {
-    throw new AppError(
-      "conflict:draft_changed",
-      "The draft changed since it was shown: review it again before sending",
-    );
+  if (!sameDraft(stored, input.shown)) throw draftChanged();
+  // Claimed only while the draft is still the one compared, in one statement: an edit from another
+  // tab in between leaves nothing to claim, and what is sent is what the row says.
+  const claimed = await transitionOperation(db, {
+    userId: input.userId,
+    id: row.id,
+    from: "pending_confirmation",
+    fromParams: row.params,
+    to: "approved",
+  });
+  if (!claimed) {
+    const now = await sendOperation(db, input);
+    throw now.status === "pending_confirmation" ? draftChanged() : notPending(now);
   }
-  const claimed = await leavePending(db, input, "approved");
 
   const started = performance.now();
   try {

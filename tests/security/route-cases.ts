@@ -558,8 +558,9 @@ export const routeCases: Record<RouteKey, RouteCase> = {
     scope: "resource",
     success: 204,
     setup: async ({ db, actor }) => {
+      // The question, which deletes the exchange: a question's only answer alone is refused (409).
       const answer = await answeredMessage(db, actor.id);
-      return { path: `/api/messages/${answer.id}` };
+      return { path: `/api/messages/${answer.parentMessageId}` };
     },
   },
 
