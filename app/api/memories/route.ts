@@ -10,12 +10,20 @@ import { deleteAllBody, memoryCreateBody, memoryListQuery } from "@/lib/validati
  * is ranked by relevance unless `sort` says otherwise; by meaning, memories under the similarity
  * threshold in force are left out and counted in `hidden`.
  */
-export const GET = route({ query: memoryListQuery, bearer: "read" }, async ({ db, ai, userId, query }) => {
-  const { match, ...filters } = query;
-  const semanticEmbedding = match === "semantic" && query.q ? await ai.embedText(query.q) : undefined;
-  const minSimilarity = semanticEmbedding ? thresholdFor(ai.embedder.model) : undefined;
-  return listMemories(db, { userId, ...filters, semanticEmbedding, minSimilarity });
-});
+export const GET = route(
+  {
+    query: memoryListQuery,
+    bearer: "read",
+    // A search by meaning embeds the query: counted in the user's embedding limit.
+    rateLimit: ({ query }) => (query.match === "semantic" && query.q ? "embed" : null),
+  },
+  async ({ db, ai, userId, query }) => {
+    const { match, ...filters } = query;
+    const semanticEmbedding = match === "semantic" && query.q ? await ai.embedText(query.q) : undefined;
+    const minSimilarity = semanticEmbedding ? thresholdFor(ai.embedder.model) : undefined;
+    return listMemories(db, { userId, ...filters, semanticEmbedding, minSimilarity });
+  },
+);
 
 /** POST /api/memories {content, title?, type?, importance?, tags?} → 201 {memory} (embedded, provenance user_created). */
 export const POST = route(
