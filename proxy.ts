@@ -10,7 +10,11 @@
  *    that invalid UTF-8 or a `__proto__` parameter reaches the route's query schema instead of
  *    being rewritten by Next; routes answer 401 themselves;
  * 3. signed-out visitors of app pages go to /login?callbackUrl=<where they were going>. Pages and
- *    routes still check the session themselves: this is the polite redirect, not the lock.
+ *    routes still check the session themselves: this is the polite redirect, not the lock;
+ * 4. the page of one record (a chat, an answer's debug view, an external call) whose record is not
+ *    the signed-in user's is rewritten to the not-found page, status 404 (lib/ui/record-pages.ts):
+ *    the page itself streams behind a loading boundary and could only answer its notFound() with a
+ *    200.
  *
  * Which requests come through here is `config.matcher`: the app pages, every API request without a
  * body (so that Next never buffers a request body for the proxy — it would read all of it), and any
@@ -19,9 +23,17 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { AppError } from "@/core/errors";
 import { logger } from "@/core/logger";
+import { getDb } from "@/db/client";
 import { isDecodablePath, RAW_QUERY_HEADER } from "@/lib/api/body";
 import { errorResponse, requestIdOf } from "@/lib/api/response";
 import { getRequestSession } from "@/lib/auth/session";
+import { isRecordPage, recordPageExists } from "@/lib/ui/record-pages";
+
+/**
+ * No page or route answers here: a rewrite to it renders app/not-found.tsx, outside every loading
+ * boundary, with status 404.
+ */
+const NOT_FOUND_PATH = "/_lifeline/not-found";
 
 const APP_PAGES = /^\/(?:$|(?:chat|memories|messages|settings)(?:\/|$))/;
 
@@ -44,7 +56,14 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     return NextResponse.next({ request: { headers } });
   }
 
-  if (!APP_PAGES.test(pathname) || (await getRequestSession(request))) return NextResponse.next();
+  if (!APP_PAGES.test(pathname)) return NextResponse.next();
+  const user = await getRequestSession(request);
+  if (user) {
+    if (isRecordPage(pathname) && !(await recordPageExists(await getDb(), user.id, pathname))) {
+      return NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url));
+    }
+    return NextResponse.next();
+  }
   const login = new URL("/login", request.nextUrl);
   login.searchParams.set("callbackUrl", `${request.nextUrl.pathname}${request.nextUrl.search}`);
   return NextResponse.redirect(login);

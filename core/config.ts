@@ -466,6 +466,12 @@ export const dictationConfig = {
    */
   maxUploadBytes: 25 * 1024 * 1024,
   /**
+   * Uploads one server process reads and holds at once (each up to maxUploadBytes, in memory until
+   * its transcription returns); one more is a 503 with Retry-After before its body is read. Four
+   * hold at most ~100 MB of request bodies.
+   */
+  maxConcurrentUploads: 4,
+  /**
    * Audio containers the transcription API reads (OpenAI documents flac, mp3, mp4, mpeg, mpga, m4a,
    * ogg, wav, webm): what MediaRecorder produces (webm/opus in Chromium and Firefox, mp4 in Safari)
    * and uploaded WAV files. The file's type is checked without its codec parameters.

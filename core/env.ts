@@ -102,6 +102,7 @@ const schema = z.object({
   AUTH_GOOGLE_SECRET: variable(),
   LIFELINE_PASSWORD_HASH_COST: variable(bcryptCost),
   LIFELINE_CHAT_RATE_LIMIT: variable(rateLimit),
+  LIFELINE_EMBED_RATE_LIMIT: variable(rateLimit),
   LIFELINE_SIGNIN_RATE_LIMIT: variable(rateLimit),
   LIFELINE_SIGNIN_IP_RATE_LIMIT: variable(rateLimit),
   LIFELINE_REGISTER_RATE_LIMIT: variable(rateLimit),

@@ -29,6 +29,8 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"
+  /** This server is at a limit of its own (e.g. uploads in flight): 503, with Retry-After. */
+  | `unavailable:${string}`
   /** An outside service (Gmail) failed: 502, with a message the user can act on. */
   | `upstream:${string}`
   | "internal";
@@ -84,6 +86,8 @@ export function statusOf(code: ErrorCode): number {
       return 429;
     case "upstream":
       return 502;
+    case "unavailable":
+      return 503;
     default:
       return 500;
   }

@@ -12,6 +12,7 @@ import { dictationConfig } from "@/core/config";
 import { promptDebug, transcriptions } from "@/db/schema";
 import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { resetRateLimiters } from "@/lib/limits/rate-limit";
+import { uploadsInFlight } from "@/lib/limits/uploads";
 import { DB_KINDS } from "./db";
 import { type FakeTranscriber, startFakeTranscriber } from "./fixtures/fake-transcriber";
 import { speechBytes, wavSeconds } from "./fixtures/speech";
@@ -71,6 +72,35 @@ function claimLength(url: string, cookie: string, contentLength: number): Promis
     req.on("error", reject);
     req.flushHeaders();
   });
+}
+
+/** An upload whose headers are sent and whose body never comes, until `abort()`. */
+function holdUpload(url: string, cookie: string, contentLength: number) {
+  let abort = () => {};
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest(
+      new URL("/api/transcribe", url),
+      {
+        method: "POST",
+        headers: { cookie, "content-type": "multipart/form-data; boundary=x", "content-length": String(contentLength) },
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => {
+          body += chunk.toString("utf8");
+        });
+        res.on("end", () => {
+          resolve({ status: res.statusCode ?? 0, body });
+          req.destroy();
+        });
+      },
+    );
+    req.on("error", reject);
+    req.flushHeaders();
+    abort = () => req.destroy();
+  });
+  response.catch(() => {});
+  return { response, abort: () => abort() };
 }
 
 describe.each(DB_KINDS)("POST /api/transcribe on %s", (kind) => {
@@ -412,6 +442,45 @@ describe.each(DB_KINDS)("POST /api/transcribe on %s", (kind) => {
       expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
       expect(fake.received.length).toBe(requests);
       expect(await rows()).toBe(written);
+    });
+
+    it("over the rate limit, the upload is refused before its body is read", async () => {
+      const limited = await registerAndSignIn(ctx.server.url, `unread-${kind}`);
+      for (let i = 0; i < 4; i++) {
+        expect(
+          (await limited.client.request("POST", "/api/chat", { json: { message: { text: `hi ${i}` } } })).status,
+        ).toBe(200);
+      }
+      // The body never comes: only a refusal that does not wait for it answers.
+      const held = holdUpload(ctx.server.url, limited.client.cookieHeader(), 1024 * 1024);
+      const res = await held.response;
+      held.abort();
+      expect(res.status, res.body).toBe(429);
+    });
+
+    it(`at most ${dictationConfig.maxConcurrentUploads} uploads are read at once; one more is a 503 with Retry-After before its body is read`, async () => {
+      const users = await Promise.all(
+        Array.from({ length: dictationConfig.maxConcurrentUploads + 1 }, (_, i) =>
+          registerAndSignIn(ctx.server.url, `busy-${i}-${kind}`),
+        ),
+      );
+      const holders = users.slice(0, -1);
+      const held = holders.map((u) => holdUpload(ctx.server.url, u.client.cookieHeader(), 1024 * 1024));
+      await expect.poll(() => uploadsInFlight(), { timeout: 10_000 }).toBe(dictationConfig.maxConcurrentUploads);
+      const last = users.at(-1);
+      if (!last) throw new Error("no users");
+      const [requests, written] = [fake.received.length, await rows()];
+      const refused = await last.client.request("POST", "/api/transcribe", { multipart: upload(wav) });
+      expect(refused.status, refused.text).toBe(503);
+      expect((refused.json as { error: { code: string } }).error.code).toBe("unavailable:uploads");
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(fake.received.length).toBe(requests);
+      expect(await rows()).toBe(written);
+      // An upload that went away gives its slot back.
+      for (const h of held) h.abort();
+      await expect.poll(() => uploadsInFlight(), { timeout: 10_000 }).toBe(0);
+      const accepted = await last.client.request("POST", "/api/transcribe", { multipart: upload(wav) });
+      expect(accepted.status, accepted.text).toBe(200);
     });
 
     it("with no transcriber configured (the offline provider) → 403 naming what enables it", async () => {

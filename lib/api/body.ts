@@ -130,12 +130,11 @@ function nestedDeeperThan(value: unknown, max: number): boolean {
 }
 
 /**
- * Reads a multipart/form-data body of at most `maxBytes` with the platform's parser
- * (`Request.formData()`, undici's). Type and size are judged on the headers before the body is
- * touched: not multipart → 415; no Content-Length → 411 (a browser's FormData upload always has
- * one); over `maxBytes` → 413; 0 → 400. Node's HTTP server reads no more than Content-Length.
+ * Judges a multipart/form-data upload on its headers, before any of its body is read: not
+ * multipart → 415; no Content-Length → 411 (a browser's FormData upload always has one); over
+ * `maxBytes` → 413; 0 → 400. Node's HTTP server reads no more than Content-Length.
  */
-export async function readFormBody(request: Request, maxBytes: number): Promise<FormData> {
+export function checkFormHeaders(request: Request, maxBytes: number): void {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (type !== "multipart/form-data") {
     throw new AppError("unsupported_media_type", "Request body must be multipart/form-data");
@@ -150,6 +149,10 @@ export async function readFormBody(request: Request, maxBytes: number): Promise<
     );
   }
   if (declared === 0 || !request.body) throw bodyError("Request body is required");
+}
+
+/** Reads a multipart/form-data body (checked by checkFormHeaders) with the platform's parser (undici's). */
+export async function readFormBody(request: Request): Promise<FormData> {
   try {
     return await request.formData();
   } catch {

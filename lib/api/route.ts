@@ -22,13 +22,17 @@
  *   3. params, query, body parsed with the route's zod schemas → 400 naming each bad field
  *      (`fields: { "body.email": "…", "params.id": "…" }`); bodies must be JSON (415), ≤ 256 KB (413),
  *      well-formed (400). A route that takes an upload says `form: { maxBytes, parse }` instead of
- *      `body`: multipart/form-data (415), with a Content-Length (411) ≤ maxBytes (413), checked
- *      before the body is read, then parsed by the platform (`request.formData()`) and handed to
- *      `parse`, which throws the 400/415 of a bad field;
+ *      `body`: multipart/form-data (415), with a Content-Length (411) ≤ maxBytes (413), all judged
+ *      on the headers here; its body is read only after step 4 (below);
  *   4. rate limit (`rateLimit: "chat"`, counted in the database — lib/limits/rate-limit.ts): over the
  *      limit → 429 with Retry-After. After validation, so requests refused with a 400 do not count.
  *      A request with an access token also counts against its token's limit and its owner's
- *      access-token limit (`accessToken`, `accessTokenUser`); a handler that returns marks the token used;
+ *      access-token limit (`accessToken`, `accessTokenUser`); a handler that returns marks the token used.
+ *      `rateLimit` may be a function of the parsed query and body (a search by meaning costs an
+ *      embedding, a text search does not). Then an upload takes one of the process's upload slots
+ *      (lib/limits/uploads.ts: none free → 503 with Retry-After) and its body is read, parsed by the
+ *      platform (`request.formData()`) and handed to `parse`, which throws the 400/415 of a bad
+ *      field; an upload refused here gives its rate-limit hit back;
  *   5. the handler runs with `{ db, userId, token, params, query, body, request, requestId, log }`; it returns
  *      data (→ JSON with `status`, default 200), `undefined` (→ 204) or a Response of its own;
  *   6. an `AppError` becomes its status and `{ error: { code, message, fields?, requestId } }`;
@@ -47,7 +51,8 @@ import { type AiRegistry, getAiRegistry } from "@/lib/ai/registry";
 import { bearerOf, hashAccessToken, scopeAllows } from "@/lib/auth/access-tokens";
 import { decodeRequestSession } from "@/lib/auth/session";
 import { getRateLimiter, type RateLimitName, type SharedLimitName } from "@/lib/limits/rate-limit";
-import { queryObject, readFormBody, readJsonBody } from "./body";
+import { takeUploadSlot } from "@/lib/limits/uploads";
+import { checkFormHeaders, queryObject, readFormBody, readJsonBody } from "./body";
 import { errorResponse, requestIdOf } from "./response";
 
 // The body limit lives with the body reader, the request id and error shape in ./response;
@@ -65,6 +70,8 @@ export interface FormSpec<F> {
   parse: (form: FormData) => F | Promise<F>;
 }
 
+type RouteRateLimit<Q, B> = RateLimitName | ((input: { query: Output<Q>; body: Output<B> }) => RateLimitName | null);
+
 export interface RouteOptions<A extends "user" | "public", P, Q, B, F = undefined> {
   /** "user" (default): a signed-in user is required. "public": anyone; `userId` may be null. */
   auth?: A;
@@ -76,8 +83,12 @@ export interface RouteOptions<A extends "user" | "public", P, Q, B, F = undefine
   body?: B;
   /** A multipart/form-data body instead of JSON (an upload): see FormSpec. */
   form?: FormSpec<F>;
-  /** A named per-user limit from lib/limits/rate-limit.ts. Requires `auth: "user"`. */
-  rateLimit?: A extends "public" ? never : RateLimitName;
+  /**
+   * A named per-user limit from lib/limits/rate-limit.ts, or a function of the parsed query and
+   * body naming one (null: not counted), for a route that costs more for some requests only.
+   * Requires `auth: "user"`.
+   */
+  rateLimit?: A extends "public" ? never : RouteRateLimit<Q, B>;
   /**
    * Also accept a personal access token (`Authorization: Bearer`): "read" for any token, "write"
    * for read+write tokens only. Without it, a token is refused (403). Requires `auth: "user"`.
@@ -188,6 +199,7 @@ export function route<
     const path = new URL(request.url).pathname;
     let log = logger.child({ requestId, method: request.method, path });
     let response: Response;
+    let releaseUpload: (() => void) | undefined;
     try {
       // A production server with an unsafe configuration refuses every request, also when
       // instrumentation.ts register() did not run (core/env.ts): logged, answered 500.
@@ -209,9 +221,9 @@ export function route<
       const params = options.params ? parseWith(options.params, "params", await context.params) : undefined;
       const query = options.query ? parseWith(options.query, "query", queryObject(request)) : undefined;
       const body = options.body ? parseWith(options.body, "body", await readJsonBody(request)) : undefined;
-      const form = options.form
-        ? await options.form.parse(await readFormBody(request, options.form.maxBytes))
-        : undefined;
+      // An upload is judged on its headers here; its body is read only once it has passed the
+      // session, the rate limit and the server's bound on uploads in flight (below).
+      if (options.form) checkFormHeaders(request, options.form.maxBytes);
 
       const db = await getDb();
       // A valid session of an account that no longer exists (deleted, or another database), or one
@@ -238,7 +250,22 @@ export function route<
         await takeLimit(db, "accessTokenUser", live.userId);
       }
 
-      if (options.rateLimit && userId) await takeLimit(db, options.rateLimit, userId);
+      const rateLimit = options.rateLimit as RouteRateLimit<Q, B> | undefined;
+      const limit =
+        typeof rateLimit === "function" ? rateLimit({ query: query as Output<Q>, body: body as Output<B> }) : rateLimit;
+      if (limit && userId) await takeLimit(db, limit, userId);
+      let form: F | undefined;
+      if (options.form) {
+        try {
+          releaseUpload = takeUploadSlot();
+          form = await options.form.parse(await readFormBody(request));
+        } catch (error) {
+          // An upload refused on its content (400, 415) or for a busy server (503) was counted only
+          // because its body is read after the limit: its hit is given back, as for any refused request.
+          if (limit && userId && isAppError(error)) await getRateLimiter(limit)?.refund(db, userId);
+          throw error;
+        }
+      }
       const result = await handler({
         db,
         ai: getAiRegistry(),
@@ -269,6 +296,8 @@ export function route<
         log.error({ err: error }, "unhandled error in route handler");
         response = internalResponse(requestId);
       }
+    } finally {
+      releaseUpload?.();
     }
     log.info({ status: response.status, ms: Math.round(performance.now() - started) }, "request");
     return response;

@@ -5,6 +5,8 @@
  *
  * Limits come from the environment, read when a limiter is first used:
  *   LIFELINE_CHAT_RATE_LIMIT        chat requests per user                 default "20/60s"
+ *   LIFELINE_EMBED_RATE_LIMIT       texts a user has embedded (a memory preview, a search by meaning)
+ *                                                                          default "60/60s"
  *   LIFELINE_SIGNIN_RATE_LIMIT      sign-in attempts per account (email)   default "10/15m"
  *   LIFELINE_SIGNIN_IP_RATE_LIMIT   failed sign-ins per client address     default "50/15m"
  *   LIFELINE_REGISTER_RATE_LIMIT    registrations per client address       default "20/1h"
@@ -43,6 +45,7 @@ export function parseRateLimit(spec: string): RateLimit | null {
 /** The named limits (`route({ rateLimit: "chat" }, …)` for per-user ones). */
 const LIMITS = {
   chat: { env: "LIFELINE_CHAT_RATE_LIMIT", default: "20/60s" },
+  embed: { env: "LIFELINE_EMBED_RATE_LIMIT", default: "60/60s" },
   signin: { env: "LIFELINE_SIGNIN_RATE_LIMIT", default: "10/15m" },
   signinIp: { env: "LIFELINE_SIGNIN_IP_RATE_LIMIT", default: "50/15m" },
   register: { env: "LIFELINE_REGISTER_RATE_LIMIT", default: "20/1h" },
@@ -52,7 +55,7 @@ const LIMITS = {
 
 export type SharedLimitName = keyof typeof LIMITS;
 /** The limits a route can name: per signed-in user. */
-export type RateLimitName = "chat";
+export type RateLimitName = "chat" | "embed";
 
 /** A limit whose counts live in the database (shared by every server instance). */
 export interface SharedRateLimiter {

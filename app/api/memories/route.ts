@@ -10,15 +10,23 @@ import { deleteAllBody, memoryCreateBody, memoryListQuery } from "@/lib/validati
  * is ranked by relevance unless `sort` says otherwise; by meaning, memories under the similarity
  * threshold in force are left out and counted in `hidden`.
  */
-export const GET = route({ query: memoryListQuery, bearer: "read" }, async ({ db, ai, userId, query }) => {
-  const { match, ...filters } = query;
-  const semantic =
-    match === "semantic" && query.q
-      ? { embedding: await ai.embedText(query.q), embeddingModel: ai.embedder.model }
-      : undefined;
-  const minSimilarity = semantic ? processSimilarityThreshold(semantic.embeddingModel) : undefined;
-  return listMemories(db, { userId, ...filters, semantic, minSimilarity });
-});
+export const GET = route(
+  {
+    query: memoryListQuery,
+    bearer: "read",
+    // A search by meaning embeds the query: counted in the user's embedding limit.
+    rateLimit: ({ query }) => (query.match === "semantic" && query.q ? "embed" : null),
+  },
+  async ({ db, ai, userId, query }) => {
+    const { match, ...filters } = query;
+    const semantic =
+      match === "semantic" && query.q
+        ? { embedding: await ai.embedText(query.q), embeddingModel: ai.embedder.model }
+        : undefined;
+    const minSimilarity = semantic ? processSimilarityThreshold(semantic.embeddingModel) : undefined;
+    return listMemories(db, { userId, ...filters, semantic, minSimilarity });
+  },
+);
 
 /** POST /api/memories {content, title?, type?, importance?, tags?} → 201 {memory} (embedded, provenance user_created). */
 export const POST = route(

@@ -1,0 +1,68 @@
+/**
+ * The app pages that show one record of the signed-in user — a chat, an answer's debug view, an
+ * external call — and whether the record at a path is the user's. proxy.ts asks before the page
+ * renders: those pages stream behind a loading boundary, whose first bytes fix the status at 200,
+ * so a notFound() in the page itself could only show the not-found UI under a 200. The pages
+ * still check for themselves; this only makes a page that is not there answer 404.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { conversations, mcpCalls, promptDebug } from "@/db/schema";
+
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+const ID = "([^/]+)";
+
+const RECORD_PAGES: { path: RegExp; exists: (db: Db, userId: string, id: string) => Promise<boolean> }[] = [
+  {
+    path: new RegExp(`^/chat/${ID}/?$`),
+    exists: async (db, userId, id) =>
+      (
+        await db
+          .select({ id: conversations.id })
+          .from(conversations)
+          .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
+          .limit(1)
+      ).length > 0,
+  },
+  {
+    // A debug view exists for an answer, which has a debug record; a question has none.
+    path: new RegExp(`^/messages/${ID}/debug/?$`),
+    exists: async (db, userId, id) =>
+      (
+        await db
+          .select({ id: promptDebug.id })
+          .from(promptDebug)
+          .where(and(eq(promptDebug.messageId, id), eq(promptDebug.userId, userId)))
+          .limit(1)
+      ).length > 0,
+  },
+  {
+    path: new RegExp(`^/settings/external-calls/${ID}/?$`),
+    exists: async (db, userId, id) =>
+      (
+        await db
+          .select({ id: mcpCalls.id })
+          .from(mcpCalls)
+          .where(and(eq(mcpCalls.id, id), eq(mcpCalls.userId, userId)))
+          .limit(1)
+      ).length > 0,
+  },
+];
+
+/** Whether `pathname` is the page of one record (then its existence is worth a look-up). */
+export function isRecordPage(pathname: string): boolean {
+  return RECORD_PAGES.some((page) => page.path.test(pathname));
+}
+
+/**
+ * False when `pathname` is a record page whose record is not `userId`'s (another user's, missing,
+ * or an id that is not a UUID); true for every other path.
+ */
+export async function recordPageExists(db: Db, userId: string, pathname: string): Promise<boolean> {
+  for (const page of RECORD_PAGES) {
+    const id = page.path.exec(pathname)?.[1];
+    if (id === undefined) continue;
+    return new RegExp(`^${UUID}$`).test(id) && (await page.exists(db, userId, id));
+  }
+  return true;
+}
