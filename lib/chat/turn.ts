@@ -10,6 +10,7 @@
  *   shared by both paths).
  * The answer never waits on extraction or titling, and never fails because of them.
  */
+
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import {
   consumeStream,
@@ -39,6 +40,7 @@ import type { AssemblyConfig } from "@/lib/memory/retrieval/assembly-config";
 import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import type { ChatBody } from "@/lib/validation/chat";
 import { answerWithAgent } from "./agent-answer";
+import { answerErrorSentence } from "./answer-error";
 import { dictationRecord } from "./dictation";
 import { loadBranchThrough, planEdit, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
@@ -423,7 +425,7 @@ function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
       }
       return undefined;
     },
-    onError: (error) => `The model failed while answering: ${errorText(error)}. Your message was saved; you can retry.`,
+    onError: (error) => answerErrorSentence(errorText(error)),
   });
   return createUIMessageStreamResponse({
     stream,
