@@ -12,10 +12,14 @@ describe("Markdown", () => {
 
   it("shows the ISO dates of an answer's prose in the user's locale, with the weekday", () => {
     const html = render("Noted: you need to call mom by 2026-12-04, and **renew your passport by 2027-03-03**.", gb);
-    expect(html).toContain("call mom by Fri 4 Dec,");
-    expect(html).toContain("<strong>renew your passport by Wed, 3 Mar 2027</strong>");
-    expect(html).not.toMatch(/\d{4}-\d{2}-\d{2}/);
-    expect(render("Due 2026-12-11.", { locale: "en-US", today: "2026-12-02" })).toContain("Due Fri, Dec 11.");
+    expect(html).toContain('call mom by <time dateTime="2026-12-04" title="2026-12-04">Fri 4 Dec</time>,');
+    expect(html).toContain(
+      '<strong>renew your passport by <time dateTime="2027-03-03" title="2027-03-03">Wed, 3 Mar 2027</time></strong>',
+    );
+    expect(html.replace(/"\d{4}-\d{2}-\d{2}"/g, "")).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(render("Due 2026-12-11.", { locale: "en-US", today: "2026-12-02" })).toContain(
+      '<time dateTime="2026-12-11" title="2026-12-11">Fri, Dec 11</time>.',
+    );
   });
 
   it("leaves code, link targets and text without a date context as written", () => {

@@ -5,7 +5,7 @@ import ReactMarkdown, { type Components, type ExtraProps } from "react-markdown"
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import { cn } from "@/lib/ui/cn";
-import { type DateContext, withLocalDates } from "@/lib/ui/format";
+import { type DateContext, splitDates } from "@/lib/ui/format";
 import { CopyButton } from "./copy-button";
 
 type HastElement = NonNullable<ExtraProps["node"]>;
@@ -51,13 +51,39 @@ const components: Components = {
   td: ({ node: _node, ...props }) => <td className="border-b px-2 py-1 align-top" {...props} />,
 };
 
-type MarkdownNode = { type: string; value?: string; children?: MarkdownNode[] };
+type MarkdownNode = {
+  type: string;
+  value?: string;
+  children?: MarkdownNode[];
+  data?: { hName: string; hProperties: Record<string, string>; hChildren: { type: "text"; value: string }[] };
+};
 
-/** A remark plugin: ISO dates in prose ("by 2026-12-04") in the user's form ("by Fri 4 Dec"); code is left as written. */
+/**
+ * A remark plugin: ISO dates in prose ("by 2026-12-04") in the user's form ("by Fri 4 Dec"), each a
+ * <time> with the written date on hover; code is left as written.
+ */
 function localDates(dates: Pick<DateContext, "locale" | "today">) {
   const visit = (node: MarkdownNode) => {
-    if (node.type === "text" && node.value) node.value = withLocalDates(node.value, dates);
-    node.children?.forEach(visit);
+    if (!node.children) return;
+    node.children = node.children.flatMap((child): MarkdownNode[] => {
+      if (child.type !== "text" || !child.value) {
+        visit(child);
+        return [child];
+      }
+      return splitDates(child.value, dates).map((part) =>
+        typeof part === "string"
+          ? { type: "text", value: part }
+          : {
+              type: "text",
+              value: part.shown,
+              data: {
+                hName: "time",
+                hProperties: { dateTime: part.iso, title: part.iso },
+                hChildren: [{ type: "text", value: part.shown }],
+              },
+            },
+      );
+    });
   };
   return () => visit;
 }

@@ -386,6 +386,19 @@ export const titleConfig = {
   sweepBatch: 20,
 } as const;
 
+/** Deleting one memory (or discarding a suggestion): docs/retrieval.md#deleting-a-memory. */
+export const deletionConfig = {
+  /**
+   * The undo window: for this long after a delete, the records derived from the memory (debug
+   * records, extraction decisions, event reasons, MCP calls) keep its text, so that Undo restores
+   * all of them; then the sweep redacts it (within one more sweep interval). "Delete now", "Delete
+   * all" and deleting the account do not wait.
+   */
+  undoWindowMs: 60_000,
+  /** The most deleted memories one sweep redacts per transaction (it runs batches until none is due). */
+  sweepBatch: 50,
+} as const;
+
 /** The longest chat message, in characters: lib/validation/chat.ts explains the number; the composer caps input with it. */
 export const MESSAGE_MAX_CHARS = 15_000;
 

@@ -519,6 +519,12 @@ export const memories = pgTable(
     /** Recency is computed from this column; reading a memory never touches it. */
     updatedAt: updatedAt(),
     editedAt: timestamp("edited_at", { withTimezone: true, mode: "date" }),
+    /**
+     * A deleted memory whose text the records derived from it (debug records, extraction decisions,
+     * event reasons, MCP calls) still keep, for undo: when the undo window closes and the sweep
+     * redacts it (db/queries/redaction.ts, redactDueDeletions). Null otherwise.
+     */
+    redactAt: timestamp("redact_at", { withTimezone: true, mode: "date" }),
     /** Full-text search vector over title + content (text search, hybrid retrieval). */
     searchVector: tsvector("search_vector").generatedAlwaysAs(
       (): SQL => sql`to_tsvector('english', coalesce(${memories.title}, '') || ' ' || ${memories.content})`,
@@ -539,6 +545,7 @@ export const memories = pgTable(
     index("memories_user_status_idx").on(t.userId, t.status),
     index("memories_source_conversation_idx").on(t.sourceConversationId),
     index("memories_search_vector_idx").using("gin", t.searchVector),
+    index("memories_redact_at_idx").on(t.redactAt).where(sql`${t.redactAt} IS NOT NULL`),
   ],
 );
 

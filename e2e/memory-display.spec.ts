@@ -74,7 +74,8 @@ test.describe("memory in the chat", () => {
     const answer = await sendAndWait(page, "What do you remember about me?");
     const meta = answer.getByTestId("message-meta");
     const used = meta.getByTestId("memories-sent");
-    await expect(used).toHaveText(/^Sent \d+ memories: .*matched this message/);
+    // "What do you remember about me?": the offline model looks them up with list_memories.
+    await expect(used).toHaveText(/^Sent \d+ memories: \d+ looked up by the model/);
     await expect(meta).not.toContainText(/\bused\b/i);
     await expect(meta.getByTestId("extraction-status")).toHaveAttribute("data-status", /succeeded|skipped/, {
       timeout: 30_000,
@@ -97,7 +98,7 @@ test.describe("memory in the chat", () => {
     for (const chip of await chips.all()) {
       await expect(chip).toContainText(/ · (matched your message|from this chat|pinned|looked up)/);
     }
-    await expect(meta.getByTestId("memory-group-at_hand")).toContainText("Sister Maya Chen lives in Lisbon");
+    await expect(meta.getByTestId("memory-group-looked_up")).toContainText("Looked up by the model");
     await answer.screenshot({ path: "e2e/screenshots/answer-footer-desktop.png" });
 
     await page.setViewportSize(PHONE);

@@ -9,12 +9,14 @@ import { existsSync } from "node:fs";
 import {
   answerConfig,
   DEFAULT_RETRIEVAL_STRATEGY,
+  deletionConfig,
   type RetrievalStrategyName,
   retrievalStrategies,
 } from "@/core/config";
 import { parseEnv, env as processEnv, type RawEnv } from "@/core/env";
 import { logger } from "@/core/logger";
 import { getDatabase, getDb, isDbError, optionsFromEnv } from "@/db/client";
+import { redactDueDeletions } from "@/db/queries/redaction";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { recoverInterruptedSends } from "@/lib/agent/approval";
 import { getAiRegistry } from "@/lib/ai/registry";
@@ -216,6 +218,18 @@ export async function titleStaleConversationsNow(env: RawEnv = processEnv()): Pr
   return titleStaleConversations(await getDb(), getAiRegistry(), { now: systemClock(), log: logger });
 }
 
+/**
+ * The deletions whose undo window has closed: their text leaves the records derived from them
+ * (db/queries/redaction.ts redactDueDeletions). The window's end is stored with the memory, so a
+ * restart or a cold serverless start misses none.
+ */
+export async function redactDueDeletionsNow(env: RawEnv = processEnv()): Promise<number> {
+  if (noEmbeddedDataYet(env)) return 0;
+  const redacted = await redactDueDeletions(await getDb(), { now: systemClock(), batch: deletionConfig.sweepBatch });
+  if (redacted > 0) logger.info({ redacted }, "redacted deleted memories whose undo window closed");
+  return redacted;
+}
+
 /** The sweeps, each on its own: what a long-lived server runs every minute and the Inngest `sweeps` function runs. */
 export interface Sweeps {
   /** Answers left `streaming` → interrupted, with their extraction (lib/chat/interrupted.ts). */
@@ -226,6 +240,8 @@ export interface Sweeps {
   undispatchedExtractions(): Promise<number>;
   /** Title jobs left waiting → run (the title outbox). */
   untitledConversations(): Promise<number>;
+  /** Deleted memories past their undo window → their text redacted from derived records. */
+  dueRedactions(): Promise<number>;
 }
 
 export function processSweeps(env: RawEnv = processEnv()): Sweeps {
@@ -234,6 +250,7 @@ export function processSweeps(env: RawEnv = processEnv()): Sweeps {
     interruptedSends: () => recoverInterruptedSendsNow(env),
     undispatchedExtractions: () => dispatchUndispatchedNow(env),
     untitledConversations: () => titleStaleConversationsNow(env),
+    dueRedactions: () => redactDueDeletionsNow(env),
   };
 }
 
@@ -272,6 +289,14 @@ export function sweepInterruptedAnswersInBackground(env: RawEnv = processEnv()):
       .interruptedSends()
       .catch((error: unknown) =>
         logBackgroundFailure(error, "could not look for interrupted email sends (the next sweep tries again)"),
+      );
+    void sweeps
+      .dueRedactions()
+      .catch((error: unknown) =>
+        logBackgroundFailure(
+          error,
+          "could not redact deleted memories past their undo window (the next sweep tries again)",
+        ),
       );
   };
   sweep();

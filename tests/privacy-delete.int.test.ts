@@ -1,27 +1,31 @@
 /**
- * "Delete means gone" (docs/retrieval.md#deleting-a-memory, docs/security.md › Privacy): after a
- * memory is deleted — one, or all — no route returns its text from a record derived from it
+ * "Delete means gone" (docs/retrieval.md#deleting-a-memory, docs/security.md › Privacy), and "Undo
+ * undoes": inside the undo window every derived record keeps a deleted memory's text and an undo
+ * finds them as they were; once the window closes (or at once: delete now, delete all) no route
+ * returns its text from a record derived from it
  * (debug records, captured model input, extraction decisions, transcripts), over real HTTP with
  * the offline models, on PGlite, Postgres, and Postgres through PgBouncer in transaction mode (every
  * query of a chat turn, its extraction and the redaction through a pooler). The conversation itself (messages, titles) is the
  * user's to delete separately and is left out of the search; a single delete keeps the memory in
  * the trash (its own row and history) so that undo works.
  */
+import { tmpdir } from "node:os";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { deletionConfig } from "@/core/config";
 import { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON } from "@/core/deleted-memory";
 import { type Db, selectRows } from "@/db/client";
 import { completeExtraction, createExtraction } from "@/db/queries/extractions";
 import { deleteMemory, insertMemory } from "@/db/queries/memories";
 import { deleteAllMemories } from "@/db/queries/memory-list";
 import { getPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
-import { redactDeletedMemories } from "@/db/queries/redaction";
-import { conversations, memoryEvents, memoryExtractions, messages } from "@/db/schema";
+import { redactDeletedMemories, redactDueDeletions } from "@/db/queries/redaction";
+import { conversations, memories, memoryEvents, memoryExtractions, messages, promptDebug } from "@/db/schema";
 import { setAiRegistry } from "@/lib/ai/registry";
 import { getDebugPageData } from "@/lib/chat/debug-view";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
-import { getInProcessRunner } from "@/lib/runtime";
+import { getInProcessRunner, processSweeps } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
 import { createConversation, createPair } from "@/tests/fixtures/jobs";
 import { type HttpClient, registerAndSignIn } from "@/tests/http-client";
@@ -155,7 +159,33 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
   const leaksIn = (samples: Sample[], secret: string, allowed: ReadonlySet<string>) =>
     samples.flatMap((sample) => leaks(sample, secret, allowed));
 
-  it("one delete redacts derived records (undo brings back the memory only); delete all leaves no text anywhere", async () => {
+  /** Every record derived from the user's memories, as stored. */
+  async function derivedRecords(userId: string) {
+    const [debug, extractions, events] = await Promise.all([
+      db()
+        .select({ id: promptDebug.id, trace: promptDebug.trace, modelInput: promptDebug.modelInput })
+        .from(promptDebug)
+        .where(eq(promptDebug.userId, userId))
+        .orderBy(asc(promptDebug.id)),
+      db()
+        .select({ id: memoryExtractions.id, decisions: memoryExtractions.decisions })
+        .from(memoryExtractions)
+        .where(eq(memoryExtractions.userId, userId))
+        .orderBy(asc(memoryExtractions.id)),
+      db()
+        .select({ id: memoryEvents.id, reason: memoryEvents.reason })
+        .from(memoryEvents)
+        .where(eq(memoryEvents.userId, userId))
+        .orderBy(asc(memoryEvents.id)),
+    ]);
+    return { debug, extractions, events };
+  }
+
+  /** The sweep as it runs once the undo window of every delete made so far has closed. */
+  const afterTheWindow = () =>
+    redactDueDeletions(db(), { now: new Date(Date.now() + deletionConfig.undoWindowMs + 1_000), batch: 50 });
+
+  it("one delete keeps derived records for the undo window (undo restores every one), then redacts them (a later undo brings back the memory only); delete all leaves no text anywhere", async () => {
     const ada = await registerAndSignIn(context.server.url, `privacy-${kind}`);
     // Turn 1 states two facts: extraction stores them as memories of this chat.
     const first = await chat(ada.client, `My favorite board game is ${GAME}. I have a parrot named ${PARROT}.`);
@@ -187,8 +217,37 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
       leaksIn(before, GAME, allowed).some((l) => l.includes(`/api/messages/${third.assistantId}/extraction`)),
     ).toBe(true);
 
-    // --- Delete one: its text leaves every derived record; the other memory's text stays.
+    // --- Delete one, and undo inside the window: every derived record is as it was.
+    const records = await derivedRecords(ada.id);
+    const deleted = await ada.client.request("DELETE", `/api/memories/${game.id}`);
+    expect(deleted.status).toBe(200);
+    const { memory: trashed } = deleted.json as { memory: { redactAt: string | null } };
+    expect(new Date(trashed.redactAt ?? 0).getTime()).toBeGreaterThan(Date.now());
+    expect((await derivedRecords(ada.id)).debug).toEqual(records.debug);
+    expect((await derivedRecords(ada.id)).extractions).toEqual(records.extractions);
+    // The Inspect view's notice: deleted now, sent to the model, its text kept until the window closes.
+    const notes = async (answer: string) =>
+      (await getDebugPageData(db(), { userId: ada.id, messageId: answer }))?.view.deletedMemories;
+    expect(await notes(second.assistantId)).toEqual([
+      { memoryId: game.id, sent: true, textKeptUntil: new Date(trashed.redactAt ?? 0) },
+    ]);
+    // A sweep before the window closes changes nothing.
+    expect(await redactDueDeletions(db(), { now: new Date(), batch: 50 })).toBe(0);
+    expect((await ada.client.request("POST", `/api/memories/${game.id}/restore`)).json).toMatchObject({
+      memory: { id: game.id, status: "active", redactAt: null },
+    });
+    expect(await afterTheWindow()).toBe(0);
+    const undone = await derivedRecords(ada.id);
+    expect(undone.debug).toEqual(records.debug);
+    expect(undone.extractions).toEqual(records.extractions);
+    expect(undone.events.filter((e) => e.reason !== null)).toEqual(records.events.filter((e) => e.reason !== null));
+    expect(JSON.stringify(undone.debug)).toContain(GAME);
+    expect(await notes(second.assistantId)).toEqual([]);
+
+    // --- Delete one and let the window close: its text leaves every derived record; the other memory's text stays.
     expect((await ada.client.request("DELETE", `/api/memories/${game.id}`)).status).toBe(200);
+    expect(await afterTheWindow()).toBe(1);
+    expect(await afterTheWindow()).toBe(0);
     const afterOne = await sweep(ada, ids);
     // The trash — the memory's own row and history, and the deleted filter — keeps it for undo.
     const trash = new Set([
@@ -213,6 +272,7 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
       ).length,
     ).toBeGreaterThan(0);
 
+    expect(await notes(second.assistantId)).toEqual([{ memoryId: game.id, sent: true, textKeptUntil: null }]);
     const redacted = debugOf(afterOne, second.assistantId).debug;
     expect(redacted).toMatchObject({ redactedMemoryIds: [game.id] });
     expect(redacted.trace.candidates.find((c) => c.memoryId === game.id)).toMatchObject({
@@ -247,7 +307,7 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
       expect.objectContaining({ memoryId: game.id, title: null, deleted: true }),
     );
 
-    // --- Undo: the memory comes back (and is retrieved again); what was redacted stays redacted.
+    // --- Undo after the window: the memory comes back (and is retrieved again); what was redacted stays redacted.
     const restored = await ada.client.request("POST", `/api/memories/${game.id}/restore`);
     expect(restored.json).toMatchObject({
       memory: { id: game.id, status: "active", content: expect.stringContaining(GAME) },
@@ -255,6 +315,8 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
     const listed = (await ada.client.request("GET", "/api/memories")).json as { memories: { id: string }[] };
     expect(listed.memories.map((m) => m.id)).toContain(game.id);
     const stillRedacted = (await ada.client.request("GET", `/api/messages/${second.assistantId}/debug`)).json;
+    // Restored: nothing of this record is deleted now, so the notice counts nothing.
+    expect(await notes(second.assistantId)).toEqual([]);
     expect(leaks({ where: "debug after restore", json: stillRedacted }, GAME, allowed)).toEqual([]);
     const fourth = await chat(ada.client, "Any plans for the weekend?", first.conversationId);
     const used = (await ada.client.request("GET", `/api/messages/${fourth.assistantId}/debug`)).json as {
@@ -300,9 +362,9 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
       return { user, conversationId, pair, memory, kept };
     }
 
-    it("a debug record saved after its memory was deleted (a turn in flight) is redacted as it is written", async () => {
+    it("a debug record saved after its memory was deleted now (a turn in flight) is redacted as it is written", async () => {
       const { user, conversationId, pair, memory, kept } = await fixture("late-debug");
-      await deleteMemory(db(), { userId: user.id, memoryId: memory.id });
+      await deleteMemory(db(), { userId: user.id, memoryId: memory.id }, { now: true });
       const line = `• Secret: Keeps a ${GAME} diary`;
       const keptLine = `• Owns a ${PARROT} kite`;
       const candidate = (id: string, content: string, sent: string) => ({
@@ -361,7 +423,7 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
     it("extraction decisions stored after a memory they name was deleted are redacted as they are stored", async () => {
       const { user, pair, memory, kept } = await fixture("late-extraction");
       const { extraction } = await createExtraction(db(), { ...pair, status: "queued", runner: "in-process" });
-      await deleteMemory(db(), { userId: user.id, memoryId: memory.id });
+      await deleteMemory(db(), { userId: user.id, memoryId: memory.id }, { now: true });
       const near = (m: typeof memory) => ({
         id: m.id,
         title: m.title,
@@ -435,11 +497,142 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
       await deleteMemory(db(), { userId: user.id, memoryId: memory.id });
       const reasons = async (memoryId: string) =>
         (await db().select().from(memoryEvents).where(eq(memoryEvents.memoryId, memoryId))).map((e) => e.reason);
-      expect(await reasons(kept.id)).toEqual([REDACTED_REASON]);
+      expect(await reasons(kept.id)).toEqual([`supersede: was "${GAME}" (replaces ${memory.id})`]);
+      expect(await afterTheWindow()).toBe(1);
+      const reasonsNow = async (memoryId: string) =>
+        (await db().select().from(memoryEvents).where(eq(memoryEvents.memoryId, memoryId))).map((e) => e.reason);
+      expect(await reasonsNow(kept.id)).toEqual([REDACTED_REASON]);
       expect(await reasons(memory.id)).toContain(`was ${GAME}`);
       expect(await deleteAllMemories(db(), { userId: user.id })).toBe(2);
       expect(await reasons(memory.id)).toEqual([]);
     });
+  });
+
+  it("a record written inside the undo window keeps the text, and the sweep redacts it when the window closes", async () => {
+    const user = await registerAndSignIn(context.server.url, `window-${kind}`);
+    const conversationId = await createConversation(db(), user.id);
+    const pair = await createPair(db(), { userId: user.id, conversationId }, "Hello", "Hi.");
+    const memory = await insertMemory(db(), {
+      userId: user.id,
+      content: `Keeps a ${GAME} diary`,
+      provenance: "user_created",
+    });
+    await deleteMemory(db(), { userId: user.id, memoryId: memory.id });
+    const line = `• Keeps a ${GAME} diary`;
+    await savePromptDebug(db(), {
+      userId: user.id,
+      conversationId,
+      messageId: pair.assistantMessageId,
+      modelInput: [{ type: "stream", params: { prompt: [{ role: "system", content: `## Memories\n${line}` }] } }],
+      trace: {
+        candidates: [
+          {
+            memoryId: memory.id,
+            title: null,
+            content: memory.content,
+            branch: "semantic",
+            rank: 1,
+            fate: "included",
+            line,
+          },
+        ],
+        memoryLines: [line],
+      },
+      provider: "offline",
+      modelId: "offline",
+      mode: "conversational",
+      retrievalStatus: "ok",
+    });
+    const record = () => getPromptDebug(db(), { userId: user.id, messageId: pair.assistantMessageId });
+    expect(JSON.stringify(await record())).toContain(GAME);
+    expect(await afterTheWindow()).toBe(1);
+    expect(JSON.stringify(await record())).not.toContain(GAME);
+    expect((await record()).trace).toMatchObject({
+      memoryLines: [DELETED_MEMORY_LINE],
+      redactedMemoryIds: [memory.id],
+    });
+  });
+
+  it("delete now (?now=true) redacts at once, also a memory already in the trash whose window is open", async () => {
+    const ada = await registerAndSignIn(context.server.url, `now-${kind}`);
+    const first = await chat(ada.client, `My favorite board game is ${GAME}. I have a parrot named ${PARROT}.`);
+    const second = await chat(ada.client, "What should we do tonight?", first.conversationId);
+    const { memories: stored } = (await ada.client.request("GET", "/api/memories")).json as {
+      memories: { id: string; content: string }[];
+    };
+    const game = stored.find((m) => m.content.includes(GAME));
+    const parrot = stored.find((m) => m.content.includes(PARROT));
+    if (!game || !parrot) throw new Error(`extraction did not store both memories: ${JSON.stringify(stored)}`);
+    // The conversation itself says what was said: only the record's other strings count.
+    const allowed = await conversationTexts(ada.id);
+    const leaksOf = async (secret: string) =>
+      leaks(
+        { where: "debug", json: (await ada.client.request("GET", `/api/messages/${second.assistantId}/debug`)).json },
+        secret,
+        allowed,
+      );
+    expect(await leaksOf(GAME)).not.toEqual([]);
+
+    const now = await ada.client.request("DELETE", `/api/memories/${game.id}?now=true`);
+    expect(now.json).toMatchObject({ memory: { status: "deleted", redactAt: null } });
+    expect(await leaksOf(GAME)).toEqual([]);
+
+    await ada.client.request("DELETE", `/api/memories/${parrot.id}`);
+    expect(await leaksOf(PARROT)).not.toEqual([]);
+    expect((await ada.client.request("DELETE", `/api/memories/${parrot.id}?now=true`)).json).toMatchObject({
+      memory: { status: "deleted", redactAt: null },
+    });
+    expect(await leaksOf(PARROT)).toEqual([]);
+    expect((await ada.client.request("DELETE", `/api/memories/${parrot.id}?now=yes`)).status).toBe(400);
+  });
+
+  it("durable: a window that closed while no process ran is redacted by the process's sweeps", async () => {
+    const user = await registerAndSignIn(context.server.url, `durable-${kind}`);
+    const conversationId = await createConversation(db(), user.id);
+    const pair = await createPair(db(), { userId: user.id, conversationId }, "Hello", "Hi.");
+    const memory = await insertMemory(db(), {
+      userId: user.id,
+      content: `Keeps a ${GAME} diary`,
+      provenance: "user_created",
+    });
+    const line = `• Keeps a ${GAME} diary`;
+    await savePromptDebug(db(), {
+      userId: user.id,
+      conversationId,
+      messageId: pair.assistantMessageId,
+      modelInput: [{ type: "stream", params: { prompt: [{ role: "system", content: `## Memories\n${line}` }] } }],
+      trace: {
+        candidates: [
+          {
+            memoryId: memory.id,
+            title: null,
+            content: memory.content,
+            branch: "semantic",
+            rank: 1,
+            fate: "included",
+            line,
+          },
+        ],
+        memoryLines: [line],
+      },
+      provider: "offline",
+      modelId: "offline",
+      mode: "conversational",
+      retrievalStatus: "ok",
+    });
+    await deleteMemory(db(), { userId: user.id, memoryId: memory.id });
+    // The process that took the delete stopped; its window closed an hour ago.
+    await db()
+      .update(memories)
+      .set({ redactAt: new Date(Date.now() - 3_600_000) })
+      .where(eq(memories.id, memory.id));
+    // A process starting on this database (its data directory exists: tmpdir) runs the sweeps.
+    const sweeps = processSweeps({ ...process.env, LIFELINE_DATA_DIR: tmpdir() });
+    expect(await sweeps.dueRedactions()).toBeGreaterThanOrEqual(1);
+    const record = await getPromptDebug(db(), { userId: user.id, messageId: pair.assistantMessageId });
+    expect(JSON.stringify(record)).not.toContain(GAME);
+    const [row] = await db().select({ redactAt: memories.redactAt }).from(memories).where(eq(memories.id, memory.id));
+    expect(row?.redactAt).toBeNull();
   });
 
   it("redaction runs with JIT off for the rest of its transaction (JIT compiled each jsonb rewrite: 1–4 s per delete)", async () => {

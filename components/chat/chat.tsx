@@ -9,6 +9,7 @@ import { useConversations } from "@/components/shell/conversations-context";
 import { Button } from "@/components/ui/button";
 import { DEFAULT_CONVERSATION_TITLE } from "@/core/config";
 import type { ChatModelOption } from "@/lib/ai/registry";
+import { answerErrorSentence } from "@/lib/chat/answer-error";
 import { IMPORT_SOURCE_LABELS, type ImportSource } from "@/lib/import/types";
 import { api, errorMessage } from "@/lib/ui/api";
 import { mailboxNoticeAnswerId } from "./agent-steps";
@@ -254,12 +255,18 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
   );
   const newestAssistantId = [...messages].reverse().find((m) => m.role === "assistant")?.id;
   const mailboxNoticeId = mailboxNoticeAnswerId(messages);
-  const lastInfo = lastMessage ? infos[lastMessage.id] : undefined;
-  const failedMessage = error
-    ? errorMessage(error)
-    : lastMessage?.role === "assistant" && lastInfo?.status === "error"
-      ? "This answer failed. Retry to ask again."
-      : null;
+  /**
+   * A failure is said once. An answer that failed says it on itself (its stored error as one plain
+   * sentence, or the stream's error event, which is that sentence, until the transcript is synced);
+   * the banner is for a request that failed with no answer to show it on (refused, unreachable).
+   */
+  const failureOf = (message: ChatMessage): string | undefined => {
+    const info = infos[message.id];
+    if (info?.status === "error") return answerErrorSentence(info.error);
+    if (error && !busy && message.id === lastMessage?.id) return errorMessage(error);
+    return undefined;
+  };
+  const failedMessage = error && lastMessage?.role !== "assistant" ? errorMessage(error) : null;
 
   const lastUser = messages.findLast((m) => m.role === "user");
   /** Any stored answer can be answered again, any stored user message edited, while nothing streams. */
@@ -343,6 +350,8 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                       isNewest={message.id === newestAssistantId}
                       onExtractionSettled={onExtractionSettled}
                       onRegenerate={isStored(message.id) ? () => regenerateAnswer(message.id) : undefined}
+                      failure={failureOf(message)}
+                      onRetry={message.id === lastMessage?.id && !busy ? regenerateLatest : undefined}
                       onShowVersion={onShowVersion}
                       mailboxNotice={message.id === mailboxNoticeId}
                     />

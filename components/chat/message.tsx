@@ -166,6 +166,8 @@ export function AssistantMessage({
   isNewest,
   onExtractionSettled,
   onRegenerate,
+  failure,
+  onRetry,
   mailboxNotice = false,
   onShowVersion,
 }: {
@@ -178,6 +180,12 @@ export function AssistantMessage({
   onExtractionSettled: () => void;
   /** Present on a stored answer while nothing streams: answer again (a new version of the answer). */
   onRegenerate?: () => void;
+  /**
+   * The answer failed: one plain sentence (lib/chat/answer-error.ts), shown once, with Retry; the
+   * provider's own text is in the Inspect view.
+   */
+  failure?: string;
+  onRetry?: () => void;
 } & Omit<VersionsProps, "versions">) {
   const text = messageText(message);
   const dates = useDates();
@@ -207,11 +215,21 @@ export function AssistantMessage({
             {NOTICES[info.notice]}
           </p>
         )}
-        {info?.status === "error" && (
-          <p className="flex items-start gap-1.5 text-sm text-destructive">
-            <CircleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-            The model failed while answering{info.error ? `: ${info.error}` : "."}
-          </p>
+        {failure !== undefined && !streaming && (
+          <div
+            role="alert"
+            className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-destructive/30 bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-200"
+            data-testid="answer-error"
+          >
+            <CircleAlertIcon className="size-4 shrink-0" aria-hidden="true" />
+            <p className="min-w-0 flex-1">{failure}</p>
+            {onRetry && (
+              <Button variant="outline" size="xs" onClick={onRetry}>
+                <RotateCcwIcon aria-hidden="true" />
+                Retry
+              </Button>
+            )}
+          </div>
         )}
         {/* The actions row and the metadata line keep their heights while the answer streams: nothing
             reflows when they fill in (the metadata line has its own row, so it never wraps under the buttons). */}
@@ -239,7 +257,9 @@ export function AssistantMessage({
                     <RotateCcwIcon aria-hidden="true" />
                   </Button>
                 )}
-                {info && <RatingButtons messageId={message.id} initial={info.rating ?? null} />}
+                {info && failure === undefined && (
+                  <RatingButtons messageId={message.id} initial={info.rating ?? null} />
+                )}
                 {info && <NotesButton messageId={message.id} />}
               </>
             )}

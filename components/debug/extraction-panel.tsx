@@ -1,8 +1,9 @@
 import Link from "next/link";
+import { DateTime, LocalDates } from "@/components/dates";
 import { Badge, type BadgeVariant } from "@/components/ui/badge";
 import type { ExtractionStatus } from "@/db/schema";
 import type { ExtractionView } from "@/lib/jobs/extraction-view";
-import { type DateContext, formatDateTime, plural, withLocalDates } from "@/lib/ui/format";
+import { type DateContext, plural } from "@/lib/ui/format";
 import type { Jsonify } from "@/lib/ui/json";
 import { RetryExtractionButton } from "./retry-extraction-button";
 
@@ -48,7 +49,14 @@ export function ExtractionPanel({
         <span className="text-muted-foreground">
           {plural(extraction.attempts, "attempt")} of {extraction.maxAttempts}
           {extraction.runner ? ` · ${extraction.runner} runner` : ""}
-          {extraction.finishedAt ? ` · finished ${formatDateTime(extraction.finishedAt, dates)}` : ""}
+          {extraction.finishedAt ? (
+            <>
+              {" "}
+              · finished <DateTime value={extraction.finishedAt} dates={dates} />
+            </>
+          ) : (
+            ""
+          )}
         </span>
         {extraction.status === "failed" && <RetryExtractionButton messageId={messageId} />}
       </div>
@@ -76,8 +84,7 @@ export function ExtractionPanel({
                   className="rounded-lg border border-dashed px-3 py-2 text-muted-foreground"
                   data-testid="produced-memory"
                 >
-                  <Badge variant="outline">deleted memory</Badge>{" "}
-                  <span>Deleted since; its text is no longer kept here.</span>
+                  <Badge variant="outline">deleted memory</Badge> <span>Deleted since.</span>
                 </li>
               ) : (
                 <li key={memory.id} className="rounded-lg border bg-surface px-3 py-2">
@@ -86,9 +93,11 @@ export function ExtractionPanel({
                     className="font-medium hover:underline"
                     data-testid="produced-memory"
                   >
-                    {withLocalDates(memory.title ?? memory.content, dates)}
+                    <LocalDates text={memory.title ?? memory.content} dates={dates} />
                   </Link>
-                  <p className="text-muted-foreground">{withLocalDates(memory.content, dates)}</p>
+                  <p className="text-muted-foreground">
+                    <LocalDates text={memory.content} dates={dates} />
+                  </p>
                   <div className="mt-1 flex gap-1.5">
                     <Badge variant="outline">{memory.type}</Badge>
                     <Badge variant="outline">{memory.status.replace("_", " ")}</Badge>

@@ -35,7 +35,7 @@ export const SORT_LABELS: Record<MemorySort, string> = {
   relevance: "Most relevant",
   recent: "Most recent",
   importance: "Most important",
-  used: "Most used",
+  used: "Most often sent",
 };
 
 /** The lists, in label order (client components must not import db/schema's values). */

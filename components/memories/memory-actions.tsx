@@ -16,7 +16,11 @@ import { usePinned } from "./pinned-state";
  * The buttons of one memory card: confirm/discard a suggestion, edit, pin, history, delete (with
  * undo). Inside the card's PinnedState: pinning keeps the card where it is (pinned-state.tsx).
  */
-export function MemoryActions({ memory }: { memory: EditableMemory & { status: MemoryStatus } }) {
+export function MemoryActions({
+  memory,
+}: {
+  memory: EditableMemory & { status: MemoryStatus; redactAt?: string | Date | null };
+}) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   // Server-rendered, these buttons would take a click before hydration and do nothing.
@@ -39,23 +43,32 @@ export function MemoryActions({ memory }: { memory: EditableMemory & { status: M
     }
   };
 
+  const url = `/api/memories/${memory.id}`;
+  const restore = () => api(`${url}/restore`, { method: "POST" });
+  const deleteNow = () => api(`${url}?now=true`, { method: "DELETE" });
+  const afterward = (action: () => Promise<unknown>, done: string, failed: string) => () =>
+    void action()
+      .then(() => {
+        toast.success(done);
+        router.refresh();
+      })
+      .catch((error) => toast.error(`${failed}: ${errorMessage(error)}`));
+
+  /**
+   * `undo`: the toast offers Undo and, for a delete whose undo window keeps the memory's text in
+   * the records made from it, "Delete now" (docs/retrieval.md#deleting-a-memory).
+   */
   const run = async (action: () => Promise<unknown>, success: string, undo?: () => Promise<unknown>) => {
     setPending(true);
     try {
       await action();
       router.refresh();
       toast.success(success, {
-        action: undo
-          ? {
-              label: "Undo",
-              onClick: () =>
-                void undo()
-                  .then(() => {
-                    toast.success("Restored");
-                    router.refresh();
-                  })
-                  .catch((error) => toast.error(`Could not undo: ${errorMessage(error)}`)),
-            }
+        duration: undo ? 10_000 : undefined,
+        description: undo ? "Undo within a minute restores it everywhere." : undefined,
+        action: undo ? { label: "Undo", onClick: afterward(undo, "Restored", "Could not undo") } : undefined,
+        cancel: undo
+          ? { label: "Delete now", onClick: afterward(deleteNow, "Deleted for good", "Could not delete now") }
           : undefined,
       });
     } catch (error) {
@@ -65,15 +78,27 @@ export function MemoryActions({ memory }: { memory: EditableMemory & { status: M
     }
   };
 
-  const url = `/api/memories/${memory.id}`;
-  const restore = () => api(`${url}/restore`, { method: "POST" });
-
   if (memory.status === "deleted") {
     return (
-      <Button variant="outline" size="xs" disabled={busy} onClick={() => void run(restore, "Memory restored")}>
-        <RotateCcwIcon aria-hidden="true" />
-        Restore
-      </Button>
+      <div className="flex flex-wrap items-center gap-1">
+        <Button variant="outline" size="xs" disabled={busy} onClick={() => void run(restore, "Memory restored")}>
+          <RotateCcwIcon aria-hidden="true" />
+          Restore
+        </Button>
+        {memory.redactAt && (
+          <Button
+            variant="ghost"
+            size="xs"
+            className="text-destructive hover:text-destructive"
+            disabled={busy}
+            title="Its text stays in the records of past answers for a minute after the delete, so that Undo restores everything"
+            onClick={() => void run(deleteNow, "Deleted for good")}
+          >
+            <Trash2Icon aria-hidden="true" />
+            Delete now
+          </Button>
+        )}
+      </div>
     );
   }
 
@@ -85,7 +110,7 @@ export function MemoryActions({ memory }: { memory: EditableMemory & { status: M
             size="xs"
             disabled={busy}
             onClick={() =>
-              void run(() => api(`${url}/confirm`, { method: "POST" }), "Memory confirmed — it will be used")
+              void run(() => api(`${url}/confirm`, { method: "POST" }), "Memory confirmed — chats can recall it now")
             }
           >
             <CheckIcon aria-hidden="true" />

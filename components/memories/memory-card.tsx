@@ -163,7 +163,7 @@ export function MemoryCard({
           <Source memory={memory} dates={dates} />
           <ImportanceMeter value={memory.importance} />
           <span>
-            used {plural(memory.accessCount, "time")}
+            sent {plural(memory.accessCount, "time")}
             {memory.lastAccessedAt ? `, last ${formatRelative(memory.lastAccessedAt)}` : ""}
             {memory.readBy.length > 0 && (
               <>
@@ -185,7 +185,7 @@ export function MemoryCard({
         </div>
         {pending && (
           <p className="mt-3 text-sm text-amber-800 dark:text-amber-200">
-            The assistant suggested this; it is not used until you confirm it.
+            The assistant suggested this; it is not sent to the model until you confirm it.
           </p>
         )}
         <div className="mt-3 border-t pt-2">
@@ -198,6 +198,7 @@ export function MemoryCard({
               importance: memory.importance,
               tags: memory.tags,
               status: memory.status,
+              redactAt: memory.redactAt,
             }}
           />
         </div>

@@ -6,6 +6,7 @@
 
 import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { deletionConfig } from "@/core/config";
 import { AppError, notFound } from "@/core/errors";
 import { type Db, selectRows } from "@/db/client";
 import {
@@ -304,24 +305,51 @@ export async function updateMemory(
   return toMemoryRecord(row);
 }
 
+/** The end of the undo window of a delete made now (the database's clock, as the sweep compares). */
+const undoWindowEnd = () => sql`clock_timestamp() + ${deletionConfig.undoWindowMs} * interval '1 millisecond'`;
+
 /**
- * Marks the memory deleted (never retrieved again; restorable) and, in the same transaction,
- * redacts its text from every record derived from it (db/queries/redaction.ts): debug records,
- * extraction decisions, other memories' event reasons. A restore brings back the memory, not
- * those texts. Deleting a deleted memory changes nothing.
+ * Marks the memory deleted (never retrieved again; restorable). The records derived from it keep
+ * its text for the undo window (`redact_at`), so that an undo restores every one of them; then the
+ * sweep redacts it (redactDueDeletions). With `now`, or on a memory already deleted whose window is
+ * open, the text is redacted in this transaction ("delete now"). Deleting a deleted memory changes
+ * nothing else.
  */
-export async function deleteMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
-  const row = await changeMemory(db, key, { action: "delete", actor: "user" }, async (current, tx) => {
-    if (current.status === "deleted") return null;
-    await redactDeletedMemories(tx, { userId: key.userId, memoryIds: [key.memoryId] });
-    return { status: "deleted" };
+export async function deleteMemory(
+  db: Db,
+  key: { userId: string; memoryId: string },
+  { now = false }: { now?: boolean } = {},
+): Promise<MemoryRecord> {
+  return db.transaction(async (tx) => {
+    const row = await changeMemory(tx, key, { action: "delete", actor: "user" }, async (current) => {
+      if (current.status === "deleted") return null;
+      return { status: "deleted", redactAt: now ? null : undoWindowEnd() };
+    });
+    if (now && row.status === "deleted") return toMemoryRecord(await redactNow(tx, key, row));
+    return toMemoryRecord(row);
   });
-  return toMemoryRecord(row);
+}
+
+/** Redacts the deleted memory's text from derived records now, and closes its undo window. */
+async function redactNow(
+  tx: Db,
+  key: { userId: string; memoryId: string },
+  row: MemoryRow & MemoryUsage,
+): Promise<MemoryRow & MemoryUsage> {
+  await redactDeletedMemories(tx, { userId: key.userId, memoryIds: [key.memoryId] });
+  if (row.redactAt === null) return row;
+  const [updated] = await tx
+    .update(memories)
+    .set({ redactAt: null })
+    .where(and(eq(memories.id, key.memoryId), eq(memories.userId, key.userId)))
+    .returning({ redactAt: memories.redactAt });
+  return { ...row, redactAt: updated?.redactAt ?? null };
 }
 
 /**
  * Undoes a delete or discard: the memory gets back the status it had before (active or pending).
- * Only the memory comes back: what the delete redacted from derived records stays redacted.
+ * Within the undo window nothing was redacted: every derived record is as it was. After it, only
+ * the memory comes back: what the sweep redacted from derived records stays redacted.
  */
 export async function restoreMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
   const row = await changeMemory(db, key, { action: "restore", actor: "user" }, async (current, tx) => {
@@ -341,7 +369,7 @@ export async function restoreMemory(db: Db, key: { userId: string; memoryId: str
       .orderBy(desc(memoryEvents.createdAt), desc(memoryEvents.id))
       .limit(1);
     const previous = last?.before?.status;
-    return { status: previous && previous !== "deleted" ? previous : "active" };
+    return { status: previous && previous !== "deleted" ? previous : "active", redactAt: null };
   });
   return toMemoryRecord(row);
 }
@@ -362,13 +390,12 @@ export async function confirmMemory(db: Db, key: { userId: string; memoryId: str
 
 /**
  * The user discards an assistant suggestion: it is marked deleted (restorable as a suggestion),
- * and its text is redacted from derived records, like a delete.
+ * and its text leaves derived records when the undo window closes, like a delete.
  */
 export async function discardMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
-  const row = await changeMemory(db, key, { action: "discard", actor: "user" }, async (current, tx) => {
+  const row = await changeMemory(db, key, { action: "discard", actor: "user" }, async (current) => {
     if (current.status !== "pending_confirmation") throw notPending();
-    await redactDeletedMemories(tx, { userId: key.userId, memoryIds: [key.memoryId] });
-    return { status: "deleted" };
+    return { status: "deleted", redactAt: undoWindowEnd() };
   });
   return toMemoryRecord(row);
 }

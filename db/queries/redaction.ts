@@ -2,7 +2,9 @@
  * "Delete means gone": when memories are deleted (one, or all), their text is redacted from the
  * records derived from them (prompt_debug's trace, tool calls and captured model input; extraction
  * decisions; other memories' event reasons; mcp_calls through db/queries/mcp-call-redaction.ts) —
- * in the delete's transaction, owner-scoped, with jsonb SQL that runs on Postgres and PGlite alike.
+ * owner-scoped, with jsonb SQL that runs on Postgres and PGlite alike. "Delete all" redacts in its
+ * transaction; one delete marks the memory `redact_at` the end of the undo window, and the sweep
+ * (redactDueDeletions) redacts it then — until then Undo brings every record back as it was.
  * Derived records keep the memory's id and say `[deleted memory]` where its text was; what each
  * record loses is the table of docs/retrieval.md#deleting-a-memory. A decision's and an event's
  * free-text reason goes too: a model may quote the memory in it.
@@ -237,17 +239,54 @@ export function validMemoryIds(ids: readonly string[]): string[] {
 }
 
 /**
- * The user's memories among `memoryIds` that are not deleted, locked against a delete until the
- * caller's transaction (or statement) ends — FOR KEY SHARE, in id order: it waits for a delete in
+ * The user's memories among `memoryIds` whose text a record may keep — not deleted, or deleted
+ * within the undo window (`redact_at` set: the sweep redacts it later) — locked until the caller's
+ * transaction (or statement) ends — FOR KEY SHARE, in id order: it waits for a delete in
  * progress (the memory is then not among them) and makes a later delete wait; it does not block the
  * access count (memory_usage). A record written while these are held may keep their text. The one
  * lock rule of write-time redaction: lockGoneMemories, and savePromptDebug's single statement.
  */
 export function lockedLiveMemories(userId: string, memoryIds: readonly string[]): SQL {
   return sql`SELECT id FROM memories
-             WHERE user_id = ${userId}::uuid AND id = ANY(${`{${memoryIds.join(",")}}`}::uuid[]) AND status <> 'deleted'
+             WHERE user_id = ${userId}::uuid AND id = ANY(${`{${memoryIds.join(",")}}`}::uuid[])
+               AND (status <> 'deleted' OR redact_at IS NOT NULL)
              ORDER BY id
              FOR KEY SHARE`;
+}
+
+/**
+ * The sweep of deletions whose undo window has closed: every deleted memory with `redact_at` ≤
+ * `now` has its text redacted from the records derived from it and `redact_at` cleared, in batches
+ * of deletionConfig.sweepBatch, each in one transaction. The rows are locked FOR UPDATE (SKIP
+ * LOCKED: an undo or a "delete now" holding one finishes first, and the next sweep sees the
+ * outcome), which also waits for a record being written with the memory's text (lockedLiveMemories
+ * holds FOR KEY SHARE): that record is redacted in the same pass. Returns how many memories.
+ */
+export async function redactDueDeletions(db: Db, { now, batch }: { now: Date; batch: number }): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const done = await db.transaction(async (tx) => {
+      const due = await selectRows<{ id: string; user_id: string }>(
+        tx,
+        sql`SELECT id, user_id FROM memories
+            WHERE redact_at IS NOT NULL AND redact_at <= ${now.toISOString()}::timestamptz AND status = 'deleted'
+            ORDER BY redact_at, id
+            LIMIT ${batch}
+            FOR UPDATE SKIP LOCKED`,
+      );
+      const byUser = new Map<string, string[]>();
+      for (const row of due) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row.id]);
+      for (const [userId, memoryIds] of byUser) await redactDeletedMemories(tx, { userId, memoryIds });
+      if (due.length > 0) {
+        await tx.execute(
+          sql`UPDATE memories SET redact_at = NULL WHERE id = ANY(${`{${due.map((row) => row.id).join(",")}}`}::uuid[])`,
+        );
+      }
+      return due.length;
+    });
+    total += done;
+    if (done < batch) return total;
+  }
 }
 
 /**

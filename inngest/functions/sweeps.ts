@@ -2,8 +2,9 @@
  * The Inngest function `sweeps`: every minute (a cron trigger, SWEEPS_CRON), the sweeps a
  * long-lived server runs from a timer (lib/runtime.ts processSweeps) — answers left `streaming`
  * by a killed function become interrupted and get their extraction, email sends left `approved`
- * become interrupted, extractions left `queued` without a hand-over are handed to Inngest, and
- * title jobs left waiting run.
+ * become interrupted, extractions left `queued` without a hand-over are handed to Inngest,
+ * title jobs left waiting run, and deleted memories past their undo window lose their text from
+ * the records derived from them.
  * On a serverless deployment (Vercel) no process lives between requests to run the timer: this
  * function is what runs them. One run at a time (a slow minute never overlaps the next); each
  * sweep is its own step, so one failing is retried without repeating the others, and a run that
@@ -21,13 +22,14 @@ export interface SweepsRunResult {
   interruptedSends: number;
   undispatchedExtractions: number;
   untitledConversations: number;
+  dueRedactions: number;
 }
 
 export function createSweepsFunction(getSweeps: () => Sweeps, client: InngestClient = inngest) {
   return client.createFunction(
     {
       id: "sweeps",
-      name: "Sweep interrupted answers and email sends, undelivered extractions and titles",
+      name: "Sweep interrupted answers and email sends, undelivered extractions and titles, closed undo windows",
       triggers: [cron(SWEEPS_CRON)],
       concurrency: { limit: 1 },
       retries: 2,
@@ -43,7 +45,8 @@ export function createSweepsFunction(getSweeps: () => Sweeps, client: InngestCli
       const untitledConversations = (await step.run("untitled-conversations", () =>
         sweeps.untitledConversations(),
       )) as number;
-      return { interruptedAnswers, interruptedSends, undispatchedExtractions, untitledConversations };
+      const dueRedactions = (await step.run("due-redactions", () => sweeps.dueRedactions())) as number;
+      return { interruptedAnswers, interruptedSends, undispatchedExtractions, untitledConversations, dueRedactions };
     },
   );
 }

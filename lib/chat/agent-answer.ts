@@ -23,6 +23,7 @@ import { agentChatModel, agentProvider } from "@/lib/agent/model";
 import { AgentRecorder } from "@/lib/agent/recorder";
 import { type AgentPart, streamAgentTurn } from "@/lib/agent/stream";
 import { createMailTools } from "@/lib/agent/tools";
+import { answerErrorSentence } from "./answer-error";
 import { type AnswerTurn, type DebugInput, errorText, recordModelCall, settleAnswer } from "./settle";
 
 /** The id a LangChain chat model reports for itself (`model` on OpenAI's client, `modelId` offline). */
@@ -163,7 +164,7 @@ export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]
       await settle({ status: "complete", finishReason: last ?? "stop", notice });
       writer.write({ type: "finish", messageMetadata: { ...turn.metadata, latencyMs: latencyMs() } });
     },
-    onError: (error) => `The agent failed while answering: ${errorText(error)}. Your message was saved; you can retry.`,
+    onError: (error) => answerErrorSentence(errorText(error)),
   });
 
   return createUIMessageStreamResponse({

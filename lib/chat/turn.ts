@@ -42,6 +42,7 @@ import { memoryTools, type ToolCallTrace } from "@/lib/memory/retrieval/tools";
 import { countTokens } from "@/lib/memory/tokens";
 import type { ChatBody } from "@/lib/validation/chat";
 import { answerWithAgent } from "./agent-answer";
+import { answerErrorSentence } from "./answer-error";
 import { dictationRecord } from "./dictation";
 import { loadBranchThrough, planContinue, planEdit, planRetry, toHistory } from "./history";
 import { assertKnownModel } from "./models";
@@ -457,7 +458,7 @@ function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Response {
       }
       return undefined;
     },
-    onError: (error) => `The model failed while answering: ${errorText(error)}. Your message was saved; you can retry.`,
+    onError: (error) => answerErrorSentence(errorText(error)),
   });
   return createUIMessageStreamResponse({
     stream,

@@ -6,12 +6,14 @@
  * as the process's scheduler, hands its extractions over; and the Inngest `sweeps` function
  * (cron) runs the sweeps and sends the events.
  */
+
 import { InngestTestEngine } from "@inngest/test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CONVERSATION_TITLE, extractionConfig, titleConfig } from "@/core/config";
 import { logger } from "@/core/logger";
 import { getExtraction, getExtractionForMessage } from "@/db/queries/extractions";
+import { redactDueDeletions } from "@/db/queries/redaction";
 import { conversations, conversationTitleJobs, memoryExtractions, messages } from "@/db/schema";
 import { functions } from "@/inngest/functions";
 import { createSweepsFunction, SWEEPS_CRON } from "@/inngest/functions/sweeps";
@@ -207,6 +209,7 @@ describe.each(DB_KINDS)("the extraction outbox on %s", (kind) => {
         undispatchedExtractions: () => dispatchUndispatchedExtractions(db(), dispatcher, { now: new Date() }),
         untitledConversations: () =>
           titleStaleConversations(db(), createAiRegistry({}), { now: new Date(), log: logger }),
+        dueRedactions: () => redactDueDeletions(db(), { now: new Date(), batch: 50 }),
       })),
     });
     const { result } = await engine.execute({
@@ -215,6 +218,7 @@ describe.each(DB_KINDS)("the extraction outbox on %s", (kind) => {
     expect(result).toMatchObject({
       interruptedAnswers: expect.any(Number),
       undispatchedExtractions: expect.any(Number),
+      dueRedactions: expect.any(Number),
     });
 
     const interruptedRow = await getExtractionForMessage(db(), {

@@ -8,6 +8,7 @@ import {
   formatCalendarDate,
   formatDateTime,
   localeFromAcceptLanguage,
+  splitDates,
   withLocalDates,
 } from "./format";
 
@@ -36,6 +37,18 @@ describe("dates in the user's locale", () => {
       "Needs to renew passport by Wed, 3 Mar 2027",
     );
     expect(withLocalDates("Lives in Berlin", GB)).toBe("Lives in Berlin");
+  });
+
+  it("cuts a text at its dates, keeping each as written for the hover", () => {
+    expect(splitDates("From 2026-12-18 to 2027-03-03, not 2027-02-30.", GB)).toEqual([
+      "From ",
+      { iso: "2026-12-18", shown: "Fri 18 Dec" },
+      " to ",
+      { iso: "2027-03-03", shown: "Wed, 3 Mar 2027" },
+      ", not 2027-02-30.",
+    ]);
+    expect(splitDates("2026-12-18", GB)).toEqual([{ iso: "2026-12-18", shown: "Fri 18 Dec" }]);
+    expect(splitDates("No date", GB)).toEqual(["No date"]);
   });
 
   it("shows an instant in the user's time zone and locale, not the server's", () => {

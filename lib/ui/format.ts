@@ -111,6 +111,31 @@ export function formatCalendarDate(isoDate: string, dates: Pick<DateContext, "lo
   }).format(date);
 }
 
+/** A calendar date found in a text: as written (ISO) and as the user reads it. */
+export interface TextDate {
+  iso: string;
+  shown: string;
+}
+
+/**
+ * A text cut at its ISO dates: the plain runs, and each date with its user's form — so that a
+ * component can show the user's form and keep the exact written value on hover (<time>).
+ */
+export function splitDates(text: string, dates: Pick<DateContext, "locale" | "today">): (string | TextDate)[] {
+  const parts: (string | TextDate)[] = [];
+  let last = 0;
+  for (const match of text.matchAll(ISO_DATE)) {
+    const iso = match[0];
+    const shown = formatCalendarDate(iso, dates);
+    if (shown === iso) continue;
+    if (match.index > last) parts.push(text.slice(last, match.index));
+    parts.push({ iso, shown });
+    last = match.index + iso.length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
 /** A memory's text with its ISO dates ("by 2027-03-03") in the user's form ("by Wed, 3 Mar 2027"). */
 export function withLocalDates(text: string, dates: Pick<DateContext, "locale" | "today">): string {
   return text.replace(ISO_DATE, (iso) => formatCalendarDate(iso, dates));

@@ -44,6 +44,9 @@ export const memoryCreateBody = z.strictObject({
 
 const booleanString = z.enum(["true", "false"]).transform((v) => v === "true");
 
+/** DELETE /api/memories/:id — `now=true` redacts the memory's text from derived records at once, not when the undo window closes. */
+export const memoryDeleteQuery = z.strictObject({ now: booleanString.optional() });
+
 /** GET /api/memories — filters, search, sort and page. */
 export const memoryListQuery = z.strictObject({
   q: requestString().trim().min(1).max(200).optional(),

@@ -145,7 +145,7 @@ describe.each(DB_KINDS)("the strict OpenAI contract on %s", (kind) => {
     });
     // The client gets an error event it can show (and offer Retry on), not a torn stream.
     expect(cut.sse).toContain(
-      `"type":"error","errorText":"The model failed while answering: ${MODEL_CONNECTION_DROPPED}.`,
+      `"type":"error","errorText":"The connection to the model dropped before the answer was finished."`,
     );
     await afterResponseIdle();
     await getInProcessRunner().idle();

@@ -1063,6 +1063,10 @@ export const routeCases: Record<RouteKey, RouteCase> = {
         check: (res) => expect(res.json).toMatchObject({ memory: { id: memoryId, status: "deleted" } }),
       };
     },
+    query: {
+      strings: [],
+      invalid: [{ name: "now is not true or false", query: "now=yes", field: "query.now" }],
+    },
   },
 
   "POST /api/memories/[id]/restore": {

@@ -113,8 +113,8 @@ export default async function SettingsPage() {
         </div>
         <p className="mt-5 text-sm text-muted-foreground">
           When you send a message, Lifeline looks for the memories that fit it — along with the ones you pinned and the
-          ones from the same chat — and gives the assistant only those. Under each answer you can see which it used, and
-          why.
+          ones from the same chat — and sends the assistant only those. Under each answer you can see which were sent,
+          and why.
         </p>
       </Section>
 

@@ -2,7 +2,7 @@ import { deleteMemory, getMemory } from "@/db/queries/memories";
 import { route } from "@/lib/api/route";
 import { editMemory } from "@/lib/memory/store/memory-store";
 import { idParams } from "@/lib/validation/common";
-import { memoryPatchBody } from "@/lib/validation/memories";
+import { memoryDeleteQuery, memoryPatchBody } from "@/lib/validation/memories";
 
 /** GET /api/memories/:id → {memory} with access_count, last_accessed_at and its source ids. */
 export const GET = route({ params: idParams, bearer: "read" }, async ({ db, userId, params }) => ({
@@ -22,9 +22,14 @@ export const PATCH = route(
 );
 
 /**
- * DELETE /api/memories/:id → {memory} marked deleted (never retrieved; undo with POST …/restore); its
- * text is redacted from debug records and extraction decisions at once, and stays so after an undo.
+ * DELETE /api/memories/:id → {memory} marked deleted (never retrieved; undo with POST …/restore).
+ * Debug records, extraction decisions, event reasons and MCP calls keep its text until the undo
+ * window closes (`redactAt`; an undo before then restores them all), then lose it for good.
+ * `?now=true` redacts at once — also for a memory already deleted whose window is open.
  */
-export const DELETE = route({ params: idParams, bearer: "write" }, async ({ db, userId, params }) => ({
-  memory: await deleteMemory(db, { userId, memoryId: params.id }),
-}));
+export const DELETE = route(
+  { params: idParams, query: memoryDeleteQuery, bearer: "write" },
+  async ({ db, userId, params, query }) => ({
+    memory: await deleteMemory(db, { userId, memoryId: params.id }, { now: query.now ?? false }),
+  }),
+);

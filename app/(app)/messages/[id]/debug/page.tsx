@@ -4,6 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { requestDates } from "@/app/(app)/request-dates";
+import { DateTime } from "@/components/dates";
 import { AgentToolCallCard } from "@/components/debug/agent-tool-call";
 import { CandidateTable } from "@/components/debug/candidate-table";
 import { ExtractionPanel } from "@/components/debug/extraction-panel";
@@ -17,9 +18,9 @@ import { SectionCard } from "@/components/section-card";
 import { Badge } from "@/components/ui/badge";
 import { getDb } from "@/db/client";
 import { requireServerSession } from "@/lib/auth/server";
-import { type DebugView, getDebugPageData } from "@/lib/chat/debug-view";
+import { type DebugView, type DeletedMemoryNote, getDebugPageData } from "@/lib/chat/debug-view";
 import { sentMemories } from "@/lib/chat/transcript";
-import { formatBytes, formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
+import { formatBytes, type formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
 import { jsonify } from "@/lib/ui/json";
 import { sentBreakdown } from "@/lib/ui/memory-reasons";
 import { MODE_LABELS } from "@/lib/ui/modes";
@@ -77,6 +78,60 @@ function ModelReply({ call }: { call: Extract<RecordedCall, { type: "agent-model
   );
 }
 
+/** "1 sent, 1 a near-miss" — which of the deleted memories the model received. */
+function sentOrNearMiss(notes: readonly DeletedMemoryNote[]): string {
+  const sent = notes.filter((note) => note.sent).length;
+  const near = notes.length - sent;
+  if (notes.length === 1) return sent === 1 ? "it was sent to the model" : "it was a near-miss, not sent to the model";
+  return [
+    sent > 0 && `${sent} sent to the model`,
+    near > 0 && `${near} ${near === 1 ? "a near-miss" : "near-misses"}, not sent`,
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
+/**
+ * What the record says about memories deleted now: how many, whether each was sent or a near-miss,
+ * and whether the record still keeps their text (the undo window) or no longer does.
+ */
+function DeletedMemoriesNotice({
+  deleted,
+  dates,
+}: {
+  deleted: readonly DeletedMemoryNote[];
+  dates: Parameters<typeof formatDateTime>[1];
+}) {
+  if (deleted.length === 0) return null;
+  const kept = deleted.filter((note) => note.textKeptUntil !== null);
+  const gone = deleted.filter((note) => note.textKeptUntil === null);
+  const until = new Date(Math.max(...kept.map((note) => new Date(note.textKeptUntil ?? 0).getTime())));
+  const count = (n: number) => (n === 1 ? "A memory" : `${n} memories`);
+  return (
+    <div
+      className="space-y-1 rounded-xl border border-dashed px-4 py-3 text-sm text-muted-foreground"
+      data-testid="redaction-notice"
+    >
+      {kept.length > 0 && (
+        <p data-testid="redaction-notice-pending">
+          {count(kept.length)} of this record {kept.length === 1 ? "was" : "were"} deleted just now (
+          {sentOrNearMiss(kept)}). This record keeps {kept.length === 1 ? "its" : "their"} text until{" "}
+          <DateTime value={until} dates={dates} /> so that Undo restores everything; then it is removed.
+        </p>
+      )}
+      {gone.length > 0 && (
+        <p data-testid="redaction-notice-gone">
+          {count(gone.length)} of this record {gone.length === 1 ? "was" : "were"} deleted since ({sentOrNearMiss(gone)}
+          ). This record no longer keeps {gone.length === 1 ? "its" : "their"} text and shows “{"[deleted memory]"}” in
+          its place
+          {gone.some((note) => note.sent) ? "; the model did receive it when it answered" : ""}. The answer itself is
+          part of the conversation and is not rewritten.
+        </p>
+      )}
+    </div>
+  );
+}
+
 function RetrievalStatus({ retrieval }: { retrieval: DebugView["retrieval"] }) {
   if (retrieval.status === "ok") return <Badge variant="success">ran</Badge>;
   if (retrieval.status === "disabled") return <Badge variant="outline">memory off</Badge>;
@@ -114,7 +169,12 @@ export default async function DebugPage({ params }: { params: Params }) {
       </Link>
       <PageHeader
         title="Inspect this answer"
-        description={`What the model received, which memories were considered and why, and what Lifeline learned — answer of ${formatDateTime(view.createdAt, dates)}.`}
+        description={
+          <>
+            What the model received, which memories were considered and why, and what Lifeline learned — answer of{" "}
+            <DateTime value={view.createdAt} dates={dates} />.
+          </>
+        }
       />
 
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
@@ -163,7 +223,9 @@ export default async function DebugPage({ params }: { params: Params }) {
           )}
           <span>
             <span className="font-medium">You rated this answer {view.rating.rating === "up" ? "good" : "bad"}</span>{" "}
-            <span className="text-muted-foreground">({formatDateTime(view.rating.updatedAt, dates)})</span>
+            <span className="text-muted-foreground">
+              (<DateTime value={view.rating.updatedAt} dates={dates} />)
+            </span>
             {view.rating.reason ? (
               <>
                 : <q className="whitespace-pre-wrap">{view.rating.reason}</q>
@@ -200,19 +262,7 @@ export default async function DebugPage({ params }: { params: Params }) {
         </p>
       )}
 
-      {view.redactedMemoryIds.length > 0 && (
-        <p
-          className="rounded-xl border border-dashed px-4 py-3 text-sm text-muted-foreground"
-          data-testid="redaction-notice"
-        >
-          {view.redactedMemoryIds.length === 1
-            ? "A memory used for this answer was deleted since."
-            : `${view.redactedMemoryIds.length} memories used for this answer were deleted since.`}{" "}
-          The model did receive {view.redactedMemoryIds.length === 1 ? "its text" : "their text"}; this record no longer
-          keeps it, and shows “{"[deleted memory]"}” in its place. The answer itself is part of the conversation and is
-          not rewritten.
-        </p>
-      )}
+      <DeletedMemoriesNotice deleted={view.deletedMemories} dates={dates} />
 
       {view.dictation && (
         <p className="rounded-xl border px-4 py-3 text-sm" data-testid="dictation-record">
@@ -231,7 +281,9 @@ export default async function DebugPage({ params }: { params: Params }) {
 
       <SectionCard id="answer" title="The answer">
         {view.answer.content ? (
-          <Markdown className="text-[15px]">{view.answer.content}</Markdown>
+          <Markdown className="text-[15px]" dates={dates}>
+            {view.answer.content}
+          </Markdown>
         ) : (
           <p className="text-sm text-muted-foreground">(empty)</p>
         )}

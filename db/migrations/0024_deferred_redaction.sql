@@ -1,0 +1,2 @@
+ALTER TABLE "memories" ADD COLUMN "redact_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "memories_redact_at_idx" ON "memories" USING btree ("redact_at") WHERE "memories"."redact_at" IS NOT NULL;
