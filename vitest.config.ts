@@ -53,7 +53,7 @@ export default defineConfig({
           name: "dev-server",
           include: ["tests/dev/**/*.dev.test.ts"],
           exclude: common.filter((pattern) => pattern !== "tests/dev/**"),
-          testTimeout: 360_000,
+          testTimeout: 600_000,
           hookTimeout: 180_000,
         },
       },

@@ -100,11 +100,11 @@ describe("the dev server opened through 127.0.0.1 and the Network URL", () => {
       await page.getByLabel("Email").fill(`newcomer-${host.replace(/\W/g, "")}-${Date.now()}@example.com`);
       await page.getByLabel("Password").fill("correct-horse-battery-staple");
       await page.getByRole("button", { name: "Create account" }).click();
-      await page.waitForURL(`http://${host}:${PORT}/`, { timeout: 60_000 });
+      await page.waitForURL(`http://${host}:${PORT}/`, { timeout: 240_000 });
       expect(refused).toEqual([]);
       expect(log).not.toMatch(/Blocked cross-origin request/);
       await page.close();
     },
-    360_000,
+    600_000,
   );
 });
