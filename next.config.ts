@@ -1,3 +1,4 @@
+import os from "node:os";
 import type { NextConfig } from "next";
 import { env as processEnv, type RawEnv } from "./core/env";
 
@@ -82,6 +83,22 @@ export const EMBEDDED_DATABASE_FILES = [
 export const OFFLINE_ASSETS = "./lib/offline/assets/**/*";
 
 /**
+ * The hosts `next dev` may be opened through besides localhost: 127.0.0.1, and this machine's own
+ * addresses and name — the "Network" URL it prints is one of them. Next blocks its dev resources
+ * (scripts, HMR) for any other host, so a page opened there renders but never hydrates (a form's
+ * button does nothing). Development only; `next start` ignores the list.
+ */
+export function devOrigins(
+  interfaces: ReturnType<typeof os.networkInterfaces> = os.networkInterfaces(),
+  hostname: string = os.hostname(),
+): string[] {
+  const addresses = Object.values(interfaces)
+    .flatMap((list) => list ?? [])
+    .flatMap((net) => (net.family === "IPv4" ? [net.address] : net.scopeid === 0 ? [`[${net.address}]`] : []));
+  return [...new Set(["127.0.0.1", "[::1]", hostname.toLowerCase(), ...addresses].filter(Boolean))];
+}
+
+/**
  * LIFELINE_BUILD_CACHE=0: `next build` writes no Turbopack filesystem cache (.next/cache, ~190 MB,
  * ~30 s to write). For builds nobody repeats in the same directory — a CI run on a fresh clone
  * (scripts/test.sh sets it when CI is set). Unset, the cache makes the next build about half the CPU.
@@ -105,6 +122,7 @@ const nextConfig: NextConfig = {
   ],
   // The migrator reads SQL files at run time; make sure deployments carry them.
   outputFileTracingIncludes: { "/**": ["./db/migrations/**/*", ...conditionalTracing()] },
+  allowedDevOrigins: devOrigins(),
   poweredByHeader: false,
   // proxy.ts gets the URL as the client sent it, not re-serialized from Next's parsed query (which
   // turns bytes that are not UTF-8 into U+FFFD and drops a `__proto__` parameter): it hands that

@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 
 const root = path.resolve(__dirname);
 // tests/production needs the production build (`next build`): only `--project production` runs it.
-const common = ["node_modules/**", ".next/**", "e2e/**", ".lifeline/**", "tests/production/**"];
+// tests/dev runs `next dev`: only `--project dev-server` runs it.
+const common = ["node_modules/**", ".next/**", "e2e/**", ".lifeline/**", "tests/production/**", "tests/dev/**"];
 
 export default defineConfig({
   resolve: { alias: { "@": root } },
@@ -42,6 +43,18 @@ export default defineConfig({
           execArgv: ["--liftoff-only"],
           // Names the run's migrated database templates and removes them afterwards (tests/db.ts).
           globalSetup: ["tests/global-setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        // `next dev` itself, in Chromium (tests/dev/*): minutes on a 2-core machine, compiling on
+        // first load, so outside `npm test`; `npx vitest run --project dev-server` runs it.
+        test: {
+          name: "dev-server",
+          include: ["tests/dev/**/*.dev.test.ts"],
+          exclude: common.filter((pattern) => pattern !== "tests/dev/**"),
+          testTimeout: 600_000,
+          hookTimeout: 180_000,
         },
       },
       {

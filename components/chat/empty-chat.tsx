@@ -16,9 +16,9 @@ export const STARTERS = [
 
 export function EmptyChat({ memoryEnabled, onPick }: { memoryEnabled: boolean; onPick: (text: string) => void }) {
   return (
-    <div className="flex flex-col items-center pt-[4vh] text-center sm:pt-[10vh]">
-      <LogoMark className="size-9 sm:size-11" />
-      <h2 className="mt-3 text-xl font-semibold tracking-tight sm:mt-4 sm:text-2xl">What’s on your mind?</h2>
+    <div className="flex flex-col items-center pt-2 text-center sm:pt-[10vh]">
+      <LogoMark className="size-11 max-sm:hidden" />
+      <h2 className="text-xl font-semibold tracking-tight sm:mt-4 sm:text-2xl">What’s on your mind?</h2>
       <p className="mt-2 inline-flex max-w-md items-center gap-1.5 text-sm text-muted-foreground">
         {memoryEnabled ? (
           <>

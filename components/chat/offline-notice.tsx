@@ -21,7 +21,8 @@ export function OfflineNotice() {
         <a href="/settings#administrators" className="font-semibold underline-offset-2 hover:underline">
           Offline model
         </a>
-        <span className="max-sm:hidden"> ({model})</span>: answers only from your memories.
+        <span className="max-sm:hidden"> ({model}): answers only from your memories.</span>
+        <span className="sm:hidden">: answers from memories</span>
         <a href="/settings#administrators" className="ml-1.5 font-medium underline underline-offset-2 max-sm:hidden">
           Connect a real model
         </a>

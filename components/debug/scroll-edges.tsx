@@ -1,5 +1,6 @@
 "use client";
 
+import { ChevronRightIcon } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { cn } from "@/lib/ui/cn";
 
@@ -51,14 +52,26 @@ export function ScrollEdges({
         {children}
       </div>
       {!edges.end && (
-        <div
-          aria-hidden="true"
-          className={cn(
-            "pointer-events-none absolute inset-y-0 right-0 w-16 bg-linear-to-l to-transparent",
-            FADE[tone],
-          )}
-          data-testid="scroll-fade"
-        />
+        <>
+          <div
+            aria-hidden="true"
+            className={cn(
+              "pointer-events-none absolute inset-y-0 right-0 w-16 bg-linear-to-l to-transparent",
+              FADE[tone],
+            )}
+            data-testid="scroll-fade"
+          />
+          {/* A fade alone is easy to miss: the cue names what is cut off, and scrolls to it. */}
+          <button
+            type="button"
+            onClick={() => ref.current?.scrollBy({ left: ref.current.clientWidth * 0.8, behavior: "smooth" })}
+            className="absolute top-1 right-1 z-20 inline-flex items-center gap-0.5 rounded-full border bg-card px-2 py-0.5 text-xs text-muted-foreground shadow-sm hover:text-foreground"
+            data-testid="scroll-more"
+          >
+            More columns
+            <ChevronRightIcon className="size-3.5" aria-hidden="true" />
+          </button>
+        </>
       )}
     </div>
   );

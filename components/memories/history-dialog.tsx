@@ -87,7 +87,7 @@ export function HistoryDialog({ memoryId }: { memoryId: string }) {
       <DialogTrigger asChild>
         <Button variant="ghost" size="xs">
           <HistoryIcon aria-hidden="true" />
-          History
+          <span className="max-sm:sr-only">History</span>
         </Button>
       </DialogTrigger>
       <DialogContent className="max-w-xl">

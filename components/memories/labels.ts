@@ -33,7 +33,7 @@ export const TYPE_LABELS: Record<MemoryType, string> = {
 
 export const SORT_LABELS: Record<MemorySort, string> = {
   relevance: "Most relevant",
-  recent: "Most recent",
+  recent: "Pinned first, then most recent",
   importance: "Most important",
   used: "Most often sent",
 };

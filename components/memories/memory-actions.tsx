@@ -103,7 +103,7 @@ export function MemoryActions({
   }
 
   return (
-    <div className="flex flex-wrap items-center gap-1">
+    <div className="flex flex-wrap items-center justify-end gap-0.5">
       {memory.status === "pending_confirmation" && (
         <>
           <Button
@@ -132,7 +132,7 @@ export function MemoryActions({
         trigger={
           <Button variant="ghost" size="xs" aria-label={`Edit memory: ${memory.title ?? memory.content}`}>
             <PencilIcon aria-hidden="true" />
-            Edit
+            <span className="max-sm:sr-only">Edit</span>
           </Button>
         }
       />
@@ -147,7 +147,7 @@ export function MemoryActions({
         onClick={() => void togglePin()}
       >
         {pinned ? <PinOffIcon aria-hidden="true" /> : <PinIcon aria-hidden="true" />}
-        {pinned ? "Unpin" : "Pin"}
+        <span className="max-sm:sr-only">{pinned ? "Unpin" : "Pin"}</span>
       </Button>
       <HistoryDialog memoryId={memory.id} />
       <Button
@@ -159,7 +159,7 @@ export function MemoryActions({
         onClick={() => void run(() => api(url, { method: "DELETE" }), "Memory deleted", restore)}
       >
         <Trash2Icon aria-hidden="true" />
-        Delete
+        <span className="max-sm:sr-only">Delete</span>
       </Button>
     </div>
   );

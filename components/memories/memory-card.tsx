@@ -19,7 +19,7 @@ import { PinnedMark, PinnedState } from "./pinned-state";
 function ImportanceMeter({ value }: { value: number }) {
   return (
     <span className="inline-flex items-center gap-1.5" title={`Importance ${value.toFixed(2)} of 1`}>
-      <span className="h-1.5 w-12 overflow-hidden rounded-full bg-muted" aria-hidden="true">
+      <span className="h-1.5 w-8 overflow-hidden rounded-full bg-muted" aria-hidden="true">
         <span className="block h-full rounded-full bg-amber-500" style={{ width: `${value * 100}%` }} />
       </span>
       <span>importance {value.toFixed(2)}</span>
@@ -32,7 +32,8 @@ function Source({ memory, dates }: { memory: ListedMemory; dates: DateContext })
   if (memory.pastedAt) {
     return <span data-testid="memory-source">You pasted this on {formatDateTime(memory.pastedAt, dates)}</span>;
   }
-  if (memory.provenance === "user_created") return <span>Added by you</span>;
+  // The provenance badge already says "Added by you".
+  if (memory.provenance === "user_created") return null;
   if (memory.sourceAccessTokenId) {
     return <span data-testid="memory-source">From {memory.sourceTokenName ?? "a deleted access token"}</span>;
   }
@@ -61,7 +62,7 @@ function Source({ memory, dates }: { memory: ListedMemory; dates: DateContext })
         )}
       </Link>
       {excerpt && (
-        <q className="min-w-0 truncate italic" title={excerpt} data-testid="memory-source-excerpt">
+        <q className="max-w-[16rem] min-w-0 truncate italic" title={excerpt} data-testid="memory-source-excerpt">
           {excerpt}
         </q>
       )}
@@ -93,6 +94,10 @@ function Deadline({ deadline, dates }: { deadline: string; dates: DateContext })
   );
 }
 
+/**
+ * One memory as a compact row of the list: its title and actions, its content, and one line of
+ * what it is, where it came from and how it was used — so a screen holds several.
+ */
 export function MemoryCard({
   memory,
   dates,
@@ -111,25 +116,46 @@ export function MemoryCard({
         aria-labelledby={`memory-${memory.id}-title`}
         data-testid="memory-card"
         className={cn(
-          "rounded-xl border bg-card p-4 transition-shadow sm:p-5",
-          pending && "border-amber-500/40",
-          highlighted && "ring-2 ring-brand/40",
+          "scroll-mt-4 px-3 py-2.5 sm:px-4",
+          pending && "bg-amber-50/60 dark:bg-amber-950/20",
+          highlighted && "rounded-xl ring-2 ring-brand/40",
           memory.status === "deleted" && "opacity-70",
         )}
       >
-        <div className="flex flex-wrap items-start justify-between gap-2">
-          <div className="min-w-0 flex-1">
-            <h3 id={`memory-${memory.id}-title`} className="flex items-center gap-1.5 font-medium">
-              <PinnedMark />
-              <span className="truncate">{withLocalDates(memory.title ?? memory.content, dates)}</span>
-            </h3>
-            {memory.title && (
-              <p className="mt-1 text-[15px] leading-relaxed text-foreground/85" data-testid="memory-content">
-                {withLocalDates(memory.content, dates)}
-              </p>
-            )}
+        <div className="flex items-start gap-2">
+          <h3
+            id={`memory-${memory.id}-title`}
+            className="flex min-w-0 flex-1 items-center gap-1.5 pt-1 text-[15px] leading-5 font-medium"
+          >
+            <PinnedMark />
+            <span className="truncate">{withLocalDates(memory.title ?? memory.content, dates)}</span>
+          </h3>
+          <div className="shrink-0">
+            <MemoryActions
+              memory={{
+                id: memory.id,
+                title: memory.title,
+                content: memory.content,
+                type: memory.type,
+                importance: memory.importance,
+                tags: memory.tags,
+                status: memory.status,
+                redactAt: memory.redactAt,
+              }}
+            />
           </div>
-          <div className="flex flex-wrap gap-1">
+        </div>
+        {memory.title && (
+          <p
+            className="line-clamp-2 text-sm leading-5 text-foreground/85"
+            title={withLocalDates(memory.content, dates)}
+            data-testid="memory-content"
+          >
+            {withLocalDates(memory.content, dates)}
+          </p>
+        )}
+        <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-0.5 text-xs text-muted-foreground">
+          <span className="inline-flex flex-wrap items-center gap-1">
             <Badge variant={provenance.variant} title={provenance.hint}>
               {provenance.label}
             </Badge>
@@ -143,25 +169,23 @@ export function MemoryCard({
                 similarity {memory.similarity.toFixed(2)}
               </Badge>
             )}
-          </div>
-        </div>
-        {memory.tags.length > 0 && (
-          <ul className="mt-2 flex flex-wrap gap-1" aria-label="Tags">
-            {memory.tags.map((tag) => (
-              <li key={tag}>
-                <Link
-                  href={`/memories?tag=${encodeURIComponent(tag)}`}
-                  className="rounded-full bg-muted px-2 py-0.5 text-xs text-muted-foreground hover:text-foreground"
-                >
-                  #{tag}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
-        <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted-foreground">
+          </span>
+          {memory.tags.length > 0 && (
+            <ul className="inline-flex flex-wrap gap-1" aria-label="Tags">
+              {memory.tags.map((tag) => (
+                <li key={tag}>
+                  <Link href={`/memories?tag=${encodeURIComponent(tag)}`} className="hover:text-foreground">
+                    #{tag}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
           <Source memory={memory} dates={dates} />
-          <ImportanceMeter value={memory.importance} />
+          {/* A phone keeps the list compact: importance and age are in the edit dialog and the history. */}
+          <span className="max-sm:hidden">
+            <ImportanceMeter value={memory.importance} />
+          </span>
           <span>
             sent {plural(memory.accessCount, "time")}
             {memory.lastAccessedAt ? `, last ${formatRelative(memory.lastAccessedAt)}` : ""}
@@ -178,30 +202,18 @@ export function MemoryCard({
               </>
             )}
           </span>
-          <span title={formatDateTime(memory.createdAt, dates)}>created {formatRelative(memory.createdAt)}</span>
+          <span title={formatDateTime(memory.createdAt, dates)} className="max-sm:hidden">
+            created {formatRelative(memory.createdAt)}
+          </span>
           {memory.editedAt && (
             <span title={formatDateTime(memory.editedAt, dates)}>edited {formatRelative(memory.editedAt)}</span>
           )}
         </div>
         {pending && (
-          <p className="mt-3 text-sm text-amber-800 dark:text-amber-200">
+          <p className="mt-1 text-sm text-amber-800 dark:text-amber-200">
             The assistant suggested this; it is not sent to the model until you confirm it.
           </p>
         )}
-        <div className="mt-3 border-t pt-2">
-          <MemoryActions
-            memory={{
-              id: memory.id,
-              title: memory.title,
-              content: memory.content,
-              type: memory.type,
-              importance: memory.importance,
-              tags: memory.tags,
-              status: memory.status,
-              redactAt: memory.redactAt,
-            }}
-          />
-        </div>
       </article>
     </PinnedState>
   );

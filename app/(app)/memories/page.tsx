@@ -17,7 +17,7 @@ import { type Db, getDb } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
 import { externalUsage } from "@/db/queries/mcp-calls";
 import { getMemory } from "@/db/queries/memories";
-import { type ListedMemory, listMemories, type MemoryPage } from "@/db/queries/memory-list";
+import { type ListedMemory, listMemories, type MemoryPage, type MemorySort } from "@/db/queries/memory-list";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
@@ -26,6 +26,14 @@ import { memoryListQuery } from "@/lib/validation/memories";
 
 export const metadata: Metadata = { title: "Memories" };
 export const dynamic = "force-dynamic";
+
+/** How each order ranks, after the count ("12 memories, pinned first, then most recent"). */
+const ORDER_NOTES: Record<MemorySort, string> = {
+  recent: "pinned first, then most recent",
+  relevance: "most relevant first",
+  importance: "most important first, pinned or not",
+  used: "most used first, pinned or not",
+};
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -108,12 +116,21 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
     sort: params.sort,
   };
   const filtered = Object.keys(params).some((key) => key !== "page");
+  // The order the list is in (db/queries/memory-list.ts), said above it.
+  const sorted: MemorySort =
+    values.sort && values.sort in ORDER_NOTES ? (values.sort as MemorySort) : values.q ? "relevance" : "recent";
+  const order = sorted === "relevance" && !values.q ? "recent" : sorted;
 
   return (
-    <div className="mx-auto w-full max-w-4xl space-y-5 px-4 py-8 sm:px-6">
+    <div className="mx-auto w-full max-w-4xl space-y-3 px-4 py-5 sm:px-6 sm:py-6">
       <PageHeader
         title="Memories"
-        description="What Lifeline remembers about you, where each memory came from, and how often it is used."
+        description={
+          <span data-testid="pin-explanation" className="max-sm:hidden">
+            What Lifeline remembers about you. A pinned memory is in every chat, whatever you ask (the{" "}
+            {retrievalConfig.pinnedLimit} most important pinned ones).
+          </span>
+        }
         actions={
           <>
             <MemoryFormDialog
@@ -126,17 +143,12 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
             />
             <a href="/api/memories/export" download className={buttonVariants({ variant: "outline", size: "sm" })}>
               <DownloadIcon aria-hidden="true" />
-              Export JSON
+              <span className="max-sm:sr-only">Export JSON</span>
             </a>
             <DeleteAllDialog />
           </>
         }
       />
-
-      <p className="text-sm text-muted-foreground" data-testid="pin-explanation">
-        Pin a memory to have it in every chat, whatever you ask — the {retrievalConfig.pinnedLimit} most important
-        pinned memories are always in context. Pinning does not edit the memory.
-      </p>
 
       {waiting > 0 && (
         <p
@@ -151,15 +163,18 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
         </p>
       )}
 
-      <SectionCard
-        id="preview"
-        title="What would Lifeline remember for…"
-        description="Type a message to see which memories a chat turn would put in the prompt — and why the others would not. Nothing is sent to a model."
-      >
-        <PreviewBox />
-      </SectionCard>
-
-      <MemoryFilters values={values} />
+      <MemoryFilters
+        values={values}
+        preview={
+          <SectionCard
+            id="preview"
+            title="What would Lifeline remember for…"
+            description="Type a message to see which memories a chat turn would put in the prompt — and why the others would not. Nothing is sent to a model."
+          >
+            <PreviewBox />
+          </SectionCard>
+        }
+      />
 
       {single !== undefined ? (
         <div className="space-y-3">
@@ -170,7 +185,9 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
             </Link>
           </p>
           {single ? (
-            <MemoryCard memory={single} dates={dates} highlighted />
+            <div className="rounded-xl border bg-card">
+              <MemoryCard memory={single} dates={dates} highlighted />
+            </div>
           ) : (
             <p className="rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
               This memory no longer exists.
@@ -186,10 +203,10 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
         </p>
       ) : listing ? (
         <div className="space-y-3">
-          <p className="text-sm text-muted-foreground" aria-live="polite">
+          <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="memory-count">
             {listing.page.total === 0
               ? ""
-              : `${listing.page.total} ${listing.page.total === 1 ? "memory" : "memories"}${filtered ? " match" : ""}`}
+              : `${listing.page.total} ${listing.page.total === 1 ? "memory" : "memories"}${filtered ? " match" : ""}, ${ORDER_NOTES[order]}.`}
           </p>
           {listing.page.hidden > 0 && (
             <p className="text-sm text-muted-foreground" data-testid="hidden-below-threshold">
@@ -213,7 +230,7 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
               )}
             </div>
           ) : (
-            <ul className="space-y-3" aria-label="Memories">
+            <ul className="divide-y rounded-xl border bg-card" aria-label="Memories">
               {listing.page.memories.map((memory) => (
                 <li key={memory.id}>
                   <MemoryCard memory={memory} dates={dates} />
