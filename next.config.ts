@@ -1,6 +1,11 @@
 import os from "node:os";
 import type { NextConfig } from "next";
 import { env as processEnv, type RawEnv } from "./core/env";
+import { refuseUnsupportedNode } from "./core/node-version";
+import packageJson from "./package.json" with { type: "json" };
+
+// Loaded by `next start`, `next build` and `next dev` before anything else of the app runs.
+refuseUnsupportedNode(packageJson.engines.node);
 
 /**
  * Security headers of every response — pages, API routes and static files (docs/security.md).

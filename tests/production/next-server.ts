@@ -47,15 +47,19 @@ export async function startNextServer(env: Record<string, string>, port?: number
   return server;
 }
 
-/** Starts `next start` with `env` without waiting for anything (it may refuse to start). */
+/**
+ * Starts `next start` with `env` without waiting for anything (it may refuse to start), on the
+ * Node.js binary `node` (default: the one running the tests, the project's pinned one).
+ */
 export async function launchNextServer(
   env: Record<string, string>,
   port?: number,
+  { node = process.execPath }: { node?: string } = {},
 ): Promise<NextServer & { exited(): boolean }> {
   assertProductionBuild();
   const listenOn = port ?? (await freePort());
   const child: ChildProcess = spawn(
-    process.execPath,
+    node,
     [
       path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next"),
       "start",
