@@ -17,6 +17,44 @@ function chatGptExportZip(): string {
   return file;
 }
 
+test("a file that is not an export is refused with a reason, and nothing is sent", async ({ page }) => {
+  await registerViaUi(page, "import-bad");
+  await page.goto("/settings");
+  await page
+    .getByTestId("import-file")
+    .setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from('{"hello":"world"}') });
+  await expect(page.getByRole("alert").filter({ hasText: "The file is not a ChatGPT or Claude export" })).toBeVisible();
+  await expect(page.getByTestId("import-preview")).toHaveCount(0);
+  expect(await (await page.request.get("/api/imports")).json()).toEqual({ imports: [] });
+});
+
+test("a pasted memory list is reviewed, edited and saved, each memory saying it was pasted", async ({ page }) => {
+  test.setTimeout(120_000);
+  await registerViaUi(page, "import-pasted");
+  await page.goto("/settings");
+  await page
+    .getByLabel("A memory list from another assistant")
+    .fill(
+      "Here is what I remember about you:\n- You live in Porto.\n- You have a cat named Miso.\n- You dislike jazz.",
+    );
+  await page.getByRole("button", { name: "Review" }).click();
+  const review = page.getByTestId("pasted-review");
+  await expect(review.getByRole("textbox", { name: "Memory" })).toHaveCount(3);
+  await review.getByRole("checkbox", { name: "Keep “You dislike jazz.”" }).uncheck();
+  await review.getByRole("textbox", { name: "Memory" }).nth(1).fill("You have a cat named Miso, a tabby.");
+  await screenshot(page, "import-pasted-review");
+  await review.getByRole("button", { name: "Save 2 memories" }).click();
+  await expect(page.getByTestId("pasted-saved")).toContainText("Saved 2 memories.");
+
+  await page.goto("/memories");
+  const cards = page.getByTestId("memory-card");
+  await expect(cards).toHaveCount(2);
+  await expect(
+    cards.filter({ hasText: "You have a cat named Miso, a tabby." }).getByTestId("memory-source"),
+  ).toContainText("You pasted this on");
+  await expect(cards.filter({ hasText: "jazz" })).toHaveCount(0);
+});
+
 test("a ChatGPT export imported in Settings is recalled in a new chat, and its source is the imported message", async ({
   page,
 }) => {
@@ -62,41 +100,4 @@ test("a ChatGPT export imported in Settings is recalled in a new chat, and its s
   await expect(page.getByTestId("imported-notice")).toContainText("Imported from ChatGPT");
   await expect(page.getByRole("textbox", { name: "Message", exact: true })).toHaveCount(0);
   await screenshot(page, "import-source-chat");
-});
-
-test("a file that is not an export is refused with a reason, and nothing is sent", async ({ page }) => {
-  await registerViaUi(page, "import-bad");
-  await page.goto("/settings");
-  await page
-    .getByTestId("import-file")
-    .setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from('{"hello":"world"}') });
-  await expect(page.getByRole("alert")).toContainText("The file is not a ChatGPT or Claude export");
-  await expect(page.getByTestId("import-preview")).toHaveCount(0);
-  expect(await (await page.request.get("/api/imports")).json()).toEqual({ imports: [] });
-});
-
-test("a pasted memory list is reviewed, edited and saved, each memory saying it was pasted", async ({ page }) => {
-  await registerViaUi(page, "import-pasted");
-  await page.goto("/settings");
-  await page
-    .getByLabel("A memory list from another assistant")
-    .fill(
-      "Here is what I remember about you:\n- You live in Porto.\n- You have a cat named Miso.\n- You dislike jazz.",
-    );
-  await page.getByRole("button", { name: "Review" }).click();
-  const review = page.getByTestId("pasted-review");
-  await expect(review.getByRole("textbox", { name: "Memory" })).toHaveCount(3);
-  await review.getByRole("checkbox", { name: "Keep “You dislike jazz.”" }).uncheck();
-  await review.getByRole("textbox", { name: "Memory" }).nth(1).fill("You have a cat named Miso, a tabby.");
-  await screenshot(page, "import-pasted-review");
-  await review.getByRole("button", { name: "Save 2 memories" }).click();
-  await expect(page.getByTestId("pasted-saved")).toContainText("Saved 2 memories.");
-
-  await page.goto("/memories");
-  const cards = page.getByTestId("memory-card");
-  await expect(cards).toHaveCount(2);
-  await expect(
-    cards.filter({ hasText: "You have a cat named Miso, a tabby." }).getByTestId("memory-source"),
-  ).toContainText("You pasted this on");
-  await expect(cards.filter({ hasText: "jazz" })).toHaveCount(0);
 });
