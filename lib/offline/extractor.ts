@@ -175,6 +175,7 @@ function normaliseStatement(clause: string): string {
         "$1 has $2",
       )
       .replace(/(\p{L})'s (due|over|done|finished)\b/gu, "$1 is $2")
+      // A closing emoticon or kiss: ":)", "see you soon xx".
       .replace(/(?:\s*(?:[:;=]-?[)(DPp]+|<3)|\s+xx?)+\s*$/u, "")
       .replace(/[\s.!?]+$/, "")
       .replace(STATEMENT_TAIL, "")
