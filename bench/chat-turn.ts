@@ -1,17 +1,11 @@
 /**
- * The pre-model overhead of a chat turn, through the real route: POST /api/chat over HTTP to the
- * app's route handlers (tests/http-server.ts mounts them the way Next does), signed in, with the
- * offline model streaming at no delay (LIFELINE_OFFLINE_DELAY_MS=0). What is timed is the time from
- * sending the request to the first text delta of the answer: authentication, validation, rate
- * limit, the conversation and message writes, embedding the message, every retrieval branch, the
- * prompt, the debug record's first write — and the offline model's first token, which takes well
- * under a millisecond. The stream is then read to its end, so each turn completes like a real one.
+ * The pre-model overhead of a chat turn through the real route: time from sending POST /api/chat to
+ * the first text delta, with the offline model at no delay (its first token takes well under 1 ms).
  */
 import type { HttpClient } from "@/tests/http-client";
 
 export interface ChatUser {
   client: HttpClient;
-  /** The conversation this user's turns go to (one per user, so history grows like a real chat's). */
   conversationId?: string;
 }
 
@@ -23,7 +17,6 @@ function resetBeforeSending(error: unknown): boolean {
   return (error as { cause?: { code?: string } })?.cause?.code === "ECONNRESET";
 }
 
-/** Sends one turn; returns the milliseconds to the first text delta. */
 export async function timeChatTurn(baseUrl: string, user: ChatUser, message: string): Promise<number> {
   const send = () =>
     fetch(`${baseUrl}/api/chat`, {

@@ -1,20 +1,7 @@
 /**
  * `npm run bench` — retrieval and chat-turn latency, every contender side by side in one run (the
- * machine is noisy: only ratios measured together mean anything). See docs/performance.md.
- *
- *   npm run bench                     Postgres (1k, 10k, 100k) and PGlite (1k, 10k), 200 questions × 2
- *   npm run bench -- --quick          Postgres (1k, 10k) and PGlite (1k), 50 questions × 1 (< 3 min)
- *   --db postgres,pglite  --sizes 1000,10000  --questions 200  --rounds 2  --out DIR
- *   --no-chat  --chat-sizes 1000,10000  --no-retrieval (chat turns only)
- *   --skip in-app,floor               leave contenders out (the in-app baseline takes seconds per question at 100k)
- *   --embedder dense                  the dense corpus (bench/dense-embedder.ts) instead of the configured embedder
- *   --others 20                       other users in the table (each holds N / 2 rows); databases with another count are kept apart
- *   --no-health-load                  leave out /api/health under 40 sign-ins and one worst-case message (bench/event-loop.ts)
- *   --health-load-only                only that
- *
- * Postgres: TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/test); each size
- * seeds its own database `lifeline_bench_<size>_<embedder>` once and reuses it in later runs.
- * PGlite: in memory, seeded per run. Results: bench/results/<time>.json and .svg, a table on stdout.
+ * machine is noisy: only ratios measured together mean anything). Options and results:
+ * docs/performance.md.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -59,13 +46,10 @@ export interface BenchOptions {
   chatSizes: number[];
   retrieval: boolean;
   skip: string[];
-  /** /api/health under 40 sign-ins and one worst-case message, and idle (bench/event-loop.ts). */
   healthLoad: boolean;
   healthLoadOnly: boolean;
   concurrentUsers: number;
-  /** Other users in the table (their rows: others × N / 2); OTHER_USERS by default. */
   others: number;
-  /** "dense": the dense corpus (bench/dense-embedder.ts) instead of the configured embedder. */
   embedder: "configured" | "dense";
   out: string;
 }
@@ -117,7 +101,6 @@ async function admin<T extends Record<string, unknown>>(text: string, params: un
   }
 }
 
-/** The Postgres database for `size` (created when missing), or an in-memory PGlite. */
 async function openBenchDatabase(kind: DbKind, size: number, embedderId: string, others: number): Promise<Database> {
   if (kind === "pglite") return openDatabase({ kind: "pglite", migrate: true });
   const suffix = others === OTHER_USERS ? "" : `_o${others}`;
@@ -134,7 +117,6 @@ interface Seeded {
   users: ChatUser[];
 }
 
-/** Registers the measured user and the others through the API (or signs them in again), then seeds. */
 async function prepare(
   database: Database,
   baseUrl: string,
@@ -199,11 +181,7 @@ async function prepare(
   return { userId: measured.id, users: registered.map(({ client }) => ({ client })) };
 }
 
-/**
- * Every run starts from a vacuumed, analysed memories table: what the seeding or an earlier run left
- * (dead row versions, entries waiting in the full-text index's pending list) would otherwise be
- * measured too, and differ with whether autovacuum happened to run in between.
- */
+/** Dead row versions and pending full-text entries would otherwise be measured too, and vary with autovacuum. */
 async function vacuumMemories(db: Database["db"]): Promise<void> {
   await db.execute(sql`VACUUM (ANALYZE) memories`);
 }
@@ -248,17 +226,12 @@ async function writeReport(out: string, report: BenchReport): Promise<void> {
 const mean = (values: readonly number[]) =>
   Math.round((values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)) * 1000) / 1000;
 
-/**
- * Contenders whose top 5 is compared with a reference's: [reference, contender]. The weighted
- * statement must be the in-app baseline (SQL = reference at scale); the approximate path is
- * measured against the exact statement (top 5 identical, recall@5).
- */
+/** [reference, contender]: the approximate path is measured against the exact statement (recall@5). */
 const AGREEING: readonly (readonly [string, string])[] = [
   ["in-app", "weighted"],
   ["exact", "approximate"],
 ];
 
-/** `contender`'s top 5 against `reference`'s, question by question. */
 function agreementOf(tops: Map<string, Answer[]>, reference: string, contender: string): Agreement {
   const expected = tops.get(reference) ?? [];
   const answers = tops.get(contender) ?? [];
@@ -272,10 +245,7 @@ function agreementOf(tops: Map<string, Answer[]>, reference: string, contender: 
   };
 }
 
-/**
- * Between turns the background work a turn leaves (its memory extraction, in this process) is let
- * finish first, as it would between a real user's messages: what is timed is the turn alone.
- */
+/** What is timed is the turn alone: its background extraction finishes first, as between a real user's messages. */
 async function settle(): Promise<void> {
   await afterResponseIdle();
   await getInProcessRunner().idle();

@@ -1,11 +1,4 @@
-/**
- * The benchmark's data: realistic memories and questions, generated deterministically from a seed.
- *
- * Memories are what an extractor writes about a person (preferences, people, work, health, goals,
- * deadlines, places, habits), built from templates and slot lists so that 100k of them are mostly
- * distinct and share vocabulary the way real memories do. Questions are what that person asks a
- * chat assistant; about half of them are about something a template talks about.
- */
+/** The benchmark's memories and questions, generated deterministically so 100k are mostly distinct. */
 import type { MemoryType } from "@/db/schema";
 
 /** mulberry32: a small, fast, seedable PRNG (deterministic across machines). */
@@ -183,7 +176,6 @@ const SLOTS = {
 
 type Slot = keyof typeof SLOTS;
 
-/** A template: its memory type, importance range and text with {slot} holes. */
 const TEMPLATES: readonly [MemoryType, number, string][] = [
   ["personal", 0.9, "I am allergic to {food}."],
   ["personal", 0.7, "My {relation} {name} lives in {city}."],
@@ -267,11 +259,9 @@ export interface BenchMemory {
   content: string;
   type: MemoryType;
   importance: number;
-  /** Days since the memory was last updated (recency). */
   ageDays: number;
 }
 
-/** `count` memories for one user, deterministic in `seed`. */
 export function generateMemories(seed: number, count: number): BenchMemory[] {
   const random = prng(seed);
   return Array.from({ length: count }, () => {
@@ -288,7 +278,6 @@ export function generateMemories(seed: number, count: number): BenchMemory[] {
   });
 }
 
-/** `count` questions, deterministic in `seed`. */
 export function generateQuestions(seed: number, count: number): string[] {
   const random = prng(seed);
   return Array.from({ length: count }, () => fill(random, pick(random, QUESTIONS)));

@@ -1,10 +1,7 @@
 /**
- * A dense corpus for the bench: the offline embedder's word-vector part alone — the
- * SIF-weighted, centred GloVe mean of a text (100 dims, lib/offline/wordvec-embedder.ts) —
- * projected to EMBEDDING_DIMENSIONS by a fixed Gaussian matrix and normalised. Every component is
- * then non-zero, as real embedding models give, unlike the offline embedder's 1,436 sparse hashed
- * dimensions; an HNSW index's recall depends on that, so the bench reports its agreement on both.
- * Not a product embedder: texts with no known word get a vector from their hashed features instead.
+ * A dense corpus for the bench: the offline embedder's GloVe part projected to EMBEDDING_DIMENSIONS,
+ * so every component is non-zero as real embedding models give; an HNSW index's recall depends on
+ * that. Not a product embedder.
  */
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import type { MemoryEmbedder } from "@/lib/memory/store/memory-store";
@@ -15,7 +12,6 @@ import { seededRandom } from "@/tests/fixtures/memories";
 
 export const DENSE_EMBEDDER_MODEL = "bench/dense-glove-1536";
 
-/** A standard normal sample (Box–Muller) from a uniform source. */
 function gaussian(random: () => number): number {
   const u = Math.max(random(), 1e-12);
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());

@@ -1,13 +1,7 @@
 /**
- * `/api/health`'s latency while one process does the CPU work of 40 sign-ins and one worst-case
- * message (15,000 emoji), side by side with the same route on the idle process in one run.
- *
- * `/api/health` is requested over HTTP from the real route (tests/http-server.ts mounts it the way
- * Next does), one request after another. The load runs in the same process as function calls, as
- * the routes make them: 40 password checks against a cost-12 hash through lib/auth/password.ts's
- * cap (2 at once, a queue of 32), and what a chat turn and its extraction compute on the embedded
- * defaults for one message — the prompt's token count, the offline answer's extraction, the model's
- * usage count, the extraction job's extraction and the embedder's usage count.
+ * `/api/health`'s latency while one process does the CPU work of 40 sign-ins (cost-12 hashes
+ * through the password cap) and one worst-case message (15,000 emoji), against the idle process in
+ * the same run.
  */
 import { createHash } from "node:crypto";
 import { hash as nativeHash } from "@node-rs/bcrypt";
@@ -28,7 +22,6 @@ export interface HealthUnderLoad {
   label: string;
   /** Sign-ins refused as busy (the cap's queue was full), of SIGN_INS; 0 when idle. */
   busy: number;
-  /** /api/health requests answered in the measured span. */
   requests: number;
   p50: number;
   p95: number;
@@ -37,7 +30,6 @@ export interface HealthUnderLoad {
   loadMs: number;
 }
 
-/** The message's CPU work, as the chat turn and its extraction job do it, with a turn of the event loop between steps. */
 async function messageWork(message: string): Promise<void> {
   const extract = () => extractMemoriesOffline({ currentDate: "2026-12-01", userMessage: message });
   const steps = [
@@ -80,10 +72,7 @@ function summarise(
   };
 }
 
-/**
- * Times /api/health back to back while the load runs, then for as long again on the idle process:
- * the ratio of the two is what the work costs every other request.
- */
+/** The ratio of loaded to idle latency is what the work costs every other request. */
 export async function healthUnderLoad(baseUrl: string): Promise<HealthUnderLoad[]> {
   // At cost 12 whatever LIFELINE_PASSWORD_HASH_COST says: verifyPassword reads the cost from the hash.
   const hash = await nativeHash(prehashed(PASSWORD), COST);

@@ -1,21 +1,14 @@
-/** The bench's report: the JSON shape, a table for stdout and an SVG chart of p50/p95 by contender. */
 import type { DbKind } from "@/db/client";
 import type { HealthUnderLoad } from "./event-loop";
 import type { Latency } from "./stats";
 
 export interface BenchResult {
   db: DbKind;
-  /** Memories of the measured user. */
   size: number;
   /** Other users' memories in the same table. */
   otherRows: number;
-  /** Per contender (hybrid, weighted, in-app, floor). */
   latency: Record<string, Latency>;
-  /**
-   * Pairs of contenders that must agree, over the questions: the share whose top 5 (same memories,
-   * same order) is `reference`'s (the weighted statement against the in-app baseline, which scores
-   * with score.ts), its mean recall@5 and the share answered by the approximate path.
-   */
+  /** Agreement with the in-app baseline, which scores with score.ts, the reference formula. */
   agreement?: Agreement[];
   /** Time to the first text delta of a chat turn through the route (offline model, no delay). */
   chatTurn?: { alone: Latency; concurrent: Latency; concurrentUsers: number };
@@ -25,9 +18,7 @@ export interface Agreement {
   reference: string;
   contender: string;
   same: number;
-  /** Mean recall@5: the share of the reference's top 5 the contender's top 5 has. */
   recall?: number;
-  /** The share of the contender's answers given by the approximate path. */
   approximate?: number;
 }
 
@@ -37,7 +28,6 @@ export interface BenchReport {
   questions: number;
   rounds: number;
   results: BenchResult[];
-  /** bench/event-loop.ts: /api/health under 40 sign-ins and one worst-case message, and idle. */
   healthUnderLoad?: HealthUnderLoad[];
 }
 
@@ -123,11 +113,6 @@ export function formatTable(report: BenchReport): string {
   return lines.join("\n");
 }
 
-/**
- * Ratios of p95: hybrid (as the chat turn runs it) and the exact statement over the floor, the
- * approximate path over the exact statement (as a percentage), the in-app baseline over hybrid
- * ("—" for a contender not run).
- */
 export function ratioOf(
   result: BenchResult,
 ): { overFloor: string; exactOverFloor: string; approximateOverExact: string; inAppOver: string } | null {
@@ -151,7 +136,6 @@ function table(header: string[], rows: string[][]): string {
 
 const COLORS = ["#2563eb", "#16a34a", "#dc2626", "#9333ea", "#ea580c", "#0891b2", "#ca8a04", "#db2777", "#4b5563"];
 
-/** Grouped bars, one group per (db, size), one bar per contender: p50 solid, p95 as a lighter cap. Log scale. */
 export function svgChart(report: BenchReport): string {
   const contenders = [...new Set(report.results.flatMap((result) => Object.keys(result.latency)))];
   const groups = report.results;

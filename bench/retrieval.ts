@@ -1,11 +1,7 @@
 /**
- * The retrieval contenders, each answering "the user's top 5 memories for this question":
- * - the default strategy (hybrid) as the chat turn runs it, and forced to each of its two paths:
- *   the exact statement (every comparable memory scored) and the approximate one (the HNSW index's
- *   candidates scored; lib/memory/retrieval/retrieve.ts); the seed's weighted strategy, exact;
- * - the in-app baseline: the earlier app's design — fetch every vector of the user and score in
- *   application code (here TypeScript with score.ts, the reference formula; there Python);
- * - the floor: a bare pass over the user's stored vectors (what an exact scan cannot beat).
+ * The retrieval contenders for "the user's top 5 memories": the chat turn's statement (and each of
+ * its exact and approximate paths), the in-app baseline of scoring every vector in application
+ * code, and the floor, a bare pass over the stored vectors that no exact scan can beat.
  */
 import { sql } from "drizzle-orm";
 import { approximateRetrievalConfig, retrievalStrategies } from "@/core/config";
@@ -26,7 +22,6 @@ export interface RetrievalContext {
   now: Date;
 }
 
-/** A contender's answer: the ids of its top 5, in order. */
 export interface Answer {
   top: string[];
   /** The statement's path (retrieve.ts): "approximate" when the index's candidates were scored. */
@@ -41,11 +36,7 @@ function strategy(name: "hybrid" | "weighted", embeddingModel: string): Semantic
   return forEmbedder(retrievalStrategies[name], embeddingModel) as SemanticConfig;
 }
 
-/**
- * `name`'s statement: as the chat turn runs it (`path` "auto": the exact statement up to core/config's
- * crossover, the approximate one above it on Postgres), or always the exact one, or always the
- * approximate one (the crossover at 0; on PGlite, which has no index, that is the exact one again).
- */
+/** On PGlite, which has no index, "approximate" is the exact statement again. */
 export function statement(name: "hybrid" | "weighted", path: "auto" | "exact" | "approximate" = "auto"): Contender {
   const approximate =
     path === "auto"
@@ -71,7 +62,7 @@ export function statement(name: "hybrid" | "weighted", path: "auto" | "exact" | 
   };
 }
 
-/** The earlier app's design: every vector of the user to the application, scored there (weighted). */
+/** Every vector of the user to the application, scored there (weighted). */
 export const inAppBaseline: Contender = async ({ db, userId, embeddingModel, now }, question) => {
   const rows = await selectRows<{ id: string; embedding: string; importance: number; updated_at: string | Date }>(
     db,
@@ -92,10 +83,7 @@ export const inAppBaseline: Contender = async ({ db, userId, embeddingModel, now
   return { top: ranked.slice(0, TOP).map((candidate) => candidate.id) };
 };
 
-/**
- * The floor: a bare pass over the same user's stored vectors, reading each one and computing
- * nothing (`vector_dims`) — the physical limit of any exact scan of them here. No top 5.
- */
+/** Reads each stored vector and computes nothing (`vector_dims`): the physical limit of an exact scan here. */
 export const floorPass: Contender = async ({ db, userId, embeddingModel }) => {
   await selectRows(
     db,
@@ -105,7 +93,6 @@ export const floorPass: Contender = async ({ db, userId, embeddingModel }) => {
   return { top: [] };
 };
 
-/** The share of `expected`'s ids that `actual` also has (recall@5), and whether the two lists are identical. */
 export function agreement(expected: readonly string[], actual: readonly string[]): { recall: number; same: boolean } {
   const found = expected.filter((id) => actual.includes(id)).length;
   return {

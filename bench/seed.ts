@@ -1,11 +1,6 @@
 /**
- * Seeding a benchmark database: one measured user with N memories in a table that also holds the
- * memories of OTHER_USERS other users (10 × N rows in all), interleaved on disk the way rows of
- * users who write at the same time are.
- *
- * The measured user's memories are generated (bench/corpus.ts) and embedded by the configured
- * embedder; each other user receives copies of half of every batch (server-side, so the vectors
- * are not sent twice), which keeps their rows realistic without embedding 10 × N more texts.
+ * Seeding a benchmark database: the measured user's N memories interleaved on disk with other users'
+ * copies (made server-side, so 10 × N rows need only N embeddings).
  */
 import { sql } from "drizzle-orm";
 import { type Database, selectRows } from "@/db/client";
@@ -17,11 +12,7 @@ import { generateMemories } from "./corpus";
 
 export const OTHER_USERS = 20;
 
-/**
- * On Postgres, drops the HNSW index (migration memories_hnsw) for the seeding and returns what
- * builds it again, by its own definition: one build is many times faster than inserting a million
- * rows into the graph one by one. null when there is no such index (PGlite).
- */
+/** One index build is many times faster than inserting a million rows into the graph one by one. */
 export async function withoutVectorIndex(database: Database): Promise<(() => Promise<void>) | null> {
   const [index] = await database.query<{ indexdef: string }>(
     `SELECT indexdef FROM pg_indexes WHERE indexname = '${VECTOR_INDEX}'`,
@@ -40,7 +31,6 @@ export async function withoutVectorIndex(database: Database): Promise<(() => Pro
 const BATCH = 250;
 const DAY_MS = 86_400_000;
 
-/** Inserts `count` memories for `userId` and, batch by batch, half as many for each of `others`. */
 export async function seedMemories(
   database: Database,
   input: {

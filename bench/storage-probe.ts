@@ -1,10 +1,6 @@
 /**
- * `npx tsx bench/storage-probe.ts [size] [runs]` — the distance pass over one user's vectors stored
- * in single against half precision, side by side: the measured user's vectors of the bench database
- * of `size` (seeded by `npm run bench`) copied into two scratch tables, `vector(1536)` and
- * `halfvec(1536)`, both kept in the row; then, alternating, the bare read (`vector_dims`) and the
- * cosine pass (`<=>` against a question) on each. Prints p50 / p95 ms; drops the tables.
- * docs/performance.md has the numbers.
+ * `npx tsx bench/storage-probe.ts [size] [runs]` — the distance pass over one user's vectors in
+ * `vector(1536)` against `halfvec(1536)`, side by side. docs/performance.md has the numbers.
  */
 import { Client } from "pg";
 import { createAiRegistry } from "@/lib/ai/registry";

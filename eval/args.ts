@@ -1,7 +1,5 @@
-/** Command-line pieces the evaluation's commands share. */
 import path from "node:path";
 
-/** Repeated or comma-separated values, trimmed, empty ones dropped. */
 export const list = (values: string | readonly string[] | undefined) =>
   (typeof values === "string" ? [values] : (values ?? []))
     .flatMap((v) => v.split(","))
@@ -11,7 +9,6 @@ export const list = (values: string | readonly string[] | undefined) =>
 /** Where LoCoMo and its audit are read from by default: the shared folder beside the repository (never copied in). */
 export const SHARED_LOCOMO_DIR = path.join("..", "shared", "eval", "locomo");
 
-/** `--locomo PATH`, else $LOCOMO_PATH, else ../shared/eval/locomo/locomo10.json, from the repository. */
 export function locomoPath(
   value: string | undefined,
   env: Readonly<Record<string, string | undefined>>,

@@ -1,9 +1,6 @@
 /**
- * Threshold calibration: how many queries are left with no memory at all, and how many hits are
- * lost, as the similarity threshold rises. Computed from one run of a strategy with no threshold
- * that lists every candidate (`calibrationStrategy`): its scores do not depend on the threshold
- * (the fused rankings are taken before it), so applying a threshold afterwards gives exactly what
- * a run at that threshold would select.
+ * Threshold calibration from one run with no threshold that lists every candidate: its scores do
+ * not depend on the threshold, so applying one afterwards gives exactly what a run at it would select.
  */
 import type { SemanticConfig } from "@/lib/memory/retrieval/retrieve";
 import type { RunOutcome } from "./run";
@@ -12,7 +9,6 @@ export const CALIBRATION_THRESHOLDS = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35,
 
 export interface CalibrationRow {
   threshold: number;
-  /** Answerable queries for which no memory passes the threshold. */
   emptyShare: number;
   hit5: number;
   /** Queries with nothing relevant for which no memory passes (the right outcome); null: none in the data. */
@@ -33,10 +29,6 @@ export interface SimilarityPercentiles {
   p95: number;
 }
 
-/**
- * How the embedder's cosine similarity separates what is relevant from what is not, from the
- * calibration run (every memory listed for every query):
- */
 export interface SimilarityDistribution {
   /** a query and a memory judged relevant to it */
   relevant: SimilarityPercentiles | null;
@@ -61,7 +53,6 @@ function percentiles(values: number[]): SimilarityPercentiles | null {
   return { pairs: sorted.length, p5: at(5), p25: at(25), p50: at(50), p75: at(75), p95: at(95) };
 }
 
-/** The similarity distributions of a calibration run's outcomes (which list every memory). */
 export function similarityDistribution(outcomes: readonly RunOutcome[]): SimilarityDistribution {
   const relevant: number[] = [];
   const unrelated: number[] = [];

@@ -56,7 +56,6 @@ export const EXTRACTION_DATASET = path.join("eval", "datasets", "extraction-judg
 
 export interface CliOptions {
   datasets: string[];
-  /** Embedder ids to evaluate one after the other (undefined: see `embeddersFor`). */
   embedders?: string[];
   strategies?: string[];
   limit?: number;
@@ -64,7 +63,6 @@ export interface CliOptions {
   locomoPath: string;
   out: string;
   calibration: boolean;
-  /** Set for --extraction: the extraction evaluation instead of retrieval. */
   extraction?: {
     dataset: string;
     split: "all" | "dev" | "holdout";
@@ -226,7 +224,6 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const charts = reports.map((report) =>
     reports.length === 1 ? `${base}.svg` : `${base}.${report.embedder.replace(/[^a-z0-9.-]+/gi, "_")}.svg`,
   );
-  // One embedder: its report, as before; several: { reports: [...] }, one chart each.
   const json = reports.length === 1 ? reports[0] : { reports };
   await writeFile(options.out, `${JSON.stringify(json, null, 2)}\n`);
   for (const [i, report] of reports.entries()) await writeFile(charts[i] as string, svgChart(report));
@@ -236,10 +233,6 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   return 0;
 }
 
-/**
- * The embedders to evaluate: `ids` if given (offline ids always; the configured embedder's id),
- * else without a key every offline embedder, older first, else the configured one.
- */
 export function embeddersFor(
   ids: readonly string[] | undefined,
   registry: AiRegistry,
@@ -261,7 +254,6 @@ export function embeddersFor(
   });
 }
 
-/** `--extraction`: the judged extraction set through the real job, with the registry's extraction model. */
 async function runExtractionEval(
   options: CliOptions,
   extraction: NonNullable<CliOptions["extraction"]>,

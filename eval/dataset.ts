@@ -1,7 +1,3 @@
-/**
- * Judged retrieval datasets: the JSON file format (validated with zod) and the in-memory form
- * every loader produces. One corpus is one user's memories with the queries judged against them.
- */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { MEMORY_TYPES, type MemoryType } from "@/db/schema";
@@ -9,7 +5,6 @@ import { MEMORY_TYPES, type MemoryType } from "@/db/schema";
 const DAY_MS = 86_400_000;
 
 export interface EvalMemory {
-  /** The dataset's id for the memory (the database assigns its own uuid). */
   key: string;
   content: string;
   title: string | null;
@@ -32,7 +27,6 @@ export interface EvalQuery {
   answerable: boolean;
 }
 
-/** One user: memories, the queries judged against them, and the instant recency is measured from. */
 export interface EvalCorpus {
   name: string;
   now: Date;
@@ -42,7 +36,6 @@ export interface EvalCorpus {
 
 export interface EvalDataset {
   name: string;
-  /** Where it was read from, and anything a reader of the results should know. */
   source: string;
   notes: string[];
   corpora: EvalCorpus[];
@@ -66,12 +59,10 @@ const memorySchema = z.strictObject({
 const querySchema = z.strictObject({
   id: z.string().min(1),
   text: z.string().trim().min(1),
-  /** Empty: a query nothing should answer. */
   relevant: z.array(z.string().min(1)),
   category: z.string().min(1).optional(),
 });
 
-/** The file format of `npm run eval -- --dataset PATH` (docs/evaluation.md). */
 export const datasetFileSchema = z
   .strictObject({
     name: z.string().min(1).optional(),
@@ -106,12 +97,10 @@ export const datasetFileSchema = z
 
 export type DatasetFile = z.infer<typeof datasetFileSchema>;
 
-/** A file that is not a valid dataset; the message lists every problem with its JSON path. */
 export class DatasetError extends Error {
   override readonly name = "DatasetError";
 }
 
-/** Issues as `path: message` lines, e.g. `queries[3].relevant[0]: unknown memory id "m9"`. */
 export function describeIssues(error: z.ZodError, limit = 20): string {
   const lines = error.issues.slice(0, limit).map((issue) => {
     const at = issue.path.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("");

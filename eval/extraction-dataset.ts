@@ -1,23 +1,14 @@
 /**
- * The judged extraction set (`eval/datasets/extraction-judged.json`): user/assistant exchanges,
- * the memories already stored before each one (for contradictions and refinements), the memories
- * the exchange should produce, and the consolidation decision expected against a stored memory.
- * Validated with zod; every problem is reported with its JSON path (eval/dataset.ts style).
- *
- * Matching rule (`matchesExpected`): an extracted memory matches an expected one when every
- * keyword group occurs in its normalised content (lower case, straight apostrophes, "favourite" →
- * "favorite", accents kept; a group is "a|b|c": any alternative, each matched at a word start),
- * its type is one of the expected types (when given), and its deadline is the expected one (when
- * given). Optional expected memories are neither required (recall) nor false (precision).
+ * The judged extraction set (`eval/datasets/extraction-judged.json`). An extracted memory matches
+ * an expected one when every keyword group occurs at a word start in its normalised content and
+ * its type and deadline agree (when given); optional ones count for neither recall nor precision.
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { MEMORY_TYPES, type MemoryType } from "@/db/schema";
 import { DatasetError, describeIssues } from "./dataset";
 
-/** Categories whose cases must produce no user-stated memory (the precision target's subject). */
 export const NEGATIVE_CATEGORIES = ["question", "hypothetical", "assistant_only", "smalltalk"] as const;
-/** Categories whose cases are contradictions of a stored memory (each must supersede it). */
 export const CONTRADICTION_CATEGORIES = ["negation", "move", "change"] as const;
 
 export const EXTRACTION_CATEGORIES = [
@@ -46,7 +37,6 @@ export type ExpectedAction = (typeof EXPECTED_ACTIONS)[number];
 const typeList = z.union([z.enum(MEMORY_TYPES), z.array(z.enum(MEMORY_TYPES)).min(1)]);
 
 const expectedMemorySchema = z.strictObject({
-  /** Keyword groups, all required; "a|b" means either. */
   keywords: z.array(z.string().trim().min(1)).min(1),
   type: typeList.optional(),
   deadline: z
@@ -85,7 +75,6 @@ export const extractionDatasetSchema = z
   .strictObject({
     name: z.string().min(1),
     description: z.string().optional(),
-    /** The date the exchanges happen on: relative deadlines resolve against it. */
     current_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     cases: z.array(caseSchema).min(1),
   })
@@ -149,7 +138,6 @@ export async function loadExtractionDataset(filePath: string): Promise<Extractio
   return extractionDatasetFromJson(json, filePath);
 }
 
-/** Lower case, straight apostrophes, British "favourite" as "favorite", single spaces. */
 export function normaliseForMatch(text: string): string {
   return text
     .toLowerCase()
@@ -162,7 +150,6 @@ export function normaliseForMatch(text: string): string {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** True when `keyword` ("a|b") occurs in `content` (already normalised) at a word start. */
 function hasKeyword(content: string, keyword: string): boolean {
   return normaliseForMatch(keyword)
     .split("|")

@@ -1,19 +1,7 @@
 /**
- * `npm run eval -- --extraction`: the judged extraction set through the REAL extraction job.
- *
- * Each case gets its own evaluation user: the case's prior memories are stored (embedded by the
- * same embedder, as the app stores memories), the exchange is saved as a message pair with its
- * extraction row, and `runExtraction` — the body both job runners execute (load-pair → extract →
- * embed → consolidate → store) — runs on it with the given model. The steps are recorded on the
- * way (the extracted candidates with their provenance, the consolidation decisions), and the prior
- * memories are read back from the database afterwards, so a supersede is only counted when the
- * stored memory really is `superseded`. The user is then deleted (with everything it owns).
- *
- * Scoring, per case: candidates the job marked `user_stated` are the predictions. Each expected
- * memory is matched by at most one candidate (extraction-dataset.ts: matchesExpected); a
- * user-stated candidate matching nothing expected (optional ones included) is a false positive.
- * `assistant_suggested` candidates are stored pending the user's confirmation and never count as
- * facts: they are reported separately.
+ * `npm run eval -- --extraction`: the judged extraction set through the REAL extraction job, one
+ * evaluation user per case; a supersede counts only when the stored memory really is `superseded`.
+ * `assistant_suggested` candidates never count as facts: they are reported separately.
  */
 import { randomUUID } from "node:crypto";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
@@ -53,7 +41,6 @@ export interface CandidateOutcome {
   type: string;
   deadline: string | null;
   provenance: string;
-  /** Index of the expected memory it matched, or null. */
   matched: number | null;
   /** The consolidation decision on it: add / update / supersede / skip, and its target's prior id. */
   action: string | null;
@@ -66,22 +53,18 @@ export interface CaseOutcome {
   split: "dev" | "holdout";
   /** Set for a dev case that was held out in an earlier round. */
   formerly: "holdout" | null;
-  /** Required expected memories, and how many were matched. */
   expected: number;
   matched: number;
-  /** User-stated candidates, and how many matched nothing expected. */
   predicted: number;
   falsePositives: number;
   pending: number;
   decision: { action: ExpectedAction; target: string; ok: boolean; actual: string } | null;
-  /** Prior memories changed (superseded or updated) although the case did not expect it. */
   unexpectedChanges: string[];
   candidates: CandidateOutcome[];
   error: string | null;
   ms: number;
 }
 
-/** The job's steps run in place, each result kept in `record` by step id. */
 export const directSteps = (record: Map<string, unknown>): JobSteps => ({
   runner: "in-process",
   async run<T extends Json>(id: string, fn: () => Promise<T>): Promise<T> {
@@ -257,7 +240,6 @@ export interface ExtractionScores {
   precision: number | null;
   /** matched / expected; null when nothing was expected. */
   recall: number | null;
-  /** Cases with at least one false positive. */
   casesWithFalsePositive: number;
   decisions: number;
   decisionsOk: number;
@@ -290,12 +272,9 @@ export function aggregate(outcomes: readonly CaseOutcome[]): ExtractionScores {
 }
 
 export interface ExtractionTargets {
-  /** Overall precision of user-stated memories ≥ 0.95. */
   precision: boolean;
-  /** No question, hypothetical, assistant-only or small-talk case stored a user-stated memory. */
   noFalseFacts: boolean;
   recall: boolean;
-  /** Every contradiction superseded its stored memory. */
   everyContradictionSuperseded: boolean;
 }
 
@@ -309,16 +288,13 @@ export interface ExtractionReport {
   currentDate: string;
   overall: ExtractionScores;
   bySplit: Record<"dev" | "holdout", ExtractionScores>;
-  /** The dev cases that were held out in an earlier round (`formerly: "holdout"`). */
   formerlyHoldout: ExtractionScores;
   byCategory: Record<string, ExtractionScores>;
-  /** Negative categories: user-stated memories stored where none should be. */
   negative: ExtractionScores;
   contradictions: {
     cases: number;
     superseded: number;
     rate: number | null;
-    /** The same per split (and for the formerly held-out dev cases). */
     bySplit: Record<"dev" | "holdout" | "formerlyHoldout", { cases: number; superseded: number }>;
   };
   targets: ExtractionTargets;
@@ -377,7 +353,6 @@ const supersededOf = (cases: readonly CaseOutcome[]) => ({
 
 const silent: RunProgress = { start: () => {}, tick: () => {} };
 
-/** Runs the cases (all, or one split; at most `limit`) one after another and summarises them. */
 export async function evaluateExtraction(
   db: Db,
   dataset: ExtractionDataset,
@@ -420,7 +395,6 @@ export async function evaluateExtraction(
 
 const fmt = (value: number | null) => (value === null ? "—" : value.toFixed(3));
 
-/** The report as terminal tables: per category, per split, overall, the targets and the misses. */
 export function formatExtractionReport(report: ExtractionReport, options: { misses?: boolean } = {}): string {
   const header = [
     "category",

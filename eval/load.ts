@@ -1,8 +1,4 @@
-/**
- * Puts a corpus into the database the way the app stores memories: one user, memories inserted
- * with `insertMemory`, embedded from `memoryEmbeddingText` ("title: content") by the configured
- * embedder and checked by `embedMemoryTexts`, labelled with the embedder's id.
- */
+/** Puts a corpus into the database the way the app stores memories, embedded by the configured embedder. */
 import { createHash, randomUUID } from "node:crypto";
 import { eq, like } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -20,7 +16,6 @@ export interface Embedder {
 
 export interface LoadedCorpus {
   userId: string;
-  /** Database id → dataset key, and back. */
   keyOf: ReadonlyMap<string, string>;
   idOf: ReadonlyMap<string, string>;
 }
@@ -29,9 +24,8 @@ export interface LoadedCorpus {
 export const EVAL_EMAIL_DOMAIN = "eval.lifeline.invalid";
 
 /**
- * A memory's database id, derived from its corpus and key. Equal scores are ordered by id, so
- * random ids would make a tie fall differently on every run; derived ones make runs repeatable.
- * (Two evaluations must therefore not run at once against the same database.)
+ * Equal scores are ordered by id, so derived ids make runs repeatable (two evaluations must
+ * therefore not run at once against the same database).
  */
 export function memoryIdFor(corpus: string, key: string): string {
   const hex = createHash("sha256").update(`${corpus}\u0000${key}`).digest("hex").slice(0, 32).split("");
@@ -58,7 +52,6 @@ export async function embedInBatches(
   return vectors;
 }
 
-/** Creates the corpus's user and memories (one transaction); `onMemory` is called per memory stored. */
 export async function loadCorpus(
   db: Db,
   corpus: EvalCorpus,
@@ -76,7 +69,6 @@ export async function loadCorpus(
   });
 }
 
-/** The corpus's memories embedded as the app embeds memories ("title: content"), in batches. */
 export function embedCorpus(embedder: Embedder, corpus: EvalCorpus): Promise<number[][]> {
   return embedInBatches(
     embedder,
@@ -84,10 +76,6 @@ export function embedCorpus(embedder: Embedder, corpus: EvalCorpus): Promise<num
   );
 }
 
-/**
- * Stores the corpus's memories for `userId` as active `user_created` rows, dated as the corpus
- * dates them, with ids derived from the corpus's name and each memory's key (memoryIdFor).
- */
 export async function insertCorpusMemories(
   db: Db,
   userId: string,
@@ -120,7 +108,6 @@ export async function insertCorpusMemories(
   return { keyOf, idOf };
 }
 
-/** Removes what an interrupted evaluation left behind: every evaluation user, with its memories. */
 export async function removeLeftoverEvalUsers(db: Db): Promise<void> {
   await db.delete(users).where(like(users.email, `%@${EVAL_EMAIL_DOMAIN}`));
 }

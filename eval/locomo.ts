@@ -1,15 +1,7 @@
 /**
- * LoCoMo (snap-research, ACL 2024; CC BY-NC 4.0) as a judged retrieval dataset. The data is read
- * from outside the repository (`../shared/eval/locomo/locomo10.json` by default) and never copied.
- *
- * - Each sample is one user; each of its observations (fact-like statements with the dialogue
- *   turns they came from) is one memory, created and updated at its session's date, importance
- *   0.5 (the column default: LoCoMo has no importance), no title.
- * - Questions of categories 1–4 with evidence are the queries (category 5 is adversarial).
- *   A memory is relevant to a question when one of the dia_ids it cites is in the question's
- *   evidence. Evidence no observation cites leaves the question without a relevant memory: it
- *   still counts, as a miss, so the denominator is every question with evidence.
- * - now = 00:00 UTC of the day after the sample's last session: recency is relative to it.
+ * LoCoMo (snap-research, ACL 2024; CC BY-NC 4.0) as a judged retrieval dataset, read from outside
+ * the repository and never copied. Evidence no observation cites still counts, as a miss, so the
+ * denominator is every question with evidence.
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
@@ -45,7 +37,6 @@ const locomoSchema = z.array(
 
 type LocomoSample = z.infer<typeof locomoSchema>[number];
 
-/** "1:56 pm on 8 May, 2023" → that instant, read as UTC. */
 export function parseSessionDate(text: string): Date {
   const match = /^(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})$/i.exec(text.trim());
   const month = match ? (MONTHS as readonly string[]).indexOf((match[5] ?? "").toLowerCase()) : -1;
@@ -55,11 +46,7 @@ export function parseSessionDate(text: string): Date {
   return new Date(Date.UTC(Number(match[6]), month, Number(match[4]), hour, Number(match[2])));
 }
 
-/**
- * Every dia_id in an evidence or observation reference. The data has a few irregular ones —
- * "D8:6; D9:17", "D9:1 D4:4", "D4:17, D4:19" (several in one string), "D:11:26" (a stray
- * colon) — which this reads as the ids they plainly mean; a bare "D" yields nothing.
- */
+/** The data's irregular references ("D8:6; D9:17", "D:11:26") read as the ids they plainly mean. */
 export function diaIds(reference: string | readonly string[]): string[] {
   const text = typeof reference === "string" ? reference : reference.join(" ");
   return [...text.matchAll(/D:?(\d+):(\d+)/g)].map((m) => `D${m[1]}:${m[2]}`);
@@ -106,7 +93,6 @@ function sampleCorpus(sample: LocomoSample): EvalCorpus {
   return { name: sample.sample_id, now: new Date(dayAfter), memories, queries };
 }
 
-/** LoCoMo from `filePath`; `samples` (sample ids or 0-based indexes) keeps a subset. */
 export async function loadLocomo(filePath: string, samples?: readonly string[]): Promise<EvalDataset> {
   let json: unknown;
   try {

@@ -1,14 +1,6 @@
 /**
- * Retrieval metrics, per query and aggregated (overall and per category). Pure functions.
- *
- * - hit@5     a relevant memory is among the semantic branch's selection (ranks 1–5)
- * - hit@8     a relevant memory is among the lines the formatter put in the prompt (≤ 8)
- * - recall@5  share of the relevant memories among ranks 1–5
- * - MRR       1 / rank of the first relevant memory among the listed candidates (≤ 20), else 0
- * - nDCG@5    binary-relevance nDCG over ranks 1–5
- * Answerable queries count in these (a query whose relevant memories the data cannot provide
- * scores 0); queries with nothing relevant count only in `noAnswerEmpty`: the share of them for
- * which nothing was selected, which is the right outcome.
+ * Retrieval metrics: hit@5 (semantic selection), hit@8 (prompt lines), recall@5, MRR (≤ 20 listed),
+ * nDCG@5 (binary). Queries with nothing relevant count only in `noAnswerEmpty`.
  */
 
 export interface QueryOutcome {
@@ -18,9 +10,7 @@ export interface QueryOutcome {
   relevant: readonly string[];
   /** Memory keys of every listed candidate, by rank (selected first). */
   ranked: readonly string[];
-  /** How many of `ranked` the branch selected. */
   selectedCount: number;
-  /** Memory keys of the lines that reached the prompt. */
   prompt: readonly string[];
   latencyMs: number;
   /** The highest cosine similarity among the listed candidates (null: none listed). */
@@ -37,7 +27,6 @@ export interface QueryScores {
 
 export interface Aggregate extends QueryScores {
   queries: number;
-  /** Answerable queries for which nothing at all was selected. */
   emptyShare: number;
 }
 

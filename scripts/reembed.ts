@@ -1,8 +1,4 @@
-/**
- * `npm run memories:reembed` — re-embeds every memory the configured embedder did not embed, so
- * retrieval can compare it again (lib/memory/store/reembed.ts; docs/retrieval.md, "Changing the
- * embedder"). Usage: npm run memories:reembed -- [flags]
- */
+/** `npm run memories:reembed` — re-embeds every memory the configured embedder did not embed (docs/retrieval.md). */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -63,7 +59,6 @@ export function parseReembedArgs(argv: readonly string[]): ReembedCliOptions {
 export interface ReembedCliContext {
   db: Db;
   embedder: MemoryEmbedder;
-  /** Where the database is, for the output ("postgres 127.0.0.1:5432/lifeline"). */
   where: string;
   stdout: { write(text: string): unknown };
   /** The progress bar's stream (redrawn in place on a terminal, a line per 10% otherwise). */
@@ -73,7 +68,6 @@ export interface ReembedCliContext {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** The script with its database and embedder given (tests give theirs); returns the exit code. */
 export async function runReembed(options: ReembedCliOptions, context: ReembedCliContext): Promise<number> {
   const { db, embedder, stdout } = context;
   stdout.write(`Embedder: ${embedder.model}\nDatabase: ${context.where}\n`);
@@ -142,7 +136,6 @@ export async function runReembed(options: ReembedCliOptions, context: ReembedCli
   return result.failed > 0 ? 1 : 0;
 }
 
-/** The process's database and registry, as the app would use them; returns the exit code. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let options: ReembedCliOptions;
   try {

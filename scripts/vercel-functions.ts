@@ -1,9 +1,6 @@
 /**
- * What a Vercel build output (`.vercel/output`, Build Output API v3) deploys as functions, read
- * back from disk: each function once (Vercel links every route a function serves to one `.func`
- * directory), its runtime and maxDuration from `.vc-config.json`, and the bytes it carries — the
- * files in the directory plus those its `filePathMap` names in the project — against Vercel's
- * limits (docs/deploy.md § What each function carries).
+ * What a Vercel build output (Build Output API v3) deploys as functions: each `.func` once (Vercel
+ * links every route it serves to it), and the bytes it carries against Vercel's limits.
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
@@ -17,9 +14,7 @@ export const VERCEL_LIMITS = {
 } as const;
 
 export interface VercelFunction {
-  /** The `.func` directory, relative to the output's functions/ folder. */
   name: string;
-  /** The routes it serves: its own and every `.func` link to it. */
   routes: string[];
   runtime: string;
   /** Seconds; undefined when the config leaves Vercel's default. */
@@ -45,7 +40,6 @@ function walk(dir: string): string[] {
     .filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
 }
 
-/** Every function of the build output at `outputDir`, largest first; `projectRoot` resolves filePathMap. */
 export function vercelFunctions(outputDir: string, projectRoot: string): VercelFunction[] {
   const functionsDir = path.join(outputDir, "functions");
   const byTarget = new Map<string, { dir: string; routes: string[] }>();
@@ -91,7 +85,6 @@ export interface BuildExpectations {
   apiEmbedder: boolean;
 }
 
-/** What is wrong with `fn` for this build, as sentences (empty when nothing). */
 export function functionProblems(fn: VercelFunction, expected: BuildExpectations): string[] {
   const problems: string[] = [];
   if (fn.runtime !== expected.runtime) problems.push(`runs on ${fn.runtime}, not ${expected.runtime}`);

@@ -1,19 +1,8 @@
 /**
- * Test databases: each call gives a fresh, migrated database of the requested kind.
- * - pglite: in memory, gone on close.
- * - postgres: a new database on the server at TEST_DATABASE_URL, dropped on close.
- *
- * Within a vitest run (tests/global-setup.ts makes or names the run's templates), both start from a template
- * migrated once per run instead of an empty database: PGlite from a dump of a migrated PGlite (an
- * empty PGlite costs ~4 s of CPU, mostly its initdb; one loaded from the dump ~1.5 s), Postgres by
- * `CREATE DATABASE … TEMPLATE`. The migrations still run on every database — with nothing left to
- * apply they only check — so a database is fully migrated whatever the template holds.
- *
- * Every test database on the Postgres server runs without JIT and with asynchronous commits
- * (`ALTER DATABASE … SET`): compiling a query plan with LLVM took 1–4 s for the jsonb redaction of a
- * memory delete on the small, unanalysed test data, and a commit then waits for no disk flush.
- * Neither changes what a query returns, what a transaction sees or how it locks; they trade away
- * only durability across a crash of the Postgres server itself, which no test causes.
+ * Test databases: each call gives a fresh, migrated database (PGlite in memory, or a new Postgres
+ * database), copied from a template migrated once per run: an empty PGlite costs ~4 s of CPU, one
+ * loaded from the dump ~1.5 s. Postgres test databases run without JIT (LLVM plan compiling took
+ * 1–4 s on small test data) and with asynchronous commits; neither changes what a query returns.
  */
 import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
@@ -42,9 +31,7 @@ export function throughPgbouncer(url: string): string {
   return pooled.toString();
 }
 
-/** Where this run's templates live: given by tests/global-setup.ts to the projects that use it. */
 export interface TestTemplates {
-  /** A directory for this run only (the PGlite dump, and a marker once the Postgres template exists). */
   dir: string;
   postgres: string;
 }
@@ -93,7 +80,6 @@ function databaseUrl(name: string): string {
   return url.toString();
 }
 
-/** Test-only settings of every test database (see the top of this file). */
 const settings = (name: string) => [
   `ALTER DATABASE ${name} SET jit = off`,
   `ALTER DATABASE ${name} SET synchronous_commit = off`,
@@ -108,7 +94,6 @@ async function newPostgresDatabase(template?: string): Promise<{ url: string; dr
   return { url: databaseUrl(name), drop: () => adminQueries(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-/** The run's migrated template, when the run has one. */
 async function runPostgresTemplate(): Promise<string | undefined> {
   const templates = runTemplates();
   return templates ? postgresTemplateOf(templates) : undefined;
@@ -132,7 +117,6 @@ export async function createPostgresTestDatabaseUrl(
   return created;
 }
 
-/** Drops a run's Postgres template, if it was made (tests/global-setup.ts, at the end of the run). */
 export async function dropPostgresTemplate(name: string): Promise<void> {
   await adminQueries(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
@@ -142,7 +126,6 @@ const TEMPLATE_LOCK = "7811887614447414886";
 
 let postgresTemplate: Promise<string> | undefined;
 
-/** The run's migrated Postgres template, made by the first process that needs it. */
 function postgresTemplateOf(templates: TestTemplates): Promise<string> {
   postgresTemplate ??= (async () => {
     const name = templates.postgres;

@@ -1,11 +1,7 @@
 /**
- * Global set-up of the integration project (vitest.config.ts): makes this run's PGlite template and
- * names its Postgres template (tests/db.ts makes that on first use, under an advisory lock that a
- * dying process releases), and removes both at the end of the run.
- *
- * The PGlite template is made here, in vitest's own process, before any worker starts: a worker
- * that died while making it (V8 aborts a process now and then under PGlite's WebAssembly, see
- * vitest.config.ts) would leave every other file waiting for a file that never comes.
+ * Global set-up of the integration project. The PGlite template is made here, before any worker
+ * starts: a worker that died making it (V8 aborts now and then under PGlite's WebAssembly) would
+ * leave every other file waiting for a file that never comes.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

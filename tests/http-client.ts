@@ -1,11 +1,6 @@
-/**
- * A small HTTP client for integration tests: fetch over real HTTP with a cookie jar, and sign-in
- * through Auth.js' real Credentials flow (GET /api/auth/csrf, then a form POST to
- * /api/auth/callback/credentials — exactly what `signIn("credentials")` in the browser does).
- */
+/** fetch over real HTTP with a cookie jar, signing in through Auth.js' real Credentials flow as the browser does. */
 
 export interface RequestOptions {
-  /** Sent as JSON with Content-Type: application/json. */
   json?: unknown;
   /** Sent as-is (raw strings or bytes for malformed bodies); set the content type yourself. */
   body?: string | Uint8Array<ArrayBuffer>;
@@ -76,7 +71,6 @@ export class HttpClient {
     return { status: response.status, headers: response.headers, text, json };
   }
 
-  /** Signs in with email + password through the Credentials provider; returns the redirect target. */
   async signIn(email: string, password: string): Promise<{ ok: boolean; location: string }> {
     const csrf = await this.request("GET", "/api/auth/csrf");
     const { csrfToken } = csrf.json as { csrfToken: string };

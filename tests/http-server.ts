@@ -1,16 +1,7 @@
 /**
- * A real HTTP server over the real route handlers, for integration tests.
- *
- * Mounts every `app/api/**\/route.ts` on a `node:http` server the way Next does: the file path is
- * the URL pattern (`[id]` → one segment, `[...x]` → one or more, `[[...x]]` → zero or more; static
- * segments win over dynamic ones, dynamic over catch-alls), the handler is the module's export
- * named after the HTTP method (else 405), and it receives a `NextRequest` plus
- * `{ params: Promise<…> }` with the decoded segments. The given database becomes the process
- * database (setDatabase), so handlers, Auth.js and fixtures all see the same one.
- *
- * Also like Next: every response gets the `headers()` of next.config.ts (the security headers), and
- * the handler's request body is the IncomingMessage itself, read lazily — a body nobody reads is
- * drained by Node after the response, so the keep-alive connection serves the next request.
+ * A real HTTP server over the real route handlers, for integration tests: it routes, answers 405
+ * and applies next.config.ts's `headers()` as Next does, and passes the IncomingMessage itself as
+ * the body so an unread body is drained after the response (keep-alive).
  */
 import "./next-esm";
 import { readdirSync } from "node:fs";
@@ -33,7 +24,6 @@ type Segment =
   | { kind: "catchAll"; name: string; optional: boolean };
 
 export interface RouteFile {
-  /** The URL pattern, as the file path spells it: "/api/messages/[id]/notes". */
   pattern: string;
   file: string;
   segments: Segment[];
@@ -56,7 +46,6 @@ function parseSegment(part: string): Segment {
   return { kind: "static", value: part };
 }
 
-/** Every route.ts under app/api, as URL patterns. Route groups "(x)" and private "_x" folders are handled like Next. */
 export function discoverRouteFiles(): RouteFile[] {
   const files = readdirSync(path.join(APP_DIR, "api"), { recursive: true, encoding: "utf8" })
     .filter((f) => /(^|\/)route\.(ts|js)$/.test(f))
@@ -158,10 +147,7 @@ function toNextRequest(req: IncomingMessage, res: ServerResponse): NextRequest {
   });
 }
 
-/**
- * The `headers()` of next.config.ts, as Next applies them: to every response whose path matches
- * `source` (the security headers: docs/security.md). A header the handler set itself wins.
- */
+/** A header the handler set itself wins, as in Next. */
 type ConfigHeaders = { match: (pathname: string) => unknown; headers: { key: string; value: string }[] }[];
 
 export async function loadConfigHeaders(): Promise<ConfigHeaders> {

@@ -15,7 +15,6 @@ export interface PartlyMigrated {
   close(): Promise<void>;
 }
 
-/** A fresh database of `kind` with the migrations before the one tagged `prefix…` applied. */
 export async function migratedUntil(kind: DbKind, prefix: string): Promise<PartlyMigrated> {
   const before = await mkdtemp(path.join(tmpdir(), "lifeline-migrations-"));
   await cp(MIGRATIONS_FOLDER, before, { recursive: true });
@@ -29,7 +28,6 @@ export async function migratedUntil(kind: DbKind, prefix: string): Promise<Partl
   return { database: opened.database, migrateRest: () => opened.migrateFrom(MIGRATIONS_FOLDER), close: opened.close };
 }
 
-/** A database with no migration applied, and a way to apply a given migrations folder to it. */
 async function openUnmigrated(kind: DbKind) {
   if (kind === "pglite") {
     const [{ PGlite }, { vector }, { drizzle }, { migrate }] = await Promise.all([
@@ -71,11 +69,7 @@ async function openUnmigrated(kind: DbKind) {
   };
 }
 
-/**
- * Inserts memories into a partly migrated database by naming only the columns every schema since
- * the first has had (drizzle's insert names every column of today's schema, which an older one
- * lacks). Returns their ids in input order.
- */
+/** Names only the columns every schema has had: drizzle's insert names every column of today's. */
 export async function insertLegacyMemories(
   db: Db,
   rows: readonly { userId: string; content: string; embedding: readonly number[]; embeddingModel: string }[],

@@ -1,7 +1,3 @@
-/**
- * `useTestDatabase(kind)`: inside a describe block, a fresh migrated database of that kind for the
- * block's tests (with `{ per: "test" }`, one for each test), closed after them.
- */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { Database } from "@/db/client";
 import { createTestDatabase, type TestDatabaseTarget } from "./db";

@@ -1,13 +1,6 @@
 /**
- * The answer evaluation's one seam into Lifeline's chat turn: every answer it scores comes from
- * `runChatTurn` (lib/chat/turn.ts) — retrieval, formatter, prompt builder, the configured model
- * through the capture, and the debug record — and is read back from what the turn stored. If the
- * chat turn's code moves, this file is the one to change.
- *
- * Each question opens its own conversation, titled here (so no title job calls the model), with
- * memory on (Lifeline) or off (the baselines). After the answer, the turn hands the pair's
- * extraction to a runner; the evaluation keeps every question's memories identical, so it does not
- * run it: the row is marked failed with the reason, which the chat and the debug view show.
+ * The answer evaluation's one seam into Lifeline's chat turn (`runChatTurn`). The pair's extraction
+ * is not run (every question's memories must stay identical): its row is marked failed with the reason.
  */
 import type { Logger } from "@/core/logger";
 import type { Db } from "@/db/client";
@@ -28,13 +21,10 @@ export const NOT_EXTRACTED =
 
 export interface Ask {
   userId: string;
-  /** The conversation's title in the app's sidebar. */
   title: string;
   message: string;
   memoryEnabled: boolean;
-  /** Messages the conversation holds before the question (user messages, oldest first). */
   history?: readonly string[];
-  /** The retrieval and prompt numbers of the turn (default: the app's). */
   assembly?: AssemblyConfig;
 }
 
@@ -49,14 +39,11 @@ export interface AskedTurn {
   outputTokens: number | null;
   /** The prompt as Lifeline's tokenizer counted it (system with memories, history, question). */
   promptTokens: number;
-  /** Memory lines the prompt carried. */
   memoryLines: number;
   retrievalStatus: string;
-  /** The chat turn's latency: runChatTurn called → answer saved. */
   turnMs: number;
 }
 
-/** Runs one question through the chat turn and returns what the turn stored for it. */
 export async function askThroughChatTurn(db: Db, ai: AiRegistry, ask: Ask, log: Logger): Promise<AskedTurn> {
   const conversation = await createConversation(db, {
     userId: ask.userId,
@@ -81,7 +68,6 @@ export async function askThroughChatTurn(db: Db, ai: AiRegistry, ask: Ask, log: 
       handedOver.push(extractionId);
     },
   };
-  // The body the chat route would have validated (an existing conversation and a text message).
   const body: ChatBody = { conversationId: conversation.id, message: ask.message };
   const started = performance.now();
   const response = await runChatTurn(db, ai, {

@@ -118,14 +118,12 @@ export function parseAnswersCli(
   };
 }
 
-/** The judge's model id: the option's, or the default chat model when a model is configured; null for none. */
 export function judgeModelId(options: Pick<AnswersOptions, "judgeModel">, registry: AiRegistry): string | null {
   if (options.judgeModel === null) return null;
   if (options.judgeModel !== undefined) return options.judgeModel;
   return registry.config.provider === "offline" ? null : registry.config.defaultChatModel;
 }
 
-/** What a run would call and spend, without calling anything: the dry run's lines. */
 export function dryRunPlan(
   samples: readonly AnswerSample[],
   audit: Audit,

@@ -1,13 +1,6 @@
 /**
- * What the answer evaluation reads from LoCoMo (snap-research, ACL 2024) and from the LoCoMo audit
+ * What the answer evaluation reads from LoCoMo (snap-research, ACL 2024) and the LoCoMo audit
  * (dial481/locomo-audit), both CC BY-NC 4.0: read from outside the repository, never copied in.
- *
- * - Questions: categories 1–4 of each chosen sample (1,540 in all: the answerable ones, the audit's
- *   count; category 5, adversarial, is skipped as the systems we compare with skip it), each with
- *   the audit's id `locomo_<sample index>_qa<index in the sample's qa list>`.
- * - Sessions: each session's date and turns, for the full-context baseline and extracted memories.
- * - The audit: `errors.json` (corrected answers; WRONG_CITATION findings keep the answer, the 99
- *   others change it) and `vague-wrong-answers.json` (a vague, topical, wrong answer per question).
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -40,7 +33,6 @@ const sampleSchema = z.object({
 export interface Turn {
   speaker: string;
   text: string;
-  /** The caption LoCoMo gives a photo shared with the turn. */
   caption: string | null;
 }
 
@@ -53,7 +45,6 @@ export interface Session {
 }
 
 export interface Question {
-  /** The audit's id: `locomo_<sample index>_qa<qa index>`. */
   id: string;
   sampleId: string;
   question: string;
@@ -63,7 +54,6 @@ export interface Question {
 }
 
 export interface AnswerSample {
-  /** 0-based position in the file (the audit's sample number). */
   index: number;
   sampleId: string;
   speakers: [string, string];
@@ -71,7 +61,6 @@ export interface AnswerSample {
   questions: Question[];
 }
 
-/** LoCoMo's samples (all, or those named by sample_id or 0-based index), with their answerable questions. */
 export async function loadAnswerSamples(filePath: string, wanted?: readonly string[]): Promise<AnswerSample[]> {
   const json = await readJson(filePath, "LoCoMo", "set LOCOMO_PATH or pass --locomo PATH");
   const parsed = z.array(sampleSchema).safeParse(json);
@@ -148,16 +137,12 @@ const vagueSchema = z.object({
 
 export interface Audit {
   source: string;
-  /** Question id → the corrected gold answer, for the findings that change the score. */
   corrected: ReadonlyMap<string, { answer: string; errorType: string }>;
-  /** Question id → the audit's vague but topical wrong answer. */
   vague: ReadonlyMap<string, string>;
 }
 
-/** The citation-only findings: the evidence ids are wrong, the answer stands. */
 export const CITATION_ONLY = "WRONG_CITATION";
 
-/** The audit's two files from `dir` (errors.json, vague-wrong-answers.json). */
 export async function loadAudit(dir: string): Promise<Audit> {
   const hint = "pass --audit DIR (default ../shared/eval/locomo/audit)";
   const errorsFile = path.join(dir, "errors.json");
@@ -192,11 +177,7 @@ async function readJson(filePath: string, what: string, hint: string): Promise<u
   }
 }
 
-/**
- * A session as one message of the full-context baseline's history, in the form LoCoMo's own
- * evaluation gives a model the conversation (task_eval/gpt_utils.py: the session's date, then each
- * turn with the caption of a photo it shared).
- */
+/** In the form LoCoMo's own evaluation gives a model the conversation (task_eval/gpt_utils.py). */
 export function sessionText(session: Session): string {
   const lines = session.turns.map(
     (turn) => `${turn.speaker}: ${turn.text}${turn.caption ? ` [shares a photo: ${turn.caption}]` : ""}`,

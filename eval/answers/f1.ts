@@ -1,22 +1,10 @@
 /**
- * LoCoMo's token F1, reproduced from the benchmark's own evaluation code
- * (snap-research/locomo, task_eval/evaluation.py: normalize_answer, f1_score, f1 and
- * eval_question_answering), so a score here is the score the paper's code gives:
- *
- * - normalise: remove commas; lower-case; remove ASCII punctuation (Python's string.punctuation);
- *   remove the words a, an, the and "and" (between word boundaries, Unicode-aware as in the `regex`
- *   module); collapse whitespace;
- * - tokens are the normalised text split on whitespace, each stemmed by NLTK's Porter stemmer
- *   (porter.ts); F1 of the two token multisets, 0 when they share none;
- * - per category: 1 (multi-hop) is the multi-answer F1 — the prediction and the gold answer are each
- *   split on commas, and the score is the mean over gold parts of the best F1 of any predicted
- *   part; 3 (open-domain) scores against the gold answer's part before the first ";"; 2 and 4 are
- *   the plain F1. Category 5 (adversarial) is not scored here: the answer evaluation skips it, as
- *   the systems it compares with do.
+ * LoCoMo's token F1, reproduced from snap-research/locomo task_eval/evaluation.py (normalize_answer,
+ * f1_score, f1, eval_question_answering), so a score here is the score the paper's code gives.
+ * Category 1 is the multi-answer F1, 3 scores the gold part before the first ";", 2 and 4 plain F1.
  */
 import { porterStem } from "./porter";
 
-/** Python's string.punctuation. */
 const PUNCTUATION = new Set(Array.from("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"));
 /** A word character of the `regex` module's Unicode \b: letters, marks, digits, connectors. */
 const WORD = String.raw`[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]`;
@@ -46,7 +34,6 @@ function splitWhitespace(text: string): string[] {
 
 const stems = (text: string) => splitWhitespace(normalizeAnswer(text)).map(porterStem);
 
-/** LoCoMo's f1_score: token F1 of the stemmed, normalised texts. */
 export function tokenF1(prediction: string, gold: string): number {
   const predicted = stems(prediction);
   const expected = stems(gold);
@@ -66,7 +53,6 @@ export function tokenF1(prediction: string, gold: string): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
-/** LoCoMo's f1 for category 1: each gold part's best match among the predicted parts, averaged. */
 export function multiAnswerF1(prediction: string, gold: string): number {
   const predictions = prediction.split(",").map((part) => part.trim());
   const golds = gold.split(",").map((part) => part.trim());
@@ -74,7 +60,6 @@ export function multiAnswerF1(prediction: string, gold: string): number {
   return best.reduce((sum, value) => sum + value, 0) / best.length;
 }
 
-/** The score eval_question_answering gives an answer to a question of `category` (1–4). */
 export function locomoF1(category: number, prediction: string, gold: string): number {
   switch (category) {
     case 1:

@@ -1,12 +1,7 @@
 /**
- * The LLM judge: mem0's LoCoMo judge, as published with the numbers it produced (mem0ai/mem0,
- * evaluation/metrics/llm_judge.py, ACCURACY_PROMPT; Apache-2.0) — the prompt most published LoCoMo
- * accuracies were judged with, its "be generous" instructions included, so a number here compares
- * with theirs. As there: one user message, a JSON object answer (response_format json_object),
- * temperature 0, and `label` "CORRECT" counts as correct, anything else as wrong. An answer that is
- * not a JSON object with a string `label` is recorded as the judge's error and counted in neither.
- *
- * Its leniency is measured beside every score: the same judge on the audit's vague wrong answers.
+ * mem0's LoCoMo judge (mem0ai/mem0 evaluation/metrics/llm_judge.py, ACCURACY_PROMPT; Apache-2.0),
+ * as published with the numbers it produced, so a number here compares with theirs. Its leniency
+ * is measured beside every score: the same judge on the audit's vague wrong answers.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { generateText, NoObjectGeneratedError, Output } from "ai";
@@ -42,7 +37,6 @@ Do NOT include both CORRECT and WRONG in your response, or it will break the eva
 Just return the label CORRECT or WRONG in a json format with the key as "label".
 `;
 
-/** The judge's message for one answer (Python's str.format on the three fields). */
 export function judgePrompt(question: string, gold: string, answer: string): string {
   return ACCURACY_PROMPT.replace("{question}", () => question)
     .replace("{gold_answer}", () => gold)

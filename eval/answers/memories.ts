@@ -1,15 +1,7 @@
 /**
- * The memories a Lifeline user would have from a LoCoMo sample, in one of two modes:
- *
- * - `observations`: LoCoMo's observations of the sample (eval/locomo.ts, as the retrieval
- *   evaluation stores them), each a memory dated by its session;
- * - `extracted`: what the real extraction job (runExtraction, the body both runners execute)
- *   stores from the conversation itself. Lifeline remembers its user, so the sample's first
- *   speaker is the user: each run of that speaker's turns is a user message, the other speaker's
- *   reply (their name before each line) the assistant message, saved as a message pair in a
- *   conversation per session and extracted at the session's date. What the other speaker says is
- *   never a fact about the user (it is at most an assistant suggestion awaiting confirmation): a
- *   question about them is answered from what the user said about them.
+ * The memories a Lifeline user would have from a LoCoMo sample: its observations, or what the real
+ * extraction job stores with the first speaker as the user. The other speaker's words are never a
+ * fact about the user.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { Db } from "@/db/client";
@@ -44,10 +36,7 @@ export interface Exchange {
   assistant: string;
 }
 
-/**
- * A session as exchanges: each run of the first speaker's turns, then the other speaker's turns
- * that follow it. Turns before the first speaker's first turn have no user message to answer.
- */
+/** Turns before the first speaker's first turn have no user message to answer. */
 export function exchanges(session: Session, user: string): Exchange[] {
   const line = (turn: Session["turns"][number]) =>
     `${turn.text}${turn.caption ? ` [shares a photo: ${turn.caption}]` : ""}`;
@@ -72,7 +61,6 @@ export interface ExtractionRun {
   mayRun: (exchange: Exchange) => boolean;
 }
 
-/** The real extraction job over every exchange of the sample, session by session; returns how many ran. */
 export async function storeExtracted(
   db: Db,
   input: { userId: string; sample: AnswerSample; run: ExtractionRun },

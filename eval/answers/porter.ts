@@ -1,14 +1,7 @@
 /**
- * The Porter stemmer exactly as NLTK's `PorterStemmer()` runs it (its default mode,
- * NLTK_EXTENSIONS; nltk/stem/porter.py, NLTK 3.8): LoCoMo's token F1 stems every token with it
- * (snap-research/locomo, task_eval/evaluation.py: `ps = PorterStemmer()`), so a stemmer that differs
- * on one word scores a different F1. It departs from Porter's 1980 paper where NLTK does: a table of
- * irregular forms, words of ≤ 2 characters left alone, "ies"/"ied" on 4-letter words keep "ie",
- * y → i only after a consonant that is not the first letter, "alli" tried first in step 2, "bli"
- * (not "abli") → "ble", and the "fulli" and "logi" rules. eval/answers/porter.test.ts pins its
- * output on words stemmed by NLTK 3.8 itself.
- *
- * A word is handled as code points (Python's indexing), so a letter outside the BMP counts once.
+ * The Porter stemmer exactly as NLTK 3.8's `PorterStemmer()` runs it (NLTK_EXTENSIONS mode): LoCoMo's
+ * token F1 stems with it, so a stemmer that differs on one word scores a different F1. A word is
+ * handled as code points (Python's indexing). porter.test.ts pins output stemmed by NLTK itself.
  */
 
 const IRREGULAR: ReadonlyMap<string, string> = new Map([
@@ -41,7 +34,6 @@ function isConsonant(word: Word, i: number): boolean {
   return true;
 }
 
-/** m: the number of vowel-consonant sequences ("vc" in the word's c/v pattern). */
 function measure(word: Word): number {
   let m = 0;
   for (let i = 1; i < word.length; i++) if (!isConsonant(word, i - 1) && isConsonant(word, i)) m++;
@@ -79,10 +71,7 @@ const without = (word: Word, suffix: string) => word.slice(0, word.length - char
 
 type Rule = readonly [suffix: string, replacement: string, condition: ((stem: Word) => boolean) | null];
 
-/**
- * The first rule whose suffix the word ends with decides: its replacement when its condition holds
- * on the stem, else the word unchanged (no later rule is tried).
- */
+/** No later rule is tried once a suffix matches, whether or not its condition holds. */
 function applyRules(word: Word, rules: readonly Rule[]): Word {
   for (const [suffix, replacement, condition] of rules) {
     if (!endsWith(word, suffix)) continue;
@@ -197,7 +186,6 @@ function step5b(word: Word): Word {
   return applyRules(word, [["ll", "l", () => measure(word.slice(0, -1)) > 1]]);
 }
 
-/** NLTK's `PorterStemmer().stem(word)`: lower-cased, then stemmed. */
 export function porterStem(input: string): string {
   const lower = input.toLowerCase();
   const irregular = IRREGULAR.get(input);

@@ -1,4 +1,3 @@
-/** The answer evaluation's summary: per contender, overall and per category, as JSON and as a Markdown table. */
 import { percentile } from "../metrics";
 import type { AnswerRun, Contender, QuestionResult, Scored } from "./run";
 
@@ -26,11 +25,9 @@ export interface ContenderSummary {
     inputMean: number | null;
     outputMean: number | null;
   };
-  /** The chat turn's latency per question. */
   latencyMs: { p50: number | null; p95: number | null };
   /** Mean words per answer (longer answers score lower F1 and are judged more leniently). */
   answerWords: number | null;
-  /** Answers that did not complete (error, cut off…). */
   incomplete: number;
 }
 
@@ -85,7 +82,6 @@ export function summarise(questions: readonly QuestionResult[], contenders: read
 
 export interface AnswersReport {
   generatedAt: string;
-  /** "offline/lifeline-offline-1", "openai/gpt-4o-mini"… */
   model: string;
   judge: { model: string; prompt: string; temperature: 0 } | null;
   embedder: string;
@@ -97,7 +93,6 @@ export interface AnswersReport {
     audit: string;
     samples: string[];
     questions: number;
-    /** Questions whose gold the audit corrects. */
     corrected: number;
     category5: "skipped";
   };
@@ -114,7 +109,6 @@ export interface AnswersReport {
 const fmt = (value: number | null, digits = 3) => (value === null ? "—" : value.toFixed(digits));
 const pct = (value: number | null) => (value === null ? "—" : `${(value * 100).toFixed(1)}%`);
 
-/** The report as Markdown: the settings, the table per contender (overall and per category), tokens and latency. */
 export function answersMarkdown(report: AnswersReport): string {
   const categories = Object.keys(report.contenders[0]?.byCategory ?? {});
   const header = [

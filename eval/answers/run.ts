@@ -1,15 +1,7 @@
 /**
- * `npm run eval -- --answers`: LoCoMo question answering through Lifeline's chat turn, scored by
- * LoCoMo's token F1 and, with a judge model, by mem0's LLM judge — each against the original and
- * the audit's corrected gold answers — for three contenders with the same model and judge:
- *
- * - `lifeline`: the user's memories (memories.ts), memory on: the chat turn as the app runs it;
- * - `full-context`: memory off, the whole conversation in the prompt as the conversation's history
- *   (one message per session, the history budget raised so all of it is sent);
- * - `no-memory`: memory off, the question alone.
- *
- * Each sample is one evaluation user, kept afterwards (with a password) so every answer can be
- * opened in the app with its debug record. Category 5 (adversarial) is skipped.
+ * `npm run eval -- --answers`: LoCoMo question answering through Lifeline's chat turn against a
+ * full-context and a no-memory baseline with the same model and judge. Each sample's user is kept
+ * afterwards so every answer can be opened in the app. Category 5 (adversarial) is skipped.
  */
 import { randomBytes } from "node:crypto";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
@@ -47,11 +39,9 @@ export interface AnswerRunOptions {
   samples: AnswerSample[];
   audit: Audit;
   locomoPath: string;
-  /** The first N answerable questions of each sample (all when undefined). */
   perSample?: number;
   contenders: readonly Contender[];
   memories: MemoryMode;
-  /** The retrieval and prompt numbers of the app's chat turns (the strategy in force). */
   assembly: AssemblyConfig;
   /** null: no judge (F1 only). */
   judgeModel: LanguageModelV4 | null;
@@ -60,7 +50,6 @@ export interface AnswerRunOptions {
   concurrency: number;
   budget: TokenBudget;
   runId: string;
-  /** Where the app runs, for the debug links. */
   appUrl: string;
   progress: RunProgress;
   log: Logger;
@@ -91,7 +80,6 @@ export interface QuestionResult {
   categoryName: string;
   question: string;
   gold: string;
-  /** The audit's corrected answer, when it changes the gold. */
   corrected: string | null;
   answers: Partial<Record<Contender, Scored>>;
 }
@@ -101,7 +89,6 @@ export interface SampleUser {
   email: string;
   userId: string;
   memories: number;
-  /** Extracted mode: exchanges run through the extraction job, and how many failed. */
   extraction?: { exchanges: number; failed: number };
 }
 
@@ -113,7 +100,6 @@ export interface AnswerRun {
   stoppedByBudget: boolean;
 }
 
-/** Counts every model call's reported tokens into the budget (the extraction job calls the model itself). */
 function countedModel(model: LanguageModelV4, count: (tokens: number) => void): LanguageModelV4 {
   const spent = (usage: { inputTokens?: { total?: number }; outputTokens?: { total?: number } } | undefined) =>
     (usage?.inputTokens?.total ?? 0) + (usage?.outputTokens?.total ?? 0);
@@ -264,7 +250,6 @@ async function countActiveMemories(db: Db, userId: string): Promise<number> {
   return row?.count ?? 0;
 }
 
-/** F1 against both golds, and the judge's verdicts when there is a judge and the budget allows. */
 async function score(
   question: Question,
   corrected: string | null,
@@ -333,7 +318,6 @@ async function judged(
   };
 }
 
-/** The judge on the audit's vague wrong answers to the run's first questions, against the gold the audit used. */
 async function judgeVague(
   questions: readonly QuestionResult[],
   options: AnswerRunOptions,

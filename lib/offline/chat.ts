@@ -1,23 +1,8 @@
 /**
- * The offline model's chat replies. The only knowledge it has is what the prompt hands it:
- * the memory lines of the system prompt (each starting with formatterConfig.bullet), the user's
- * messages, its own earlier answers, and the results of the memory tools it called. It answers
- * the newest user message from the memories retrieval selected for it, addressed to the user
- * ("you prefer green tea"). It does not judge relevance again: it cannot do better than the
- * retrieval that chose those lines, and a second opinion is what made it contradict its prompt
- * ("nothing answers this, but I remember you're allergic to peanuts" to "What should I avoid
- * eating?"). So:
- * - lines that matched the message (above UNMATCHED_MEMORIES_HEADING) answer it, said plainly;
- * - lines merely at hand (pinned, or from this conversation: under that heading) are never recited
- *   into an answer they were not chosen for; they count only for an overview question;
- * - nothing matched: it says in one line what it is and how to connect a real model;
- * - memory is off (the system prompt says so, MEMORY_OFF_NOTE): it never thanks the user as if
- *   it saved something;
- * - it says it is the offline model once per conversation: not again when one of its earlier
- *   answers in the prompt already did.
- * With the memory tools offered, an overview question ("what do you remember about me?", "what
- * are my goals?") is answered in two steps: a list_memories call (decideMemoryToolCall), then an
- * answer listing what the tool returned (composeToolAnswer).
+ * The offline model's chat replies, from nothing but the prompt. It does not judge relevance again:
+ * it cannot beat the retrieval that chose the memory lines, and a second opinion made it contradict
+ * its prompt. Lines merely at hand (under UNMATCHED_MEMORIES_HEADING) count only for an overview
+ * question; it says it is the offline model once per conversation.
  */
 
 import { formatterConfig } from "@/core/config";
@@ -36,7 +21,6 @@ const MAX_MEMORIES_IN_REPLY = 3;
 /** "What do you know about me?" is answered with up to this many memories, in prompt order. */
 const MAX_MEMORIES_FOR_OVERVIEW = 5;
 const MAX_QUOTE_CHARS = 120;
-/** The formatter's `title: content` prefix: a short title without a colon, then ": ". */
 const TITLE_PREFIX = new RegExp(`^[^:]{1,${formatterConfig.maxTitleChars - 1}}: `);
 const OVERVIEW_QUESTION =
   /\b(?:(?:what|anything) (?:do|did) you (?:know|remember)|what have i (?:told|shared with) you|tell me about (?:me|myself)|about me)\b/i;
@@ -52,7 +36,6 @@ const OFFLINE_NOTICE =
 export interface OfflineChatInput {
   system: string;
   userMessage: string;
-  /** The assistant's earlier answers in the prompt (its history), oldest first. */
   assistantMessages?: readonly string[];
 }
 
@@ -78,14 +61,10 @@ export function memoryLinesOf(system: string): MemoryLine[] {
 }
 
 /**
- * The memories to answer with: for an overview question every line (prompt order), else the
- * lines retrieval matched to the message, the most similar first (prompt order breaks ties), at
- * most three. Those that share a content word with the message or reach RELEVANCE_THRESHOLD are
- * used; so is the first when the message is about the user (first person): retrieval chose it, and
- * this embedder is weaker than the one that did ("What should I avoid eating?" shares no word with
- * "Is allergic to peanuts"). A message not about the user shares nothing with a memory about them
- * and is not answered from one, however near the word vectors put it ("Are spiders insects?" and
- * "Is allergic to peanuts" are 0.165 apart in wordvec-glove-v2, above the retrieval threshold).
+ * The first matched line is used for a first-person message even without a shared word: this
+ * embedder is weaker than retrieval's. A message not about the user is never answered from one
+ * ("Are spiders insects?" / "Is allergic to peanuts" are 0.165 in wordvec-glove-v2, above the
+ * retrieval threshold).
  */
 function answeringMemories(memories: MemoryLine[], message: string): MemoryLine[] {
   if (OVERVIEW_QUESTION.test(message)) return memories.slice(0, MAX_MEMORIES_FOR_OVERVIEW);
@@ -105,13 +84,11 @@ function answeringMemories(memories: MemoryLine[], message: string): MemoryLine[
     .map((scored) => scored.memory);
 }
 
-/** "a", "a and b", "a, b, and c". */
 function joinPhrases(phrases: string[]): string {
   if (phrases.length <= 2) return phrases.join(" and ");
   return `${phrases.slice(0, -1).join(", ")}, and ${phrases.at(-1)}`;
 }
 
-/** Ends a sentence with a period unless it already ends in punctuation (e.g. a truncated "..."). */
 function sentence(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
@@ -121,7 +98,6 @@ function quote(text: string): string {
   return `"${truncateChars(oneLine, MAX_QUOTE_CHARS)}"`;
 }
 
-/** A memory as a phrase addressed to the user; one that cannot be rewritten safely is quoted. */
 function phrase(memory: string): string {
   return toSecondPerson(memory) ?? `you told me ${quote(memory)}`;
 }
@@ -174,7 +150,6 @@ export function composeOfflineReply({ system, userMessage, assistantMessages }: 
   return `Nothing you've told me helps with that.${notice}`;
 }
 
-/** Overview questions about one type of memory, and the type list_memories is asked for. */
 const TYPED_OVERVIEW: readonly { pattern: RegExp; type: MemoryType; label: string }[] = [
   { pattern: /\b(?:what are|list|tell me) my (?:goals|aims|ambitions)\b/i, type: "goal", label: "goals" },
   {
@@ -198,11 +173,6 @@ export interface MemoryToolCall {
   input: { type?: MemoryType };
 }
 
-/**
- * Whether to look memories up before answering: an overview question, with list_memories among
- * the offered tools, gets a list_memories call (of the matching type, or of all). Anything else
- * is answered from the prompt.
- */
 export function decideMemoryToolCall(userMessage: string, toolNames: readonly string[]): MemoryToolCall | null {
   if (!toolNames.includes(LIST_MEMORIES)) return null;
   const typed = TYPED_OVERVIEW.find((entry) => entry.pattern.test(userMessage));
@@ -218,7 +188,6 @@ export interface ToolResultInput {
   error?: string;
 }
 
-/** The answer after the memory tools ran: what they returned, as a list, or plainly that nothing was found. */
 export function composeToolAnswer({
   results,
   assistantMessages,

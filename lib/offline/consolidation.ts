@@ -1,35 +1,9 @@
 /**
  * The offline model's consolidation decision: deterministic rules over the new candidate and its
- * near memories (most similar first), producing the same structured output a real model gives.
- *
- *   0. a negation of the stored memory ("No longer lives in Lisbon",
- *      "Is not allergic to penicillin", "Is no longer a fan of
- *      Lakers" against "Lives in Lisbon", "Is allergic to
- *      penicillin", "Is a fan of the Lakers"), or the reverse;
- *      articles are ignored, and the stated side must be the
- *      user's own ("Sister Maya lives in Lisbon" is not denied by
- *      "No longer lives in Lisbon")                               → SUPERSEDE
- *   1. the same text (normalised) or similarity ≥ 0.97             → SKIP
- *   2. a single-valued subject ("Sister's name is …", "Lives in …",
- *      "Favorite film is …" = "Favorite movie is …",
- *      "Works at …", "Is N years old", "Prefers …" under the same
- *      title, a diet: "Is vegan" / "Is vegetarian") with a
- *      different value                                            → SUPERSEDE
- *      …whose new value extends the old one ("Berlin" → "Berlin
- *      Kreuzberg")                                                 → UPDATE
- *   3. "Likes X" vs "Dislikes X" (opposite attitude, same thing)    → SUPERSEDE
- *   3a. an activity ended ("Quit smoking") against doing it ("Smokes
- *      after dinner"); a one-word denial ("Is not diabetic") against
- *      its derivation ("Has type 2 diabetes"); "Prefers X over Y"
- *      against a stored liking of Y (not of X)                     → SUPERSEDE
- *   3b. by topic (topic.ts), for memories in the user's own words:
- *      one single-valued attribute class (home, employer, role,
- *      relationship, diet) with a value that does not restate the
- *      stored one, or a change cue and a shared topic word ("Has
- *      quit smoking" / "Is a smoker"); never someone else's       → SUPERSEDE
- *   4. the new text contains the old one                           → UPDATE; the reverse → SKIP
- *   otherwise                                                      → ADD
- *
+ * near memories (most similar first), in order: a negation of the stored memory (the user's own
+ * side only) supersedes; the same text or similarity ≥ 0.97 skips; a single-valued slot with a
+ * new value supersedes (updates when the new value extends the old); an opposite attitude, an ended
+ * activity, or a change by topic (topic.ts) supersedes; containment updates or skips; else add.
  * Multi-valued facts ("Is allergic to …", "Likes …", goals) never supersede each other.
  */
 import {
@@ -61,7 +35,6 @@ interface Attitude {
 
 interface Slot {
   kind: "slot";
-  /** What the value is about: "sister's name", "lives in", "age", "prefers|drink preference". */
   key: string;
   value: string;
 }
@@ -75,10 +48,7 @@ const AGE = /^is (\d{1,3}) years? old$/;
 /** Diets that exclude each other (one at a time); conditions such as "lactose intolerant" are not among them. */
 const DIET = /^is (?:an? )?(vegetarian|vegan|pescatarian|flexitarian|omnivore|omnivorous|carnivore)$/;
 const SUBJECT_IS_VALUE = /^(.{1,60}?)\s+(?:is|are)\s+(.+)$/;
-/**
- * Words for one kind of favourite: "Favorite film is Arrival" replaces "Favorite movie is Alien".
- * Each entry is the canonical noun and the words people use for it.
- */
+/** Each entry is the canonical noun and the words people use for it. */
 const FAVOURITE_NOUNS: readonly (readonly [string, RegExp])[] = [
   ["movie", /^(?:film|movie|flick|motion picture)s?$/],
   ["show", /^(?:tv show|show|tv series|series|tv programme|programme|program)s?$/],
@@ -89,7 +59,6 @@ const FAVOURITE_NOUNS: readonly (readonly [string, RegExp])[] = [
   ["game", /^(?:game|video game)s?$/],
 ];
 
-/** "favorite film" → "favorite movie"; any other subject as it is. */
 function canonicalSubject(subject: string): string {
   const favourite = /^favorite (.+)$/.exec(subject);
   const noun = favourite?.[1] ? FAVOURITE_NOUNS.find(([, words]) => words.test(favourite[1] ?? ""))?.[0] : undefined;
@@ -127,7 +96,6 @@ function shapeOf(content: string, title: string | null): Shape | undefined {
   return undefined;
 }
 
-/** "the lakers" → "lakers": articles never decide whether two memories say the same thing. */
 function withoutArticles(text: string): string {
   return text
     .replace(/\b(?:the|a|an)\s+/g, "")
@@ -135,24 +103,15 @@ function withoutArticles(text: string): string {
     .trim();
 }
 
-/** "peanuts" → "peanut", "olives" → "olive": a plural never decides whether two memories speak of one thing. */
 function withoutPlurals(text: string): string {
   return text.replace(/\b(\p{L}{3,}?)(?:es|s)\b/gu, (word, base: string) => (word.endsWith("ss") ? word : base));
 }
 
-/** "no longer lives in lisbon" → "lives in lisbon", "is not allergic to x" → "allergic to x"; else undefined. */
 const NEGATED = /^(?:is )?(?:no longer|not)\s+(.{3,})$/;
-/**
- * What may come before the denied words in the stated memory: nothing, or the user's own verb
- * ("is", "works as"), never someone else's name ("sister maya lives in lisbon").
- */
+/** Never someone else's name before the denied words ("sister maya lives in lisbon"). */
 const OWN_LEAD = /^(?:(?:is|are|was|works?|worked)\b.*)?$/;
 
-/**
- * True when `statement` (normalised) says what `negated` denies: the same text, or ending with it
- * as whole words after a lead of the user's own ("is no longer a teacher" denies "works as a
- * teacher"). Articles are ignored on both sides.
- */
+/** Articles are ignored on both sides; a lead must be the user's own ("is no longer a teacher" denies "works as a teacher"). */
 function negates(negated: string, statement: string): boolean {
   const denied = NEGATED.exec(withoutPlurals(withoutArticles(negated)))?.[1];
   const stated = withoutPlurals(withoutArticles(statement));
@@ -242,16 +201,7 @@ function compare(candidate: ConsolidationCandidate, memory: NearMemoryForPrompt)
   return undefined;
 }
 
-/**
- * A memory in the user's own words ("Sold the Corolla", "Got married in September") against one it
- * may end, when no canonical slot decided (topic.ts):
- * - both in one single-valued attribute class (home, employer, role, relationship, diet): a new
- *   value supersedes ("Got married" / "Is single"), unless it restates the stored one ("Moved to
- *   Berlin" / "Lives in Berlin"); an ending ("Sold the Zurich flat") only the memory it names;
- * - otherwise a change cue ("quit", "sold", "no longer", "retired", "is over"…) and a shared topic
- *   word or derivation ("Has properly quit smoking" / "Is a smoker").
- * Never for a memory about someone else, on either side.
- */
+/** Never for a memory about someone else, on either side. */
 function supersedeByTopic(
   candidate: ConsolidationCandidate,
   memory: NearMemoryForPrompt,
@@ -280,11 +230,7 @@ function supersedeByTopic(
   return undefined;
 }
 
-/**
- * A preference of X over Y ends a stored liking of Y: "Prefers a mountain hut over a beach resort"
- * supersedes "Prefers beach holidays" and "Loves beach resorts" (a topic word of Y, not of X, in the
- * stored object). Nothing else is ended: "Likes mountain walks" stays, and so does a dislike.
- */
+/** Nothing but a liking of Y ends: "Likes mountain walks" stays, and so does a dislike. */
 function preferredOver(candidate: string, stored: string): string | undefined {
   const comparison = /^prefers (.+?) (?:over|to|rather than|instead of) (.+)$/.exec(normaliseMemoryText(candidate));
   const liking = /^(?:prefers|likes|loves|enjoys|adores|is a fan of)\s+(.+)$/.exec(normaliseMemoryText(stored));

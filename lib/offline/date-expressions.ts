@@ -1,8 +1,4 @@
-/**
- * Resolution of the date expressions people use for deadlines ("tomorrow", "Friday",
- * "Dec 5", "2026-12-04") against a current date. All arithmetic is on calendar dates in UTC,
- * so the result never depends on the server's time zone.
- */
+/** Deadline date expressions resolved on calendar dates in UTC, never the server's time zone. */
 import {
   DAY_MS,
   daysToWeekday,
@@ -29,12 +25,7 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
 };
 const COUNT = "(?:\\d{1,3}|a|an|one|two|three|four|five|six|seven)";
 
-/**
- * Regular-expression source (no groups, case-insensitive use) matching one supported date expression:
- * today · tonight · tomorrow · the day after tomorrow · [this|next|on] <weekday> · in N days|weeks ·
- * in a fortnight · N weeks on|from <weekday> (British "a week on Friday": that Friday, a week later) ·
- * within|in N days|weeks of|from today · YYYY-MM-DD · <month> <day>[, <year>] · [the] <day> [of] <month> [<year>].
- */
+/** Regular-expression source (no groups, case-insensitive use) matching one supported date expression. */
 export const DATE_EXPRESSION_SOURCE = [
   "today",
   "tonight",
@@ -75,18 +66,13 @@ function modifierOf(word: string | undefined): WeekdayModifier {
   return word === "this" || word === "next" ? word : undefined;
 }
 
-/** A month and day without a year: this year's, or next year's if this year's has passed. */
 function nextMonthDay(today: Date, month: number, day: number, year: number | undefined): Date | undefined {
   if (year !== undefined) return validUtcDate(year, month, day);
   const thisYear = validUtcDate(today.getUTCFullYear(), month, day);
   return thisYear && thisYear >= today ? thisYear : validUtcDate(today.getUTCFullYear() + 1, month, day);
 }
 
-/**
- * Resolves `expression` (one of DATE_EXPRESSION_SOURCE) against `currentDate` (YYYY-MM-DD) to a
- * YYYY-MM-DD date, or undefined when it is not a supported or valid date. Weekdays follow
- * `daysToWeekday` (docs/extraction.md § Dates).
- */
+/** Undefined when not a supported or valid date; weekdays follow `daysToWeekday` (docs/extraction.md § Dates). */
 export function resolveDateExpression(expression: string, currentDate: string): string | undefined {
   const today = parseIsoDate(currentDate);
   const text = expression.trim().toLowerCase().replace(/\s+/g, " ");

@@ -1,25 +1,8 @@
 /**
- * Lifeline's offline embedder ("offline/hash-ngram-v1"): a deterministic feature-hashing
- * embedding that needs no network and no model weights. It is a real, if modest, embedder —
- * lexical overlap plus a hand-made concept table — used whenever no API key is configured.
- *
- * Features of a text (content words = tokens minus stopwords, see text-features):
- *   concept      the concept of a content word (CONCEPT_GROUPS)                weight 0.8
- *   w:<stem>     content-word stem (light suffix stripping)                   weight 1.0
- *   b:<s1>_<s2>  adjacent content-word stems                                  weight 0.5
- *   g:<n-gram>   character 3–5-grams of each content word, with < > marking its edges;
- *                a word's grams share weight 0.5 (each 0.5/√count), so a long word's
- *                spelling never outweighs the word itself
- * Each feature's value is weight · (1 + ln tf) (sublinear term frequency).
- *
- * Layout: each concept owns one fixed dimension (0 … CONCEPT_NAMES.length − 1), so the
- * paraphrase signal never collides with anything; all other features are hashed into the
- * remaining dimensions with a hash-derived sign (collisions cancel on average instead of
- * accumulating). The result is L2-normalised.
- *
- * A text with no content words falls back to its stopwords; a text with no words at all
- * (empty, punctuation, emoji) maps to one fixed unit vector — never the zero vector, whose
- * cosine similarity is undefined (NaN, e.g. in pgvector).
+ * Lifeline's offline embedder ("offline/hash-ngram-v1"): feature hashing of content words, stems,
+ * bigrams and character n-grams, with one fixed dimension per concept so the paraphrase signal
+ * never collides. A text with no words maps to a fixed unit vector, never the zero vector, whose
+ * cosine similarity is undefined (NaN in pgvector).
  */
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
@@ -31,7 +14,6 @@ export const OFFLINE_EMBEDDING_MODEL_ID = "hash-ngram-v1";
 const WEIGHTS = { concept: 0.8, word: 1.0, bigram: 0.5, charGramsPerWord: 0.5 } as const;
 const CHAR_GRAM_SIZES = [3, 4, 5] as const;
 const CONCEPT_SLOT = new Map(CONCEPT_NAMES.map((concept, i) => [concept, i]));
-/** The single feature of a text without any word. */
 const EMPTY_TEXT_FEATURE = "empty:";
 
 type Feature = { index: number; sign: 1 | -1; weight: number; count: number };
@@ -53,7 +35,6 @@ function hash32(key: string): number {
 
 class FeatureBag {
   readonly features = new Map<string, Feature>();
-  /** Hashed features fall into the dimensions after the concept slots, up to `size`. */
   constructor(private readonly size: number) {}
 
   private add(key: string, weight: number, place: () => Pick<Feature, "index" | "sign">): void {
@@ -105,18 +86,11 @@ function extractFeatures(text: string, size: number): FeatureBag {
   return bag;
 }
 
-/**
- * Embeds `text` into a deterministic, L2-normalised vector of EMBEDDING_DIMENSIONS numbers.
- * Same text → same vector, on every machine and run.
- */
+/** Same text → same vector, on every machine and run. */
 export function embedOffline(text: string): number[] {
   return hashedFeatureVector(text, EMBEDDING_DIMENSIONS);
 }
 
-/**
- * The features above laid out in `size` dimensions (concept slots first), L2-normalised. The
- * word-vector embedder (wordvec-embedder.ts) uses it for the dimensions its word vectors leave.
- */
 export function hashedFeatureVector(text: string, size: number): number[] {
   const vector = new Array<number>(size).fill(0);
   for (const { index, sign, weight, count } of extractFeatures(text, size).features.values()) {
@@ -127,7 +101,6 @@ export function hashedFeatureVector(text: string, size: number): number[] {
   return norm > 0 ? vector.map((x) => x / norm) : hashedFeatureVector("", size);
 }
 
-/** Cosine similarity of two equal-length vectors (0 when either is all-zero). */
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) throw new Error(`cosineSimilarity: length mismatch (${a.length} vs ${b.length})`);
   let dot = 0;

@@ -1,27 +1,8 @@
 /**
  * The offline model's rule-based memory extractor and conversation titler. It reads only the
- * user's own words (never the assistant's), recognises a fixed set of first-person statement
- * patterns, and produces candidates that satisfy extractionCandidateSchema. It is meant to be
- * predictable rather than clever: anything it does not recognise yields no memory.
- *
- * Only statements are read: a sentence that is a question ("What is my favourite city?", a "?" at
- * its end, an interrogative opening or an inverted auxiliary) or a hypothetical ("If I moved to
- * Berlin…", "Suppose I…", "Should I…", any "if"/"unless" clause) yields nothing, except a request
- * to be reminded ("Can you remind me to…?"). Changes of state are stated so that consolidation can
- * supersede the old memory: a move ("I moved from Lisbon to Porto", "I've relocated to…") is where
- * the user lives now ("Lives in Porto"); "I don't live in Lisbon anymore" is "No longer lives in
- * Lisbon". Facts about someone in the user's life ("My sister Maya lives in Lisbon") are stored
- * about that person ("Sister Maya lives in Lisbon"), never as the user's own.
- *
- * What no phrase rule recognises goes to the general slot reader (slot-reader.ts): the user's home,
- * workplace, occupation, age, diet, allergy or attitude read from the slot's vocabulary, mood and
- * aspect cues and a typed value, written in the same canonical words as the rules. A clause that
- * points back at an earlier one ("…but now I love them", "…so that's where I live") is read with
- * what that one named (reference.ts).
- *
- * Memories read as the user's own notes: the user is the implied subject ("Plans to visit my
- * parents", never "their parents"), and tasks and events are neutral ("Needs to renew passport by
- * 2027-03-03"). Dates stay ISO in the text; the memories page shows them in the user's locale.
+ * user's own statements (never the assistant's, never questions or hypotheticals) and is meant to
+ * be predictable rather than clever: anything no rule, slot (slot-reader.ts) or general statement
+ * (statement-reader.ts) recognises yields no memory.
  */
 
 import { MONTHS, WEEKDAYS } from "@/core/calendar";
@@ -66,7 +47,6 @@ interface Recognised {
 
 interface ClauseContext {
   currentDate: string;
-  /** What earlier clauses of the message named, for references ("…now I love them"). */
   antecedents: Antecedents;
   /** The clause's whole sentence, normalised: cues of aspect that sit in another clause ("…, and I'm staying"). */
   sentence: string;
@@ -81,43 +61,30 @@ interface Rule {
   build: (match: RegExpExecArray, context: ClauseContext) => Recognised | undefined;
 }
 
-/** "don't", as people type it. */
 const NOT = "don't|do not|dont";
 const DIETS = "vegetarian|vegan|pescatarian|lactose[- ]intolerant|gluten[- ]free|celiac|coeliac|diabetic";
 const ADVERBS =
   "(?:(?:really|also|absolutely|actually|totally|just|do|still|definitely|truly|generally|usually|now|currently)\\s+)*";
 const I_AM = "(?:i'm|i am|im)";
-/** Filler and "as of now" words at the end of a statement: "I live in Porto now" is "Lives in Porto". */
 const TRAILING_FILLER =
   /(?:,?\s+(?:by the way|btw|though|too|as well|lol|haha|now|these days|nowadays|at the moment|currently|any ?more|after all|for now))+$/i;
-/** A correction's tail: "I live in Porto, not Lisbon". */
 const CORRECTION_TAIL = /,\s*(?:not|instead of|rather than)\s+[^,]*$/i;
-/** When a past change happened, at the end of a move ("moved to Porto last month"). */
 const PAST_TIME = new RegExp(
   `\\s+(?:(?:last|this) (?:week|month|year|summer|spring|winter|fall|autumn|weekend)|over the (?:summer|winter|weekend|holidays)|(?:back )?(?:in|during) (?:${MONTHS.join("|")}|the (?:spring|summer|fall|autumn|winter)|\\d{4})|(?:a|one|two|three|a few|a couple of|several) (?:days?|weeks?|months?|years?) ago|yesterday|recently|earlier this (?:week|month|year)|on (?:${WEEKDAYS.join("|")}|the \\d{1,2}(?:st|nd|rd|th)?))$`,
   "i",
 );
-/**
- * Openings that carry no fact: interjections, stance adverbs ("Honestly, …", "To be honest …")
- * and time frames ("These days …", "This year …", "Long term, …"); the statement after them is
- * read as if they were not there.
- */
+/** Read as if absent: "Honestly, …", "These days …", "Long term, …". */
 const LEADING_FILLER =
   /^(?:(?:also|oh|btw|by the way|actually|so|well|and|but|hey|hi|hello|ok|okay|yeah|yes|fyi|just so you know|anyway|plus|these days|nowadays|currently|now|at the moment|(?:(?:a|one)\s+)?(?:(?:small|quick|minor|tiny|little)\s+)?(?:correction|update)(?:\s+for\s+(?:you|your notes|the record|your records))?|(?:it )?turns out(?: that)?|honestly|frankly|seriously|personally|truthfully|to be (?:honest|fair)|tbh|in all honesty|(?:this|next) (?:year|month|week|summer|spring|winter|fall|autumn)|long[- ]term|in the long (?:run|term))[,!:]?\s+)+/i;
-/**
- * Asides and "as of now" words at the end of a statement ("I'm lactose intolerant, just so you
- * know", "I'm vegan now"): dropped before any rule reads it. "anymore" is kept: it makes a negation.
- */
+/** Dropped before any rule reads it; "anymore" stays because it makes a negation. */
 const STATEMENT_TAIL =
   /(?:,?\s+(?:just so you know|so you know|fyi|for the record|for what it's worth|btw|by the way|lol|haha|now|these days|nowadays|at the moment|currently))+$/i;
 const TRAILING_DATE = new RegExp(
   `\\s+(?:(?:by|on|before|until|due|no later than)\\s+)?(${DATE_EXPRESSION_SOURCE})$`,
   "i",
 );
-/** "I want to …" verbs that are conversation, not a goal ("I want to ask you something"). */
 const CONVERSATIONAL_VERBS =
   /^(?:know|ask|see|check|talk|chat|say|tell|understand|hear|discuss|share|clarify|confirm|make sure|find out|try this|be reminded)\b/i;
-/** Objects of "I like …" that say nothing durable ("I love that", "I like it"). */
 const VACUOUS_OBJECTS = /^(?:it|that|this|them|you|those|these|him|her|so much|a lot)\b/i;
 
 function clip(text: string, max: number): string {
@@ -138,7 +105,6 @@ function cleanObject(text: string): string {
     .trim();
 }
 
-/** A person's name: up to three words, cut at the first comma, without filler. */
 function cleanName(text: string): string | undefined {
   const name = cleanObject(text.split(",")[0] ?? "");
   return /^[\p{L}][\p{L}'.-]*(?:\s+[\p{L}][\p{L}'.-]*){0,2}$/u.test(name) && !/^(?:not|a|an|the|just)\b/i.test(name)
@@ -146,14 +112,12 @@ function cleanName(text: string): string | undefined {
     : undefined;
 }
 
-/** Splits off a trailing date expression ("call mom by Friday") and resolves it. */
 function splitTrailingDate(text: string, currentDate: string): { rest: string; deadline: string | null } {
   const match = TRAILING_DATE.exec(text);
   const deadline = match?.[1] ? resolveDateExpression(match[1], currentDate) : undefined;
   return match && deadline ? { rest: text.slice(0, match.index).trim(), deadline } : { rest: text, deadline: null };
 }
 
-/** A topic word for titles ("Drink preference"), from the concept table. */
 function topic(text: string, exclude: readonly string[]): string | undefined {
   return conceptsOf(text).find((concept) => !exclude.includes(concept));
 }
@@ -162,70 +126,43 @@ function topic(text: string, exclude: readonly string[]): string | undefined {
 const SENTENCE_BREAK =
   /((?<!\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mr|mrs|ms|dr|st|vs|etc))(?:(?<!\b[a-z])\.|[!?;])[.!?;]*(?=\s|$)|\n+)/i;
 /**
- * Where a sentence holds more than one statement: "… and/but my|I …", a dash, a comma splice
- * between first-person clauses ("I'm 28, I live in Leeds": only when the sentence itself opens
- * with I or my, so "Also, I live in Oslo" stays whole), and a second change of state sharing the
- * user's own subject ("I packed up and moved to Cork", "I left Oslo and then moved to Bergen";
- * not "My brother quit and moved to Perth", which is not the user's), and a clause that points back
- * at a place (", so that's where I live", ", which is where we're based": reference.ts resolves it),
- * a clause about someone else (", that's my brother"), and a colon before a first-person clause
- * ("Quick update for your notes: I'm in Kraków now").
  * Each lookbehind scans back to the sentence's start, so a lookahead for the text it guards comes
  * first: the scan runs only where a break can be, not at every character.
  */
-/** Past verbs of a change of state that open a clause without its subject ("…, got my residence card", "… and found out …"). */
 const ELIDED_CHANGE = "(?:got|sold|quit|left|gave up|found out|retired|joined|signed|swapped|bought|moved|started)";
 const CLAUSE_BREAK = new RegExp(
   String.raw`(?=,?\s)(?<!^[\p{L}'-]+),?\s+(?:and|but|so)\s+(?:now\s+|then\s+)?(?=(?:my|i|im|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:(?:and|so)\s+)?(?:that's|that is|which is|it's|it is)\s+where\b)|,\s+(?=(?:that's|that is|that was)\s+(?:my|our)\s)|\s+[—–-]+\s+|:\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|(?=,)(?<=\S\s+\S+),\s+(?=(?:i|i'm|i’m|im|i've|i’ve|we|we're|we’re|we've|we’ve|my)\s)|,\s+(?=${ELIDED_CHANGE}\s)|(?=\s+and\s)(?<=^(?:[\p{L}']+,?\s+)?(?:i|i've|i’ve|we|we've|we’ve|\p{L}+ed|got|sold|quit|left)\s.*)\s+and\s+(?:then\s+)?(?=(?:(?:just|recently|finally)\s+)?(?:moved|relocated|started|turned|${ELIDED_CHANGE})\s)`,
   "iu",
 );
 
-/**
- * What a sentence or clause does. Only statements are memories: a question ("Where do I live?")
- * or a hypothetical ("If I moved to Berlin…", "Should I…") says nothing the user holds true.
- */
 type Mood = "statement" | "question" | "hypothetical";
 
-/** "What …", "Where's …", and an auxiliary before its subject ("Do I …", "Is my …", "Am I …"). */
 const INTERROGATIVE_OPENING =
   /^(?:(?:what|what's|whats|where|where's|when|who|who's|whom|whose|why|which(?!\s+(?:is|was)\s+where\b)|how|how's)\b|(?:do|does|did|am|is|are|was|were|can|could|would|will|should|shall|have|has|had|may|might|must|isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|couldn't|shouldn't)\s+(?:i|you|we|my|me|it|there|this|that)\b)/i;
-/**
- * "Had my 41st birthday yesterday", "Have a dentist appointment on Friday": "have" as the main verb
- * of a subjectless diary statement, not an auxiliary before its subject. Read so only without a "?"
- * and without a participle after it ("Has my parcel arrived", "Had my sister called" stay questions).
- */
+/** "Had my 41st birthday yesterday": "have" as a diary statement's main verb, not an auxiliary. */
 const MAIN_VERB_HAVE = /^(?:had|have|has)\s+(?:my|a|an|the|our)\s/i;
 const PARTICIPLE =
   /\b(?:\p{L}{2,}(?:ed|en)|been|gone|done|come|seen|got|told|heard|left|made|found|said|sent|taken|given|kept|run|become|begun|brought|bought|thought|won|lost|met|paid|put|read|set|sold|spent)\b/iu;
 
-/** An interrogative opening (see {@link INTERROGATIVE_OPENING}), but not "have" as a diary statement's verb. */
 function interrogativeOpening(statement: string): boolean {
   if (!INTERROGATIVE_OPENING.test(statement)) return false;
   return !MAIN_VERB_HAVE.test(statement) || PARTICIPLE.test(statement.replace(MAIN_VERB_HAVE, ""));
 }
 
-/** Openings that set up a supposition, not a fact. */
 const HYPOTHETICAL_OPENING =
   /^(?:if|unless|suppose|supposing|imagine|imagining|assume|assuming|hypothetically|theoretically|in theory|pretend|say|what if|in case|even if|maybe|perhaps|let's (?:say|pretend|imagine|assume|suppose)|lets (?:say|pretend|imagine|assume|suppose))\b/i;
 /** A condition anywhere in the sentence makes its statements conditional. */
 const CONDITION = /\b(?:if|unless|in case|assuming)\b/i;
-/** First-person hedges: "I might…", "I could…", "I would…" (but "I would like to…" is a goal), "I wonder…". */
 const HEDGE =
   /^(?:i (?:might|may|could|would)(?!\s+(?:like|love|prefer)\b)|i'd(?!\s+(?:like|love|prefer)\b|\s+(?:pick|choose|take|go for|have)\s.+\sover\s.+\s(?:any day|every time|hands down|any time)$)|i wonder|i'm (?:wondering|not sure|unsure)|i am (?:wondering|not sure|unsure))\b/i;
 /** A request to be reminded is a task even when asked as a question ("Can you remind me to…?"). */
 const REMINDER_REQUEST = /^(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?remind me\b/i;
-/** A captured value that is itself a question word: "Favorite city is What", "allergic to what again". */
 const INTERROGATIVE_VALUE = /^(?:what|which|who|whom|whose|where|when|why|how)\b/i;
 
-/**
- * A frame before the user's own statement: a time or circumstance ("Since September I've been…",
- * "By profession I'm…", "In another life I'd…") or someone reporting it ("My doctor says I'm no
- * longer allergic…"). What follows is read as the statement (and its mood: "I'd…" stays a hedge).
- */
+/** What follows the frame is read as the statement, with its own mood ("I'd…" stays a hedge). */
 const FRAME_OPENING =
   /^(?:(?:by|at|in|on|for|since|after|before|during|from|over|following|as of)\s+[^,]{1,30}?,?\s+|(?:found out|learned|learnt|discovered|realised|realized|noticed)(?:\s+that)?\s+|not\s+[^,]{1,40},\s*(?:actually,?\s+)?|(?:my|the|our)\s+\p{L}+(?:\s+\p{L}+)?\s+(?:says|said|thinks|confirmed|told me)(?:\s+that)?\s+)(?=(?:i|i'm|i've|i'd|we|we're|we've)\s)/iu;
 
-/** The clause as rules see it: straight apostrophes, no leading filler, no trailing punctuation. */
 function normaliseStatement(clause: string): string {
   return (
     clause
@@ -238,7 +175,7 @@ function normaliseStatement(clause: string): string {
         "$1 has $2",
       )
       .replace(/(\p{L})'s (due|over|done|finished)\b/gu, "$1 is $2")
-      // A closing emoticon or kiss: "new job at roche as of monday :)", "see you soon xx".
+      // A closing emoticon or kiss: ":)", "see you soon xx".
       .replace(/(?:\s*(?:[:;=]-?[)(DPp]+|<3)|\s+xx?)+\s*$/u, "")
       .replace(/[\s.!?]+$/, "")
       .replace(STATEMENT_TAIL, "")
@@ -268,12 +205,7 @@ interface Clause {
   sentenceStatement: string;
 }
 
-/**
- * Sentences and "… and my/I …" clauses (also "… — …"), as verbatim (trimmed) excerpts of `text`,
- * each with its mood: a sentence's mood (its "?", its opening, a condition in it) applies to all
- * its clauses; a clause can be a question or hypothetical on its own too. A reminder request
- * stays a statement.
- */
+/** A sentence's mood applies to all its clauses; a reminder request stays a statement. */
 function splitClauses(text: string): Clause[] {
   const parts = text.split(SENTENCE_BREAK);
   const clauses: Clause[] = [];
@@ -307,12 +239,9 @@ function clausesOf(sentence: string, end: string): Clause[] {
   return clauses;
 }
 
-/** People (and pets) in the user's life, as "my …" introduces them. */
 const RELATION = `(?:(?:best|close|old|older|younger|little|big|baby|twin|eldest|oldest|youngest|step|ex|late|new)[- ]?)?(?:${RELATION_WORDS})`;
-/** How a statement about someone goes on after their name: a verb (optionally after an adverb). */
 const THIRD_PARTY_PREDICATE =
   /^(?:(?:just|recently|also|really|still|now|currently|finally|always|never)\s+)*(?:is|are|was|were|'s|lives|live|works|work|loves|love|likes|like|hates|hate|enjoys|enjoy|prefers|prefer|adores|wants|want|has|have|had|studies|study|moved|relocated|turn(?:s|ed) \d+|plays|play|speaks|speak|owns|teaches|runs|dislikes|can't stand|doesn't like|does not like|don't like|got|became|started|goes|drives|uses|needs|plans|hopes|just|went|began|left|quit|took|made|won|lost|bought|sold|met|grew|gave|\p{L}+ed)\b/iu;
-/** A name: capitalised words, as written. */
 const NAME = /^,?\s*(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?),?\s+(.+)$/u;
 
 const PREFERENCE_VERBS: Readonly<Record<string, string>> = {
@@ -322,7 +251,6 @@ const PREFERENCE_VERBS: Readonly<Record<string, string>> = {
   enjoy: "Enjoys",
   adore: "Adores",
 };
-/** How each goal verb of "I want to …", "I'd like to …", "I'm trying to …" leads the memory. */
 const GOAL_LEADS: Readonly<Record<string, string>> = {
   want: "Wants",
   hope: "Hopes",
@@ -336,7 +264,6 @@ const GOAL_LEADS: Readonly<Record<string, string>> = {
   hoping: "Hopes",
 };
 
-/** A reason or time clause after a liked thing: "running anymore since my knee injury" → "running". */
 const REASON_TAIL = /\s+(?:ever since|since|because|'cause|cause|due to|now that|but)\s+.*$/i;
 
 function preference(verb: string, object: string): Recognised | undefined {
@@ -367,40 +294,27 @@ function task(description: string, currentDate: string, kind: "reminder" | "obli
   };
 }
 
-/** "now" as "these days", not as "at this moment" ("right now", "just now", "for now"). */
 const NOW_CUE = /\bnow\b/i;
 const MOMENT_NOW = /\b(?:right|just|for|until|till|as of) now\b/i;
-/** Travel, not a home: "landed", "passing through", "on a layover". */
 const TRAVEL =
   /\b(?:landed|arrived|arriving|flew|flying|fly|layover|stopover|passing through|back tomorrow|back on|(?:heading|going|coming|back) home|home on)\b/i;
-/** A name as written, up to three words ("Kraków", "Mallorca", "Cape Town"). */
 const NAME_SOURCE = String.raw`\p{Lu}[\p{L}'.-]*(?:\s+\p{Lu}[\p{L}'.-]*){0,2}`;
-/** Since when, long enough to be a home: a season, a month, a year, "last year" — not "since Monday" or "since lunch". */
 const SINCE_LONG = new RegExp(
   String.raw`^(?:the\s+)?(?:spring|summer|autumn|fall|winter|new year|christmas|easter)\b|^(?:(?:early|late|mid)\s+)?(?:${MONTHS.join("|")})\b|^\d{4}\b|^last (?:year|spring|summer|autumn|fall|winter)\b|^(?:i|we) (?:moved|left|relocated|got married)\b`,
   "i",
 );
-/** Medication, for "taken me off …": never the motorway or the rota. */
 const MEDICATION =
   /\b(?:tablets?|pills?|meds|medication|medicines?|statins?|insulin|antidepressants?|inhalers?|steroids?|blockers?|patch(?:es)?|injections?|thinners?)\b/i;
 /** A workplace named by its kind, when the word vectors cannot type the name ("Brightwell Academy"). */
 const WORKPLACE_NAME =
   /\b(?:school|college|university|academy|hospital|clinic|bank|agency|studio|council|library|ltd|inc|plc|llc|gmbh|group|labs?|partners|consulting|solutions|systems|technologies)\b/i;
-/** "You've got me down as <slot> X, but it's Y". */
 const CORRECTION =
   /^you(?:'ve| have)?\s+(?:got|put|have|had|listed|noted|written|recorded)\s+me\s+(?:down\s+)?as\s+(living in|based in|working (?:at|for)|(?:being\s+)?(?:an?\s+)?)(.+?),?\s+but\s+(?:it's|it is|i'm|i am|it was)\s+(?:actually\s+|really\s+)?(.+)$/i;
-/** The end of a job: "handed in my notice", "quit my job", "was made redundant", "walked away from law". */
 const JOB_ENDED =
   /\b(?:handed in my notice|quit my job|left my job|resigned|was made redundant|got made redundant|was laid off|got laid off|walked away from|retired from|lost my job|packed in my job)\b/i;
 /** Someone moved the user up a rank, so the role is not where (a floor, an office) but what. */
 const NOT_A_ROLE = /\b(?:office|branch|floor|site|building|desk|team|department|front|top|queue|list|room)\b/i;
 
-/**
- * Statements of a changed attribute that name no move or job verb. Each reads a pattern of English,
- * not a sentence: being somewhere "now", a correction of
- * what the assistant holds, terse job news, a promotion said by its doer, a choice "X over Y any day",
- * a switch of allegiance, a partner named as a spouse, a goal after a colon, stopping medication.
- */
 const CHANGE_RULES: readonly Rule[] = [
   {
     // Presence with "now" is a home: "I'm in Kraków now", "We're on Mallorca now, just outside Sóller",
@@ -480,7 +394,6 @@ const CHANGE_RULES: readonly Rule[] = [
       const slot = (m[1] ?? "").toLowerCase();
       const value = cleanObject(m[3] ?? "");
       if (!value || value.split(/\s+/).length > 5) return undefined;
-      // A home or an employer is a name ("…but it's complicated" is none).
       const named = /^\p{Lu}/u.test(value) && valueKind(value) !== "person";
       if (/^(?:living|based)/.test(slot)) return named ? place("Home", "Lives in", value) : undefined;
       if (slot.startsWith("working")) return named ? work("at", value, false) : undefined;
@@ -495,7 +408,6 @@ const CHANGE_RULES: readonly Rule[] = [
     },
   },
   {
-    // A cleft correction: "It's Ericsson I work for, not Volvo", "It's Bern we live in".
     pattern:
       /^(?:it's|it is)\s+(?:actually\s+)?(.+?)\s+(?:that\s+)?(?:i|we)\s+(work (?:for|at|with)|live in|(?:'re|are|'m|am) based in)(?:,?\s*(?:not|rather than|instead of)\s+.+)?$/i,
     build: (m) => {
@@ -552,13 +464,11 @@ const CHANGE_RULES: readonly Rule[] = [
     },
   },
   {
-    // A choice said as a conditional idiom: "I'd pick a mountain hut over a beach resort any day".
     pattern:
       /^i(?:'d| would)\s+(?:pick|choose|take|go for|have)\s+(.+?)\s+over\s+(.+?)\s+(?:any day|every time|hands down|any time)$/i,
     build: (m) => preference("Prefers", `${cleanObject(m[1] ?? "")} over ${cleanObject(m[2] ?? "")}`),
   },
   {
-    // "I've switched allegiance to Spurs", "Changed sides to Celtic": the team the user supports now.
     pattern:
       /^(?:i(?:'ve| have)?\s+)?(?:switched|changed|transferred)\s+(?:my\s+)?(?:allegiances?|loyalt(?:y|ies)|sides|teams|clubs)\s+(?:from\s+.+?\s+)?to\s+(.+)$/i,
     build: (m) =>
@@ -568,7 +478,6 @@ const CHANGE_RULES: readonly Rule[] = [
       ),
   },
   {
-    // A partner named as a spouse: "Marco's my husband now", "Ines is my fiancée".
     pattern: /^(\p{Lu}[\p{L}'-]+)(?:'s|\s+is)\s+(?:now\s+)?my\s+(husband|wife|spouse|fianc[ée]e?)$/u,
     build: (m) => {
       const engaged = /^fianc/i.test(m[2] ?? "");
@@ -581,7 +490,6 @@ const CHANGE_RULES: readonly Rule[] = [
     },
   },
   {
-    // A goal after a colon: "Goal for next year: climb Kilimanjaro", "My goal this spring: run a 10k".
     pattern: /^(?:[Mm]y\s+)?(?:(?:[Mm]ain|[Bb]ig)\s+)?(?:goal|Goal)(?:\s+(?:for|this)\s+([^:]{1,25}))?:\s*(\p{Ll}.+)$/u,
     // A goal for the day is a to-do, not a goal: "Goal for today: survive".
     build: (m, { currentDate }) =>
@@ -591,7 +499,6 @@ const CHANGE_RULES: readonly Rule[] = [
         : goal("Goal is to", m[2] ?? "", currentDate),
   },
   {
-    // "Swimming first thing in the morning is non-negotiable for me": a firm preference.
     pattern: /^(.+?)\s+(?:is|are)\s+(?:non-negotiable|a non-negotiable|a must|sacred)\s+(?:for|to)\s+me$/i,
     build: (m) =>
       preference(
@@ -600,7 +507,6 @@ const CHANGE_RULES: readonly Rule[] = [
       ),
   },
   {
-    // Stopping medication: "My GP's taken me off the blood pressure tablets", "I came off the statins".
     pattern:
       /^(?:.+?(?:\s+has|'s|\s+have)\s+taken\s+me\s+off|.+?\s+took\s+me\s+off|i(?:'ve| have)?\s+(?:come|came|gone|went)\s+off)\s+(.+)$/i,
     build: (m) => {
@@ -785,7 +691,6 @@ const RULES: readonly Rule[] = [
     build: (m) => (/^(?:me|us|him|her)\b/i.test((m[1] ?? "").trim()) ? undefined : preference("Loves", m[1] ?? "")),
   },
   {
-    // "X is my favourite Y", and the change "X has become / is now my favourite Y".
     pattern:
       /^(.+?) (?:is|are|has become|have become|became|is now|are now) my (?:new )?(?:all[- ]time |absolute )?(?:favou?rite|fave) (.+)$/i,
     build: (m) => {
@@ -841,7 +746,6 @@ const RULES: readonly Rule[] = [
     build: (m) => thirdParty(m[1] ?? "", m[2] ?? ""),
   },
   {
-    // A parent named as people address them, without "my": "Dad turns 80 on Thursday", "Mum retired in May".
     pattern: /^(Dad|Mum|Mom|Grandma|Grandpa|Nan|Gran)\s+(.+)$/u,
     build: (m) => thirdParty(m[1] ?? "", m[2] ?? ""),
   },
@@ -879,7 +783,6 @@ const RULES: readonly Rule[] = [
     build: (m) => place("Origin", "Is from", m[1] ?? ""),
   },
   {
-    // A move is where the user lives now: "I moved from Lisbon to Porto", "Just moved into a flat in Seattle".
     pattern:
       /^(?:(?:i|we)(?:'ve| have)? )?(?:(?:just|recently|finally|now|also|officially)\s+)*(?:moved|relocated)(?: (?:back|house|over))?(?: from (.+?))? (?:in)?to\s+(?:(?:a|an|the|my)\s+(?:(?:new|small|nice|bigger|tiny)\s+)*(?:apartment|flat|house|place|home|condo|studio)\s+in\s+)?(.+)$/i,
     build: (m) => place("Home", "Lives in", cleanObject((m[2] ?? "").replace(PLACE_TAIL, "")).replace(PAST_TIME, "")),
@@ -903,7 +806,6 @@ const RULES: readonly Rule[] = [
     },
   },
   {
-    // A new job is where (or as what) the user works now: "I started a new job at Spotify last week".
     pattern: new RegExp(
       `^(?:i(?:'ve| have)? )?${ADVERBS}(?:started|began|begun) (?:(?:(?:a|my|the) )?(?:new )?(?:job|role|position)|working) (at|with|for|as)\\s+(.+)$`,
       "i",
@@ -912,7 +814,6 @@ const RULES: readonly Rule[] = [
       work((m[1] ?? "").toLowerCase() === "as" ? "as" : "at", cleanObject(m[2] ?? "").replace(PAST_TIME, ""), false),
   },
   {
-    // "I just turned 30", "Turned 41 yesterday": the new age.
     pattern: new RegExp(
       `^(?:i(?:'ve| have)? )?${ADVERBS}(?:recently\\s+)?turned (\\d{1,3})(?: years? old)?(?:\\s+(?:today|yesterday|last (?:week|month)|this (?:week|month|year)|on \\w+))?$`,
       "i",
@@ -920,7 +821,6 @@ const RULES: readonly Rule[] = [
     build: (m) => ({ type: "personal", title: "Age", content: `Is ${m[1]} years old`, importance: 0.5 }),
   },
   {
-    // "I'm 35", "I'm 35 years old", "I'm 35 now, just had my birthday".
     pattern: new RegExp(
       `^${I_AM} (\\d{1,3})(?: (?:years old|yrs old|year old))?(?: now)?(?:,(?!\\s*(?:i|i'm|my)\\b).*)?$`,
       "i",
@@ -945,7 +845,6 @@ const RULES: readonly Rule[] = [
 const NOT_A_VALUE =
   /^(?:\p{Ll}{3,}ed\b|(?:been|gone|got|become|not|too|so|very|really|quite|pretty|a bit|kind of|sort of|on|in|at|from|with|for|by|about|still|also)\b)/u;
 
-/** "Favorite film is Arrival". */
 function favourite(rawThing: string, rawValue: string): Recognised | undefined {
   const thing = cleanObject(rawThing);
   const value = cleanObject(rawValue);
@@ -954,7 +853,6 @@ function favourite(rawThing: string, rawValue: string): Recognised | undefined {
   return { type: "preference", title: `Favorite ${thing}`, content: `Favorite ${thing} is ${value}`, importance: 0.5 };
 }
 
-/** A thing at the start of a sentence loses the sentence's capital ("Tea wins…" → "tea"), a name keeps it. */
 function sentenceCaseThing(text: string): string {
   const thing = text.trim();
   return /^\p{Lu}\p{Ll}/u.test(thing) && valueKind(thing) === "unknown" ? uncapitalize(thing) : thing;
@@ -986,7 +884,6 @@ function relationName(relation: string, rawName: string): Recognised | undefined
   };
 }
 
-/** A new clause after a place: "Lyon over the summer, the kids love it" → "Lyon over the summer". */
 const PLACE_TAIL =
   /,\s*(?:and\s+|but\s+|so\s+)?(?:the|my|our|it|it's|its|i|i'm|we|we're|they|they're|he|she|which|where|who|this|that)\b.*$/i;
 
@@ -998,7 +895,6 @@ function place(title: string, lead: string, rawPlace: string): Recognised | unde
   return where.length > 0 ? { type: "personal", title, content: `${lead} ${where}`, importance: 0.7 } : undefined;
 }
 
-/** "Works at Acme", "Works as a nurse"; negated: "No longer works at Acme". */
 function work(preposition: string, rawWhat: string, negated: boolean): Recognised | undefined {
   const as = preposition.toLowerCase() === "as";
   const what = cleanObject(rawWhat);
@@ -1028,7 +924,6 @@ function thirdParty(rawRelation: string, rest: string): Recognised | undefined {
   return { type: "personal", title: who, content: `${who} ${what}`, importance: 0.6 };
 }
 
-/** The first rule that both matches the clause and accepts what it captured. */
 function recognise(normalised: string, context: ClauseContext): Recognised | undefined {
   const statement = resolveReferences(normalised, context.antecedents);
   for (const rule of RULES) {
@@ -1057,7 +952,6 @@ function recognise(normalised: string, context: ClauseContext): Recognised | und
   return general ? { ...general, general: true } : undefined;
 }
 
-/** A statement the general slot reader (slot-reader.ts) recognised, in the rules' canonical words. */
 function fromSlot(slot: SlotStatement): Recognised | undefined {
   switch (slot.slot) {
     case "home":
@@ -1102,7 +996,6 @@ function toCandidate(recognised: Recognised, clause: string): ExtractionCandidat
   };
 }
 
-/** Slots with one value at a time, by the title the rules and the slot reader give them. */
 const SINGLE_VALUED_TITLES = new Set(["Home", "Workplace", "Occupation", "Diet", "Age"]);
 
 /**

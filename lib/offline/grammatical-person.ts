@@ -44,10 +44,7 @@ const THIRD_TO_SECOND: WordMap = {
   themself: "yourself",
 };
 
-/**
- * Replaces whole words by `map` (keys lower-case). A capitalised word keeps its capital ("My" →
- * "Their"), except the pronoun I and its contractions, which are capitalised everywhere.
- */
+/** A capitalised word keeps its capital, except the pronoun I and its contractions (capitalised everywhere). */
 function replaceWords(text: string, map: WordMap): string {
   return text.replace(/[A-Za-z]+(?:['’][a-z]+)?/g, (word) => {
     const lower = word.toLowerCase().replace("’", "'");
@@ -58,36 +55,30 @@ function replaceWords(text: string, map: WordMap): string {
   });
 }
 
-/** A task in neutral words: the user's possessive goes ("renew my passport" → "renew passport"). */
 export function withoutOwnPossessive(text: string): string {
   return text.replace(/\b(?:my|our)\s+/gi, "").trim();
 }
 
-/** First person → third person: "call my mom" → "call their mom", "I am" → "they are". */
 export function toThirdPerson(text: string): string {
   return replaceWords(text.replace(/\bI am\b/gi, "they are").replace(/\bI was\b/gi, "they were"), FIRST_TO_THIRD);
 }
 
-/** Verbs a memory may start with when the user is the implied subject ("Prefers green tea"). */
 const THIRD_PERSON_VERBS = new Set(
   `adores aims attends avoids believes cares cooks dislikes does drinks eats enjoys feels finds gets goes has hates
   hikes hopes intends is keeps knows likes listens lives loves misses needs owns plans plays prefers reads runs
   speaks struggles studies suffers swims takes teaches tends thinks travels tries uses values visits volunteers
   walks wants was watches wishes works writes`.split(/\s+/),
 );
-/** Words that take "you" as they are: modals and past tenses ("Would like to…", "Moved to Berlin"). */
 const SUBJECT_READY_WORDS = new Set(
   `would can cannot can't could should will might must adopted began bought completed decided finished got graduated
   joined left lost met moved quit recently started switched used visited`.split(/\s+/),
 );
 const IRREGULAR_BASE_FORMS: WordMap = { is: "are", was: "were", has: "have", does: "do", goes: "go" };
-/** Nouns a memory may start with that describe something of the user's ("Favorite color is blue"). */
 const OWNED_NOUNS = new Set(
   `age birthday career diet dog cat favorite favourite goal home hometown job name native occupation partner pet
   plan role`.split(/\s+/),
 );
 
-/** "prefers" → "prefer", "studies" → "study", "watches" → "watch", "is" → "are". */
 function baseForm(verb: string): string {
   const irregular = IRREGULAR_BASE_FORMS[verb];
   if (irregular) return irregular;
@@ -96,7 +87,6 @@ function baseForm(verb: string): string {
   return verb.endsWith("s") ? verb.slice(0, -1) : verb;
 }
 
-/** Verbs whose third person is not the regular "-s": auxiliaries, modals and their negations. */
 const IRREGULAR_THIRD_PERSON: Record<string, string> = {
   have: "has",
   "haven't": "hasn't",
@@ -110,11 +100,7 @@ const IRREGULAR_THIRD_PERSON: Record<string, string> = {
   "don't": "doesn't",
 };
 
-/**
- * "bike" → "bikes", "go" → "goes", "carry" → "carries", "have" → "has", "haven't" → "hasn't",
- * "were" → "was"; a past form ("was", "had", "moved"), a modal ("can", "will") or another negation
- * ("didn't", "can't") is the same for every person and stays.
- */
+/** A past form, a modal or another negation is the same for every person and stays. */
 export function thirdPersonVerb(verb: string): string {
   const lower = verb.toLowerCase();
   const irregular = IRREGULAR_THIRD_PERSON[lower];
@@ -126,15 +112,7 @@ export function thirdPersonVerb(verb: string): string {
   return `${lower}s`;
 }
 
-/**
- * Rewrites a memory so it speaks to the user, or returns undefined when it cannot do so safely
- * (e.g. "Maya is a doctor": whose Maya is not clear). Handles memories written as
- * - a subjectless verb phrase: "Prefers green tea" → "you prefer green tea"
- * - the user's own words: "I prefer green tea" / "My sister's name is Maya" → "you prefer…" / "your sister's…"
- * - "The user …" phrasing: "The user's sister is Maya" → "your sister is Maya"
- * - a possessed noun: "Sister's name is Maya", "Favorite color is blue" → "your sister's name…", "your favorite…"
- * A trailing period is dropped so the phrase can be embedded in a sentence.
- */
+/** Undefined when it cannot be done safely ("Maya is a doctor": whose Maya is not clear). */
 export function toSecondPerson(memory: string): string | undefined {
   const text = memory.trim().replace(/(?<!\.)\.$/, "");
   const [first = "", ...rest] = text.split(/\s+/);

@@ -1,15 +1,7 @@
 /**
- * The offline model's `memory_title`: a label for a memory that came with its content only, made
- * from the content by rules, never the content itself. In order:
- *
- * 1. the subject of a statement of what something of the user's is — "My bike lock code word is
- *    ZEBRA-RW-9" → "Bike lock code word", "My sister's name is Maya" → "Sister's name";
- * 2. the title the extractor's rules give the content read as the user's own words — "I am
- *    allergic to penicillin" → "Allergy";
- * 3. its topic from the concept table, with its type — "Prefers window seats on long flights"
- *    (preference) → "Travel preference" — the last topic named, since the thing a note is about
- *    comes after its verb ("Training for the … marathon": fitness, not the train);
- * 4. its type — "Fact", "Decision".
+ * The offline model's `memory_title`: a label made from the content by rules, never the content
+ * itself. A topic is the last one named, since what a note is about comes after its verb
+ * ("Training for the … marathon": fitness, not the train).
  */
 import { capitalize } from "@/core/text";
 import type { MemoryType } from "@/db/schema";
@@ -20,7 +12,6 @@ import { conceptsOf } from "./text-features";
 
 const MAX_SUBJECT_WORDS = 6;
 
-/** "My|Our|The ‹subject› is|are …", or "‹someone›'s ‹thing› is|are …". */
 const SUBJECT =
   /^(?:(?:my|our|the)\s+([\p{L}\p{N}'’ -]+?)|([\p{L}\p{N}-]+['’]s\s+[\p{L}\p{N}'’ -]+?))\s+(?:is|are|was|were)\s+\S/iu;
 

@@ -1,25 +1,8 @@
 /**
- * Lifeline's offline language model ("offline/lifeline-offline-1"): a deterministic AI SDK
- * LanguageModelV4 used whenever no API key is configured. It is not a test double — it runs in
- * production in the embedded default — but it only knows what the prompt gives it:
- *
- * - Text (chat): answers the newest user message from the memory lines of the system prompt
- *   (see ./chat.ts). With the memory tools offered (`list_memories`), an overview question ("what
- *   do you remember about me?", "what are my goals?") first gets a tool call (finishReason
- *   "tool-calls"); the call after it, whose prompt ends with the tool results, answers from them.
- * - JSON (`responseFormat.type === "json"`): dispatches on `responseFormat.name`:
- *   "memory_extraction" → rule-based extraction from the prompt's <user_message>;
- *   "conversation_title" → the first meaningful words of the prompt's <conversation>;
- *   "memory_title" → a label for the prompt's <memory> (./memory-title.ts);
- *   "memory_consolidation" → rule-based add/update/supersede/skip of the prompt's <new_memory>
- *   against its <existing_memories> (lib/offline/consolidation).
- *   Any other name is an UnsupportedFunctionalityError.
- *
- * doStream behaves like a network provider: stream-start, response-metadata, text-start,
- * word-by-word text-deltas paced by LIFELINE_OFFLINE_DELAY_MS (default 15 ms, 0 = no delay),
- * text-end, finish. Aborting the call's signal errors the stream with the signal's reason
- * (an AbortError), exactly as an aborted fetch body would. Usage is counted with the o200k
- * tokenizer; `maxOutputTokens` cuts the output and reports finishReason "length".
+ * Lifeline's offline language model: a deterministic LanguageModelV4 used whenever no API key is
+ * configured. Not a test double (it runs in production in the embedded default), but it only knows
+ * what the prompt gives it. doStream paces word-by-word deltas by LIFELINE_OFFLINE_DELAY_MS and
+ * errors with the signal's reason on abort, as an aborted fetch body would.
  */
 import {
   type LanguageModelV4,
@@ -63,7 +46,6 @@ const generateToolCallId = createIdGenerator({ prefix: "call", size: 16 });
 
 interface Completion {
   text: string;
-  /** A tool call instead of text (the text is then empty). */
   toolCall?: { toolCallId: string; toolName: string; input: string };
   chunks: string[];
   finishReason: LanguageModelV4FinishReason;
@@ -71,7 +53,6 @@ interface Completion {
   warnings: SharedV4Warning[];
 }
 
-/** Per-chunk delay from LIFELINE_OFFLINE_DELAY_MS: a non-negative number of ms, else the default. */
 export function offlineDelayMs(env: RawEnv = processEnv()): number {
   const raw = env[OFFLINE_DELAY_ENV]?.trim();
   const value = raw ? Number(raw) : Number.NaN;
@@ -83,7 +64,6 @@ function textOf(message: LanguageModelV4Prompt[number]): string {
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
-/** Everything a message carries for counting input tokens: its text, tool calls' inputs and tool results. */
 function promptText(message: LanguageModelV4Prompt[number]): string {
   if (typeof message.content === "string") return message.content;
   return message.content
@@ -107,11 +87,7 @@ function userTexts(prompt: LanguageModelV4Prompt): string[] {
   return prompt.filter((message) => message.role === "user").map(textOf);
 }
 
-/**
- * A structured output. The pipeline hands over the input its prompt was built from
- * (lib/memory/extraction/schema.ts handoffOptions), which is used as it is; a call without one (a
- * hand-written prompt) is read back from the prompt's text, which must then have the builder's shape.
- */
+/** Uses the pipeline's handoff input as is; without one, reads the prompt back (it must have the builder's shape). */
 function structuredOutput(options: LanguageModelV4CallOptions, name: string | undefined): string {
   const userText = userTexts(options.prompt).join("\n\n");
   const handoff = name === undefined ? undefined : readHandoff(options.providerOptions, name);
@@ -201,7 +177,6 @@ function toolResultsOf(prompt: LanguageModelV4Prompt): ToolResultInput[] {
   );
 }
 
-/** The text of a chat call: a tool call for an overview question, the answer from tool results, or the reply. */
 function chatTurn(options: LanguageModelV4CallOptions): { text: string; toolCall?: Completion["toolCall"] } {
   const { prompt } = options;
   const assistantMessages = earlierAnswers(prompt);
@@ -267,7 +242,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** A pull-based stream of `parts`: each text-delta waits `delayMs` first; an abort errors the stream. */
 function pacedStream(
   parts: LanguageModelV4StreamPart[],
   delayMs: number,
@@ -340,5 +314,4 @@ export class OfflineLanguageModel implements LanguageModelV4 {
   }
 }
 
-/** The process-wide offline model instance (it holds no state). */
 export const offlineLanguageModel = new OfflineLanguageModel();

@@ -1,10 +1,7 @@
 /**
  * How the offline model reads the prompts Lifeline writes — the only place it knows their shape.
- * A real model reads them as prose; the stand-in needs the pieces back: the structured input handed
- * beside a task's prompt (readHandoff), else the prompt itself — the chat system message's
- * memory section, and the delimited blocks of the extraction, title, memory-title and
- * consolidation prompts (lib/memory builds them all). prompt-readers.test.ts builds each prompt
- * with lib/memory's own builders and reads it back here, so the two cannot drift apart unseen.
+ * prompt-readers.test.ts builds each prompt with lib/memory's own builders and reads it back here,
+ * so the two cannot drift apart unseen.
  */
 import { MEMORY_TYPES, type MemoryType } from "@/db/schema";
 import type {
@@ -20,17 +17,13 @@ import type {
 } from "@/lib/memory/extraction/prompt";
 import { TASK_HANDOFF_NAMESPACE, type TaskHandoff } from "@/lib/memory/extraction/schema";
 
-/** The chat system message's first words when memory is off for the conversation. */
 export const MEMORY_OFF_NOTE = "Memory is off for this conversation";
 
 /** The line above the memories only at hand (pinned, or from this conversation), not matched to the message. */
 export const UNMATCHED_MEMORIES_HEADING =
   "Also at hand, not matched to this message (pinned, or from this conversation):";
 
-/**
- * The hand-off of `task` in a call's provider options (lib/memory's handoffOptions), if the caller
- * sent one: the structured input the prompt was built from, read instead of the prompt's text.
- */
+/** The structured input the prompt was built from, read instead of the prompt's text. */
 export function readHandoff(providerOptions: Record<string, unknown> | undefined, task: string): unknown {
   const handoff = providerOptions?.[TASK_HANDOFF_NAMESPACE] as Partial<TaskHandoff> | undefined;
   return handoff?.task === task ? handoff.input : undefined;
@@ -50,7 +43,6 @@ function readJsonBlock(prompt: string, tag: string): unknown {
   }
 }
 
-/** The pieces of an extraction prompt; undefined if it is not one. */
 export function parseExtractionPrompt(prompt: string): ParsedExtractionPrompt | undefined {
   const currentDate = /^Current date: (\d{4}-\d{2}-\d{2})(?: \(\w+\))?$/m.exec(prompt)?.[1];
   const userMessage = readBlock(prompt, "user_message");
@@ -59,7 +51,6 @@ export function parseExtractionPrompt(prompt: string): ParsedExtractionPrompt | 
   return { currentDate, userMessage, assistantMessage };
 }
 
-/** The messages of a conversation-title prompt; undefined if it is not one. */
 export function parseTitlePrompt(prompt: string): ConversationMessage[] | undefined {
   const body = readBlock(prompt, "conversation");
   if (body === undefined) return undefined;
@@ -70,7 +61,6 @@ export function parseTitlePrompt(prompt: string): ConversationMessage[] | undefi
     .map((match) => ({ role: match[1] as ConversationRole, content: match[2] ?? "" }));
 }
 
-/** The memory of a memory-title prompt; undefined if it is not one. */
 export function parseMemoryTitlePrompt(prompt: string): MemoryTitleInput | undefined {
   const type = /^Write a title for this memory \(type: (\w+)\)\.$/m.exec(prompt)?.[1];
   const content = readBlock(prompt, "memory");
@@ -96,7 +86,6 @@ function isNearMemory(value: unknown): value is NearMemoryForPrompt {
   );
 }
 
-/** The candidate and near memories of a consolidation prompt; undefined if it is not one. */
 export function parseConsolidationPrompt(prompt: string): ParsedConsolidationPrompt | undefined {
   const candidate = readJsonBlock(prompt, "new_memory");
   const existing = readJsonBlock(prompt, "existing_memories");

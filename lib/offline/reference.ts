@@ -1,19 +1,7 @@
 /**
- * References across the clauses of one message, for the offline extractor: a later clause often
- * names its value only by pointing back at an earlier one —
- *
- * - a pronoun for the thing of an earlier attitude: "I used to hate olives but now I love them",
- *   "I never liked coffee. Now I enjoy it." ("them" needs a plural antecedent, "it" a singular one);
- * - a place by "there" or "where": "The firm sent me to Leeds, and that's where I live",
- *   "I got a job in Denver, which is where I'm based", "My sister lives in Oslo and I live there too";
- * - the dwelling of "moved in" without a place: "We rented a flat in Lyon and moved in last week".
- *
- * The extractor keeps the antecedents seen so far in the message ({@link Antecedents}, updated by
- * every clause whatever its mood: "Do you like olives? I love them." points at the question's
- * olives) and hands each statement through {@link resolveReferences} before the rules read it. A
- * reference with no fitting antecedent stays as it is, and then the rules read nothing from it
- * ("I love them" alone is no memory). The quote a memory keeps is always the user's clause as
- * written, never the resolved text.
+ * References across the clauses of one message, for the offline extractor ("…but now I love them",
+ * "that's where I live"). Antecedents update on every clause whatever its mood; a reference with no
+ * fitting antecedent stays as is, and the quote a memory keeps is always the clause as written.
  */
 import { MONTHS, WEEKDAYS } from "@/core/calendar";
 import { valueKind } from "./slot-reader";
@@ -21,24 +9,18 @@ import { valueKind } from "./slot-reader";
 const CALENDAR = new RegExp(`^(?:${[...MONTHS, ...WEEKDAYS].join("|")}|christmas|easter)\\b`, "i");
 
 export interface Antecedents {
-  /** The thing of the latest attitude ("hate olives" → "olives"). */
   thing?: string;
-  /** The latest named place ("to Dallas" → "Dallas"). */
   place?: string;
-  /** The place of the latest dwelling ("a house in Brighton" → "Brighton"). */
   dwelling?: string;
 }
 
 const ATTITUDE_OBJECT =
   /\b(?:like|likes|liked|liking|love|loves|loved|loving|hate|hates|hated|hating|dislike|dislikes|disliked|disliking|enjoy|enjoys|enjoyed|adore|adores|adored|detest|detested|loathe|loathed|can't stand|couldn't stand|could not stand|cannot stand)\s+([\p{L}][\p{L}' -]*)/iu;
-/** Where an attitude's thing ends: a clause word, a time or a reason. */
 const THING_END =
   /\s+(?:but|and|so|because|since|as|when|while|until|now|anymore|any more|again|though|too|at|in|on|for|back|growing|as a kid|these days)\b.*$/i;
 const PRONOUN = /^(?:it|them|that|this|those|these|him|her|you|me|us|one|some|any|all|everything|anything|nothing)$/i;
 
-/** A name after a preposition of place: "to Dallas", "in Porto Alegre", "from New York". */
 const PLACE_NAME = /\b(?:to|in|into|from|near|outside)\s+(?:the\s+)?(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,2})/gu;
-/** A dwelling and its place: "a house in Brighton", "our new flat in Lyon". */
 const DWELLING =
   /\b(?:house|flat|apartment|condo|studio|home|place|cottage|bungalow|townhouse)\s+in\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,2})/u;
 
@@ -79,7 +61,6 @@ export function resolveReferences(statement: string, antecedents: Antecedents): 
     );
   }
   if (place) {
-    // "that's where I live", "which is where we're based" → "I live in Dallas".
     resolved = resolved.replace(
       /^(?:so\s+|and\s+)?(?:that's|that is|this is|it's|it is|which is)\s+where\s+(.+)$/i,
       // "…where I'm living for the next two years" → "I'm living in Dubai for the next two years".
@@ -88,7 +69,6 @@ export function resolveReferences(statement: string, antecedents: Antecedents): 
         return placed !== clause ? placed : `${clause} in ${place}`;
       },
     );
-    // "I live there too" → "I live in Oslo too".
     resolved = resolved.replace(
       /\b(live|lives|living|based|settled)\s+(?:in\s+(?:halls|digs|a\s+\p{L}+|the\s+\p{L}+)\s+)?(?:(?:up|down|over|out)\s+)?there\b/iu,
       (_whole, verb: string) => `${verb} in ${place}`,

@@ -1,32 +1,13 @@
 /**
- * The offline extractor's general reader of the user's single-valued attributes: where they live,
- * where and as what they work, their age, their diet, and their attitude to a thing. It is tried
- * after the extractor's phrase rules (extractor.ts) and reads a statement by its parts instead of
- * its exact wording:
+ * The offline extractor's general reader of the user's single-valued attributes (home, work, age,
+ * diet, attitude), tried after the phrase rules. It reads a statement by its parts (whose, mood and
+ * aspect, slot vocabulary, typed value) and answers in the extractor's canonical words, so
+ * consolidation reads one slot with one value.
  *
- * - **whose**: the user must be the subject ("I…", "We…", "Our family…", "My address / employer /
- *   age / job … is …", "<Place> is home"); statements about anyone else are left to the rules;
- * - **mood and aspect**: a clause that is not a present fact yields nothing — plans, wishes and
- *   hesitations ("thinking about", "tempted to", "someday", "whether", "I'd…", "will", "once…")
- *   and the habitual past ("used to"); cessation ("stopped", "quit", "gave up", "outgrew",
- *   "retired from", "moved out of", "laid off from", "not … anymore", "no longer") negates;
- * - **the slot**, from the words that name it (a closed vocabulary: residence, employment, age,
- *   diet, attitude) — not from the sentence's shape;
- * - **the value**: a number for an age, a diet word, a name or noun phrase after the slot's
- *   preposition, typed as a place, an organisation or a person by its word vector
- *   ({@link valueKind}: GloVe, the offline embedder's asset), so "left Madrid for good" is about
- *   the user's home and "left SAP for Oracle" about their employer.
- *
- * What it returns is in the extractor's canonical words ("Lives in …", "Works at …", "Is N years
- * old", "Is vegan", "Likes …", "No longer …"), the same words consolidation (consolidation.ts)
- * reads as one slot with one value, so a new value supersedes the old.
- *
- * Why word vectors type values but do not pick slots: measured on the offline asset, a verb's
- * nearest slot does not separate durable from passing states — "resettled" is 0.60 from the
- * residence words and "stayed (at a) hotel" 0.69–0.74, "visited" 0.56, "arrived" 0.63 — so a
- * slot picked by vector similarity would turn every trip into a move. Names separate well: a
- * place is nearer the centroid of known places than of known companies (Glasgow 0.61 / 0.09,
- * Lagos 0.43 / −0.01), an organisation the reverse (Oracle 0.07 / 0.73, Nokia 0.16 / 0.73).
+ * Word vectors type values but do not pick slots: measured on the offline asset, a verb's nearest
+ * slot does not separate durable from passing states ("resettled" 0.60 from the residence words,
+ * "stayed (at a) hotel" 0.69–0.74), so vector-picked slots would turn every trip into a move. Names
+ * separate well: Glasgow 0.61 place / 0.09 organisation, Oracle 0.07 / 0.73.
  */
 
 import { MONTHS, WEEKDAYS } from "@/core/calendar";
@@ -119,21 +100,16 @@ export function valueKind(name: string, vectors: WordVectors = wordVectors()): V
   return best[1] >= KIND_MIN && best[1] - second[1] >= KIND_MARGIN ? best[0] : "unknown";
 }
 
-/** Words that make a clause a plan, a wish, a hesitation or a supposition, not a present fact. */
 const IRREALIS =
   /\b(?:think|thinking|considering|consider|tempted|wish|wishing|hope|hoping|want|wanted|wants|plan|plans|planning|might|(?:i|we) may|could|would|should|someday|one day|maybe|perhaps|probably|whether|decide|deciding|undecided|dream|dreaming|once|gonna|going to|will|about to|soon|next|if|unless|in case|eventually|considered|debating|weighing|torn)\b|\b(?:i|we|you)'(?:d|ll)\b/i;
-/** The habitual past: "I used to live in Adelaide" says nothing about now. */
 const HABITUAL_PAST = /\bused to\b/i;
 /** A change that has not happened: "we haven't moved in yet", "I've yet to start at Google". */
 const NOT_YET = /\b(?:not|never)\b[^,;]*\byet\b|n't\b[^,;]*\byet\b|\byet to\b/i;
 const NEGATION = /\b(?:not|no longer|never|n't|isn't|aren't|don't|doesn't|didn't|wasn't)\b|n't\b/i;
-/** Verbs of an ended state: the slot's value is no longer true. */
 const CESSATION =
   /\b(?:stopped|quit|left|gave up|given up|outgrew|outgrown|got over|retired|moved out of|moved away from|laid off|let go|fired|done with|no more)\b/i;
 
-/** A name as written: capitalised words (not the pronoun I), possibly joined by "of"/"and"/"&" ("Bank of America"). */
 const PROPER_NAME = /\b((?!I\b)\p{Lu}[\p{L}\d'&.-]*(?:\s+(?:(?:of|de|la|del|and|&)\s+)?\p{Lu}[\p{L}\d'&.-]*){0,3})/u;
-/** Adverbs between the subject and the verb ("I'm now 27", "I've finally settled", "I'm fully vegetarian"). */
 const ADVERB =
   /\b(?:now|still|just|finally|officially|already|recently|again|fully|completely|totally|really|also|properly)\s+/gi;
 const USER_SUBJECT =
@@ -152,32 +128,23 @@ const DIET_WORDS: Readonly<Record<string, string>> = {
   pescetarian: "pescatarian",
   flexitarian: "flexitarian",
 };
-/** Verbs that say what the user is (or has become): the copula and verbs of change of state. */
 const BECOMING =
   /\b(?:am|'m|im|is|are|'re|became|become|becoming|went|gone|going|turned|switched to|been|being|stay|stayed|remain|remained)\b/i;
 
-/** Residence: verbs and nouns that name where someone lives (durable states only; not stays or visits; not the way "home"). */
 const RESIDENCE =
   /\b(?:live|lives|living|reside|resides|residing|moved|(?:the|a|my|our) move|relocated|resettled|settled|based|(?<!\b(?:fly|flying|flew|go|going|went|head|heading|come|coming|came|back|get|getting|got|drive|driving|drove|walk|walking|walked|way|ride|riding|rode|travel|travelling|traveling)\s)home|address|(?:my|our)\s+(?:new\s+|own\s+)*(?:house|flat|apartment|condo|place))\b/i;
 /** A stay, not a home: "I'm in Paris for a conference", "We're in Lisbon for the weekend". */
 export const TEMPORARY =
   /\b(?:for (?:a|the|an) (?:conference|meeting|weekend|week|few days|holiday|vacation|trip|night|day|visit|wedding|festival)|this (?:week|weekend)|on (?:holiday|vacation|a trip|business)|visiting|staying|trip|tonight|today|last night|until|till|as an investment|for (?:the|a|this|that) (?:project|contract|placement|secondment|assignment|course|tour|shoot|season|job))\b/i;
-/** A move that did not happen is no statement about a home: "I bought a flat in Porto but never moved in". */
 const MOVE_DENIED =
   /\b(?:never|not|didn't|haven't|hasn't|won't|can't)\s+(?:\S+\s+)?(?:moved|move|relocated|relocate|settled|settle)\b/i;
-/**
- * Being somewhere ("I'm still in Berlin", "I ended up in Galway", "we landed in Perth") says
- * nothing durable by itself: a trip says the same. It is a home only with a cue of permanence in
- * its sentence — "for good", "to stay", a final "I'm staying", "same flat as always" — and no
- * cue of a stay ({@link TEMPORARY}).
- */
+/** Being somewhere is a home only with a cue of permanence in its sentence ("for good") and no cue of a stay. */
 const PRESENCE =
   /^(?:(?:i|we)\s+(?:ended up|wound up|landed|found (?:myself|ourselves))|i'm|im|i am|we're|we are)\s+in\s/i;
 const PERMANENCE =
   /\b(?:for good|to stay|here to stay|staying put|(?:i'm|i am|we're|we are) (?:staying|not going anywhere|not leaving)$|permanently|for the foreseeable future|for the long haul|same (?:flat|house|apartment|place|address|home|street|neighbou?rhood) as (?:always|ever|before))\b/i;
 /** Leaving a place for good: without one of these, "I left Madrid" may be a trip. */
 const FOR_GOOD = /\b(?:for good|behind|permanently|forever|moved out of|moved away from)\b/i;
-/** Employment: what names the user's job, employer or a change of either. */
 const EMPLOYMENT =
   /\b(?:work|works|working|job|employer|employed|hired|joined\b.*\bas\s+an?|joined (?:the )?(?:team|staff|company|firm) (?:at|of)|position|role|career|gig|(?:accepted|took) (?:an?|the) (?:job )?offer|laid off|let go|fired|retired|colleagues?|promoted)\b/i;
 
@@ -196,7 +163,6 @@ function cleanValue(text: string): string {
     .trim();
 }
 
-/** The first name or noun phrase after one of `prepositions`, up to a clause break. */
 function phraseAfter(statement: string, prepositions: string): string | undefined {
   const match = new RegExp(`\\b(?:${prepositions})\\s+((?:the\\s+)?[^,;—–]+)`, "i").exec(statement);
   if (!match?.[1]) return undefined;
@@ -209,11 +175,7 @@ function properNameIn(text: string, from = 0): string | undefined {
   return match?.[1];
 }
 
-/**
- * A number tied to age by the word next to it: "turned 30", "hit 60", "my age is 45", "my 41st
- * birthday", "30 years old", "I'm 27". An ordinal birthday is the user's only after "my" ("my dad's
- * 60th birthday" is not).
- */
+/** An ordinal birthday is the user's only after "my" ("my dad's 60th birthday" is not). */
 const AGE_NUMBER =
   /\b(?:(?:turned|turning|hit|reached|age is|aged|i'm|im|i am)\s+(\d{1,3})\b(?!\s*(?:%|percent|kg|kilos?|lbs?|pounds|km|miles|steps|am|pm|o'clock|minutes|hours|euros?|dollars|k\b|[.:,]\d))|\bmy\s+(\d{1,3})(?:st|nd|rd|th)\s+birthday|(\d{1,3})\s+(?:years?|yrs)\s+old)/i;
 
@@ -249,7 +211,6 @@ function readDiet(statement: string, negated: boolean): SlotStatement | undefine
 
 function readHome(statement: string, negated: boolean, ceased: boolean, sentence: string): SlotStatement | undefined {
   if (TEMPORARY.test(statement) || MOVE_DENIED.test(statement)) return undefined;
-  // "I left Oslo for Bergen", "Swapped Melbourne for Brisbane": two places, the second the new home.
   const swapped =
     /\b(?:left|swapped|traded|exchanged)\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)*)\s+for\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)*)/u.exec(
       statement,
@@ -259,7 +220,6 @@ function readHome(statement: string, negated: boolean, ceased: boolean, sentence
   const residence =
     RESIDENCE.test(statement) ||
     (PRESENCE.test(statement) && PERMANENCE.test(sentence) && !TEMPORARY.test(sentence.replace(PERMANENCE, "")));
-  // "Copenhagen is home now", "I've been calling Cape Town home": the place named before "home".
   const fronted = /^(.+?)\s+is\s+(?:my\s+)?home\b/i.exec(statement) ?? /\bcalling\s+(.+?)\s+home\b/i.exec(statement);
   const place =
     (fronted?.[1] && valueKind(fronted[1]) === "place" ? fronted[1] : undefined) ??
@@ -281,18 +241,13 @@ function readHome(statement: string, negated: boolean, ceased: boolean, sentence
   if (ceased && !FOR_GOOD.test(statement) && !/\bleft\s+\S+(?:\s+\S+)?\s+for\s+\p{Lu}/u.test(statement)) {
     if (!/\bmoved (?:out of|away from)\b/i.test(statement)) return undefined;
   }
-  // "I left Oslo for Bergen": the new place is the value.
   const leftFor = /\bleft\s+.+?\s+for\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)*)/u.exec(statement);
   if (leftFor?.[1] && valueKind(leftFor[1]) === "place") return { slot: "home", value: leftFor[1], negated: false };
   const where = cleanValue(place);
   return where ? { slot: "home", value: where, negated: negated || ceased } : undefined;
 }
 
-/**
- * Verbs whose doer is an occupation (base form, -ing form, the occupation): "I'm teaching maths at a
- * secondary school" says the user is a teacher. Activities anyone does at work ("writing",
- * "cleaning", "managing") are not among them.
- */
+/** Activities anyone does at work ("writing", "managing") are not among them. */
 const OCCUPATION_VERBS: readonly (readonly [string, string, string])[] = [
   ["teach", "teaching", "teacher"],
   ["tutor", "tutoring", "tutor"],
@@ -309,27 +264,16 @@ const OCCUPATION_VERB = new RegExp(
   `^(?:(?:i'm|im|i am)\\s+(${OCCUPATION_VERBS.map(([, ing]) => ing).join("|")})|i\\s+(${OCCUPATION_VERBS.map(([base]) => base).join("|")}))(?:\\s+(.+?))??\\s+(at|for|in)\\s+(.+)$`,
   "i",
 );
-/** Nouns of a place of work: "at a secondary school", "in a small clinic". */
 const WORKPLACE_NOUN =
   /\b(?:school|college|university|academy|institute|hospital|clinic|practice|company|firm|startup|agency|bank|restaurant|caf[eé]|bar|pub|hotel|shop|store|library|nursery|kindergarten|gym|club|studio|charity|council|ministry|department|lab|laboratory|factory|bakery)s?\b/i;
-/**
- * An occasion or a pastime, not a job: "I'm teaching at the library tonight", "I coach at a club on
- * Saturdays", "I tutor at the library for fun".
- */
 const ONE_OFF =
   /\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend|month|summer|term)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)s?|at weekends|for fun|as a hobby|for free|as a volunteer|voluntarily)\b/i;
-/** What is taught must be a subject, not a person or a one-off: "my nephew", "a workshop", "myself". */
 const NOT_A_SUBJECT =
   /^(?:a|an|the|my|our|his|her|their|your|some|this|that|these|those|him|them|me|us|it|myself|ourselves|himself|herself|themselves|yourself|kids?|children|people)\b/i;
 /** Someone else's place: "at my son's school" is where the son is, not where the user works. */
 const SOMEONE_ELSES = /^(?:my|our|his|her|their)\s+[\p{L}-]+'s\b/iu;
 
-/**
- * "I'm teaching maths at a secondary school", "I tutor at a language school", "I'm consulting for
- * Deloitte": an occupation verb, in the progressive or the simple present, at a place of work (a
- * workplace noun or a name that reads as an organisation). What is taught is kept when it is a bare
- * subject ("maths"), never a person or a one-off ("my son", "a workshop" read nothing).
- */
+/** What is taught is kept only when it is a bare subject ("maths"), never a person or a one-off. */
 function readOccupationVerb(statement: string, negated: boolean): SlotStatement | undefined {
   const match = OCCUPATION_VERB.exec(statement);
   if (!match || negated || ONE_OFF.test(statement)) return undefined;
@@ -355,7 +299,6 @@ function readWork(statement: string, negated: boolean, ceased: boolean): SlotSta
   const byVerb = readOccupationVerb(statement, negated || ceased);
   if (byVerb) return byVerb;
   const employment = EMPLOYMENT.test(statement);
-  // "I left SAP for Oracle": the new employer is the value.
   const leftFor = /\b(?:left|quit)\s+(.+?)\s+for\s+(\p{Lu}[\p{L}\d'&.-]*(?:\s+\p{Lu}[\p{L}\d'&.-]*)*)/u.exec(statement);
   if (leftFor?.[1] && leftFor[2] && valueKind(leftFor[2]) !== "place" && valueKind(leftFor[1]) !== "place")
     return { slot: "workplace", value: cleanValue(leftFor[2]), negated: false };
@@ -374,8 +317,6 @@ function readWork(statement: string, negated: boolean, ceased: boolean): SlotSta
   if (retired?.[1]) return { slot: "occupation", value: `retired from ${retired[1].trim()}`, negated: false };
 
   const employer = /^my (?:(?:new|current)\s+)*employer is\s+(.+)$/i.exec(statement);
-  // The employer: named after "my employer is", right after joining or leaving ("I quit Deloitte"),
-  // or after the slot's preposition ("at NASA", "from Nokia", "at the city library").
   const org =
     employer?.[1] ??
     (/\b(?:joined|quit|left)\s+\p{Lu}/u.test(statement)
@@ -386,7 +327,6 @@ function readWork(statement: string, negated: boolean, ceased: boolean): SlotSta
   const named = /^\p{Lu}/u.test(org);
   const kind = named ? valueKind(org) : "unknown";
   if (kind === "place" || kind === "person") return undefined;
-  // "I'm not at Microsoft anymore": being at an organisation is working there.
   const beingAt =
     named && kind === "organisation" && /^(?:i'm|im|i am)\s+(?:not\s+|no longer\s+)?at\b/i.test(statement);
   // "I quit Deloitte": ending something that reads as an organisation ends a job.
@@ -401,7 +341,6 @@ function readWork(statement: string, negated: boolean, ceased: boolean): SlotSta
   return value ? { slot: "workplace", value, negated: negated || ceased } : undefined;
 }
 
-/** "I outgrew my peanut allergy", "I got over my cat allergy": an allergy the user no longer has. */
 function readAllergy(statement: string, ceased: boolean): SlotStatement | undefined {
   const allergy = /\b(?:my|the)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+allergy\b/iu.exec(statement);
   return ceased && allergy?.[1] ? { slot: "allergy", value: allergy[1].toLowerCase(), negated: true } : undefined;
@@ -421,7 +360,6 @@ function readAttitude(statement: string, negated: boolean, ceased: boolean): Slo
     return thing ? { slot: "attitude", value: thing, negated: true, positive: true } : undefined;
   }
   if (!/^(?:i|i'm|im|i am|i've|i have)\b/i.test(statement)) return undefined;
-  // A switch between two things is a preference for the second: "I've switched from coffee to tea".
   const switched = /\b(?:switched|changed|moved on|converted|gone over)\s+from\s+(.+?)\s+to\s+(.+)$/i.exec(statement);
   if (switched?.[2] && !negated) {
     const thing = cleanValue(switched[2]);
@@ -437,13 +375,7 @@ function readAttitude(statement: string, negated: boolean, ceased: boolean): Slo
   return { slot: "attitude", value: thing, negated: negated || ceased, positive: match === positive };
 }
 
-/**
- * Reads a statement (already normalised by the extractor: straight apostrophes, no leading filler,
- * no end mark) as a value of one of the user's slots, or undefined. `sentence` is the whole
- * sentence the statement is a clause of, for cues that sit in another clause ("I ended up in
- * Galway, and I'm staying"). Never reads a plan, a wish, a
- * supposition, the habitual past or someone else's state.
- */
+/** `sentence` is the statement's whole sentence, for cues that sit in another clause ("…, and I'm staying"). */
 export function readUserSlot(raw: string, rawSentence: string = raw): SlotStatement | undefined {
   const statement = raw.replace(ADVERB, "").replace(/\s+/g, " ").trim();
   const sentence = rawSentence.replace(ADVERB, "").replace(/\s+/g, " ").trim();

@@ -1,25 +1,8 @@
 /**
- * The offline extractor's general path: a reader of first-person statements that no phrase rule
- * and no slot (slot-reader.ts) recognised. Instead of one pattern per phrasing it reads a clause by
- * its grammar — whose it is, its mood and aspect, its verb class — and keeps the clause itself,
- * in the memory's person (the user the implied subject: "I sold the Corolla" → "Sold the
- * Corolla", "I've got twin daughters" → "Has twin daughters").
- *
- * - **Whose**: the subject is the user — "I", "we", "X and I", "my <thing>" (not a person: those
- *   are the rules' third parties), or no subject at all before a past verb ("Got promoted…",
- *   "Sold the Corolla"). Anything else (a name, "the …", an imperative) is not read.
- * - **Mood and aspect**: the extractor has already dropped questions and hypotheticals; this
- *   reader also drops plans, wishes and modals ("will", "might", "thinking of"), the habitual past
- *   ("used to"), talk about the conversation ("I can't remember what I told you", "let me think"),
- *   passing states and feelings ("I'm tired", "I'm reading a book"), and **past episodes**: a
- *   simple past is kept only when its verb changes a durable state (moved, sold, quit, got married,
- *   got promoted, retired, split up …), never "Had a steak last night" or "Got stung".
- * - **Type**: a date that resolves and an obligation ("has to be in by December 18th") make a
- *   deadline; habit and choice words ("always go for") a preference; health words a fact;
- *   everything else personal.
- *
- * It never reads the assistant, never reads someone else's statement, and keeps what it cannot
- * read as nothing: a general path fills gaps, it does not guess.
+ * The offline extractor's general path: reads a first-person clause no phrase rule or slot
+ * recognised by its grammar (whose, mood and aspect, verb class) and keeps the clause itself with
+ * the user as implied subject ("I sold the Corolla" → "Sold the Corolla"). It fills gaps and never
+ * guesses: what it cannot read yields nothing.
  */
 
 import { capitalize } from "@/core/text";
@@ -40,39 +23,26 @@ export interface GeneralStatement {
   deadline: string | null;
 }
 
-/**
- * Words that make a clause something other than a present or settled fact: plans, wishes, modals,
- * suppositions and the habitual past.
- */
 const NOT_A_FACT =
   /(?<!\b(?:since|in|by|until|from|of|early|late|mid|last|next|this|through)\s)\bmay\b(?!\s+\d)|\b(?:will|would|could|should|might|must|shall|gonna|going to|about to|want|wants|wanted|wish|hope|hoping|plan|planning|thinking (?:of|about)|considering|tempted|maybe|perhaps|probably|someday|one day|if|unless|whether|used to|try|trying|need to|have to|has to|got to|couldn't|wouldn't|shouldn't|didn't|wasn't|weren't|won't|yet|barely|hardly|scarcely)\b|\b(?:i|we)'(?:d|ll)\b|\b(?:never|not)\s+(?:\S+\s+)?\p{L}+ed\b/iu;
 /** An obligation with a date is a deadline, not a plan: "My visa renewal has to be in by December 18th". */
 const OBLIGATION = /\b(?:has to|have to|must|needs to|need to|is due|are due|due|deadline|expires?|ends?|runs? out)\b/i;
-/** Talk about the conversation or the assistant, not about the user's life. */
 const CONVERSATION =
   /\b(?:remember|forget|forgot|told you|tell you|mentioned|asked|ask you|said|wonder|wondering|guess|mean|curious|confused|get back to you|let you know|you|your)\b/i;
-/** Verbs of thinking and saying that frame an opinion or a reply, not a fact about the user. */
 const COGNITION_VERB =
   /^(?:like|love|enjoy|adore|hate|dislike|prefer|think|know|guess|mean|believe|suppose|reckon|bet|agree|disagree|see|understand|feel|promise|apologi[sz]e|appreciate|admit|doubt|hear|expect|imagine|assume|realise|realize|say|tell|ask|thank|need|hope|want|wish|plan|get|got it)\b/i;
-/** Passing states and feelings: "I'm tired", "I'm so excited", "I'm back". */
 const PASSING_STATE =
   /^(?:(?:so|very|really|a bit|a little|pretty|quite|kind of|sort of|super|just|all|too)\s+)*(?:tired|sleepy|exhausted|hungry|thirsty|bored|busy|sick|ill|unwell|stressed|excited|happy|glad|sad|sorry|fine|good|ok|okay|great|well|alright|back|here|there|ready|done|curious|confused|lost|late|early|free|off|home|up|awake|nervous|worried|anxious|annoyed|frustrated|thrilled|upset|grateful|thankful|sure|unsure|not sure|right|wrong|kidding|joking|serious|in|out|on my way|around|stuck|fed up|over it|knackered|shattered|swamped|starving|freezing|cold|hot|away|out of office)\b/i;
-/**
- * Past verbs that change a durable state: a simple past with one of them is a fact about the user
- * now ("Sold the Corolla", "Got married in September"); any other simple past is an episode.
- */
+/** A simple past with one of these is a fact about the user now; any other simple past is an episode. */
 const STATE_CHANGE =
   /(?:^|\band\s+)(?:moved|relocated|emigrated|left|quit|sold|bought|adopted|married|divorced|joined|started|retired|became|switched|swapped|traded in|traded\s+(?:\S+\s+){1,3}?for\s|converted|gave up|stopped|cancell?ed|split up|broke up|separated|called it (?:a day|quits) with|parted ways|went (?:our|their) separate ways|graduated|signed|handed in|walked away|cut out|took up|dropped out|enrolled|finished|passed|lost my job|(?:got|was) (?:stolen|written off|totalled|repossessed)|got (?:married|engaged|divorced|promoted|hired|fired|sacked|laid off|diagnosed|accepted|certified|licensed|a (?:new )?(?:job|place|flat(?! tyre| tire)|house|apartment|dog|cat|puppy|kitten|car)|my (?:licen[cs]e|degree|diploma|citizenship))|was (?:promoted|hired|fired|let go|laid off|diagnosed|made redundant))\b/i;
-/** Simple past forms that open a subjectless diary sentence ("Got promoted…", "Sold the Corolla"). */
 const PAST_VERB =
   /^(?:\p{L}{2,}ed|got|sold|left|quit|took|had|made|went|became|began|bought|found|gave|hung|cut|won|lost|met|split|broke|signed|swapped|spent|ran|came|saw|did|felt|kept|paid|put|wrote|drove|flew|fell|grew|knew|threw|wore|ate|drank|sang|swam|rode|caught|taught|thought|brought|built|sent|sat|stood|held|heard|told|said|read|led|fed|bit|hit|set|shut|let|been)\b/iu;
 /** Verbs of possession and habit, the only ones whose denial is kept ("I don't own a car any more"). */
 const HABIT_VERB =
   /^(?:own|have|drive|smoke|drink|eat|use|play|wear|take|keep|run|ride|cycle|bike|cook|work|live|speak|watch|read|go|do)$/i;
-/** Habit and choice: a preference ("On long flights I always go for an aisle seat"). */
 const CHOICE =
   /\b(?:always|usually|never|tend to|go for|opt for|choose|pick|stick (?:to|with)|rather|a (?:\p{L}+ )?person|prefer)\b/iu;
-/** Health: a fact ("…found out I'm allergic to bee stings", "I have asthma"). */
 const HEALTH =
   /\b(?:allerg\p{L}*|intoleran\p{L}*|diagnosed|asthma|diabet\p{L}*|migraines?|arthritis|epilep\p{L}*|celiac|coeliac|adhd|autis\p{L}*|pregnant|blind|deaf|disabled)\b/iu;
 const DATE_IN_TEXT = new RegExp(
@@ -82,16 +52,9 @@ const DATE_IN_TEXT = new RegExp(
 /** A clause that is only a frame of time or reason, kept out of the content ("Took a while"). */
 const EMPTY_PREDICATE = /^(?:took (?:a while|ages|forever|some time)|it(?:'s| is| was)?\b|that(?:'s| is| was)?\b)/i;
 
-/** "I" forms: the subject and what it becomes in a memory that has the user as implied subject. */
 const SUBJECT =
   /^(?:(i|we)|(i'm|im|i am|we're|we are)|(i've|i have|we've|we have)|(\p{Lu}[\p{L}'-]*) and (?:i|me)|(?:my|our) ([\p{L} -]{2,30}?)(?='s\s|\s+(?:is|are|has|have|got|was|needs?|expires?|ends?|runs? out)\b)|the ([\p{L} -]{2,30}?)(?=\s+(?:has to|have to|needs? to|must|is due|are due|expires?|runs? out)\b))\s+/iu;
 
-/**
- * The user's clause as a memory with the user as implied subject: "I bike everywhere" → "Bikes
- * everywhere", "I'm a cat person" → "Is a cat person", "I've got twin daughters" → "Has twin
- * daughters", "I don't own a car any more" → "No longer owns a car", "Chloe and I got engaged" →
- * "Got engaged to Chloe". The user's possessives stay ("Plays in my band"), as the rules write them.
- */
 function predicateOf(statement: string):
   | {
       predicate: string;
@@ -121,7 +84,6 @@ function predicateOf(statement: string):
   return { predicate: rest, form: "simple" };
 }
 
-/** The memory's text, with the user as implied subject. */
 function contentOf(
   predicate: string,
   form: "simple" | "copula" | "perfect" | "elided" | "owned",
@@ -161,7 +123,6 @@ function contentOf(
   }
 }
 
-/** A topic word for the title: the concept table's first, else the clause's first content word after its verb. */
 function titleOf(content: string, type: MemoryType): string {
   const words = content
     .replace(/^\S+\s+/, "")
@@ -187,10 +148,7 @@ function personal(title: string, content: string, type: MemoryType = "personal")
   return { type, title, content, importance: 0.7, confidence: 0.7, isActionable: false, deadline: null };
 }
 
-/**
- * The user as the object of a change at work: "Intel let me go", "Acme laid me off", "Google hired
- * me" → "Was let go by Intel". The doer must be a name that is not a person or a place.
- */
+/** The doer must be a name that is not a person or a place. */
 const OBJECT_ME =
   /^(?!(?:They|He|She|We|You|It|Everyone|Someone|Nobody)\b)(\p{Lu}[\p{L}\d&.'-]*(?:\s+\p{Lu}[\p{L}\d&.'-]*){0,2})\s+(let me go|laid me off|fired me|sacked me|made me redundant|hired me|promoted me|took me on)\b(.*)$/u;
 const OBJECT_ME_PASSIVE: Readonly<Record<string, string>> = {
@@ -210,7 +168,6 @@ function readObjectMe(text: string): GeneralStatement | undefined {
   return personal("Workplace", `${OBJECT_ME_PASSIVE[match[2].toLowerCase()]} ${match[1]}`);
 }
 
-/** "The vegan thing is over for me", "The band thing isn't true anymore" → "No longer does the vegan thing". */
 const THING_OVER =
   /^the ([\p{L}-]+(?:\s+[\p{L}-]+)?) (?:thing|phase) (?:is|'s) (?:over|done|finished|history|behind me|not true any ?more|no longer true)\b|^the ([\p{L}-]+(?:\s+[\p{L}-]+)?) (?:thing|phase) (?:isn't|is not) (?:true|happening|a thing) any ?more\b/iu;
 function readThingOver(text: string): GeneralStatement | undefined {
@@ -219,10 +176,6 @@ function readThingOver(text: string): GeneralStatement | undefined {
   return thing ? personal(capitalize(thing), `No longer does the ${thing} thing`) : undefined;
 }
 
-/**
- * An age said without "I'm N": "Officially a 65-year-old as of last Tuesday", and a bare number
- * after the user's birthday ("Yesterday was my birthday, 38 already!").
- */
 function readAge(text: string, sentence: string): GeneralStatement | undefined {
   const hyphenated =
     /^(?:(?:i'm|im|i am)\s+)?(?:(?:officially|now|finally|already|just)\s+)?an?\s+(\d{1,3})-year-old\b(?=\s*$|\s+(?:as of|since|now|today|already)\b|,)/iu.exec(
@@ -235,10 +188,7 @@ function readAge(text: string, sentence: string): GeneralStatement | undefined {
   return value >= 1 && value <= 120 ? personal("Age", `Is ${value} years old`) : undefined;
 }
 
-/**
- * Being somewhere is a home only beside a change in the same sentence ("I'm not in Boston anymore,
- * I'm down in Providence"): "I'm in Paris" alone may be a trip.
- */
+/** Being somewhere is a home only beside a change in the same sentence: "I'm in Paris" alone may be a trip. */
 function readPresence(text: string, sentence: string): GeneralStatement | undefined {
   const match =
     /^(?:[Ii]'m|[Ii]m|[Ii] am|[Ww]e're|[Ww]e are)\s+(not\s+|no longer\s+)?(?:(?:now|down|up|over|out|back|still|based)\s+)*in\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,2})(\s+any ?more)?$/u.exec(
@@ -251,12 +201,7 @@ function readPresence(text: string, sentence: string): GeneralStatement | undefi
   return personal("Home", `Lives in ${match[2]}`);
 }
 
-/**
- * Reads `statement` (one clause, normalised by the extractor: no leading filler, no end mark) as
- * a first-person statement of the user, or undefined. `sentence` is the clause's whole sentence:
- * a reminder request next to a dated clause ("The car's booked in for a service this Thursday,
- * don't let me forget") makes that clause the user's event.
- */
+/** A reminder request beside a dated clause ("…, don't let me forget") makes that clause the user's event. */
 export function readUserStatement(
   statement: string,
   sentence: string,
@@ -264,7 +209,6 @@ export function readUserStatement(
 ): GeneralStatement | undefined {
   const text = statement
     .replace(/^\p{L}+ly,\s+/u, "")
-    // "Finally sold the boat", "Just cancelled PureGym": the adverb before a subjectless past verb.
     .replace(
       /^(?:finally|just|recently|eventually|officially)\s+(?=\p{L}+ed\b|sold\b|got\b|quit\b|left\b|gave\b)/iu,
       "",
@@ -313,11 +257,8 @@ export function readUserStatement(
   )
     return undefined;
 
-  // A past episode ("Had a steak last night", "Got stung last summer") is not a durable fact; a
-  // change of state ("Sold the Corolla", "Got married in September") is.
-  // "My scooter got stolen" is a change; "My car got a flat tyre", "My phone was slow" are episodes.
-  // Cancelling ends a membership or a named service ("Cancelled PureGym", "cancelled my gym
-  // membership"), not a plan ("Cancelled the trip to Rome").
+  // A change of state ("Sold the Corolla") is durable, a past episode ("Had a steak last night") is not.
+  // Cancelling ends a membership or named service, not a plan ("Cancelled the trip to Rome").
   if (
     /^(?:(?:just|finally)\s+)?cancell?ed\s/i.test(predicate) &&
     !/^(?:(?:[Jj]ust|[Ff]inally)\s+)?[Cc]ancell?ed\s+(?:(?:my|our|the)\s+)?(?:\p{Lu}|[^,;]*\b(?:membership|subscription|account|contract|policy)\b)/u.test(
@@ -339,7 +280,6 @@ export function readUserStatement(
 
   const written = contentOf(predicate, form, thing);
   if (!written) return undefined;
-  // An aside ("…, honestly, …") and a reminder request are not part of the memory.
   let content = written
     .replace(/,\s*(?:honestly|frankly|seriously|really|tbh|lol|haha)\b,?/gi, ",")
     .replace(/,\s*(?:(?:please\s+)?(?:don't|do not) let me forget|(?:please\s+)?remind me)\b.*$/i, "")

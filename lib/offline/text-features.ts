@@ -3,7 +3,6 @@
  * and the rule-based extractor: tokenising, light stemming, stopwords and a concept table.
  */
 
-/** Function words and assistant-query filler that say nothing about a memory's topic. */
 const STOPWORDS = new Set(
   `a about above after again all also am an and any are as at be been before being below between both but by
   can could did do does doing don done down during each either else ever every few for from further get got had
@@ -18,10 +17,8 @@ const STOPWORDS = new Set(
 );
 
 /**
- * Groups of related words that share one concept feature, so that paraphrases such as
- * "I prefer green tea" / "What tea do I like?" overlap even without a common word.
- * Words are listed in plain form, space-separated, and match through {@link stem}, so inflections match
- * too; a word marked "=" matches only in exactly that form ("=called" is a name, "call" is contact).
+ * Related words share one concept feature, so paraphrases overlap without a common word. Words match
+ * through {@link stem}; one marked "=" matches only in exactly that form ("=called" is a name).
  */
 const CONCEPT_GROUPS: Readonly<Record<string, string>> = {
   preference: "like love enjoy prefer preference favorite favourite fave fond fan adore",
@@ -59,7 +56,6 @@ const CONCEPT_GROUPS: Readonly<Record<string, string>> = {
   age: "age old young years",
 };
 
-/** Every concept name, in a fixed order (the offline embedder gives each its own dimension). */
 export const CONCEPT_NAMES: readonly string[] = Object.keys(CONCEPT_GROUPS);
 
 /** Lower-cases, normalises apostrophes, drops possessive 's, and splits into word tokens (≥ 2 chars or digits). */
@@ -75,16 +71,11 @@ export function tokenize(text: string): string[] {
 
 const DOUBLE_CONSONANT = /([b-df-hj-np-tv-z])\1$/;
 
-/** Removes a doubled final consonant left by suffix stripping ("runn" → "run"), except ll/ss/zz. */
 function undouble(word: string): string {
   return DOUBLE_CONSONANT.test(word) && !/(ll|ss|zz)$/.test(word) ? word.slice(0, -1) : word;
 }
 
-/**
- * A deliberately small suffix stripper (not Porter): -ies/-ied → -y, -ing, -ed, -ly, -es after
- * sibilants, plural -s, then a final silent -e, so "loves", "loved", "loving" and "love" all
- * become "lov". Words of three letters or fewer are left alone.
- */
+/** A deliberately small suffix stripper (not Porter); words of three letters or fewer are left alone. */
 export function stem(word: string): string {
   let w = word.replace(/'/g, "");
   if (w.length <= 3) return w;
@@ -112,12 +103,10 @@ const CONCEPT_BY_STEM: ReadonlyMap<string, string> = new Map(
   CONCEPT_ENTRIES.filter((entry) => !entry.exact).map((entry) => [stem(entry.word), entry.concept]),
 );
 
-/** The concept a token belongs to, if any: by its exact form first, then by its stem. */
 export function conceptOf(token: string): string | undefined {
   return CONCEPT_BY_EXACT_WORD.get(token) ?? CONCEPT_BY_STEM.get(stem(token));
 }
 
-/** Distinct concepts mentioned in `text`, in order of first mention. */
 export function conceptsOf(text: string): string[] {
   const concepts = tokenize(text)
     .map(conceptOf)
@@ -129,7 +118,6 @@ export function contentTokens(text: string): string[] {
   return tokenize(text).filter((token) => !isStopword(token));
 }
 
-/** Distinct stems of the content tokens of `text`. */
 export function contentStems(text: string): Set<string> {
   return new Set(contentTokens(text).map(stem));
 }

@@ -1,23 +1,7 @@
 /**
- * What a memory is about, for superseding by topic (consolidation.ts) when no canonical slot
- * ("Lives in …", "Works at …") says so: the general statement reader (statement-reader.ts) keeps
- * the user's own words ("Sold the Corolla", "Got married in September", "Has properly quit
- * smoking"), and those must still end the memory they contradict ("Drives a Toyota Corolla", "Is
- * single", "Is a smoker").
- *
- * Two signals, both measured on the judged extraction set:
- *
- * - **a single-valued attribute class** ({@link attributeClasses}): home, employer, role,
- *   relationship status, diet. Two memories of the user in one class cannot both hold: "Got
- *   married in September" ends "Is single"; "Got a place … in Windsor" ends "Lives in Detroit".
- * - **a change cue and a shared topic** ({@link hasChangeCue}, {@link sharedTopic}): "quit",
- *   "sold", "no longer", "anymore", "retired", "split up"… in the new memory, and a content word
- *   of both, or a derivation of one ("smoking"/"smoker", "law"/"lawyer", "Corolla"/"Corolla").
- *   Word-vector similarity was measured for this and rejected: it ranks sister topics (coffee/tea
- *   0.77, guitar/piano 0.78) above one topic in two words (smoking/smoker 0.50).
- *
- * Neither applies to a memory about someone else ("Sister Maya lives in Lisbon", "Mum got
- * promoted"): {@link aboutSomeoneElse}.
+ * What a memory is about, for superseding by topic (consolidation.ts) when no canonical slot says
+ * so. Word-vector similarity was measured for this and rejected: it ranks sister topics (coffee/tea
+ * 0.77, guitar/piano 0.78) above one topic in two words (smoking/smoker 0.50).
  */
 
 import { MONTHS } from "@/core/calendar";
@@ -45,7 +29,6 @@ export function aboutSomeoneElse(content: string): boolean {
   return first !== undefined && valueKind(first.replace(/'s$/, "")) === "person";
 }
 
-/** Dwellings: with a named place they say where the user lives ("Sold the Zurich flat", "a chalet near Lucerne"). */
 const DWELLING = /\b(?:flat|apartment|house|chalet|condo|cottage|studio|halls|bungalow|place)\b/i;
 /** A dwelling the user does not live in: "a flat in Leeds as an investment", "a holiday cottage in Wales". */
 const NOT_LIVED_IN =
@@ -60,7 +43,6 @@ export const CLASS_TITLES: Readonly<Record<AttributeClass, string>> = {
   diet: "Diet",
 };
 
-/** The single-valued attributes a memory of the user speaks of (none for someone else's). */
 export function attributeClasses(content: string): Set<AttributeClass> {
   const classes = new Set<AttributeClass>();
   const text = content.trim();
@@ -94,7 +76,6 @@ export function attributeClasses(content: string): Set<AttributeClass> {
   return classes;
 }
 
-/** Words that say a state changed or ended: the new memory replaces what the old one said of its topic. */
 const CHANGE_CUE =
   /\b(?:no longer|any ?more|used to|quit|stopped|gave up|given up|sold|left|split up|broke up|divorced|retired|let go|laid off|fired|made redundant|became|become|switched|swapped|traded|cancell?ed|stolen|written off|called it (?:a day|quits)|parted ways|walked away|handed in|cut out|(?:is|'s|are) over|former|moved|promoted|got (?:married|engaged)|now)\b|\bex-/i;
 
@@ -102,7 +83,6 @@ export function hasChangeCue(content: string): boolean {
   return CHANGE_CUE.test(content);
 }
 
-/** Words that carry no topic: function words, the cues themselves, and the canonical verbs of memories. */
 const NOT_TOPICAL =
   /^(?:is|are|was|has|have|had|does|do|did|no|longer|not|any|more|anymore|now|lives|works|got|get|properly|really|also|still|just|last|this|week|month|year|spring|summer|autumn|fall|winter|quit|stopped|gave|sold|left|split|broke|retired|let|go|went|fired|became|become|switched|swapped|moved|over|former|up|down|thing|things|everywhere|always|never|used|plays|play|likes|loves|enjoys|prefers|dislikes|drinks|eats|owns|drives|uses|takes|makes|goes|named|called|full-time|part-time|old|new|since|ago)$/;
 
@@ -116,10 +96,8 @@ export function topicalWords(content: string): string[] {
     .map((w) => (w.length > 3 && /[^s]s$/.test(w) ? w.slice(0, -1) : w));
 }
 
-/** Derivations of one word: "smoking"/"smoker", "law"/"lawyer", "vegan"/"veganism". */
 const DERIVATION = /^(?:er|r|yer|ist|ian|ism|ing|or|ed)$/;
 
-/** A root without an adjective's or a noun's ending: "diabetic"/"diabetes", "allergic"/"allergy". */
 function root(word: string): string {
   return word.replace(/(?:ics?|ies|es|e|y)$/, "");
 }
@@ -135,23 +113,13 @@ function sameWord(x: string, y: string): boolean {
   return derives(x, y) || derives(y, x);
 }
 
-/**
- * The topic two memories share: a content word of both, or a derivation of one ("quit smoking" /
- * "a smoker", "walked away from law" / "a lawyer"). Word-vector similarity is not used here: it
- * ranks sister topics as high as one topic (coffee/tea 0.77, guitar/piano 0.78 against
- * smoking/smoker 0.50).
- */
 export function sharedTopic(a: string, b: string): string | undefined {
   const right = topicalWords(b);
   for (const x of topicalWords(a)) if (right.some((y) => sameWord(x, y))) return x;
   return sharedAcronym(a, b) ?? sharedAcronym(b, a);
 }
 
-/**
- * An acronym in one memory of a name in the other: "Was made redundant from JLR" / "Works at Jaguar
- * Land Rover", "Left IBM" / "Works at International Business Machines". Three letters or more, in
- * capitals, against the initials of as many consecutive capitalised words.
- */
+/** Three capitals or more, against the initials of as many consecutive capitalised words ("JLR"). */
 function sharedAcronym(a: string, b: string): string | undefined {
   const names = [...b.matchAll(/\p{Lu}[\p{L}'-]*(?:\s+(?:of\s+)?\p{Lu}[\p{L}'-]*)+/gu)].map((m) =>
     m[0]
@@ -165,11 +133,7 @@ function sharedAcronym(a: string, b: string): string | undefined {
   return undefined;
 }
 
-/**
- * An activity ended with nothing after it but a time: "Quit smoking", "Hasn't had a drink since March",
- * "Gave up drinking in May" → its stem ("smok", "drink"). With an object ("Stopped drinking coffee",
- * "No longer plays tennis") it ends only what names that object, so none is returned.
- */
+/** With an object ("Stopped drinking coffee") it ends only what names that object, so none is returned. */
 const ACTIVITY_ENDED = new RegExp(
   String.raw`^(?:has\s+|have\s+)?(?:quit|stopped|given up|gave up|no longer|(?:has|have)n't had an?)\s+(\p{L}+)(?:\s+(?:since|for (?:a|an|one|two|three|four|five|six|several|a few|\d+) (?:while|days?|weeks?|months?|years?)|after|last|this|(?:back\s+)?in\s+(?:${MONTHS.join("|")}|spring|summer|autumn|fall|winter|the (?:spring|summer|autumn|fall|winter)|\d{4}))\b.*)?$`,
   "iu",
@@ -180,7 +144,6 @@ export function endedActivity(content: string): string | undefined {
   return word && !isStopword(word.toLowerCase()) ? stem(word.toLowerCase()) : undefined;
 }
 
-/** A memory of doing `activity` (a stem): its verb ("Drinks wine most evenings", "Smokes after dinner"). */
 export function isActivity(content: string, activity: string): boolean {
   const verb = /^(?:still\s+|usually\s+|often\s+)?(\p{L}+)/iu.exec(content.trim())?.[1];
   return verb !== undefined && stem(verb.toLowerCase()) === activity;

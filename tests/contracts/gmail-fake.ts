@@ -1,70 +1,19 @@
 /**
- * A Gmail API that holds Lifeline to Google's published contract, served through msw (the
- * googleapis client's real HTTP requests are intercepted: gaxios uses fetch). Each rule names the
- * document it comes from; nothing here is a guess about Gmail beyond what those documents say, and
- * where the fake has to choose something the documents leave open it says so.
- *
- * Documents:
- * - [messages] https://developers.google.com/gmail/api/reference/rest/v1/users.messages — the
- *   Message resource: `raw` is "the entire email message in an RFC 2822 formatted and base64url
- *   encoded string"; `threadId`: "To add a message or draft to a thread, the following criteria must
- *   be met: 1. The requested threadId must be specified on the Message or Draft.Message you supply
- *   with your request. 2. The References and In-Reply-To headers must be set in compliance with the
- *   RFC 2822 standard. 3. The Subject headers must match."
- * - [threads] https://developers.google.com/gmail/api/guides/threads — the same three criteria.
- * - [format] https://developers.google.com/gmail/api/reference/rest/v1/Format — minimal, full, raw,
- *   metadata (metadata: "Returns only email message ID, labels, and email headers").
- * - [scopes] each method's "Authorization scopes" section (users.messages.list/get/send/modify,
- *   users.drafts.create/list/get, users.labels.list); `gmail.metadata` may not read bodies (format
- *   raw/full), and is not among the scopes of drafts.list and drafts.get at all.
- * - [drafts] https://developers.google.com/gmail/api/reference/rest/v1/users.drafts — the Draft
- *   resource `{id, message}`; drafts.list (query parameters maxResults — default 100, at most 500 —
- *   pageToken, q, includeSpamTrash): "Note that the Message property in each Draft resource only
- *   contains an id and a threadId"; drafts.get (query parameter `format` only, a [format] value).
- * - [errors] https://developers.google.com/gmail/api/guides/handle-errors — 401 authError; 403
- *   dailyLimitExceeded, userRateLimitExceeded, rateLimitExceeded, domainPolicy; 429
- *   rateLimitExceeded; 500 backendError; "retry using exponential backoff".
- * - [google-errors] https://cloud.google.com/apis/design/errors — the error body
- *   `{error: {code, message, status, errors: [{message, domain, reason}]}}`, statuses
- *   UNAUTHENTICATED, PERMISSION_DENIED, RESOURCE_EXHAUSTED, INVALID_ARGUMENT, NOT_FOUND; the
- *   reasons accessNotConfigured (API not enabled for the project) and insufficientPermissions
- *   (the token lacks a scope the method needs).
- * - [oauth] https://developers.google.com/identity/protocols/oauth2/web-server#offline — refreshing:
- *   POST https://oauth2.googleapis.com/token with client_id, client_secret, refresh_token,
- *   grant_type=refresh_token; a revoked or expired refresh token answers 400 `invalid_grant`
- *   (RFC 6749 §5.2).
- * - RFC 5322 (Internet Message Format), RFC 2047 (encoded words), RFC 2045 (MIME).
- *
- * Rules checked on every message Lifeline sends or saves as a draft (`violations`, empty when it
- * follows them; Gmail itself accepts many malformed messages, so a violation is recorded for the
- * test to assert on rather than refused):
- * - RFC 5322 §2.1: CR and LF only together, as CRLF.
- * - RFC 5322 §2.1.1: no line longer than 998 characters.
- * - RFC 5322 §2.2 (header fields are printable US-ASCII, space and tab) with RFC 2047 §1: non-ASCII text goes in
- *   encoded words.
- * - RFC 2047 §2: an encoded word is at most 75 characters; a header line that holds one is at most
- *   76 characters (longer text is split into several words and folded, RFC 5322 §2.2.3).
- * - RFC 2047 §5(3): an encoded word never appears inside a quoted string.
- * - RFC 5322 §3.6.4: Message-ID, In-Reply-To and References hold msg-ids `<left@right>`; a reply's
- *   In-Reply-To is the parent's Message-ID, its References the parent's References (or In-Reply-To)
- *   followed by the parent's Message-ID.
- * - [messages]/[threads] criterion 3 with RFC 5322 §3.6.5: the subject matches the thread's — the
- *   same text, optionally after "Re: ".
- * A message sent with a threadId joins that thread only when all of [messages]' criteria hold;
- * otherwise it starts its own thread (Gmail documents no error for this: the fake's choice is the
- * observable one, a new threadId in the response).
- *
- * What Gmail refuses, the fake refuses: no `raw` (400), `raw` that is not base64url (400), a send
- * with no recipient (400), an unknown label id in modify (400 "Invalid label"), an unknown message
- * or draft (404), a query parameter drafts.list or drafts.get does not define, such as
- * `metadataHeaders` on drafts.get (400, as Google's front end answers a parameter it cannot bind),
- * a `format` that is not one of [format]'s (400), a token it did not issue or one that expired (401), a scope the method does not accept
- * (403 insufficientPermissions), and whatever a test queues with `failNext`.
- *
- * Left open by the documents, chosen here: `format=full` serves text and HTML parts with their
- * content transfer-decoded but still in the part's own charset (the defect of item 9 is exactly a
- * client that assumes UTF-8); metadata headers are returned as they are written (unfolded, encoded
- * words kept); search understands `from:`, `in:inbox|sent|drafts` and bare words only.
+ * A Gmail API served through msw that holds Lifeline to Google's published contract; each rule
+ * names its document, and where the documents leave something open the fake says it chose.
+ * - [messages] https://developers.google.com/gmail/api/reference/rest/v1/users.messages (`raw`, threadId criteria)
+ * - [threads] https://developers.google.com/gmail/api/guides/threads
+ * - [format] https://developers.google.com/gmail/api/reference/rest/v1/Format
+ * - [scopes] each method's "Authorization scopes" section
+ * - [drafts] https://developers.google.com/gmail/api/reference/rest/v1/users.drafts
+ * - [errors] https://developers.google.com/gmail/api/guides/handle-errors
+ * - [google-errors] https://cloud.google.com/apis/design/errors
+ * - [oauth] https://developers.google.com/identity/protocols/oauth2/web-server#offline
+ * - RFC 5322, RFC 2047, RFC 2045.
+ * Gmail accepts many malformed messages, so RFC breaches are recorded (`violations`) for the test to
+ * assert on rather than refused. A message whose thread criteria fail starts its own thread (Gmail
+ * documents no error: the fake's choice). Left open, chosen here: `format=full` serves parts
+ * transfer-decoded but in their own charset; search understands `from:`, `in:` and bare words only.
  */
 import { randomBytes } from "node:crypto";
 import { type ParsedMail, simpleParser } from "mailparser";
@@ -232,10 +181,8 @@ export interface StoredMessage {
   internalDate: number;
 }
 
-/** A message Lifeline sent or saved as a draft, as the fake received it. */
 export interface ReceivedMessage extends StoredMessage {
   method: "messages.send" | "drafts.create";
-  /** The threadId Lifeline asked for (undefined: none). */
   requestedThreadId: string | undefined;
   /** Why it did not join the requested thread (empty when it did, or when none was asked for). */
   threadMisses: string[];
@@ -246,7 +193,6 @@ export interface ReceivedMessage extends StoredMessage {
 const ENCODED_WORD = /=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=/g;
 const MSG_ID = /^<[^<>\s@]+@[^<>\s@]+>$/;
 
-/** The RFC 5322 / RFC 2047 rules above that `raw` breaks. */
 export function messageViolations(raw: Buffer): string[] {
   const violations: string[] = [];
   const text = raw.toString("latin1");
@@ -289,7 +235,6 @@ export function messageViolations(raw: Buffer): string[] {
   return violations;
 }
 
-/** Header fields of unfolded lines (RFC 5322 §2.2.3), in order. */
 function unfold(lines: string[]): [string, string][] {
   const fields: [string, string][] = [];
   for (const line of lines) {
@@ -309,7 +254,6 @@ const subjectCore = (subject: string) =>
     .replace(/\s+/g, " ")
     .trim();
 
-/** The header value as written in the message (unfolded), or "". */
 function rawHeader(message: StoredMessage, name: string): string {
   const line = message.parsed.headerLines.find((h) => h.key === name.toLowerCase())?.line ?? "";
   return line
@@ -353,7 +297,6 @@ function threadMisses(message: ParsedMail, thread: StoredMessage[]): string[] {
 const b64url = (bytes: Buffer) => bytes.toString("base64url");
 const newId = () => randomBytes(8).toString("hex");
 
-/** Node's name for a charset, for the charsets the seeded messages use. */
 /** [format]: the formats a message (or a draft's message) can be asked for. */
 const FORMATS = ["minimal", "full", "raw", "metadata"];
 /** Google's system parameters, accepted by every method (cloud.google.com/apis/docs/system-parameters). */
@@ -395,21 +338,17 @@ export class GmailFake {
       type: "system" as const,
     })),
   ];
-  /** Every request Gmail received (method and URL), in order. */
   readonly requests: { method: Method; url: string; token: string | null }[] = [];
-  /** Refresh-token exchanges the token endpoint received. */
   readonly refreshes: URLSearchParams[] = [];
   private readonly accessTokens = new Map<string, { scopes: string[]; valid: boolean }>();
   private readonly refreshTokens = new Map<string, { scopes: string[]; revoked: boolean }>();
   private readonly failures: { method: Method | "*"; respond: () => Response }[] = [];
   private issued = 0;
 
-  /** An access token Gmail accepts, with the scopes the user granted. */
   grant(token: string, scopes: string[]): void {
     this.accessTokens.set(token, { scopes, valid: true });
   }
 
-  /** A refresh token the token endpoint exchanges for new access tokens with these scopes. */
   grantRefresh(refreshToken: string, scopes: string[]): void {
     this.refreshTokens.set(refreshToken, { scopes, revoked: false });
   }
@@ -438,7 +377,6 @@ export class GmailFake {
     return label;
   }
 
-  /** Delivers `raw` (a complete RFC 5322 message) into the mailbox; returns its id. */
   async deliver(raw: string | Buffer, init: { labelIds?: string[]; threadId?: string; date?: Date } = {}) {
     const bytes = typeof raw === "string" ? Buffer.from(raw.replace(/\r?\n/g, "\r\n"), "latin1") : raw;
     const parsed = await simpleParser(bytes);
@@ -600,7 +538,6 @@ export class GmailFake {
     });
   }
 
-  /** The token endpoint ([oauth]) and the Gmail methods Lifeline calls. */
   handlers(): HttpHandler[] {
     return [
       http.post(TOKEN_URL, async ({ request }) => {

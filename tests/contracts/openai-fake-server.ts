@@ -1,10 +1,6 @@
 /**
- * The strict OpenAI-compatible fake (openai-fake.ts) as a process of its own, for the e2e spec
- * e2e/openai-faults.spec.ts (playwright.openai.config.ts starts it beside `next start`, which
- * reaches it through OPENAI_BASE_URL). The chat's answer is chosen by a marker in the user's
- * latest message — FAULT:cut, FAULT:error, FAULT:length, FAULT:refusal — else a plain answer.
- *
- *   npx tsx tests/contracts/openai-fake-server.ts <port>
+ * The strict OpenAI fake as its own process for e2e/openai-faults.spec.ts; a marker in the latest
+ * user message (FAULT:cut, FAULT:error, FAULT:length, FAULT:refusal) picks the answer.
  */
 import { type ChatRequest, type Reply, startStrictOpenAi } from "./openai-fake";
 

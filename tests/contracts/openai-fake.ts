@@ -1,19 +1,10 @@
 /**
- * A strict OpenAI-compatible server on 127.0.0.1: chat completions (streamed and whole) and
- * embeddings, answering what a test scripts, and refusing with OpenAI's 400 error shape what
- * OpenAI's own documentation says it refuses. Each rule cites where it is documented; a rule
- * that is not in OpenAI's documentation does not belong here.
- *
- *   [ref]        API reference, "Create chat completion" (platform.openai.com/docs/api-reference/chat/create;
- *                the same text in github.com/openai/openai-openapi)
- *   [reasoning]  Reasoning models guide (platform.openai.com/docs/guides/reasoning)
- *   [strict]     Structured Outputs guide, "Supported schemas" (platform.openai.com/docs/guides/structured-outputs)
- *   [streaming]  Streaming guide (platform.openai.com/docs/guides/streaming-responses): an error mid-stream
- *                arrives as an event whose data is `{"error": {...}}`
- *
- * Replies are scripted per request (`respond`): text with a finish reason (or none), a refusal,
- * tool calls, a JSON answer, an in-stream error event, a stream cut mid-answer (the socket is
- * destroyed), or a request held open. Unscripted chat requests get "Hello." / `{}`-shaped JSON.
+ * A strict OpenAI-compatible server on 127.0.0.1 that refuses, with OpenAI's 400 shape, what
+ * OpenAI's documentation says it refuses; a rule not in that documentation does not belong here.
+ *   [ref]        platform.openai.com/docs/api-reference/chat/create
+ *   [reasoning]  platform.openai.com/docs/guides/reasoning
+ *   [strict]     platform.openai.com/docs/guides/structured-outputs ("Supported schemas")
+ *   [streaming]  platform.openai.com/docs/guides/streaming-responses
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -33,7 +24,6 @@ export type Reply =
   | { kind: "error-event"; text: string; error: { message: string; type: string; code?: string | null } }
   /** `text` streams, then the TCP connection is destroyed: no finish, no [DONE]. */
   | { kind: "cut"; text: string }
-  /** The request is never answered (until close()). */
   | { kind: "hold" }
   /**
    * Streamed `pieces`, each after its pause; with `holdAfter`, the stream stays open after that
@@ -50,13 +40,11 @@ export type Reply =
 export interface RecordedRequest {
   path: string;
   body: Record<string, unknown>;
-  /** The 400's message when a rule refused the request, else null. */
   refused: string | null;
 }
 
 export interface StrictOpenAi {
   baseURL: string;
-  /** Every request received, in order, with whether a rule refused it. */
   readonly requests: RecordedRequest[];
   /** The reply to a chat request (undefined: the default). Called after the rules passed. */
   respond: (body: ChatRequest, path: string) => Reply | undefined;
@@ -113,12 +101,7 @@ const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
 /** [ref] function names: "a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64". */
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/**
- * [ref] messages: each has a known role; an assistant's `tool_calls` are `{id, type: "function",
- * function: {name, arguments: string}}`; a `tool` message carries the `tool_call_id` "this
- * message is responding to" — a call of the assistant message before it — and every call of
- * that message gets its tool message before the conversation goes on.
- */
+/** [ref] messages: every tool call of an assistant message gets its tool message before the conversation goes on. */
 function checkMessages(body: ChatRequest): void {
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
     throw new Refusal("'messages' must be a non-empty array.", "messages", null);
@@ -198,13 +181,7 @@ function checkTools(body: ChatRequest): void {
   });
 }
 
-/**
- * [strict] Supported keywords. Structure: type, properties, required, additionalProperties,
- * items, enum, const, anyOf, $ref/$defs/definitions (recursion), description, title, $schema.
- * Constraints ("Supported properties"): strings `pattern`, `format`; numbers `multipleOf`,
- * `maximum`, `exclusiveMaximum`, `minimum`, `exclusiveMinimum`; arrays `minItems`, `maxItems` —
- * "these constraints are not yet supported for fine-tuned models" (ids `ft:…`).
- */
+/** [strict] Supported keywords; constraints are "not yet supported for fine-tuned models" (ids `ft:…`). */
 const STRUCTURE = new Set([
   "type",
   "properties",
@@ -327,7 +304,6 @@ function embed(text: string): number[] {
   return v.map((x) => x / norm);
 }
 
-/** The default JSON answer for a schema: what the test suite's structured calls accept. */
 function defaultJson(name: string | undefined): unknown {
   if (name === "conversation_title") return { title: "A conversation" };
   if (name === "memory_title") return { title: "Bike lock code" };

@@ -1,10 +1,6 @@
 /**
- * The fault suite's OpenAI-compatible server: the strict contract fake
- * (tests/contracts/openai-fake.ts, which refuses what OpenAI refuses) scripted as a Lifeline
- * configured with OPENAI_BASE_URL meets it mid-crash. A request whose text contains a held marker
- * is held open (never answered) until the marker is released — the test kills the Lifeline
- * server while it waits. Streamed answers come in three pieces, the second after the answer's
- * progress interval, so the partial text is saved before a mid-stream hold.
+ * The fault suite's OpenAI-compatible server: the strict contract fake, where a request with a held
+ * marker is never answered so the test can kill Lifeline while it waits.
  */
 import { answerConfig } from "@/core/config";
 import { startStrictOpenAi } from "@/tests/contracts/openai-fake";

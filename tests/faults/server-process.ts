@@ -1,9 +1,6 @@
 /**
- * A Lifeline server in its own process, for the fault suite: the real route handlers over HTTP
- * (tests/http-server.ts) on the database named by the environment (LIFELINE_DATA_DIR for PGlite,
- * DATABASE_URL for Postgres), started the way Next starts it — instrumentation.ts register() —
+ * A Lifeline server in its own process for the fault suite, started as Next starts it (register()),
  * so a killed process and its successor behave like a crashed `next start` and the next one.
- * Prints "READY <url>" on stdout once it serves.
  */
 import { openDatabase, optionsFromEnv } from "@/db/client";
 import { register } from "@/instrumentation";

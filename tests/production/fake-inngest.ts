@@ -1,13 +1,7 @@
 /**
- * A stand-in for Inngest Cloud, for the production tests (the Inngest dev server's binary cannot
- * be downloaded on these machines). It is what Lifeline talks to when INNGEST_BASE_URL points at
- * it: it accepts events (`POST /e/<event key>`) and then runs the function the way Inngest's
- * executor does — `POST <app>/api/inngest?fnId=…&stepId=step` with the event and the results of
- * the steps so far, signed with the signing key exactly as Inngest signs (`X-Inngest-Signature:
- * t=<unix seconds>&s=<hex HMAC-SHA256 of the body's canonical JSON + t, keyed by the signing key
- * without its `signkey-<env>-` prefix>`, computed with the SDK's own helper), until the SDK answers 200 (the
- * run's result) rather than 206 (a step ran; call again with its result).
- * Not covered: retries with backoff, sleeps, waitForEvent, concurrency keys, syncing.
+ * A stand-in for Inngest Cloud for the production tests (the dev server's binary cannot be
+ * downloaded on these machines): accepts events and drives the function step by step, signed with
+ * the SDK's own helper. Not covered: retries with backoff, sleeps, waitForEvent, concurrency keys.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
@@ -26,11 +20,7 @@ async function sdkSigner(): Promise<SignData> {
   return module.signDataWithKey;
 }
 
-/**
- * `X-Inngest-Signature` for a JSON body, signed as Inngest signs requests to an app: the HMAC is
- * over the body's canonical JSON (RFC 8785: keys sorted, no whitespace) followed by the timestamp,
- * which is what the SDK computes from the parsed body when it verifies.
- */
+/** The HMAC is over the body's canonical JSON (RFC 8785) followed by the timestamp, as the SDK verifies. */
 export async function inngestSignature(body: string, signingKey: string, at = new Date()): Promise<string> {
   const ts = Math.round(at.getTime() / 1000).toString();
   const sign = await sdkSigner();
@@ -41,7 +31,6 @@ export interface FakeInngestRun {
   runId: string;
   event: Record<string, unknown>;
   status: "running" | "completed" | "failed";
-  /** Every response status the app gave, in order (206 per step, 200 at the end). */
   responses: number[];
   output?: unknown;
   error?: string;
@@ -60,10 +49,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/**
- * Starts the stand-in. `functionId` is Inngest's id of the function an event triggers
- * (`<app id>-<function id>`); `appUrl()` is where the app serves (known once it started).
- */
+/** `functionId` is Inngest's `<app id>-<function id>`; `appUrl()` is known once the app started. */
 export async function startFakeInngest(options: {
   signingKey: string;
   functionIds: Record<string, string>;

@@ -10,14 +10,12 @@ import path from "node:path";
 export interface NextServer {
   url: string;
   output(): string;
-  /** Waits until the output matches, or fails after `ms`. */
   waitForOutput(pattern: RegExp, ms?: number): Promise<string>;
   stop(): Promise<void>;
 }
 
 const BUILD_ID = path.join(process.cwd(), ".next", "BUILD_ID");
 
-/** Fails with a clear message when there is no production build to start. */
 export function assertProductionBuild(): void {
   if (!existsSync(BUILD_ID)) {
     throw new Error("No production build in .next: run `npx next build` first (scripts/test.sh does).");

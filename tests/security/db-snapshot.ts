@@ -1,8 +1,4 @@
-/**
- * Fingerprints of the database, to prove a rejected request wrote nothing: per table, the row
- * count and an md5 over every row's text. Tables are discovered from the catalog, so tables added
- * later are covered without changes here. A snapshot is one query (the matrix takes two per case).
- */
+/** Database fingerprints per table (row count, md5 of rows), to prove a rejected request wrote nothing. */
 import type { Database } from "@/db/client";
 
 export type Snapshot = Record<string, string>;
@@ -23,7 +19,6 @@ async function tables(database: Database): Promise<string[]> {
   return rows.map((r) => r.table_name).filter((name) => !NOT_DATA.has(name));
 }
 
-/** One row per table: its name and `count:md5` of its rows (those matching `where`). */
 function fingerprintQuery(table: string, where: string): string {
   return `SELECT ${literal(table)} AS name, count(*)::int || ':' || coalesce(md5(string_agg(t::text, E'\\n' ORDER BY t::text)), '') AS fingerprint FROM ${quote(table)} t ${where}`;
 }
@@ -46,7 +41,6 @@ function cached(map: WeakMap<Database, Promise<string[]>>, database: Database, l
   return found;
 }
 
-/** Every table of the database. */
 export async function snapshot(database: Database): Promise<Snapshot> {
   const names = await cached(tablesOf, database, () => tables(database));
   return fingerprints(

@@ -1,17 +1,7 @@
 /**
- * THE registry of API routes for the security matrix (tests/security/matrix.int.test.ts).
- *
- * Every exported method of every `app/api/**\/route.ts` must have an entry here, keyed
- * "METHOD /api/path/[param]" exactly as the file path spells it — a route added without one fails
- * the matrix. An entry says who may call the route, how to create what a valid request needs for a
- * given user (fixtures through db/queries), and the route's own invalid inputs. From it the matrix
- * derives, for each route: anonymous → 401; another user → 404 (or, for routes on the caller's own
- * account, no change to anyone else); the owner → success; forged, expired and foreign-secret
- * session cookies → 401; and, for JSON bodies, a battery of malformed bodies (see GENERIC_* in
- * the matrix) on top of the `invalid` list here. Every rejected request must leave the database
- * byte-for-byte unchanged.
- *
- * Adding a route: add an entry with `setup` (and `invalid` cases for its body fields).
+ * THE registry of API routes for the security matrix (tests/security/matrix.int.test.ts). Every
+ * exported method of every `app/api/**\/route.ts` needs an entry keyed "METHOD /api/path/[param]"
+ * as the file path spells it — a route added without one fails the matrix.
  */
 
 import { and, eq, isNull, sql } from "drizzle-orm";
@@ -45,7 +35,6 @@ export interface SetupContext {
   db: Db;
   /** The user the fixture belongs to (the owner, or for "self" routes whoever is acting). */
   actor: Actor;
-  /** A fresh string per call, for unique emails. */
   unique: string;
 }
 
@@ -61,30 +50,24 @@ export interface Fixture {
   multipart?: () => FormData;
   /** Headers every request of the fixture carries (POST /api/mcp: the Accept the MCP transport requires). */
   headers?: Record<string, string>;
-  /** Extra assertions on a successful response. */
   check?: (res: HttpResult) => void;
 }
 
 export interface InvalidRequest {
   name: string;
-  /** Replaces the valid JSON body… */
   json?: unknown;
-  /** …or a multipart/form-data body (uploads)… */
   multipart?: () => FormData;
   /** …or a raw body, sent as application/json unless `contentType` says otherwise (null: no header). */
   raw?: string | Uint8Array<ArrayBuffer>;
   contentType?: string | null;
   /** A body built from the fixture's valid one. */
   patch?: (valid: Record<string, unknown>, ctx: SetupContext & { others: Actor[] }) => unknown;
-  /** Expected status (default 400). */
   status?: number;
-  /** Expected error code (default "bad_request"). */
   code?: string;
   /** The field the error must name (a key of error.fields). Required for 400s. */
   field?: string;
 }
 
-/** A query string the route must refuse: 400 naming `field`, nothing written. */
 export interface InvalidQuery {
   name: string;
   /** Replaces the fixture's query string; already URL-encoded, without "?". */
@@ -102,7 +85,6 @@ export interface RouteCase {
   scope: "resource" | "self" | "public";
   /** For "resource" routes whose id is a JSON body field rather than a path segment (POST /api/chat). */
   resourceIdInBody?: string;
-  /** Status of a valid request by its owner (or by anyone, for public routes). */
   success: number;
   /** The route takes a JSON body: the matrix adds its malformed-body battery (GENERIC_JSON_INVALID). */
   body?: "json";
@@ -129,13 +111,11 @@ export interface RouteCase {
    * (403 forbidden:session).
    */
   bearerOnly?: true;
-  /** More valid requests (edge cases that must be accepted). */
   variants?: { name: string; status: number; setup(ctx: SetupContext): Promise<Fixture> }[];
 }
 
 export type RouteKey = `${HttpMethod} /api/${string}`;
 
-/** An upload of POST /api/transcribe: `bytes` as the file `file` of type `type`. */
 function audioForm(bytes: Uint8Array, type: string): FormData {
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(bytes)], { type }), "recording");
@@ -144,7 +124,6 @@ function audioForm(bytes: Uint8Array, type: string): FormData {
 
 const DRAFT = { to: ["Maya Chen <maya@example.com>"], cc: [], bcc: [], subject: "Dinner", body: "See you at 7." };
 
-/** An email the agent prepared for the user (on the demo mailbox), waiting for their approval. */
 async function pendingSend(db: Db, userId: string): Promise<string> {
   const row = await recordOperation(db, {
     userId,
@@ -191,10 +170,8 @@ async function answeredMessage(db: Db, userId: string) {
   return answer;
 }
 
-/** The Accept header the MCP Streamable HTTP transport requires of a POST. */
 const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
 
-/** An access token of the user's, stored the way POST /api/access-tokens stores one. */
 export async function ownedAccessToken(
   db: Db,
   userId: string,
@@ -263,7 +240,6 @@ async function ownedPair(db: Db, userId: string, status: "skipped" | "failed") {
   return { assistantMessageId: assistant.id, extractionId: extraction.id };
 }
 
-/** A memory of the actor's (no embedding: the fixtures never embed). */
 async function ownedMemory(db: Db, userId: string, status: "active" | "pending_confirmation" = "active") {
   const [row] = await db
     .insert(memories)
@@ -280,13 +256,8 @@ async function ownedMemory(db: Db, userId: string, status: "active" | "pending_c
 }
 
 /**
- * DELETE /api/account deletes whoever sends it — the owner ("the owner → 204") and the intruder
- * ("another user acting") — while the matrix goes on acting as both. Its setup therefore remembers
- * each actor's users row and session cookie while the account exists, and puts back every account
- * it finds deleted (the row as it was, so the same password and session version; the cookie the
- * deletion cleared). Its describe block ends with rejected requests, so every account it deleted is
- * back before the next route's cases run. The data the deletion removed is not restored: it was the
- * previous cases' fixtures.
+ * DELETE /api/account deletes whoever sends it while the matrix goes on acting as both actors, so
+ * its setup remembers each actor's row and cookie and puts back every account it finds deleted.
  */
 const remembered = new Map<string, { actor: Actor; row: unknown; cookies: [string, string][] }>();
 

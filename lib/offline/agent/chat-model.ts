@@ -1,9 +1,4 @@
-/**
- * The offline provider's agent model: a LangChain chat model that follows the deterministic plan
- * (planner.ts) — a real, labelled implementation chosen when no model key is configured, like the
- * offline text model. It reads exactly what any model bound to the tools reads: the messages
- * (system message with the memory lines, history, the request, the tool calls and results so far).
- */
+/** The offline agent model: a LangChain chat model following the deterministic plan (planner.ts). */
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import { BaseChatModel, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
@@ -28,7 +23,6 @@ function parse(content: string): unknown {
   }
 }
 
-/** The request (the last human message) and the tool steps taken since. */
 export function readTurn(messages: readonly BaseMessage[]): { request: string; steps: ToolStep[] } {
   let start = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -50,16 +44,12 @@ export function readTurn(messages: readonly BaseMessage[]): { request: string; s
   return { request, steps };
 }
 
-/** A message as the model reads it: its text, then the tool calls it made. */
 function readText(message: BaseMessage): string {
   const calls = AIMessage.isInstance(message) ? (message.tool_calls ?? []) : [];
   return [textOf(message), ...calls.map((call) => `${call.name}(${JSON.stringify(call.args)})`)].join("\n");
 }
 
-/**
- * The call's usage, as a provider reports it (LangChain's usage_metadata): the tokens of what it read
- * and of what it wrote, counted with Lifeline's one tokenizer as the offline text model counts its own.
- */
+/** Counted with Lifeline's one tokenizer, as the offline text model counts its own. */
 function usageOf(messages: readonly BaseMessage[], reply: AIMessage) {
   const input_tokens = countTokens(messages.map(readText).join("\n"));
   const output_tokens = countTokens(readText(reply));

@@ -1,11 +1,6 @@
 /**
- * The offline agent's plan: with no model key, agent mode still works end to end, against the demo
- * mailbox (or Gmail), by a deterministic tool plan for the common requests —
- *   "find emails from Maya" · "summarise my latest email" · "show my unread emails" ·
- *   "list my labels" · "show my sent emails" · "draft a reply to Tom saying …" · "show my drafts" / "open the draft
- *   to Tom" · "email Priya saying …" / "reply to Tom saying …" (send: prepared for approval, never sent by the plan).
- * Each call sees the request and the tool results so far and returns the next step: one tool call
- * or the final answer. Anything else gets an answer saying what agent mode can do.
+ * The offline agent's plan: with no model key, agent mode still works end to end by a deterministic
+ * tool plan for common mail requests; a send is only prepared for approval, never sent by the plan.
  */
 
 import { replySubject } from "@/lib/agent/mailbox/threading";
@@ -23,7 +18,6 @@ export type PlannedTool =
 export interface ToolStep {
   tool: string;
   args: Record<string, unknown>;
-  /** The tool's JSON result (or an `{ error }` object). */
   result: unknown;
 }
 
@@ -58,7 +52,6 @@ export function senderName(from: string): string {
   return match?.[1]?.trim() ?? from.trim();
 }
 
-/** The address part of "Name <address>", or the text itself. */
 export function addressOf(from: string): string {
   return /<([^>]+)>/.exec(from)?.[1]?.trim() ?? from.trim();
 }
@@ -80,7 +73,6 @@ function firstSentences(text: string, count = 2): string {
   return sentences.slice(0, count).join(" ").trim();
 }
 
-/** Trims a quoted or trailing-punctuated phrase the user dictated ("saying 'I'll be there.'"). */
 function dictated(text: string): string {
   const trimmed = text
     .trim()
@@ -103,13 +95,7 @@ const DRAFT_REPLY =
 const SEND =
   /\b(?:(?:send|write)\s+(?:an?\s+)?(?:e-?mail|message|reply)\s+to|e-?mail|reply\s+to)\s+([\p{L}][\p{L}.'@-]*)\s*(?:,\s*)?(?:saying|to say|that says|that|with)\s+(.+)$/isu;
 
-/**
- * A request about the saved drafts, read from its structure: "draft(s)" as a noun — after a
- * determiner or adjective ("my drafts", "the latest draft", "any saved drafts") or naming the
- * folder — and not the topic of a search ("emails about the draft"). Then what it asks: one draft
- * (the singular: "open the draft…", the newest that fits) or the list (the plural); narrowed by a recipient ("to Tom", "for Maya") or
- * by words of the subject ("about the lease").
- */
+/** "draft(s)" as a noun, not the topic of a search ("emails about the draft"). */
 const DRAFT_NOUN =
   /\b(?:my|the|your|any|all|saved|unsent|latest|last|newest|recent)\s+(?:(?:saved|unsent|latest|last|newest|recent|e-?mail|mail)\s+)?(drafts?)\b|\b(drafts?)\s+(?:folder|box)\b|^\s*(drafts?)\s*[?.!]*$/i;
 const DRAFT_TOPIC = /\b(?:about|regarding|mentioning|re)\s+(?:the|my|a|your)\s+drafts?\b/i;
@@ -118,7 +104,6 @@ const DRAFT_SUBJECT =
   /\bdrafts?\b.*?\b(?:about|on|re|regarding|titled|called)\s+(?:the\s+|my\s+|a\s+)?(.+?)\s*[?.!]*$/iu;
 
 export interface DraftRequest {
-  /** One draft to open (with its body), or the list. */
   open: boolean;
   to: string | null;
   subject: string | null;
@@ -154,7 +139,6 @@ function draftLines(drafts: DraftSummary[]): string {
     .join("\n");
 }
 
-/** The drafts the request names: "drafts to Tom", "the draft about the lease", or all of them. */
 function draftsWhat(request: DraftRequest): string {
   if (request.to) return ` to ${request.to}`;
   if (request.subject) return ` about “${request.subject}”`;
@@ -190,7 +174,6 @@ export const AGENT_HELP =
   'I\'ll be there at 10"), show your drafts ("open the draft to Tom") and prepare an email for you to approve ("email Priya saying the numbers are ready"). ' +
   "Nothing is sent until you approve it.";
 
-/** The next step for `request`, given the tool steps taken so far in this turn. */
 export function planNextStep(request: string, steps: readonly ToolStep[]): PlanStep {
   const last = steps.at(-1);
   const lastError = last ? failure(last.result) : null;
