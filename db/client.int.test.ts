@@ -37,6 +37,7 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "demo_mail_messages",
       "demo_mailboxes",
       "gmail_operations",
+      "imports",
       "mcp_calls",
       "memories",
       "memory_events",

@@ -11,9 +11,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deletionConfig } from "@/core/config";
 import { DELETED_MEMORY } from "@/core/deleted-memory";
 import type { Database, Db } from "@/db/client";
 import { getMcpCall, listMcpCalls } from "@/db/queries/mcp-calls";
+import { redactDueDeletions } from "@/db/queries/redaction";
 import { accessTokens, mcpCalls, memories, memoryUsage } from "@/db/schema";
 import { createTestDatabase, DB_KINDS } from "./db";
 import { HttpClient, registerAndSignIn } from "./http-client";
@@ -376,11 +378,14 @@ describe.each(DB_KINDS)("the MCP server on %s", (kind) => {
     expect(listed.memories.map((memory) => memory.id)).toEqual([bobMemory]);
   });
 
-  it("forget deletes through the delete path, and the memory's text leaves every recorded call", async () => {
+  it("forget deletes through the delete path, and once the undo window closes the memory's text leaves every recorded call", async () => {
     const result = await call(writer, "forget", { memory_id: adaMemories.peanuts });
     expect(result.isError, textOf(result)).toBeFalsy();
     const [row] = await db.select().from(memories).where(eq(memories.id, adaMemories.peanuts));
     expect(row?.status).toBe("deleted");
+    expect(row?.redactAt).not.toBeNull();
+    // The sweep as it runs once the window has closed.
+    await redactDueDeletions(db, { now: new Date(Date.now() + deletionConfig.undoWindowMs + 1_000), batch: 50 });
     const calls = await db.select().from(mcpCalls).where(eq(mcpCalls.userId, ada.id));
     const mentioning = calls.filter((c) => c.memoryIds.includes(adaMemories.peanuts));
     expect(mentioning.length).toBeGreaterThan(0);

@@ -9,8 +9,9 @@ import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryToolsConfig } from "@/core/config";
+import { deletionConfig, memoryToolsConfig } from "@/core/config";
 import { withUsage } from "@/db/queries/memory-usage";
+import { redactDueDeletions } from "@/db/queries/redaction";
 import { conversations, memories, memoryExtractions, messages, promptDebug, users } from "@/db/schema";
 import { toCapturedParams } from "@/lib/ai/capture";
 import { type AiRegistry, createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
@@ -882,13 +883,15 @@ describe.each(DB_KINDS)("POST /api/chat on %s", (kind) => {
       const rows = await db().select(withUsage).from(memories).where(eq(memories.userId, user.id));
       expect(rows.map((r) => r.accessCount)).toEqual([1, 1]);
 
-      // Deleting a listed memory redacts its text from the record: the tool rows and the tool result the model received.
+      // Deleting a listed memory redacts its text from the record once the undo window closes: the tool
+      // rows and the tool result the model received.
       const nurse = rows.find((r) => r.content === "Works as a nurse");
       const deleted = await fetch(`${context.server.url}/api/memories/${nurse?.id}`, {
         method: "DELETE",
         headers: { cookie: user.client.cookieHeader() },
       });
       expect(deleted.status).toBe(200);
+      await redactDueDeletions(db(), { now: new Date(Date.now() + deletionConfig.undoWindowMs + 1_000), batch: 50 });
       const [after] = await db().select().from(promptDebug).where(eq(promptDebug.messageId, assistant.id));
       expect(JSON.stringify(after?.trace)).not.toContain("nurse");
       expect(JSON.stringify(after?.modelInput)).not.toContain("nurse");

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { extractionConfig } from "@/core/config";
 import { memories, memoryExtractions, messages } from "@/db/schema";
 import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
+import { answerErrorSentence } from "@/lib/chat/answer-error";
 import { MODEL_CONNECTION_DROPPED } from "@/lib/chat/settle";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import { getInProcessRunner } from "@/lib/runtime";
@@ -177,7 +178,7 @@ describe.each(DB_KINDS)("the strict OpenAI contract on %s", (kind) => {
     expect(cut.answer.content).toContain("Maya wrote about");
   });
 
-  it("an in-stream error event is stored and shown with its message", async () => {
+  it("an in-stream error event is stored with its message, and the chat is told in one plain sentence", async () => {
     script.answer = {
       kind: "error-event",
       text: "Partly",
@@ -186,7 +187,9 @@ describe.each(DB_KINDS)("the strict OpenAI contract on %s", (kind) => {
     const failed = await turn("error-event", { message: { text: "Hi" }, model: "gpt-5-mini" });
     expect(failed.answer).toMatchObject({ status: "error", content: "Partly" });
     expect(failed.answer.error).toContain("The server had an error while processing your request.");
-    expect(failed.sse).toContain("The server had an error while processing your request.");
+    // The provider's own text stays in the record (Inspect); the stream says what happened, in words.
+    expect(failed.sse).toContain(answerErrorSentence(failed.answer.error));
+    expect(failed.sse).not.toContain("The server had an error while processing your request.");
     expect(failed.sse).not.toContain("[object Object]");
   });
 

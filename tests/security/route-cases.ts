@@ -11,6 +11,7 @@ import { createAccessToken } from "@/db/queries/access-tokens";
 import { createConversation } from "@/db/queries/conversations";
 import { createExtraction } from "@/db/queries/extractions";
 import { recordOperation } from "@/db/queries/gmail-operations";
+import { createImport } from "@/db/queries/imports";
 import { deleteMemory } from "@/db/queries/memories";
 import { createMessage } from "@/db/queries/messages";
 import { createNote } from "@/db/queries/notes";
@@ -1187,6 +1188,137 @@ export const routeCases: Record<RouteKey, RouteCase> = {
   "GET /api/inngest": inngestNotConfigured,
   "POST /api/inngest": inngestNotConfigured,
   "PUT /api/inngest": inngestNotConfigured,
+  "GET /api/imports": {
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const row = await createImport(db, { userId: actor.id, source: "chatgpt", fileName: "export.zip" });
+      return {
+        path: "/api/imports",
+        check: (res) => {
+          const { imports } = res.json as { imports: { id: string }[] };
+          expect(imports.map((i) => i.id)).toContain(row.id);
+        },
+      };
+    },
+  },
+
+  "POST /api/imports": {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 201,
+    setup: async () => ({
+      path: "/api/imports",
+      json: { source: "claude", fileName: "data.zip" },
+      check: (res) => expect(res.json).toMatchObject({ import: { source: "claude", fileName: "data.zip" } }),
+    }),
+    invalid: [
+      { name: "unknown source", patch: (v) => ({ ...v, source: "gemini" }), field: "body.source" },
+      { name: "missing fileName", patch: ({ fileName: _, ...rest }) => rest, field: "body.fileName" },
+      {
+        name: "fileName of 256 characters",
+        patch: (v) => ({ ...v, fileName: repeat("f", 256) }),
+        field: "body.fileName",
+      },
+    ],
+  },
+
+  "GET /api/imports/[id]": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const row = await createImport(db, { userId: actor.id, source: "chatgpt", fileName: "export.zip" });
+      return {
+        path: `/api/imports/${row.id}`,
+        check: (res) => expect(res.json).toMatchObject({ import: { id: row.id } }),
+      };
+    },
+  },
+
+  "POST /api/imports/[id]/conversations": {
+    body: "json",
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor, unique }) => {
+      const row = await createImport(db, { userId: actor.id, source: "chatgpt", fileName: "export.zip" });
+      return {
+        path: `/api/imports/${row.id}/conversations`,
+        json: {
+          conversations: [
+            {
+              sourceId: `conversation-${unique}`,
+              title: "Trip planning",
+              createdAt: "2025-03-01T10:00:00Z",
+              messages: [
+                {
+                  sourceId: `m1-${unique}`,
+                  role: "user",
+                  text: "I live in Lisbon.",
+                  createdAt: "2025-03-01T10:00:00Z",
+                },
+                { sourceId: `m2-${unique}`, role: "assistant", text: "Noted.", createdAt: "2025-03-01T10:00:05Z" },
+              ],
+            },
+          ],
+        },
+        check: (res) => expect(res.json).toMatchObject({ conversationsAdded: 1, messagesAdded: 2 }),
+      };
+    },
+    invalid: [
+      { name: "no conversations", patch: () => ({ conversations: [] }), field: "body.conversations" },
+      {
+        name: "a message with an unknown role",
+        patch: (v) => {
+          const [conversation] = (v as { conversations: { messages: object[] }[] }).conversations;
+          return { conversations: [{ ...conversation, messages: [{ ...conversation?.messages[0], role: "system" }] }] };
+        },
+        field: "body.conversations.0.messages.0.role",
+      },
+      {
+        name: "a date that is not ISO 8601",
+        patch: (v) => {
+          const [conversation] = (v as { conversations: object[] }).conversations;
+          return { conversations: [{ ...conversation, createdAt: "yesterday" }] };
+        },
+        field: "body.conversations.0.createdAt",
+      },
+    ],
+  },
+
+  "POST /api/imports/[id]/start": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const row = await createImport(db, { userId: actor.id, source: "chatgpt", fileName: "export.zip" });
+      return {
+        path: `/api/imports/${row.id}/start`,
+        check: (res) => expect(res.json).toMatchObject({ import: { id: row.id } }),
+      };
+    },
+  },
+
+  "POST /api/imports/pasted": {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 201,
+    setup: async ({ unique }) => ({
+      path: "/api/imports/pasted",
+      json: { memories: [`Lives in Lisbon ${unique}`, "Prefers green tea"] },
+      check: (res) => expect((res.json as { memories: unknown[] }).memories).toHaveLength(2),
+    }),
+    invalid: [
+      { name: "no memories", patch: () => ({ memories: [] }), field: "body.memories" },
+      { name: "the same memory twice", patch: () => ({ memories: ["Tea", "Tea"] }), field: "body.memories" },
+      { name: "a memory that is not text", patch: () => ({ memories: [42] }), field: "body.memories.0" },
+    ],
+  },
+
   "GET /api/memories": {
     bearer: "read",
     access: "user",
