@@ -83,7 +83,7 @@ test("a ChatGPT export imported in Settings is recalled in a new chat, and its s
 
   await page.goto("/");
   const recall = await sendAndWait(page, "Which city do I live in?");
-  await expect(recall.getByTestId("message-meta")).toContainText(/Used \d+ memor/);
+  await expect(recall.getByTestId("message-meta")).toContainText(/Sent \d+ memor/);
   await expect(recall).toContainText(/Lisbon/);
 
   await page.goto("/memories");
