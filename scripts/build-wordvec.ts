@@ -84,7 +84,7 @@ function main(): void {
   const text = readFileSync(file, "utf8");
   const digest = createHash("sha256").update(text).digest("hex").slice(0, 16);
   const asset = buildAsset(JSON.parse(text) as WinkVectors, vocab, `${PACKAGE} (json sha256 ${digest}…)`);
-  const out = values.out ?? path.join("lib", "ai", "offline", "assets", "wordvec-glove100.bin");
+  const out = values.out ?? path.join("lib", "offline", "assets", "wordvec-glove100.bin");
   writeFileSync(out, asset);
   console.error(`${out}: ${vocab} words, ${(asset.length / 1e6).toFixed(2)} MB`);
 }

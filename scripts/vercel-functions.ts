@@ -32,7 +32,7 @@ interface VcConfig {
 }
 
 const PGLITE = /(^|\/)node_modules\/@electric-sql\/pglite/;
-const WORD_VECTORS = /(^|\/)lib\/ai\/offline\/assets\//;
+const WORD_VECTORS = /(^|\/)lib\/offline\/assets\//;
 
 function walk(dir: string): string[] {
   return (readdirSync(dir, { recursive: true, encoding: "utf8" }) as string[])

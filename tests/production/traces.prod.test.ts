@@ -26,7 +26,7 @@ import { EMBEDDED_DATABASE_FILES, OFFLINE_ASSETS } from "@/next.config";
 import { assertProductionBuild } from "./next-server";
 
 const DIST = path.join(process.cwd(), ".next");
-const ASSETS = path.join(process.cwd(), "lib", "ai", "offline", "assets") + path.sep;
+const ASSETS = path.join(process.cwd(), "lib", "offline", "assets") + path.sep;
 const PGLITE = path.join(process.cwd(), "node_modules", "@electric-sql") + path.sep;
 const INSTRUMENTATION = path.join("server", "instrumentation.js.nft.json");
 
