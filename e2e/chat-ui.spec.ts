@@ -98,6 +98,9 @@ test.describe("desktop", () => {
     await expect(page.getByLabel("Time zone")).toHaveValue("Pacific/Auckland");
 
     await page.goto("/memories?q=passport%20renewal&match=semantic");
+    // The order is one click away, under Filters: once the page has hydrated (its card buttons are enabled).
+    await expect(page.getByTestId("memory-card").first().getByRole("button", { name: "Pin" })).toBeEnabled();
+    await page.getByRole("button", { name: /^Filters/ }).click();
     await expect(page.getByRole("combobox", { name: "Sort" })).toHaveValue("relevance");
     await expect(page.getByTestId("memory-card").first()).toContainText("passport");
     await screenshot(page, "memories-search-desktop");

@@ -6,7 +6,7 @@ test("/ is a new chat that names the offline model", async ({ page }) => {
   // `/` needs a signed-in user: register one (the app signs them in and lands on `/`).
   await registerViaUi(page, "home");
   await expect(page.getByRole("heading", { name: "What’s on your mind?" })).toBeVisible();
-  await expect(page.getByTestId("offline-banner")).toContainText("offline model");
+  await expect(page.getByTestId("offline-banner")).toContainText(/offline model/i);
   await expect(page.getByTestId("offline-banner")).toContainText("offline/lifeline-offline-1");
   await expect(messageBox(page)).toBeVisible();
   await expect(page.getByRole("combobox", { name: "Model" })).toHaveValue("lifeline-offline-1");
