@@ -172,7 +172,8 @@ export function MessageMeta({
           onToggle={() => setOpen((value) => !value)}
           chipsId={chipsId}
         />
-        {info !== undefined && (
+        {/* No record, nothing to inspect: an imported answer was never sent to a model here. */}
+        {info?.debug && (
           <Link
             href={`/messages/${message.id}/debug`}
             className="inline-flex items-center gap-1 rounded-md text-brand hover:underline"
