@@ -55,10 +55,7 @@ test("a pasted memory list is reviewed, edited and saved, each memory saying it 
   await expect(cards.filter({ hasText: "jazz" })).toHaveCount(0);
 });
 
-// Known defect, open in the import issue: on /memories an imported memory's source links to the Inspect
-// view of its exchange, which an imported answer does not have (its prefetch is a 404, and the page
-// never settles). Marked fixme until the source link knows an imported exchange.
-test.fixme("a ChatGPT export imported in Settings is recalled in a new chat, and its source is the imported message", async ({
+test("a ChatGPT export imported in Settings is recalled in a new chat, and its source is the imported message", async ({
   page,
 }) => {
   test.setTimeout(180_000);

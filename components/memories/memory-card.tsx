@@ -66,7 +66,7 @@ function Source({ memory, dates }: { memory: ListedMemory; dates: DateContext })
           {excerpt}
         </q>
       )}
-      {memory.sourceAssistantMessageId && (
+      {memory.sourceAssistantMessageId && memory.sourceInspectable && (
         <Link
           href={`/messages/${memory.sourceAssistantMessageId}/debug#extraction`}
           className="inline-flex items-center gap-1 hover:text-foreground hover:underline"

@@ -131,16 +131,3 @@ export const sourceTokenNameColumn = sql<string | null>`(
   SELECT t.name FROM ${accessTokens} t
   WHERE t.id = ${memories.sourceAccessTokenId} AND t.user_id = ${memories.userId}
 )`;
-
-/** One memory's external usage: the tokens that read it and the one it came through (the columns above). */
-export async function externalUsage(
-  db: Db,
-  { userId, memoryId }: { userId: string; memoryId: string },
-): Promise<{ readBy: string[]; sourceTokenName: string | null }> {
-  const [row] = await db
-    .select({ readBy: readByColumn, sourceTokenName: sourceTokenNameColumn })
-    .from(memories)
-    .where(and(eq(memories.id, memoryId), eq(memories.userId, userId)))
-    .limit(1);
-  return row ?? { readBy: [], sourceTokenName: null };
-}

@@ -11,6 +11,7 @@ import {
   type MemoryType,
   memories,
   memoryEvents,
+  promptDebug,
 } from "@/db/schema";
 import { readByColumn, sourceTokenNameColumn } from "./mcp-calls";
 import { type MemoryRecord, recordColumns } from "./memories";
@@ -54,6 +55,11 @@ export interface ListedMemory extends MemoryRecord {
   sourceTokenName: string | null;
   /** Names of the access tokens whose MCP calls handed this memory to an external assistant. */
   readBy: string[];
+  /**
+   * Whether the source answer has a debug record, so an Inspect view (its extraction included): an
+   * imported answer was never sent to a model here and has none.
+   */
+  sourceInspectable: boolean;
   similarity: number | null;
 }
 
@@ -64,6 +70,36 @@ export interface MemoryPage {
   hidden: number;
   page: number;
   pageSize: number;
+}
+
+const sourceInspectableColumn = sql<boolean>`EXISTS (
+  SELECT 1 FROM ${promptDebug} d
+  WHERE d.message_id = ${memories.sourceAssistantMessageId} AND d.user_id = ${memories.userId}
+)`;
+
+const listedColumns = {
+  ...recordColumns,
+  sourceConversationTitle: conversations.title,
+  sourceTokenName: sourceTokenNameColumn,
+  readBy: readByColumn,
+  sourceInspectable: sourceInspectableColumn,
+};
+
+function sourceConversation(userId: string) {
+  return and(eq(conversations.id, memories.sourceConversationId), eq(conversations.userId, userId));
+}
+
+/** One memory of the user by id, whatever its status, shaped like a listed one; null if not theirs. */
+export async function getListedMemory(
+  db: Db,
+  { userId, memoryId }: { userId: string; memoryId: string },
+): Promise<ListedMemory | null> {
+  const [row] = await db
+    .select({ ...listedColumns, similarity: sql<null>`NULL::float8` })
+    .from(memories)
+    .leftJoin(conversations, sourceConversation(userId))
+    .where(and(eq(memories.userId, userId), eq(memories.id, memoryId)));
+  return row ?? null;
 }
 
 function escapeLike(text: string): string {
@@ -113,18 +149,9 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
 
   const [rows, [count]] = await Promise.all([
     db
-      .select({
-        ...recordColumns,
-        sourceConversationTitle: conversations.title,
-        sourceTokenName: sourceTokenNameColumn,
-        readBy: readByColumn,
-        similarity,
-      })
+      .select({ ...listedColumns, similarity })
       .from(memories)
-      .leftJoin(
-        conversations,
-        and(eq(conversations.id, memories.sourceConversationId), eq(conversations.userId, filters.userId)),
-      )
+      .leftJoin(conversations, sourceConversation(filters.userId))
       .where(where)
       .orderBy(...order, asc(memories.id))
       .limit(pageSize)

@@ -15,6 +15,8 @@ import {
   getImportProgress,
   startImport,
 } from "@/db/queries/imports";
+import { listMemories } from "@/db/queries/memory-list";
+import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { conversations, memories, memoryExtractions, messages } from "@/db/schema";
 import { readExport } from "@/lib/import/read-export";
 import { DB_KINDS } from "@/tests/db";
@@ -92,6 +94,29 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
     const lisbon = stored.find((m) => m.content.includes("Lisbon"));
     expect(lisbon?.provenance).toBe("user_stated");
     expect(lisbon?.source).toBe(chain[0]?.id);
+
+    // An imported answer was never sent to a model here: it has no Inspect view to link to, until
+    // a debug record exists for it.
+    const listed = await listMemories(db(), { userId });
+    expect(listed.memories.length).toBe(stored.length);
+    expect(listed.memories.every((m) => m.sourceInspectable === false)).toBe(true);
+    const sourceAnswer = listed.memories[0]?.sourceAssistantMessageId ?? "";
+    await savePromptDebug(db(), {
+      userId,
+      conversationId: bike?.id ?? "",
+      messageId: sourceAnswer,
+      modelInput: [],
+      trace: {},
+      provider: "offline",
+      modelId: "offline",
+      mode: "conversational",
+      temperature: 0.7,
+      retrievalStatus: "disabled",
+    });
+    const relisted = await listMemories(db(), { userId });
+    for (const m of relisted.memories) {
+      expect(m.sourceInspectable).toBe(m.sourceAssistantMessageId === sourceAnswer);
+    }
   });
 
   it("adds nothing when the same export comes again, and only the new exchange from a newer export", async () => {

@@ -12,12 +12,8 @@ import { PageHeader } from "@/components/page-header";
 import { SectionCard } from "@/components/section-card";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { retrievalConfig } from "@/core/config";
-import { isAppError } from "@/core/errors";
 import { type Db, getDb } from "@/db/client";
-import { getConversation } from "@/db/queries/conversations";
-import { externalUsage } from "@/db/queries/mcp-calls";
-import { getMemory } from "@/db/queries/memories";
-import { type ListedMemory, listMemories, type MemoryPage, type MemorySort } from "@/db/queries/memory-list";
+import { getListedMemory, listMemories, type MemoryPage, type MemorySort } from "@/db/queries/memory-list";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { getAiRegistry } from "@/lib/ai/registry";
 import { requireServerSession } from "@/lib/auth/server";
@@ -48,21 +44,6 @@ function cleanParams(raw: Record<string, string | string[] | undefined>): Record
       return first?.trim() ? [[key, first.trim()]] : [];
     }),
   );
-}
-
-/** One memory by id (links from the debug view), shaped like a listed one. */
-async function loadOne(db: Db, userId: string, memoryId: string): Promise<ListedMemory | null> {
-  try {
-    const memory = await getMemory(db, { userId, memoryId });
-    const conversation = memory.sourceConversationId
-      ? await getConversation(db, { userId, conversationId: memory.sourceConversationId }).catch(() => null)
-      : null;
-    const external = await externalUsage(db, { userId, memoryId });
-    return { ...memory, ...external, sourceConversationTitle: conversation?.title ?? null, similarity: null };
-  } catch (error) {
-    if (isAppError(error) && error.code === "not_found:memory") return null;
-    throw error;
-  }
 }
 
 type Listing = { kind: "page"; page: MemoryPage } | { kind: "error"; message: string };
@@ -99,7 +80,10 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
   const session = await requireServerSession("/memories");
   const params = cleanParams(await searchParams);
   const db = await getDb();
-  const single = params.id && UUID.test(params.id) ? await loadOne(db, session.id, params.id) : undefined;
+  const single =
+    params.id && UUID.test(params.id)
+      ? await getListedMemory(db, { userId: session.id, memoryId: params.id })
+      : undefined;
   const listing = single === undefined ? await loadPage(db, session.id, params) : null;
   // Memories another embedder embedded: retrieval cannot compare them until they are re-embedded.
   const embedder = getAiRegistry().embedder.model;
