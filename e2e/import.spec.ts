@@ -101,3 +101,28 @@ test("a ChatGPT export imported in Settings is recalled in a new chat, and its s
   await expect(page.getByRole("textbox", { name: "Message", exact: true })).toHaveCount(0);
   await screenshot(page, "import-source-chat");
 });
+
+test("'Copy for another assistant' shows the active memories as text and copies exactly that", async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await registerViaUi(page, "handout");
+  for (const data of [
+    { content: "Is allergic to peanuts", type: "fact" },
+    { content: "Prefers aisle seats on long flights", type: "preference" },
+  ]) {
+    expect((await page.request.post("/api/memories", { data })).status()).toBe(201);
+  }
+  await page.goto("/memories");
+  await page.getByTestId("handout-open").click();
+  const text = page.getByTestId("handout-text");
+  await expect(text).toHaveValue(/\(2 memories, as of /);
+  await expect(text).toHaveValue(
+    /About me:\n- Is allergic to peanuts\n\nMy preferences:\n- Prefers aisle seats on long flights\n$/,
+  );
+  await screenshot(page, "handout");
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
+  await expect(page.getByTestId("handout-copied")).toHaveText("Copied 2 memories");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await text.inputValue());
+});

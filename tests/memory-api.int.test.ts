@@ -199,6 +199,43 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
     });
   });
 
+  describe("GET /api/memories/export?format=text", () => {
+    it("hands out the user's active memories as plain text, grouped by type; nothing waiting for confirmation, nothing of another user's", async () => {
+      const carol = await registerAndSignIn(server.url, "carol");
+      for (const json of [
+        { content: "Prefers window seats on trains.", type: "preference" },
+        { content: "Lives in Porto.", type: "personal" },
+        { content: "Was thinking of moving to Oslo.", type: "personal" },
+      ]) {
+        expect((await carol.client.request("POST", "/api/memories", { json })).status).toBe(201);
+      }
+      await database.db
+        .update(memories)
+        .set({ status: "pending_confirmation" })
+        .where(and(eq(memories.userId, carol.id), eq(memories.content, "Was thinking of moving to Oslo.")));
+      await ada.client.request("POST", "/api/memories", { json: { content: "Ada's own secret.", type: "fact" } });
+
+      const res = await carol.client.request("GET", "/api/memories/export?format=text");
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(res.headers.get("x-memory-count")).toBe("2");
+      expect(res.text).toMatch(
+        /^What my assistant Lifeline remembers about me \(2 memories, as of \d{4}-\d{2}-\d{2}\)/,
+      );
+      expect(res.text).toContain("About me:\n- Lives in Porto.\n");
+      expect(res.text).toContain("My preferences:\n- Prefers window seats on trains.\n");
+      expect(res.text).not.toContain("Oslo");
+      expect(res.text).not.toContain("Ada");
+
+      const none = await (await registerAndSignIn(server.url, "dan")).client.request(
+        "GET",
+        "/api/memories/export?format=text",
+      );
+      expect(none).toMatchObject({ status: 200, text: "" });
+      expect(none.headers.get("x-memory-count")).toBe("0");
+    });
+  });
+
   describe("/api/memories/:id", () => {
     it("PATCH edits, re-embeds a new text, sets edited_at and records the user's update", async () => {
       const pair = await exchange("My favorite color is green");

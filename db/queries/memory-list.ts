@@ -170,6 +170,15 @@ export async function listMemories(db: Db, filters: MemoryFilters): Promise<Memo
   return { memories: rows, total, hidden, page, pageSize };
 }
 
+/** The user's active memories, oldest first: what "Copy for another assistant" hands out. */
+export async function listActiveMemories(db: Db, { userId }: { userId: string }) {
+  return db
+    .select({ type: memories.type, content: memories.content, deadline: memories.deadline, pinned: memories.pinned })
+    .from(memories)
+    .where(and(eq(memories.userId, userId), eq(memories.status, "active")))
+    .orderBy(asc(memories.createdAt), asc(memories.id));
+}
+
 export async function exportMemories(db: Db, { userId }: { userId: string }) {
   const [rows, events] = await Promise.all([
     db.select(recordColumns).from(memories).where(eq(memories.userId, userId)).orderBy(asc(memories.createdAt)),

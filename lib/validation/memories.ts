@@ -75,3 +75,8 @@ export const DELETE_ALL_CONFIRMATION = "delete all";
 export const deleteAllBody = z.strictObject({
   confirm: z.literal(DELETE_ALL_CONFIRMATION, { error: `Type "${DELETE_ALL_CONFIRMATION}" to confirm` }),
 });
+
+/** GET /api/memories/export — json (default): every memory with its history; text: the handout. */
+export const memoryExportQuery = z.strictObject({
+  format: z.enum(["json", "text"]).optional(),
+});

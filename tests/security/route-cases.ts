@@ -1528,6 +1528,10 @@ export const routeCases: Record<RouteKey, RouteCase> = {
     access: "user",
     scope: "self",
     success: 200,
+    query: {
+      strings: [],
+      invalid: [{ name: "unknown format", query: "format=csv", field: "query.format" }],
+    },
     setup: async ({ db, actor }) => {
       const memoryId = await ownedMemory(db, actor.id);
       return {

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requestDates } from "@/app/(app)/request-dates";
 import { DeleteAllDialog } from "@/components/memories/delete-all-dialog";
+import { HandoutDialog } from "@/components/memories/handout-dialog";
 import { MemoryCard } from "@/components/memories/memory-card";
 import { type FilterValues, MemoryFilters } from "@/components/memories/memory-filters";
 import { MemoryFormDialog } from "@/components/memories/memory-form-dialog";
@@ -125,6 +126,7 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
                 </Button>
               }
             />
+            <HandoutDialog />
             <a href="/api/memories/export" download className={buttonVariants({ variant: "outline", size: "sm" })}>
               <DownloadIcon aria-hidden="true" />
               <span className="max-sm:sr-only">Export JSON</span>
