@@ -304,8 +304,11 @@ export const mcpCalls = pgTable(
 export const IMPORT_SOURCE_KINDS = ["chatgpt", "claude"] as const;
 export type ImportSourceKind = (typeof IMPORT_SOURCE_KINDS)[number];
 
-/** receiving: batches arrive; running: its job extracts; done: nothing left to run. */
-export const IMPORT_STATUSES = ["receiving", "running", "done"] as const;
+/**
+ * receiving: batches arrive; running: its job extracts; paused: its job stops after the exchange in
+ * hand until resumed; cancelled: the rest is never read; done: nothing left to run.
+ */
+export const IMPORT_STATUSES = ["receiving", "running", "paused", "cancelled", "done"] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 /**

@@ -261,6 +261,37 @@ export async function startImport(
   return { row: await getImport(db, { userId, importId }), started: false };
 }
 
+export type ImportAction = "pause" | "resume" | "cancel";
+
+const TRANSITIONS: Record<ImportAction, { from: ImportStatus[]; to: ImportStatus }> = {
+  pause: { from: ["running"], to: "paused" },
+  resume: { from: ["paused"], to: "running" },
+  cancel: { from: ["receiving", "running", "paused"], to: "cancelled" },
+};
+
+/**
+ * Pauses, resumes or cancels the user's import in one guarded UPDATE: 404 for another user's, 409
+ * when its status does not allow it (a done import cannot be paused, a cancelled one not resumed).
+ * The job checks the status before each exchange, so a pause or a cancel takes effect after the
+ * exchange in hand; a resumed import's job must be dispatched again by the caller.
+ */
+export async function changeImportState(
+  db: Db,
+  { userId, importId, action, now }: { userId: string; importId: string; action: ImportAction; now: Date },
+): Promise<ImportRow> {
+  const { from, to } = TRANSITIONS[action];
+  const [updated] = await db
+    .update(imports)
+    .set({ status: to, updatedAt: now, ...(to === "cancelled" ? { finishedAt: now } : {}) })
+    .where(and(eq(imports.id, importId), eq(imports.userId, userId), inArray(imports.status, from)))
+    .returning();
+  if (updated) return updated;
+  const row = await getImport(db, { userId, importId });
+  throw new AppError("conflict:import_state", `This import is ${row.status}: it cannot be ${PAST[action]}.`);
+}
+
+const PAST: Record<ImportAction, string> = { pause: "paused", resume: "resumed", cancel: "cancelled" };
+
 /**
  * The next extraction of a running import: queued or interrupted (running), the fewest attempts
  * first, then in the order the exchanges were said — so consolidation meets a fact before what

@@ -11,8 +11,10 @@ import { describe, expect, it } from "vitest";
 import {
   addImportBatch,
   type BatchConversation,
+  changeImportState,
   createImport,
   getImportProgress,
+  type ImportAction,
   startImport,
 } from "@/db/queries/imports";
 import { listMemories } from "@/db/queries/memory-list";
@@ -195,6 +197,47 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
       .where(eq(memoryExtractions.importId, importId));
     const stored = await db().select({ id: memories.id }).from(memories).where(eq(memories.userId, userId));
     expect(new Set(rows.flatMap((r) => r.memoryIds)).size).toBe(stored.length);
+  });
+
+  it("pauses after the exchange in hand and resumes where it stopped; a cancelled import reads nothing more", async () => {
+    const userId = await createUser(db());
+    const deps = testDeps(db());
+    const change = (importId: string, action: ImportAction, who = userId) =>
+      changeImportState(db(), { userId: who, importId, action, now: new Date() });
+
+    const paused = await importBatch(userId);
+    expect(await runImport(deps, { importId: paused.importId }, steps, { pairsPerRun: 1 })).toMatchObject({ ran: 1 });
+    expect((await change(paused.importId, "pause")).status).toBe("paused");
+    expect(await runImport(deps, { importId: paused.importId }, steps)).toMatchObject({
+      status: "not-running",
+      ran: 0,
+    });
+    expect(await getImportProgress(db(), { userId, importId: paused.importId })).toMatchObject({
+      status: "paused",
+      exchanges: { total: 3, done: 1 },
+    });
+    await expect(change(paused.importId, "pause")).rejects.toMatchObject({ code: "conflict:import_state" });
+    await expect(change(paused.importId, "pause", await createUser(db()))).rejects.toMatchObject({
+      code: "not_found:import",
+    });
+    expect((await change(paused.importId, "resume")).status).toBe("running");
+    expect(await runImport(deps, { importId: paused.importId }, steps)).toMatchObject({ status: "done", ran: 2 });
+    await expect(change(paused.importId, "cancel")).rejects.toMatchObject({ code: "conflict:import_state" });
+
+    const other = await createUser(db());
+    const cancelled = await importBatch(other);
+    expect(await runImport(deps, { importId: cancelled.importId }, steps, { pairsPerRun: 1 })).toMatchObject({
+      ran: 1,
+    });
+    expect((await change(cancelled.importId, "cancel", other)).status).toBe("cancelled");
+    expect(await runImport(deps, { importId: cancelled.importId }, steps)).toMatchObject({
+      status: "not-running",
+      ran: 0,
+    });
+    await expect(change(cancelled.importId, "resume", other)).rejects.toMatchObject({ code: "conflict:import_state" });
+    const progress = await getImportProgress(db(), { userId: other, importId: cancelled.importId });
+    expect(progress).toMatchObject({ status: "cancelled", exchanges: { total: 3, done: 1, failed: 0 } });
+    expect(progress.finishedAt).toBeInstanceOf(Date);
   });
 
   it("lets the user's live extractions finish before each imported exchange", async () => {

@@ -7,9 +7,10 @@
  * of its own, so a live extraction never queues behind an import. On Inngest, `run-import` is a
  * function of its own: its concurrency key does not hold `extract-memories` back.
  */
-import { logger } from "@/core/logger";
-import { listRunningImports } from "@/db/queries/imports";
+import { type Logger, logger } from "@/core/logger";
+import { getImportForJob, listRunningImports } from "@/db/queries/imports";
 import type { ExtractionDeps } from "./extraction-job";
+import { runAfterResponse } from "./extraction-queue";
 import { runImport } from "./import-job";
 import { type InngestClient, importRequested, inngest } from "./inngest-client";
 import type { JobRunnerKind } from "./runner-kind";
@@ -87,7 +88,10 @@ export class InProcessImportRunner {
             await new Promise((resolve) => setImmediate(resolve));
           },
         });
-        if (outcome.status !== "continue") return;
+        if (outcome.status === "continue") continue;
+        // A resume that came while this run was stopping found it still running and joined it.
+        if (outcome.status === "not-running" && (await getImportForJob(deps.db, job))?.status === "running") continue;
+        return;
       }
     } catch (error) {
       log.error({ err: error }, "import run stopped (it resumes at the next start)");
@@ -102,4 +106,13 @@ export function inProcessImportDispatcher(runner: InProcessImportRunner): Import
       void runner.run(job);
     },
   };
+}
+
+/** Hands the import to its runner once the response is sent (a start, a resume); a failure is logged. */
+export function dispatchImportAfterResponse(dispatcher: ImportDispatcher, job: ImportJob, log: Logger): void {
+  runAfterResponse(() =>
+    dispatcher
+      .dispatch(job)
+      .catch((error: unknown) => log.error({ err: error, importId: job.importId }, "could not dispatch an import")),
+  );
 }

@@ -11,7 +11,7 @@ import { createAccessToken } from "@/db/queries/access-tokens";
 import { createConversation } from "@/db/queries/conversations";
 import { createExtraction } from "@/db/queries/extractions";
 import { recordOperation } from "@/db/queries/gmail-operations";
-import { createImport } from "@/db/queries/imports";
+import { changeImportState, createImport, startImport } from "@/db/queries/imports";
 import { deleteMemory } from "@/db/queries/memories";
 import { createMessage } from "@/db/queries/messages";
 import { createNote } from "@/db/queries/notes";
@@ -1298,6 +1298,48 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       return {
         path: `/api/imports/${row.id}/start`,
         check: (res) => expect(res.json).toMatchObject({ import: { id: row.id } }),
+      };
+    },
+  },
+
+  "POST /api/imports/[id]/pause": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const row = await createImport(db, { userId: actor.id, source: "chatgpt", fileName: "export.zip" });
+      await startImport(db, { userId: actor.id, importId: row.id, now: new Date() });
+      return {
+        path: `/api/imports/${row.id}/pause`,
+        check: (res) => expect(res.json).toMatchObject({ import: { id: row.id, status: "paused" } }),
+      };
+    },
+  },
+
+  "POST /api/imports/[id]/resume": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const row = await createImport(db, { userId: actor.id, source: "chatgpt", fileName: "export.zip" });
+      await startImport(db, { userId: actor.id, importId: row.id, now: new Date() });
+      await changeImportState(db, { userId: actor.id, importId: row.id, action: "pause", now: new Date() });
+      return {
+        path: `/api/imports/${row.id}/resume`,
+        check: (res) => expect(res.json).toMatchObject({ import: { id: row.id, status: "running" } }),
+      };
+    },
+  },
+
+  "POST /api/imports/[id]/cancel": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const row = await createImport(db, { userId: actor.id, source: "chatgpt", fileName: "export.zip" });
+      return {
+        path: `/api/imports/${row.id}/cancel`,
+        check: (res) => expect(res.json).toMatchObject({ import: { id: row.id, status: "cancelled" } }),
       };
     },
   },

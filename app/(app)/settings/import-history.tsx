@@ -182,15 +182,40 @@ export function ImportHistory() {
           </Button>
         </div>
       )}
-      {progress && <ImportProgressView progress={progress} />}
+      {progress && <ImportProgressView progress={progress} onChange={setProgress} />}
     </div>
   );
 }
 
-function ImportProgressView({ progress }: { progress: Progress }) {
+const HEADINGS: Record<Progress["status"], string> = {
+  receiving: "Importing",
+  running: "Importing",
+  paused: "Paused importing",
+  cancelled: "Cancelled importing",
+  done: "Imported",
+};
+
+function ImportProgressView({ progress, onChange }: { progress: Progress; onChange: (progress: Progress) => void }) {
   const { total, done, failed } = progress.exchanges;
   const finished = done + failed;
   const percent = total === 0 ? 100 : Math.round((finished / total) * 100);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const act = async (action: "pause" | "resume" | "cancel") => {
+    setError(null);
+    setPending(true);
+    try {
+      const { import: changed } = await api<{ import: Progress }>(`/api/imports/${progress.id}/${action}`, {
+        method: "POST",
+      });
+      onChange(changed);
+    } catch (caught) {
+      setError(errorMessage(caught));
+    } finally {
+      setPending(false);
+    }
+  };
+  const active = progress.status === "running" || progress.status === "paused";
   return (
     <div
       className="space-y-2 rounded-lg border p-4 text-sm"
@@ -198,8 +223,7 @@ function ImportProgressView({ progress }: { progress: Progress }) {
       data-status={progress.status}
     >
       <p className="font-medium">
-        {progress.status === "done" ? "Imported" : "Importing"} {progress.fileName} (
-        {IMPORT_SOURCE_LABELS[progress.source]})
+        {HEADINGS[progress.status]} {progress.fileName} ({IMPORT_SOURCE_LABELS[progress.source]})
       </p>
       <div
         role="progressbar"
@@ -215,6 +239,28 @@ function ImportProgressView({ progress }: { progress: Progress }) {
         {finished} of {total} exchanges read from {progress.conversations} conversations · {progress.memoriesFound}{" "}
         memories found · {failed} failed
       </p>
+      {progress.status === "cancelled" && (
+        <p className="text-muted-foreground">
+          The exchanges not read when you cancelled will not be; what was read stays.
+        </p>
+      )}
+      {active && (
+        <div className="flex gap-2">
+          {progress.status === "running" ? (
+            <Button size="sm" variant="outline" disabled={pending} onClick={() => void act("pause")}>
+              Pause
+            </Button>
+          ) : (
+            <Button size="sm" variant="outline" disabled={pending} onClick={() => void act("resume")}>
+              Resume
+            </Button>
+          )}
+          <Button size="sm" variant="outline" disabled={pending} onClick={() => void act("cancel")}>
+            Cancel import
+          </Button>
+        </div>
+      )}
+      {error && <FormAlert>{error}</FormAlert>}
       {progress.failures.length > 0 && (
         <ul className="ml-5 list-disc text-muted-foreground" data-testid="import-failures">
           {progress.failures.map((failure) => (

@@ -1,6 +1,6 @@
 import { getImportProgress, startImport } from "@/db/queries/imports";
 import { route } from "@/lib/api/route";
-import { runAfterResponse } from "@/lib/jobs/extraction-queue";
+import { dispatchImportAfterResponse } from "@/lib/jobs/import-runner";
 import { processImportDispatcher } from "@/lib/runtime";
 import { idParams } from "@/lib/validation/common";
 
@@ -10,13 +10,6 @@ import { idParams } from "@/lib/validation/common";
  */
 export const POST = route({ params: idParams }, async ({ db, userId, params, log }) => {
   const { row, started } = await startImport(db, { userId, importId: params.id, now: new Date() });
-  if (started) {
-    const dispatcher = processImportDispatcher();
-    runAfterResponse(() =>
-      dispatcher
-        .dispatch({ importId: row.id, userId })
-        .catch((error: unknown) => log.error({ err: error, importId: row.id }, "could not dispatch an import")),
-    );
-  }
+  if (started) dispatchImportAfterResponse(processImportDispatcher(), { importId: row.id, userId }, log);
   return { import: await getImportProgress(db, { userId, importId: row.id }) };
 });
