@@ -1,16 +1,7 @@
 /**
- * GET /api/health. Anyone learns whether the app is up — `{ ok, status: "ok" | "degraded" }`, 200
- * or 503 — and nothing else. The details (database kind, pgvector version, model, embedder, job
- * runner, Node.js version, the failing part and its error) are for a signed-in user or a monitor holding
- * LIFELINE_HEALTH_TOKEN (`Authorization: Bearer <token>`, compared in constant time): they tell an
- * attacker which versions to aim at.
- *
- * Health covers configuration, not only reachability: in production without AUTH_SECRET every
- * page and API route fails (lib/auth/secret.ts), so health is degraded too, naming AUTH_SECRET; a
- * Postgres without pgvector is `failing: "pgvector"` with the message naming DATABASE_URL and the
- * fix (db/client.ts). `warnings` (details only) name what works but should not run in production:
- * the in-process job runner or the embedded database a production server was allowed to keep
- * (LIFELINE_ALLOW_IN_PROCESS_JOBS, LIFELINE_ALLOW_EMBEDDED_DB).
+ * Anyone learns whether the app is up, nothing else: the details tell an attacker which versions to
+ * aim at, so they need a session or LIFELINE_HEALTH_TOKEN. Health covers configuration, not only
+ * reachability: without AUTH_SECRET in production every route fails, so health is degraded too.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { isProductionServer, env as processEnv, type RawEnv } from "@/core/env";
@@ -29,18 +20,14 @@ export interface Health {
   model: string;
   embedder: string;
   jobs: ReturnType<typeof jobRunnerKind>;
-  /** The Node.js version serving the request (package.json's engines pins the major). */
   node: string;
-  /** What works but should not run like this in production (empty when nothing). */
   warnings: string[];
-  /** The part that is down or misconfigured, when ok is false. */
   failing?: "auth" | "db" | "pgvector";
   error?: string;
 }
 
 export type PublicHealth = Pick<Health, "ok" | "status">;
 
-/** The configuration problem that stops every request, if any (production without AUTH_SECRET). */
 function authConfigProblem(env: RawEnv): string | null {
   try {
     getAuthSecret(env);
@@ -50,7 +37,6 @@ function authConfigProblem(env: RawEnv): string | null {
   }
 }
 
-/** What a production server runs that it should not, allowed by an opt-in (core/env.ts deploymentProblems). */
 export function productionWarnings(env: RawEnv): string[] {
   if (!isProductionServer(env)) return [];
   const warnings: string[] = [];
@@ -69,7 +55,7 @@ export function productionWarnings(env: RawEnv): string[] {
   return warnings;
 }
 
-/** Checks every part a chat turn depends on, and the configuration it needs; never throws. */
+/** Never throws. */
 export async function checkHealth(env: RawEnv = processEnv()): Promise<Health> {
   const base = {
     ...getAiRegistry().describeProviders(),
@@ -109,14 +95,13 @@ export async function checkHealth(env: RawEnv = processEnv()): Promise<Health> {
   }
 }
 
-/** The health token from the environment, or null when none (or a blank one) is set. */
 export function healthToken(env: RawEnv = processEnv()): string | null {
   return env.LIFELINE_HEALTH_TOKEN?.trim() || null;
 }
 
 const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
 
-/** `Authorization: Bearer <token>` matches the configured token. Constant time (over equal-length digests). */
+/** Constant time, over equal-length digests. */
 export function hasHealthToken(request: Request, env: RawEnv = processEnv()): boolean {
   const expected = healthToken(env);
   const header = request.headers.get("authorization");
@@ -126,7 +111,7 @@ export function hasHealthToken(request: Request, env: RawEnv = processEnv()): bo
   return timingSafeEqual(digest(given), digest(expected)) && given.length > 0;
 }
 
-/** May this request see the details? A health token, or a live session. Never throws. */
+/** Never throws. */
 export async function mayReadHealthDetails(request: Request, env: RawEnv = processEnv()): Promise<boolean> {
   if (hasHealthToken(request, env)) return true;
   try {

@@ -1,9 +1,6 @@
 /**
- * The composition root: the process's real dependencies — the database (db/client), the AI
- * registry (lib/ai/registry), the clock, and the job runner they feed. Only the app edge imports
- * this module (the route wrapper, server pages, the Inngest function, instrumentation.ts and
- * scripts); everything below it is handed what it needs, so tests and scripts can pass their own.
- * tests/architecture.test.ts enforces that.
+ * The composition root. Only the app edge imports it (tests/architecture.test.ts enforces that);
+ * everything below is handed its dependencies, so tests and scripts can pass their own.
  */
 import { existsSync } from "node:fs";
 import {
@@ -47,35 +44,26 @@ import {
   reembedMemories,
 } from "@/lib/memory/store/reembed";
 
-/** LIFELINE_RETRIEVAL_STRATEGY (validated by core/env.ts), else core/config's default ("hybrid"). */
 export function retrievalStrategyName(env: RawEnv = processEnv()): RetrievalStrategyName {
-  // parseEnv refuses any other name; the check narrows the validated string to the name's type.
+  // parseEnv already refused any other name; this only narrows the type.
   const name = parseEnv(env).LIFELINE_RETRIEVAL_STRATEGY;
   return name !== undefined && Object.hasOwn(retrievalStrategies, name)
     ? (name as RetrievalStrategyName)
     : DEFAULT_RETRIEVAL_STRATEGY;
 }
 
-/** The numbers every chat turn and preview of this process assembles context with: the strategy in force. */
 export function processAssemblyConfig(env: RawEnv = processEnv()): AssemblyConfig {
   return assemblyConfigFor(retrievalStrategyName(env));
 }
 
-/**
- * The similarity threshold retrieval applies to `embedderId`'s vectors under the strategy in force:
- * a search by meaning of the memories leaves out what a prompt would.
- */
+/** So a search by meaning of the memories leaves out what a prompt would. */
 export function processSimilarityThreshold(embedderId: string, env: RawEnv = processEnv()): number {
   return forEmbedder(processAssemblyConfig(env).retrieval, embedderId).similarityThreshold;
 }
 
 export const systemClock = (): Date => new Date();
 
-/**
- * An embedded PGlite database whose data directory does not exist yet (a fresh install): the
- * start-up work (resuming jobs, the sweeps, re-embedding) has nothing to do, and opening the
- * database only to find that out would create it.
- */
+/** A fresh install has no start-up work, and opening the database only to find that out would create it. */
 function noEmbeddedDataYet(env: RawEnv): boolean {
   const database = optionsFromEnv(env);
   return database.kind === "pglite" && Boolean(database.dataDir && !existsSync(database.dataDir));
@@ -115,13 +103,7 @@ export function processDispatcher(kind: JobRunnerKind = jobRunnerKind()): Extrac
   return kind === "inngest" ? inngestDispatcher() : inProcessDispatcher(getInProcessRunner());
 }
 
-/**
- * What a server start does for jobs (instrumentation.ts → register()): with the in-process
- * runner, resume every extraction a stopped process left queued or running, and every import left running. With Inngest there is
- * nothing to do — Inngest keeps its own runs. Cheap when nothing is pending: one indexed query,
- * and with embedded PGlite not even that when its data directory does not exist yet (a fresh
- * install has no jobs).
- */
+/** Only the in-process runner resumes work a stopped process left; Inngest keeps its own runs. */
 export async function resumeExtractions(env: RawEnv = processEnv()): Promise<number> {
   if (jobRunnerKind(env) !== "in-process") return 0;
   if (noEmbeddedDataYet(env)) return 0;
@@ -133,14 +115,10 @@ export async function resumeExtractions(env: RawEnv = processEnv()): Promise<num
 }
 
 /** register()'s call: never throws and never delays the start. */
-// Whether the unreachable database was reported since it was last reached (one line, not one per task).
+// One line per outage, not one per task.
 const globalForUnreachable = globalThis as unknown as { __lifelineDbUnreachableReported?: boolean };
 
-/**
- * Logs a failed background task. The tasks a start runs (and the periodic sweep) all need the
- * database: when it cannot be reached, the first says so ("cannot reach the database at
- * DATABASE_URL (host:port): cause", db/client.ts) and the others stay quiet until it is reached again.
- */
+/** An unreachable database is reported by the first failing task; the others stay quiet until it is reached again. */
 function logBackgroundFailure(error: unknown, message: string): void {
   if (isDbError(error, "DatabaseUnreachableError")) {
     if (globalForUnreachable.__lifelineDbUnreachableReported) return;
@@ -151,7 +129,6 @@ function logBackgroundFailure(error: unknown, message: string): void {
   logger.error({ err: error }, message);
 }
 
-/** A background task reached the database: the next time it cannot be reached is reported again. */
 function databaseReached(): void {
   globalForUnreachable.__lifelineDbUnreachableReported = false;
 }
@@ -163,10 +140,8 @@ export function resumeExtractionsInBackground(): void {
 }
 
 /**
- * register()'s call on Postgres: opens the database at start, so a server without pgvector (or an
- * unmigrated database, or an unreachable one) is reported in the log at once, naming DATABASE_URL
- * and the fix (db/client.ts) — not first met by a user's request. Never throws: a database that is
- * down now may be up for the next request, which opens it again.
+ * A database without pgvector, unmigrated or unreachable is reported at start, not first met by a
+ * user's request. Never throws: a database down now may be up for the next request.
  */
 export function checkDatabaseInBackground(env: RawEnv = processEnv()): void {
   if (optionsFromEnv(env).kind !== "postgres") return;
@@ -178,10 +153,6 @@ export function checkDatabaseInBackground(env: RawEnv = processEnv()): void {
   );
 }
 
-/**
- * LIFELINE_INTERRUPTED_AFTER_MS: how long an answer may stay `streaming` without progress before it
- * counts as cut off (default answerConfig.interruptedAfterMs).
- */
 export function interruptedAfterMs(env: RawEnv = processEnv()): number {
   const value = Number(env.LIFELINE_INTERRUPTED_AFTER_MS);
   return Number.isFinite(value) && value > 0 ? value : answerConfig.interruptedAfterMs;
@@ -201,11 +172,7 @@ export async function recoverInterruptedSendsNow(env: RawEnv = processEnv()): Pr
   return recoverInterruptedSends(await getDb(), { now: systemClock, log: logger });
 }
 
-/**
- * The outbox sweep in this process: hands every extraction queued longer than
- * extractionConfig.redispatchAfterMs, and not attempted since, to this process's runner — the
- * rows of a process that stopped between an answer's commit and its hand-over.
- */
+/** Picks up the rows of a process that stopped between an answer's commit and its hand-over. */
 export async function dispatchUndispatchedNow(env: RawEnv = processEnv()): Promise<number> {
   if (noEmbeddedDataYet(env)) return 0;
   const handed = await dispatchUndispatchedExtractions(await getDb(), processDispatcher(), { now: systemClock() });
@@ -218,11 +185,7 @@ export async function titleStaleConversationsNow(env: RawEnv = processEnv()): Pr
   return titleStaleConversations(await getDb(), getAiRegistry(), { now: systemClock(), log: logger });
 }
 
-/**
- * The deletions whose undo window has closed: their text leaves the records derived from them
- * (db/queries/redaction.ts redactDueDeletions). The window's end is stored with the memory, so a
- * restart or a cold serverless start misses none.
- */
+/** The undo window's end is stored with the memory, so a restart or a cold serverless start misses none. */
 export async function redactDueDeletionsNow(env: RawEnv = processEnv()): Promise<number> {
   if (noEmbeddedDataYet(env)) return 0;
   const redacted = await redactDueDeletions(await getDb(), { now: systemClock(), batch: deletionConfig.sweepBatch });
@@ -230,17 +193,12 @@ export async function redactDueDeletionsNow(env: RawEnv = processEnv()): Promise
   return redacted;
 }
 
-/** The sweeps, each on its own: what a long-lived server runs every minute and the Inngest `sweeps` function runs. */
+/** Shared by a long-lived server's timer and the Inngest `sweeps` function. */
 export interface Sweeps {
-  /** Answers left `streaming` → interrupted, with their extraction (lib/chat/interrupted.ts). */
   interruptedAnswers(): Promise<number>;
-  /** Email sends left `approved` → interrupted (lib/agent/approval.ts). */
   interruptedSends(): Promise<number>;
-  /** Extractions left `queued` and never handed over → handed over (the outbox). */
   undispatchedExtractions(): Promise<number>;
-  /** Title jobs left waiting → run (the title outbox). */
   untitledConversations(): Promise<number>;
-  /** Deleted memories past their undo window → their text redacted from derived records. */
   dueRedactions(): Promise<number>;
 }
 
@@ -257,12 +215,8 @@ export function processSweeps(env: RawEnv = processEnv()): Sweeps {
 const globalForSweep = globalThis as unknown as { __lifelineAnswerSweep?: NodeJS.Timeout };
 
 /**
- * register()'s call: runs the sweeps (processSweeps) at start, then every
- * answerConfig.sweepIntervalMs (or sooner when the interrupted-answer bound is shorter) for as long
- * as the process lives — on a serverless host, where the process is frozen between requests, the
- * Inngest `sweeps` function runs them every minute instead (inngest/functions/sweeps.ts). Each
- * sweep runs outside any request and on its own: one failing is logged, the others still run.
- * Never throws.
+ * A serverless process is frozen between requests, so there the Inngest `sweeps` function runs them
+ * instead. One sweep failing is logged and the others still run; never throws.
  */
 export function sweepInterruptedAnswersInBackground(env: RawEnv = processEnv()): void {
   const sweeps = processSweeps(env);
@@ -311,18 +265,12 @@ export function sweepInterruptedAnswersInBackground(env: RawEnv = processEnv()):
 // One re-embedding run per server process, kept across dev-server hot reloads.
 const globalForReembed = globalThis as unknown as { __lifelineReembed?: Promise<ReembedResult | number | null> };
 
-/** Memories per batch, and the pause between batches, of the start-up re-embedding: the app keeps serving. */
+/** Batches with pauses so the app keeps serving while it re-embeds. */
 export const BACKGROUND_REEMBED = { batchSize: 32, pauseMs: 200, logEveryMs: 10_000 } as const;
 
 /**
- * What a server start does after the embedder changed (instrumentation.ts → register()): re-embeds
- * every memory the configured embedder did not embed (lib/memory/store/reembed.ts), batch by batch
- * with a pause between batches, logging its progress. Until a memory is done, retrieval cannot
- * compare it and the trace counts it as waiting. Cheap when nothing waits: one count — and with
- * embedded PGlite nothing at all when its data directory does not exist yet. With the in-process
- * runner it runs in this process: several processes starting at once repeat work but never
- * conflict (every write is guarded); a stopped run resumes at the next start. With Inngest, see
- * requestReembedOnInngest.
+ * Until a memory is re-embedded, retrieval cannot compare it. Several processes starting at once
+ * repeat work but never conflict (every write is guarded); a stopped run resumes at the next start.
  */
 export async function reembedAfterEmbedderChange(env: RawEnv = processEnv()): Promise<ReembedResult | null> {
   if (noEmbeddedDataYet(env)) return null;
@@ -358,11 +306,8 @@ export async function reembedAfterEmbedderChange(env: RawEnv = processEnv()): Pr
 }
 
 /**
- * With Inngest (serverless: a start-up loop would be frozen between requests), a server start that
- * finds memories waiting sends `lifeline/memories.reembed-requested` for the configured embedder,
- * and the `reembed-memories` function re-embeds them durably, one step per batch
- * (inngest/functions/reembed-memories.ts). Every cold start that finds memories waiting sends the
- * event; the function runs once at a time per embedder and skips the rest. Returns how many wait.
+ * Serverless: a start-up loop would be frozen between requests, so an event hands the work to a
+ * durable function that runs once at a time per embedder. Returns how many wait.
  */
 export async function requestReembedOnInngest(client: InngestClient = inngest): Promise<number> {
   const { db, embedder } = await processReembedDeps();

@@ -1,14 +1,7 @@
 /**
- * Sending needs the user's approval. The agent's `send_email` only records a pending send
- * (gmail_operations, status pending_confirmation, params = the exact draft). Here the user:
- * - edits it: the stored draft is replaced while it is still pending;
- * - approves it: the draft they were shown must equal the stored one (else 409: it changed), and
- *   the row is claimed pending → approved by one UPDATE conditional on both the status and that
- *   stored draft (a second approval, or an edit in between, leaves nothing to claim: approving twice
- *   sends once, and an edited draft is a 409), then exactly that stored draft is sent — no model call
- *   in between — and the row becomes succeeded (with the sent id) or failed (with the error);
- * - declines it: pending → cancelled; nothing is sent.
- * The pending state lives in the database, so it survives a restart.
+ * Approval claims the row by one UPDATE conditional on both the status and the stored draft the user
+ * was shown, so approving twice sends once and an edit in between is a 409; exactly that draft is
+ * sent, with no model call in between. The pending state lives in the database to survive a restart.
  */
 
 import { agentConfig } from "@/core/config";
@@ -75,10 +68,7 @@ export async function getPendingSend(db: Db, input: { userId: string; operationI
   return toPendingSend(await sendOperation(db, input));
 }
 
-/**
- * Moves the user's send out of pending_confirmation (to `to`, optionally with new params); a send
- * that is no longer pending is a 409 saying what became of it.
- */
+/** A send no longer pending is a 409 saying what became of it. */
 async function leavePending(
   db: Db,
   input: { userId: string; operationId: string },
@@ -97,10 +87,7 @@ async function leavePending(
   return updated;
 }
 
-/**
- * The user edits what the card shows (recipients, subject, body); a reply stays in the thread it was
- * prepared for whatever the edit carries (the thread is the agent's, from the email answered).
- */
+/** A reply stays in the thread it was prepared for, whatever the edit carries. */
 export async function editPendingSend(
   db: Db,
   input: { userId: string; operationId: string; draft: Draft },
@@ -169,12 +156,7 @@ export async function approvePendingSend(
 export const INTERRUPTED_SEND_ERROR =
   "Lifeline stopped while sending it, so it cannot tell whether it went out — check your Sent folder before sending it again";
 
-/**
- * Sends cut off between approval and outcome (the sending process stopped) are marked failed and
- * interrupted, never left "Sending…" forever; they cannot be approved again, so nothing is sent
- * twice. Run at server start and periodically, beside the sweep for interrupted answers
- * (lib/runtime.ts).
- */
+/** Never left "Sending…" forever, and never approvable again: whether it went out is unknown, so nothing is sent twice. */
 export async function recoverInterruptedSends(
   db: Db,
   deps: { now: () => Date; log: Logger },
@@ -189,11 +171,7 @@ export async function recoverInterruptedSends(
   return rows.length;
 }
 
-/**
- * The draft's recipients the mailbox it goes out from has never seen (no email from, to or copied
- * to them): a guessed or mistyped address, which the approval card warns about. Null when the
- * mailbox could not say (it failed): the card then claims nothing either way.
- */
+/** Null when the mailbox failed: the card then claims nothing either way. */
 export async function unfamiliarRecipients(
   send: PendingSend,
   mailboxFor: (kind: MailboxKind) => Promise<Mailbox>,

@@ -1,14 +1,9 @@
-/**
- * What the agent's debug record stores, captured at the model boundary by a LangChain callback:
- * the exact input of EVERY model call in the loop (the messages the model received, and the tools
- * it was offered), its output, and every tool call with its arguments and result — in order.
- */
+/** Captured at the model boundary, so the record holds the exact input of EVERY model call in the loop. */
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
 import { type RecordedMessage, recordMessage } from "./messages";
 
-/** A tool call between two model calls: its arguments, its exact result (or error) and its latency. */
 export interface RecordedToolCall {
   name: string;
   toolCallId: string | null;
@@ -22,22 +17,16 @@ export type AgentStep =
   | {
       type: "model";
       index: number;
-      /** When the call reached the model. */
       at: string;
       input: RecordedMessage[];
       tools: string[];
       output: RecordedMessage | null;
       ms: number | null;
-      /** The tokens the model reported for this call (LangChain's usage_metadata); null when it reported none. */
       usage: AgentUsage | null;
     }
   | ({ type: "tool" } & RecordedToolCall);
 
-/**
- * A step as the debug record stores it (prompt_debug.model_input, in order): a model call in the
- * shape of the text path's captured calls (`params.prompt` holds the messages, so a deleted
- * memory's line is redacted from it the same way), or a tool call between two model calls.
- */
+/** Model calls take the text path's shape so a deleted memory's line is redacted from them the same way. */
 export type AgentDebugStep =
   | {
       type: "agent-model";
@@ -60,17 +49,11 @@ export interface AgentUsage {
 export class AgentRecorder extends BaseCallbackHandler {
   name = "lifeline-agent-recorder";
   readonly steps: AgentStep[] = [];
-  /** Token usage summed over the model calls that reported it (null when none did). */
   usage: AgentUsage | null = null;
-  /** The finish reason the server gave the latest model call (`response_metadata.finish_reason`), if any. */
   lastFinishReason: string | null = null;
   private readonly started = new Map<string, { step: AgentStep; at: number }>();
 
-  /**
-   * `onModelCall` runs after a model call's input is recorded and before the model is called (the
-   * chat turn writes its debug record there). Handlers are awaited, so every step is recorded
-   * before the graph moves on (LangChain runs callbacks in the background by default).
-   */
+  /** Handlers are awaited (LangChain runs callbacks in the background by default), so every step is recorded first. */
   constructor(private readonly onModelCall?: () => Promise<void>) {
     super({ _awaitHandler: true });
   }
@@ -79,7 +62,6 @@ export class AgentRecorder extends BaseCallbackHandler {
     return this.steps.filter((step) => step.type === "model");
   }
 
-  /** Every step so far, in order, as the debug record stores it. */
   debugSteps(model: { provider: string; modelId: string; temperature: number }): AgentDebugStep[] {
     return this.steps.map((step): AgentDebugStep => {
       if (step.type === "tool") {

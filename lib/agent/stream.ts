@@ -1,8 +1,3 @@
-/**
- * One agent turn, streamed into the chat as UI message parts: each tool call with its arguments
- * (a dynamic tool part), its result, a pending send as an approval card (`data-mail-approval`),
- * and the answer's text, token by token when the model streams. Returns what the turn produced, for the message row and the debug record.
- */
 import { AIMessage, AIMessageChunk, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { UIMessageChunk } from "ai";
 import type { buildAgentGraph } from "./graph";
@@ -16,10 +11,7 @@ export interface MailApproval {
   draft: Draft;
 }
 
-/**
- * The parts stored with the answer, as the chat streamed them (the transcript shows them again
- * after a reload): each tool step, the approval card of a prepared send, and the answer's text.
- */
+/** Stored so the transcript shows them again after a reload. */
 export type AgentPart =
   | {
       type: "dynamic-tool";
@@ -33,11 +25,7 @@ export type AgentPart =
   | { type: "data-agent-mailbox"; id: string; data: { kind: MailboxKind } }
   | { type: "text"; text: string };
 
-/**
- * What the chat keeps of a tool's result: enough to say what the step did ("Searched mail: 3
- * found", "Read “Lease renewal”"), never whole email bodies — the model's full input, results
- * included, is in the debug record.
- */
+/** Never whole email bodies: the model's full input is in the debug record. */
 export function toolOutputSummary(toolName: string, output: unknown): unknown {
   if (output && typeof output === "object" && "error" in output) return output;
   if (toolName === "search_emails" && Array.isArray(output)) {
@@ -90,7 +78,7 @@ export async function streamAgentTurn(input: {
   recorder: AgentRecorder;
   write: (chunk: UIMessageChunk) => void;
   signal?: AbortSignal;
-  /** Where the parts go as they stream (the caller's array keeps them if the turn is stopped or fails). */
+  /** The caller's array keeps them if the turn is stopped or fails. */
   parts?: AgentPart[];
 }): Promise<AgentTurnResult> {
   const parts: AgentPart[] = input.parts ?? [];
@@ -98,7 +86,6 @@ export async function streamAgentTurn(input: {
   let all: BaseMessage[] = [...input.messages];
   let textId = 0;
 
-  // The text being streamed, token by token, from the model call under way.
   let open: { id: string; text: string } | null = null;
   const closeText = () => {
     if (!open) return;

@@ -1,18 +1,7 @@
 /**
- * The agent's mailbox tools, as LangChain tools: zod-validated arguments, scoped to one user's
- * mailbox, each call logged in gmail_operations (params, status, latency, error).
- *
- * `send_email` never sends. It records a send waiting for approval, with the exact draft; the chat
- * shows that draft with Approve / Edit / Decline (lib/agent/approval.ts sends it, only then).
- *
- * A reply (`reply_to_id` on create_draft / send_email) is threaded here, from the email it answers
- * as the mailbox reads it: its thread id, In-Reply-To and References (lib/agent/mailbox/threading.ts),
- * and a subject that matches the thread's (Gmail leaves a reply whose subject differs out of the
- * thread). The pending send stores all of it, so approval sends the reply exactly as shown.
- *
- * A tool returns a JSON string for the model. A mailbox failure (not connected, revoked, 401, 403,
- * 429, 5xx, an unknown label) is logged as failed and returned as `{ error }` with the user-facing
- * message, so the agent can tell the user what happened and what to do.
+ * `send_email` never sends: it records a send waiting for the user's approval (lib/agent/approval.ts).
+ * A reply's subject matches the thread's, since Gmail leaves a reply whose subject differs out of it.
+ * A mailbox failure is returned as `{ error }` so the agent can tell the user what to do.
  */
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { z } from "zod";
@@ -93,7 +82,7 @@ const DESCRIPTIONS: Record<MailToolName, string> = {
     "you prepared it for them to review there, without saying that it was sent or that it is still waiting.",
 };
 
-/** What the log keeps of a result: enough to see what happened, not whole email bodies. */
+/** Not whole email bodies. */
 function logged(name: MailToolName, result: unknown): unknown {
   if (name === "search_emails" && Array.isArray(result)) {
     return { count: result.length, ids: result.map((email: { id: string }) => email.id) };
@@ -122,7 +111,6 @@ export function toDraft(input: { to: string[]; subject: string; body: string; cc
   return { to: input.to, cc: input.cc ?? [], bcc: input.bcc ?? [], subject: input.subject, body: input.body };
 }
 
-/** The draft of the tool's arguments; a reply joins the thread of the email it answers. */
 async function composed(mailbox: Mailbox, args: z.infer<typeof compose>): Promise<Draft> {
   const draft = toDraft(args);
   if (!args.reply_to_id) return draft;

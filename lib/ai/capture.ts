@@ -1,9 +1,4 @@
-/**
- * Capture at the model boundary: a language-model middleware that records, for every call, the
- * exact parameters the provider's model receives (prompt messages and settings), after every
- * conversion the AI SDK made. The debug record stores these captures as they are — it never
- * rebuilds "what the model saw" from somewhere else.
- */
+/** Captured after every AI SDK conversion, so the debug record never rebuilds "what the model saw". */
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Middleware } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
 
@@ -12,7 +7,6 @@ export interface CapturedCall {
   provider: string;
   modelId: string;
   at: string;
-  /** The call options the model received, made JSON-safe (the abort signal dropped, binary data described). */
   params: Record<string, unknown>;
 }
 
@@ -29,10 +23,7 @@ export function toCapturedParams(params: LanguageModelV4CallOptions): Record<str
 }
 
 /**
- * A model that behaves like `model` and appends what each call received to `calls`. `onCall`, when
- * given, starts right after the capture, together with the model call, and the model's output waits
- * for it: the chat turn writes its debug record there, so the record of what the model received is
- * stored before any of the answer reaches the user (and a crash during the answer leaves it), while
+ * The output waits for `onCall`, so the record is stored before any answer reaches the user, while
  * writing it overlaps the model's time to first token instead of adding to it.
  */
 export function withCapture(

@@ -1,15 +1,7 @@
 /**
- * Which models Lifeline talks to, chosen by environment variables (README.md § Configuration lists
- * them): OPENAI_BASE_URL set → "openai-compatible"; else OPENAI_API_KEY → "openai"; neither →
- * "offline" (lib/offline). LIFELINE_CHAT_MODELS' first id is the default chat model;
- * LIFELINE_EXTRACTION_MODEL defaults to it and need not be one of them.
- *
- * An OpenAI-compatible server has no universal model names: without LIFELINE_CHAT_MODELS (or
- * LIFELINE_EMBEDDING_MODEL) the OpenAI defaults are used — right for OpenAI-style gateways — and a
- * warning is recorded in `AiConfig.warnings`. Chat models go through the Chat Completions API
- * (`provider.chat(id)`), which every OpenAI-compatible server implements and which keeps no state
- * server-side. Every embedding is EMBEDDING_DIMENSIONS (1536) long, whatever the embedder (see
- * withFixedDimensions).
+ * Provider choice by environment: README.md § Configuration. Chat goes through the Chat Completions
+ * API (`provider.chat(id)`): every OpenAI-compatible server implements it and it keeps no state
+ * server-side.
  */
 
 // First: it clears a blank OPENAI_BASE_URL, on which @ai-sdk/openai's import would throw.
@@ -43,27 +35,22 @@ export interface AiConfig {
   defaultChatModel: string;
   embeddingModelId: string;
   extractionModel: string;
-  /** The model dictation is transcribed with; null when there is no transcriber (offline). */
+  /** null offline. */
   transcriptionModel: string | null;
-  /**
-   * LIFELINE_MODEL_CONTEXT_TOKENS: the context window of the chat models core/model-capabilities.ts
-   * does not know (the history budget is a share of it); unset offline.
-   */
+  /** For chat models core/model-capabilities.ts does not know; unset offline. */
   unknownModelContextWindow?: number;
-  /** OPENAI_BASE_URL, for "openai-compatible" only. */
   baseURL?: string;
-  /** Configuration that was ignored or defaulted in a way an operator should know about. */
   warnings: string[];
 }
 
 export interface ProviderDescription {
-  /** "<provider>/<default chat model id>", e.g. "offline/lifeline-offline-1". */
+  /** "<provider>/<default chat model id>" */
   model: string;
-  /** "<provider>/<embedding model id>", e.g. "openai/text-embedding-3-small". */
+  /** "<provider>/<embedding model id>" */
   embedder: string;
 }
 
-/** Thrown by getLanguageModel for a model id that is not configured; an API route maps it to 400. */
+/** An API route maps it to 400. */
 export class UnknownChatModelError extends Error {
   override readonly name = "UnknownChatModelError";
 
@@ -75,7 +62,6 @@ export class UnknownChatModelError extends Error {
   }
 }
 
-/** Thrown when an embedder returns vectors longer than EMBEDDING_DIMENSIONS (they cannot be stored). */
 export class EmbeddingDimensionError extends Error {
   override readonly name = "EmbeddingDimensionError";
 
@@ -109,7 +95,7 @@ function modelList(value: string | undefined): string[] {
   ];
 }
 
-/** The AI configuration described by `env`. Pure: reads nothing else and creates no clients. */
+/** Pure: reads nothing but `env` and creates no clients. */
 export function getAiConfig(env: EnvVars = processEnv()): AiConfig {
   const baseURL = setting(env, "OPENAI_BASE_URL");
   const apiKey = setting(env, "OPENAI_API_KEY");
@@ -175,12 +161,8 @@ export function getAiConfig(env: EnvVars = processEnv()): AiConfig {
 }
 
 /**
- * Makes every embedding of `model` exactly EMBEDDING_DIMENSIONS long. Shorter vectors (e.g.
- * 768-d nomic-embed-text, 1024-d mxbai) are zero-padded: padding adds nothing to the dot
- * product or to either norm, so cosine similarity between two padded vectors equals that of
- * the originals. (Vectors from different embedders are never comparable, padded or not:
- * changing the embedder requires re-embedding stored memories.) Longer vectors cannot be
- * stored and throw EmbeddingDimensionError.
+ * Zero-padding adds nothing to the dot product or either norm, so cosine similarity between padded
+ * vectors equals the originals'. Longer vectors cannot be stored and throw.
  */
 export function withFixedDimensions(model: EmbeddingModelV4): EmbeddingModelV4 {
   return wrapEmbeddingModel({
@@ -202,7 +184,6 @@ export function withFixedDimensions(model: EmbeddingModelV4): EmbeddingModelV4 {
   });
 }
 
-/** A custom fetch for the OpenAI client (tests, corporate proxies). */
 export interface AiRegistryOptions {
   fetch?: typeof globalThis.fetch;
 }
@@ -210,27 +191,17 @@ export interface AiRegistryOptions {
 export interface AiRegistry {
   readonly config: AiConfig;
   isKnownChatModel(id: string): boolean;
-  /** The chat model `modelId` (default: the configured default); UnknownChatModelError if not configured. */
   getLanguageModel(modelId?: string): LanguageModelV4;
-  /** The model for memory extraction and conversation titles. */
   getExtractionModel(): LanguageModelV4;
   getTranscriptionModel(): TranscriptionModelV4 | null;
-  /** The embedding model; every embedding it returns is EMBEDDING_DIMENSIONS long. */
   getEmbeddingModel(): EmbeddingModelV4;
   embedTexts(texts: string[]): Promise<number[][]>;
   embedText(text: string): Promise<number[]>;
   describeProviders(): ProviderDescription;
-  /** The embedder as the memory pipeline takes it: `embedTexts` and its "<provider>/<model>" id. */
   readonly embedder: MemoryEmbedder;
-  /**
-   * How to reach the configured OpenAI or OpenAI-compatible server with another client (the Gmail
-   * agent's LangChain model, lib/agent/model.ts): null for the offline provider.
-   */
+  /** For another client (the Gmail agent's LangChain model); null offline. */
   openAIClientOptions(): OpenAIClientOptions | null;
-  /**
-   * The Gmail agent's LangChain model on the offline provider (lib/offline/agent), loaded on first
-   * use so a route that never runs the agent never loads LangChain; null for any other provider.
-   */
+  /** Loaded on first use so a route that never runs the agent never loads LangChain; null unless offline. */
   offlineAgentModel(): Promise<BaseChatModel | null>;
 }
 
@@ -240,15 +211,11 @@ export interface OpenAIClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-/**
- * Text-embedding-3 models can shorten their output natively (`dimensions`); older OpenAI
- * models (ada-002, 1536-d) reject the parameter.
- */
+/** Older OpenAI models (ada-002) reject the `dimensions` parameter. */
 function supportsDimensionsParameter(modelId: string): boolean {
   return modelId.startsWith("text-embedding-3");
 }
 
-/** Builds the models for `env`. Models are created lazily and reused. */
 export function createAiRegistry(env: EnvVars = processEnv(), options: AiRegistryOptions = {}): AiRegistry {
   const config = getAiConfig(env);
   const openai =
@@ -366,12 +333,7 @@ export function getAiRegistry(): AiRegistry {
   return registry();
 }
 
-/**
- * Replaces the process-wide registry, like setDatabase does for the database: scripts and tests
- * that bring their own models (e.g. a scripted MockLanguageModelV4). `undefined` restores the env's.
- * Only the app edge reads the process registry (lib/runtime.ts, the route wrapper, pages); the
- * pipeline below it is handed a registry, an embedder or a model.
- */
+/** For scripts and tests that bring their own models; `undefined` restores the env's. */
 export function setAiRegistry(next: AiRegistry | undefined): void {
   processRegistry = next;
 }

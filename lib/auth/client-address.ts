@@ -1,32 +1,15 @@
 /**
- * The client's address, for per-address rate limits (failed sign-ins, registrations).
- *
- * Next's route handlers are not given the socket address. `next start` itself fills in
- * `X-Forwarded-For` with the socket address — but only when the request did not bring one, so
- * without a proxy in front the header is whatever the client chose to send. Which header to believe
- * is therefore a setting, `LIFELINE_TRUSTED_PROXY` (core/env.ts), never a guess:
- *
- * - `vercel` (the default on Vercel): `X-Vercel-Forwarded-For`, else `X-Real-IP` — Vercel sets both
- *   to the client's public address and overwrites what the client sent (a proxy in front of Vercel
- *   may overwrite `X-Forwarded-For`, not these).
- * - `1`, `2`, …: that many proxies of yours stand in front, each appending the address it saw to
- *   `X-Forwarded-For` (nginx `$proxy_add_x_forwarded_for`; one that overwrites the header with
- *   `$remote_addr` is the same as one appending to nothing). The client is the N-th entry from the
- *   right: what the client wrote itself is further left and never read.
- * - `none` (the default elsewhere): nothing is trusted — there is no address (null), the
- *   per-address limits do not apply, and the per-account limits and the hashing cap
- *   (lib/auth/password.ts) still do.
- *
- * Behind a trusted proxy a request whose address is missing or unparsable (`not-an-ip`, too few
- * entries) is never let through uncounted: all of them share one key, UNPARSABLE_ADDRESS.
+ * `next start` fills in X-Forwarded-For only when the request did not bring one, so without a proxy
+ * the header is whatever the client sent: which header to believe is a setting
+ * (LIFELINE_TRUSTED_PROXY), never a guess. With N proxies the client is the N-th entry from the
+ * right; what the client wrote itself is further left and never read. Behind a trusted proxy an
+ * unreadable address is never let through uncounted: all share UNPARSABLE_ADDRESS.
  */
 import { isIP } from "node:net";
 import { env as processEnv, type RawEnv } from "@/core/env";
 
-/** What stands in front of the server: nothing, Vercel, or that many proxies appending X-Forwarded-For. */
 export type TrustedProxy = { kind: "none" } | { kind: "vercel" } | { kind: "hops"; hops: number };
 
-/** The rate-limit key of every request behind a trusted proxy whose client address cannot be read. */
 export const UNPARSABLE_ADDRESS = "unparsable";
 
 export function trustedProxy(env: RawEnv = processEnv()): TrustedProxy {
@@ -38,7 +21,7 @@ export function trustedProxy(env: RawEnv = processEnv()): TrustedProxy {
   return { kind: "none" };
 }
 
-/** A well-formed address of one header entry ("1.2.3.4", "1.2.3.4:5678", "[::1]:1234", "::1"), or null. */
+/** Accepts "1.2.3.4", "1.2.3.4:5678", "[::1]:1234", "::1". */
 export function parseAddress(entry: string | undefined): string | null {
   const value = entry?.trim();
   if (!value) return null;
@@ -46,10 +29,7 @@ export function parseAddress(entry: string | undefined): string | null {
   return isIP(bare) ? bare.toLowerCase() : null;
 }
 
-/**
- * The rate-limit key of the request's client: its address, UNPARSABLE_ADDRESS when a trusted proxy
- * is configured but the address cannot be read, or null when no proxy is trusted.
- */
+/** null when no proxy is trusted: per-address limits then do not apply. */
 export function clientAddress(headers: Headers, env: RawEnv = processEnv()): string | null {
   const proxy = trustedProxy(env);
   if (proxy.kind === "none") return null;

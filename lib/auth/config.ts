@@ -1,12 +1,4 @@
-/**
- * The Auth.js configuration, built per request from the process database (lib/auth/index.ts).
- *
- * - Sessions are JWTs in an encrypted cookie (Credentials requires it); `token.sub` is our user id,
- *   exposed as `session.user.id`. lib/auth/session.ts decodes the same cookie for API routes.
- * - Email + password through the Credentials provider (accounts are created by POST /api/auth/register).
- * - Google, only when AUTH_GOOGLE_ID and AUTH_GOOGLE_SECRET are set (lib/auth/google.ts).
- * - The drizzle adapter stores users and linked accounts (Google tokens) in our tables.
- */
+/** Sessions are JWTs in an encrypted cookie because the Credentials provider requires it. */
 import { createHash } from "node:crypto";
 // The class next-auth re-exports (the same module): importing it from "next-auth" itself would pull
 // in next/server at import time.
@@ -34,18 +26,13 @@ declare module "next-auth" {
     user: { id: string } & DefaultSession["user"];
   }
   interface User {
-    /** users.session_version at sign-in (authorize() and the adapter's user rows carry it). */
     sessionVersion?: number;
   }
 }
 
 export const SIGN_IN_PAGE = "/login";
 
-/**
- * Auth.js errors a client causes, logged as a warning without a stack: an unreadable session cookie
- * (`JWTSessionError`: forged, tampered, another secret's), and the errors Auth.js itself counts as
- * the client's (`isClientError` in @auth/core/errors) other than a wrong password, which is info.
- */
+/** Logged as a warning without a stack, so nobody can fill the error log from outside. */
 export const CLIENT_AUTH_ERRORS: ReadonlySet<string> = new Set([
   "JWTSessionError",
   "MissingCSRF",
@@ -57,7 +44,6 @@ export const CLIENT_AUTH_ERRORS: ReadonlySet<string> = new Set([
   "WebAuthnVerificationError",
 ]);
 
-/** The drizzle adapter over our tables, with emails normalised to lower case like everywhere else. */
 export function lifelineAdapter(db: Db): Adapter {
   const base = DrizzleAdapter(db, {
     usersTable: users,
@@ -74,27 +60,19 @@ export function lifelineAdapter(db: Db): Adapter {
   };
 }
 
-/** Too many sign-in attempts for this account or from this address: `/login?error=CredentialsSignin&code=rate_limited`. */
 export class SignInRateLimited extends CredentialsSignin {
   code = "rate_limited";
 }
 
-/** Too many password checks in progress on the server (lib/auth/password.ts): `code=busy`. */
 export class SignInBusy extends CredentialsSignin {
   code = "busy";
 }
 
-/** The rate-limit key of an account: its normalised email, hashed (keys are not user data). */
+/** Hashed: rate-limit keys are not user data. */
 export const signInAccountKey = (email: string) =>
   `email:${createHash("sha256").update(email.trim().toLowerCase()).digest("base64url")}`;
 
-/**
- * The Credentials provider: email + password, checked against the bcrypt hash in users.
- *
- * Limits (lib/limits/rate-limit.ts, counted in the database before any hashing): attempts per account
- * (`signin`, by email, known or not — the count is forgotten after a successful sign-in) and failed
- * attempts per client address (`signinIp`, lib/auth/client-address.ts; a success gives its hit back).
- */
+/** Limits are counted before any hashing; a success gives the address's hit back. */
 function passwordProvider(db: Db) {
   return Credentials({
     id: "credentials",
@@ -149,16 +127,12 @@ export function createAuthConfig(db: Db, env: RawEnv = processEnv()): NextAuthCo
       },
       async jwt({ token, user }) {
         if (user?.id) {
-          // Signing in: a new session, with its own id and the account's current session version
-          // (lib/auth/revocation.ts).
-          // The user is the row authorize() or the drizzle adapter just read (all of users' columns);
-          // without a version, 0 — a session that an already-bumped account then refuses (fail closed).
+          // Without a version, 0: a session an already-bumped account then refuses (fail closed).
           token.sub = user.id;
           Object.assign(token, newSessionClaims(typeof user.sessionVersion === "number" ? user.sessionVersion : 0));
           return token;
         }
-        // Every later read through Auth.js (GET /api/auth/session): an ended session is no session,
-        // and Auth.js then deletes the cookie.
+        // An ended session is no session; Auth.js then deletes the cookie.
         if (typeof token.sub === "string") {
           const session = {
             sessionId: typeof token.sid === "string" ? token.sid : undefined,
@@ -196,9 +170,7 @@ export function createAuthConfig(db: Db, env: RawEnv = processEnv()): NextAuthCo
         // A wrong password is not a server error.
         if (type === "CredentialsSignin") logger.info("auth: sign-in rejected (credentials)");
         else if (type && CLIENT_AUTH_ERRORS.has(type)) {
-          // What a client sent (a forged, tampered or foreign session cookie; a missing CSRF token…):
-          // one warn line, no stack, so that nobody can fill the error log from outside.
-          // Auth.js keeps what it caught as cause.err (for a cookie: jose's error, with a code).
+          // One warn line, no stack: a client's fault must not fill the error log.
           const caught = (error as { cause?: { err?: { code?: unknown } } }).cause?.err;
           const reason = typeof caught?.code === "string" ? caught.code : undefined;
           logger.warn({ type, ...(reason ? { reason } : {}) }, "auth: request refused (client error)");

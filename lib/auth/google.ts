@@ -1,25 +1,14 @@
 /**
- * Google sign-in, with the Gmail scope the agent needs. Enabled only when both AUTH_GOOGLE_ID and
- * AUTH_GOOGLE_SECRET are set. `access_type=offline` + `prompt=consent` make Google return a
- * refresh token on every consent, which the adapter / sign-in event store in `accounts`.
- *
- * Account linking: a Google sign-in whose email already belongs to a password account is refused
- * (`OAuthAccountNotLinked`) — we never verified that the password account's owner owns the address,
- * so merging would hand the Gmail tokens to whoever registered it first. A signed-in user links
- * Google explicitly from Settings ("Connect Google"), where Auth.js attaches it to the current user.
+ * `prompt=consent` makes Google return a refresh token on every consent. A Google sign-in whose email
+ * belongs to a password account is refused: that owner never proved the address, so merging would
+ * hand the Gmail tokens to whoever registered it first.
  */
 import Google from "next-auth/providers/google";
 import { env as processEnv, type RawEnv } from "@/core/env";
 
 export const GOOGLE_PROVIDER_ID = "google";
 
-/**
- * gmail.modify alone: it covers every Gmail call Lifeline makes (messages.list/get/send/modify,
- * drafts.create, labels.list — each method's "Authorization scopes" in Gmail's API reference), and
- * Google asks apps to request the narrowest set that works; readonly, send and labels beside it
- * would add nothing. Whether the user actually granted it is checked on the account row's granted
- * scopes (lib/agent/mailbox: Google's consent screen lets users untick scopes one by one).
- */
+/** The narrowest set covering every Gmail call Lifeline makes, as Google asks apps to request. */
 export const GMAIL_SCOPES = ["https://www.googleapis.com/auth/gmail.modify"] as const;
 
 export const GOOGLE_SCOPES = ["openid", "email", "profile", ...GMAIL_SCOPES] as const;

@@ -1,22 +1,11 @@
 /**
- * The URL Auth.js is given for a request: the app's public origin with the request's path and
- * query. Auth.js builds every redirect (sign-in, callback, sign-out, error pages) and its CSRF and
- * callback checks on it, so it must be the origin the browser uses:
- *
- * - `AUTH_URL` when set;
- * - else, when the host is trusted (`AUTH_TRUST_HOST=true`, Vercel, or not a production server —
- *   Auth.js' own `trustHost` rule, with "false" meaning false), the request's `X-Forwarded-Host`
- *   and `X-Forwarded-Proto`, or its `Host`;
- * - else the request's own URL (Auth.js then refuses it in production: `UntrustedHost`).
- *
- * Next cannot be left to do this: it builds a route handler's URL from the address it listens on,
- * not from the request (`http://localhost:<port>` under `next start`), and its NextRequest rewrites
- * any loopback host — `127.0.0.1`, `[::1]` — to `localhost`, also in next-auth's own AUTH_URL
- * handling. So the request handed to Auth.js is a plain `Request`.
+ * Auth.js builds redirects and CSRF checks on this URL, so it must be the origin the browser uses.
+ * Next cannot be left to do it: it builds a handler's URL from the address it listens on, and
+ * NextRequest rewrites any loopback host to `localhost`, so Auth.js is handed a plain `Request`.
  */
 import { isProductionServer, type RawEnv } from "@/core/env";
 
-/** Auth.js' `trustHost`: whether the Host / X-Forwarded-* headers say what the public origin is. */
+/** Auth.js' own `trustHost` rule, with "false" meaning false. */
 export function trustsHost(env: RawEnv): boolean {
   if (env.AUTH_URL?.trim()) return true;
   const setting = env.AUTH_TRUST_HOST?.trim().toLowerCase();
@@ -28,7 +17,6 @@ const HOST =
   /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 const firstOf = (value: string | null) => value?.split(",")[0]?.trim() || undefined;
 
-/** The public origin ("https://lifeline.example.com") of a request, or null when nothing says it. */
 export function publicOrigin(request: Request, env: RawEnv): string | null {
   const configured = env.AUTH_URL?.trim();
   if (configured) return new URL(configured).origin;
@@ -40,7 +28,6 @@ export function publicOrigin(request: Request, env: RawEnv): string | null {
   return new URL(`${proto}://${host}`).origin;
 }
 
-/** The request as Auth.js must see it: at its public origin (above), a plain Request with the same method, headers and body. */
 export function atPublicOrigin(request: Request, env: RawEnv): Request {
   const url = new URL(request.url);
   const origin = publicOrigin(request, env) ?? url.origin;

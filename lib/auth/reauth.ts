@@ -1,12 +1,6 @@
 /**
- * "Is it really the account holder?" before a sensitive change (email change, account deletion):
- *
- * - password accounts: the current password, checked under the per-account sign-in limit
- *   (`signin`, keyed by user id, forgotten after a right password) — a stolen session cannot
- *   brute-force it;
- * - accounts without a password (Google only): a sign-in less than 10 minutes ago, from the
- *   session's `authTime` claim (set once at sign-in; Auth.js' `iat` moves every time the session is
- *   refreshed, so it cannot tell when the user signed in). Otherwise 403 `forbidden:reauthenticate`.
+ * The password check is rate-limited so a stolen session cannot brute-force it. Without a password,
+ * a recent sign-in by `authTime`: Auth.js' `iat` moves on every refresh, so it cannot tell.
  */
 import { AppError, badRequest, userGoneAsUnauthorized } from "@/core/errors";
 import type { Db } from "@/db/client";
@@ -25,10 +19,6 @@ export function hashingBusyAsRateLimited(error: unknown): never {
   throw error;
 }
 
-/**
- * Checks `password` against the account's hash under the per-account limit. Throws 429 when over
- * the limit, 400 naming `field` when wrong.
- */
 export async function checkCurrentPassword(
   db: Db,
   {
@@ -59,7 +49,6 @@ export async function checkCurrentPassword(
   await limiter?.reset(db, key);
 }
 
-/** Confirms the account holder (see above) or throws 400 / 403 / 429. */
 export async function confirmAccountHolder(
   db: Db,
   {

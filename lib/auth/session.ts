@@ -1,21 +1,10 @@
 /**
- * THE place a session is read from a request: the Auth.js session cookie, decoded by Auth.js' own
- * `getToken` (next-auth/jwt), which picks the cookie name and the key-derivation salt the way
- * Auth.js writes them: `__Secure-authjs.session-token` when the cookie is secure (https),
- * `authjs.session-token` otherwise, each salted with its own name. The route wrapper, proxy.ts and
- * server components (lib/auth/server.ts) all come here.
+ * THE place a session is read from a request. Not NextAuth's `auth()`: it reads `next/headers`, which
+ * exists only inside Next's request scope, not for a plain `Request` in tests.
  *
- * Why not NextAuth's `auth()`: without arguments it reads `next/headers`, which only exists inside
- * Next's request scope; route handlers mounted in tests (and any other caller holding a plain
- * `Request`) have none. Decoding the cookie needs nothing but the request.
- *
- * Both variants are tried (the one matching the request's protocol first): behind a proxy that
- * terminates TLS the app may see http while the browser holds the secure cookie. A cookie only
- * decrypts under its own name's salt, so one cannot stand in for the other. Bearer tokens are not
- * accepted: only the cookie is handed to getToken.
- *
- * This decodes; whether the session has since been ended (signed out, password changed, account
- * deleted) is a database question — lib/auth/revocation.ts.
+ * Both cookie names are tried: behind a TLS-terminating proxy the app may see http while the browser
+ * holds the secure cookie; each decrypts only under its own name's salt. Whether the session has
+ * since been ended is a database question (lib/auth/revocation.ts).
  */
 import { getToken, type JWT } from "next-auth/jwt";
 import type { SessionClaims } from "@/db/queries/users";
@@ -30,10 +19,9 @@ export interface SessionUser {
 export interface DecodedSession {
   user: SessionUser;
   claims: SessionClaims & {
-    /** When the user signed in (seconds since the epoch; JWT `authTime`, set once at sign-in). */
+    /** Seconds since the epoch, set once at sign-in. */
     authTime?: number;
   };
-  /** The whole token, for re-issuing it (lib/auth/revocation.ts). */
   token: JWT;
   secureCookie: boolean;
 }
@@ -43,10 +31,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const optionalString = (value: unknown) => (typeof value === "string" && value.length <= 200 ? value : undefined);
 const optionalInt = (value: unknown) => (Number.isSafeInteger(value) ? (value as number) : undefined);
 
-/**
- * The session of a `Cookie` header value, or null (no cookie, bad cookie, expired). `preferSecure`
- * only orders the attempts (true for https requests).
- */
+/** `preferSecure` only orders the attempts. */
 export async function decodeSessionCookie(
   cookie: string | null | undefined,
   { preferSecure = false }: { preferSecure?: boolean } = {},
@@ -83,7 +68,7 @@ export async function sessionFromCookieHeader(cookie: string | null | undefined)
   return (await decodeSessionCookie(cookie))?.user ?? null;
 }
 
-/** The decoded session of a request (not yet checked against the database). */
+/** Not yet checked against the database. */
 export function decodeRequestSession(request: Request): Promise<DecodedSession | null> {
   const preferSecure = new URL(request.url).protocol === "https:";
   return decodeSessionCookie(request.headers.get("cookie"), { preferSecure });

@@ -1,18 +1,7 @@
 /**
- * The memory extraction job — ONE body for both runners (Inngest's `extract-memories` function
- * and the in-process runner):
- *
- *   load-pair → extract → embed → consolidate → store
- *
- * Each step is `steps.run(id, fn)`. Around every step:
- *   - the first step a runner executes in an invocation claims the row (queued|running → running);
- *     a row that is not runnable (succeeded, failed for good, skipped, gone) stops the job quietly —
- *     that is what a redelivered event or a duplicate dispatch meets;
- *   - a failure is recorded on the row before it propagates (attempts + 1, last_error prefixed with
- *     the step id, then `queued` for a retry or `failed` when attempts are spent — then the error
- *     is a FinalJobError so Inngest stops retrying too).
- * The store step is a single transaction guarded by the row's status (lib/memory/extraction/store),
- * so no retry or duplicate ever stores a second memory for the pair.
+ * ONE body for both runners. A row that is not runnable stops the job quietly: that is what a
+ * redelivered event or duplicate dispatch meets. A failure is recorded on the row before it
+ * propagates; spent attempts throw FinalJobError so Inngest stops retrying too.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { extractionConfig } from "@/core/config";
@@ -27,17 +16,14 @@ import { storeExtraction } from "@/lib/memory/extraction/store";
 import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/store/memory-store";
 import { errorMessage, FinalJobError, type JobSteps, type Json } from "./steps";
 
-/** Everything the job talks to, injectable (tests pass mocks; the app passes the registry's). */
 export interface ExtractionDeps {
   db: Db;
   model: LanguageModelV4;
   embed: (texts: string[]) => Promise<number[][]>;
-  /** "<provider>/<model>" of `embed`, stored with every embedding. */
   embeddingModel: string;
   now: () => Date;
 }
 
-/** Attempts per job, whichever runner: the first one and `extractionConfig.retries` retries. */
 export const MAX_EXTRACTION_ATTEMPTS = extractionConfig.retries + 1;
 
 export type ExtractionOutcome =

@@ -1,14 +1,7 @@
 /**
- * The extraction outbox. The pair's extraction row (`queued`, or `skipped` with memory off) is
- * written in the same transaction that saves the answer as final (recordExtraction, called by
- * lib/chat/settle.ts and lib/chat/interrupted.ts inside theirs); only after the commit is the job
- * handed to the configured runner — Inngest when a server is configured, else the in-process
- * runner (lib/jobs/runner-kind.ts). A process that stops in between leaves the row `queued`, and
- * the outbox sweep (dispatchUndispatchedExtractions: at start, every minute on a long-lived
- * server, and as the Inngest `sweeps` function) hands over every row queued longer than
- * extractionConfig.redispatchAfterMs. The answer never waits for extraction, and a dispatch
- * failure never reaches it: it is written on the row (status failed, last_error) where the user
- * sees it and can retry.
+ * The extraction outbox: the row commits with the answer and is handed over only after the commit; a
+ * process that stops in between leaves it `queued` for the sweep. The answer never waits for
+ * extraction, and a dispatch failure is written on the row, where the user sees it and can retry.
  */
 
 import { extractionConfig } from "@/core/config";
@@ -32,14 +25,11 @@ export { runAfterResponse };
 
 export interface ExtractionDispatcher {
   readonly kind: JobRunnerKind;
-  /** Hands the job over; rejects when it could not be (the caller records that on the row). */
+  /** Rejects when it could not hand over; the caller records that on the row. */
   dispatch(job: ExtractionJob & { queuedAt: Date }): Promise<void>;
 }
 
-/**
- * Sends `lifeline/message-pair.completed`. The event id dedups a double send of one enqueue at
- * Inngest; a retry (new queued_at) is a new event.
- */
+/** The event id dedups a double send of one enqueue at Inngest; a retry (new queued_at) is a new event. */
 export function inngestDispatcher(client: InngestClient = inngest): ExtractionDispatcher {
   return {
     kind: "inngest",
@@ -58,10 +48,7 @@ export function inProcessDispatcher(runner: InProcessRunner): ExtractionDispatch
   return { kind: "in-process", dispatch: (job) => runner.run(job) };
 }
 
-/**
- * Hands the queued row to `dispatcher`. Never throws: a failure marks the row failed with the
- * reason (unless the job has already moved on).
- */
+/** Never throws: a failure marks the row failed (unless the job has already moved on). */
 export async function dispatchExtraction(
   db: Db,
   extraction: Pick<Extraction, "id" | "userId" | "queuedAt">,
@@ -93,16 +80,13 @@ export interface MessagePair {
   conversationId: string;
   userMessageId: string;
   assistantMessageId: string;
-  /** The conversation's memory setting: false (temporary chat) records the pair as skipped. */
+  /** false (temporary chat) records the pair as skipped. */
   memoryEnabled: boolean;
 }
 
 /**
- * Writes the pair's extraction row — once: calling again for the same pair returns the existing
- * row (`created: false`) — with `db` the caller's transaction, so the row commits with the answer.
- * Dispatches nothing: the caller hands a created `queued` row over after its commit.
- * Throws only when the row cannot be written: a database error, or a pair that is not the
- * user's (AppError `not_found:message`).
+ * Idempotent per pair. `db` is the caller's transaction, so the row commits with the answer; the
+ * caller dispatches a created `queued` row after its commit.
  */
 export async function recordExtraction(
   db: Db,
@@ -119,15 +103,10 @@ export async function recordExtraction(
   });
 }
 
-/** Whether a row recordExtraction returned is one for the caller to hand over. */
 export function needsDispatch(recorded: { extraction: Extraction; created: boolean }): boolean {
   return recorded.created && recorded.extraction.status === "queued";
 }
 
-/**
- * Records the pair's extraction (recordExtraction, on its own) and, when a new row is queued,
- * dispatches it after the response. Returns the row's status (`queued` or `skipped` for a new row).
- */
 export async function enqueueExtraction(
   db: Db,
   pair: MessagePair,
@@ -139,11 +118,7 @@ export async function enqueueExtraction(
   return { extractionId: extraction.id, status: extraction.status };
 }
 
-/**
- * The outbox sweep: hands every row queued longer than `afterMs` without an attempt since (at
- * most extractionConfig.redispatchBatch, oldest first) to `dispatcher`, and resolves once each
- * hand-over has settled (it runs outside any request: nothing to defer to). Returns how many.
- */
+/** Resolves once each hand-over has settled: it runs outside any request, so there is nothing to defer to. */
 export async function dispatchUndispatchedExtractions(
   db: Db,
   dispatcher: ExtractionDispatcher,
@@ -157,12 +132,7 @@ export async function dispatchUndispatchedExtractions(
   return rows.length;
 }
 
-/**
- * The user's retry of the failed extraction of the pair answered by `assistantMessageId`:
- * failed → queued (a fresh attempt budget), dispatched after the response like a new one — or
- * failed → skipped, dispatching nothing, when memory is now off for the conversation.
- * 404 for a missing or foreign message, 409 when its extraction is not failed.
- */
+/** failed → queued with a fresh attempt budget, or → skipped when memory is now off for the conversation. */
 export async function retryExtraction(
   db: Db,
   { userId, assistantMessageId }: { userId: string; assistantMessageId: string },

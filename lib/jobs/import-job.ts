@@ -1,16 +1,7 @@
 /**
- * The import job — ONE body for both runners (Inngest's `run-import` function and the in-process
- * import runner). Each run takes the import's extractions one at a time, oldest exchange first,
- * and runs each through the extraction job itself (lib/jobs/extraction-job.ts: the same prompts,
- * provenance rules, consolidation and store guard as a live exchange), inside one step:
- *
- *   next-0 → extract-0 → next-1 → extract-1 … (at most importConfig.pairsPerRun) → finish | continue
- *
- * Durability is the rows': an extraction's status says whether it ran, so a run that stops (a
- * kill, a deploy) resumes at the first row still queued or running, and the store step's guard
- * keeps a pair to one store however often it is retried. A failed attempt is recorded on the row
- * and the row goes behind the others (fewest attempts first); spent attempts leave it `failed`,
- * listed with its conversation in the import's progress.
+ * Each exchange runs through the extraction job itself, so an import gets the same provenance rules
+ * and store guard as a live exchange. Durability is the rows': a stopped run resumes at the first row
+ * still queued or running; a failed row goes behind the others (fewest attempts first).
  */
 import { importConfig } from "@/core/config";
 import { finishImport, nextImportExtraction } from "@/db/queries/imports";
@@ -21,11 +12,11 @@ export type ImportRunOutcome = { importId: string; status: "done" | "continue" |
 
 export interface ImportRunOptions {
   pairsPerRun?: number;
-  /** Awaited before each exchange: the in-process runner lets the user's live extractions go first. */
+  /** Lets the user's live extractions go first. */
   beforeExchange?: (userId: string) => Promise<void>;
 }
 
-/** The steps an exchange's extraction runs with inside the import's step: run now, retry when picked again. */
+/** A retry happens when the row is picked again. */
 function exchangeSteps(runner: JobSteps["runner"]): JobSteps {
   return { runner, run: (_id, fn) => fn(), retryAt: (_failed, now) => now };
 }

@@ -1,12 +1,4 @@
-/**
- * Where an import's job runs: the in-process import runner on the embedded default, Inngest's
- * `run-import` function (per-user concurrency 1, throttled) when jobs run on Inngest.
- *
- * Live chat comes first: the in-process import runner lets the user's live extractions (the
- * extraction runner's lane for that user) finish before each imported exchange, and it has lanes
- * of its own, so a live extraction never queues behind an import. On Inngest, `run-import` is a
- * function of its own: its concurrency key does not hold `extract-memories` back.
- */
+/** Live chat comes first: the import runner has lanes of its own, so a live extraction never queues behind an import. */
 import { type Logger, logger } from "@/core/logger";
 import { getImportForJob, listRunningImports } from "@/db/queries/imports";
 import type { ExtractionDeps } from "./extraction-job";
@@ -39,7 +31,6 @@ const inProcessSteps: JobSteps = { runner: "in-process", run: (_id, fn) => fn(),
 
 export interface InProcessImportRunnerOptions {
   deps: () => Promise<ExtractionDeps>;
-  /** Resolves when the user has no live extraction waiting or running. */
   liveIdle: (userId: string) => Promise<void>;
 }
 
@@ -49,7 +40,7 @@ export class InProcessImportRunner {
 
   constructor(private readonly options: InProcessImportRunnerOptions) {}
 
-  /** Runs the import to its end after the user's other imports; never rejects. */
+  /** Never rejects. */
   run(job: ImportJob): Promise<void> {
     const existing = this.running.get(job.importId);
     if (existing) return existing;
@@ -64,7 +55,6 @@ export class InProcessImportRunner {
     return run;
   }
 
-  /** What a start does: every running import is run again from its first unfinished exchange. */
   async resume(): Promise<number> {
     const deps = await this.options.deps();
     const running = await listRunningImports(deps.db);

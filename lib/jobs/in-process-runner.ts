@@ -1,14 +1,8 @@
 /**
- * The in-process runner: runs the extraction job (lib/jobs/extraction-job) inside this server
- * process when no Inngest server is configured — with Inngest's retry count, exponential backoff,
- * and one job at a time per user (Inngest's `concurrency: { key: userId, limit: 1 }`).
- *
- * Durability comes from the row, not from memory: every attempt's outcome is written to
- * memory_extractions before anything else happens, and `resume()` (called once per server start,
- * see instrumentation.ts) picks up whatever a stopped process left queued or running. Its limits:
- * one process — two processes resuming the same database would both run a job (the store step's
- * guard still keeps it to one memory per pair) — and retry timers live in memory, so a retry due
- * while the server is down runs at the next start.
+ * Mirrors Inngest's retries and per-user concurrency of 1. Durability comes from the row: each
+ * attempt's outcome is written before anything else, and `resume()` picks up what a stopped process
+ * left. Limits: two processes resuming one database would both run a job (the store step's guard
+ * keeps one memory per pair), and a retry due while the server is down runs at the next start.
  */
 
 import { extractionConfig } from "@/core/config";
@@ -27,12 +21,12 @@ export interface Backoff {
   backoffMaxMs: number;
 }
 
-/** The delay before the retry that follows `failedAttempts` failures: base · 2^(n−1), capped. */
+/** base · 2^(n−1), capped. */
 export function retryDelayMs(failedAttempts: number, backoff: Backoff = extractionConfig): number {
   return Math.min(backoff.backoffMaxMs, backoff.backoffBaseMs * 2 ** Math.max(0, failedAttempts - 1));
 }
 
-/** The in-process runner's steps: `run` just runs; a retry re-runs the whole body. */
+/** A retry re-runs the whole body. */
 export function inProcessSteps(backoff: Backoff = extractionConfig): JobSteps {
   return {
     runner: "in-process",
@@ -49,9 +43,7 @@ export interface InProcessRunnerOptions {
 }
 
 export class InProcessRunner {
-  /** Per user: the tail of the chain of that user's jobs. */
   private readonly lanes = new Map<string, Promise<void>>();
-  /** Jobs waiting in a lane or running, by extraction id. */
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; job: ExtractionJob }>();
   private readonly backoff: Backoff;
@@ -60,11 +52,7 @@ export class InProcessRunner {
     this.backoff = options.backoff ?? extractionConfig;
   }
 
-  /**
-   * Runs the job after the user's earlier jobs; resolves when this attempt has ended (a retry,
-   * if one is due, is scheduled by then). Never rejects. Dispatching a job that is already
-   * waiting or running returns that run; a scheduled retry is brought forward.
-   */
+  /** Never rejects. Dispatching a job already waiting or running returns that run; a scheduled retry is brought forward. */
   run(job: ExtractionJob): Promise<void> {
     const existing = this.inFlight.get(job.extractionId);
     if (existing) return existing;
@@ -81,11 +69,7 @@ export class InProcessRunner {
     return attempt;
   }
 
-  /**
-   * What a start does: every queued or running row is run again — a `running` row was interrupted
-   * by the stop, which counts as a failed attempt — at its next_attempt_at, or now. One indexed
-   * query when nothing is pending. Returns how many unfinished rows it found.
-   */
+  /** A `running` row was interrupted by the stop, which counts as a failed attempt. */
   async resume(): Promise<number> {
     const deps = await this.options.deps();
     const pending = await listResumableExtractions(deps.db);
@@ -110,19 +94,17 @@ export class InProcessRunner {
     return pending.length;
   }
 
-  /** Resolves when the user has no job waiting or running here (the import runner waits for it). */
   async laneIdle(userId: string): Promise<void> {
     for (let lane = this.lanes.get(userId); lane; lane = this.lanes.get(userId)) await lane;
   }
 
-  /** Resolves when nothing is waiting, running or scheduled (tests, graceful shutdown). */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0 || this.timers.size > 0) {
       await Promise.race([...this.inFlight.values(), new Promise((resolve) => setTimeout(resolve, 5))]);
     }
   }
 
-  /** Runs the job at `dueAt` (null or past: on the next tick, after the current attempt has let go of it). */
+  /** null or past: on the next tick, after the current attempt has let go of it. */
   private runAt(job: ExtractionJob, dueAt: Date | null): void {
     this.cancelTimer(job.extractionId);
     const delay = Math.max(0, dueAt ? dueAt.getTime() - Date.now() : 0);

@@ -1,15 +1,6 @@
 /**
- * `remember` over MCP: a fact an external assistant was told by the user, titled by the extraction
- * model (lib/memory/extraction/memory-title.ts) and stored as a user-stated memory through the
- * extraction's own consolidation (planConsolidation: near memories, then the
- * model's add / update / supersede / skip, held to the provenance rules) and apply step
- * (applyDecisions), in one transaction, with its source: the access token it came through
- * (memories.source_access_token_id; the memory card says "from ‹token name›").
- *
- * One remember at a time per user applies its plan (lockConsolidation, on every server instance),
- * and only a plan made on the near memories as they are then: eight parallel calls of one fact
- * store it once (an add, then seven skips), where each, planned on the same empty neighbourhood,
- * added its own copy.
+ * One remember at a time per user applies its plan, and only a plan made on the near memories as
+ * they are then: eight parallel calls of one fact store it once (an add, then seven skips).
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { truncateChars } from "@/core/text";
@@ -31,16 +22,12 @@ export interface RememberInput<T> {
   embed: (texts: string[]) => Promise<number[][]>;
   embeddingModel: string;
   now: Date;
-  /**
-   * Runs in the write's transaction, after the write: what it returns is committed with the write,
-   * and if it throws, nothing is (the MCP call's record: lib/mcp/tools.ts).
-   */
+  /** If it throws, the write is not committed either. */
   beforeCommit: (tx: Db, outcome: RememberOutcome) => Promise<T>;
 }
 
 export interface RememberOutcome {
   action: "add" | "update" | "supersede" | "skip";
-  /** The memory that now holds the fact (and, for a supersede, the one it replaced: id and status only). */
   memories: { id: string; title?: string | null; content?: string; status: string }[];
   note: string;
 }
@@ -58,7 +45,6 @@ export async function rememberMemory<T>(
 ): Promise<{ outcome: RememberOutcome; committed: T }> {
   const type = input.type ?? "fact";
   const candidate: ExtractedMemory = {
-    // A title of its own, as extraction gives one: the model's label of what the memory is.
     title: await titleMemory(input.model, { content: input.content, type }),
     content: input.content,
     type,
@@ -99,7 +85,6 @@ export async function rememberMemory<T>(
   });
 }
 
-/** What the client is told: the memory that now holds the fact, and for a supersede the one it replaced. */
 function outcomeOf(
   candidate: ExtractedMemory,
   planned: ConsolidationDecision | undefined,

@@ -1,14 +1,7 @@
 /**
- * The MCP server of POST /api/mcp (docs/mcp.md): the official TypeScript SDK's McpServer over its
- * web-standard Streamable HTTP transport, stateless — a new server and transport per request, no
- * session id, JSON responses — so any instance (a Vercel function) answers any request and
- * nothing outlives the response.
- *
- * Each tool call runs lib/mcp/tools.ts and is recorded (db/queries/mcp-calls.ts) before its result
- * is sent — a write tool's in its write's transaction — and the client receives the text the record
- * keeps (a memory deleted while the call ran is redacted from both). A call refused before the tool
- * runs (arguments its schema rejects, or that are not an object: invalidParams) is recorded too,
- * with the error text the client received.
+ * Stateless (a new server and transport per request, JSON responses) so any instance answers any
+ * request and nothing outlives the response. A call is recorded before its result is sent, and the
+ * client receives exactly the text the record keeps.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -30,7 +23,7 @@ import { scopeAllows } from "@/lib/auth/access-tokens";
 import { elapsedSince } from "@/lib/memory/retrieval/tools";
 import { MCP_TOOLS, type McpToolContext, type McpToolSpec, type RecordCall, runTool } from "./tools";
 
-/** The names of our tools: a call naming another is not one of them, and is not recorded. */
+/** A call naming another tool is not recorded. */
 const TOOL_NAMES: ReadonlySet<unknown> = new Set(MCP_TOOLS.map((spec) => spec.name));
 
 export const MCP_SERVER_NAME = "lifeline";
@@ -39,16 +32,12 @@ export const MCP_SERVER_VERSION = "1.0.0";
 const INSTRUCTIONS =
   "Lifeline is the user's long-term memory. Before answering anything personal, call get_memory_context with the user's message; use search_memories or list_memories when that is not enough. With a read+write token, call remember when the user tells you something about themselves worth keeping, and forget when they ask you to.";
 
-/** A tools/call of the request: the tool named and the arguments as the client sent them. */
 interface SentCall {
   tool: unknown;
   arguments: unknown;
 }
 
-/**
- * The tools/call messages of a request body, by JSON-RPC id, as the client sent them (the SDK hands
- * a tool the arguments its schema parsed: trimmed, defaulted).
- */
+/** As the client sent them: the SDK hands a tool the arguments its schema parsed (trimmed, defaulted). */
 function sentCalls(body: unknown): Map<string | number, SentCall> {
   const sent = new Map<string | number, SentCall>();
   // One message per request (lib/validation/mcp.ts); an array is walked all the same.
@@ -68,7 +57,6 @@ function sentCalls(body: unknown): Map<string | number, SentCall> {
   return sent;
 }
 
-/** The requests this server answers, each with the SDK's schema of it. */
 const REQUEST_SCHEMAS = new Map<string, z.ZodType>([
   ["initialize", InitializeRequestSchema],
   ["ping", PingRequestSchema],
@@ -77,11 +65,8 @@ const REQUEST_SCHEMAS = new Map<string, z.ZodType>([
 ]);
 
 /**
- * The answer to a request of this server whose params the SDK's own schema refuses (tools/call
- * `arguments` that are not an object: a string, an array, a number, null): -32602 invalid params,
- * naming the first bad field in one line. Left to the SDK, its Protocol parses them in the
- * handler's wrapper and answers -32603 internal error with zod's multi-line dump. Null when the
- * message is fine, or is not a request of this server.
+ * -32602 naming the first bad field: left to the SDK, params its schema refuses get -32603 internal
+ * error with zod's multi-line dump.
  */
 function invalidParams(message: JSONRPCMessage): JSONRPCErrorResponse | null {
   if (!isJSONRPCRequest(message)) return null;
@@ -97,14 +82,11 @@ function invalidParams(message: JSONRPCMessage): JSONRPCErrorResponse | null {
   };
 }
 
-/** A server with the five tools, bound to one request's user and token. */
 export function createMcpServer(
   context: McpToolContext,
   log: Logger,
   sent: ReadonlyMap<string | number, SentCall> = new Map(),
-  /** The ids of the calls a tool ran (and recorded): the others were refused before it. */
   ran: Set<string | number> = new Set(),
-  /** The tools tools/list shows (the others stay registered and callable: see handleMcpRequest). */
   listed: (spec: McpToolSpec) => boolean = () => true,
 ): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, { instructions: INSTRUCTIONS });
@@ -161,7 +143,6 @@ export function createMcpServer(
   return server;
 }
 
-/** The text of a JSON-RPC response's tool result (or its error's message), as the client reads it. */
 function answeredText(message: { result?: unknown; error?: { message?: unknown } }): string {
   const content = (message.result as CallToolResult | undefined)?.content;
   const texts = (content ?? []).flatMap((part) => (part.type === "text" ? [part.text] : []));
@@ -169,10 +150,6 @@ function answeredText(message: { result?: unknown; error?: { message?: unknown }
   return typeof message.error?.message === "string" ? message.error.message : JSON.stringify(message);
 }
 
-/**
- * Records the calls of our tools that the SDK refused before a tool ran (arguments its schema
- * rejects): the arguments as sent and the error text the client received, with no trace.
- */
 async function recordRefusedCalls(
   response: Response,
   sent: ReadonlyMap<string | number, SentCall>,
@@ -211,7 +188,6 @@ async function recordRefusedCalls(
   }
 }
 
-/** Answers one Streamable HTTP request (its JSON body already read and parsed by the route wrapper). */
 export async function handleMcpRequest(
   request: Request,
   body: unknown,
@@ -221,9 +197,8 @@ export async function handleMcpRequest(
   const start = performance.now();
   const sent = sentCalls(body);
   const ran = new Set<string | number>();
-  // A read token is offered the read tools. Only its listing leaves the write tools out: a request
-  // is one message, and a call of one anyway still reaches it, to be answered with why it is
-  // refused (requireWrite) instead of the SDK's "Tool remember disabled".
+  // Only the listing leaves write tools out for a read token: a call of one still reaches it, to be
+  // told why it is refused (requireWrite) instead of the SDK's "Tool remember disabled".
   const listing = (body as { method?: unknown }).method === "tools/list";
   const canWrite = scopeAllows(context.token.scope, "write");
   const server = createMcpServer(context, log, sent, ran, (spec) => !listing || !spec.writes || canWrite);
@@ -233,7 +208,6 @@ export async function handleMcpRequest(
   });
   try {
     await server.connect(transport);
-    // Between the transport and the server: a request whose params are refused is answered here.
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
       const refused = invalidParams(message);

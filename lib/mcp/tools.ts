@@ -1,17 +1,6 @@
 /**
- * The MCP tools (docs/mcp.md), SDK-free: each takes the validated input and answers with the text
- * the client receives and what the call record keeps. They run the chat's own code:
- *
- * - get_memory_context: assembleContext (lib/memory/retrieval/assemble.ts), as a chat turn's first
- *   message in a new conversation — the same statement, branches, formatter and budget, access
- *   counted as the chat counts it; the memory lines returned are the system prompt's;
- * - search_memories, list_memories: the chat's memory tools (lib/memory/retrieval/tools.ts), with
- *   their zod schemas; each memory returned counts one access;
- * - remember: lib/mcp/remember.ts (the extraction's consolidation and apply step);
- * - forget: deleteMemory, the path of DELETE /api/memories/:id.
- *
- * Every result is JSON with a `memories` array of `{ id, … }` entries (db/queries/mcp-call-redaction.ts
- * relies on it to redact a deleted memory from a recorded result).
+ * SDK-free; each tool runs the chat's own code. Every result is JSON with a `memories` array of
+ * `{ id, … }` entries: db/queries/mcp-call-redaction.ts relies on it.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { z } from "zod";
@@ -50,7 +39,6 @@ export const REMEMBER = "remember";
 export const FORGET = "forget";
 export type McpToolName = typeof GET_MEMORY_CONTEXT | MemoryToolName | typeof REMEMBER | typeof FORGET;
 
-/** What a tool is handed: the owner, the token, and the process's database and models. */
 export interface McpToolContext {
   db: Db;
   userId: string;
@@ -58,30 +46,23 @@ export interface McpToolContext {
   embedText: (text: string) => Promise<number[]>;
   embedTexts: (texts: string[]) => Promise<number[][]>;
   embeddingModel: string;
-  /** The consolidation model of `remember` (the extraction model). */
   model: () => LanguageModelV4;
-  /** The retrieval numbers of the strategy in force (lib/runtime processAssemblyConfig). */
   assembly: AssemblyConfig;
   now: () => Date;
 }
 
-/** What a call returns to the client and what its record keeps besides. */
 export interface ToolOutcome {
   text: string;
   isError: boolean;
   trace: ContextTrace | ToolCallTrace | null;
-  /** Every memory the result, trace or arguments mention. */
   memoryIds: string[];
   returnedMemoryIds: string[];
-  /** The text as recorded, once the call's record is written (a write tool writes it in its write's transaction). */
   recorded?: string;
 }
 
-/** Writes the call's record through `db` and returns the outcome with the text as recorded. */
 export type RecordCall = (db: Db, outcome: ToolOutcome) => Promise<ToolOutcome & { recorded: string }>;
 
 export const getMemoryContextInput = toolArguments({
-  // The chat's message rule (lib/validation/chat.ts): the same text a chat turn would accept.
   message: text({ max: MESSAGE_MAX, multiline: true }).describe(
     "The user's message, as they wrote it: the memories are chosen for it.",
   ),
@@ -117,7 +98,6 @@ const ok = (
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** Why the formatter's line for this memory is in the prompt, in words. */
 function whyChosen(rows: readonly TraceCandidate[]): string {
   const reasons = rows
     .filter((row) => row.selectedBy.includes(row.branch))
@@ -225,10 +205,7 @@ function requireWrite(context: McpToolContext, tool: string): void {
   }
 }
 
-/**
- * The write tools record their call in the write's transaction: a write whose record cannot be
- * written is not committed, and the client is told it failed — never that it failed while it stood.
- */
+/** Recorded in the write's transaction: the client is never told a write failed while it stood. */
 async function remember(
   context: McpToolContext,
   input: z.output<typeof rememberInput>,
@@ -278,7 +255,6 @@ async function forget(
   });
 }
 
-/** A tool: its name, description for a model, input schema, whether it writes, and its body. */
 export interface McpToolSpec<S extends z.ZodObject = z.ZodObject> {
   name: McpToolName;
   title: string;
@@ -339,11 +315,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
   }),
 ];
 
-/**
- * Runs a tool, turning a refusal or an error into an MCP tool error (isError, a sentence for the
- * model, never a stack): an AppError says what it says (a memory that is not the user's is "Memory
- * not found"), anything else is logged by the caller and answered as an internal error.
- */
+/** A tool error is a sentence for the model, never a stack. */
 export async function runTool(
   spec: McpToolSpec,
   context: McpToolContext,

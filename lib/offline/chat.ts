@@ -18,7 +18,6 @@ import { contentStems } from "./text-features";
 /** Past the first, a matched memory joins the answer at this offline-embedding similarity, or when it shares a content word. */
 const RELEVANCE_THRESHOLD = 0.2;
 const MAX_MEMORIES_IN_REPLY = 3;
-/** "What do you know about me?" is answered with up to this many memories, in prompt order. */
 const MAX_MEMORIES_FOR_OVERVIEW = 5;
 const MAX_QUOTE_CHARS = 120;
 const TITLE_PREFIX = new RegExp(`^[^:]{1,${formatterConfig.maxTitleChars - 1}}: `);
@@ -121,7 +120,7 @@ function sameText(text: string): string {
     .toLowerCase();
 }
 
-/** The reply to the newest user message. Deterministic for a given prompt. */
+/** Deterministic for a given prompt. */
 export function composeOfflineReply({ system, userMessage, assistantMessages }: OfflineChatInput): string {
   const memoryOff = system.includes(MEMORY_OFF_NOTE);
   const notice = noticeFor(assistantMessages);
@@ -183,7 +182,6 @@ export function decideMemoryToolCall(userMessage: string, toolNames: readonly st
 export interface ToolResultInput {
   toolName: string;
   input: { type?: string } | undefined;
-  /** The tool's output; null when the call failed (the error text is in `error`). */
   output: MemoryToolOutput | null;
   error?: string;
 }

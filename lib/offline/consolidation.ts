@@ -1,11 +1,4 @@
-/**
- * The offline model's consolidation decision: deterministic rules over the new candidate and its
- * near memories (most similar first), in order: a negation of the stored memory (the user's own
- * side only) supersedes; the same text or similarity ≥ 0.97 skips; a single-valued slot with a
- * new value supersedes (updates when the new value extends the old); an opposite attitude, an ended
- * activity, or a change by topic (topic.ts) supersedes; containment updates or skips; else add.
- * Multi-valued facts ("Is allergic to …", "Likes …", goals) never supersede each other.
- */
+/** Multi-valued facts ("Is allergic to …", "Likes …", goals) never supersede each other. */
 import {
   type ConsolidationCandidate,
   type NearMemoryForPrompt,

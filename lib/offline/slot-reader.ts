@@ -1,8 +1,5 @@
 /**
- * The offline extractor's general reader of the user's single-valued attributes (home, work, age,
- * diet, attitude), tried after the phrase rules. It reads a statement by its parts (whose, mood and
- * aspect, slot vocabulary, typed value) and answers in the extractor's canonical words, so
- * consolidation reads one slot with one value.
+ * Answers in the extractor's canonical words, so consolidation reads one slot with one value.
  *
  * Word vectors type values but do not pick slots: measured on the offline asset, a verb's nearest
  * slot does not separate durable from passing states ("resettled" 0.60 from the residence words,
@@ -20,7 +17,7 @@ export interface SlotStatement {
   slot: UserSlot;
   value: string;
   negated: boolean;
-  /** For attitudes: true for likes, false for dislikes (before negation). */
+  /** Before negation. */
   positive?: boolean;
   /** For attitudes: the value is preferred over another ("switched from coffee to tea"). */
   preferred?: boolean;
@@ -76,11 +73,7 @@ const KIND_MIN = 0.2;
 const KIND_MARGIN = 0.1;
 const CALENDAR_WORDS = new Set<string>([...MONTHS, ...WEEKDAYS]);
 
-/**
- * What a name is, by its words' vectors: nearer the centroid of example places, organisations or
- * people by at least {@link KIND_MARGIN} (and at least {@link KIND_MIN} from it). Month and
- * weekday names are never places; a name none of whose words the asset knows is "unknown".
- */
+/** Month and weekday names are never places. */
 export function valueKind(name: string, vectors: WordVectors = wordVectors()): ValueKind {
   const words = name
     .toLowerCase()

@@ -1,9 +1,4 @@
-/**
- * The offline extractor's general path: reads a first-person clause no phrase rule or slot
- * recognised by its grammar (whose, mood and aspect, verb class) and keeps the clause itself with
- * the user as implied subject ("I sold the Corolla" → "Sold the Corolla"). It fills gaps and never
- * guesses: what it cannot read yields nothing.
- */
+/** Fills gaps and never guesses: what it cannot read yields nothing. */
 
 import { capitalize } from "@/core/text";
 import type { MemoryType } from "@/db/schema";

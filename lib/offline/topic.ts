@@ -34,7 +34,7 @@ const DWELLING = /\b(?:flat|apartment|house|chalet|condo|cottage|studio|halls|bu
 const NOT_LIVED_IN =
   /\b(?:as an investment|investment (?:property|flat)|to (?:let|rent out)|buy-to-let|holiday (?:home|let|cottage|flat)|rental|for (?:my|our) (?:mum|mom|dad|parents|son|daughter|kids))\b/i;
 const NAMED = /\b\p{Lu}[\p{L}'-]+/gu;
-/** The title the extractor's rules give each class, so the near-memory search finds one from the other. */
+/** Shared titles, so the near-memory search finds one from the other. */
 export const CLASS_TITLES: Readonly<Record<AttributeClass, string>> = {
   home: "Home",
   employer: "Workplace",

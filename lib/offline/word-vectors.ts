@@ -1,14 +1,8 @@
-/**
- * The offline word vectors (assets/wordvec-glove100.bin, built by scripts/build-wordvec.ts from
- * GloVe 6B 100-d), read lazily once per process: a server with an API embedder never reads it.
- */
+/** Read lazily: a server with an API embedder never reads the asset. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-/**
- * Where the asset lives, relative to the app's root (the process's working directory). Hidden
- * from Next's file tracer like the read (`wordVectors`): a literal path is a file reference to it.
- */
+/** Hidden from Next's file tracer like the read: a literal path is a file reference to it. */
 export const WORD_VECTOR_ASSET = path.join(
   /* turbopackIgnore: true */ "lib",
   "offline",
@@ -29,7 +23,6 @@ export interface WordVectors {
 
 const MAGIC = "LLWV";
 
-/** Parses an asset made by scripts/build-wordvec.ts; throws on anything else. */
 export function parseWordVectors(buffer: Buffer): WordVectors {
   if (buffer.toString("latin1", 0, 4) !== MAGIC || buffer.readUInt8(4) !== 1) {
     throw new Error("word-vector asset: not an LLWV v1 file");

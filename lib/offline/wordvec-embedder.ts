@@ -12,9 +12,9 @@ import { hashedFeatureVector } from "./embedder";
 import { isStopword, tokenize } from "./text-features";
 import { type WordVectors, wordVectors } from "./word-vectors";
 
-/** The default word-vector embedder's id (centred meaning, m = 0.4). */
+/** Centred meaning, m = 0.4. */
 export const WORDVEC_EMBEDDING_MODEL_ID = "wordvec-glove-v2";
-/** The first one (uncentred, m = 0.5): the offline default before v2. */
+/** Uncentred, m = 0.5. */
 export const WORDVEC_V1_EMBEDDING_MODEL_ID = "wordvec-glove-v1";
 
 export interface WordVecSettings {

@@ -1,10 +1,6 @@
 import { calendarDateIn } from "@/core/time-zone";
 
-/**
- * The chat list's date groups, as both peers show them: Today, Yesterday, Previous 7 days,
- * Previous 30 days, then one group per month ("October 2026"). Days are calendar days in the
- * user's time zone (UTC when none is stored, the same rule on the server and in the browser).
- */
+/** The same rule on the server and in the browser, so both render the same groups. */
 export function dateGroupLabel(at: Date, now: Date, timeZone: string | null | undefined): string {
   const days = daysBetween(calendarDateIn(at, timeZone), calendarDateIn(now, timeZone));
   if (days <= 0) return "Today";
@@ -14,7 +10,6 @@ export function dateGroupLabel(at: Date, now: Date, timeZone: string | null | un
   return new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: timeZone ?? "UTC" }).format(at);
 }
 
-/** Consecutive items of a most-recent-first list, grouped under their labels (order kept). */
 export function groupByDate<T>(
   items: readonly T[],
   dateOf: (item: T) => Date,

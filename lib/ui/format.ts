@@ -1,4 +1,3 @@
-/** Small, locale-stable formatters for numbers, durations and dates in the UI. */
 import { calendarDateIn } from "@/core/time-zone";
 
 export function formatMs(ms: number | null | undefined): string {
@@ -6,7 +5,6 @@ export function formatMs(ms: number | null | undefined): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-/** 0.734 → "0.73"; null → "—". */
 /** 131982 → "129 KB", 2_500_000 → "2.4 MB". */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -18,10 +16,7 @@ export function formatScore(value: number | null | undefined, digits = 2): strin
   return value === null || value === undefined ? "—" : value.toFixed(digits);
 }
 
-/**
- * An instant (a timestamp) in the user's locale and time zone: "2 Dec 2026, 09:15". The time zone
- * is the account's, so a server component renders what the user's clock said.
- */
+/** In the account's time zone, so a server component renders what the user's clock said. */
 export function formatDateTime(value: string | Date | null | undefined, dates: DateContext): string {
   if (!value) return "—";
   return new Intl.DateTimeFormat(dates.locale, {
@@ -55,15 +50,13 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** How dates are shown to this user: their locale (from the browser's Accept-Language) and time zone. */
 export interface DateContext {
   locale: string;
-  /** The account's IANA time zone (Settings → Memory), UTC while none is set. */
+  /** UTC while none is set. */
   timeZone: string;
   today: string;
 }
 
-/** The first locale of an Accept-Language header that Intl supports; "en-US" otherwise. */
 export function localeFromAcceptLanguage(header: string | null | undefined): string {
   for (const part of (header ?? "").split(",")) {
     const tag = part.split(";")[0]?.trim();
@@ -72,13 +65,12 @@ export function localeFromAcceptLanguage(header: string | null | undefined): str
       const [supported] = Intl.DateTimeFormat.supportedLocalesOf(tag);
       if (supported) return supported;
     } catch {
-      // not a well-formed tag: try the next one
+      // A malformed tag: try the next one.
     }
   }
   return "en-US";
 }
 
-/** The date context of a request: its Accept-Language, the account's time zone, today there. */
 export function dateContext(
   acceptLanguage: string | null | undefined,
   timeZone: string | null | undefined,
@@ -90,11 +82,7 @@ export function dateContext(
 
 const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
 
-/**
- * A calendar date (YYYY-MM-DD) with its weekday, short, in the user's locale — "Fri 11 Dec" (en-GB),
- * "Fri, Dec 11" (en-US) — and its year when it is not this year's ("Fri, 8 Jan 2027"): a resolved
- * relative date ("next Friday") is shown so that the user can see which day was meant and correct it.
- */
+/** With its weekday, so the user can see which day a resolved "next Friday" meant and correct it. */
 export function formatCalendarDate(isoDate: string, dates: Pick<DateContext, "locale" | "today">): string {
   const [, y, m, d] = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate) ?? [];
   if (!y || !m || !d) return isoDate;
@@ -111,16 +99,12 @@ export function formatCalendarDate(isoDate: string, dates: Pick<DateContext, "lo
   }).format(date);
 }
 
-/** A calendar date found in a text: as written (ISO) and as the user reads it. */
 export interface TextDate {
   iso: string;
   shown: string;
 }
 
-/**
- * A text cut at its ISO dates: the plain runs, and each date with its user's form — so that a
- * component can show the user's form and keep the exact written value on hover (<time>).
- */
+/** So a component can show the user's form and keep the exact written value on hover (<time>). */
 export function splitDates(text: string, dates: Pick<DateContext, "locale" | "today">): (string | TextDate)[] {
   const parts: (string | TextDate)[] = [];
   let last = 0;
@@ -141,7 +125,6 @@ export function withLocalDates(text: string, dates: Pick<DateContext, "locale" |
   return text.replace(ISO_DATE, (iso) => formatCalendarDate(iso, dates));
 }
 
-/** A deadline against today in the user's time zone. */
 export function deadlineState(deadline: string, today: string): "overdue" | "today" | "upcoming" {
   return deadline < today ? "overdue" : deadline === today ? "today" : "upcoming";
 }

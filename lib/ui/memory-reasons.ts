@@ -1,7 +1,3 @@
-/**
- * Why a memory reached an answer, in the user's words: the chat names the retrieval branches so
- * (the debug view keeps the technical names).
- */
 const REASONS: Record<string, string> = {
   semantic: "matched your message",
   conversation: "from this chat",
@@ -11,7 +7,7 @@ const REASONS: Record<string, string> = {
 
 const list = new Intl.ListFormat("en", { style: "long", type: "conjunction" });
 
-/** One branch's plain name; a branch this build does not know keeps its own name. */
+/** A branch this build does not know keeps its own name. */
 export function memoryReason(branch: string): string {
   return REASONS[branch] ?? branch;
 }
@@ -23,18 +19,13 @@ export function memoryReasons(branches: readonly string[]): string {
 
 export type Reach = "matched" | "looked_up" | "at_hand";
 
-/** What each reach is called where sent memories are grouped. */
 export const REACH_LABELS: Record<Reach, string> = {
   matched: "Matched this message",
   looked_up: "Looked up by the model",
   at_hand: "At hand: pinned or from this chat",
 };
 
-/**
- * The line under an answer: how many memories were sent and why, as far as Lifeline knows —
- * "Sent 4 memories: none matched this message, 4 at hand". Whether the model made use of them is
- * not known, so it is not said.
- */
+/** Whether the model made use of them is not known, so it is not said. */
 export function sentSummary(memories: readonly { reach: Reach }[]): string {
   if (memories.length === 0) return "No memories sent";
   return `Sent ${memories.length} ${memories.length === 1 ? "memory" : "memories"}: ${sentBreakdown(memories)}`;

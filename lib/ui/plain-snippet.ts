@@ -1,8 +1,4 @@
-/**
- * A search snippet cut out of a message's markdown, as plain text: `ts_headline` cuts the stored
- * markdown anywhere ("…Thursday** — to Priya"), so a snippet shown as-is carries stray markers.
- * The match marks (SNIPPET_START / SNIPPET_END, private-use characters) pass through untouched.
- */
+/** `ts_headline` cuts markdown anywhere ("…Thursday** — to Priya"); the match marks pass through untouched. */
 export function plainSnippet(snippet: string): string {
   return (
     snippet

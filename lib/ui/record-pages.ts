@@ -1,9 +1,6 @@
 /**
- * The app pages that show one record of the signed-in user — a chat, an answer's debug view, an
- * external call — and whether the record at a path is the user's. proxy.ts asks before the page
- * renders: those pages stream behind a loading boundary, whose first bytes fix the status at 200,
- * so a notFound() in the page itself could only show the not-found UI under a 200. The pages
- * still check for themselves; this only makes a page that is not there answer 404.
+ * Asked by proxy.ts before the page renders: those pages stream behind a loading boundary whose first
+ * bytes fix the status at 200, so only this can make a missing record answer 404.
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -49,15 +46,10 @@ const RECORD_PAGES: { path: RegExp; exists: (db: Db, userId: string, id: string)
   },
 ];
 
-/** Whether `pathname` is the page of one record (then its existence is worth a look-up). */
 export function isRecordPage(pathname: string): boolean {
   return RECORD_PAGES.some((page) => page.path.test(pathname));
 }
 
-/**
- * False when `pathname` is a record page whose record is not `userId`'s (another user's, missing,
- * or an id that is not a UUID); true for every other path.
- */
 export async function recordPageExists(db: Db, userId: string, pathname: string): Promise<boolean> {
   for (const page of RECORD_PAGES) {
     const id = page.path.exec(pathname)?.[1];

@@ -1,4 +1,3 @@
-/** Request bodies of sign-up, sign-in and account routes (shared by the routes and the forms). */
 import { z } from "zod";
 import { email, existingPassword, newPassword, text } from "./strings";
 

@@ -1,4 +1,3 @@
-/** The agent's drafts: what `send_email` records, what the approval card shows, edits and approves. */
 import { z } from "zod";
 import { text } from "./strings";
 
@@ -16,7 +15,6 @@ const msgId = z
   .max(998)
   .regex(/^<[^<>\s]+>$/, "Must be a Message-ID: <…@…>");
 
-/** What joins a reply to its thread (set by the agent's tools from the email answered; see lib/agent/mailbox/types.ts). */
 export const draftThreadSchema = z.strictObject({
   threadId: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, "Must be a thread id"),
   inReplyTo: msgId.nullable(),

@@ -1,4 +1,3 @@
-/** Bodies of the chat and conversation routes (shared by the routes and the UI). */
 import { z } from "zod";
 import { JSON_MAX_BYTES_PER_CHAR, MESSAGE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from "@/core/config";
 import { CHAT_MODES } from "@/db/schema";
@@ -6,23 +5,17 @@ import { uuid } from "./common";
 import { requestString, text } from "./strings";
 
 /**
- * The longest chat message, in characters (Unicode code points, like every text limit here).
- * The request body limit (lib/api/body.ts MAX_BODY_BYTES, 256 KB) is sized to hold it whatever the
- * characters are and however they are escaped: JSON spends at most 12 bytes on a character (an
- * emoji as an escaped surrogate pair, `\uD83D\uDE00`, as Python's json.dumps writes it), so
- * 15,000 × 12 = 180,000 bytes plus the rest of the request (≤ 82,144 bytes, CHAT_ENVELOPE_MAX)
- * stays within 262,144. A longer message is a 400 naming body.message and this limit; a body over
- * 256 KB is a 413 that says it hit the body's byte limit. lib/validation/chat.test.ts checks it.
+ * The body limit holds a maximal message in its worst JSON escaping (12 bytes per code point, an
+ * escaped surrogate pair) plus CHAT_ENVELOPE_MAX; lib/validation/chat.test.ts checks it.
  */
 export const MESSAGE_MAX = MESSAGE_MAX_CHARS;
-/** Room left in the body limit for everything around a maximal message in its worst escaping (ids, model, settings). */
 export const CHAT_ENVELOPE_MAX = REQUEST_BODY_MAX_BYTES - MESSAGE_MAX * JSON_MAX_BYTES_PER_CHAR;
 export const TITLE_MAX = 100;
 export const TEMPERATURE_MAX = 2;
 
 const messageText = text({ max: MESSAGE_MAX, multiline: true });
 
-/** A user message as `useChat` sends it: text parts only (files are not supported yet). */
+/** Text parts only: files are not supported. */
 const uiUserMessage = z.object({
   id: requestString().max(200).optional(),
   role: z.literal("user", { error: "Only user messages can be sent" }),
@@ -30,7 +23,7 @@ const uiUserMessage = z.object({
     .array(
       z.object({
         type: z.literal("text", { error: "Only text parts are supported" }),
-        // Checked once joined, as the message text (NUL, surrogates, length): see chatMessage.
+        // Checked once joined, as the message text: see chatMessage.
         text: z.string(),
         // useChat may add these; they carry nothing the server reads.
         state: requestString().max(20).optional(),
@@ -42,7 +35,6 @@ const uiUserMessage = z.object({
   metadata: z.unknown().optional(),
 });
 
-/** `{ text }` or a UI message → its text, validated like any message text. */
 export const chatMessage = z
   .union([z.strictObject({ text: z.string() }), uiUserMessage], {
     error: "Must be { text } or a user UI message with text parts",
@@ -58,26 +50,15 @@ export const chatBody = z
   .strictObject({
     conversationId: uuid.optional(),
     message: chatMessage.optional(),
-    /** Answer this assistant message's user message again: a new version of the answer (any answer of the conversation). */
     retryOf: uuid.optional(),
-    /**
-     * Edit and resend: `message` becomes a new version of this user message (any of the
-     * conversation), forking the conversation there; the new message is answered. Nothing is deleted.
-     */
+    /** Forks the conversation there; nothing is deleted. */
     editOf: uuid.optional(),
-    /**
-     * The answer the new message follows: the last message of the branch the user sees (another tab
-     * may show another version than the conversation's current one). Left out: the current message.
-     */
+    /** Another tab may show another version than the conversation's current one. */
     parentMessageId: uuid.optional(),
     model: modelIdSchema.optional(),
     mode: chatModeSchema.optional(),
     temperature: temperatureSchema.optional(),
-    /**
-     * The message came from dictation: the id POST /api/transcribe returned for its transcript (the
-     * user's own; another user's is a 404; one a message was already sent from is a 409). The
-     * answer's debug record says so (docs/chat.md).
-     */
+    /** Another user's transcript is a 404; one a message was already sent from is a 409. */
     dictationId: uuid.optional(),
   })
   .refine((body) => (body.message === undefined) !== (body.retryOf === undefined), {
@@ -124,7 +105,6 @@ export const conversationPatchBody = z
     mode: chatModeSchema.optional(),
     model: modelIdSchema.nullable().optional(),
     memoryEnabled: z.boolean().optional(),
-    /** Show the branch through this message (one of the conversation's, any version): docs/chat.md § Versions. */
     currentMessageId: uuid.optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
@@ -137,6 +117,5 @@ export const conversationListQuery = z.strictObject({
   archived: booleanString.optional(),
   q: requestString().trim().max(TITLE_MAX).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
-  /** Opaque cursor from the previous page's `nextCursor`. */
   cursor: requestString().max(200).optional(),
 });

@@ -1,7 +1,4 @@
-/**
- * Bodies of the import routes (app/api/imports/**): a batch is checked as strictly as if no
- * browser had read the export — a script may post one (docs/api.md).
- */
+/** As strict as if no browser had read the export: a script may post a batch (docs/api.md). */
 import { z } from "zod";
 import { importConfig } from "@/core/config";
 import { IMPORT_SOURCE_KINDS } from "@/db/schema";

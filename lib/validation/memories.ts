@@ -1,4 +1,3 @@
-/** Bodies of the memory routes (app/api/memories/**). */
 import { z } from "zod";
 import { MEMORY_SORTS } from "@/db/queries/memory-list";
 import { MEMORY_PROVENANCES, MEMORY_STATUSES, MEMORY_TYPES } from "@/db/schema";

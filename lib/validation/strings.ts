@@ -1,21 +1,13 @@
 /**
- * Shared string rules for every user-supplied text field. Lengths are counted in Unicode code
- * points (what Postgres' char_length counts), never in UTF-16 units, so an emoji is one character.
- * Rejected everywhere: unpaired surrogates (not valid Unicode; cannot be stored as UTF-8) and NUL
- * and other control characters (Postgres text cannot hold NUL). Text made only of whitespace and
- * invisible format characters (zero-width space/joiner, BOM, direction marks) counts as empty.
- *
- * Every string a request carries — body, query, path — is built from `requestString()` (or
- * `text()`, `email`, `newPassword`, which start from it), so none can reach SQL with a NUL or an
- * unpaired surrogate: it is a 400 naming the field instead of a database error (500).
- * lib/validation/schemas.test.ts checks every exported schema for it.
+ * Lengths are code points, as Postgres' char_length counts. Every request string starts from
+ * `requestString()`, so a NUL (Postgres text cannot hold it) or an unpaired surrogate (no UTF-8) is a
+ * 400 naming the field, not a 500; lib/validation/schemas.test.ts checks every exported schema.
  */
 import { z } from "zod";
 
 const LONE_SURROGATE = /\p{Surrogate}/u;
 /** Control characters (C0, DEL, C1), except tab, line feed and carriage return. */
 const CONTROL_MULTILINE = /(?![\t\n\r])\p{Cc}/u;
-/** Every control character, line breaks included. */
 const CONTROL_SINGLE_LINE = /\p{Cc}/u;
 /** Bidi embedding/override/isolate controls: they can make a one-line value display as something else. */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
@@ -34,17 +26,13 @@ export function hasVisibleText(value: string): boolean {
 export const NUL_MESSAGE = "Contains a NUL character";
 export const SURROGATE_MESSAGE = "Contains an invalid character (unpaired surrogate)";
 
-/** The issue every request string is checked for: NUL (Postgres text cannot hold it), unpaired surrogates. */
 export function requestStringIssue(value: string): string | null {
   if (LONE_SURROGATE.test(value)) return SURROGATE_MESSAGE;
   if (value.includes("\u0000")) return NUL_MESSAGE;
   return null;
 }
 
-/**
- * A string from a request: no NUL, no unpaired surrogate. Chain zod's string methods as usual
- * (`requestString().trim().max(200)`); use `text()` for anything a person writes.
- */
+/** Use `text()` for anything a person writes. */
 export function requestString(params?: Parameters<typeof z.string>[0]) {
   return z.string(params).superRefine((value, ctx) => {
     const issue = requestStringIssue(value);
@@ -55,11 +43,9 @@ export function requestString(params?: Parameters<typeof z.string>[0]) {
 export interface TextOptions {
   min?: number;
   max: number;
-  /** Allow line breaks and tabs (notes, messages); names and titles are single-line. */
   multiline?: boolean;
 }
 
-/** Checks that apply to every string: valid Unicode, no NUL or stray control characters. */
 function unicodeIssue(value: string, multiline: boolean): string | null {
   if (LONE_SURROGATE.test(value)) return SURROGATE_MESSAGE;
   if ((multiline ? CONTROL_MULTILINE : CONTROL_SINGLE_LINE).test(value)) return "Contains a control character";
@@ -67,7 +53,6 @@ function unicodeIssue(value: string, multiline: boolean): string | null {
   return null;
 }
 
-/** A trimmed text field of `min`–`max` code points (min defaults to 1). */
 export function text({ min = 1, max, multiline = false }: TextOptions) {
   return z
     .string()
@@ -85,7 +70,7 @@ export function text({ min = 1, max, multiline = false }: TextOptions) {
     });
 }
 
-/** An email address, trimmed and lower-cased (accounts are unique on lower(email)). */
+/** Lower-cased: accounts are unique on lower(email). */
 export const email = requestString()
   .trim()
   .toLowerCase()
@@ -94,7 +79,7 @@ export const email = requestString()
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 200;
 
-/** A new password: 8–200 code points, never trimmed, valid Unicode, no NUL. */
+/** Never trimmed. */
 export const newPassword = z.string().superRefine((value, ctx) => {
   const issue = requestStringIssue(value);
   if (issue) {
@@ -108,10 +93,8 @@ export const newPassword = z.string().superRefine((value, ctx) => {
 });
 
 /**
- * A password being checked against a stored hash: any non-empty string up to the maximum, without
- * unpaired surrogates (no stored password has one: newPassword always refused them). NUL is let
- * through on purpose: it never reaches SQL (only the hash does), and newPassword accepted it until
- * now, so refusing it here could lock someone out.
+ * NUL is let through on purpose: it never reaches SQL (only the hash does), and older passwords may
+ * contain it, so refusing it here could lock someone out.
  */
 export const existingPassword = z
   .string()

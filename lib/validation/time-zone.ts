@@ -1,4 +1,3 @@
-/** A time zone in a request: an IANA name the runtime knows ("Europe/Paris"). */
 import { z } from "zod";
 import { isTimeZone } from "@/core/time-zone";
 

@@ -1,10 +1,4 @@
-/**
- * The upload of POST /api/transcribe (multipart/form-data, as OpenAI's own endpoint takes it):
- *   file        the recording (required): a non-empty file of an audio type the API reads
- *   durationMs  how long the browser recorded, in ms (optional; recorded with the call)
- * Anything else is a 400 naming the field; a file of another type, or whose bytes are not an audio
- * container (checked on its signature by the file-type library), is a 415.
- */
+/** A file whose bytes are not an audio container (checked on its signature, not its declared type) is a 415. */
 import { fileTypeFromBlob } from "file-type";
 import { dictationConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
@@ -22,7 +16,6 @@ function bad(field: string, message: string): AppError {
   return new AppError("bad_request", `form.${field}: ${message}`, { fields: { [`form.${field}`]: message } });
 }
 
-/** The base of a media type: "audio/webm;codecs=opus" → "audio/webm". */
 export function baseMediaType(type: string): string {
   return type.split(";")[0]?.trim().toLowerCase() ?? "";
 }
@@ -31,7 +24,6 @@ export function isAudioType(type: string): boolean {
   return (dictationConfig.audioTypes as readonly string[]).includes(baseMediaType(type));
 }
 
-/** 415 unless the file's first bytes are the signature of an audio container the transcriber reads. */
 async function assertAudioContainer(file: File): Promise<void> {
   const detected = await fileTypeFromBlob(file);
   if (detected && (dictationConfig.audioContainers as readonly string[]).includes(detected.ext)) return;

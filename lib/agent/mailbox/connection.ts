@@ -1,15 +1,7 @@
-/**
- * Whether a user's linked Google account lets the agent work on their Gmail, and what Settings says
- * about it. The account row's `scope` holds the scopes Google actually granted, which can be fewer
- * than Lifeline asked for: Google's consent screen lets users untick scopes one by one.
- */
+/** Granted scopes can be fewer than asked: Google's consent screen lets users untick them one by one. */
 import type { ProviderAccount } from "@/db/queries/accounts";
 
-/**
- * The granted scopes that let the agent do everything it does: gmail.modify covers search, read,
- * labels, drafts and send (each method's "Authorization scopes" in Gmail's API reference), and
- * https://mail.google.com/ is the full-access scope above it.
- */
+/** gmail.modify covers every call the agent makes; https://mail.google.com/ is the full-access scope above it. */
 export const AGENT_GMAIL_SCOPES = ["https://www.googleapis.com/auth/gmail.modify", "https://mail.google.com/"];
 
 export type GmailConnectionState =
@@ -22,7 +14,6 @@ export type GmailConnectionState =
 
 export interface GmailConnection {
   state: GmailConnectionState;
-  /** When Google refused the grant (state "revoked"). */
   revokedAt: Date | null;
 }
 
@@ -38,16 +29,10 @@ export function connectionOf(account: ProviderAccount | null): GmailConnection {
 
 export interface GmailConnectionView {
   status: { label: string; tone: "success" | "warning" | "outline" };
-  /** Why the agent is not on the user's Gmail, when that is something they can fix. */
   problem: string | null;
-  /** The Google button's label, when one should be offered. */
   action: string | null;
 }
 
-/**
- * What Settings → Gmail shows for a connection (`configured`: Google sign-in is set up on the server;
- * `formatWhen`: a moment as the user reads it, in their locale and time zone).
- */
 export function gmailConnectionView(
   configured: boolean,
   connection: GmailConnection,

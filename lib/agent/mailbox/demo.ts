@@ -1,13 +1,4 @@
-/**
- * The local demo mailbox: a real Mailbox over the project's database (demo_mail_messages), made
- * for one user, seeded on first use (demo-inbox.ts). Sending files the message under SENT and
- * delivers nothing: the UI says plainly that this is the demo mailbox.
- *
- * It threads as Gmail does (threading.ts): a reply joins the thread it names only when it answers a
- * message of that thread (In-Reply-To) with a matching subject; otherwise it starts its own. Labels
- * are those the mailbox has (system labels and the ones in use), by name in any case; another is
- * refused with the list, as Gmail refuses an unknown label.
- */
+/** Sending delivers nothing; the UI says plainly this is the demo mailbox. Threads and labels behave as Gmail's. */
 import { DAY_MS } from "@/core/calendar";
 import type { Db } from "@/db/client";
 import {
@@ -71,7 +62,6 @@ export function demoMailbox(db: Db, userId: string, now: () => Date = () => new 
     ready ??= ensureDemoMailbox(db, { userId, seed: () => demoInbox(now()) });
     return ready;
   };
-  /** The thread a reply joins: the one it names, when it answers a message there with a matching subject. */
   const threadOf = async (draft: Draft): Promise<string | undefined> => {
     if (!draft.thread?.inReplyTo) return undefined;
     const thread = await getDemoThread(db, { userId, threadId: draft.thread.threadId });
@@ -108,7 +98,6 @@ export function demoMailbox(db: Db, userId: string, now: () => Date = () => new 
       ...user.map((name) => ({ id: name, name, type: "user" as const })),
     ];
   };
-  /** Label names in any case → the mailbox's own; an unknown one is refused with the list. */
   const labelNames = async (names: string[]): Promise<string[]> => {
     if (names.length === 0) return [];
     const labels = await listLabels();

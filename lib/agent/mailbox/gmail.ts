@@ -1,24 +1,13 @@
 /**
- * The user's Gmail over the Gmail API (@googleapis/gmail), with the Google OAuth tokens of their
- * Auth.js `accounts` row.
+ * One token refresh per account at a time: shared in-process (`RefreshFlights`) and, across
+ * instances, under a lock on the account's row. `invalid_grant` marks the account revoked so later
+ * turns use the demo mailbox instead of failing the same way.
  *
- * Tokens. An access token that has expired (or expires within a minute) is refreshed first; a 401
- * refreshes once and retries. One refresh per account at a time: calls in this process that need
- * one share it (`RefreshFlights`), and across server instances the refresh runs under a lock on the
- * account's row — whoever gets the lock second finds the token the first stored and uses it. A
- * refresh Google answers `invalid_grant` (the user revoked access, or the grant expired) clears the
- * dead tokens and marks the account revoked: Settings and the agent say so, and later turns use the
- * demo mailbox instead of failing the same way. The refresh itself is google-auth-library's.
+ * Errors follow developers.google.com/gmail/api/guides/handle-errors: rate limits are retried with
+ * backoff honouring Retry-After; 5xx only for calls that change nothing.
  *
- * Failures. Gmail's error reason decides the advice (developers.google.com/gmail/api/guides/handle-errors):
- * rate limits (403 rateLimitExceeded / userRateLimitExceeded, 429) are retried with exponential
- * backoff, honouring Retry-After; 5xx are retried for calls that change nothing; the rest become
- * MailboxErrors that say what to do (reconnect, wait, tell the operator).
- *
- * Messages are written by nodemailer and read as raw RFC 5322 by postal-mime (mime.ts): `format:
- * "raw"` is the one format whose content Gmail documents exactly (the message's own bytes), so every
- * part's charset and transfer encoding reach a real MIME parser. The cost is that a read also
- * downloads the message's attachments.
+ * `format: "raw"` is the one format whose content Gmail documents exactly, so every part's charset
+ * reaches a real MIME parser; the cost is that a read also downloads attachments.
  */
 
 import { auth, gmail_v1 } from "@googleapis/gmail";
@@ -43,7 +32,6 @@ import {
 const REFRESH_MARGIN_MS = 60_000;
 const REFRESH_TIMEOUT_MS = 10_000;
 
-/** Refreshes in progress, by account: calls that need a new token while one is coming wait for it. */
 export type RefreshFlights = Map<string, Promise<ProviderAccount>>;
 export const createRefreshFlights = (): RefreshFlights => new Map();
 const processFlights = createRefreshFlights();
@@ -55,9 +43,8 @@ export interface GmailMailboxInput {
   clientId: string;
   clientSecret: string;
   now?: () => Date;
-  /** How a retry waits (tests record the waits instead). */
   sleep?: (ms: number) => Promise<void>;
-  /** Refreshes shared by this process's mailboxes (a test gives each simulated server its own). */
+  /** A test gives each simulated server its own. */
   refreshFlights?: RefreshFlights;
 }
 
@@ -83,7 +70,6 @@ function statusOf(error: unknown): number | null {
       : null;
 }
 
-/** Google's error reason ("rateLimitExceeded", "invalid_grant", …) from the response body. */
 function reasonOf(error: unknown): string | null {
   const data = (error as ErrorLike).response?.data as GoogleErrorBody | undefined;
   if (!data) return null;
@@ -97,7 +83,7 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Retry-After in milliseconds (RFC 9110 §10.2.3: seconds or an HTTP date), or null. */
+/** RFC 9110 §10.2.3: seconds or an HTTP date. */
 function retryAfterMs(error: unknown, now: Date): number | null {
   const headers = (error as ErrorLike).response?.headers;
   // gaxios 7 gives a fetch Headers (possibly of another realm than this global); older ones an object.
@@ -164,7 +150,6 @@ function summaryOf(message: gmail_v1.Schema$Message): EmailSummary {
   };
 }
 
-/** A draft as drafts.get gives it in the metadata format (users.drafts › Draft: its id and its message). */
 function draftSummaryOf(draft: gmail_v1.Schema$Draft): DraftSummary {
   const message = draft.message ?? {};
   const { to, subject, snippet, date } = summaryOf(message);
@@ -191,7 +176,6 @@ export function gmailMailbox(input: GmailMailboxInput): Mailbox {
   const expiresSoon = (row: ProviderAccount) =>
     !row.access_token || (row.expires_at ?? 0) * 1000 <= now().getTime() + REFRESH_MARGIN_MS;
 
-  /** A new access token, unless another call or server instance already replaced `stale`. */
   const refreshedAccount = (stale: string | null): Promise<ProviderAccount> =>
     lockAccountTokens(input.db, key, async (row, tokens) => {
       if (!row) return { error: new MailboxError("not_connected", "the Google account is no longer linked") };
@@ -247,11 +231,6 @@ export function gmailMailbox(input: GmailMailboxInput): Mailbox {
     account = await flight;
   };
 
-  /**
-   * Runs a Gmail call with a fresh token: a 401 refreshes once and retries; a rate limit (and, for
-   * calls that change nothing, a 5xx) is retried with exponential backoff and jitter, or after
-   * Retry-After when Gmail sends one.
-   */
   const call = async <T>(request: () => Promise<{ data: T }>, { idempotent }: { idempotent: boolean }) => {
     const { gmailRetries, gmailBackoffBaseMs, gmailMaxRetryWaitMs } = agentConfig;
     let refreshed = false;
@@ -290,7 +269,6 @@ export function gmailMailbox(input: GmailMailboxInput): Mailbox {
     }));
   };
 
-  /** Label names (any case) or ids → ids; a name the mailbox does not have is refused, listing the ones it has. */
   const labelIds = async (add: string[], remove: string[]): Promise<[string[], string[]]> => {
     if (add.length === 0 && remove.length === 0) return [[], []];
     const labels = await listLabels();
@@ -366,8 +344,7 @@ export function gmailMailbox(input: GmailMailboxInput): Mailbox {
       return { draftId: created.id ?? "", threadId: created.message?.threadId ?? undefined };
     },
     async listDrafts(max) {
-      // drafts.list gives each draft's id and its message's id only (users.drafts.list › drafts[]);
-      // drafts.get in the metadata format adds the headers and snippet, as search does for messages.
+      // drafts.list gives ids only; drafts.get in the metadata format adds the headers and snippet.
       const list = await call(() => api.users.drafts.list({ userId: "me", maxResults: max }), read);
       const ids = (list.drafts ?? []).map((d) => d.id).filter((id): id is string => Boolean(id));
       const drafts = await Promise.all(
@@ -376,7 +353,6 @@ export function gmailMailbox(input: GmailMailboxInput): Mailbox {
       return drafts.map(draftSummaryOf).sort((a, b) => b.date.localeCompare(a.date));
     },
     async readDraft(id): Promise<SavedDraft> {
-      // The raw format and postal-mime, as read() does: the message's own bytes, every part's charset honoured.
       const draft = await call(() => api.users.drafts.get({ userId: "me", id, format: "raw" }), read);
       const message = draft.message ?? {};
       const parsed = await parseMessage(Buffer.from(message.raw ?? "", "base64url"));

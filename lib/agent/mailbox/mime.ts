@@ -1,21 +1,9 @@
-/**
- * Internet messages in and out, by maintained libraries rather than by hand:
- * - out: nodemailer's MailComposer writes the RFC 5322 message Gmail's `raw` field carries
- *   (encoded and folded words for non-ASCII subjects and display names, quoted names, a transfer
- *   encoding that keeps lines short, threading headers);
- * - in: postal-mime parses what Gmail's `format: "raw"` returns, honouring every part's charset and
- *   transfer encoding; the body is its text/plain or, failing that, its HTML as text (html-to-text).
- */
 import { convert as htmlToText } from "html-to-text";
 import MailComposer from "nodemailer/lib/mail-composer";
 import PostalMime, { decodeWords } from "postal-mime";
 import type { Draft } from "./types";
 
-/**
- * "Maya Chen <maya@x.org>", '"Dupont, René" <rene@x.fr>' or "maya@x.org" (one recipient as the
- * draft holds it, lib/validation/agent.ts) → name and address. The whole string is one recipient:
- * a comma in the name is part of the name, never a second address.
- */
+/** The whole string is one recipient: a comma in the name is part of the name, never a second address. */
 export function recipientParts(recipient: string): { name: string; address: string } {
   const angle = recipient.lastIndexOf("<");
   if (angle === -1 || !recipient.trimEnd().endsWith(">")) return { name: "", address: recipient.trim() };
@@ -29,7 +17,6 @@ export function recipientParts(recipient: string): { name: string; address: stri
 
 const addresses = (list: string[]) => list.map(recipientParts);
 
-/** The draft as an RFC 5322 message (CRLF line ends), with the threading headers of a reply. */
 export async function composeMessage(draft: Draft): Promise<Buffer> {
   const composer = new MailComposer({
     to: addresses(draft.to),
@@ -61,13 +48,12 @@ export interface ParsedMessage {
   messageId: string | null;
   inReplyTo: string | null;
   references: string[];
-  /** text/plain, else text from the HTML part, else "". */
   text: string;
 }
 
 type PostalAddress = { name: string; address?: string; group?: { name: string; address: string }[] };
 
-/** '"Dupont, René" <rene@x.fr>' back from a parsed address: a name with a comma or quote stays quoted. */
+/** A name with a comma or quote stays quoted. */
 export function formatAddress({ name, address }: { name: string; address?: string }): string {
   if (!name) return address ?? "";
   if (!address) return name;
@@ -106,7 +92,7 @@ const htmlText = (html: string) =>
     ],
   });
 
-/** A header value as Gmail's metadata format gives it: encoded words (RFC 2047) decoded. */
+/** RFC 2047 encoded words, as Gmail's metadata format gives them. */
 export function decodeHeader(value: string): string {
   return decodeWords(value);
 }

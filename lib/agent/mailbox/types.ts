@@ -1,9 +1,4 @@
-/**
- * What the agent's tools act on: a mailbox. Two implementations, chosen by configuration
- * (lib/agent/mailbox/index.ts): the user's Gmail over the Gmail API, or the local demo mailbox —
- * a labelled stand-in kept in the project's database, for users without a linked Google account
- * and for tests. Every method is scoped to one user's mailbox when it is made.
- */
+/** Every method is scoped to one user's mailbox when it is made. */
 
 export type MailboxKind = "gmail" | "demo";
 
@@ -12,7 +7,6 @@ export interface EmailSummary {
   from: string;
   to: string[];
   subject: string;
-  /** The first ~160 characters of the body, on one line. */
   snippet: string;
   /** ISO 8601. */
   date: string;
@@ -23,23 +17,21 @@ export interface EmailSummary {
 export interface Email extends EmailSummary {
   cc: string[];
   body: string;
-  /** The conversation it belongs to (Gmail's threadId; the demo mailbox keeps its own). */
   threadId: string;
-  /** Its RFC 5322 Message-ID ("<…@…>"), which a reply names in In-Reply-To and References. */
+  /** A reply names it in In-Reply-To and References. */
   messageId: string | null;
   inReplyTo: string | null;
   references: string[];
 }
 
-/** A saved draft (Gmail's Draft resource): its own id, and the message it holds. */
 export interface DraftSummary {
-  /** The draft's id (Gmail's differs from its message's id): what `readDraft` takes. */
+  /** Gmail's differs from its message's id; `readDraft` takes this one. */
   id: string;
   messageId: string;
   to: string[];
   subject: string;
   snippet: string;
-  /** ISO 8601: when it was last saved. */
+  /** ISO 8601 */
   date: string;
 }
 
@@ -56,31 +48,27 @@ export interface MailLabel {
   type: "system" | "user";
 }
 
-/**
- * What makes a draft a reply in its thread (Gmail's rule, users.messages › threadId: the threadId
- * on the request, References and In-Reply-To per RFC 2822, a matching subject).
- */
+/** Gmail's rule (users.messages › threadId): threadId, References/In-Reply-To and a matching subject. */
 export interface DraftThread {
   threadId: string;
-  /** The Message-ID of the email answered (null when it had none: then only threadId is set). */
+  /** null when the email answered had none: then only threadId is set. */
   inReplyTo: string | null;
   references: string[];
 }
 
-/** A message to create as a draft or send: exactly what the user sees on the approval card. */
+/** Exactly what the user sees on the approval card. */
 export interface Draft {
   to: string[];
   cc: string[];
   bcc: string[];
   subject: string;
   body: string;
-  /** Set when the draft answers an email (the agent's `reply_to_id`); not editable on the card. */
+  /** Not editable on the card. */
   thread?: DraftThread;
 }
 
 export interface Mailbox {
   readonly kind: MailboxKind;
-  /** What the UI calls it: "Demo mailbox" or "Gmail (maya@example.com)". */
   readonly description: string;
   search(query: string, max: number): Promise<EmailSummary[]>;
   read(id: string): Promise<Email>;
@@ -88,15 +76,10 @@ export interface Mailbox {
   /** Label names (any case) or ids; a label the mailbox does not have is refused (`unknownLabelsError`). */
   modifyLabels(id: string, add: string[], remove: string[]): Promise<{ id: string; labels: string[] }>;
   createDraft(draft: Draft): Promise<{ draftId: string; threadId?: string }>;
-  /** The saved drafts, newest first. */
   listDrafts(max: number): Promise<DraftSummary[]>;
-  /** One draft by its draft id, with its body. */
   readDraft(id: string): Promise<SavedDraft>;
   send(draft: Draft): Promise<{ messageId: string; threadId?: string }>;
-  /**
-   * Of these addresses, the ones no email in the mailbox was from, to or copied to (drafts do not
-   * count): a recipient the user has never written to or heard from, as the approval card warns.
-   */
+  /** Drafts do not count as having seen an address. */
   neverSeen(addresses: string[]): Promise<string[]>;
 }
 
@@ -146,13 +129,11 @@ export class MailboxError extends Error {
     this.userMessage = userMessage ?? USER_MESSAGES[code];
   }
 
-  /** A request Gmail refused as invalid, with Gmail's own reason ("Invalid label: X"). */
   static invalid(detail: string, gmailMessage: string): MailboxError {
     return new MailboxError("invalid", detail, `${USER_MESSAGES.invalid} Gmail said: ${gmailMessage}`);
   }
 }
 
-/** Labels asked for that the mailbox does not have: the message names them and the ones it has. */
 export function unknownLabelsError(unknown: string[], labels: MailLabel[]): MailboxError {
   const quoted = unknown.map((name) => `“${name}”`).join(", ");
   return new MailboxError(

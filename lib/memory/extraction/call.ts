@@ -1,13 +1,7 @@
 /**
- * One structured-output model call, as extraction and consolidation make it: `generateText` with
- * `Output.object({ schema, name })` (the name is what the offline model dispatches on; the schema
- * sent is the strict subset, lib/memory/extraction/strict-schema.ts, and zod checks the rest) and the structured
- * input the prompt was built from (schema.ts handoffOptions), a low temperature, an output limit,
- * a timeout, and no SDK-level retries — the job's retries are the only ones, so every attempt is
- * counted and visible. Output that is not JSON or does not match the schema is a
- * MalformedOutputError: a failed attempt, never an empty answer. Two answers are final at once
- * (TerminalOutputError: no attempt would answer differently): a refusal, kept with its text, and
- * an answer cut off at the output limit again after one retry with the larger limit.
+ * No SDK-level retries: the job's are the only ones, so every attempt is counted and visible.
+ * Malformed output is a failed attempt, never an empty answer. The output name is what the offline
+ * model dispatches on.
  */
 import type { LanguageModelV4, LanguageModelV4Middleware } from "@ai-sdk/provider";
 import { generateText, NoObjectGeneratedError, Output, wrapLanguageModel } from "ai";
@@ -16,7 +10,7 @@ import { extractionConfig, modelCallConfig } from "@/core/config";
 import { handoffOptions } from "./schema";
 import { strictOutputSchema } from "./strict-schema";
 
-/** A structured call whose answer no retry would change: the job fails at once, naming the cause. */
+/** No retry would change the answer (a refusal, a repeated cut-off): the job fails at once. */
 export class TerminalOutputError extends Error {
   override readonly name = "TerminalOutputError";
 }
@@ -41,11 +35,7 @@ export class TruncatedOutputError extends TerminalOutputError {
   }
 }
 
-/**
- * A refusal, recognised on the model's own result: OpenAI's `message.refusal` (the Structured
- * Outputs guide, "Refusals") reaches the AI SDK as the answer's text with finish reason
- * "content-filter" over the server's raw "stop".
- */
+/** OpenAI's `message.refusal` reaches the AI SDK as text with finish reason "content-filter" over the raw "stop". */
 const refusalDetector = (outputName: string): LanguageModelV4Middleware => ({
   specificationVersion: "v4",
   wrapGenerate: async ({ doGenerate }) => {
@@ -75,7 +65,6 @@ interface Issue {
   message?: string;
 }
 
-/** The first few validation issues of a schema failure, as "path: message". */
 function issuesOf(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 4; depth++) {
     const issues = (e as { issues?: unknown }).issues;
@@ -97,7 +86,6 @@ export async function generateStructured<S extends z.ZodType>(
     name: string;
     system: string;
     prompt: string;
-    /** What the prompt was built from, handed to the model beside it (see handoffOptions). */
     input: unknown;
   },
 ): Promise<z.output<S>> {

@@ -1,20 +1,15 @@
 /**
- * Consolidation: before anything is stored, each extracted candidate is compared with the user's
- * near memories (active or pending, same embedder; found by pgvector cosine ≥
- * consolidationConfig.nearSimilarity OR by sharing words with the candidate's "title: content" in
- * memories.search_vector — db/queries/memories.ts findNearMemories) and one decision is made:
+ * Each candidate is compared with the user's near memories (findNearMemories) and one decision is made:
  *
  *   add        nothing near, or near memories state other facts
  *   update     the same fact with more or corrected detail → merged into the stored memory (re-embedded)
  *   supersede  a new value for the same subject → the stored memory becomes `superseded` (kept, linked)
  *   skip       already known
  *
- * With near memories the decision is one structured-output call (`memory_consolidation`); without,
- * it is `add` without a call. The model's answer is then held to two rules it cannot override:
+ * The model's answer is held to two rules it cannot override:
  *   - an assistant suggestion never changes a stored memory: its update/supersede becomes an add
  *     (pending, for the user to confirm);
  *   - a user statement of something only pending becomes an update that activates it.
- * This module only plans; lib/memory/extraction/store.ts applies the plan in one transaction.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { type ConsolidationConfig, consolidationConfig } from "@/core/config";
@@ -40,24 +35,20 @@ export type NearRef = {
   content: string;
   status: MemoryStatus;
   similarity: number;
-  /** How the near-memory search found it (absent in decisions stored before the text match existed). */
+  /** Absent in decisions stored before the text match existed. */
   foundBy?: NearMemory["foundBy"];
 };
 
 export type ConsolidationDecision = {
   candidate: number;
   action: DecisionAction;
-  /** The stored memory the action applies to; null for add (and for a duplicate within one extraction). */
+  /** null for add (and for a duplicate within one extraction). */
   targetId: string | null;
   reason: string;
-  /** "rule": decided without a model call; "model": the memory_consolidation call. */
   decidedBy: "rule" | "model";
   near: NearRef[];
-  /** update only: the merged title and content, and their embedding. */
   merged: { title: string; content: string; embedding: number[] } | null;
-  /** update only: the target is a pending suggestion the user has now stated → it becomes active. */
   activates: boolean;
-  /** Why the model's answer was changed, when it was. */
   override: string | null;
 };
 
@@ -65,14 +56,12 @@ export interface ConsolidationDeps {
   db: Db;
   model: LanguageModelV4;
   embed: (texts: string[]) => Promise<number[][]>;
-  /** The embedder of `embeddings` ("offline/hash-ngram-v1"): only its vectors are comparable. */
   embeddingModel: string;
 }
 
 export interface ConsolidationInput {
   userId: string;
   candidates: readonly ExtractedMemory[];
-  /** One embedding per candidate, of memoryEmbeddingText(candidate). */
   embeddings: readonly number[][];
   config?: ConsolidationConfig;
 }
@@ -116,7 +105,6 @@ async function askModel(
   return output;
 }
 
-/** The model's answer, held to the provenance rules (see the module comment). */
 function decide(
   index: number,
   candidate: ExtractedMemory,
@@ -166,7 +154,7 @@ function decide(
   };
 }
 
-/** Runs `work` on every item, at most `limit` at once; the first failure stops the rest and rejects (once the running ones settle). */
+/** The first failure stops the rest and rejects once the running ones settle. */
 async function inBatches<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   let failed = false;
@@ -185,7 +173,6 @@ async function inBatches<T>(items: readonly T[], limit: number, work: (item: T) 
   if (rejected) throw rejected.reason;
 }
 
-/** A candidate's near memories (see the module comment): what its decision is made on. */
 function nearMemoriesOf(
   deps: Pick<ConsolidationDeps, "db" | "embeddingModel">,
   userId: string,
@@ -203,12 +190,7 @@ function nearMemoriesOf(
   });
 }
 
-/**
- * Whether the decision of a one-candidate plan still stands: the candidate's near memories, read
- * now, are those it was made on (the same memories with the same title, content and status). A
- * plan is made before the transaction that applies it; a write in between — a parallel `remember`
- * of the same fact — makes it stale.
- */
+/** A plan is made before the transaction that applies it; a write in between (a parallel `remember`) makes it stale. */
 export async function planStillHolds(
   deps: Pick<ConsolidationDeps, "db" | "embeddingModel">,
   input: ConsolidationInput,
@@ -226,15 +208,13 @@ export async function planStillHolds(
   return now.length === then.length && now.every((entry, index) => entry === then[index]);
 }
 
-/** One decision per candidate, in order. Throws MalformedOutputError for an unusable model answer. */
 export async function planConsolidation(
   deps: ConsolidationDeps,
   input: ConsolidationInput,
 ): Promise<ConsolidationDecision[]> {
   const config = input.config ?? consolidationConfig;
-  // Rule decisions are made in order as the near memories are read; the model's decisions are
-  // asked for afterwards, at most `parallelCalls` at a time (each call has its own timeout), so the
-  // step's time is bounded by ceil(asks / parallelCalls) calls, not one call per candidate in turn.
+  // The model is asked at most `parallelCalls` at a time, so the step's time is bounded by
+  // ceil(asks / parallelCalls) calls, not one call per candidate in turn.
   const planned: (Planned | null)[] = [];
   const asks: { slot: number; index: number; candidate: ExtractedMemory; near: NearMemory[] }[] = [];
   const seen = new Map<string, number>();
@@ -283,7 +263,6 @@ export async function planConsolidation(
   });
 
   const decided = planned.filter((decision): decision is Planned => decision !== null);
-  // Merged memories are re-embedded, in one call.
   const merges = decided.flatMap((decision) => (decision.merged ? [decision.merged] : []));
   const vectors = await embedMemoryTexts(deps.embed, merges.map(memoryEmbeddingText));
   let next = 0;

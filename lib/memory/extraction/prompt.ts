@@ -1,10 +1,6 @@
 /**
- * Prompts for memory extraction, conversation titling and memory titling.
- *
- * The prompt text wraps every piece of conversation in explicit delimiters so the model can
- * tell instructions from data. Delimiter tags that occur inside message text are defanged
- * (`<user_message>` → `‹user_message›`) so a message can neither close its own block nor forge
- * another one.
+ * Delimiter tags inside message text are defanged (`<user_message>` → `‹user_message›`) so a message
+ * can neither close its own block nor forge another one.
  */
 
 export type ConversationRole = "user" | "assistant";
@@ -18,10 +14,10 @@ export interface ConversationMessage {
 }
 
 export interface ExtractionPromptInput {
-  /** Today in the user's calendar, YYYY-MM-DD; relative dates are resolved against it. */
+  /** Today in the user's calendar, YYYY-MM-DD. */
   currentDate: string;
   userName?: string;
-  /** Earlier messages, oldest first: context only, already processed. */
+  /** Context only, already processed. */
   previousMessages: ConversationMessage[];
   userMessage: string;
   assistantMessage: string;
@@ -86,11 +82,7 @@ function weekdayOf(isoDate: string): number {
   return new Date(`${isoDate}T00:00:00Z`).getUTCDay();
 }
 
-/**
- * What each weekday name means today, computed by the rule the offline extractor follows
- * (core/calendar `daysToWeekday`), so a real model is given the dates rather than left to guess:
- * "Weekdays from today: Friday = 2026-12-04, this Friday = 2026-12-04, next Friday = 2026-12-11; …".
- */
+/** The offline extractor's rule, so a real model is given the dates rather than left to guess. */
 export function weekdayTable(currentDate: string): string {
   const today = new Date(`${currentDate}T00:00:00Z`);
   const on = (days: number) => new Date(today.getTime() + days * DAY_MS).toISOString().slice(0, 10);

@@ -1,20 +1,15 @@
-/**
- * The structured output of memory extraction, conversation titling and memory titling. The same
- * schemas drive the real model's structured output and validate the offline model's.
- */
+/** The same schemas drive a real model's structured output and validate the offline model's. */
 import { z } from "zod";
 import { MEMORY_TYPES } from "@/db/schema";
 
-/** `responseFormat.name` of the extraction call (the offline model dispatches on it). */
+/** The offline model dispatches on it. */
 export const EXTRACTION_OUTPUT_NAME = "memory_extraction";
 export const TITLE_OUTPUT_NAME = "conversation_title";
-/** A title for a memory that came with content only (`remember` over MCP: lib/mcp/remember.ts). */
 export const MEMORY_TITLE_OUTPUT_NAME = "memory_title";
 
 export const evidenceSchema = z.object({
   /** Which message the quote comes from: only `user` quotes make a fact about the user. */
   role: z.enum(["user", "assistant"]),
-  /** A verbatim excerpt of that message. */
   quote: z.string().min(1).max(500),
 });
 
@@ -52,21 +47,14 @@ export type ExtractionResult = z.infer<typeof extractionResultSchema>;
 export type TitleResult = z.infer<typeof titleSchema>;
 export type MemoryTitleResult = z.infer<typeof memoryTitleSchema>;
 
-/**
- * The structured input a task's prompt was built from, handed to the model beside the prompt as
- * `providerOptions.lifeline` (AI SDK provider options are namespaced: OpenAI and compatible
- * providers ignore this one). A model that works on structure — the offline model — reads it
- * instead of parsing the prompt's text back.
- */
+/** Provider options are namespaced, so OpenAI ignores it; the offline model reads it instead of parsing the prompt back. */
 export const TASK_HANDOFF_NAMESPACE = "lifeline";
 
 export interface TaskHandoff {
-  /** The structured output's name: EXTRACTION_OUTPUT_NAME, TITLE_OUTPUT_NAME, MEMORY_TITLE_OUTPUT_NAME or CONSOLIDATION_OUTPUT_NAME. */
   task: string;
   input: unknown;
 }
 
-/** Provider options carrying `handoff` (JSON-serialisable: the inputs are plain data). */
 export function handoffOptions(handoff: TaskHandoff) {
   return { [TASK_HANDOFF_NAMESPACE]: JSON.parse(JSON.stringify(handoff)) as Record<string, never> };
 }

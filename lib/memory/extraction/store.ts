@@ -1,13 +1,8 @@
 /**
- * The store step: applies a consolidation plan and marks the extraction succeeded, in ONE
- * transaction that starts by locking the extraction row. That lock and the status check make the
- * step idempotent: a retry after a failed commit starts over cleanly, and a redelivered event or a
- * duplicate run finds the row `succeeded` and writes nothing — a message pair never yields a
- * second memory.
- *
- * Targets are re-checked under lock: a plan is made before the store step (and may be replayed
- * from Inngest's memo), so a target the user deleted or another decision superseded meanwhile is
- * no longer updated or superseded — the candidate is added instead, and the decision says so.
+ * ONE transaction that starts by locking the extraction row: with the status check, a redelivered
+ * event or duplicate run writes nothing, so a message pair never yields a second memory. Targets are
+ * re-checked under lock because the plan may be replayed from Inngest's memo: a target deleted or
+ * superseded meanwhile turns the decision into an add, and the decision says so.
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -21,22 +16,16 @@ import type { ExtractedMemory } from "./extract";
 const MAX_TAGS = 10;
 const MAX_EVIDENCE = 10;
 
-/** A decision as the extraction row keeps it (memory_extractions.decisions), for the debug view. */
 export type StoredDecision = {
   candidate: Pick<ExtractedMemory, "title" | "content" | "type" | "provenance" | "confidence" | "evidence">;
   action: DecisionAction;
   targetId: string | null;
-  /** The memory the decision produced or touched: the new one (add, supersede), the target (update, skip). */
   memoryId: string | null;
   reason: string;
   decidedBy: ConsolidationDecision["decidedBy"];
   near: NearRef[];
-  /** Why the model's answer was changed by a provenance rule, or why the plan could not be applied as made. */
   override: string | null;
-  /**
-   * Set when a memory the decision produced, targeted or compared with was deleted afterwards:
-   * its text is redacted from the candidate, the reason and `near` (db/queries/redaction.ts).
-   */
+  /** A memory it touched was deleted afterwards and its text redacted (db/queries/redaction.ts). */
   redacted?: boolean;
 };
 
@@ -115,7 +104,6 @@ export async function storeExtraction(db: Db, input: StoreInput): Promise<StoreR
   });
 }
 
-/** Where new memories came from: an exchange's messages (extraction) or an access token (remember over MCP). */
 export type MemorySource = Pick<
   NewMemory,
   "sourceConversationId" | "sourceUserMessageId" | "sourceAssistantMessageId" | "sourceAccessTokenId"
@@ -132,11 +120,7 @@ export interface ApplyInput {
   actor: { actor: NewMemoryEvent["actor"]; extractionId?: string };
 }
 
-/**
- * Applies a consolidation plan inside the caller's transaction and writes the memory events: the
- * one apply step of an extraction (storeExtraction) and of a memory remembered through an access
- * token (lib/mcp/remember.ts).
- */
+/** Shared by extraction and MCP `remember`, inside the caller's transaction. */
 export async function applyDecisions(
   tx: Db,
   input: ApplyInput,

@@ -1,19 +1,12 @@
 /**
- * A structured output's schema as it is sent to the model: the JSON Schema of the zod schema with
- * only the keywords every OpenAI model honours in strict mode, and the whole zod schema — lengths,
- * ranges, counts, patterns — checked on the parsed answer.
- *
- * OpenAI's Structured Outputs guide ("Supported schemas") supports `pattern`/`format` on
- * strings, `minimum`/`maximum`/`multipleOf`… on numbers and `minItems`/`maxItems` on arrays, but
- * "not yet … for fine-tuned models", and lists no `minLength`/`maxLength` at all; other
- * OpenAI-compatible servers support less. The structure (types, properties, required,
- * additionalProperties, enums, anyOf for nullable) is what the model is held to; the rest is ours.
+ * OpenAI's Structured Outputs guide ("Supported schemas") lists no `minLength`/`maxLength`, and its
+ * other constraints are "not yet … for fine-tuned models"; compatible servers support less. So only
+ * the structure is sent, and zod checks the whole schema on the parsed answer.
  */
 import type { JSONSchema7, JSONSchema7Definition } from "@ai-sdk/provider";
 import { jsonSchema, type Schema, zodSchema } from "ai";
 import type { z } from "zod";
 
-/** The keywords dropped from the schema the model receives (zod still checks every one). */
 export const UNSENT_KEYWORDS = [
   "minLength",
   "maxLength",
@@ -50,12 +43,10 @@ function strip(node: JSONSchema7Definition): JSONSchema7Definition {
   return out as JSONSchema7;
 }
 
-/** The JSON Schema without the keywords in UNSENT_KEYWORDS, at every depth. */
 export function strictSubset(schema: JSONSchema7): JSONSchema7 {
   return strip(schema) as JSONSchema7;
 }
 
-/** For `Output.object({ schema })`: the strict subset sent, the zod schema validating the answer. */
 export function strictOutputSchema<S extends z.ZodType>(schema: S): Schema<z.output<S>> {
   const full = zodSchema(schema);
   return jsonSchema<z.output<S>>(async () => strictSubset(await full.jsonSchema), {

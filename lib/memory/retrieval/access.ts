@@ -1,17 +1,9 @@
-/**
- * Access accounting: every memory whose line is in a prompt gets access_count + 1 and
- * last_accessed_at = now — once per prompt, whichever branches (pinned, semantic, conversation)
- * chose it. Previews never call this.
- */
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 
 /**
- * One statement for the prompt's memories, owner-scoped: the count lives in `memory_usage` (a row per
- * memory ever read, created at its first access; migration 0009), so counting never rewrites a memory's
- * wide row and `memories.updated_at` is never written: reading a memory does not make it more recent.
- * Duplicate ids count once; another user's ids count nothing. Rows are taken in id order, so two turns
- * counting the same memories at once wait for each other instead of deadlocking.
+ * The count lives in `memory_usage`, so counting never rewrites a memory's wide row nor makes it more
+ * recent. Rows are taken in id order, so two turns counting the same memories wait instead of deadlocking.
  */
 export async function recordAccess(db: Db, input: { userId: string; memoryIds: readonly string[]; now: Date }) {
   const ids = [...new Set(input.memoryIds)];

@@ -1,9 +1,3 @@
-/**
- * assembleContext(): the whole pipeline for one chat turn — conversation branch, embedding,
- * semantic branch, pinned branch, merge, formatter, access accounting, prompt builder — and the
- * trace of every step.
- * Text model and Gmail agent alike consume its `messages`.
- */
 import type { ModelMessage } from "ai";
 import { type ApproximateRetrievalConfig, promptConfig } from "@/core/config";
 import type { Db } from "@/db/client";
@@ -23,46 +17,29 @@ import { type ContextTrace, type FailedStage, traceCandidates } from "./trace";
 export interface AssembleInput {
   userId: string;
   userName?: string | null;
-  /** The current conversation; without it the conversation branch does not run. */
   conversationId?: string | null;
   message: string;
-  /** Earlier messages of the conversation, oldest first, without the new message. */
+  /** Oldest first, without the new message. */
   history: readonly HistoryMessage[];
   mode: ChatMode;
-  /** false (temporary chat): no retrieval at all, status `disabled`. */
   memoryEnabled: boolean;
-  /** The embedder for the new message (injected: the provider registry in the app, a fixture in tests). */
   embed: (text: string) => Promise<number[]>;
-  /**
-   * The id of `embed`'s model, as stored in memories.embedding_model (the registry's
-   * `describeProviders().embedder`): only memories it embedded are compared, with its threshold.
-   */
+  /** Only memories it embedded are compared, with its threshold. */
   embeddingModel: string;
-  /** Recency is measured from this instant; default: now. */
   now?: Date;
-  /**
-   * Default true: every memory whose line is in the prompt gets access_count + 1 and
-   * last_accessed_at = now, once, whichever branches chose it. false (previews): nothing is written.
-   */
+  /** false (previews): nothing is written. */
   countAccess?: boolean;
   config?: AssemblyConfig;
-  /**
-   * The history budget of the model that answers (core/model-capabilities.ts `historyTokenBudget`),
-   * unless `config` fixes one; default promptConfig.historyTokenBudget (previews: no model).
-   */
+  /** Unless `config` fixes one; previews have no model, so the default applies. */
   historyTokenBudget?: number;
-  /** The semantic branch's approximate path (retrieve.ts): default core/config's; null: always exact. */
+  /** null: always exact. */
   approximate?: ApproximateRetrievalConfig | null;
 }
 
 export interface AssembledContext {
-  /** The system message, the history that fit the budget, the new user message. */
   messages: ModelMessage[];
   trace: ContextTrace;
-  /**
-   * The memory lines of the system message (`trace.memoryLines`), each with the memory it renders:
-   * two memories may render to the same line, so a line's text does not name its memory.
-   */
+  /** Two memories may render to the same line, so a line's text does not name its memory. */
   memoryLines: { memoryId: string; line: string }[];
 }
 
@@ -87,11 +64,7 @@ type Retrieval =
   | { status: "failed"; error: string; failedStage: FailedStage; timings: Timings }
   | { status: "disabled"; timings: Timings };
 
-/**
- * Builds the model input for one chat turn and the trace explaining it. Never throws for a
- * retrieval problem: a failing embedder or database gives status `failed` with the error and a
- * prompt without memories (not a "nothing matched" prompt), and the chat goes on.
- */
+/** Never throws for a retrieval problem: status `failed` and a prompt without memories, and the chat goes on. */
 export async function assembleContext(db: Db, input: AssembleInput): Promise<AssembledContext> {
   const started = performance.now();
   const now = input.now ?? new Date();
@@ -195,7 +168,6 @@ export function previewContext(db: Db, input: Omit<AssembleInput, "countAccess">
   return assembleContext(db, { ...input, countAccess: false });
 }
 
-/** What each branch selected, merged and formatted (nothing unless retrieval is ok). */
 function selectBranches(retrieval: Retrieval, config: AssemblyConfig) {
   const ok = retrieval.status === "ok" ? retrieval : null;
   const semantic = ok?.semantic.candidates ?? [];
@@ -216,11 +188,8 @@ function selectBranches(retrieval: Retrieval, config: AssemblyConfig) {
 }
 
 /**
- * The three branches, all read-only and independent, run concurrently: conversation, semantic
- * (after embedding the message) and pinned. Access is counted afterwards, for what the prompt
- * carries (assembleContext), so a failure never leaves access counted for memories that were not
- * sent. A failure names its stage: the first to fail in the order conversation, embed, semantic,
- * pinned (the others are still awaited, so nothing runs on after the turn has moved on).
+ * Access is counted afterwards, so a failure never leaves access counted for memories not sent. The
+ * others are still awaited after a failure, so nothing runs on after the turn has moved on.
  */
 async function retrieve(db: Db, input: AssembleInput, now: Date, config: AssemblyConfig): Promise<Retrieval> {
   const timings = noTimings();
@@ -244,7 +213,6 @@ async function retrieve(db: Db, input: AssembleInput, now: Date, config: Assembl
         )
       : Promise.resolve(null),
     embedded,
-    // The semantic statement starts as soon as the embedding is there.
     embedded.then((vector) =>
       timed("semanticSqlMs", () =>
         retrieveSemantic(db, {

@@ -1,4 +1,3 @@
-/** Every number context assembly runs with; the default is core/config's, tests and previews may pass another. */
 import {
   formatterConfig,
   type RetrievalStrategyName,
@@ -17,11 +16,7 @@ export interface AssemblyConfig {
     readonly pinnedLimit?: number;
   };
   readonly formatter: FormatterSettings;
-  /**
-   * `historyTokenBudget`: tokens of conversation history; null (the default) sends the turn's
-   * model's budget (core/model-capabilities.ts `historyTokenBudget`, AssembleInput), a number fixes
-   * it whatever the model (the evaluation's full-context contender).
-   */
+  /** null uses the turn's model's budget; a number fixes it whatever the model (the evaluation's full-context contender). */
   readonly prompt: { readonly historyTokenBudget: number | null };
 }
 
@@ -31,18 +26,10 @@ export const DEFAULT_ASSEMBLY_CONFIG: AssemblyConfig = {
   prompt: { historyTokenBudget: null },
 };
 
-/**
- * The assembly numbers of a named strategy (core/config's `retrievalStrategies`): what
- * LIFELINE_RETRIEVAL_STRATEGY selects (lib/runtime.ts). The formatter and prompt numbers are shared.
- */
 export function assemblyConfigFor(strategy: RetrievalStrategyName): AssemblyConfig {
   return { ...DEFAULT_ASSEMBLY_CONFIG, retrieval: retrievalStrategies[strategy] };
 }
 
-/**
- * `retrieval` with the numbers measured for `embedderId`: the similarity threshold (core/config's
- * `thresholdFor`) and, for a fusing strategy, the vector ranking's weight (`vectorWeightFor`).
- */
 export function forEmbedder<T extends AssemblyConfig["retrieval"] | SemanticConfig>(
   retrieval: T,
   embedderId: string,

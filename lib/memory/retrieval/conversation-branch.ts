@@ -1,7 +1,4 @@
-/**
- * Conversation branch: memories extracted from the current conversation, whatever their
- * similarity to the new message (so a memory included this way is NOT a similarity match).
- */
+/** A memory included this way is NOT a similarity match. */
 
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -10,7 +7,6 @@ import { type RetrievedMemory, retrievedMemoryColumns } from "./memory-row";
 import { float4 } from "./score";
 
 export interface ConversationCandidate extends RetrievedMemory {
-  /** 1-based position in this branch's order. */
   rank: number;
 }
 
@@ -20,11 +16,6 @@ export interface ConversationQuery {
   limit: number;
 }
 
-/**
- * Up to `limit` of the user's active memories whose source is `conversationId`, by importance
- * desc, then created_at desc (then id, so equal rows come back in a stable order).
- * Owner-scoped: another user's memories never match, even with the same conversation id.
- */
 export async function retrieveConversationMemories(db: Db, query: ConversationQuery): Promise<ConversationCandidate[]> {
   const rows = await db
     .select(retrievedMemoryColumns)

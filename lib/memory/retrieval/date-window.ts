@@ -1,9 +1,6 @@
 /**
- * The date window of a message: the month or day it names WITH its year ("in May 2023", "on 7 May
- * 2023", "May 7th, 2023", "2023-05-07"), as the period [start, end) in UTC. Retrieval prefers the
- * memories created in that period or up to `dateWindow.daysAfter` days after it (core/config), since
- * what happened then is usually told then or in the days after. Nothing else is read: no relative
- * dates ("last May", "yesterday"), no month without a year, no year alone.
+ * Only a month or day WITH its year is read: what happened then is usually told then or in the days
+ * after. No relative dates, no month without a year, no year alone.
  */
 import { DAY_MS, MONTH_SOURCE, monthIndex, validUtcDate } from "@/core/calendar";
 
@@ -26,10 +23,7 @@ const DATE = new RegExp(
   "gi",
 );
 
-/**
- * The first valid date with a year that `text` names, as a day or a month; null when it names none
- * (an impossible day such as "30 February 2023" is skipped).
- */
+/** An impossible day such as "30 February 2023" is skipped. */
 export function namedPeriod(text: string): DatePeriod | null {
   for (const m of text.matchAll(DATE)) {
     const period =
@@ -45,7 +39,6 @@ export function namedPeriod(text: string): DatePeriod | null {
   return null;
 }
 
-/** The window a message's named period gives: [start, end + daysAfter days); null without one. */
 export function dateWindowOf(text: string | undefined, daysAfter: number): DatePeriod | null {
   const period = text === undefined ? null : namedPeriod(text);
   return period && { start: period.start, end: new Date(period.end.getTime() + daysAfter * DAY_MS) };

@@ -1,19 +1,9 @@
-/** One-line, human-readable explanations of the numbers a trace records (for the debug view). */
 import { DAY_MS } from "@/core/calendar";
 import type { AssemblyConfig } from "./assembly-config";
 import type { ApproximateIndexUse } from "./retrieve";
 
 type Retrieval = AssemblyConfig["retrieval"];
 
-/**
- * The scoring formula in force, with its numbers, on one line:
- *   hybrid:  "score = 0.8·relevance + 0.1·importance + 0.1·recency, relevance = (1/(5 + vector rank)
- *            + 2/(5 + text rank)) / (3/6) — … ; only similarity ≥ 0.1 is ranked"
- *   others:  "score = 0.6·similarity + 0.3·importance + 0.1·recency; only similarity ≥ 0.3 is ranked"
- * Recency is 1 − whole days since the last update / the window, at least 0. With a date window the
- * line ends with its term: "; + 0.5 when the message names a month or a day with its year and the
- * memory was created then or up to 7 days after".
- */
 export function scoreFormula(retrieval: Retrieval): string {
   const { weights, fusion, similarityThreshold, recencyWindowDays } = retrieval;
   const first = fusion ? "relevance" : "similarity";
@@ -34,11 +24,6 @@ export function scoreFormula(retrieval: Retrieval): string {
   return `${score}; ${relevance}; ${recency}; ${threshold}${dated}.`;
 }
 
-/**
- * The strategy in force and its numbers, on one line (settings, the debug view):
- *   "hybrid — similarity threshold 0.1; weights 0.8 relevance · 0.1 importance · 0.1 recency;
- *    vector and word (BM25) rankings fused (RRF, k = 5)"
- */
 export function strategySummary(retrieval: Retrieval): string {
   const { weights, fusion, similarityThreshold } = retrieval;
   const threshold =
@@ -49,15 +34,7 @@ export function strategySummary(retrieval: Retrieval): string {
   return `${retrieval.strategy ?? "custom"} — ${threshold}; ${weighting}; ${fused}`;
 }
 
-/**
- * Which statement answered the semantic branch, on one line (the debug view):
- *   "exact statement (every memory scored)"; "approximate — 12,000 memories (over 10,000): the HNSW
- *   index's 200 nearest and 14 text matches scored (ef_search 200, relaxed_order)"; "exact
- *   statement — the HNSW index returned 120 of 200 candidates"; for traces stored while the
- *   certified fast path existed also "fast path — certified equal to the exact top 5" and "exact
- *   statement — the fast path could not certify its top 5". null for traces stored before the
- *   path was recorded, or when the branch did not run.
- */
+/** Also reads traces of the retired fast path; null for traces stored before the path was recorded. */
 export function pathSummary(
   semantic: { path?: "exact" | "fast" | "approximate"; certified?: boolean | null; index?: ApproximateIndexUse } | null,
   semanticLimit: number,
@@ -82,10 +59,6 @@ export function pathSummary(
     : "exact statement (every memory scored)";
 }
 
-/**
- * The date the message named, on one line (the debug view): "This message names a date: memories
- * created from 1 May 2023 to 7 June 2023 scored 0.5 more." null when it named none.
- */
 export function dateWindowSummary(
   window: { start: string; end: string } | null | undefined,
   weight: number,

@@ -1,4 +1,3 @@
-/** Formatter: the merged memories as the bullet lines the prompt carries. */
 import type { RetrievedMemory } from "./memory-row";
 
 export interface FormatterSettings {
@@ -15,30 +14,17 @@ export type FormattableMemory = Pick<RetrievedMemory, "id" | "title" | "content"
 
 export interface FormattedMemory {
   id: string;
-  /** false: dropped by the formatter cap (maxMemories). */
   included: boolean;
-  /** The text was longer than maxLineChars and was cut. */
   truncated: boolean;
-  /** The exact line sent, bullet included; null when not included. */
   line: string | null;
 }
 
 export interface FormattedContext {
-  /** The included lines, in prompt order. */
   lines: string[];
-  /** Every input memory, in formatter order (included first), with its fate. */
   memories: FormattedMemory[];
 }
 
-/**
- * Orders pinned memories first, then by importance desc, then created_at desc (then id, for a
- * stable order); keeps `maxMemories` (so a pinned memory is never capped for a retrieved one);
- * renders each as `title: content` when the title is non-empty, shorter than `maxTitleChars` and
- * does not repeat the content (titleRepeats), else content; cuts a text longer than `maxLineChars` to its first
- * maxLineChars − 3 characters + "...". Whitespace runs (newlines included) become one space, so
- * a memory is always one line. Lengths count Unicode code points, so a cut never splits a
- * character. The retrieval score plays no part in this order.
- */
+/** A memory is always one line, and lengths count code points so a cut never splits a character. */
 export function formatMemories(memories: readonly FormattableMemory[], config: FormatterSettings): FormattedContext {
   const ordered = [...memories].sort(
     (a, b) =>

@@ -1,7 +1,3 @@
-/**
- * Prompt builder: one system message (mode instructions, the user's name, the memory section),
- * then recent history as real chat messages within a token budget, then the new user message.
- */
 import type { ModelMessage } from "ai";
 import { promptConfig } from "@/core/config";
 import type { ChatMode } from "@/db/schema";
@@ -11,45 +7,31 @@ import { MODE_INSTRUCTIONS } from "./modes";
 export type MemorySection =
   | {
       status: "ok";
-      /** Every line, in the formatter's order. */
       lines: readonly string[];
-      /**
-       * The lines no retrieval of this message selected (pinned, or from this conversation only):
-       * the prompt puts them after the others, under UNMATCHED_MEMORIES_HEADING, so a model can
-       * tell what matched the message from what is merely at hand. None when omitted.
-       */
+      /** Set apart so a model can tell what matched the message from what is merely at hand. */
       unmatchedLines?: readonly string[];
-      /**
-       * The user's memories no retrieval could compare with the message: embedded by another
-       * embedder, waiting for re-embedding (the trace's `waitingForReembedding`). The section says
-       * memory is being re-indexed rather than that nothing relates.
-       */
+      /** Lets the section say memory is being re-indexed rather than that nothing relates. */
       waitingForReembedding?: number;
     }
-  /** Memory is off for this conversation (temporary chat). */
   | { status: "disabled" }
-  /** Retrieval failed: the section is left empty, and says nothing about what (not) matched. */
+  /** The section is left empty: it must not claim what did or did not match. */
   | { status: "failed" };
 
 export interface HistoryMessage {
   id: string;
   role: "user" | "assistant";
   content: string;
-  /** Its content's tokens, counted when it was written (messages.content_tokens); counted here when absent. */
+  /** messages.content_tokens; counted here when absent. */
   tokens?: number | null;
 }
 
 export interface HistoryEntry {
   id: string;
   role: "user" | "assistant";
-  /** The stored message's content tokens; null for messages older than the first one that did not fit (never counted). */
+  /** null for messages older than the first one that did not fit (never counted). */
   tokens: number | null;
   included: boolean;
-  /**
-   * Sent cut to fit the budget: its start and end with HISTORY_CUT_MARKER between them, `sentTokens`
-   * in all, `omittedTokens` of the message left out. Absent when sent whole or not at all (and on
-   * records stored before messages were cut).
-   */
+  /** Absent when sent whole or not at all. */
   cut?: { sentTokens: number; omittedTokens: number };
 }
 
@@ -66,7 +48,7 @@ export interface PromptInput {
   mode: ChatMode;
   userName?: string | null;
   memory: MemorySection;
-  /** Earlier messages of the conversation, oldest first, without the new message. */
+  /** Oldest first, without the new message. */
   history: readonly HistoryMessage[];
   message: string;
   historyTokenBudget: number;
@@ -75,7 +57,6 @@ export interface PromptInput {
 export interface BuiltPrompt {
   messages: ModelMessage[];
   tokens: PromptTokens;
-  /** Every history message, oldest first, with whether it was sent. */
   history: HistoryEntry[];
 }
 
@@ -106,14 +87,8 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 
 const MEMORY_OFF_NOTE = "Memory is off for this conversation";
 
-/** Heads the memory lines not selected for the current message; the lines above it matched it. */
 const UNMATCHED_MEMORIES_HEADING = "Also at hand, not matched to this message (pinned, or from this conversation):";
 
-/**
- * The memory part of the system message: a header and the bullet lines (those that matched the
- * message first, then the others under UNMATCHED_MEMORIES_HEADING) with a short note on how to use
- * them; one line when nothing was retrieved or memory is off; empty on failure.
- */
 export function renderMemorySection(memory: MemorySection, name: string): string {
   switch (memory.status) {
     case "failed":
@@ -146,21 +121,15 @@ function memoryLines(lines: readonly string[], unmatchedLines: readonly string[]
   return rest.length === 0 ? [...matched] : [...matched, UNMATCHED_MEMORIES_HEADING, ...rest];
 }
 
-/** What stands in a cut message for its middle (the model reads it; the debug view counts on its wording). */
+/** The debug view counts on its wording. */
 export function historyCutMarker(omittedTokens: number): string {
   return `[… ${omittedTokens.toLocaleString("en-US")} tokens of this message left out …]`;
 }
 
 /**
- * The history sent with a turn, within `budget` tokens of content:
- * - the newest exchange (the last user message and what follows it) is always sent: its messages
- *   share the whole budget, a short one whole and the rest cut to equal shares of what is left;
- * - then the older messages, newest first, each whole or — one longer than
- *   `promptConfig.maxMessageShare` of the budget — cut to that share, while they fit; from the
- *   first that does not, it and every older message are left out (never a gap in the conversation).
- * A message is cut in its middle: its start and its end are sent, with historyCutMarker between
- * them saying how many tokens were left out. Returned in chronological order; `tokens` is what
- * the sent contents count, never more than `budget`.
+ * The newest exchange is always sent; older messages follow newest first while they fit, and from the
+ * first that does not, every older one is left out — never a gap in the conversation. A long message
+ * is cut in its middle. `tokens` never exceeds `budget`.
  */
 export function selectHistory(
   history: readonly HistoryMessage[],
@@ -218,10 +187,6 @@ const tokensOf = (message: HistoryMessage): number => message.tokens ?? countTok
 /** A cut keeps at least this many tokens of the message's start and of its end, or sends nothing. */
 const MIN_CUT_SIDE_TOKENS = 8;
 
-/**
- * `text` (`total` tokens) in at most `maxTokens` tokens: its start and end, historyCutMarker
- * between them; null when that leaves fewer than MIN_CUT_SIDE_TOKENS of either.
- */
 function cutToTokens(
   text: string,
   total: number,
@@ -243,14 +208,9 @@ function cutToTokens(
   return null;
 }
 
-/**
- * Characters read per token wanted when only a message's start or end is tokenised: an ordinary
- * token is 3–5 characters, so a cut of a long message tokenises about what it keeps, not the
- * whole message; text denser than this (emoji, CJK) is tokenised whole.
- */
+/** An ordinary token is 3–5 characters, so a cut tokenises about what it keeps; denser text is tokenised whole. */
 const CHARS_PER_TOKEN_READ = 8;
 
-/** The first `count` tokens of `text`, tokenising only as much of its start as they need. */
 function firstTokens(text: string, count: number): number[] {
   const window = count * CHARS_PER_TOKEN_READ;
   // One token more than wanted: the window's last pre-token may be cut, and with it its last token.
@@ -258,7 +218,6 @@ function firstTokens(text: string, count: number): number[] {
   return (tokens.length > count ? tokens : tokenize(text)).slice(0, count);
 }
 
-/** The last `count` tokens of `text`, tokenising only as much of its end as they need. */
 function lastTokens(text: string, count: number): number[] {
   if (count === 0) return [];
   const window = count * CHARS_PER_TOKEN_READ;

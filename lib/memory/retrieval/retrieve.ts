@@ -1,10 +1,6 @@
 /**
- * Semantic branch: ONE SQL statement that filters, scores and ranks every comparable memory of the
- * user (exact by construction: docs/performance.md).
- * Every retrieval strategy is a configuration of this statement (core/config's
- * `retrievalStrategies`): similarity only, the weighted formula, or hybrid — the vector ranking
- * fused with a BM25 ranking over memories.search_vector. The formula is the one in score.ts,
- * which is the reference this query is tested against.
+ * Semantic branch: ONE SQL statement scores and ranks every comparable memory of the user (exact by
+ * construction: docs/performance.md). score.ts is the reference formula this query is tested against.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { type ApproximateRetrievalConfig, approximateRetrievalConfig } from "@/core/config";
@@ -19,65 +15,35 @@ import type { FusionComponents, FusionConfig, RankingConfig, ScoreComponents } f
 export interface SemanticConfig extends RankingConfig {
   /** Rows returned in all: the selected ones plus the best of those that lost to the limit. */
   readonly traceCandidateLimit: number;
-  /**
-   * The most similar memories below the threshold, listed as near-misses (never selected, never
-   * counted). Absent or 0: none (configs stored before near-misses existed).
-   */
+  /** Near-misses listed below the threshold (never selected); absent or 0 in configs stored before them. */
   readonly nearMissLimit?: number;
-  /** The strategy's name, for the trace and reports ("hybrid", "weighted", …). */
   readonly strategy?: string;
-  /**
-   * Thresholds measured per embedder ("offline/hash-ngram-v2" → 0.1); `similarityThreshold` is the
-   * fallback. The query applies `similarityThreshold` only: resolve first (`forEmbedder`).
-   */
+  /** Measured per embedder; the query applies `similarityThreshold` only, so resolve first (`forEmbedder`). */
   readonly similarityThresholds?: Readonly<Record<string, number>>;
-  /**
-   * Fusion's vector weight per embedder; `fusion.vectorWeight` is the fallback. The query applies
-   * `fusion.vectorWeight` only: resolve first (`forEmbedder`).
-   */
+  /** Per embedder; the query applies `fusion.vectorWeight` only, so resolve first (`forEmbedder`). */
   readonly vectorWeights?: Readonly<Record<string, number>>;
 }
 
 export interface SemanticCandidate extends RetrievedMemory, ScoreComponents, Partial<FusionComponents> {
   /** 1-based position among all of the user's above-threshold memories. */
   rank: number;
-  /** rank ≤ semanticLimit; the others are listed only so the trace can show them as dropped by limit. */
+  /** rank ≤ semanticLimit; the others are listed only so the trace can show them dropped by limit. */
   selected: boolean;
 }
 
 export interface SemanticResult {
   /** The top max(semanticLimit, traceCandidateLimit) above-threshold memories, by rank. */
   candidates: SemanticCandidate[];
-  /**
-   * Up to `nearMissLimit` of the memories the threshold kept out, most similar first (`rank` is the
-   * position in this list, `selected` always false), with the score each would have had.
-   */
+  /** Most similar first; `rank` is the position in this list, with the score each would have had. */
   nearMisses: SemanticCandidate[];
-  /** How many of the user's memories passed the threshold (may exceed `candidates.length`). */
+  /** May exceed `candidates.length`. */
   aboveThreshold: number;
-  /**
-   * The user's active memories this query could not compare: embedded by another embedder (or not
-   * at all), waiting to be re-embedded with `embeddingModel` (db/queries/reembed.ts). 0 when no
-   * `embeddingModel` was given.
-   */
+  /** Active memories of another embedder (or none) waiting to be re-embedded; 0 without `embeddingModel`. */
   waitingForReembedding: number;
-  /**
-   * Which statement answered: "exact", the one statement, which scores every comparable memory; or
-   * "approximate", the same formula over the candidates the HNSW index and the text index gave
-   * (`index` says how many and with which settings). (Traces stored while a certified fast path
-   * existed may also say "fast": trace.ts.)
-   */
   path: "exact" | "approximate";
-  /**
-   * When the approximate path was tried (the user has more than `minMemories` comparable memories
-   * and the database has the index): its settings and what it found. `fellBack`: the index gave
-   * fewer than the candidates asked for (and the user has), so the exact statement answered.
-   */
+  /** Set when the approximate path was tried; `fellBack`: the index gave too few, so the exact statement answered. */
   index?: ApproximateIndexUse;
-  /**
-   * The date window the message named (date-window.ts) — memories created in [start, end) scored
-   * dateWindow.weight more — as ISO instants; null when it named none or the strategy has no window.
-   */
+  /** ISO instants; null when the message named no date or the strategy has no window. */
   dateWindow: { start: string; end: string } | null;
 }
 
@@ -102,22 +68,13 @@ export interface SemanticQuery {
   userId: string;
   /** The query embedding; EMBEDDING_DIMENSIONS finite numbers, not all zero. */
   embedding: readonly number[];
-  /**
-   * The embedder that made `embedding` ("offline/hash-ngram-v2"): only memories embedded by it are
-   * compared, since vectors of different embedders are not comparable. Omitted: every embedded
-   * memory (tests with hand-made vectors).
-   */
+  /** Vectors of different embedders are not comparable; omitted: every embedded memory (hand-made test vectors). */
   embeddingModel?: string;
-  /** The message itself: the text ranking of a fusing strategy matches its words. Omitted: no text matches. */
+  /** Omitted: no text matches. */
   text?: string;
-  /** The instant recency is measured from. */
   now: Date;
   config: SemanticConfig;
-  /**
-   * The approximate path's settings (core/config `approximateRetrievalConfig` when omitted); null:
-   * the exact statement always. It runs only on a database with the HNSW index (Postgres, migration
-   * memories_hnsw) and only when `embeddingModel` is given.
-   */
+  /** null: always exact. Runs only with the HNSW index (Postgres) and an `embeddingModel`. */
   approximate?: ApproximateRetrievalConfig | null;
 }
 
@@ -131,7 +88,6 @@ interface SemanticRow extends Record<string, unknown> {
   vector_rank: number | null;
   text_rank: number | null;
   text_score: number | null;
-  /** null when the message names no date (or the strategy has no date window). */
   date_match: number | null;
   score: number;
   rank: number;
@@ -141,40 +97,17 @@ interface SemanticRow extends Record<string, unknown> {
   created_at_ms: number;
   updated_at_ms: number;
   waiting: number;
-  /** true: a near-miss (below the threshold); rank is its position among near-misses. */
+  /** true: a near-miss; rank is then its position among near-misses. */
   below: boolean | null;
 }
 
 /**
- * The user's active memories embedded by `embeddingModel`, scored and ranked by the strategy in
- * `config`; those passing the threshold are ranked and ranks 1…semanticLimit are selected. Reads
- * only: access is counted by the caller, for what the prompt carries (access.ts).
+ * Reads only: the caller counts access for what the prompt carries (access.ts).
  *
- * One statement, exact by construction: every comparable memory gets its similarity, its exact
- * vector rank (a sort of the user's similarities) and, when it shares a word with the message, its
- * exact BM25 score and text rank (the matches found through the GIN index on search_vector, their
- * lengths stored at write time, N and the average length over the same memories); the formula of
- * score.ts then scores every one of them. The cost is linear in the user's memory count: one
- * distance per memory (the vector stored inline, migration 0006, in half precision, migration
- * halfvec_embeddings: a 3 KB value, two memories per heap page) and one sort; the text part is
- * linear in the matches only. Exact over the stored values: the query is compared as a halfvec too,
- * and score.ts rounds both sides the same way.
- *
- * No vector index is used by this statement: an index orders by distance approximately, and a
- * missed nearer memory shifts every vector rank below it. `scanned` is MATERIALIZED so each
- * memory's distance is computed once, not once per reference.
- *
- * Above a per-user memory count (core/config `approximateRetrievalConfig.minMemories`, measured),
- * on a database with the HNSW index (Postgres), the approximate statement answers instead
- * (`retrieveApproximate`): the trace's path says "approximate", with its candidates and settings.
- *
- * The same statement lists the near-misses: the `nearMissLimit` most similar memories below the
- * threshold, with the score they would have had (a bounded top-N over rows already scored; see
- * docs/retrieval.md for its cost), so the trace can say why a memory was not used.
- *
- * The same pass counts the user's active memories waiting for re-embedding (`waiting`: the rows
- * it reads anyway, no second scan), so an empty result can say whether there was nothing to compare
- * or nothing that matched.
+ * The exact statement uses no vector index: an index orders by distance approximately, and a missed
+ * nearer memory shifts every vector rank below it. Its cost is linear in the user's memory count
+ * (one halfvec distance each, one sort). Above the measured `approximateRetrievalConfig.minMemories`,
+ * on a database with the HNSW index, `retrieveApproximate` answers instead.
  */
 export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
   const vector = halfvecValue(query.embedding); // An embedding it cannot compare is refused before any SQL.
@@ -195,11 +128,6 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
   return retrieveExact(db, query, vector);
 }
 
-/**
- * The parts of the formula both statements share: which candidates the threshold admits, the
- * message's date window (date-window.ts: memories created in it get dateWindow.weight more) and the
- * score of score.ts.
- */
 function scoringTerms({ config, text }: SemanticQuery): {
   admitted: SQL;
   dateMatch: SQL;
@@ -223,16 +151,11 @@ function scoringTerms({ config, text }: SemanticQuery): {
   return { admitted, dateMatch, score, window };
 }
 
-/** Recency of a memory at `at`: 1 when updated today, falling linearly to 0 after `windowDays` days. */
 function recencyColumn(at: string, windowDays: number): SQL {
   return sql`1 - LEAST(1, GREATEST(0, floor(extract(epoch FROM (${at}::timestamptz - updated_at)) / 86400))::float8
                             / ${windowDays}::float8) AS recency`;
 }
 
-/**
- * The ranking both statements end with, over their `candidates`: `above` (admitted, scored),
- * `ranked` (the listed top) and `below` (the near-misses).
- */
 function rankedAndBelow({ admitted, score }: ReturnType<typeof scoringTerms>, config: SemanticConfig): SQL {
   const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
   const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
@@ -256,18 +179,15 @@ function rankedAndBelow({ admitted, score }: ReturnType<typeof scoringTerms>, co
       )`;
 }
 
-/** Both statements' scanned rows whose similarity is a number (db/queries/similarity.ts). */
 const comparablePool = sql`SELECT id, similarity, importance, recency, date_match, search_length
         FROM scanned WHERE ${isComparableSimilarity(sql`similarity`)}`;
 
-/** A `lexeme` column as one OR tsquery, each quoted as tsquery input wants; no rows: NULL. */
 const LEXEMES_OR_QUERY = sql`string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery`;
 
 async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise<SemanticResult> {
   const { userId, now, config } = query;
   const at = now.toISOString();
   const { fusion } = config;
-  // Not comparable: may wait for the query's embedder.
   const comparable = comparableWith(query.embeddingModel);
   const waits = query.embeddingModel === undefined ? sql`false` : awaitsEmbedder(query.embeddingModel);
   const scoring = scoringTerms(query);
@@ -308,7 +228,6 @@ async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise
   };
 }
 
-/** The rows the statement lists: the ranked ones, then the near-misses below the threshold. */
 const LISTED = sql`listed AS (
         SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, date_match, score,
                rank, above_threshold, false AS below
@@ -358,7 +277,6 @@ function toResult(rows: readonly SemanticRow[], config: SemanticConfig): Omit<Se
   };
 }
 
-/** Without fusion the relevance is the similarity itself. */
 const plainCandidates = sql`
       candidates AS (
         SELECT id, similarity, importance, recency, date_match, similarity AS relevance,
@@ -366,21 +284,12 @@ const plainCandidates = sql`
         FROM pool
       )`;
 
-/** BM25's N and average length over the pool: every comparable memory, in the exact statement. */
 const POOL_CORPUS = sql`corpus AS (SELECT count(*)::float8 AS n, sum(search_length)::float8 / NULLIF(count(*), 0)::float8 AS avg_len FROM pool)`;
 
 /**
- * Hybrid: BM25 of each matching memory's search_vector against the message's lexemes (to_tsvector,
- * the same 'english' configuration as the generated column), fused with the vector ranking by
- * normalised reciprocal rank fusion. A term's frequency is its number of positions; a memory's
- * length, the sum over its lexemes (memories.search_length, stored at write time: migration 0005).
- *
- * Only the memories sharing a lexeme with the message are read for it: found through the GIN index
- * on search_vector (an OR tsquery of the message's lexemes) and joined with the pool, so a zero
- * vector or another embedder's memory never counts; their tsvectors are unnested for the message's
- * lexemes only. N and the average length are the pool's (its count and its search_length): document
- * frequencies, N and lengths are taken over the very memories every other number is computed over,
- * so the text rank is the one unnesting every tsvector gave.
+ * Hybrid: BM25 over search_vector fused with the vector ranking by normalised reciprocal rank fusion.
+ * Matches are joined with the pool so a zero vector or another embedder's memory never counts, and N
+ * and the average length are the pool's, so the text rank equals what unnesting every tsvector gives.
  */
 function fusedCandidates(userId: string, fusion: FusionConfig, text: string, corpus: SQL = POOL_CORPUS): SQL {
   const { rrfK: k, vectorWeight: wv, textWeight: wt, bm25K1: k1, bm25B: b } = fusion;
@@ -427,13 +336,12 @@ function fusedCandidates(userId: string, fusion: FusionConfig, text: string, cor
       )`;
 }
 
-/** Name of the HNSW index on memories.embedding (migration memories_hnsw: Postgres only). */
+/** Postgres only: PGlite has no HNSW index. */
 export const VECTOR_INDEX = "memories_embedding_hnsw_idx";
 
-// Whether each database has the index: fixed once migrated, so asked once per database object.
+// Fixed once migrated, so asked once per database object.
 const indexed = new WeakMap<Db, Promise<boolean>>();
 
-/** Whether `db` has the HNSW index (Postgres since migration memories_hnsw; never PGlite). */
 export function hasVectorIndex(db: Db): Promise<boolean> {
   let known = indexed.get(db);
   if (!known) {
@@ -446,16 +354,13 @@ export function hasVectorIndex(db: Db): Promise<boolean> {
   return known;
 }
 
-// pg_class's row estimate for memories, asked at most once a minute per database.
 const estimates = new WeakMap<Db, { at: number; rows: Promise<number> }>();
 const ESTIMATE_MAX_AGE_MS = 60_000;
 
 /**
- * Whether the memories table may hold more than `min` rows: while its estimate (pg_class.reltuples,
- * which ANALYZE keeps within autovacuum's 10% of the truth; -1 before the first) is lower, no user
- * is above the crossover and the per-user count — one more round trip on every retrieval, ~3 ms of
- * a 1k user's 14 ms in the bench — is skipped. An estimate lagging behind a fast-growing table only
- * keeps the exact statement a little longer.
+ * While pg_class.reltuples (-1 before the first ANALYZE) is below `min`, no user is above the
+ * crossover, so the per-user count — ~3 ms of a 1k user's 14 ms in the bench — is skipped. A lagging
+ * estimate only keeps the exact statement a little longer.
  */
 async function mayHoldMoreThan(db: Db, min: number): Promise<boolean> {
   const now = Date.now();
@@ -473,20 +378,14 @@ async function mayHoldMoreThan(db: Db, min: number): Promise<boolean> {
   return rows < 0 || rows > min;
 }
 
-/** The user's active memories, as memories_user_model_idx holds them. */
 interface MemoryCounts {
-  /** Embedded by the query's embedder: the count the crossover is compared with, and BM25's N. */
+  /** The count the crossover is compared with, and BM25's N. */
   comparable: number;
-  /** The sum of their BM25 lengths (search_length). */
   length: number;
-  /** Indexed under another embedder or none: waiting for re-embedding. */
   others: number;
 }
 
-/**
- * The user's active memories embedded by `embeddingModel`, their lengths and the others: one
- * index-only scan of memories_user_model_idx (migration memories_hnsw), no heap row read.
- */
+/** One index-only scan of memories_user_model_idx, no heap row read. */
 async function countComparable(db: Db, userId: string, embeddingModel: string): Promise<MemoryCounts> {
   const [row] = await selectRows<{ comparable: number; length: number; others: number }>(
     db,
@@ -500,19 +399,11 @@ async function countComparable(db: Db, userId: string, embeddingModel: string): 
 }
 
 /**
- * The approximate statement: the formula of score.ts — the same `above`, `ranked` and `below` as the
- * exact statement — over candidates, not over every comparable memory. The candidates are the
- * `indexCandidates` nearest memories of the user by the HNSW index (pgvector's iterative scan,
- * filtered to the user, in one transaction with its settings) and, with fusion, every memory sharing
- * a lexeme with the message (the GIN index, as in the exact statement). Each candidate's distance is
- * computed again, exactly, from its stored vector.
- *
- * What is approximate, and only that: a memory the index missed is not scored; the vector ranks are
- * ranks among the candidates (exact for the nearest when the index found them all; below them, a
- * memory's rank can only be better than its true one); `aboveThreshold` and the near-misses are
- * counted among the candidates. BM25's N and average length are the user's comparable memories'
- * (`counts`: an index-only aggregate of memories_user_model_idx, not the candidates'), so text scores
- * are the exact statement's; the waiting count is the memories indexed under another embedder (or none).
+ * The exact statement's formula over candidates only: the HNSW index's nearest plus, with fusion,
+ * every lexeme match. Approximate, and only that: a memory the index missed is not scored, vector
+ * ranks are ranks among the candidates (a rank can only be better than its true one), and
+ * `aboveThreshold` and near-misses are counted among them. BM25's N and average length come from
+ * `counts`, so text scores equal the exact statement's.
  */
 async function retrieveApproximate(
   db: Db,
@@ -536,7 +427,6 @@ async function retrieveApproximate(
   const owned = ownedBy(userId, ["active"]);
   const comparable = comparableWith(embeddingModel);
   const text = query.text ?? "";
-  // With fusion, the memories sharing a lexeme with the message are candidates too (the GIN index).
   const textHits = fusion
     ? sql`UNION
           SELECT id FROM memories
@@ -549,13 +439,10 @@ async function retrieveApproximate(
   const corpus = sql`corpus AS (SELECT n, total_len / NULLIF(n, 0) AS avg_len FROM stats)`;
 
   const rows = await db.transaction(async (tx) => {
-    // Settings of this transaction only (a pooler in transaction mode keeps them with it).
-    // enable_sort = off: the planner otherwise prefers, for a user with fewer rows than it expects
-    // the graph walk to cost, reading all of them through memories_user_status_idx and sorting —
-    // exact, but the very pass this path is there to avoid. The HNSW scan is the one plan for
-    // `nearest` that needs no sort; the other sorts of the statement have no alternative and stay.
-    // jit = off: those sorts' disabled cost (10¹⁰ each) puts the plan far above jit_above_cost, and
-    // compiling it took seconds (measured at 100k) for a statement that runs in milliseconds.
+    // SET LOCAL: a pooler in transaction mode keeps them with the transaction.
+    // enable_sort = off: otherwise the planner may read all the user's rows and sort — the very pass
+    // this path avoids. jit = off: the disabled sorts' cost puts the plan above jit_above_cost, and
+    // compiling took seconds (measured at 100k) for a statement that runs in milliseconds.
     await tx.execute(
       sql.raw(
         `SET LOCAL hnsw.iterative_scan = ${iterativeScan}; SET LOCAL hnsw.ef_search = ${efSearch}; ` +

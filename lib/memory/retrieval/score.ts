@@ -1,8 +1,6 @@
 /**
- * The reference scorer: the semantic branch's formula and ranking in plain TypeScript.
- *
- * `retrieve.ts` computes exactly this in one SQL query; the property test holds the two equal,
- * and the docs' worked example is computed here. Keep both in step: change one, change the other.
+ * The reference scorer: `retrieve.ts` computes exactly this in SQL and a property test holds the two
+ * equal. Change one, change the other.
  *
  *   similarity = 1 − cosine distance
  *   relevance  = similarity                                           (no fusion)
@@ -20,36 +18,25 @@
  */
 import { half } from "@/db/queries/vectors";
 
-/**
- * Hybrid retrieval: the vector ranking fused, by reciprocal rank fusion, with a BM25 ranking of
- * the memories' full-text vectors (memories.search_vector) against the message.
- */
 export interface FusionConfig {
   /** RRF constant: rank r contributes weight / (rrfK + r). */
   readonly rrfK: number;
   readonly vectorWeight: number;
   readonly textWeight: number;
-  /** BM25 term-frequency saturation. */
   readonly bm25K1: number;
-  /** BM25 length normalisation (0: none, 1: full). */
   readonly bm25B: number;
   /** true: a memory matching a query term is a candidate even when its similarity is below the threshold. */
   readonly textBypassesThreshold: boolean;
 }
 
-/** The numbers of the scoring formula (a subset of `retrievalConfig`). */
 export interface ScoringConfig {
-  /** Cosine similarity below this is never kept (−1 keeps everything). */
+  /** −1 keeps everything. */
   readonly similarityThreshold: number;
-  /** `similarity` weighs the relevance: the similarity itself, or the fused relevance with `fusion`. */
+  /** `similarity` weighs the relevance, which is the fused relevance with `fusion`. */
   readonly weights: { readonly similarity: number; readonly importance: number; readonly recency: number };
   readonly recencyWindowDays: number;
   /** Absent or null: relevance is the cosine similarity. */
   readonly fusion?: FusionConfig | null;
-  /**
-   * The date-window preference: when the message names a month or a day with its year, memories
-   * created in it or up to `daysAfter` days after it get `weight` more. Absent or null: none.
-   */
   readonly dateWindow?: DateWindowConfig | null;
 }
 
@@ -58,13 +45,12 @@ export interface DateWindowConfig {
   readonly daysAfter: number;
 }
 
-/** The instants a message's date window spans: [start, end) (date-window.ts `dateWindowOf`). */
+/** [start, end) */
 export interface DateWindow {
   readonly start: Date;
   readonly end: Date;
 }
 
-/** Scoring plus the cut: how many of the ranked candidates the branch selects. */
 export interface RankingConfig extends ScoringConfig {
   readonly semanticLimit: number;
 }
@@ -74,18 +60,15 @@ export interface ScoreComponents {
   /** As Postgres computes with it: the stored float4 value, widened to float8. */
   importance: number;
   recency: number;
-  /** 1 when the memory was created in the message's date window, else 0; absent when the message names no date. */
+  /** Absent when the message names no date. */
   dateMatch?: number;
   score: number;
 }
 
-/** The fusion's components (present only when the strategy fuses a text ranking). */
 export interface FusionComponents {
-  /** Rank by similarity among all comparable memories, from 1. */
   vectorRank: number;
-  /** Rank by BM25 among the memories matching a query term; null when it matches none. */
+  /** null when the memory matches no query term. */
   textRank: number | null;
-  /** The BM25 score; null when the memory matches no query term. */
   textScore: number | null;
   /** What `weights.similarity` multiplies: the normalised RRF, in (0, 1]. */
   relevance: number;
@@ -97,17 +80,15 @@ export interface ScoreInput {
   /** The importance as given; it is rounded to float4 like the `real` column stores it. */
   importance: number;
   updatedAt: Date;
-  /** When the memory was created: what the date window compares (absent: never in it). */
+  /** Absent: never in a date window. */
   createdAt?: Date;
-  /** BM25 of the memory against the message (see `bm25Scores`); absent or 0: no query term matched. */
+  /** Absent or 0: no query term matched. */
   textScore?: number;
 }
 
 export interface RankedCandidate extends ScoreComponents, Partial<FusionComponents> {
   id: string;
-  /** 1-based position among all above-threshold candidates. */
   rank: number;
-  /** rank ≤ semanticLimit. */
   selected: boolean;
 }
 
@@ -126,22 +107,16 @@ export function wholeDaysSince(from: Date, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - from.getTime()) / MS_PER_DAY));
 }
 
-/** 1 for a memory updated within the last day, falling linearly to 0 at `windowDays` whole days. */
 export function recencyOf(updatedAt: Date, now: Date, windowDays: number): number {
   return 1 - Math.min(1, wholeDaysSince(updatedAt, now) / windowDays);
 }
 
-/** 1 when `createdAt` lies in [window.start, window.end), else 0. */
 export function dateMatchOf(createdAt: Date | undefined, window: DateWindow): number {
   const t = createdAt?.getTime();
   return t !== undefined && t >= window.start.getTime() && t < window.end.getTime() ? 1 : 0;
 }
 
-/**
- * The score of one candidate (the threshold is not applied here; see `rankCandidates`).
- * `relevance` is what `weights.similarity` multiplies: the similarity unless given (fusion).
- * `window`: the message's date window; with `config.dateWindow` it adds the date-match term.
- */
+/** The threshold is not applied here (`rankCandidates` does). */
 export function scoreCandidate(
   input: Omit<ScoreInput, "id" | "textScore"> & { relevance?: number },
   now: Date,
@@ -165,14 +140,12 @@ export function scoreCandidate(
   };
 }
 
-/** The normalised reciprocal rank fusion of a vector rank and a text rank (null: no text match). */
 export function fusedRelevance(vectorRank: number, textRank: number | null, fusion: FusionConfig): number {
   const { rrfK: k, vectorWeight, textWeight } = fusion;
   const text = textRank === null ? 0 : textWeight / (k + textRank);
   return (vectorWeight / (k + vectorRank) + text) / ((vectorWeight + textWeight) / (k + 1));
 }
 
-/** Each comparable input's vector rank, text rank and fused relevance (the SQL's `fused` CTE). */
 function fuse(inputs: readonly ScoreInput[], fusion: FusionConfig): Map<string, FusionComponents> {
   const bySimilarity = [...inputs].sort((a, b) => b.similarity - a.similarity || compareIds(a.id, b.id));
   const byText = inputs
@@ -194,11 +167,8 @@ function fuse(inputs: readonly ScoreInput[], fusion: FusionConfig): Map<string, 
 }
 
 /**
- * Applies the threshold (a memory below it is never kept, whatever its importance — unless the
- * fusion lets a text match through; NaN never passes), scores the rest, orders by score desc then
- * id asc, and ranks them from 1. `window`: the message's date window (see `scoreCandidate`). With fusion, the rankings it fuses are taken over every input
- * with a comparable similarity, before the threshold.
- * Ids compare as strings: for lowercase canonical UUIDs this is Postgres's uuid order.
+ * NaN never passes the threshold; with fusion the fused rankings are taken before it. Ids compare as
+ * strings: for lowercase canonical UUIDs this is Postgres's uuid order.
  */
 export function rankCandidates(
   inputs: readonly ScoreInput[],
@@ -229,19 +199,15 @@ export function rankCandidates(
     .map((candidate, index) => ({ ...candidate, rank: index + 1, selected: index < config.semanticLimit }));
 }
 
-/** A memory's full-text vector as BM25 reads it: lexeme → term frequency (its number of positions). */
+/** lexeme → term frequency (its number of positions), as the SQL counts it. */
 export interface TermDocument {
   id: string;
   terms: ReadonlyMap<string, number>;
 }
 
 /**
- * BM25 of each document matching at least one of `queryTerms` (distinct lexemes), over the
- * corpus `documents` (the user's comparable memories):
- *   Σ over matched terms, in lexeme order:  idf · tf·(k1 + 1) / (tf + k1·(1 − b + b·len/avgLen))
- *   idf = ln(1 + (N − df + 0.5)/(df + 0.5)),  len = Σ tf of the document,  avgLen over the corpus
- * Documents matching no term are absent. Summing in lexeme order (the SQL's `ORDER BY lexeme
- * COLLATE "C"`) makes equal documents score bit-identically on both sides.
+ *   Σ over matched terms:  idf · tf·(k1 + 1) / (tf + k1·(1 − b + b·len/avgLen)),  idf = ln(1 + (N − df + 0.5)/(df + 0.5))
+ * Summing in lexeme order (the SQL's `ORDER BY lexeme COLLATE "C"`) makes both sides bit-identical.
  */
 export function bm25Scores(
   documents: readonly TermDocument[],
@@ -277,12 +243,8 @@ function compareIds(a: string, b: string): number {
 }
 
 /**
- * Cosine similarity as the SQL sees it: memories.embedding is a halfvec and the query is compared
- * as one (db/queries/vectors.ts), so both sides' components are the half-precision values
- * (`Math.f16round`); pgvector returns the distance 1 − clamp(a·b / √(|a|²·|b|²), −1, 1), and the
- * query takes 1 − that distance. pgvector accumulates the sums in float4 (in a vectorised order);
- * this accumulates in float8, so the two agree exactly when every partial sum is exact (small
- * integers, or multiples of 1/8 of a few units) and to ~1e-6 otherwise.
+ * As the SQL sees it: both sides are halfvecs. pgvector accumulates in float4, this in float8, so they
+ * agree exactly when every partial sum is exact and to ~1e-6 otherwise.
  */
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) throw new Error(`different vector dimensions ${a.length} and ${b.length}`);

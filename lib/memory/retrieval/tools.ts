@@ -1,17 +1,6 @@
 /**
- * Memory tools of the text path: the model may look memories up when the context injected by
- * assembleContext is not enough ("what do you remember about me?" shares no word with any single
- * memory, so the semantic branch cannot answer it).
- *
- * - search_memories(query): the semantic branch's statement (retrieve.ts) run with the query, the
- *   strategy in force and its threshold; its selected memories are returned.
- * - list_memories(type?, limit?): the user's active memories, optionally of one type, the most
- *   important first, then the most recently updated; at most memoryToolsConfig.listMaxLimit.
- *
- * Both are read-only on memory content and owner-scoped (the user id is bound here, never taken
- * from the model). Every memory a tool returns to the model is counted as an access, like the
- * branches that put a memory into the prompt. Each call is recorded (`ToolCallTrace`): what it
- * returned and why — the scores and fates of a search, the listing rule of a list.
+ * For what injected context cannot answer: "what do you remember about me?" shares no word with any
+ * single memory. The user id is bound here, never taken from the model.
  */
 import { tool } from "ai";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
@@ -34,67 +23,51 @@ export { LIST_MEMORIES, type MemoryToolName, type MemoryToolOutput, SEARCH_MEMOR
 /** returned: sent to the model; dropped_limit / below_threshold: a search's losers, listed to explain. */
 export type ToolMemoryFate = "returned" | "dropped_limit" | "below_threshold";
 
-/** One memory a tool call considered. Plain JSON, like the rest of the trace. */
+/** Plain JSON, like the rest of the trace. */
 export interface ToolMemoryRow {
   memoryId: string;
   title: string | null;
   content: string;
-  /** list_memories only. */
   type?: string;
   importance: number;
-  /** Position in the tool's order, from 1 (near-misses: among the near-misses, by similarity). */
   rank: number;
-  /** search_memories only (null for a list). */
   similarity: number | null;
   score: number | null;
   relevance?: number;
   vectorRank?: number;
   textRank?: number | null;
   fate: ToolMemoryFate;
-  /** Set on a stored trace when the memory was deleted afterwards (its text is gone: db/queries/redaction.ts). */
   redacted?: boolean;
 }
 
 export interface ToolCallTrace {
   toolCallId: string;
   tool: MemoryToolName;
-  /** The model call (1-based) whose output asked for this tool. */
   step: number;
-  /** The input as the model gave it (validated). */
   input: Record<string, unknown>;
   status: "ok" | "failed";
   error: string | null;
-  /** How the memories were chosen, with the numbers in force. */
   rule: string;
   returned: number;
-  /** list_memories: the user's active memories matching the filter (returned may be fewer). */
   matching?: number;
   memories: ToolMemoryRow[];
-  /** The memories whose access_count this call incremented (those returned). */
   accessCountedIds: string[];
   ms: number;
 }
 
 export interface MemoryToolContext {
   userId: string;
-  /** The retrieval numbers of the turn (the strategy in force, the embedder's threshold resolved). */
   retrieval: AssemblyConfig["retrieval"];
   embed: (text: string) => Promise<number[]>;
   embeddingModel: string;
   now: () => Date;
-  /**
-   * Memories already counted as an access for this answer (the prompt's, earlier tool calls'):
-   * a tool counts the others and adds them, so each memory counts once per answer.
-   */
+  /** So each memory counts once per answer. */
   counted: Set<string>;
-  /** Called once per tool call, after it ran (ok or failed). */
   record: (call: ToolCallTrace) => void;
-  /** The model call that asked for the tool (1-based); the turn knows it from its captures. */
   step: () => number;
 }
 
 export const searchMemoriesInput = toolArguments({
-  // A request string: no NUL (Postgres text cannot hold it), no unpaired surrogate, from a model or an MCP client.
   query: requestString()
     .trim()
     .min(1)
@@ -127,7 +100,7 @@ export interface ToolRunResult {
   matching?: number;
 }
 
-/** The trace of a memory tool call that succeeded: the chat's turn and the MCP server record the same shape. */
+/** The chat's turn and the MCP server record the same shape. */
 export function succeededToolCall(call: {
   toolCallId: string;
   tool: MemoryToolName;
@@ -157,7 +130,6 @@ export function listRule(type: MemoryType | undefined, limit: number): string {
   return `${type ? `active memories of type ${type}` : "all active memories"}, the most important first, then the most recently updated; at most ${limit}`;
 }
 
-/** The search rule: the strategy in force and its threshold. */
 export function searchRule(retrieval: AssemblyConfig["retrieval"]): string {
   const threshold =
     retrieval.similarityThreshold <= -1 ? "no similarity threshold" : `similarity ≥ ${retrieval.similarityThreshold}`;
@@ -184,7 +156,6 @@ function searchRow(candidate: SemanticCandidate, fate: ToolMemoryFate): ToolMemo
   };
 }
 
-/** Counts an access for the returned memories not yet counted for this answer; returns those it counted. */
 async function countAccess(
   db: Db,
   context: Pick<MemoryToolContext, "userId" | "now" | "counted">,
@@ -203,7 +174,6 @@ async function countAccess(
   return fresh;
 }
 
-/** search_memories: the semantic statement with the query (access counted here, not in it); selected memories are returned. */
 export async function searchMemories(
   db: Db,
   context: Omit<MemoryToolContext, "record" | "step">,
@@ -238,7 +208,6 @@ export async function searchMemories(
   };
 }
 
-/** list_memories: the user's active memories (of one type), by importance then recency; returned ones are counted. */
 export async function listMemoriesTool(
   db: Db,
   context: Pick<MemoryToolContext, "userId" | "now" | "counted">,
@@ -302,10 +271,7 @@ export async function listMemoriesTool(
   };
 }
 
-/**
- * The two tools as AI SDK tools for one turn. Each call is recorded through `context.record`,
- * including a failure (which the model receives as a tool error; the answer goes on).
- */
+/** A failed call is recorded too; the model receives it as a tool error and the answer goes on. */
 export function memoryTools(db: Db, context: MemoryToolContext) {
   const traced = async <T extends Record<string, unknown>>(
     name: MemoryToolName,

@@ -1,8 +1,4 @@
-/**
- * What a memory's embedding is made from, how embeddings are checked, and the user's edit (which
- * re-embeds when the text changes). Every writer of memories.embedding goes through here, so the
- * stored vector always describes the stored text.
- */
+/** Every writer of memories.embedding goes through here, so the stored vector always describes the stored text. */
 
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
@@ -19,11 +15,7 @@ import { NEVER_USED } from "@/db/queries/memory-usage";
 import { vectorProblem } from "@/db/queries/vectors";
 import type { MemoryType } from "@/db/schema";
 
-/**
- * The text a memory is embedded from: "title: content" (as the formatter shows it), or the content
- * alone. The title's words (e.g. "Drink preference") make the memory findable by questions that do
- * not repeat its content's words; see docs/extraction.md for the measurements.
- */
+/** The title makes a memory findable by questions that do not repeat its content (measured: docs/extraction.md). */
 export function memoryEmbeddingText(memory: { title: string | null; content: string }): string {
   const title = memory.title?.trim();
   return title ? `${title}: ${memory.content}` : memory.content;
@@ -33,7 +25,6 @@ export class EmbeddingOutputError extends Error {
   override readonly name = "EmbeddingOutputError";
 }
 
-/** Embeds `texts` (none → no call) and checks every vector can be stored and compared. */
 export async function embedMemoryTexts(
   embed: (texts: string[]) => Promise<number[][]>,
   texts: readonly string[],
@@ -52,16 +43,10 @@ export async function embedMemoryTexts(
 
 export interface MemoryEmbedder {
   embed(texts: string[]): Promise<number[][]>;
-  /** "<provider>/<model>", stored as memories.embedding_model. */
   model: string;
 }
 
-/**
- * The user's PATCH of a memory: when content or title change, the new text is embedded first and
- * stored with the edit (one transaction, with an `update` event by the user and edited_at).
- * Pinning or unpinning alone embeds nothing and is not an edit (edited_at and updated_at untouched;
- * see updateMemory); a pinned memory is always in the chat's context (the pinned branch).
- */
+/** Pinning alone embeds nothing and is not an edit (edited_at and updated_at untouched). */
 export async function editMemory(
   db: Db,
   input: { userId: string; memoryId: string; patch: MemoryPatch },
@@ -88,11 +73,7 @@ export interface NewUserMemory {
   tags?: string[];
 }
 
-/**
- * Memories the user pasted from another assistant's list and reviewed (Settings → Import): all
- * embedded first, then written in one transaction — all of them or none — provenance
- * user_created, dated by `pastedAt`.
- */
+/** All embedded first, then written in one transaction: all of them or none. */
 export async function createPastedMemories(
   db: Db,
   input: { userId: string; contents: string[]; pastedAt: Date },
@@ -133,10 +114,6 @@ export async function createPastedMemories(
   });
 }
 
-/**
- * A memory the user typed in: embedded on write, provenance user_created, active at once, with a
- * `create` event by the user — in one transaction.
- */
 export async function createUserMemory(db: Db, input: NewUserMemory, embedder: MemoryEmbedder): Promise<MemoryRecord> {
   const title = input.title ?? null;
   const [vector] = await embedMemoryTexts(

@@ -1,16 +1,7 @@
 /**
- * Re-embedding every memory for a new embedder. Vectors of different embedders are not comparable,
- * so after the embedder changes, retrieval cannot compare the memories the old one embedded (the
- * trace counts them as `waitingForReembedding`) until they are embedded again — by
- * `npm run memories:reembed` (scripts/reembed.ts) or the job a server start runs (lib/runtime.ts).
- *
- * - Batched, by id (keyset pagination): one SELECT, one embedder call and one UPDATE per batch.
- * - Resumable: a memory done no longer waits, so a new run (after an interruption, a failure, a
- *   crash) sees only what is left.
- * - Safe beside a serving app and a second run: each write applies only if the memory is still as
- *   read (db/queries/reembed.ts), so a user's edit in between is never overwritten and two runs
- *   at once only repeat work.
- * - The same text and checks as every other writer of memories.embedding (memory-store.ts).
+ * Resumable: a memory done no longer waits, so a new run sees only what is left. Each write applies
+ * only if the memory is still as read, so a user's edit in between is never overwritten and two runs
+ * at once only repeat work.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "@/db/client";
@@ -26,47 +17,38 @@ import { EmbeddingOutputError, embedMemoryTexts, type MemoryEmbedder, memoryEmbe
 export const DEFAULT_REEMBED_BATCH_SIZE = 64;
 
 export interface ReembedProgress {
-  /** The embedder memories are re-embedded with ("offline/hash-ngram-v1"). */
   embedder: string;
-  /** Memories waiting when the run started (the progress bar's end; others may appear meanwhile). */
+  /** Waiting when the run started; others may appear meanwhile. */
   total: number;
-  /** Memories read so far: reembedded + skipped + failed. */
+  /** reembedded + skipped + failed */
   processed: number;
-  /** Given a vector of `embedder`. */
   reembedded: number;
-  /** Changed between read and write (edited, or re-embedded by another run): left as they are. */
+  /** Changed between read and write: left as they are. */
   skipped: number;
-  /** The embedder could not embed them; they still wait (a later run retries them). */
+  /** They still wait; a later run retries them. */
   failed: number;
   batches: number;
 }
 
 export interface ReembedResult extends ReembedProgress {
-  /** true: the signal stopped the run before every batch was done (a new run resumes). */
   aborted: boolean;
-  /** The first few embedding failures: which memory, and why. */
+  /** The first few only. */
   errors: { memoryId: string; message: string }[];
 }
 
 export interface ReembedOptions {
-  /** Memories per batch (per embedder call and per UPDATE); default 64. */
+  /** Default 64. */
   batchSize?: number;
-  /** Called once before the first batch and after every batch. */
   onProgress?: (progress: ReembedProgress) => void;
-  /** Checked before every batch: an aborted run stops between batches, with nothing half-written. */
+  /** Checked between batches, so nothing is half-written. */
   signal?: AbortSignal;
-  /** Pause between batches, so that other work (a serving app's queries) gets the database; default 0. */
+  /** Lets a serving app's queries get the database; default 0. */
   pauseMs?: number;
 }
 
 const MAX_REPORTED_ERRORS = 10;
 
-/**
- * Re-embeds every memory (any user, any status, except those with no text) whose embedding is not
- * `embedder`'s. Throws when the embedder fails for a whole batch (an outage, a bad key): what was
- * written stays, and a new run continues. A batch where only some texts fail is retried text by
- * text; the ones that still fail are counted in `failed` and left waiting.
- */
+/** Throws when the embedder fails for a whole batch (an outage, a bad key); what was written stays. */
 export async function reembedMemories(
   db: Db,
   embedder: MemoryEmbedder,
@@ -106,7 +88,6 @@ export async function reembedMemories(
     report();
 
     if (batch.next === null) break;
-    // Let the rest of the process (requests, the in-process runner) run between batches.
     await sleep(options.pauseMs ?? 0);
   }
   return { ...progress, aborted, errors };
@@ -118,23 +99,17 @@ export interface ReembedDeps {
 }
 
 export interface ReembedBatchResult {
-  /** Memories read: reembedded + skipped + failed; 0 when none was left after the cursor. */
+  /** 0 when none was left after the cursor. */
   processed: number;
   reembedded: number;
   skipped: number;
   failed: number;
   errors: { memoryId: string; message: string }[];
-  /** The cursor for the next batch (the last id read), or null when this batch was the last. */
+  /** null when this batch was the last. */
   next: string | null;
 }
 
-/**
- * One batch of a re-embedding run: the next `batchSize` memories after the cursor (`after`, an id;
- * null for the first batch) that `embedder` did not embed, embedded in one call and written in one
- * UPDATE. The cursor moves past failures and skips too, so a run visits each memory once. A run is
- * these batches in a row: reembedMemories in this process, or one Inngest step each
- * (inngest/functions/reembed-memories.ts).
- */
+/** The cursor moves past failures and skips too, so a run visits each memory once. */
 export async function reembedBatch(
   db: Db,
   embedder: MemoryEmbedder,
@@ -155,10 +130,8 @@ export async function reembedBatch(
 }
 
 /**
- * One embedder call for the batch. If it fails, each text alone: one text the embedder rejects (too
- * long, a zero vector) must not hold back the batch — nor, since every run would stop there, every
- * run after it. When no text can be embedded alone either and the embedder itself threw (not just
- * returned an unusable vector), the embedder is failing (an outage, a bad key): that is thrown.
+ * On failure, each text alone: one text the embedder rejects must not hold back the batch — nor every
+ * later run. If none embeds alone and the embedder itself threw, it is failing: that is thrown.
  */
 async function embedBatch(
   embedder: MemoryEmbedder,
