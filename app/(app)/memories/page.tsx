@@ -27,7 +27,6 @@ import { memoryListQuery } from "@/lib/validation/memories";
 export const metadata: Metadata = { title: "Memories" };
 export const dynamic = "force-dynamic";
 
-/** How each order ranks, after the count ("12 memories, pinned first, then most recent"). */
 const ORDER_NOTES: Record<MemorySort, string> = {
   recent: "pinned first, then most recent",
   relevance: "most relevant first",
@@ -40,7 +39,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const PAGE_SIZE = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The query string's non-empty single values (an empty select submits `type=`). */
+/** An empty select submits `type=`. */
 function cleanParams(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(raw).flatMap(([key, value]) => {
@@ -50,7 +49,7 @@ function cleanParams(raw: Record<string, string | string[] | undefined>): Record
   );
 }
 
-/** One memory by id (links from the debug view), shaped like a listed one. */
+/** Links from the debug view open one memory by id. */
 async function loadOne(db: Db, userId: string, memoryId: string): Promise<ListedMemory | null> {
   try {
     const memory = await getMemory(db, { userId, memoryId });
@@ -88,7 +87,6 @@ async function loadPage(db: Db, userId: string, params: Record<string, string>):
       userId,
       ...filters,
       semantic,
-      // By meaning: only what retrieval itself would consider (its similarity threshold in force).
       minSimilarity: semantic ? processSimilarityThreshold(semantic.embeddingModel) : undefined,
       pageSize: filters.pageSize ?? PAGE_SIZE,
     }),
@@ -101,7 +99,7 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
   const db = await getDb();
   const single = params.id && UUID.test(params.id) ? await loadOne(db, session.id, params.id) : undefined;
   const listing = single === undefined ? await loadPage(db, session.id, params) : null;
-  // Memories another embedder embedded: retrieval cannot compare them until they are re-embedded.
+  // Retrieval cannot compare another embedder's memories until they are re-embedded.
   const embedder = getAiRegistry().embedder.model;
   const waiting = await countAwaitingEmbedder(db, { model: embedder, userId: session.id, statuses: ["active"] });
   const dates = await requestDates(session.id);
@@ -116,7 +114,6 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
     sort: params.sort,
   };
   const filtered = Object.keys(params).some((key) => key !== "page");
-  // The order the list is in (db/queries/memory-list.ts), said above it.
   const sorted: MemorySort =
     values.sort && values.sort in ORDER_NOTES ? (values.sort as MemorySort) : values.q ? "relevance" : "recent";
   const order = sorted === "relevance" && !values.q ? "recent" : sorted;
