@@ -1,6 +1,5 @@
 import { defineConfig } from "drizzle-kit";
 
-/** `npm run db:generate` diffs db/schema.ts into a new SQL migration under db/migrations. */
 export default defineConfig({
   dialect: "postgresql",
   schema: "./db/schema.ts",

@@ -5,12 +5,8 @@ import baseConfig from "./playwright.config";
 import { speechWavSync } from "./tests/fixtures/speech";
 
 /**
- * Dictation end to end (e2e/dictation.spec.ts): the production build (`next start`) on the embedded
- * database, with OPENAI_BASE_URL pointing at a scripted OpenAI-compatible server
- * (e2e/scripted-openai.ts: transcriptions checked against OpenAI's reference, chat and embeddings
- * scripted), in Chromium with a fake microphone that plays real speech (espeak-ng's WAV).
- * Two projects: the microphone allowed (Chromium's fake permission UI accepts), and denied
- * (`--deny-permission-prompts`: getUserMedia is refused, as when the user says no).
+ * A scripted OpenAI-compatible server (e2e/scripted-openai.ts) and a fake microphone playing real speech.
+ * Two projects: the microphone allowed, and denied (`--deny-permission-prompts`).
  */
 export const DICTATED = "Remind me to water the tomatoes on Friday.";
 

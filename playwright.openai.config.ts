@@ -2,10 +2,7 @@ import { defineConfig } from "@playwright/test";
 import base from "./playwright.config";
 
 /**
- * e2e/openai-faults.spec.ts: the production server pointed (OPENAI_BASE_URL) at the strict
- * OpenAI-compatible fake (tests/contracts/openai-fake-server.ts), which cuts the stream, sends an
- * error event, stops at the output limit or refuses when the user's message says so. Otherwise
- * as playwright.config.ts (a fresh PGlite, the in-process job runner).
+ * The production server pointed at the strict OpenAI fake (tests/contracts/openai-fake-server.ts).
  *
  *   E2E_PORT=3102 npx playwright test -c playwright.openai.config.ts
  */

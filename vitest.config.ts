@@ -3,25 +3,18 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const root = path.resolve(__dirname);
-// tests/production needs the production build (`next build`): only `--project production` runs it.
-// tests/dev runs `next dev`: only `--project dev-server` runs it.
 const common = ["node_modules/**", ".next/**", "e2e/**", ".lifeline/**", "tests/production/**", "tests/dev/**"];
 
 export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {
     environment: "node",
-    // Test output stays readable: warnings and errors only (a developer's LOG_LEVEL wins).
-    // bcrypt at cost 4: hundreds of registrations stay fast (production refuses below 10; see docs/auth.md).
+    // bcrypt at cost 4 keeps hundreds of registrations fast (production refuses below 10).
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", LIFELINE_PASSWORD_HASH_COST: "4" },
     setupFiles: ["tests/setup.ts"],
-    // Vitest's default is one worker per CPU but one; on a 2-core machine that is a single worker,
-    // while integration files mostly wait on Postgres and child servers: two run side by side
-    // (measured: 491 s → 340 s for the whole suite, same results).
+    // Integration files mostly wait on Postgres and child servers: two workers on 2 cores measured 491 s → 340 s.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // A bare `vitest run` (before the build, in scripts/test.sh) runs these two; `--project production`
-    // replaces them. `project` is the CLI's filter, which vitest also reads from the config (its
-    // Vitest.matchesProjectFilter) but does not type there: hence the spread.
+    // `project` is the CLI's filter, which vitest reads from the config but does not type there.
     ...({ project: ["unit", "integration"] } as object),
     projects: [
       {
@@ -30,25 +23,21 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Integration tests run against real databases (PGlite and Postgres) and real HTTP servers.
         test: {
           name: "integration",
           include: ["**/*.int.test.ts"],
           exclude: common,
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // PGlite's WebAssembly under V8's optimising tier-up now and then aborts a worker (SIGTRAP:
-          // a CHECK in V8's JIT-page registry; nodejs/node#64500, electric-sql/pglite#1053), which
-          // failed a whole CI run. Liftoff alone compiles no code in the background and frees none.
+          // PGlite's WebAssembly under V8's tier-up now and then aborts a worker (SIGTRAP; nodejs/node#64500,
+          // electric-sql/pglite#1053). Liftoff alone compiles nothing in the background.
           execArgv: ["--liftoff-only"],
-          // Names the run's migrated database templates and removes them afterwards (tests/db.ts).
           globalSetup: ["tests/global-setup.ts"],
         },
       },
       {
         extends: true,
-        // `next dev` itself, in Chromium (tests/dev/*): minutes on a 2-core machine, compiling on
-        // first load, so outside `npm test`; `npx vitest run --project dev-server` runs it.
+        // Minutes on a 2-core machine, so outside `npm test`.
         test: {
           name: "dev-server",
           include: ["tests/dev/**/*.dev.test.ts"],
@@ -59,8 +48,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The production build under `next start` (tests/production/*): after `next build` in
-        // scripts/test.sh. Excluded from the projects above and from a bare `vitest run`.
+        // Runs after `next build` in scripts/test.sh.
         test: {
           name: "production",
           include: ["tests/production/**/*.prod.test.ts"],

@@ -1,8 +1,4 @@
-/**
- * `npm run bench` — retrieval and chat-turn latency, every contender side by side in one run (the
- * machine is noisy: only ratios measured together mean anything). Options and results:
- * docs/performance.md.
- */
+/** Every contender side by side in one run: the machine is noisy, so only ratios measured together mean anything. */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -226,7 +222,7 @@ async function writeReport(out: string, report: BenchReport): Promise<void> {
 const mean = (values: readonly number[]) =>
   Math.round((values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)) * 1000) / 1000;
 
-/** [reference, contender]: the approximate path is measured against the exact statement (recall@5). */
+/** [reference, contender]: recall@5 of the approximate path against the exact statement. */
 const AGREEING: readonly (readonly [string, string])[] = [
   ["in-app", "weighted"],
   ["exact", "approximate"],
@@ -279,7 +275,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.error((error as Error).message);
     return 2;
   }
-  // The bench's own server: no pacing of the offline model, no limits on its users, cheap hashes.
+  // No pacing of the offline model, no limits on its users, cheap hashes.
   Object.assign(process.env, {
     LIFELINE_OFFLINE_DELAY_MS: "0",
     LIFELINE_CHAT_RATE_LIMIT: "off",
@@ -288,7 +284,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     LIFELINE_SIGNIN_IP_RATE_LIMIT: "off",
     LIFELINE_PASSWORD_HASH_COST: "4",
   });
-  // The server's request log would bury the table: warnings only, unless LOG_LEVEL says otherwise.
+  // The server's request log would bury the table.
   logger.level = process.env.LOG_LEVEL ?? "warn";
   const registry = createAiRegistry();
   const embedder = options.embedder === "dense" ? denseEmbedder() : registry.embedder;

@@ -14,13 +14,13 @@ export const SIGN_INS = 40;
 export const WORST_CASE_MESSAGE = "😀".repeat(15_000);
 const COST = 12;
 const PASSWORD = "correct horse battery staple";
-/** lib/auth/password.ts's pre-hash (both versions hash base64(SHA-256(password))). */
+/** lib/auth/password.ts's pre-hash: base64(SHA-256(password)). */
 const prehashed = (password: string) => createHash("sha256").update(password, "utf8").digest("base64");
 
 export interface HealthUnderLoad {
   contender: "idle" | "load";
   label: string;
-  /** Sign-ins refused as busy (the cap's queue was full), of SIGN_INS; 0 when idle. */
+  /** Refused as busy (the cap's queue was full). */
   busy: number;
   requests: number;
   p50: number;
@@ -72,7 +72,7 @@ function summarise(
   };
 }
 
-/** The ratio of loaded to idle latency is what the work costs every other request. */
+/** The loaded/idle ratio is what the work costs every other request. */
 export async function healthUnderLoad(baseUrl: string): Promise<HealthUnderLoad[]> {
   // At cost 12 whatever LIFELINE_PASSWORD_HASH_COST says: verifyPassword reads the cost from the hash.
   const hash = await nativeHash(prehashed(PASSWORD), COST);

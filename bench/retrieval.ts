@@ -24,7 +24,6 @@ export interface RetrievalContext {
 
 export interface Answer {
   top: string[];
-  /** The statement's path (retrieve.ts): "approximate" when the index's candidates were scored. */
   path?: "exact" | "approximate";
 }
 
@@ -62,7 +61,6 @@ export function statement(name: "hybrid" | "weighted", path: "auto" | "exact" | 
   };
 }
 
-/** Every vector of the user to the application, scored there (weighted). */
 export const inAppBaseline: Contender = async ({ db, userId, embeddingModel, now }, question) => {
   const rows = await selectRows<{ id: string; embedding: string; importance: number; updated_at: string | Date }>(
     db,

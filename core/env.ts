@@ -1,27 +1,14 @@
 /**
- * Lifeline's configuration: every environment variable the app reads, validated here (zod) and
- * nowhere else. No other production module reads `process.env` (tests/architecture.test.ts
- * enforces it; the one exception is `process.env.NEXT_RUNTIME` in instrumentation.ts, which Next
- * replaces at build time). `.env.example` and the README's configuration table list the same
- * variables.
- *
- * - `env()` — the process's configuration: `process.env` parsed once (parsed again only if the
- *   environment changes, which tests do). A malformed variable throws a `ConfigError` naming
- *   every bad variable. Values stay strings (blank → unset), so modules that interpret a variable
- *   keep taking an env object: `env()` in production, a plain object in tests.
- * - `deploymentProblems()` / `assertSafeDeployment()` — production (NODE_ENV=production or Vercel)
- *   refuses the embedded defaults unless told otherwise: no DATABASE_URL, no Inngest, no
- *   AUTH_SECRET; and Inngest's dev mode (INNGEST_DEV), whose serve endpoint accepts unsigned calls. instrumentation.ts register() checks at server start; the request edges check
- *   again in case register() did not run (docs/deploy.md).
+ * Every environment variable is validated here and read nowhere else (tests/architecture.test.ts enforces it).
+ * Values stay strings (blank → unset), so modules keep taking an env object: `env()` in production, a plain
+ * object in tests. A production server refuses the embedded defaults unless told otherwise (docs/deploy.md).
  */
 import { z } from "zod";
 import { type RetrievalStrategyName, retrievalStrategies } from "./config";
 
 /**
- * `@ai-sdk/openai` builds a default provider when it is imported, from OPENAI_BASE_URL and
- * OPENAI_API_KEY, and throws on a blank OPENAI_BASE_URL ("baseURL must be a non-empty string") —
- * so `OPENAI_BASE_URL=` would stop the server at start. Blank means unset here, for the library too:
- * lib/ai/registry.ts imports this module before it.
+ * `@ai-sdk/openai` builds a default provider on import and throws on a blank OPENAI_BASE_URL, which would stop
+ * the server at start: blank means unset for the library too (lib/ai/registry.ts imports this module first).
  */
 for (const name of ["OPENAI_BASE_URL", "OPENAI_API_KEY"]) {
   if (process.env[name]?.trim() === "") delete process.env[name];
@@ -29,7 +16,7 @@ for (const name of ["OPENAI_BASE_URL", "OPENAI_API_KEY"]) {
 
 export type RawEnv = Readonly<Record<string, string | undefined>>;
 
-/** Blank means unset: `DATABASE_URL=` is the same as no DATABASE_URL. */
+/** `DATABASE_URL=` is the same as no DATABASE_URL. */
 function variable(check: z.ZodType<string, string> = z.string()) {
   return z
     .string()
@@ -66,7 +53,7 @@ const retrievalStrategy = z.enum(strategyNames, { error: `must be one of ${strat
 const trustedProxy = z
   .string()
   .regex(/^(?:none|vercel|[1-9])$/i, 'must be "none", "vercel" or the number of proxies in front (1–9)');
-/** The crash points core/faults.ts can inject (the fault suite, tests/faults). */
+/** Crash points of the fault suite (tests/faults). */
 export const FAULT_POINTS = ["crash-after-answer-final"] as const;
 export type FaultPoint = (typeof FAULT_POINTS)[number];
 const faultPoint = z.enum(FAULT_POINTS, { error: `must be one of ${FAULT_POINTS.join(", ")}` });
@@ -76,7 +63,6 @@ const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "si
 
 const schema = z.object({
   DATABASE_URL: variable(postgresUrl),
-  // A direct (unpooled) connection for migrations, as Neon's and Vercel's integrations set them.
   DATABASE_URL_UNPOOLED: variable(postgresUrl),
   POSTGRES_URL_NON_POOLING: variable(postgresUrl),
   LIFELINE_DATA_DIR: variable(),
@@ -108,12 +94,11 @@ const schema = z.object({
   LIFELINE_REGISTER_RATE_LIMIT: variable(rateLimit),
   LIFELINE_ACCESS_TOKEN_RATE_LIMIT: variable(rateLimit),
   LIFELINE_ACCESS_TOKEN_USER_RATE_LIMIT: variable(rateLimit),
-  // Which header holds the client's address for the per-address limits (lib/auth/client-address.ts).
   LIFELINE_TRUSTED_PROXY: variable(trustedProxy),
   LIFELINE_INTERRUPTED_AFTER_MS: variable(milliseconds("positive")),
   LIFELINE_HEALTH_TOKEN: variable(),
   LOG_LEVEL: variable(logLevel),
-  // The fault suite's crash point (core/faults.ts); refused by a production server.
+  // Refused by a production server.
   LIFELINE_FAULT: variable(faultPoint),
   LIFELINE_BUILD_CACHE: variable(zeroOrOne),
   // Set by the platform, not by an operator.
@@ -127,7 +112,6 @@ export type EnvName = keyof Env;
 
 export const ENV_NAMES = Object.keys(schema.shape) as EnvName[];
 
-/** A configuration Lifeline refuses: each problem names its variable. */
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
 
@@ -141,7 +125,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** Validates `raw` (process.env or a test's object). Throws a ConfigError naming every malformed variable. */
 export function parseEnv(raw: RawEnv): Env {
   const picked = Object.fromEntries(ENV_NAMES.map((name) => [name, raw[name]]));
   const result = schema.safeParse(picked);
@@ -159,25 +142,22 @@ export function env(): Env {
   return cached.env;
 }
 
-/** INNGEST_DEV set to anything but "0" or "false" (e.g. "1" or the dev server's URL). */
+/** Anything but "0" or "false" (e.g. "1" or the dev server's URL). */
 export function isInngestDev(config: RawEnv): boolean {
   const dev = config.INNGEST_DEV?.trim();
   return dev !== undefined && dev !== "" && dev !== "0" && dev !== "false";
 }
 
-/** A production server: NODE_ENV=production (`next start`) or Vercel — but not `next build`. */
+/** `next start` or Vercel — but not `next build`. */
 export function isProductionServer(config: RawEnv): boolean {
   if (config.NEXT_PHASE === "phase-production-build") return false;
   return config.NODE_ENV === "production" || Boolean(config.VERCEL?.trim());
 }
 
-/** bcrypt's lowest cost a production server accepts (OWASP's floor); the default is 12. */
+/** OWASP's floor; the default is 12. */
 export const MIN_PRODUCTION_HASH_COST = 10;
 
-/**
- * What a production server must not run with, each naming the variable to set: the embedded
- * defaults are for development, a demo or one long-lived server that opts in.
- */
+/** The embedded defaults are for development, a demo or one long-lived server that opts in. */
 export function deploymentProblems(config: RawEnv): string[] {
   if (!isProductionServer(config)) return [];
   const set = (name: string) => Boolean(config[name]?.trim());
@@ -230,10 +210,7 @@ export function deploymentProblems(config: RawEnv): string[] {
   return problems;
 }
 
-/**
- * Throws a ConfigError when the configuration is malformed or, on a production server, unsafe.
- * Cheap after the first call (env() is cached); the request edges call it on every request.
- */
+/** Cheap after the first call (env() is cached): the request edges call it on every request. */
 export function assertSafeDeployment(config: RawEnv = env()): void {
   const problems = deploymentProblems(config);
   if (problems.length > 0)

@@ -1,10 +1,6 @@
-/**
- * Typed application errors. Anything below the route layer (db/queries, lib/*) throws an
- * `AppError` with a code; the route wrapper (lib/api/route.ts) turns it into a JSON response
- * with the status that code maps to. Any other thrown value is an unexpected error → 500.
- */
+/** Below the route layer, throw an `AppError`; any other thrown value is an unexpected 500. */
 
-/** Resources whose absence (or foreignness — the same answer) is a 404 `not_found:<resource>`. */
+/** Absence and foreignness give the same 404, `not_found:<resource>`. */
 export type Resource =
   | "user"
   | "conversation"
@@ -29,18 +25,16 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"
-  /** This server is at a limit of its own (e.g. uploads in flight): 503, with Retry-After. */
+  /** A limit of this server's own (e.g. uploads in flight): 503 with Retry-After. */
   | `unavailable:${string}`
-  /** An outside service (Gmail) failed: 502, with a message the user can act on. */
+  /** 502, with a message the user can act on. */
   | `upstream:${string}`
   | "internal";
 
-/** Field path (e.g. "body.email", "params.id") → human-readable message. */
 export type FieldErrors = Record<string, string>;
 
 export interface AppErrorOptions {
   fields?: FieldErrors;
-  /** Seconds until the client may retry (rate_limited → Retry-After). */
   retryAfter?: number;
   cause?: unknown;
 }
@@ -97,7 +91,7 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
 
-/** The one "missing or not yours" answer: callers cannot tell the two apart. */
+/** Callers cannot tell missing from not yours. */
 export function notFound(resource: Resource): AppError {
   const label = resource.charAt(0).toUpperCase() + resource.slice(1);
   return new AppError(`not_found:${resource}`, `${label} not found`);
@@ -112,7 +106,7 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; fields?: FieldErrors; requestId?: string };
 }
 
-/** For `.catch()` on the signed-in user's own row: a session whose user no longer exists is no session (401). */
+/** A session whose user no longer exists is no session (401). */
 export function userGoneAsUnauthorized(error: unknown): never {
   if (isAppError(error) && error.code === "not_found:user") {
     throw new AppError("unauthorized", "Your account no longer exists — sign in again");

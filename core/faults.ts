@@ -1,11 +1,8 @@
 /**
- * Injected crash points for the fault suite (tests/faults): with LIFELINE_FAULT naming a point,
- * the process kills itself with SIGKILL when it reaches that point — no shutdown code, no pending
- * write, exactly like `kill -9` at that instant. Unset (always, on a production server: core/env.ts
- * refuses it there), a point is one comparison and nothing happens.
+ * SIGKILL at the named point, exactly like `kill -9` then; unset (always, in production), a point is one
+ * comparison.
  *
- *   crash-after-answer-final   lib/chat/settle.ts: the answer is saved as final, and the pair's
- *                              extraction has not been handed to its runner yet.
+ *   crash-after-answer-final   lib/chat/settle.ts: the answer is final, its extraction not yet dispatched.
  */
 import { env, type FaultPoint } from "./env";
 import { logger } from "./logger";

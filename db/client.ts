@@ -1,14 +1,7 @@
 /**
- * The one database handle. `DATABASE_URL` set → a node-postgres pool on that Postgres, checked for
- * pgvector when it opens (a clear error naming the fix, not a crash in the first query), migrated
- * by `npm run build` (db/migrate.ts) under an advisory lock — never on first use unless
- * LIFELINE_AUTO_MIGRATE=1. Unset → embedded PGlite with pgvector, persisted under `.lifeline/` (or
- * `LIFELINE_DATA_DIR`), migrated on first use (LIFELINE_AUTO_MIGRATE=0 turns that off). Both are
- * drizzle's Postgres API with the same schema.
- *
- * PGlite is imported only when it is opened (a dynamic import), so a server on Postgres never
- * loads it; next.config.ts also leaves it out of the deployment's traced files when the build has
- * a DATABASE_URL (docs/deploy.md has the sizes).
+ * DATABASE_URL set → Postgres, checked for pgvector on open and migrated by the build (never on first use unless
+ * LIFELINE_AUTO_MIGRATE=1). Unset → embedded PGlite, migrated on first use. PGlite is imported only when opened,
+ * so a Postgres server never loads it (docs/deploy.md has the sizes).
  */
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -29,7 +22,7 @@ export interface Database {
   db: Db;
   kind: DbKind;
   query<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  /** Applies the migrations not applied yet (on Postgres under MIGRATION_LOCK, one migrator at a time). */
+  /** On Postgres under MIGRATION_LOCK, one migrator at a time. */
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -49,26 +42,18 @@ export type DatabaseOptions =
   | {
       kind: "postgres";
       url: string;
-      /** Where migrations run, when not `url`: a direct connection beside a pooled `url` (migrationUrl). */
+      /** A direct connection beside a pooled `url`. */
       migrationUrl?: string;
       migrate?: boolean;
       max?: number;
     }
-  /**
-   * dataDir undefined → in memory (tests). loadDataDir: start from a copy of a database PGlite
-   * dumped (its dumpDataDir), instead of an empty one — tests start from a migrated template.
-   */
+  /** dataDir undefined → in memory. loadDataDir: start from a migrated template's dump (tests). */
   | { kind: "pglite"; dataDir?: string; migrate?: boolean; loadDataDir?: Blob };
 
-/**
- * The key of the Postgres advisory lock every migrator takes (db/migrate.ts at build time, and
- * LIFELINE_AUTO_MIGRATE=1 servers at their first query): concurrent builds or cold starts wait for
- * each other, and the later ones find nothing left to apply. Any fixed bigint; this one spells
- * "lifeline" in ASCII.
- */
+/** Concurrent builds or cold starts wait for each other, then find nothing left to apply. These bytes spell "lifeline". */
 export const MIGRATION_LOCK = "7811887614447414885";
 
-/** The place a DATABASE_URL points at, for messages: host, port and database — never the password. */
+/** Never includes the password. */
 export function describeDatabaseUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -99,10 +84,8 @@ const UNREACHABLE_CODES = new Set([
 ]);
 
 /**
- * Why `error` says the database server was not reached, as one line ("connect ECONNREFUSED
- * 127.0.0.1:1"), or null when it was reached (a refused password, a missing database, pgvector).
- * node-postgres passes the socket's error through; for a host name with several addresses it is an
- * AggregateError with one error per address and an empty message.
+ * A one-line cause when the server was not reached, null when it was. For a host with several addresses
+ * node-postgres passes an AggregateError with an empty message.
  */
 export function unreachableCause(error: unknown): string | null {
   const seen = new Set<unknown>();
@@ -151,20 +134,14 @@ export class PgvectorError extends Error {
 }
 
 /**
- * Whether `error` is one of this module's errors, by name. Not `instanceof`: the production server
- * loads this module once per bundle (instrumentation, each route), and the process-wide database
- * promise (getDatabase) may have been opened — and rejected — by another bundle's copy, whose class
- * is a different object (tests/production/refusals.prod.test.ts: /api/health said "db" for pgvector).
+ * Not `instanceof`: the production server loads this module once per bundle, and the process-wide database
+ * promise may have been rejected by another bundle's copy, whose class is a different object.
  */
 export function isDbError(error: unknown, name: "PgvectorError" | "DatabaseUnreachableError"): error is Error {
   return error instanceof Error && error.name === name;
 }
 
-/**
- * What is wrong with pgvector in this database, as a message naming DATABASE_URL and the fix, or
- * null when nothing is. `migrating`: the migrations are about to run (they enable the extension
- * when the server has it).
- */
+/** `migrating`: the migrations are about to run and will enable the extension when the server has it. */
 export function pgvectorProblem(state: PgvectorState, where: string, migrating: boolean): string | null {
   if (state.installed) return null;
   if (!state.available) {
@@ -207,13 +184,9 @@ function migrationError(error: unknown, url: string): unknown {
 }
 
 /**
- * Applies the pending migrations in ONE transaction that first takes a transaction-level advisory
- * lock (concurrent migrators wait, then find nothing left to apply). Correct through a
- * transaction-mode pooler too (PgBouncer, Neon's -pooler host, Supabase's port 6543), where a
- * session-level lock and its unlock can land on different server connections — the next migrator
- * then waits forever. The bookkeeping is drizzle's, as its pg migrator writes it
- * (drizzle.__drizzle_migrations: the migration's hash, created_at = its journal `when`), so the
- * embedded database (drizzle's migrator) and this one agree (db/migrations.int.test.ts).
+ * One transaction under a transaction-level advisory lock: a session-level lock and its unlock can land on
+ * different server connections behind a transaction-mode pooler, and the next migrator then waits forever.
+ * The bookkeeping is drizzle's own, so the embedded and Postgres migrators agree (db/migrations.int.test.ts).
  */
 async function migratePostgres(pool: Pool, url: string): Promise<void> {
   const client = await pool.connect();
@@ -246,10 +219,7 @@ async function migratePostgres(pool: Pool, url: string): Promise<void> {
   }
 }
 
-/**
- * What a log line says about a connection the server closed. node-postgres hangs the idle client on
- * the error (its type table, socket state, database name): only the type, code and message are logged.
- */
+/** node-postgres hangs the idle client on the error: only its type, code and message are logged. */
 function closedConnectionError(error: Error): { type: string; code?: string; message: string } {
   const code = (error as { code?: unknown }).code;
   return { type: error.constructor.name, ...(typeof code === "string" ? { code } : {}), message: error.message };
@@ -272,8 +242,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.kind === "postgres") {
     const { url } = options;
     const pool = new Pool({ connectionString: url, max: options.max ?? 10 });
-    // An idle connection the server ends (restart, failover, a dropped database) is reported here;
-    // without a listener node-postgres rethrows it and the whole process dies. The pool replaces it.
+    // Without a listener node-postgres rethrows an idle connection's error and the process dies; the pool replaces it.
     pool.on("error", (error) =>
       logger.warn({ error: closedConnectionError(error) }, "an idle database connection was closed"),
     );
@@ -293,7 +262,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       else await checkPgvector(pool, url, false);
     } catch (error) {
       await pool.end();
-      // Migrating connects to the direct URL first when one is set beside a pooled DATABASE_URL.
       const direct = options.migrate && options.migrationUrl && options.migrationUrl !== url;
       throw direct && unreachableCause(error)
         ? unreachableError(
@@ -306,8 +274,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return database;
   }
 
-  // Loaded only here, and hidden from Next's file tracer: next.config.ts traces PGlite into a
-  // deployment only when it is built without DATABASE_URL (conditionalTracing).
+  // Hidden from Next's file tracer: next.config.ts traces PGlite only into builds without DATABASE_URL.
   const [{ PGlite }, { vector }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import(/* turbopackIgnore: true */ "@electric-sql/pglite"),
     import(/* turbopackIgnore: true */ "@electric-sql/pglite-pgvector"),
@@ -334,7 +301,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const res = await client.query(text, params as unknown[]);
       return res.rows as never[];
     },
-    // One process owns a PGlite directory: no lock needed.
     migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
   };
@@ -346,20 +312,11 @@ export async function migrateDatabase(database: Database): Promise<void> {
   await database.migrate();
 }
 
-/**
- * Where migrations connect: the direct URL Neon's integration (DATABASE_URL_UNPOOLED) or Vercel's
- * Postgres (POSTGRES_URL_NON_POOLING) sets beside a pooled DATABASE_URL — the providers' advice for
- * DDL — else DATABASE_URL itself (migratePostgres is safe through a pooler as well).
- */
+/** The direct URL Neon or Vercel Postgres sets beside a pooled DATABASE_URL: the providers' advice for DDL. */
 export function migrationUrl(env: RawEnv = processEnv()): string | undefined {
   return env.DATABASE_URL_UNPOOLED || env.POSTGRES_URL_NON_POOLING || env.DATABASE_URL || undefined;
 }
 
-/**
- * What the environment selects: Postgres when DATABASE_URL is set, else embedded PGlite.
- * First-use migration is for the embedded default (unless LIFELINE_AUTO_MIGRATE=0); Postgres is
- * migrated by the build (`npm run build` runs db/migrate.ts --build first), or at first use with LIFELINE_AUTO_MIGRATE=1.
- */
 export function optionsFromEnv(env: RawEnv = processEnv()): DatabaseOptions {
   if (env.DATABASE_URL) {
     return {
@@ -376,7 +333,7 @@ export function optionsFromEnv(env: RawEnv = processEnv()): DatabaseOptions {
   };
 }
 
-// One instance per server process, kept across dev-server hot reloads.
+// Kept across dev-server hot reloads.
 const globalForDb = globalThis as unknown as { __lifelineDb?: Promise<Database> };
 
 export function getDatabase(): Promise<Database> {
@@ -393,7 +350,7 @@ export async function getDb(): Promise<Db> {
   return (await getDatabase()).db;
 }
 
-/** Replaces the process-wide database (tests and scripts that bring their own). */
+/** For tests and scripts that bring their own. */
 export function setDatabase(database: Database | undefined): void {
   globalForDb.__lifelineDb = database ? Promise.resolve(database) : undefined;
 }

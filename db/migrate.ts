@@ -1,14 +1,6 @@
 /**
- * `npm run db:migrate` — applies db/migrations to the Postgres at DATABASE_URL (or, without it, to
- * the embedded PGlite database under .lifeline/).
- *
- * `--build` is the build's first step (`npm run build` is `tsx db/migrate.ts --build && next build`): with DATABASE_URL
- * it migrates that Postgres, so a deployment's database is ready before its first request — over the
- * direct connection when DATABASE_URL_UNPOOLED or POSTGRES_URL_NON_POOLING is set, under the
- * advisory lock of db/client.ts, so two builds (or a build and a LIFELINE_AUTO_MIGRATE=1
- * server) at the same time apply each migration once; without DATABASE_URL it does nothing (the
- * embedded database migrates on first use). A database without pgvector fails the build with a
- * message naming DATABASE_URL and the fix.
+ * `--build` runs first in `npm run build`, so a deployment's database is ready before its first request; under
+ * db/client.ts's advisory lock, concurrent builds apply each migration once. Without DATABASE_URL it does nothing.
  */
 import { env } from "../core/env";
 import { describeDatabaseUrl, openDatabase, optionsFromEnv } from "./client";

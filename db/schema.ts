@@ -1,7 +1,4 @@
-/**
- * Lifeline's whole data model. Every table that holds a user's data carries `user_id`
- * (the owner), so every query can — and must — filter by it (see db/queries/*).
- */
+/** Every table holding a user's data carries `user_id`, so every query can — and must — filter by it. */
 import { type SQL, sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
@@ -27,10 +24,8 @@ import { DEFAULT_CONVERSATION_TITLE, EMBEDDING_DIMENSIONS } from "../core/config
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 /**
- * Any JSON value a client sent, kept as its JSON text (JSON.stringify): jsonb refuses a string
- * or key holding NUL (`\u0000`) or an unpaired surrogate (`\ud800`), which JSON carries and a
- * client may send, while JSON.stringify writes both as escapes — text that always fits and parses
- * back to the same value.
+ * Stored as JSON text: jsonb refuses a string holding NUL or an unpaired surrogate, which a client may send,
+ * while JSON.stringify escapes both and parses back to the same value.
  */
 const clientJson = customType<{ data: unknown; driverData: string }>({
   dataType: () => "text",
@@ -53,11 +48,7 @@ export const MESSAGE_STATUSES = ["streaming", "complete", "aborted", "error"] as
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const messageStatusEnum = pgEnum("message_status", MESSAGE_STATUSES);
 
-/**
- * Why an answer that ended is not a whole answer (null: it is): the model hit its output limit,
- * the provider's content filter stopped it, the model refused, or the stream closed without a
- * finish reason. Shown under the answer (components/chat/message.tsx).
- */
+/** Why an ended answer is not whole (null: it is); shown under the answer. */
 export const MESSAGE_NOTICES = ["length", "content-filter", "refusal", "no-finish"] as const;
 export type MessageNotice = (typeof MESSAGE_NOTICES)[number];
 
@@ -75,7 +66,6 @@ export const MEMORY_TYPES = [
 export type MemoryType = (typeof MEMORY_TYPES)[number];
 export const memoryTypeEnum = pgEnum("memory_type", MEMORY_TYPES);
 
-/** Who the memory's content comes from: the user said it, the assistant suggested it, or the user typed it in. */
 export const MEMORY_PROVENANCES = ["user_stated", "assistant_suggested", "user_created"] as const;
 export type MemoryProvenance = (typeof MEMORY_PROVENANCES)[number];
 export const memoryProvenanceEnum = pgEnum("memory_provenance", MEMORY_PROVENANCES);
@@ -124,7 +114,6 @@ export const GMAIL_OPERATION_STATUSES = [
 export type GmailOperationStatus = (typeof GMAIL_OPERATION_STATUSES)[number];
 export const gmailOperationStatusEnum = pgEnum("gmail_operation_status", GMAIL_OPERATION_STATUSES);
 
-// Auth.js tables (shape required by @auth/drizzle-adapter) + password hash
 export const users = pgTable(
   "users",
   {
@@ -135,17 +124,10 @@ export const users = pgTable(
     image: text("image"),
     /** bcrypt hash for email + password sign-in; null for OAuth-only users. */
     passwordHash: text("password_hash"),
-    /** Default of conversations.memory_enabled for this user's new chats. */
     memoryEnabledDefault: boolean("memory_enabled_default").notNull().default(true),
-    /**
-     * Copied into every session (JWT claim `sv`) at sign-in; a session whose copy differs is ended.
-     * Bumped by a password change and "sign out everywhere" (lib/auth/revocation.ts).
-     */
+    /** Copied into every session (JWT `sv`); a differing copy ends it. Bumped by lib/auth/revocation.ts. */
     sessionVersion: integer("session_version").notNull().default(0),
-    /**
-     * IANA time zone ("Europe/Paris") in which dates are shown and deadlines resolve; detected in
-     * the browser on the first visit, editable in settings. Null until then (UTC is used).
-     */
+    /** IANA zone for dates and deadlines, detected in the browser on first visit; null means UTC until then. */
     timeZone: text("time_zone"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -153,7 +135,6 @@ export const users = pgTable(
   (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`)],
 );
 
-/** The owner column of every owned table: its rows go when the user goes. */
 const ownerId = () =>
   uuid("user_id")
     .notNull()
@@ -173,10 +154,7 @@ export const accounts = pgTable(
     scope: text("scope"),
     id_token: text("id_token"),
     session_state: text("session_state"),
-    /**
-     * When Google refused the refresh token (`invalid_grant`: the user revoked Lifeline's access, or
-     * the grant expired): its tokens were cleared then. Null again after the user reconnects.
-     */
+    /** When Google refused the refresh token (`invalid_grant`) and its tokens were cleared; null after reconnecting. */
     tokensRevokedAt: timestamp("tokens_revoked_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] }), index("accounts_user_idx").on(t.userId)],
@@ -202,10 +180,7 @@ export const verificationTokens = pgTable(
   (t) => [primaryKey({ columns: [t.identifier, t.token] })],
 );
 
-/**
- * Sessions ended by signing out (JWT claim `sid`), kept until the JWT itself would have expired.
- * Other sessions of the user are unaffected; a user's rows go with the user.
- */
+/** Signed-out sessions (JWT `sid`), kept until the JWT itself would have expired. */
 export const revokedSessions = pgTable(
   "revoked_sessions",
   {
@@ -218,9 +193,8 @@ export const revokedSessions = pgTable(
 );
 
 /**
- * Rate-limit counters shared by every server instance (lib/limits/rate-limit.ts): one row per key,
- * a fixed window that starts at the key's first hit. Not user data: keys are opaque strings
- * ("signin:email:<sha256>", "chat:<user id>"), and expired rows are deleted opportunistically.
+ * Shared by every server instance (lib/limits/rate-limit.ts). Not user data: keys are opaque
+ * ("signin:email:<sha256>", "chat:<user id>").
  */
 export const rateLimits = pgTable(
   "rate_limits",
@@ -233,16 +207,13 @@ export const rateLimits = pgTable(
   (t) => [index("rate_limits_expires_idx").on(t.expiresAt)],
 );
 
-/** read: the read routes and tools; read+write: also the memory writes (lib/auth/access-tokens.ts). */
 export const ACCESS_TOKEN_SCOPES = ["read", "read+write"] as const;
 export type AccessTokenScope = (typeof ACCESS_TOKEN_SCOPES)[number];
 export const accessTokenScopeEnum = pgEnum("access_token_scope", ACCESS_TOKEN_SCOPES);
 
 /**
- * Personal access tokens (lib/auth/access-tokens.ts): a bearer secret the user hands to another
- * program. Only the SHA-256 of the secret is stored; the secret is shown once, at creation.
- * A token is live while it is not revoked, not expired, and `session_version` still equals the
- * account's: a password change or "end all sessions" (which bump it) ends every token too.
+ * Only the SHA-256 of the secret is stored; the secret is shown once. A token is live while `session_version`
+ * equals the account's, so a password change or "end all sessions" ends every token too.
  */
 export const accessTokens = pgTable(
   "access_tokens",
@@ -250,10 +221,8 @@ export const accessTokens = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     userId: ownerId(),
     name: text("name").notNull(),
-    /** Hex SHA-256 of the whole secret ("llt_…"). */
     tokenHash: text("token_hash").notNull(),
     scope: accessTokenScopeEnum("scope").notNull(),
-    /** users.session_version when the token was created. */
     sessionVersion: integer("session_version").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
@@ -263,11 +232,7 @@ export const accessTokens = pgTable(
   (t) => [uniqueIndex("access_tokens_hash_idx").on(t.tokenHash), index("access_tokens_user_idx").on(t.userId)],
 );
 
-/**
- * Every MCP tool call (app/api/mcp, lib/mcp/): which token, which tool, the arguments as given and
- * the exact text the client received. Memory text in it follows delete-means-gone
- * (db/queries/mcp-calls.ts redacts it with the debug records).
- */
+/** Every MCP tool call; its memory text follows delete-means-gone (db/queries/mcp-calls.ts redacts it). */
 export const mcpCalls = pgTable(
   "mcp_calls",
   {
@@ -277,19 +242,15 @@ export const mcpCalls = pgTable(
       .notNull()
       .references(() => accessTokens.id, { onDelete: "cascade" }),
     tool: text("tool").notNull(),
-    /**
-     * As the client sent them, whatever their strings hold (a refused call's too); SQL NULL is
-     * JSON `null` (drizzle passes a null through without its type's mapping), absent arguments `{}`.
-     */
+    /** SQL NULL is JSON `null` (drizzle passes a null through without this type's mapping); absent arguments `{}`. */
     arguments: clientJson("arguments"),
-    /** The text of the result's one content block, byte for byte what the client received. */
+    /** Byte for byte what the client received. */
     result: text("result").notNull(),
     isError: boolean("is_error").notNull(),
-    /** How the result was made: the assembly trace (get_memory_context), the tool trace (search/list). */
     trace: jsonb("trace").$type<unknown>(),
     /** Every memory the record mentions (result, trace, arguments): what a delete redacts. */
     memoryIds: jsonb("memory_ids").$type<string[]>().notNull().default([]),
-    /** The memories the result handed to the client: "read by ‹token›" on the memories page. */
+    /** The memories handed to the client: "read by ‹token›" on the memories page. */
     returnedMemoryIds: jsonb("returned_memory_ids").$type<string[]>().notNull().default([]),
     latencyMs: real("latency_ms").notNull(),
     createdAt: createdAt(),
@@ -304,24 +265,16 @@ export const mcpCalls = pgTable(
 export const IMPORT_SOURCE_KINDS = ["chatgpt", "claude"] as const;
 export type ImportSourceKind = (typeof IMPORT_SOURCE_KINDS)[number];
 
-/**
- * receiving: batches arrive; running: its job extracts; paused: its job stops after the exchange in
- * hand until resumed; cancelled: the rest is never read; done: nothing left to run.
- */
+/** paused: the job stops after the exchange in hand until resumed; cancelled: the rest is never read. */
 export const IMPORT_STATUSES = ["receiving", "running", "paused", "cancelled", "done"] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
-/**
- * One import of a ChatGPT or Claude export (lib/jobs/import-job.ts): the conversations it brought
- * in point at it, and so do the extractions of their exchanges, which its job runs.
- */
 export const imports = pgTable(
   "imports",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     userId: ownerId(),
     source: text("source", { enum: IMPORT_SOURCE_KINDS }).notNull(),
-    /** The name of the file the user chose (shown in the list of imports). */
     fileName: text("file_name").notNull(),
     status: text("status", { enum: IMPORT_STATUSES }).notNull().default("receiving"),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
@@ -339,24 +292,21 @@ export const conversations = pgTable(
     userId: ownerId(),
     title: text("title").notNull().default(DEFAULT_CONVERSATION_TITLE),
     mode: chatModeEnum("mode").notNull().default("conversational"),
-    /** Model id from the registry (lib/ai); null → the registry's default. */
+    /** Null → the registry's default model. */
     model: text("model"),
     archived: boolean("archived").notNull().default(false),
     /** false = "temporary chat": no retrieval, no extraction. */
     memoryEnabled: boolean("memory_enabled").notNull().default(true),
     /**
-     * The newest message of the branch the chat shows and the next message continues (lib/chat/branch.ts):
-     * a turn sets it to its answer, stepping to another version to the newest message below it.
-     * Null when there is none (no message yet, or its message was deleted): the newest message then.
+     * The newest message of the shown branch, which the next message continues (lib/chat/branch.ts).
+     * Null: the newest message.
      */
     currentMessageId: uuid("current_message_id").references((): AnyPgColumn => messages.id, {
       onDelete: "set null",
     }),
-    /** Where an imported conversation came from (read-only, shown "Imported from …"); null for Lifeline's own. */
     importedFrom: text("imported_from", { enum: IMPORT_SOURCE_KINDS }),
-    /** The export's id of an imported conversation: importing it again adds only its new messages. */
+    /** Importing the same export again adds only its new messages. */
     sourceId: text("source_id"),
-    /** The import that first brought it in. */
     importId: uuid("import_id").references(() => imports.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -369,12 +319,7 @@ export const conversations = pgTable(
   ],
 );
 
-/**
- * The title outbox: a conversation whose first answer was saved while it still had the default
- * title, waiting for its auto-title (lib/chat/title.ts). Written in the answer's transaction,
- * deleted once the title job has run (titled or not); a row older than
- * titleConfig.retryAfterMs was left by a stopped process, and the sweep runs its job.
- */
+/** The title outbox: written in the answer's transaction, deleted once the title job ran; the sweep runs stale rows. */
 export const conversationTitleJobs = pgTable(
   "conversation_title_jobs",
   {
@@ -395,32 +340,21 @@ export const messages = pgTable(
     conversationId: uuid("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
-    /**
-     * The message this one follows (null for a conversation's first): messages form a tree, and its
-     * versions — an edited question, a regenerated answer — are siblings under one parent. Deleting
-     * a message deletes every message below it.
-     */
+    /** Versions (an edited question, a regenerated answer) are siblings under one parent; deleting cascades below. */
     parentMessageId: uuid("parent_message_id").references((): AnyPgColumn => messages.id, { onDelete: "cascade" }),
     role: messageRoleEnum("role").notNull(),
-    /** Plain text of the message (what history and extraction read). */
+    /** What history and extraction read. */
     content: text("content").notNull().default(""),
-    /**
-     * The content's tokens (lib/memory/tokens.ts), counted once when the text is written, so a
-     * turn budgets its history without tokenising it again. Null while an answer streams, and for
-     * rows written before the column: a turn counts those itself.
-     */
+    /** Counted once at write time so a turn budgets history without re-tokenising; null while streaming. */
     contentTokens: integer("content_tokens"),
-    /** AI SDK UIMessage parts, as streamed to the client. */
     parts: jsonb("parts").$type<unknown[]>().notNull().default([]),
     model: text("model"),
     status: messageStatusEnum("status").notNull().default("complete"),
     error: text("error"),
     notice: text("notice", { enum: MESSAGE_NOTICES }),
-    /** The export's id of an imported message: one row per id in its conversation. */
     sourceId: text("source_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    /** Full-text search vector over the text (chat search: db/queries/conversations.ts). */
     searchVector: tsvector("search_vector").generatedAlwaysAs(
       (): SQL => sql`to_tsvector('english', ${messages.content})`,
     ),
@@ -430,8 +364,7 @@ export const messages = pgTable(
     index("messages_parent_idx").on(t.parentMessageId),
     index("messages_user_idx").on(t.userId),
     index("messages_search_vector_idx").using("gin", t.searchVector),
-    // The sweep for answers a stopped server left streaming (db/queries/interrupted-answers.ts) reads
-    // only these: a few rows, not every message, every minute.
+    // The interrupted-answer sweep reads only these rows every minute, not every message.
     index("messages_streaming_idx").on(t.updatedAt).where(sql`${t.status} = 'streaming'`),
     uniqueIndex("messages_conversation_source_idx")
       .on(t.conversationId, t.sourceId)
@@ -458,7 +391,7 @@ export const ANSWER_RATINGS = ["up", "down"] as const;
 export type AnswerRating = (typeof ANSWER_RATINGS)[number];
 export const answerRatingEnum = pgEnum("answer_rating", ANSWER_RATINGS);
 
-/** The user's thumbs up or down on one answer (at most one per answer), with an optional reason. */
+/** At most one per answer. */
 export const answerRatings = pgTable(
   "answer_ratings",
   {
@@ -484,31 +417,23 @@ export const memories = pgTable(
     type: memoryTypeEnum("type").notNull().default("personal"),
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
     importance: real("importance").notNull().default(0.5),
-    /** The extractor's confidence (0–1); null for memories the user typed in. */
     confidence: real("confidence"),
     /**
-     * Half precision (migration `halfvec_embeddings`): a 3 KB value, so retrieval's distance pass reads
-     * half the pages; a component beyond ±65504 is refused at write time (db/queries/vectors.ts).
-     * Stored in the row (migration 0006: toast_tuple_target 8160, STORAGE MAIN), not TOASTed. Neither
-     * setting is expressed here (drizzle has no syntax). On Postgres only, migration memories_hnsw
-     * adds an HNSW index over it (and memories_user_model_idx) for retrieval's approximate path above
-     * a per-user count (docs/performance.md); not declared here, as drizzle cannot say "not on PGlite".
+     * Half precision: retrieval's distance pass reads half the pages. Stored in line, not TOASTed (migration 0006),
+     * and HNSW-indexed on Postgres only (memories_hnsw): drizzle can express neither.
      */
     embedding: halfvec("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
-    /** Which embedder produced `embedding` ("offline/hash-ngram-v1", "openai/text-embedding-3-small"…). */
     embeddingModel: text("embedding_model"),
     sourceConversationId: uuid("source_conversation_id").references(() => conversations.id, { onDelete: "set null" }),
     sourceUserMessageId: uuid("source_user_message_id").references(() => messages.id, { onDelete: "set null" }),
     sourceAssistantMessageId: uuid("source_assistant_message_id").references(() => messages.id, {
       onDelete: "set null",
     }),
-    /** The access token a memory was remembered through (MCP `remember`): its provenance "from ‹token›". */
     sourceAccessTokenId: uuid("source_access_token_id").references((): AnyPgColumn => accessTokens.id, {
       onDelete: "set null",
     }),
-    /** Every message the extractor read when it produced this memory. */
     examinedMessageIds: uuid("examined_message_ids").array().notNull().default(sql`'{}'::uuid[]`),
-    /** Short quotes, each tagged with the role it came from: why the extractor believed this. */
+    /** Why the extractor believed this. */
     evidence: jsonb("evidence").$type<{ role: "user" | "assistant"; quote: string }[]>().notNull().default([]),
     provenance: memoryProvenanceEnum("provenance").notNull(),
     status: memoryStatusEnum("status").notNull().default("active"),
@@ -516,27 +441,17 @@ export const memories = pgTable(
     isActionable: boolean("is_actionable").notNull().default(false),
     deadline: date("deadline", { mode: "string" }),
     pinned: boolean("pinned").notNull().default(false),
-    /** When the user pasted it from another assistant's memory list (Settings → Import): its provenance. */
     pastedAt: timestamp("pasted_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     /** Recency is computed from this column; reading a memory never touches it. */
     updatedAt: updatedAt(),
     editedAt: timestamp("edited_at", { withTimezone: true, mode: "date" }),
-    /**
-     * A deleted memory whose text the records derived from it (debug records, extraction decisions,
-     * event reasons, MCP calls) still keep, for undo: when the undo window closes and the sweep
-     * redacts it (db/queries/redaction.ts, redactDueDeletions). Null otherwise.
-     */
+    /** Derived records keep a deleted memory's text until then, for undo; the sweep redacts it (redactDueDeletions). */
     redactAt: timestamp("redact_at", { withTimezone: true, mode: "date" }),
-    /** Full-text search vector over title + content (text search, hybrid retrieval). */
     searchVector: tsvector("search_vector").generatedAlwaysAs(
       (): SQL => sql`to_tsvector('english', coalesce(${memories.title}, '') || ' ' || ${memories.content})`,
     ),
-    /**
-     * The BM25 length of search_vector: the sum over its lexemes of their number of positions
-     * (`tsvector_bm25_length`, migration 0005). Generated columns cannot read each other, so it
-     * recomputes the same tsvector.
-     */
+    /** BM25 length (migration 0005); generated columns cannot read each other, so it recomputes the tsvector. */
     searchLength: integer("search_length").generatedAlwaysAs(
       (): SQL =>
         sql`tsvector_bm25_length(to_tsvector('english', coalesce(${memories.title}, '') || ' ' || ${memories.content}))`,
@@ -553,10 +468,8 @@ export const memories = pgTable(
 );
 
 /**
- * How often, and when last, each memory went into a prompt or a tool's answer (lib/memory/retrieval/access.ts).
- * Its own narrow table (migration 0009), not columns of `memories`: a memory's row holds its vector in line,
- * so counting an access there rewrote the whole row and every index entry of it (GIN included) on every chat
- * turn; here it is a small in-place (HOT) update. A memory never read has no row (count 0, never).
+ * Its own narrow table, not columns of `memories`: a memory's row holds its vector in line, so counting an access
+ * there rewrote the row and every index entry on each turn; here it is a HOT update. Never read: no row.
  */
 export const memoryUsage = pgTable("memory_usage", {
   memoryId: uuid("memory_id")
@@ -566,7 +479,6 @@ export const memoryUsage = pgTable("memory_usage", {
   lastAccessedAt: timestamp("last_accessed_at", { withTimezone: true, mode: "date" }).notNull(),
 });
 
-/** The fields of a memory that its history (memory_events before/after) records. */
 export const MEMORY_SNAPSHOT_FIELDS = [
   "content",
   "title",
@@ -595,7 +507,6 @@ export const memoryEvents = pgTable(
     actor: actorEnum("actor").notNull(),
     before: jsonb("before").$type<MemorySnapshot | null>(),
     after: jsonb("after").$type<MemorySnapshot | null>(),
-    /** Why (e.g. the consolidation decision), free text. */
     reason: text("reason"),
     extractionId: uuid("extraction_id"),
     createdAt: createdAt(),
@@ -620,20 +531,15 @@ export const memoryExtractions = pgTable(
     status: extractionStatusEnum("status").notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
-    /** Memories created or updated by this extraction (empty on success = nothing worth keeping). */
+    /** Empty on success: nothing worth keeping. */
     memoryIds: uuid("memory_ids").array().notNull().default(sql`'{}'::uuid[]`),
-    /** The consolidation decisions (add/update/supersede/skip), for the debug view. */
     decisions: jsonb("decisions").$type<unknown[]>().notNull().default([]),
-    /** "inngest" | "in-process". */
     runner: text("runner"),
     queuedAt: timestamp("queued_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
-    /**
-     * The import whose job runs this extraction (null: a live exchange, run by the extraction
-     * runner and the outbox sweep, which never touch an import's rows).
-     */
+    /** Null: a live exchange, which the runner and outbox sweep own; they never touch an import's rows. */
     importId: uuid("import_id").references(() => imports.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -654,13 +560,12 @@ export const promptDebug = pgTable(
     conversationId: uuid("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
-    /** The assistant message this record explains (one record per assistant message). */
+    /** One record per assistant message. */
     messageId: uuid("message_id")
       .notNull()
       .references(() => messages.id, { onDelete: "cascade" }),
-    /** The params each model call received, captured at the model boundary (not rebuilt). */
+    /** Captured at the model boundary, not rebuilt. */
     modelInput: jsonb("model_input").$type<unknown[]>().notNull().default([]),
-    /** The assembly trace: every candidate memory and its fate, token counts per section. */
     trace: jsonb("trace").$type<unknown>(),
     provider: text("provider").notNull(),
     modelId: text("model_id").notNull(),
@@ -674,10 +579,7 @@ export const promptDebug = pgTable(
     finishReason: text("finish_reason"),
     retrievalStatus: retrievalStatusEnum("retrieval_status").notNull(),
     retrievalError: text("retrieval_error"),
-    /**
-     * The user message came from dictation: the transcription it was made from (a copy of its row
-     * in `transcriptions`) and whether the user edited the transcript before sending. Null when typed.
-     */
+    /** The transcription a dictated user message came from and whether it was edited; null when typed. */
     dictation: jsonb("dictation").$type<unknown>(),
     error: text("error"),
     createdAt: createdAt(),
@@ -686,7 +588,7 @@ export const promptDebug = pgTable(
   (t) => [uniqueIndex("prompt_debug_message_idx").on(t.messageId), index("prompt_debug_user_idx").on(t.userId)],
 );
 
-// Dictation: every transcription call (the audio itself is never stored)
+// Dictation: the audio itself is never stored.
 export const transcriptions = pgTable(
   "transcriptions",
   {
@@ -694,18 +596,14 @@ export const transcriptions = pgTable(
     userId: ownerId(),
     provider: text("provider").notNull(),
     modelId: text("model_id").notNull(),
-    /** The uploaded file's type (e.g. audio/webm;codecs=opus) and size; the bytes are not kept. */
     mediaType: text("media_type").notNull(),
     bytes: integer("bytes").notNull(),
-    /** Seconds of audio as the model reported them (null when it does not: gpt-4o-*-transcribe). */
+    /** Null when the model does not report it (gpt-4o-*-transcribe). */
     audioSeconds: real("audio_seconds"),
-    /** How long the browser recorded, as it said (null for an upload that did not say). */
     recordedMs: integer("recorded_ms"),
     language: text("language"),
-    /** The call to the transcription model, from request to response. */
     latencyMs: integer("latency_ms").notNull(),
     text: text("text").notNull(),
-    /** The user message sent from this transcript, once sent; deleting the message deletes this row. */
     messageId: uuid("message_id").references(() => messages.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
@@ -719,9 +617,7 @@ export const gmailOperations = pgTable(
     userId: ownerId(),
     conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
     messageId: uuid("message_id").references(() => messages.id, { onDelete: "set null" }),
-    /** search_emails | read_email | list_labels | create_draft | modify_labels | send_email */
     operation: text("operation").notNull(),
-    /** Which mailbox served it: "gmail" or "demo" (the local demo mailbox). */
     mailbox: text("mailbox").notNull().default("gmail"),
     params: jsonb("params").$type<Record<string, unknown>>().notNull().default({}),
     status: gmailOperationStatusEnum("status").notNull(),
@@ -734,10 +630,7 @@ export const gmailOperations = pgTable(
   (t) => [index("gmail_operations_user_idx").on(t.userId, t.createdAt)],
 );
 
-/**
- * The local demo mailbox: a labelled stand-in for Gmail (like PGlite for Postgres), one per user,
- * seeded with a small inbox on first use so agent mode works with no Google account.
- */
+/** A labelled stand-in for Gmail (like PGlite for Postgres), seeded on first use so agent mode needs no Google account. */
 export const demoMailboxes = pgTable("demo_mailboxes", {
   userId: ownerId().primaryKey(),
   createdAt: createdAt(),
@@ -754,16 +647,11 @@ export const demoMailMessages = pgTable(
     bccAddresses: text("bcc_addresses").array().notNull().default(sql`'{}'::text[]`),
     subject: text("subject").notNull(),
     body: text("body").notNull(),
-    /**
-     * The conversation, as Gmail threads one (lib/agent/mailbox/threading.ts): a message starts its
-     * own thread unless it is a reply that joined one. Existing rows each get a thread of their own.
-     */
+    /** As Gmail threads (lib/agent/mailbox/threading.ts): a message starts its own thread unless a reply joined one. */
     threadId: uuid("thread_id").notNull().defaultRandom(),
-    /** RFC 5322 Message-ID, as the demo mailbox's "server" assigns it. */
     messageId: text("message_id").notNull().default(sql`'<' || gen_random_uuid() || '@demo.lifeline.example.com>'`),
     inReplyTo: text("in_reply_to"),
     references: text("references").array().notNull().default(sql`'{}'::text[]`),
-    /** Gmail-style labels: INBOX, SENT, DRAFT, UNREAD, STARRED, IMPORTANT or the user's own. */
     labels: text("labels").array().notNull().default(sql`'{}'::text[]`),
     sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).notNull(),
     createdAt: createdAt(),

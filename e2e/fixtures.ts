@@ -1,10 +1,6 @@
 import { test as base, expect, type Page } from "@playwright/test";
 
-/**
- * Every spec's `test`: collects the browser's console errors and uncaught page errors, and fails
- * the test at its end if there were any. A test that provokes an error response on purpose (Chromium
- * logs every 4xx as a console error) names it with `test.use({ expectedBrowserErrors: [/…/] })`.
- */
+/** Fails a test whose browser logged an error; one that provokes a 4xx on purpose names it in `expectedBrowserErrors`. */
 export const test = base.extend<{ browserErrors: string[]; expectedBrowserErrors: RegExp[] }>({
   expectedBrowserErrors: [[], { option: true }],
   browserErrors: [
@@ -24,22 +20,15 @@ export const test = base.extend<{ browserErrors: string[]; expectedBrowserErrors
 
 export { expect };
 
-/** The chat's message box (exact, so "Send message" does not match). */
+/** Exact, so "Send message" does not match. */
 export const messageBox = (page: Page) => page.getByRole("textbox", { name: "Message", exact: true });
 
-/**
- * Waits until a chat page works, as a user sees it: the message box takes typing. It is read-only
- * until the page has hydrated (components/chat/composer.tsx), and the toolbar's controls hydrate
- * with it — so a helper that types, or picks a model or mode, calls this first.
- */
+/** The box is read-only until the page hydrates, and the toolbar hydrates with it: helpers that type call this first. */
 export async function composerReady(page: Page) {
   await expect(messageBox(page)).toBeEditable();
 }
 
-/**
- * Sends `text` in the current chat and waits until the answer is stored (its Inspect link shows).
- * Like a user, it types once the box takes typing, and presses Enter once Send is enabled.
- */
+/** Waits until the answer is stored (its Inspect link shows). */
 export async function sendAndWait(page: Page, text: string) {
   const answers = page.getByTestId("message-assistant");
   const before = await answers.count();
@@ -53,7 +42,7 @@ export async function sendAndWait(page: Page, text: string) {
   return answer;
 }
 
-/** Full-page screenshot into e2e/screenshots (git-ignored). */
+/** e2e/screenshots is git-ignored. */
 export async function screenshot(page: Page, name: string) {
   await page.waitForLoadState("networkidle");
   await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });

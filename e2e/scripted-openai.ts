@@ -1,10 +1,4 @@
-/**
- * The OpenAI-compatible server of the e2e dictation run (playwright.dictation.config.ts), as a
- * process: `tsx e2e/scripted-openai.ts <port> <transcript>`. Transcriptions are answered by the
- * scripted transcription server (tests/fixtures/fake-transcriber.ts, which checks each request
- * against OpenAI's reference); chat completions and embeddings by the fault suite's scripted
- * server behind it (tests/faults/fake-openai.ts).
- */
+/** `tsx e2e/scripted-openai.ts <port> <transcript>`: transcriptions checked against OpenAI's reference, the rest scripted. */
 import { startFakeOpenAi } from "@/tests/faults/fake-openai";
 import { startFakeTranscriber } from "@/tests/fixtures/fake-transcriber";
 

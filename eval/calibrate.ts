@@ -1,7 +1,4 @@
-/**
- * Threshold calibration from one run with no threshold that lists every candidate: its scores do
- * not depend on the threshold, so applying one afterwards gives exactly what a run at it would select.
- */
+/** One run with no threshold lists every candidate; its scores do not depend on the threshold, so one applied afterwards selects exactly what a run at it would. */
 import type { SemanticConfig } from "@/lib/memory/retrieval/retrieve";
 import type { RunOutcome } from "./run";
 
@@ -11,12 +8,9 @@ export interface CalibrationRow {
   threshold: number;
   emptyShare: number;
   hit5: number;
-  /** Queries with nothing relevant for which no memory passes (the right outcome); null: none in the data. */
+  /** Null: no such query in the data. */
   noAnswerEmptyShare: number | null;
-  /**
-   * Unrelated pairs — a query with nothing relevant and any memory — whose similarity passes the
-   * threshold: what "below the threshold" rules out. null: no such query in the data.
-   */
+  /** Unrelated pairs whose similarity passes: what the threshold is there to rule out. */
   unrelatedPassShare: number | null;
 }
 
@@ -78,7 +72,7 @@ export function similarityDistribution(outcomes: readonly RunOutcome[]): Similar
   };
 }
 
-/** `strategy` without a threshold, listing every candidate (`listAll` ≥ the largest corpus). */
+/** `listAll` must be at least the largest corpus. */
 export function calibrationStrategy(strategy: SemanticConfig, listAll: number): SemanticConfig {
   const { similarityThresholds: _ignored, ...rest } = strategy;
   return {

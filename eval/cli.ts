@@ -1,7 +1,4 @@
-/**
- * `npm run eval` — retrieval evaluation through the app's own storage, embedder and SQL.
- * See docs/evaluation.md. Usage: npm run eval -- [flags]
- */
+/** Retrieval evaluation through the app's own storage, embedder and SQL (docs/evaluation.md). */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -248,7 +245,6 @@ export function embeddersFor(
         `--embedders: "${id}" is neither an offline embedder (${OFFLINE_EMBEDDER_IDS.join(", ")}) nor the configured ${configured}`,
       );
     }
-    // The offline registry with this embedder (no key: the OpenAI settings are left out).
     const offline = createAiRegistry({ LIFELINE_EMBEDDING_MODEL: model, NODE_ENV: env.NODE_ENV });
     return { id, embed: (texts) => offline.embedTexts(texts) };
   });

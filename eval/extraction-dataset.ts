@@ -1,8 +1,4 @@
-/**
- * The judged extraction set (`eval/datasets/extraction-judged.json`). An extracted memory matches
- * an expected one when every keyword group occurs at a word start in its normalised content and
- * its type and deadline agree (when given); optional ones count for neither recall nor precision.
- */
+/** A match needs every keyword group at a word start and agreeing type and deadline; optional ones count for neither recall nor precision. */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { MEMORY_TYPES, type MemoryType } from "@/db/schema";
@@ -57,10 +53,7 @@ const priorMemorySchema = z.strictObject({
 const caseSchema = z.strictObject({
   id: z.string().min(1),
   category: z.enum(EXTRACTION_CATEGORIES),
-  /**
-   * "holdout": not looked at while the offline rules were changed (docs/evaluation.md § Extraction
-   * says which round wrote them). Default "dev".
-   */
+  /** "holdout": not looked at while the offline rules were changed (docs/evaluation.md § Extraction). */
   split: z.enum(["dev", "holdout"]).optional(),
   /** "holdout": a dev case that was held out in an earlier round, reported apart as "(formerly holdout)". */
   formerly: z.enum(["holdout"]).optional(),

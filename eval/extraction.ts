@@ -1,8 +1,4 @@
-/**
- * `npm run eval -- --extraction`: the judged extraction set through the REAL extraction job, one
- * evaluation user per case; a supersede counts only when the stored memory really is `superseded`.
- * `assistant_suggested` candidates never count as facts: they are reported separately.
- */
+/** A supersede counts only when the stored memory really is `superseded`; `assistant_suggested` candidates never count as facts. */
 import { randomUUID } from "node:crypto";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { eq, inArray } from "drizzle-orm";
@@ -42,7 +38,6 @@ export interface CandidateOutcome {
   deadline: string | null;
   provenance: string;
   matched: number | null;
-  /** The consolidation decision on it: add / update / supersede / skip, and its target's prior id. */
   action: string | null;
   target: string | null;
 }
@@ -51,7 +46,6 @@ export interface CaseOutcome {
   id: string;
   category: string;
   split: "dev" | "holdout";
-  /** Set for a dev case that was held out in an earlier round. */
   formerly: "holdout" | null;
   expected: number;
   matched: number;

@@ -1,4 +1,3 @@
-/** Puts a corpus into the database the way the app stores memories, embedded by the configured embedder. */
 import { createHash, randomUUID } from "node:crypto";
 import { eq, like } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -9,7 +8,7 @@ import { embedMemoryTexts, memoryEmbeddingText } from "@/lib/memory/store/memory
 import type { EvalCorpus } from "./dataset";
 
 export interface Embedder {
-  /** "<provider>/<model>", stored as memories.embedding_model and filtered on by retrieval. */
+  /** Stored as memories.embedding_model and filtered on by retrieval. */
   id: string;
   embed(texts: string[]): Promise<number[][]>;
 }
@@ -20,7 +19,7 @@ export interface LoadedCorpus {
   idOf: ReadonlyMap<string, string>;
 }
 
-/** The domain of every evaluation user's email (reserved: never a real address). */
+/** Reserved: never a real address. */
 export const EVAL_EMAIL_DOMAIN = "eval.lifeline.invalid";
 
 /**
@@ -35,7 +34,7 @@ export function memoryIdFor(corpus: string, key: string): string {
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }
 
-/** Texts per embedding call (the OpenAI API takes up to 2048; smaller batches keep progress visible). */
+/** The OpenAI API takes up to 2048; smaller batches keep progress visible. */
 export const EMBED_BATCH = 256;
 
 export async function embedInBatches(

@@ -8,12 +8,11 @@ export interface QueryOutcome {
   category: string;
   answerable: boolean;
   relevant: readonly string[];
-  /** Memory keys of every listed candidate, by rank (selected first). */
   ranked: readonly string[];
   selectedCount: number;
   prompt: readonly string[];
   latencyMs: number;
-  /** The highest cosine similarity among the listed candidates (null: none listed). */
+  /** Null: none listed. */
   topSimilarity: number | null;
 }
 
@@ -55,7 +54,7 @@ export function scoreQuery(outcome: QueryOutcome): QueryScores {
   };
 }
 
-/** The p-th percentile (0–100) by linear interpolation between closest ranks; NaN for no values. */
+/** Linear interpolation between closest ranks; NaN for no values. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,8 +1,4 @@
-/**
- * `npm run check:vercel` — builds with Vercel's own CLI offline (`vercel build --prod`) and exits 1
- * when a function breaks a limit or carries what this build's configuration does not need. Needs no
- * Vercel account; not part of `npm test` (a full build, minutes).
- */
+/** Needs no Vercel account; not part of `npm test` (a full build takes minutes). */
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -14,10 +10,7 @@ const VERCEL_DIR = path.join(ROOT, ".vercel");
 const CLI_DIR = path.join(VERCEL_DIR, "cli");
 const ENV_FILE = path.join(VERCEL_DIR, ".env.production.local");
 
-/**
- * The CLI version, and the one override it needs: vercel@64 depends on sandbox@4.4.0, which the
- * registry here does not serve (4.5.0 installs and works).
- */
+/** vercel@64 depends on sandbox@4.4.0, which the registry here does not serve (4.5.0 installs and works). */
 const CLI = { vercel: "64.0.2", overrides: { sandbox: "4.5.0" } };
 
 const SCRATCH_DATABASE = "postgres://postgres@127.0.0.1:5432/lifeline_vercel_check";

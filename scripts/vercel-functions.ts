@@ -1,13 +1,10 @@
-/**
- * What a Vercel build output (Build Output API v3) deploys as functions: each `.func` once (Vercel
- * links every route it serves to it), and the bytes it carries against Vercel's limits.
- */
+/** Each `.func` is counted once: Vercel links every route it serves to it. */
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 
-/** Vercel's documented limits for Node.js functions (vercel.com/docs/functions/limitations). */
+/** vercel.com/docs/functions/limitations */
 export const VERCEL_LIMITS = {
-  /** Uncompressed size of a function, bundle included. */
+  /** Uncompressed, bundle included. */
   bytes: 250_000_000,
   /** maxDuration in seconds: Hobby's ceiling with fluid compute (Pro and Enterprise allow 800). */
   maxDurationSeconds: 300,
@@ -17,7 +14,7 @@ export interface VercelFunction {
   name: string;
   routes: string[];
   runtime: string;
-  /** Seconds; undefined when the config leaves Vercel's default. */
+  /** Undefined: Vercel's default. */
   maxDuration: number | undefined;
   files: number;
   bytes: number;
@@ -77,11 +74,8 @@ export function vercelFunctions(outputDir: string, projectRoot: string): VercelF
 }
 
 export interface BuildExpectations {
-  /** The Node.js runtime Vercel should run (`nodejs<major>.x`, from package.json engines). */
   runtime: string;
-  /** Built with DATABASE_URL: no function may carry PGlite. */
   postgres: boolean;
-  /** Built with an API embedder: no function may carry the word vectors. */
   apiEmbedder: boolean;
 }
 

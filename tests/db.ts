@@ -1,8 +1,7 @@
 /**
- * Test databases: each call gives a fresh, migrated database (PGlite in memory, or a new Postgres
- * database), copied from a template migrated once per run: an empty PGlite costs ~4 s of CPU, one
- * loaded from the dump ~1.5 s. Postgres test databases run without JIT (LLVM plan compiling took
- * 1–4 s on small test data) and with asynchronous commits; neither changes what a query returns.
+ * Each call copies a template migrated once per run: an empty PGlite costs ~4 s of CPU, one loaded from the dump
+ * ~1.5 s. Postgres test databases run without JIT (1–4 s of LLVM compiling on small data) and with asynchronous
+ * commits; neither changes what a query returns.
  */
 import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
@@ -15,14 +14,10 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://po
 
 export const DB_KINDS: DbKind[] = ["pglite", "postgres"];
 
-/** The test Postgres server through PgBouncer in transaction mode (scripts/ensure-test-deps.sh starts it). */
+/** scripts/ensure-test-deps.sh starts it. */
 export const TEST_PGBOUNCER_URL = process.env.TEST_PGBOUNCER_URL ?? "postgres://postgres@127.0.0.1:6433/test";
 
-/**
- * Where a test database lives: one of the app's database kinds, or "pgbouncer" — a Postgres test
- * database that the app reaches only through the pooler, as a deployment on Neon's or Supabase's
- * pooled URL does (its migrations too).
- */
+/** "pgbouncer": reached only through the pooler, as a deployment on a pooled URL is (its migrations too). */
 export type TestDatabaseTarget = DbKind | "pgbouncer";
 
 export function throughPgbouncer(url: string): string {
@@ -42,7 +37,7 @@ declare module "vitest" {
   }
 }
 
-/** In the template directory once the Postgres template may exist: the global teardown then drops it. */
+/** The global teardown drops the Postgres template when this marker exists. */
 export const POSTGRES_TEMPLATE_MARKER = "postgres-template";
 
 function runTemplates(): TestTemplates | undefined {
@@ -99,10 +94,7 @@ async function runPostgresTemplate(): Promise<string | undefined> {
   return templates ? postgresTemplateOf(templates) : undefined;
 }
 
-/**
- * A new database on the test Postgres server, for processes that open it by URL; `drop` removes it.
- * Empty, or with `migrated` already migrated (a copy of the run's template when there is one).
- */
+/** For processes that open it by URL; `migrated` copies the run's template when there is one. */
 export async function createPostgresTestDatabaseUrl(
   options: { migrated?: boolean } = {},
 ): Promise<{ url: string; drop(): Promise<void> }> {
@@ -121,7 +113,7 @@ export async function dropPostgresTemplate(name: string): Promise<void> {
   await adminQueries(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
 
-/** Arbitrary; taken on the admin database while one process of the run makes the Postgres template. */
+/** Arbitrary; held on the admin database while one process of the run makes the template. */
 const TEMPLATE_LOCK = "7811887614447414886";
 
 let postgresTemplate: Promise<string> | undefined;
@@ -136,7 +128,7 @@ function postgresTemplateOf(templates: TestTemplates): Promise<string> {
       if (!rowCount) {
         await writeFile(path.join(templates.dir, POSTGRES_TEMPLATE_MARKER), name);
         await client.query(`CREATE DATABASE ${name}`);
-        // Closed before the lock is released: a database being copied must have no connection.
+        // A database being copied must have no connection.
         const template = await openDatabase({ kind: "postgres", url: databaseUrl(name), migrate: true, max: 1 });
         await template.close();
       }
@@ -152,10 +144,10 @@ function postgresTemplateOf(templates: TestTemplates): Promise<string> {
   return postgresTemplate;
 }
 
-/** In the template directory: the run's PGlite template, written by tests/global-setup.ts before any worker starts. */
+/** Written by tests/global-setup.ts before any worker starts. */
 export const PGLITE_TEMPLATE_FILE = "pglite.tar";
 
-/** A dump of a freshly migrated PGlite (the same extensions as db/client.ts; a mismatch fails the migration check). */
+/** The same extensions as db/client.ts; a mismatch fails the migration check. */
 export async function migratedPgliteDump(): Promise<Uint8Array> {
   const [{ PGlite }, { vector }, { drizzle }, { migrate }] = await Promise.all([
     import("@electric-sql/pglite"),
@@ -184,10 +176,7 @@ function pgliteTemplateOf(templates: TestTemplates): Promise<Blob> {
   return pgliteTemplate;
 }
 
-/**
- * A migrated PGlite in `dataDir` (on disk, for processes that open it by LIFELINE_DATA_DIR), open;
- * a copy of the run's template when there is one (on disk, PGlite's initdb costs ~6 s of CPU).
- */
+/** On disk, for processes that open it by LIFELINE_DATA_DIR; PGlite's initdb costs ~6 s of CPU, so a template copy. */
 export async function createPgliteTestDataDir(dataDir: string): Promise<Database> {
   const templates = runTemplates();
   const loadDataDir = templates ? await pgliteTemplateOf(templates) : undefined;

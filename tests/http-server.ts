@@ -1,8 +1,4 @@
-/**
- * A real HTTP server over the real route handlers, for integration tests: it routes, answers 405
- * and applies next.config.ts's `headers()` as Next does, and passes the IncomingMessage itself as
- * the body so an unread body is drained after the response (keep-alive).
- */
+/** Routes, answers 405 and applies next.config.ts's `headers()` as Next does. */
 import "./next-esm";
 import { readdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -121,7 +117,7 @@ export function matchRoute(
   return null;
 }
 
-/** Like Next's server: the request's signal aborts when the client goes away before the response ends. */
+/** As in Next: the request's signal aborts when the client goes away before the response ends. */
 function toNextRequest(req: IncomingMessage, res: ServerResponse): NextRequest {
   const url = `http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`;
   const headers = new Headers();
@@ -139,10 +135,8 @@ function toNextRequest(req: IncomingMessage, res: ServerResponse): NextRequest {
     method,
     headers,
     signal: controller.signal,
-    // The IncomingMessage itself, as Next's NextRequestAdapter passes it: undici reads it lazily, so
-    // a body the handler never reads stays unread and Node drains it after the response (keep-alive).
+    // As Next's NextRequestAdapter: undici reads it lazily, so an unread body is drained after the response (keep-alive).
     body: hasBody ? (req as unknown as ReadableStream<Uint8Array>) : undefined,
-    // Node's fetch needs duplex for streamed request bodies.
     duplex: "half",
   });
 }
@@ -210,7 +204,7 @@ export async function startTestServer({ database }: { database: Database }): Pro
       const response = await handler(toNextRequest(req, res), { params: Promise.resolve(match.params) });
       await writeResponse(res, response);
     } catch (error) {
-      // What Next does with a handler that throws: a bare 500. Our wrapper never lets it get here.
+      // What Next does with a handler that throws: a bare 500.
       console.error("test server: route handler threw", error);
       if (!res.headersSent) res.statusCode = 500;
       res.end("Internal Server Error");

@@ -1,7 +1,3 @@
-/**
- * `useTestServer(kind)`: inside a describe block, a fresh database of that kind and a real HTTP
- * server over the app's route handlers for the block's tests, torn down after them.
- */
 import { afterAll, beforeAll } from "vitest";
 import type { Database } from "@/db/client";
 import type { TestDatabaseTarget } from "./db";

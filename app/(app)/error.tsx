@@ -4,7 +4,6 @@ import { CircleAlertIcon } from "lucide-react";
 import Link from "next/link";
 import { Button, buttonVariants } from "@/components/ui/button";
 
-/** A page of the signed-in app failed to load: say so, offer a retry, keep the sidebar. */
 export default function AppError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
   return (
     <div className="mx-auto flex max-w-md flex-col items-center px-6 py-24 text-center" role="alert">

@@ -1,8 +1,4 @@
-/**
- * What the signed-in app's layout needs, and the three ways loading it can end: the shell's data,
- * no session (→ sign-in), or a database that cannot be reached — which is an error page that says
- * so, never a redirect to the sign-in page as if the user were signed out.
- */
+/** An unreachable database is an error page that says so, never a redirect to sign-in as if signed out. */
 import { sql } from "drizzle-orm";
 import { isAppError } from "@/core/errors";
 import { logger } from "@/core/logger";
@@ -29,7 +25,6 @@ export async function loadShellData(deps: {
     ]);
     return { kind: "ok", account, page };
   } catch (error) {
-    // A session whose user was deleted is no session.
     if (isAppError(error) && error.code === "not_found:user") return { kind: "signed-out" };
     // Only a database that does not answer is "unavailable"; any other failure is the error page's.
     if (await answers(deps.getDb)) throw error;

@@ -1,8 +1,4 @@
-/**
- * Personal access tokens (lib/auth/access-tokens.ts), always of one owner. Only a secret's hash is
- * stored or compared. A token is live while it is not revoked, not expired, and its session
- * version is still the account's (a password change or "end all sessions" bumps the account's).
- */
+/** Only a secret's hash is stored or compared. */
 import { and, count, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
@@ -15,7 +11,7 @@ export interface AccessToken {
   createdAt: Date;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
-  /** active | expired | ended (the account's sessions were ended after it was created). */
+  /** ended: the account's sessions were ended after it was created. */
   state: "active" | "expired" | "ended";
 }
 
@@ -45,10 +41,7 @@ export async function listAccessTokens(db: Db, { userId }: { userId: string }): 
     .orderBy(desc(accessTokens.createdAt), desc(accessTokens.id));
 }
 
-/**
- * Stores a new token (its hash) under the account's current session version. Refuses (409
- * conflict:access_token_limit) when the account already holds `maxPerUser` unrevoked tokens.
- */
+/** 409 conflict:access_token_limit past `maxPerUser` unrevoked tokens. */
 export async function createAccessToken(
   db: Db,
   {
@@ -68,7 +61,7 @@ export async function createAccessToken(
   },
 ): Promise<AccessToken> {
   return db.transaction(async (tx) => {
-    // Lock the account row: concurrent creations count one after the other.
+    // Lock the account row so concurrent creations count one after the other.
     const [account] = await tx
       .select({ sessionVersion: users.sessionVersion })
       .from(users)
@@ -103,7 +96,6 @@ export async function revokeAccessToken(db: Db, { userId, tokenId }: { userId: s
   if (!row) throw notFound("access_token");
 }
 
-/** The live token a secret's hash names: its id, owner, name and scope. Null when none is live. */
 export async function findLiveAccessToken(
   db: Db,
   { tokenHash }: { tokenHash: string },

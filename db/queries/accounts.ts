@@ -1,7 +1,3 @@
-/**
- * Linked sign-in providers (Auth.js `accounts` rows: Google's OAuth tokens for the Gmail agent).
- * The Auth.js adapter creates and links them; these queries read and refresh them for their owner.
- */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts } from "@/db/schema";
@@ -20,10 +16,7 @@ export interface OAuthTokens {
   id_token?: string | null;
 }
 
-/**
- * Stores the tokens of a fresh sign-in on the user's existing provider account (Auth.js only writes
- * them when it first links the account). A refresh token is kept when the provider sends none.
- */
+/** Auth.js writes tokens only when it first links the account; a refresh token is kept when none is sent. */
 export async function updateOAuthTokens(
   db: Db,
   input: { userId: string; provider: string; providerAccountId: string; tokens: OAuthTokens },
@@ -38,7 +31,6 @@ export async function updateOAuthTokens(
       token_type: tokens.token_type ?? null,
       id_token: tokens.id_token ?? null,
       ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),
-      // A fresh consent replaces a grant Google had revoked.
       tokensRevokedAt: null,
     })
     .where(
@@ -78,17 +70,14 @@ const byKey = (key: AccountKey) =>
   );
 
 export interface LockedTokens {
-  /** Writes refreshed tokens (a refresh token is kept when the provider sends none); returns the row. */
+  /** A refresh token is kept when the provider sends none. */
   store(tokens: OAuthTokens): Promise<ProviderAccount>;
-  /** The provider refused the grant: the tokens are cleared and the account marked revoked. */
   revoke(at: Date): Promise<void>;
 }
 
 /**
- * Runs `work` holding a lock on the user's provider account row (SELECT … FOR UPDATE), so that one
- * token refresh runs at a time for an account across every server instance: a second one waits, then
- * reads the row the first wrote. `work` gets the row as it is now (null: not theirs, or unlinked).
- * Whatever `work` returns is committed; it must not touch the database except through `tokens`.
+ * One token refresh at a time per account across instances: a second waits, then reads what the first wrote.
+ * `work` must not touch the database except through `tokens`.
  */
 export async function lockAccountTokens<T>(
   db: Db,

@@ -1,5 +1,3 @@
-/** Conversations, always of one owner: every query filters by user_id. */
-
 import { and, desc, eq, exists, ilike, inArray, lt, or, sql } from "drizzle-orm";
 import { DEFAULT_CONVERSATION_TITLE, SNIPPET_END, SNIPPET_START } from "@/core/config";
 import { AppError, notFound } from "@/core/errors";
@@ -41,20 +39,17 @@ export async function getConversation(
   );
 }
 
-/** Where a search found a conversation's words in its messages: the newest matching message. */
+/** The newest matching message. */
 export interface MessageMatch {
   messageId: string;
-  /** A few words around the match; the matched words are between SNIPPET_START and SNIPPET_END. */
+  /** Matched words are between SNIPPET_START and SNIPPET_END. */
   snippet: string;
 }
 
-/** A conversation of a list; with a search, `match` says which message matched (null: the title did). */
+/** `match` null: the title matched. */
 export type ListedConversation = Conversation & { match?: MessageMatch | null };
 
-/**
- * A search box's text → a prefix full-text query ("veg tea" → `veg:* & tea:*`, English stemming),
- * so results come as the user types. Only letters and digits reach the query; null when none.
- */
+/** "veg tea" → `veg:* & tea:*`, so results come as the user types; only letters and digits reach the query. */
 export function prefixTsQuery(q: string): string | null {
   const words = (q.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
   return words.length > 0 ? words.map((w) => `${w}:*`).join(" & ") : null;
@@ -65,7 +60,7 @@ export interface ConversationPage {
   nextCursor: string | null;
 }
 
-/** Cursor = the last row's (updated_at, id), so pages stay stable while new chats arrive. */
+/** (updated_at, id): pages stay stable while new chats arrive. */
 function encodeCursor(row: Conversation): string {
   return Buffer.from(`${row.updatedAt.toISOString()}|${row.id}`).toString("base64url");
 }
@@ -81,11 +76,6 @@ function decodeCursor(cursor: string): { updatedAt: Date; id: string } {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * The user's conversations, most recently active first. `q` keeps those whose title contains it
- * (case-insensitive) or one of whose messages matches it in full text (prefix words, English
- * stemming); each then says which message matched, with a snippet. Owner-scoped throughout.
- */
 export async function listConversations(
   db: Db,
   {
@@ -182,7 +172,7 @@ export async function updateConversation(
   );
 }
 
-/** Sets an automatic title unless the conversation already has one; true when it changed. */
+/** True when it changed. */
 export async function setTitleIfDefault(
   db: Db,
   { userId, conversationId, title }: { userId: string; conversationId: string; title: string },
@@ -206,9 +196,8 @@ export async function deleteConversation(
   { userId, conversationId }: { userId: string; conversationId: string },
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    // The agent's log of this chat stays, detached from it first: left to the two ON DELETE SET NULL
-    // actions, the conversation's would re-check the row's reference to a message the same delete
-    // removes, and fail. Emails still waiting lose their approval cards: cancelled, never sent.
+    // Detach the agent's log first: left to two ON DELETE SET NULL actions, one would re-check a reference to a
+    // message this same delete removes, and fail.
     await tx
       .update(gmailOperations)
       .set({

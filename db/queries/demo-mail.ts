@@ -1,7 +1,3 @@
-/**
- * The demo mailbox's rows (demo_mailboxes, demo_mail_messages), owner-scoped like every query.
- * lib/agent/mailbox/demo.ts turns them into a Mailbox.
- */
 import { and, arrayContains, arrayOverlaps, desc, eq, gte, ilike, not, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { demoMailboxes, demoMailMessages } from "@/db/schema";
@@ -11,10 +7,7 @@ export type NewDemoMail = Omit<typeof demoMailMessages.$inferInsert, "id" | "use
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * Creates the user's demo mailbox on first use, with `seed()`'s messages, in one transaction;
- * later calls (and a concurrent first call) change nothing. Returns whether it was created now.
- */
+/** Concurrent first calls create it once; returns whether it was created now. */
 export async function ensureDemoMailbox(
   db: Db,
   input: { userId: string; seed: () => NewDemoMail[] },
@@ -72,7 +65,7 @@ export async function searchDemoMail(
     .limit(input.max);
 }
 
-/** Every address on the user's demo mail, From, To and Cc, drafts left out (as the messages hold them). */
+/** Drafts left out. */
 export async function demoCorrespondents(db: Db, input: { userId: string }): Promise<string[]> {
   const m = demoMailMessages;
   const rows = await db
@@ -109,7 +102,7 @@ export async function insertDemoMail(db: Db, input: { userId: string; message: N
   return row;
 }
 
-/** A text[] of bound parameters (drizzle expands a JS array into a parameter list, not an array). */
+/** drizzle expands a JS array into a parameter list, not an array. */
 function textArray(values: readonly string[]): SQL {
   return values.length === 0
     ? sql`ARRAY[]::text[]`

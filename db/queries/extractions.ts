@@ -1,6 +1,5 @@
 /**
- * memory_extractions: one row per (user message, assistant message) pair — the status of its
- * memory extraction, as data the user can see.
+ * One row per (user message, assistant message) pair: its extraction's status, as data the user can see.
  *
  *   queued ──claim──▶ running ──store──▶ succeeded (memory_ids; empty = nothing worth keeping)
  *     ▲                  │
@@ -9,8 +8,7 @@
  *         left           └──▶ failed (attempts spent, or the job could not be dispatched) ──retry──▶ queued
  *   skipped: memory was off for the conversation; nothing runs.
  *
- * Route-facing queries take the owner's id; the job's queries take the extraction id (a job has
- * no session) and read the owner from the row.
+ * The job's queries take the extraction id (a job has no session) and read the owner from the row.
  */
 
 import { and, asc, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
@@ -29,10 +27,8 @@ export const RUNNABLE_STATUSES = ["queued", "running"] as const satisfies readon
 const noExtraction = () => new AppError("not_found:message", "No memory extraction for this message");
 
 /**
- * Records the pair, once: the insert selects both messages filtered by owner, role and
- * conversation, and the answer must be the question's child in the message tree, so a foreign or
- * mismatched pair (an answer to another version of a question) inserts nothing (→ `not_found:message`), and the
- * unique pair index makes a second call return the existing row (`created: false`).
+ * The answer must be the question's child in the tree, so a foreign or mismatched pair inserts nothing
+ * (`not_found:message`); a second call returns the existing row (`created: false`).
  */
 export async function createExtraction(
   db: Db,
@@ -111,13 +107,12 @@ export async function createExtraction(
   return { extraction: existing, created: false };
 }
 
-/** The job's read of its row (no owner filter: the row is the job's input). */
+/** No owner filter: the row is the job's input. */
 export async function getExtraction(db: Db, { extractionId }: { extractionId: string }): Promise<Extraction | null> {
   const [row] = await db.select().from(memoryExtractions).where(eq(memoryExtractions.id, extractionId)).limit(1);
   return row ?? null;
 }
 
-/** The extraction of the user's pair whose assistant message is `assistantMessageId`; else 404. */
 export async function getExtractionForMessage(
   db: Db,
   { userId, assistantMessageId }: { userId: string; assistantMessageId: string },
@@ -133,10 +128,9 @@ export async function getExtractionForMessage(
   );
 }
 
-/** Whether the row's conversation has memory on now: read when a job or a retry runs, not when it was queued. */
+/** Read when a job or retry runs, not when it was queued. */
 const conversationMemoryOn = sql`(SELECT c.memory_enabled FROM conversations c WHERE c.id = ${memoryExtractions.conversationId})`;
 
-/** `status` when the row's conversation has memory on, else `skipped` (finished at `now`). */
 function unlessMemoryOff(status: "queued" | "running", now: Date) {
   return {
     status: sql`CASE WHEN ${conversationMemoryOn} THEN ${status} ELSE 'skipped' END::extraction_status`,
@@ -144,11 +138,7 @@ function unlessMemoryOff(status: "queued" | "running", now: Date) {
   };
 }
 
-/**
- * Starts an attempt: queued|running → running, or → skipped when memory has been switched off for
- * the conversation since the row was queued. False when the row is not runnable (already
- * succeeded, failed for good, skipped, or gone) or has just been skipped: the caller must stop.
- */
+/** Also → skipped when memory was switched off since queueing. False: not runnable, the caller must stop. */
 export async function claimExtraction(
   db: Db,
   { extractionId, runner, now }: { extractionId: string; runner: string; now: Date },
@@ -162,9 +152,8 @@ export async function claimExtraction(
 }
 
 /**
- * Inside the store transaction (the caller holds the row lock): whether the conversation still has
- * memory on. Its row is share-locked until the commit, so switching memory off waits for a store
- * under way, and a store after the switch sees it. When off, the row becomes `skipped`.
+ * The conversation row is share-locked until commit, so switching memory off waits for a store under way,
+ * and a store after the switch sees it.
  */
 export async function skipIfMemoryOff(db: Db, { extractionId, now }: { extractionId: string; now: Date }) {
   const [conversation] = await db
@@ -187,11 +176,7 @@ export interface FailedAttempt {
   nextAttemptAt: Date | null;
 }
 
-/**
- * Records a failed attempt of a runnable row: attempts + 1 and last_error; then `failed` when
- * `maxAttempts` are spent, else `queued` with the retry time `retryAt` gives (null when the runner
- * schedules retries itself). Null when the row is not runnable (nothing recorded).
- */
+/** `retryAt` null when the runner schedules retries itself. Null when the row is not runnable (nothing recorded). */
 export async function recordFailedAttempt(
   db: Db,
   input: {
@@ -229,10 +214,7 @@ export async function recordFailedAttempt(
   });
 }
 
-/**
- * Marks a runnable row failed for good without counting an attempt: the job could not be handed
- * to its runner, or the runner gave up on it (Inngest's onFailure). False when not runnable.
- */
+/** Without counting an attempt: the job could not be dispatched, or Inngest's onFailure gave up. */
 export async function markExtractionFailed(
   db: Db,
   { extractionId, error, now }: { extractionId: string; error: string; now: Date },
@@ -245,17 +227,12 @@ export async function markExtractionFailed(
   return row !== undefined;
 }
 
-/** The row, locked for the rest of the caller's transaction. */
 export async function lockExtraction(db: Db, { extractionId }: { extractionId: string }): Promise<Extraction | null> {
   const [row] = await db.select().from(memoryExtractions).where(eq(memoryExtractions.id, extractionId)).for("update");
   return row ?? null;
 }
 
-/**
- * running → succeeded, inside the store transaction (the caller holds the row lock). A memory the
- * decisions name that was deleted (or erased) since the plan was made is redacted from them at
- * once (db/queries/redaction.ts); the others are held against a delete until the commit.
- */
+/** A memory deleted since the plan was made is redacted from the decisions at once; the others are held until commit. */
 export async function completeExtraction(
   db: Db,
   input: { extractionId: string; memoryIds: string[]; decisions: readonly unknown[]; now: Date },
@@ -285,11 +262,7 @@ export async function completeExtraction(
   }
 }
 
-/**
- * The user's retry of a failed extraction: failed → queued with a fresh attempt budget (the last
- * error stays visible until the next attempt ends), or → skipped when memory is now off for the
- * conversation. 404 for a missing or foreign message; 409 when its extraction is not failed.
- */
+/** The last error stays visible until the next attempt ends; 409 when the extraction is not failed. */
 export async function requeueFailedExtraction(
   db: Db,
   {
@@ -334,10 +307,7 @@ export interface ResumableExtraction {
   nextAttemptAt: Date | null;
 }
 
-/**
- * Every queued or running row of a live exchange, oldest first (memory_extractions_status_idx):
- * what a restart resumes. An import's rows are its job's (lib/jobs/import-job.ts).
- */
+/** What a restart resumes; an import's rows belong to its job (lib/jobs/import-job.ts). */
 export async function listResumableExtractions(db: Db): Promise<ResumableExtraction[]> {
   return db
     .select({
@@ -352,9 +322,8 @@ export async function listResumableExtractions(db: Db): Promise<ResumableExtract
 }
 
 /**
- * The outbox's undelivered rows: `queued` since before `before`, and neither attempted nor due for
- * a retry since then (next_attempt_at, else updated_at: a row a runner touched recently is its
- * runner's) — oldest first, at most `limit`. An import's rows are its job's, never handed over here.
+ * Rows queued before `before` and not touched since (a row a runner touched recently is its runner's). An
+ * import's rows are its job's, never handed over here.
  */
 export async function listUndispatchedExtractions(
   db: Db,
@@ -386,18 +355,16 @@ export type ExtractionSource = {
   extractionId: string;
   userId: string;
   userName: string | null;
-  /** The user's time zone (null: UTC): relative dates ("by Friday") resolve in it. */
+  /** Relative dates ("by Friday") resolve in it; null: UTC. */
   userTimeZone: string | null;
   conversationId: string;
   userMessage: SourceMessage;
   assistantMessage: SourceMessage;
-  /** Up to `previousMessages` user/assistant messages before the user message, oldest first. */
   previous: SourceMessage[];
-  /** An imported exchange: when the user message was said (ISO), the date its relative dates resolve from. */
+  /** An imported exchange's original time (ISO): its relative dates resolve from it. */
   importedSaidAt: string | null;
 };
 
-/** What the extractor reads: the pair, the user's name and the few messages before the pair. */
 export async function loadExtractionSource(
   db: Db,
   { extractionId, previousMessages }: { extractionId: string; previousMessages: number },
@@ -435,8 +402,7 @@ export async function loadExtractionSource(
     .limit(1);
   if (!pair) return null;
 
-  // The messages before the pair on its own branch: another version's messages (an edited question's
-  // earlier text, an answer regenerated since) are never context for this version's extraction.
+  // Only this branch: another version's messages are never context for this version's extraction.
   const previous =
     previousMessages > 0 && pair.userParentId !== null
       ? (

@@ -1,9 +1,4 @@
-/**
- * The agent's mailbox operations (gmail_operations): every tool call logged with its params,
- * status, latency and error; and the sends waiting for the user's approval, whose state lives
- * here (a pending row survives a restart; claiming it is one conditional UPDATE, so approving
- * twice sends once). Owner-scoped: another user's operation is never found.
- */
+/** A pending send survives a restart; claiming it is one conditional UPDATE, so approving twice sends once. */
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { type GmailOperationStatus, gmailOperations } from "@/db/schema";
@@ -64,7 +59,7 @@ export async function transitionOperation(
     userId: string;
     id: string;
     from: GmailOperationStatus;
-    /** Also a condition: the row's params still equal these (jsonb equality), in the same statement. */
+    /** The row's params must still equal these (jsonb equality), checked in the same statement. */
     fromParams?: unknown;
     to: GmailOperationStatus;
     params?: Record<string, unknown>;
@@ -109,12 +104,7 @@ export async function listOperationsOfMessage(
     .orderBy(asc(gmailOperations.createdAt), asc(gmailOperations.id));
 }
 
-/**
- * Sends left `approved` since before `staleBefore` — the process sending them stopped (a crash, a
- * killed function) between claiming the row and recording the outcome — become `failed` with
- * `error` and `result` {interrupted: true}: whether the email left is not known. Every user's;
- * returns the rows changed.
- */
+/** The sender stopped between claim and outcome, so whether the email left is unknown: failed, interrupted. */
 export async function failInterruptedSends(
   db: Db,
   input: { staleBefore: Date; error: string },

@@ -1,11 +1,6 @@
 /**
- * Imports of a ChatGPT or Claude export (lib/jobs/import-job.ts, app/api/imports/**). A batch
- * writes its conversations (archived, read-only, with their original dates), their messages and
- * one queued extraction per exchange, in one transaction: a batch that fails writes nothing.
- * Importing the same conversation again adds only the messages whose export id it has not seen,
- * and extractions only for the exchanges they make.
- *
- * Route-facing queries take the owner's id; the job's take the import id and read the owner from the row.
+ * A batch writes its conversations (archived, read-only), messages and one queued extraction per exchange in
+ * one transaction, so a failed batch writes nothing. Re-importing adds only messages whose export id is new.
  */
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
@@ -41,7 +36,7 @@ export interface BatchConversation {
 export interface BatchResult {
   conversationsAdded: number;
   messagesAdded: number;
-  /** Messages the account already had from an earlier import (or an earlier batch). */
+  /** From an earlier import or batch. */
   messagesAlreadyImported: number;
   exchangesQueued: number;
 }
@@ -68,16 +63,13 @@ export async function getImport(
   return row;
 }
 
-/** The job's read of its import (no owner filter: the row is the job's input). */
+/** No owner filter: the row is the job's input. */
 export async function getImportForJob(db: Db, { importId }: { importId: string }): Promise<ImportRow | null> {
   const [row] = await db.select().from(imports).where(eq(imports.id, importId)).limit(1);
   return row ?? null;
 }
 
-/**
- * Writes one batch of the user's import, in one transaction. 404 for another user's import,
- * 409 once the import has started.
- */
+/** 409 once the import has started. */
 export async function addImportBatch(
   db: Db,
   input: { userId: string; importId: string; conversations: BatchConversation[]; runner: string },
@@ -176,7 +168,6 @@ async function addConversation(
     ).map((message) => [message.sourceId, message.id]),
   );
 
-  // A message with no predecessor in the batch follows the conversation's last imported message.
   let parentId: string | null = target.currentMessageId;
   const ids: string[] = [];
   const fresh = new Set<string>();
@@ -247,7 +238,6 @@ async function addConversation(
     .where(eq(conversations.id, conversationId));
 }
 
-/** receiving → running (or straight to done when it queued nothing); 404 for another user's import. */
 export async function startImport(
   db: Db,
   { userId, importId, now }: { userId: string; importId: string; now: Date },
@@ -292,11 +282,7 @@ export async function changeImportState(
 
 const PAST: Record<ImportAction, string> = { pause: "paused", resume: "resumed", cancel: "cancelled" };
 
-/**
- * The next extraction of a running import: queued or interrupted (running), the fewest attempts
- * first, then in the order the exchanges were said — so consolidation meets a fact before what
- * changed it later. Null when none is left (or the import is not running).
- */
+/** Fewest attempts first, then in the order the exchanges were said, so consolidation meets a fact before its change. */
 export async function nextImportExtraction(
   db: Db,
   { importId }: { importId: string },
@@ -312,7 +298,6 @@ export async function nextImportExtraction(
   return row ?? null;
 }
 
-/** running → done once no extraction of it is left to run. Returns the import's status. */
 export async function finishImport(
   db: Db,
   { importId, now }: { importId: string; now: Date },
@@ -330,7 +315,7 @@ export async function finishImport(
   return (await getImportForJob(db, { importId }))?.status ?? null;
 }
 
-/** Every running import (what a start of the in-process runner resumes). */
+/** What a start of the in-process runner resumes. */
 export async function listRunningImports(db: Db): Promise<{ importId: string; userId: string }[]> {
   return db
     .select({ importId: imports.id, userId: imports.userId })
@@ -350,7 +335,7 @@ export interface ImportProgress {
   conversations: number;
   exchanges: { total: number; done: number; failed: number };
   memoriesFound: number;
-  /** Failed exchanges: their conversation and the reason (at most 20). */
+  /** At most 20. */
   failures: { extractionId: string; conversationId: string; conversationTitle: string; error: string | null }[];
 }
 
@@ -416,7 +401,6 @@ export async function getImportProgress(
   return progressOf(db, await getImport(db, { userId, importId }));
 }
 
-/** The user's latest imports, newest first, each with its progress. */
 export async function listImports(
   db: Db,
   { userId, limit }: { userId: string; limit: number },
@@ -430,7 +414,6 @@ export async function listImports(
   return Promise.all(rows.map((row) => progressOf(db, row)));
 }
 
-/** Whether the conversation is an imported one (read-only). */
 export async function isImportedConversation(db: Db, { conversationId }: { conversationId: string }): Promise<boolean> {
   const [row] = await db
     .select({ id: conversations.id })

@@ -1,24 +1,18 @@
 /**
- * Answers a crash left behind: assistant messages still `streaming` long after their last saved
- * progress. Marking them is one statement across every user (a server-side sweep, not a user's
- * request): the message becomes `error` with its partial text kept, and its debug record, written
- * when the model call started, is completed as interrupted — or, when the server stopped before
- * the model call, a record saying the model received nothing is written. (Data-modifying WITH
- * parts run whether or not the outer query reads them; their NOT EXISTS sees the snapshot before
- * the statement, which is what it should.)
+ * One statement across every user (a server-side sweep). Data-modifying WITH parts run whether or not the outer
+ * query reads them; their NOT EXISTS sees the snapshot before the statement, as it should.
  */
 import { sql } from "drizzle-orm";
 import { type Db, selectRows } from "@/db/client";
 
 export const INTERRUPTED_ERROR = "interrupted: the server stopped while this answer was being written";
-/** The debug record of an answer interrupted before its model call: the model received nothing. */
 export const MODEL_NEVER_CALLED = "interrupted before the model was called: the model received nothing";
 
 export interface InterruptedAnswer {
   userId: string;
   conversationId: string;
   assistantMessageId: string;
-  /** The user message it answered: its parent in the message tree (null if that is not a user message). */
+  /** Null if the parent is not a user message. */
   userMessageId: string | null;
   memoryEnabled: boolean;
 }

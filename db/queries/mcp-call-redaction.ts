@@ -1,12 +1,4 @@
-/**
- * Delete means gone for recorded MCP calls (db/queries/mcp-calls.ts; the other derived records:
- * db/queries/redaction.ts, which calls redactMcpCalls in the delete's transaction). Every call
- * that mentions a deleted memory loses its text: in the result its entry keeps its id and gets
- * title null, content and line `[deleted memory]` and `redacted: true`; in the trace, candidate
- * and tool rows as the debug records do; and the arguments of the `remember` call that stored it.
- * Results are JSON the server wrote (lib/mcp/tools.ts), so they are rewritten by parsing them,
- * never by searching their text.
- */
+/** Results are JSON the server wrote (lib/mcp/tools.ts), so they are rewritten by parsing, never by text search. */
 import { and, eq, sql } from "drizzle-orm";
 import { DELETED_MEMORY, DELETED_MEMORY_LINE } from "@/core/deleted-memory";
 import type { Db } from "@/db/client";
@@ -23,7 +15,6 @@ export interface RedactableCall {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** A result's memory entries (`{ memories: [{ id, title?, content?, line? }] }`) with the gone ones' text removed. */
 function redactResult(result: string, gone: ReadonlySet<string>): string {
   let parsed: unknown;
   try {
@@ -47,7 +38,6 @@ function redactResult(result: string, gone: ReadonlySet<string>): string {
   return changed ? JSON.stringify({ ...parsed, memories }) : result;
 }
 
-/** A stored trace's rows of gone memories lose their text: an assembly trace's candidates and lines, a tool trace's rows. */
 function redactTrace(trace: unknown, gone: ReadonlySet<string>): unknown {
   if (!isRecord(trace)) return trace;
   const out: Record<string, unknown> = { ...trace };
@@ -80,10 +70,7 @@ function redactTrace(trace: unknown, gone: ReadonlySet<string>): unknown {
   return out;
 }
 
-/**
- * The call with the text of the `gone` memories removed (see the module comment). `remember`'s
- * arguments are the memory's own text: they go when the memory it stored goes.
- */
+/** `remember`'s arguments are the memory's own text: they go when the memory goes. */
 export function redactMcpCall<C extends RedactableCall>(call: C, goneIds: readonly string[]): C {
   const gone = new Set(goneIds);
   if (gone.size === 0) return call;

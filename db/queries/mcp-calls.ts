@@ -1,13 +1,6 @@
 /**
- * The record of every MCP tool call (mcp_calls), always of one owner: the token, the tool, the
- * arguments, the exact result text the client received, how it was made (trace) and its latency.
- *
- * Delete means gone here too (db/queries/redaction.ts): when a memory is deleted, every call that
- * mentions it loses its text — in the result (its entry keeps its id; title null, content and
- * line `[deleted memory]`), in the trace (candidate and tool rows, as the debug records do) and in
- * the arguments of the `remember` call that stored it. The result is JSON the server wrote
- * (lib/mcp/tools.ts), so it is rewritten by parsing it, never by searching its text. A call
- * recorded after a memory it read was deleted is redacted as it is written (insertMcpCall).
+ * Delete means gone here too: a deleted memory's text leaves the result, trace and `remember` arguments of every
+ * call mentioning it. The result is JSON the server wrote, so it is rewritten by parsing, never by text search.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
@@ -46,11 +39,7 @@ export interface McpCallRecord {
 
 export type McpCallSummary = Omit<McpCallRecord, "trace">;
 
-/**
- * Records a call. In one transaction with the lock rule of write-time redaction
- * (lockGoneMemories): a memory deleted while the call ran is redacted from the row before it is
- * written, and one not yet deleted cannot be until the row is in.
- */
+/** Under lockGoneMemories: a memory deleted while the call ran is redacted before the row is written. */
 export async function insertMcpCall(db: Db, call: NewMcpCall): Promise<{ id: string; result: string }> {
   return db.transaction(async (tx) => {
     const gone = await lockGoneMemories(tx, { userId: call.userId, memoryIds: call.memoryIds });
@@ -116,17 +105,13 @@ export async function getMcpCall(
   return row;
 }
 
-/**
- * For a select from `memories`: the names of the tokens whose calls handed the memory to a client
- * (`returned_memory_ids`, GIN-indexed), sorted — what the memory card shows as "read by ‹token›".
- */
+/** "read by ‹token›" on the memory card: tokens whose calls returned the memory (GIN-indexed). */
 export const readByColumn = sql<string[]>`coalesce((
   SELECT jsonb_agg(DISTINCT t.name ORDER BY t.name)
   FROM ${mcpCalls} c JOIN ${accessTokens} t ON t.id = c.token_id
   WHERE c.user_id = ${memories.userId} AND c.returned_memory_ids @> jsonb_build_array(${memories.id}::text)
 ), '[]'::jsonb)`;
 
-/** For a select from `memories`: the name of the token it was remembered through, or null. */
 export const sourceTokenNameColumn = sql<string | null>`(
   SELECT t.name FROM ${accessTokens} t
   WHERE t.id = ${memories.sourceAccessTokenId} AND t.user_id = ${memories.userId}

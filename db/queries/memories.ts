@@ -1,8 +1,4 @@
-/**
- * Memories, always of one owner: every statement filters by user_id, and a missing or foreign id is
- * the same `not_found:memory`. Every change runs in a transaction with its memory_events row, so a
- * memory never changes without its history saying who changed it and how.
- */
+/** Every change runs in a transaction with its memory_events row, so a memory never changes without its history. */
 
 import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
@@ -27,11 +23,7 @@ import { halfvecValue } from "./vectors";
 export type { MemoryRow };
 export type NewMemory = typeof memories.$inferInsert;
 
-/**
- * A memory as the API shows it: every column but the embedding vector and the full-text columns
- * (search vector, its BM25 length) — internal, never in a response — with how
- * often it was read (memory_usage).
- */
+/** The embedding and full-text columns are internal, never in a response. */
 export type MemoryRecord = Omit<MemoryRow, "embedding" | "searchVector" | "searchLength"> & MemoryUsage;
 
 const {
@@ -61,7 +53,7 @@ export async function getMemory(
   );
 }
 
-/** The user's memories among `ids`, in no particular order (ids of others are simply absent). */
+/** Ids of other users' memories are simply absent. */
 export async function listMemoriesByIds(
   db: Db,
   { userId, ids }: { userId: string; ids: readonly string[] },
@@ -81,28 +73,14 @@ export interface NearMemory {
   status: MemoryStatus;
   provenance: MemoryRow["provenance"];
   similarity: number;
-  /** How it was found: its embedding is at least `minSimilarity` similar, it shares words with `text`, or both. */
   foundBy: "vector" | "text" | "both";
 }
 
 /**
- * The user's active or pending memories that are near a new candidate, found two ways in one
- * statement and unioned:
- *
- * - **vector**: the embedding — made by the same embedder, since vectors of different embedders
- *   are not comparable — has cosine similarity ≥ `minSimilarity` to `embedding`;
- * - **text**: the memory's full-text vector (`search_vector`, title + content under the 'english'
- *   configuration) shares at least one lexeme with `to_tsvector('english', text)` — `text` is the
- *   candidate's "title: content". Stop words never match; the matches are ranked by the summed
- *   rarity (BM25's IDF, over this user's memories) of the shared lexemes, so "teacher" counts far
- *   more than "work". This finds "Is no longer a teacher" for "Works as a teacher" whatever their
- *   embeddings say (0.20 apart for the offline embedder).
- *
- * At most `limit` rows, taken alternately from the two rankings (best vector neighbour, best text
- * match, second of each, …; a memory found both ways takes its better rank), then returned most
- * similar first. Only memories embedded by the same embedder are considered (so every row has a
- * comparable similarity). An exact scan of the user's rows (memories_user_status_idx), like
- * retrieval and for the same reasons (see lib/memory/retrieval/retrieve.ts); on PGlite and Postgres alike.
+ * Near memories, found two ways and unioned: by cosine similarity among memories of the same embedder (vectors
+ * of different embedders are not comparable), and by sharing a lexeme with `text`, ranked by the summed IDF of
+ * the shared lexemes so "teacher" outweighs "work". The text way finds "Is no longer a teacher" for "Works as a
+ * teacher" (0.20 apart offline). The two rankings alternate up to `limit`, so each keeps a place.
  */
 export async function findNearMemories(
   db: Db,
@@ -110,7 +88,7 @@ export async function findNearMemories(
     userId: string;
     embedding: readonly number[];
     embeddingModel: string;
-    /** The candidate's "title: content" (memoryEmbeddingText); empty: vector neighbours only. */
+    /** Empty: vector neighbours only. */
     text: string;
     minSimilarity: number;
     limit: number;
@@ -163,16 +141,12 @@ export async function findNearMemories(
   );
 }
 
-/**
- * The class key of the per-user consolidation lock (the first of pg_advisory_xact_lock's two int4
- * keys; the user id's hash is the second). Any fixed int4: these spell "LLMC" in ASCII.
- */
+/** The advisory lock's class key; any fixed int4 — these bytes spell "LLMC". */
 const CONSOLIDATION_LOCK_CLASS = 0x4c4c4d43;
 
 /**
- * Holds the user's consolidation lock until the transaction ends: one `remember` at a time per
- * user applies its plan, on every server instance (a transaction-level advisory lock, which a
- * pooler in transaction mode keeps). Two users whose ids hash alike only wait for each other.
+ * A transaction-level advisory lock (which a transaction-mode pooler keeps): one `remember` applies its plan at a
+ * time per user, on every instance.
  */
 export async function lockConsolidation(tx: Db, { userId }: { userId: string }): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${CONSOLIDATION_LOCK_CLASS}, hashtext(${userId}))`);
@@ -202,20 +176,13 @@ interface ChangeOptions {
   actor: Actor;
   reason?: string | null;
   extractionId?: string | null;
-  /**
-   * Default true. false when `change` returns a patch that does not change the memory's meaning
-   * (only `pinned`): updated_at — which retrieval's recency is measured from — stays as it was.
-   */
+  /** False for patches that do not change the meaning (only `pinned`): recency is measured from updated_at. */
   touchesUpdatedAt?: (patch: NonNullable<MemoryChange>) => boolean;
 }
 
 export type MemoryChange = PgUpdateSetSource<typeof memories> | null;
 
-/**
- * Applies `change` to the locked memory and records the event, in one transaction (nested in the
- * caller's when `db` is one). `change` sees the current row and returns the columns to set, null
- * for "nothing to do" (no write, no event), or throws an AppError (e.g. a 409) to refuse.
- */
+/** `change` returns the columns to set, null for nothing to do (no write, no event), or throws to refuse. */
 export async function changeMemory(
   db: Db,
   key: { userId: string; memoryId: string },
@@ -271,12 +238,8 @@ export function isPinOnly(patch: MemoryPatch): boolean {
 }
 
 /**
- * The user's edit: sets edited_at, records an `update` event by the user. Pinning or unpinning
- * alone is not an edit: edited_at and updated_at (recency) stay as they were, nothing is
- * re-embedded, and the `update` event still records the change. When content or title
- * change, `embedding` must be the embedding of the resulting title and content (the caller embeds
- * before the transaction): the stored vector always describes the stored text. If the memory
- * changed in between so that the embedding no longer matches, the edit is refused (409).
+ * Pinning alone is not an edit: recency stays and nothing is re-embedded. `embedding` must describe the resulting
+ * text (embedded before the transaction); if the memory changed meanwhile the edit is refused (409).
  */
 export async function updateMemory(
   db: Db,
@@ -305,15 +268,12 @@ export async function updateMemory(
   return toMemoryRecord(row);
 }
 
-/** The end of the undo window of a delete made now (the database's clock, as the sweep compares). */
+/** The database's clock, as the sweep compares. */
 const undoWindowEnd = () => sql`clock_timestamp() + ${deletionConfig.undoWindowMs} * interval '1 millisecond'`;
 
 /**
- * Marks the memory deleted (never retrieved again; restorable). The records derived from it keep
- * its text for the undo window (`redact_at`), so that an undo restores every one of them; then the
- * sweep redacts it (redactDueDeletions). With `now`, or on a memory already deleted whose window is
- * open, the text is redacted in this transaction ("delete now"). Deleting a deleted memory changes
- * nothing else.
+ * Derived records keep the memory's text for the undo window so undo restores them all; with `now`, or on an
+ * already-deleted memory whose window is open, the text is redacted in this transaction.
  */
 export async function deleteMemory(
   db: Db,
@@ -330,7 +290,6 @@ export async function deleteMemory(
   });
 }
 
-/** Redacts the deleted memory's text from derived records now, and closes its undo window. */
 async function redactNow(
   tx: Db,
   key: { userId: string; memoryId: string },
@@ -346,11 +305,7 @@ async function redactNow(
   return { ...row, redactAt: updated?.redactAt ?? null };
 }
 
-/**
- * Undoes a delete or discard: the memory gets back the status it had before (active or pending).
- * Within the undo window nothing was redacted: every derived record is as it was. After it, only
- * the memory comes back: what the sweep redacted from derived records stays redacted.
- */
+/** After the undo window only the memory comes back: what the sweep redacted stays redacted. */
 export async function restoreMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
   const row = await changeMemory(db, key, { action: "restore", actor: "user" }, async (current, tx) => {
     if (current.status !== "deleted") {
@@ -388,10 +343,6 @@ export async function confirmMemory(db: Db, key: { userId: string; memoryId: str
   return toMemoryRecord(row);
 }
 
-/**
- * The user discards an assistant suggestion: it is marked deleted (restorable as a suggestion),
- * and its text leaves derived records when the undo window closes, like a delete.
- */
 export async function discardMemory(db: Db, key: { userId: string; memoryId: string }): Promise<MemoryRecord> {
   const row = await changeMemory(db, key, { action: "discard", actor: "user" }, async (current) => {
     if (current.status !== "pending_confirmation") throw notPending();

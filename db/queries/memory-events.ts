@@ -1,7 +1,4 @@
-/**
- * The history of each memory: one row per change, with the visible fields before and after,
- * who made it (user, extraction, system) and why. Rows are only ever appended.
- */
+/** Rows are only ever appended. */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
@@ -66,16 +63,13 @@ export async function insertMemoryEvents(db: Db, events: readonly NewMemoryEvent
       after: event.after,
       reason: event.reason ?? null,
       extractionId: event.extractionId ?? null,
-      // Wall-clock time, not the transaction's start: events of one transaction keep their order.
+      // Not the transaction's start: events of one transaction keep their order.
       createdAt: sql`clock_timestamp()`,
     })),
   );
 }
 
-/**
- * The events of one of the user's memories, newest first. Callers check the memory is the user's
- * first (getMemory); the owner filter here keeps the query safe on its own.
- */
+/** Callers check ownership first; the owner filter keeps the query safe on its own. */
 export async function listMemoryEvents(
   db: Db,
   { userId, memoryId }: { userId: string; memoryId: string },

@@ -1,7 +1,3 @@
-/**
- * Browsing a user's memories: filtered, searched (full text or by meaning), sorted and paginated
- * listings for the memories page and API, the JSON export, and delete-all. Owner-scoped.
- */
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
@@ -20,28 +16,22 @@ import { redactDeletedMemories } from "./redaction";
 import { comparableWith, isComparableSimilarity, nearestTo, similarityTo } from "./similarity";
 import { halfvecValue } from "./vectors";
 
-/** `relevance` ranks a search's results (by meaning: cosine similarity; by words: full-text rank); without a search it is `recent`. */
+/** Without a search, `relevance` is `recent`. */
 export const MEMORY_SORTS = ["relevance", "recent", "importance", "used"] as const;
 export type MemorySort = (typeof MEMORY_SORTS)[number];
 
 export interface MemoryFilters {
   userId: string;
-  /** Text search over title and content (full text, plus a substring match for short words). */
+  /** Full text, plus a substring match for short words. */
   q?: string;
-  /**
-   * With `q`: rank by meaning instead (cosine similarity to this embedding of `q`), among the
-   * memories embedded by the same embedder.
-   */
+  /** With `q`: rank by cosine similarity instead, among memories of the same embedder. */
   semantic?: { embedding: readonly number[]; embeddingModel: string };
-  /**
-   * With a search by meaning: memories less similar than this are left out (and counted in
-   * `hidden`), like retrieval leaves them out of a prompt. The caller passes the threshold in force.
-   */
+  /** Less similar matches are left out and counted in `hidden`, as retrieval leaves them out of a prompt. */
   minSimilarity?: number;
   type?: MemoryType;
   tag?: string;
   provenance?: MemoryProvenance;
-  /** Default: active and pending_confirmation (what a user thinks of as "my memories"). */
+  /** Default: active and pending_confirmation, what a user thinks of as "my memories". */
   status?: MemoryStatus;
   pinned?: boolean;
   sort?: MemorySort;
@@ -51,9 +41,7 @@ export interface MemoryFilters {
 
 export interface ListedMemory extends MemoryRecord {
   sourceConversationTitle: string | null;
-  /** Name of the access token the memory was remembered through (MCP `remember`), when it has one. */
   sourceTokenName: string | null;
-  /** Names of the access tokens whose MCP calls handed this memory to an external assistant. */
   readBy: string[];
   /**
    * Whether the source answer has a debug record, so an Inspect view (its extraction included): an
@@ -66,7 +54,6 @@ export interface ListedMemory extends MemoryRecord {
 export interface MemoryPage {
   memories: ListedMemory[];
   total: number;
-  /** A search by meaning's matches under `minSimilarity`, not listed (0 otherwise). */
   hidden: number;
   page: number;
   pageSize: number;
@@ -199,11 +186,7 @@ export async function exportMemories(db: Db, { userId }: { userId: string }) {
   return rows.map((memory) => ({ ...memory, history: events.filter((e) => e.memoryId === memory.id) }));
 }
 
-/**
- * Erases every memory of the user and its history (not a soft delete), and redacts their text
- * from every derived record (db/queries/redaction.ts), in one transaction; returns how many.
- * The rows are locked in id order first, the order writers of derived records lock them in.
- */
+/** Not a soft delete. Rows are locked in id order first, the order writers of derived records lock them in. */
 export async function deleteAllMemories(db: Db, { userId }: { userId: string }): Promise<number> {
   return db.transaction(async (tx) => {
     await tx

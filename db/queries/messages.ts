@@ -1,5 +1,3 @@
-/** Messages, always of one owner: every query filters by user_id. */
-
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
@@ -8,14 +6,9 @@ import { conversations, gmailOperations, type MessageNotice, type MessageStatus,
 import { getConversation } from "./conversations";
 import { firstOr } from "./first";
 
-/**
- * A message as the app reads and the API shows it: every column but the internal ones — the
- * full-text search vector (`search_vector`, an index for chat search) and the content's token
- * count (`content_tokens`, the history budget's: listBranch reads it).
- */
+/** Without the internal columns: the chat-search vector and the history budget's token count. */
 export type Message = Omit<typeof messages.$inferSelect, "searchVector" | "contentTokens">;
 
-/** A message of a branch read as history: with its content's token count when it was stored. */
 export type BranchMessage = Message & { contentTokens: number | null };
 
 const { searchVector: _searchVector, contentTokens: _contentTokens, ...columns } = getTableColumns(messages);
@@ -27,27 +20,19 @@ export interface NewMessage {
   parts?: unknown[];
   model?: string | null;
   status?: MessageStatus;
-  /** The content's tokens (lib/memory/tokens.ts countTokens); left out, a turn counts them when it reads the message. */
+  /** Left out, a turn counts them when it reads the message. */
   contentTokens?: number | null;
 }
 
-/**
- * The conversation's current message, else its newest (lib/chat/branch.ts): where the shown branch
- * ends. SQL over the row of `conversations` in scope.
- */
+/** Where the shown branch ends: the current message, else the newest (lib/chat/branch.ts). */
 const currentOfConversation = sql`coalesce(${conversations.currentMessageId}, (
   SELECT m.id FROM ${messages} m WHERE m.conversation_id = ${conversations.id} ORDER BY m.created_at DESC LIMIT 1))`;
 
 /**
- * Adds messages to the user's conversation in one statement, in the order given, each following
- * the one before it: the first follows `parentMessageId` (null: a first message; left out: the
- * conversation's current message, so they continue the branch shown), and the last becomes the
- * conversation's current message. Each one's `created_at` is the statement's time plus its
- * position in microseconds, so they sort as given (a chat turn writes its question and the
- * answer's row together). A foreign or missing conversation → `not_found:conversation`; a
- * `parentMessageId` that is not a message of this conversation → `not_found:message`, checked in
- * the conversation's lock (`inConversation`), so a parent deleted meanwhile is that 404 too. The
- * conversation's `updated_at` becomes now.
+ * Adds messages as a chain: the first follows `parentMessageId` (null: a first message; left out: the current
+ * message), the last becomes current. `created_at` is the statement's time plus each one's position in
+ * microseconds, so they sort as given. The parent is checked inside `inConversation`'s lock, so one deleted
+ * meanwhile is a `not_found:message` too.
  */
 export async function createMessages(
   db: Db,
@@ -67,8 +52,7 @@ async function insertMessages(
   const firstParent = input.parentMessageId === undefined ? currentOfConversation : sql`${input.parentMessageId}::uuid`;
   const rows = input.messages.map(
     (message, position) =>
-      // Wrapped in sql: drizzle's check of the selected fields counts the generated search_vector
-      // column, which an insert must not name (the column list it writes leaves it out).
+      // Wrapped in sql: drizzle's field check counts the generated search_vector column, which an insert must not name.
       sql`${db
         .select({
           id: sql`${ids[position]}::uuid`.as("id"),
@@ -92,7 +76,6 @@ async function insertMessages(
   );
   const inserted = await db.insert(messages).select(sql.join(rows, sql` UNION ALL `)).returning(messageColumns);
   if (inserted.length === 0) throw notFound("conversation");
-  // The conversation continues at the newest of them, and is touched (the chat list's order): one write of its row.
   await setCurrentMessage(db, {
     userId: input.userId,
     conversationId: input.conversationId,
@@ -110,7 +93,7 @@ export async function createMessage(
   return firstOr(createMessages(db, { userId, conversationId, messages: [message] }), () => notFound("conversation"));
 }
 
-/** The user's message; a missing or foreign id is the same `not_found:message`. */
+/** A missing or foreign id is the same `not_found:message`. */
 export async function getMessage(
   db: Db,
   { userId, messageId }: { userId: string; messageId: string },
@@ -125,7 +108,6 @@ export async function getMessage(
   );
 }
 
-/** The user's message of that conversation; any other id is `not_found:message`. */
 export async function getMessageOf(
   db: Db,
   { userId, conversationId, messageId }: { userId: string; conversationId: string; messageId: string },
@@ -140,7 +122,6 @@ export async function getMessageOf(
   );
 }
 
-/** The messages of the user's conversation, oldest first. */
 export async function listMessages(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },
@@ -154,10 +135,8 @@ export async function listMessages(
 }
 
 /**
- * The last `limit` messages of a branch of the user's conversation, oldest first: the path from
- * the first message down to `throughId` (a message of the conversation), or to the conversation's
- * current message when left out — the history window of a chat turn. One recursive read up the
- * parent links (each step an index lookup); a `throughId` of another conversation or user → [].
+ * The last `limit` messages of the path down to `throughId` (or the current message), oldest first: one recursive
+ * read up the parent links. A `throughId` of another conversation or user → [].
  */
 export async function listBranch(
   db: Db,
@@ -180,7 +159,7 @@ export async function listBranch(
       SELECT m.id, m.parent_message_id, b.depth + 1 FROM ${messages} m JOIN branch b ON m.id = b.parent
         WHERE b.depth < ${limit} AND m.user_id = ${userId}::uuid
     ) SELECT id FROM branch`;
-  // A message is always created after its parent: the branch in creation order is the path's order.
+  // A message is always created after its parent: creation order is the path's order.
   return db
     .select({ ...messageColumns, contentTokens: messages.contentTokens })
     .from(messages)
@@ -188,7 +167,6 @@ export async function listBranch(
     .orderBy(asc(messages.createdAt));
 }
 
-/** A conversation's messages as a tree (lib/chat/branch.ts): ids, parents, roles, statuses and creation times. */
 export async function listMessageTree(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },
@@ -208,11 +186,7 @@ export async function listMessageTree(
     .orderBy(asc(messages.createdAt));
 }
 
-/**
- * Makes `messageId` (null: none, the newest message then) the conversation's current message:
- * where the branch shown ends. The caller vouches it is a message of this conversation. `touch`:
- * also its updated_at (a new message: the chat list's order), in the same write.
- */
+/** The caller vouches `messageId` belongs to this conversation; `touch` also bumps updated_at in the same write. */
 export async function setCurrentMessage(
   db: Db,
   {
@@ -228,11 +202,7 @@ export async function setCurrentMessage(
     .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
 }
 
-/**
- * Records how an assistant answer still `streaming` ended (complete, aborted or error) with the
- * text produced; false when it is no longer streaming — the interrupted-answer sweep settled it
- * (with its extraction) first, and a late finish must not silently overwrite that. Missing → 404.
- */
+/** False when the answer is no longer streaming: the interrupted-answer sweep settled it first, and a late finish must not overwrite that. */
 export async function finishMessage(
   db: Db,
   input: {
@@ -243,7 +213,6 @@ export async function finishMessage(
     status: Exclude<MessageStatus, "streaming">;
     error: string | null;
     notice?: MessageNotice | null;
-    /** The content's tokens (lib/memory/tokens.ts countTokens); null: counted when read. */
     contentTokens?: number | null;
   },
 ): Promise<boolean> {
@@ -265,7 +234,7 @@ export async function finishMessage(
   return false;
 }
 
-/** Saves the text of an answer still streaming (a later finish wins: nothing is written once it is not `streaming`). */
+/** A later finish wins: nothing is written once the answer is not `streaming`. */
 export async function saveAnswerProgress(
   db: Db,
   input: { userId: string; messageId: string; content: string },
@@ -276,7 +245,6 @@ export async function saveAnswerProgress(
     .where(and(eq(messages.id, input.messageId), eq(messages.userId, input.userId), eq(messages.status, "streaming")));
 }
 
-/** Postgres chose this transaction as a deadlock's victim (40P01): safe to run again. */
 function isDeadlock(error: unknown): boolean {
   for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
     if ((e as { code?: unknown }).code === "40P01") return true;
@@ -284,7 +252,6 @@ function isDeadlock(error: unknown): boolean {
   return false;
 }
 
-/** The ids of the user's message and every message below it (SQL). */
 function messageAndBelow(userId: string, messageId: string) {
   return sql`WITH RECURSIVE below(id) AS (
       SELECT m.id FROM ${messages} m WHERE m.id = ${messageId}::uuid AND m.user_id = ${userId}::uuid
@@ -293,12 +260,7 @@ function messageAndBelow(userId: string, messageId: string) {
     ) SELECT id FROM below`;
 }
 
-/**
- * Cancels the emails the agent prepared in the user's message, or in any message below it, that
- * still wait for approval (pending_confirmation → cancelled, `reason` as their error): they can no
- * longer be approved, and their cards say why. A regenerated answer's and an edited question's
- * branch (lib/chat/turn.ts), and a deleted version, lose theirs. Returns how many were cancelled.
- */
+/** Pending emails of a replaced or deleted branch can no longer be approved; their cards say why. */
 export async function cancelPendingSendsBelow(
   db: Db,
   { userId, messageId, reason }: { userId: string; messageId: string; reason: string },
@@ -318,15 +280,10 @@ export async function cancelPendingSendsBelow(
 }
 
 /**
- * Deletes the user's message and every message below it (its later versions' continuations: the
- * parent link cascades), with their notes, debug records, extractions and transcriptions; the
- * memories extracted from them stay, their source message cleared (as when a conversation is
- * deleted). Missing or foreign → 404. Called inside `inConversation`, which makes it whole or
- * nothing and decides, in the same lock, where the conversation continues.
+ * Deletes the message and everything below it (the parent link cascades); memories extracted from them stay,
+ * their source cleared. Call inside `inConversation`, which makes it whole or nothing.
  */
 export async function deleteMessage(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
-  // An email the agent prepared in these answers loses its approval card with them: it can no
-  // longer be approved (the log keeps the row, cancelled, with the message id cleared by the delete).
   await cancelPendingSendsBelow(db, { userId, messageId, reason: "its answer was deleted" });
   const rows = await db
     .delete(messages)
@@ -336,12 +293,8 @@ export async function deleteMessage(db: Db, { userId, messageId }: { userId: str
 }
 
 /**
- * Runs `work` in one transaction that first locks the user's conversation row (a foreign or missing
- * one → `not_found:conversation`). Every change to a conversation's messages and current message
- * runs in it — a turn's new messages, stepping to a version, deleting one — so each reads the tree
- * as the one before it left it: a step never points the conversation at a message a delete removed,
- * and a delete never misses the step that made its message current. `FOR NO KEY UPDATE` leaves the
- * row's key free: rows that only reference the conversation (a note, a job) are written meanwhile.
+ * Every change to a conversation's messages runs under its row lock, so each reads the tree as the one before
+ * left it. `FOR NO KEY UPDATE` leaves the key free for rows that only reference the conversation.
  */
 export async function inConversation<T>(
   db: Db,
@@ -360,9 +313,7 @@ export async function inConversation<T>(
       );
       return work(tx);
     });
-  // A delete cascades to a pair's extraction, which a job may be working on at that moment (it
-  // holds the extraction row and reads the message): Postgres then breaks the deadlock by failing
-  // one side. The transaction is whole or nothing, so it is simply run again.
+  // A cascading delete can deadlock with a job holding the pair's extraction; the transaction is whole, so retry it.
   for (let tries = 1; ; tries++) {
     try {
       return await attempt();

@@ -1,8 +1,3 @@
-/**
- * Notes on messages, always of one owner. The earlier app's notes had no ownership check: here the
- * owner filter is in every statement, and a missing or foreign id gives the same 404.
- */
-
 import { and, asc, eq, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
@@ -35,10 +30,7 @@ export async function listNotes(db: Db, { userId, messageId }: { userId: string;
     .orderBy(asc(messageNotes.createdAt), asc(messageNotes.id));
 }
 
-/**
- * Adds a note to the user's message in one statement: the insert selects from the message filtered
- * by owner, so a foreign message id writes nothing (→ `not_found:message`).
- */
+/** The insert selects from the message filtered by owner, so a foreign message id writes nothing (`not_found:message`). */
 export async function createNote(
   db: Db,
   { userId, messageId, content }: { userId: string; messageId: string; content: string },

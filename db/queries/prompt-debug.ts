@@ -1,5 +1,3 @@
-/** Debug records — what the model received for an assistant message, and why. Owner-scoped. */
-
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { notFound } from "@/core/errors";
 import { type Db, selectRows } from "@/db/client";
@@ -11,15 +9,9 @@ export type PromptDebug = typeof promptDebug.$inferSelect;
 export type NewPromptDebug = typeof promptDebug.$inferInsert;
 
 /**
- * Writes the record of an assistant message (one per message: a second write replaces the first).
- * A memory of its trace that was deleted (or erased) since the turn read it is redacted at once,
- * in the same transaction, which holds the other memories against a delete until it commits: a
- * record written after a delete never brings the deleted text back (db/queries/redaction.ts).
- *
- * The usual case, every referenced memory still there, is one statement (the chat turn writes this
- * record before the answer's first token reaches the user): it takes the memories' locks and writes
- * only if none is gone. When one is, it writes nothing, and the transaction below locks, writes and
- * redacts.
+ * One record per message. A memory deleted since the turn read it is redacted in the same transaction, so a
+ * record written after a delete never brings its text back. The usual case, nothing gone, is one statement,
+ * because the turn writes this before the answer's first token reaches the user.
  */
 export async function savePromptDebug(db: Db, record: NewPromptDebug): Promise<void> {
   const { messageId: _messageId, userId: _userId, ...changes } = record;
@@ -41,11 +33,7 @@ export async function savePromptDebug(db: Db, record: NewPromptDebug): Promise<v
   });
 }
 
-/**
- * The record's upsert in one statement, guarded: the referenced memories are locked as the
- * transaction path locks them (lockedLiveMemories), and the row is written only when all of them
- * are still there. false: nothing written.
- */
+/** Locks the memories as lockedLiveMemories does and writes only when none is gone; false: nothing written. */
 async function upsertIfAllAlive(db: Db, record: NewPromptDebug, memoryIds: readonly string[]): Promise<boolean> {
   const columns = getTableColumns(promptDebug);
   const given = (Object.keys(record) as (keyof typeof columns)[]).filter((key) => record[key] !== undefined);

@@ -1,19 +1,13 @@
 /**
- * Rate-limit counters in the database, so every server instance counts together
- * (lib/limits/rate-limit.ts). Keys are not owned by a user: they name a limit and what it counts
- * ("chat:<user id>", "signin:email:<hash>", "signin:ip:<address>").
- *
- * A key's window starts at its first hit and lasts `windowMs`; the hit that finds the window over
- * starts a new one. One statement per hit, so concurrent requests (on any instance) never both
- * take the last slot. Hits over the limit are not recorded beyond `limit + 1`: being refused
- * does not push the window further.
+ * One statement per hit, so concurrent requests on any instance never both take the last slot. Counts stop at
+ * `limit + 1`: being refused does not push the window further.
  */
 import { lt, sql } from "drizzle-orm";
 import { type Db, selectRows } from "@/db/client";
 import { rateLimits } from "@/db/schema";
 
 export interface RateLimitHit {
-  /** This hit's number in the window; over `limit` means refused. */
+  /** Over `limit` means refused. */
   count: number;
   resetInMs: number;
 }
@@ -40,14 +34,13 @@ export async function hitRateLimit(
   return { count: Number(row.count), resetInMs: Math.max(0, Number(row.reset_ms)) };
 }
 
-/** Gives one hit back (a request that turned out not to count, e.g. a successful sign-in). */
+/** For a request that turned out not to count, e.g. a successful sign-in. */
 export async function refundRateLimit(db: Db, { key }: { key: string }): Promise<void> {
   await db.execute(
     sql`UPDATE ${rateLimits} SET count = count - 1 WHERE key = ${key} AND count > 0 AND expires_at > now()`,
   );
 }
 
-/** Forgets a key's window (e.g. an account's failed sign-ins once the right password came). */
 export async function resetRateLimit(db: Db, { key }: { key: string }): Promise<void> {
   await db.execute(sql`DELETE FROM ${rateLimits} WHERE key = ${key}`);
 }

@@ -30,7 +30,7 @@ export async function getRating(
   return storedRating(db, { userId, messageId });
 }
 
-/** The rating stored for a message the caller has already checked is the user's. */
+/** The caller has already checked the message is the user's. */
 export async function storedRating(
   db: Db,
   { userId, messageId }: { userId: string; messageId: string },
@@ -42,10 +42,7 @@ export async function storedRating(
   return row ?? null;
 }
 
-/**
- * Rates the user's answer, replacing an earlier rating. Only a finished answer can be rated: a
- * question is not an answer (400), and an answer still streaming has nothing to judge yet (409).
- */
+/** A question is not an answer (400), and an answer still streaming has nothing to judge yet (409). */
 export async function rateAnswer(
   db: Db,
   {
@@ -80,7 +77,7 @@ export async function clearRating(db: Db, { userId, messageId }: { userId: strin
 export interface RatedAnswer extends Rating {
   conversationId: string;
   conversationTitle: string;
-  /** What was asked: the question the answer follows (null once it is gone). */
+  /** Null once the question is gone. */
   question: string | null;
   excerpt: string;
   answeredAt: Date;

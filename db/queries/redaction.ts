@@ -1,20 +1,9 @@
 /**
- * "Delete means gone": when memories are deleted (one, or all), their text is redacted from the
- * records derived from them (prompt_debug's trace, tool calls and captured model input; extraction
- * decisions; other memories' event reasons; mcp_calls through db/queries/mcp-call-redaction.ts) —
- * owner-scoped, with jsonb SQL that runs on Postgres and PGlite alike. "Delete all" redacts in its
- * transaction; one delete marks the memory `redact_at` the end of the undo window, and the sweep
- * (redactDueDeletions) redacts it then — until then Undo brings every record back as it was.
- * Derived records keep the memory's id and say `[deleted memory]` where its text was; what each
- * record loses is the table of docs/retrieval.md#deleting-a-memory. A decision's and an event's
- * free-text reason goes too: a model may quote the memory in it.
- *
- * Not touched: the deleted memory's own row and history (a single delete is undoable; "delete
- * all" erases both), and the conversation itself.
- *
- * Redaction is idempotent, and it is applied again when a debug record or an extraction's
- * decisions are written (savePromptDebug, completeExtraction): a turn or a job that read a memory
- * before it was deleted and writes after never brings its text back.
+ * "Delete means gone": a deleted memory's text is redacted from every record derived from it (the table in
+ * docs/retrieval.md#deleting-a-memory), with jsonb SQL that runs on Postgres and PGlite alike. Free-text reasons
+ * go too: a model may quote the memory in them. The memory's own row and history stay (a delete is undoable).
+ * Redaction is idempotent and re-applied when a debug record or decisions are written, so a turn that read a
+ * memory before its delete never brings its text back.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON } from "@/core/deleted-memory";
@@ -25,27 +14,23 @@ export { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `value` when it is a JSON array, else an empty one (jsonb_array_elements refuses anything else). */
+/** jsonb_array_elements refuses anything but an array. */
 const arrayOf = (value: SQL) => sql`(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END)`;
 
-/** The ids as one text[] (passed as a JSON array: one parameter, whatever the count). */
+/** One JSON-array parameter, whatever the count. */
 const goneCte = (memoryIds: readonly string[]) =>
   sql`gone AS (SELECT coalesce(array_agg(value), '{}'::text[]) AS ids FROM jsonb_array_elements_text(${JSON.stringify(memoryIds)}::jsonb))`;
 
 export interface RedactionScope {
   userId: string;
   memoryIds: readonly string[];
-  /** Only this assistant message's debug record (write-time redaction). */
   messageId?: string;
-  /** Only this extraction's decisions (write-time redaction). */
   extractionId?: string;
 }
 
 /**
- * Turns Postgres's JIT compilation off for the rest of the caller's transaction. The redaction
- * statements are jsonb rewrites whose estimated cost passes `jit_above_cost`, so with JIT on (the
- * server default) each one was LLVM-compiled on every call: a memory delete took 1–4 s instead of
- * milliseconds. `SET LOCAL` ends with the transaction; PGlite has the setting and no JIT.
+ * The redaction statements' estimated cost passes `jit_above_cost`, and LLVM-compiling each call made a memory
+ * delete take 1–4 s instead of milliseconds. `SET LOCAL` ends with the transaction; PGlite has no JIT.
  */
 export async function withoutJit(db: Db): Promise<void> {
   await db.execute(sql`SET LOCAL jit = off`);
@@ -161,7 +146,7 @@ export async function redactExtractionDecisions(db: Db, scope: RedactionScope): 
   if (scope.memoryIds.length === 0) return;
   await withoutJit(db);
   const decisions = arrayOf(sql`t.decisions`);
-  /** How consolidation tells a repeated candidate (close enough: lower case, one space). */
+  /** As consolidation tells a repeated candidate. */
   const normalised = (text: SQL) => sql`lower(btrim(regexp_replace(${text}, '\\s+', ' ', 'g')))`;
   const touched = sql`(d->>'memoryId' = ANY(g.ids) OR d->>'targetId' = ANY(g.ids))`;
   const candidateGoes = sql`(d->>'memoryId' = ANY(g.ids)
@@ -222,10 +207,7 @@ export async function redactEventReasons(db: Db, scope: Pick<RedactionScope, "us
       AND EXISTS (SELECT 1 FROM unnest(g.ids) AS id WHERE strpos(e.reason, id) > 0)`);
 }
 
-/**
- * Everything above, for memories the user has just deleted: call it in the delete's transaction,
- * after the memories are marked deleted or erased.
- */
+/** Call in the delete's transaction, after the memories are marked deleted or erased. */
 export async function redactDeletedMemories(db: Db, scope: Pick<RedactionScope, "userId" | "memoryIds">) {
   await redactPromptDebug(db, scope);
   await redactExtractionDecisions(db, scope);
@@ -233,18 +215,15 @@ export async function redactDeletedMemories(db: Db, scope: Pick<RedactionScope, 
   await redactMcpCalls(db, scope);
 }
 
-/** The distinct well-formed memory ids among `ids` (a trace is JSON: anything else is not a memory). */
+/** A trace is JSON: anything that is not a well-formed id is not a memory. */
 export function validMemoryIds(ids: readonly string[]): string[] {
   return [...new Set(ids.filter((id) => UUID.test(id)))];
 }
 
 /**
- * The user's memories among `memoryIds` whose text a record may keep — not deleted, or deleted
- * within the undo window (`redact_at` set: the sweep redacts it later) — locked until the caller's
- * transaction (or statement) ends — FOR KEY SHARE, in id order: it waits for a delete in
- * progress (the memory is then not among them) and makes a later delete wait; it does not block the
- * access count (memory_usage). A record written while these are held may keep their text. The one
- * lock rule of write-time redaction: lockGoneMemories, and savePromptDebug's single statement.
+ * Memories whose text a record may keep (not deleted, or inside the undo window), locked FOR KEY SHARE in id
+ * order: it waits for a delete in progress and makes a later one wait, without blocking memory_usage updates.
+ * The one lock rule of write-time redaction.
  */
 export function lockedLiveMemories(userId: string, memoryIds: readonly string[]): SQL {
   return sql`SELECT id FROM memories
@@ -255,12 +234,8 @@ export function lockedLiveMemories(userId: string, memoryIds: readonly string[])
 }
 
 /**
- * The sweep of deletions whose undo window has closed: every deleted memory with `redact_at` ≤
- * `now` has its text redacted from the records derived from it and `redact_at` cleared, in batches
- * of deletionConfig.sweepBatch, each in one transaction. The rows are locked FOR UPDATE (SKIP
- * LOCKED: an undo or a "delete now" holding one finishes first, and the next sweep sees the
- * outcome), which also waits for a record being written with the memory's text (lockedLiveMemories
- * holds FOR KEY SHARE): that record is redacted in the same pass. Returns how many memories.
+ * Rows are locked FOR UPDATE SKIP LOCKED: an undo or "delete now" holding one finishes first and the next sweep
+ * sees the outcome. The lock also waits for a record being written with the text, which this pass then redacts.
  */
 export async function redactDueDeletions(db: Db, { now, batch }: { now: Date; batch: number }): Promise<number> {
   let total = 0;
@@ -289,10 +264,7 @@ export async function redactDueDeletions(db: Db, { now, batch }: { now: Date; ba
   }
 }
 
-/**
- * Of `memoryIds`, those that are deleted or no longer exist (erased), after locking the rest
- * (lockedLiveMemories). Call it inside the transaction that writes a derived record.
- */
+/** Call inside the transaction that writes a derived record. */
 export async function lockGoneMemories(
   db: Db,
   { userId, memoryIds }: { userId: string; memoryIds: readonly string[] },

@@ -1,33 +1,19 @@
 /**
- * Re-embedding after the embedder changes: which memories wait for the current embedder, and the
- * guarded write of their new vectors. Vectors of different embedders are not comparable, so
- * retrieval only compares memories whose embedding_model is the current embedder's id; the others
- * wait here until lib/memory/store/reembed.ts gives them a vector of the current embedder.
- *
- * Unlike the rest of db/queries this is maintenance across users (the re-embed script and the
- * start-up job): `selectReembedBatch` and `writeReembedBatch` take no owner, and nothing they
- * return leaves the process. `countAwaitingEmbedder` takes an owner when a user is shown the count.
+ * Vectors of different embedders are not comparable, so a memory of another embedder waits here until
+ * lib/memory/store/reembed.ts re-embeds it. Maintenance across users: the batch queries take no owner, and
+ * nothing they return leaves the process.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, selectRows } from "@/db/client";
 import type { MemoryStatus } from "@/db/schema";
 import { halfvecValue } from "./vectors";
 
-/**
- * The memories (unqualified columns of `memories`) that `model` must embed before retrieval can
- * compare them: no vector, or a vector of another embedder (or of none recorded) — and a text to
- * embed. A memory whose title and content are blank has nothing to embed and never waits.
- * Retrieval's waiting count and the re-embed batches use this one predicate.
- */
+/** A memory with a blank title and content has nothing to embed and never waits. */
 export function awaitsEmbedder(model: string): SQL {
   return sql`(embedding IS NULL OR embedding_model IS DISTINCT FROM ${model})
              AND (coalesce(title, '') || content) ~ '[^[:space:]]'`;
 }
 
-/**
- * How many memories wait for `model`: of one user (`userId`), in some statuses (`statuses`), or
- * every memory. A scan of the user's rows (memories_user_status_idx), or of the table without one.
- */
 export async function countAwaitingEmbedder(
   db: Db,
   query: { model: string; userId?: string; statuses?: readonly MemoryStatus[] },
@@ -47,7 +33,7 @@ export async function countAwaitingEmbedder(
   return row?.n ?? 0;
 }
 
-/** How many memories each embedder made, for the memories waiting for `model` (null: no vector recorded). */
+/** Null key: no vector recorded. */
 export async function countAwaitingByEmbedder(
   db: Db,
   model: string,
@@ -65,15 +51,10 @@ export interface ReembedCandidate {
   id: string;
   title: string | null;
   content: string;
-  /** embedding_model when read (null: none recorded). */
   embeddingModel: string | null;
 }
 
-/**
- * The next `limit` memories (any user, any status) waiting for `model`, by id after `after`
- * (keyset pagination). Rows already re-embedded no longer match, so a new run starts over from the
- * first id and still only sees what is left.
- */
+/** Keyset pagination: rows already re-embedded no longer match, so a new run still sees only what is left. */
 export async function selectReembedBatch(
   db: Db,
   query: { model: string; after: string | null; limit: number },
@@ -100,11 +81,8 @@ export interface ReembeddedMemory extends ReembedCandidate {
 }
 
 /**
- * Stores the new vectors in ONE statement, each only if its memory is still as it was read: same
- * title, same content (what the vector describes) and same embedding_model. A memory edited in
- * between (the user's edit re-embeds it itself) or re-embedded by another process keeps what it
- * has. Sets only embedding and embedding_model: updated_at — recency — and the history are the
- * memory's, and re-embedding does not change the memory. Returns the ids written.
+ * Each vector is written only if its memory still has the title, content and embedding_model it was read with.
+ * updated_at (recency) and history are untouched: re-embedding does not change the memory.
  */
 export async function writeReembedBatch(
   db: Db,

@@ -1,7 +1,4 @@
-/**
- * Signed-out sessions (lib/auth/revocation.ts): a session id recorded here no longer signs anyone
- * in, until the JWT it belonged to would have expired anyway. Checked by userExists() (users.ts).
- */
+/** A recorded session id signs no one in until its JWT would have expired anyway (checked by userExists()). */
 import { lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { revokedSessions } from "@/db/schema";
@@ -13,7 +10,6 @@ export async function revokeSession(
   await db.insert(revokedSessions).values({ userId, sessionId, expiresAt }).onConflictDoNothing();
 }
 
-/** Forgets revocations whose sessions have expired on their own (called now and then). */
 export async function deleteExpiredRevocations(db: Db, { now = new Date() }: { now?: Date } = {}): Promise<number> {
   const rows = await db
     .delete(revokedSessions)

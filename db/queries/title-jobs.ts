@@ -1,15 +1,10 @@
-/**
- * conversation_title_jobs: the title outbox (db/schema.ts). A row says the conversation's
- * auto-title is due; it commits with the answer that made it due and is deleted once the title
- * job ran; a run takes it first (claimTitleJob), so one job is never run twice at once. Route-facing writes take the owner's id; the sweep's read spans every user (a
- * server-side sweep, not a user's request) and returns each row's owner.
- */
+/** The sweep's read spans every user (a server-side sweep, not a request) and returns each row's owner. */
 import { and, asc, eq, lt, lte, sql } from "drizzle-orm";
 import { DEFAULT_CONVERSATION_TITLE } from "@/core/config";
 import type { Db } from "@/db/client";
 import { conversations, conversationTitleJobs } from "@/db/schema";
 
-/** Marks the user's conversation's title due, if it still has the default title; true when a row was written. */
+/** True when a row was written (the conversation still had the default title). */
 export async function markTitleDue(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },
@@ -33,12 +28,7 @@ export async function markTitleDue(
   return rows.length > 0;
 }
 
-/**
- * Takes the conversation's title job for one run: moves its due time `leaseMs` ahead, so neither
- * the after-response run nor a sweep takes it again meanwhile. Only a job due at or before
- * `dueBy` (null: the database's now) is taken; false when there is none, or another run has it.
- * A run that stops without finishing leaves the job for a sweep once the lease has passed.
- */
+/** Moves the due time `leaseMs` ahead so no other run takes it meanwhile; a stopped run leaves it to a later sweep. */
 export async function claimTitleJob(
   db: Db,
   {

@@ -1,9 +1,4 @@
-/**
- * A conversation's messages for the chat view — every version of every message, and the
- * conversation's current message — each with its debug record's summary (and raw trace) and its
- * memory extraction's status. Owner-scoped. lib/chat/transcript.ts keeps the current branch and
- * reads the trace into "memories used".
- */
+/** Every version of every message; lib/chat/transcript.ts keeps the current branch and reads the trace. */
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { answerRatings, memoryExtractions, messages, promptDebug } from "@/db/schema";

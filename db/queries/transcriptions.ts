@@ -1,8 +1,4 @@
-/**
- * Transcriptions of dictated audio: one row per call to the transcription model (what was sent —
- * type and size, never the audio — what came back, and how long it took). Owner-scoped: another
- * user's transcription is the same 404 as a missing one.
- */
+/** One row per transcription call: what was sent (type and size, never the audio), what came back, how long. */
 import { and, eq, isNull } from "drizzle-orm";
 import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
@@ -30,12 +26,7 @@ export async function getTranscription(
   );
 }
 
-/**
- * Links the transcription to the message sent from it, if no message has it yet: a transcript is
- * the record of one message. Conditional on `message_id IS NULL`, so of two sends racing with one
- * transcription only the first to commit gets it; the other is a 409 (in its transaction, which
- * rolls its messages back).
- */
+/** Conditional on `message_id IS NULL`: of two sends racing with one transcript, the second is a 409. */
 export async function claimTranscription(
   db: Db,
   { userId, transcriptionId, messageId }: { userId: string; transcriptionId: string; messageId: string },

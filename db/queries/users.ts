@@ -1,7 +1,4 @@
-/**
- * Users: the account itself. Everything but the sign-in lookup is keyed by the signed-in user's id.
- * Emails are stored lower-cased (unique on lower(email)); callers pass them normalised (lib/validation).
- */
+/** Emails are stored lower-cased (unique on lower(email)); callers pass them normalised. */
 import { and, eq, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
@@ -14,9 +11,8 @@ export interface Account {
   name: string | null;
   image: string | null;
   memoryEnabledDefault: boolean;
-  /** IANA time zone of dates and deadlines; null until the browser reported one (UTC meanwhile). */
   timeZone: string | null;
-  /** false for accounts that only sign in with Google. */
+  /** False for Google-only accounts. */
   hasPassword: boolean;
   createdAt: Date;
 }
@@ -47,7 +43,7 @@ export async function createUser(
   return row;
 }
 
-/** Sign-in lookup: the one query by email rather than by owner. */
+/** The one query by email rather than by owner. */
 export async function findUserForSignIn(
   db: Db,
   { email }: { email: string },
@@ -108,10 +104,7 @@ export async function getPasswordHash(db: Db, { userId }: { userId: string }): P
   return row.hash;
 }
 
-/**
- * Stores a new password hash and bumps the session version in the same statement, which ends every
- * session issued before (lib/auth/revocation.ts). Returns the new session version.
- */
+/** The same statement bumps the session version, ending every session issued before. */
 export async function setPasswordHash(
   db: Db,
   { userId, passwordHash }: { userId: string; passwordHash: string },
@@ -125,7 +118,7 @@ export async function setPasswordHash(
   return row;
 }
 
-/** Ends every session issued so far ("sign out everywhere"); returns the new session version. */
+/** "Sign out everywhere". */
 export async function bumpSessionVersion(db: Db, { userId }: { userId: string }): Promise<{ sessionVersion: number }> {
   const [row] = await db
     .update(users)
@@ -136,27 +129,20 @@ export async function bumpSessionVersion(db: Db, { userId }: { userId: string })
   return row;
 }
 
-/**
- * Deletes the account. Every table holding the user's data references users.id with ON DELETE
- * CASCADE (db/schema.ts `ownerId()`), so this one statement removes all of it.
- */
+/** Every owned table cascades from users.id (db/schema.ts `ownerId()`), so this one statement removes it all. */
 export async function deleteUser(db: Db, { userId }: { userId: string }): Promise<void> {
   const [row] = await db.delete(users).where(eq(users.id, userId)).returning({ id: users.id });
   if (!row) throw notFound("user");
 }
 
 export interface SessionClaims {
-  /** The session's own id (JWT `sid`); absent in sessions issued before revocation existed. */
+  /** JWT `sid`; absent in sessions issued before revocation existed. */
   sessionId?: string;
-  /** The account's session version when the session was issued (JWT `sv`); absent means 0. */
+  /** JWT `sv`; absent means 0. */
   sessionVersion?: number;
 }
 
-/**
- * True when the account exists — a session can outlive its account — and, given a session's
- * claims, that session has not been ended: its version is the account's current one and its id
- * was not signed out. One query; the route wrapper, pages and Auth.js' session endpoint ask it.
- */
+/** A session can outlive its account, or be ended by version or sign-out: one query checks all three. */
 export async function userExists(
   db: Db,
   { userId, session }: { userId: string; session?: SessionClaims },

@@ -34,7 +34,7 @@ export interface AskedTurn {
   answer: string;
   status: string;
   error: string | null;
-  /** Tokens as the model reported them (null when it reported none). */
+  /** Null when the model reported none. */
   inputTokens: number | null;
   outputTokens: number | null;
   /** The prompt as Lifeline's tokenizer counted it (system with memories, history, question). */

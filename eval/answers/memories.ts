@@ -17,7 +17,7 @@ import type { AnswerSample, Session } from "./dataset";
 export const MEMORY_MODES = ["observations", "extracted"] as const;
 export type MemoryMode = (typeof MEMORY_MODES)[number];
 
-/** LoCoMo's observations of `sample`, stored for `userId`; `runId` keeps memory ids apart between kept runs. */
+/** `runId` keeps memory ids apart between kept runs. */
 export async function storeObservations(
   db: Db,
   input: { userId: string; locomoPath: string; sample: AnswerSample; embedder: Embedder; runId: string },
@@ -57,7 +57,7 @@ export interface ExtractionRun {
   model: LanguageModelV4;
   embed: (texts: string[]) => Promise<number[][]>;
   embeddingModel: string;
-  /** Called before each exchange's job: false stops here (the token budget). */
+  /** False stops here (the token budget). */
   mayRun: (exchange: Exchange) => boolean;
 }
 

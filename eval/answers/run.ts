@@ -1,8 +1,4 @@
-/**
- * `npm run eval -- --answers`: LoCoMo question answering through Lifeline's chat turn against a
- * full-context and a no-memory baseline with the same model and judge. Each sample's user is kept
- * afterwards so every answer can be opened in the app. Category 5 (adversarial) is skipped.
- */
+/** Each sample's user is kept afterwards, so every answer can be opened in the app. Category 5 (adversarial) is skipped. */
 import { randomBytes } from "node:crypto";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
@@ -32,7 +28,7 @@ import { type MemoryMode, storeExtracted, storeObservations } from "./memories";
 export const CONTENDERS = ["lifeline", "full-context", "no-memory"] as const;
 export type Contender = (typeof CONTENDERS)[number];
 
-/** The domain of the answer evaluation's users: apart from the retrieval evaluation's, which deletes its own. */
+/** Apart from the retrieval evaluation's domain, which deletes its own users. */
 export const ANSWERS_EMAIL_DOMAIN = "answers.eval.lifeline.invalid";
 
 export interface AnswerRunOptions {
@@ -43,7 +39,6 @@ export interface AnswerRunOptions {
   contenders: readonly Contender[];
   memories: MemoryMode;
   assembly: AssemblyConfig;
-  /** null: no judge (F1 only). */
   judgeModel: LanguageModelV4 | null;
   /** How many of the audit's vague wrong answers the judge is asked about (the first of the run's questions). */
   vagueSample: number;
@@ -116,7 +111,7 @@ function countedModel(model: LanguageModelV4, count: (tokens: number) => void): 
   });
 }
 
-/** Runs `tasks` with at most `concurrency` at once; a task that is refused (false) stops new ones from starting. */
+/** A refused task (false) stops new ones from starting. */
 async function pool<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<boolean>): Promise<void> {
   let next = 0;
   let stop = false;

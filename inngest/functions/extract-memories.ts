@@ -1,9 +1,4 @@
-/**
- * The Inngest function `extract-memories`: on `lifeline/message-pair.completed`, runs the
- * extraction job (lib/jobs/extraction-job) with Inngest's step.run as its steps. Retries with
- * Inngest's backoff (extractionConfig.retries), one run at a time per user, and — when Inngest
- * gives up on a run for any reason the body could not record — onFailure marks the row failed.
- */
+/** onFailure marks the row failed when Inngest gives up for a reason the body could not record. */
 import { NonRetriableError } from "inngest";
 import { extractionConfig } from "@/core/config";
 import { markExtractionFailed } from "@/db/queries/extractions";
@@ -16,7 +11,7 @@ interface InngestStepRun {
   run(id: string, fn: () => Promise<unknown>): Promise<unknown>;
 }
 
-/** Inngest's step.run as the job's steps; a FinalJobError becomes a NonRetriableError. */
+/** A FinalJobError becomes a NonRetriableError. */
 export function inngestSteps(step: InngestStepRun): JobSteps {
   return {
     runner: "inngest",

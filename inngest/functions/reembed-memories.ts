@@ -1,11 +1,6 @@
 /**
- * The Inngest function `reembed-memories`: on `lifeline/memories.reembed-requested`, re-embeds every
- * memory the configured embedder did not embed (lib/memory/store/reembed.ts), one Inngest step per
- * batch — durable on serverless, where a start-up loop in the function's process would be frozen
- * between requests. One run at a time per embedder (singleton, skip: the many cold starts of a
- * deployment each send the event; the run already going covers them). A step that fails is retried
- * by Inngest; a memory the embedder rejects stays waiting and the run goes on. Inngest caps the
- * steps of one run (1,000), so the batch grows with what waits: at most MAX_BATCHES_PER_RUN batches.
+ * One step per batch: durable on serverless, where a start-up loop would be frozen between requests. A
+ * singleton per embedder, since every cold start sends the event; a memory the embedder rejects stays waiting.
  */
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { type InngestClient, inngest, memoriesReembedRequested } from "@/lib/jobs/inngest-client";
@@ -17,12 +12,12 @@ import {
 } from "@/lib/memory/store/reembed";
 import { processReembedDeps } from "@/lib/runtime";
 
-/** At most this many batch steps per run (Inngest allows 1,000 steps per run). */
+/** Inngest allows 1,000 steps per run. */
 export const MAX_BATCHES_PER_RUN = 500;
-/** The largest batch: an embedding API takes up to 2,048 inputs per call. */
+/** An embedding API takes up to 2,048 inputs per call. */
 export const MAX_REEMBED_BATCH_SIZE = 2_048;
 
-/** Memories per batch (one embedder call and one UPDATE) when `waiting` wait: the default 64, or more so that one run covers them all. */
+/** The default 64, or more so that one run covers every waiting memory. */
 export function reembedBatchSize(waiting: number): number {
   return Math.min(
     MAX_REEMBED_BATCH_SIZE,
@@ -54,8 +49,7 @@ export function createReembedMemoriesFunction(getDeps: () => Promise<ReembedDeps
     },
     async ({ event, step }): Promise<ReembedRunResult> => {
       const { db, embedder } = await getDeps();
-      // The event names the embedder it was sent for; a deployment that changed embedder again
-      // since must not re-embed for the old one (its own start sends its own event).
+      // A deployment that changed embedder again since must not re-embed for the old one.
       if (event.data.embedder !== embedder.model) {
         return { status: "not-configured", embedder: event.data.embedder, configured: embedder.model };
       }
@@ -75,8 +69,7 @@ export function createReembedMemoriesFunction(getDeps: () => Promise<ReembedDeps
         if (batch.next === null) break;
         after = batch.next;
       }
-      // Memories that still wait (more appeared than counted, or a batch failed for good) wait for
-      // the next event: every server start sends one while any wait.
+      // What still waits waits for the next event: every server start sends one while any wait.
       return { status: "done", embedder: embedder.model, waiting, batchSize, ...totals };
     },
   );

@@ -1,9 +1,4 @@
-/**
- * The Inngest function `run-import`: on `lifeline/import.requested`, runs the import job
- * (lib/jobs/import-job) with Inngest's step.run as its steps — at most importConfig.pairsPerRun
- * exchanges a run, then it requests the next run. One run at a time per user and throttled per
- * user; a function of its own, so the user's live `extract-memories` runs never wait behind it.
- */
+/** A function of its own, so the user's live `extract-memories` runs never wait behind an import. */
 import { extractionConfig, importConfig } from "@/core/config";
 import type { ExtractionDeps } from "@/lib/jobs/extraction-job";
 import { runImport } from "@/lib/jobs/import-job";

@@ -1,20 +1,12 @@
 /**
- * The Inngest function `sweeps`: every minute (a cron trigger, SWEEPS_CRON), the sweeps a
- * long-lived server runs from a timer (lib/runtime.ts processSweeps) — answers left `streaming`
- * by a killed function become interrupted and get their extraction, email sends left `approved`
- * become interrupted, extractions left `queued` without a hand-over are handed to Inngest,
- * title jobs left waiting run, and deleted memories past their undo window lose their text from
- * the records derived from them.
- * On a serverless deployment (Vercel) no process lives between requests to run the timer: this
- * function is what runs them. One run at a time (a slow minute never overlaps the next); each
- * sweep is its own step, so one failing is retried without repeating the others, and a run that
- * gives up leaves the work to the next minute's.
+ * lib/runtime.ts processSweeps on a cron: on serverless no process lives between requests to run a timer.
+ * Each sweep is its own step, so one failing is retried without repeating the others.
  */
 import { cron } from "inngest";
 import { type InngestClient, inngest } from "@/lib/jobs/inngest-client";
 import { processSweeps, type Sweeps } from "@/lib/runtime";
 
-/** Every minute: answerConfig.sweepIntervalMs, as a cron schedule. */
+/** answerConfig.sweepIntervalMs as a cron schedule. */
 export const SWEEPS_CRON = "* * * * *";
 
 export interface SweepsRunResult {

@@ -1,7 +1,4 @@
-/**
- * `next start` on the production build (`.next`, from `next build`), in its own process, with
- * exactly the environment a test gives it (plus PATH and HOME): what a deployer runs.
- */
+/** Exactly the environment a test gives it (plus PATH and HOME): what a deployer runs. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
@@ -45,10 +42,7 @@ export async function startNextServer(env: Record<string, string>, port?: number
   return server;
 }
 
-/**
- * Starts `next start` with `env` without waiting for anything (it may refuse to start), on the
- * Node.js binary `node` (default: the one running the tests, the project's pinned one).
- */
+/** Does not wait: the server may refuse to start. */
 export async function launchNextServer(
   env: Record<string, string>,
   port?: number,

@@ -6,10 +6,7 @@ export type Snapshot = Record<string, string>;
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
-/**
- * Not compared: `rate_limits` holds counters, not data (db/schema.ts). A rejected request may count
- * there by design — a wrong current password or a taken email still spends an attempt.
- */
+/** Counters, not data: a rejected request may count there by design (a wrong password still spends an attempt). */
 const NOT_DATA = new Set(["rate_limits"]);
 
 async function tables(database: Database): Promise<string[]> {
@@ -28,7 +25,7 @@ async function fingerprints(database: Database, parts: string[], params: unknown
   return Object.fromEntries(rows.map((row) => [row.name, row.fingerprint]));
 }
 
-/** The tables of each database, looked up once: the schema does not change while tests run. */
+/** Looked up once: the schema does not change while tests run. */
 const tablesOf = new WeakMap<Database, Promise<string[]>>();
 const ownedTablesOf = new WeakMap<Database, Promise<string[]>>();
 
@@ -49,7 +46,6 @@ export async function snapshot(database: Database): Promise<Snapshot> {
   );
 }
 
-/** Only `userId`'s data: their users row and their rows of every table with a user_id column. */
 export async function ownedSnapshot(database: Database, userId: string): Promise<Snapshot> {
   const owned = await cached(ownedTablesOf, database, async () =>
     (

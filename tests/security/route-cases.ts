@@ -1,7 +1,6 @@
 /**
- * THE registry of API routes for the security matrix (tests/security/matrix.int.test.ts). Every
- * exported method of every `app/api/**\/route.ts` needs an entry keyed "METHOD /api/path/[param]"
- * as the file path spells it — a route added without one fails the matrix.
+ * Every exported method of every `app/api/**\/route.ts` needs an entry keyed "METHOD /api/path/[param]" as the
+ * file path spells it: a route added without one fails the matrix.
  */
 
 import { and, eq, isNull, sql } from "drizzle-orm";
@@ -34,22 +33,21 @@ export interface Actor {
 
 export interface SetupContext {
   db: Db;
-  /** The user the fixture belongs to (the owner, or for "self" routes whoever is acting). */
+  /** For "self" routes, whoever is acting. */
   actor: Actor;
   unique: string;
 }
 
 export interface Fixture {
   path: string;
-  /** JSON body. Routes with one also get the generic malformed-body battery. */
+  /** Routes with one also get the generic malformed-body battery. */
   json?: unknown;
-  /** A JSON body sent exactly as written (application/json), for encodings JSON.stringify does not produce. */
+  /** For encodings JSON.stringify does not produce. */
   raw?: string;
-  /** Form body (Auth.js endpoints), built with the client that will send it (CSRF cookie). */
+  /** Built with the client that will send it (CSRF cookie). */
   form?: (client: HttpClient) => Promise<Record<string, string>>;
-  /** multipart/form-data body (uploads: POST /api/transcribe), a new one per request. */
+  /** A new one per request. */
   multipart?: () => FormData;
-  /** Headers every request of the fixture carries (POST /api/mcp: the Accept the MCP transport requires). */
   headers?: Record<string, string>;
   check?: (res: HttpResult) => void;
 }
@@ -61,17 +59,16 @@ export interface InvalidRequest {
   /** …or a raw body, sent as application/json unless `contentType` says otherwise (null: no header). */
   raw?: string | Uint8Array<ArrayBuffer>;
   contentType?: string | null;
-  /** A body built from the fixture's valid one. */
   patch?: (valid: Record<string, unknown>, ctx: SetupContext & { others: Actor[] }) => unknown;
   status?: number;
   code?: string;
-  /** The field the error must name (a key of error.fields). Required for 400s. */
+  /** A key of error.fields; required for 400s. */
   field?: string;
 }
 
 export interface InvalidQuery {
   name: string;
-  /** Replaces the fixture's query string; already URL-encoded, without "?". */
+  /** Already URL-encoded, without "?". */
   query: string;
   field: string;
 }
@@ -84,33 +81,22 @@ export interface RouteCase {
    * public: no user data behind it.
    */
   scope: "resource" | "self" | "public";
-  /** For "resource" routes whose id is a JSON body field rather than a path segment (POST /api/chat). */
+  /** For "resource" routes whose id is a body field rather than a path segment (POST /api/chat). */
   resourceIdInBody?: string;
   success: number;
-  /** The route takes a JSON body: the matrix adds its malformed-body battery (GENERIC_JSON_INVALID). */
   body?: "json";
-  /** Through lib/api/route: every response has x-request-id, errors are JSON. Default true. */
+  /** Every response has x-request-id and errors are JSON. */
   wrapped?: boolean;
   setup(ctx: SetupContext): Promise<Fixture>;
   invalid?: InvalidRequest[];
-  /**
-   * The route takes a query string (a `query` schema in its route()): its string parameters, for
-   * the generic query battery (GENERIC_QUERY_INVALID in the matrix: NUL, encoded surrogate, invalid
-   * UTF-8, repeated, unknown), and its own invalid queries (overlong, wrong type…).
-   */
+  /** Its string parameters get the generic query battery (NUL, encoded surrogate, invalid UTF-8, repeated, unknown). */
   query?: { strings: string[]; invalid: InvalidQuery[] };
   /**
-   * The route accepts a personal access token (`bearer` in its route()): "read" for any token,
-   * "write" for read+write ones. The matrix then sends the fixture with the owner's token (no
-   * cookie) and expects `success`, and refuses revoked, expired, ended, malformed and — for
-   * "write" — read-only tokens; a route without it refuses every token (403 forbidden:access_token).
+   * "read" for any token, "write" for read+write ones. The matrix expects success with the owner's token and
+   * refuses revoked, expired, ended, malformed and (for "write") read-only ones; without it every token is a 403.
    */
   bearer?: "read" | "write";
-  /**
-   * The route takes an access token only (POST /api/mcp): the matrix sends the owner's (and another
-   * user's) requests with a token of theirs instead of their session, and a session alone is refused
-   * (403 forbidden:session).
-   */
+  /** Bearer only (POST /api/mcp): a session alone is refused (403 forbidden:session). */
   bearerOnly?: true;
   variants?: { name: string; status: number; setup(ctx: SetupContext): Promise<Fixture> }[];
 }
@@ -143,7 +129,7 @@ async function ownedMessage(db: Db, userId: string) {
   return createMessage(db, { userId, conversationId: conversation.id, role: "user", content: "Fixture message" });
 }
 
-/** A conversation with memory off: a chat turn in it starts no extraction job. */
+/** Memory off: a chat turn in it starts no extraction job. */
 async function quietConversation(db: Db, userId: string) {
   return createConversation(db, { userId, title: "Fixture chat", memoryEnabled: false });
 }
@@ -209,7 +195,7 @@ function expectNote(res: HttpResult, content: string) {
   expect(note.id).toMatch(/^[0-9a-f-]{36}$/);
 }
 
-/** A user/assistant pair of the actor's with its extraction row in `status` (no job runs for it). */
+/** No job runs for it. */
 async function ownedPair(db: Db, userId: string, status: "skipped" | "failed") {
   const conversation = await createConversation(db, { userId, title: "Fixture chat" });
   const user = await createMessage(db, {

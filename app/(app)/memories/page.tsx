@@ -24,7 +24,6 @@ import { memoryListQuery } from "@/lib/validation/memories";
 export const metadata: Metadata = { title: "Memories" };
 export const dynamic = "force-dynamic";
 
-/** How each order ranks, after the count ("12 memories, pinned first, then most recent"). */
 const ORDER_NOTES: Record<MemorySort, string> = {
   recent: "pinned first, then most recent",
   relevance: "most relevant first",
@@ -37,7 +36,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const PAGE_SIZE = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The query string's non-empty single values (an empty select submits `type=`). */
+/** An empty select submits `type=`. */
 function cleanParams(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(raw).flatMap(([key, value]) => {
@@ -70,7 +69,6 @@ async function loadPage(db: Db, userId: string, params: Record<string, string>):
       userId,
       ...filters,
       semantic,
-      // By meaning: only what retrieval itself would consider (its similarity threshold in force).
       minSimilarity: semantic ? processSimilarityThreshold(semantic.embeddingModel) : undefined,
       pageSize: filters.pageSize ?? PAGE_SIZE,
     }),
@@ -86,7 +84,7 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
       ? await getListedMemory(db, { userId: session.id, memoryId: params.id })
       : undefined;
   const listing = single === undefined ? await loadPage(db, session.id, params) : null;
-  // Memories another embedder embedded: retrieval cannot compare them until they are re-embedded.
+  // Retrieval cannot compare another embedder's memories until they are re-embedded.
   const embedder = getAiRegistry().embedder.model;
   const waiting = await countAwaitingEmbedder(db, { model: embedder, userId: session.id, statuses: ["active"] });
   const dates = await requestDates(session.id);
@@ -101,7 +99,6 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
     sort: params.sort,
   };
   const filtered = Object.keys(params).some((key) => key !== "page");
-  // The order the list is in (db/queries/memory-list.ts), said above it.
   const sorted: MemorySort =
     values.sort && values.sort in ORDER_NOTES ? (values.sort as MemorySort) : values.q ? "relevance" : "recent";
   const order = sorted === "relevance" && !values.q ? "recent" : sorted;

@@ -42,7 +42,6 @@ function When({ value, empty }: { value: string | null; empty: string }) {
   return <time dateTime={value}>{formatDateTime(value, dates)}</time>;
 }
 
-/** Settings → Access tokens: the list (GET /api/access-tokens), create (shown once) and revoke. */
 export function AccessTokens({ initial }: { initial: AccessTokenRow[] }) {
   const [tokens, setTokens] = useState(initial);
 
@@ -93,7 +92,7 @@ export function AccessTokens({ initial }: { initial: AccessTokenRow[] }) {
   );
 }
 
-/** Revoke, after a dialog that names the token and its last use: a program using it loses access at once. */
+/** The dialog names the token and its last use: a program using it loses access at once. */
 function RevokeTokenDialog({ token, onRevoked }: { token: AccessTokenRow; onRevoked: () => Promise<void> }) {
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);

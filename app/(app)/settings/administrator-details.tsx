@@ -16,11 +16,7 @@ function Row({ term, children, testId }: { term: string; children: ReactNode; te
   );
 }
 
-/**
- * Settings → For administrators: how this server is set up and which environment variable changes
- * each part — the one place of Settings that names them (every other section speaks to the user).
- * Collapsed, so a user who does not run the server never has to read it.
- */
+/** The one place of Settings that names environment variables; collapsed, since most users never run a server. */
 export function AdministratorDetails({
   retrieval,
   providers,

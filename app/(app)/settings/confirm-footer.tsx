@@ -3,11 +3,7 @@
 import { Button } from "@/components/ui/button";
 import { DialogClose, DialogFooter } from "@/components/ui/dialog";
 
-/**
- * The footer of a settings dialog that confirms something that cannot be undone: Cancel, which
- * closes it, and the destructive action, labelled while it runs. Without `onConfirm` the action
- * submits the dialog's form.
- */
+/** Without `onConfirm` the action submits the dialog's form. */
 export function ConfirmFooter({
   action,
   pendingAction,

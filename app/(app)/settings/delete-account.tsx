@@ -18,11 +18,7 @@ import { ConfirmFooter } from "./confirm-footer";
 
 const PHRASE = "delete my account";
 
-/**
- * Account deletion behind a confirmation dialog: type your email or "delete my account", and (for
- * password accounts) your current password → DELETE /api/account. Google-only accounts must have
- * signed in within the last 10 minutes; the server says so otherwise.
- */
+/** Google-only accounts must have signed in within the last 10 minutes; the server says so otherwise. */
 export function DeleteAccount({ email, hasPassword }: { email: string; hasPassword: boolean }) {
   const [confirmation, setConfirmation] = useState("");
   const [password, setPassword] = useState("");

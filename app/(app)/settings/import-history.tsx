@@ -17,11 +17,7 @@ type Progress = Omit<ImportProgress, "createdAt" | "startedAt" | "finishedAt">;
 
 const POLL_MS = 1_500;
 
-/**
- * Settings → Import: the browser reads a ChatGPT or Claude export (lib/import, the same code the
- * tests read fixtures with), previews it, and sends the chosen conversations in batches; then the
- * import's progress, read from the server, so it survives a reload.
- */
+/** The browser parses the export with the same code the tests read fixtures with; progress is read from the server, so it survives a reload. */
 export function ImportHistory() {
   const fileId = useId();
   const [parsed, setParsed] = useState<(ParsedExport & { fileName: string }) | null>(null);

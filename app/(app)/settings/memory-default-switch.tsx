@@ -5,7 +5,6 @@ import { toast } from "sonner";
 import { Switch } from "@/components/ui/switch";
 import { api, errorMessage } from "@/lib/ui/api";
 
-/** The account's default for new chats: memory on or off (PATCH /api/account). */
 export function MemoryDefaultSwitch({ initial }: { initial: boolean }) {
   const [enabled, setEnabled] = useState(initial);
   const [pending, setPending] = useState(false);

@@ -69,7 +69,6 @@ export default async function SettingsPage() {
   const gmail = gmailConnectionView(googleConfigured, connection, (moment) => formatDateTime(moment, dates));
   // The agent's mailbox follows the same rule (lib/agent/mailbox: Gmail when configured and granted).
   const onGmail = googleConfigured && gmailAccess;
-  // The strategy this server retrieves with, with the threshold of its embedder.
   const transcriptionModel = getAiRegistry().config.transcriptionModel;
   const providers = getAiRegistry().describeProviders();
   const retrieval = forEmbedder(processAssemblyConfig().retrieval, providers.embedder);

@@ -15,10 +15,6 @@ interface Item {
   keep: boolean;
 }
 
-/**
- * Settings → Import → pasted list: what another assistant said it remembers, split into one
- * memory per line or bullet, reviewed (uncheck, edit), then saved together.
- */
 export function PastedMemories() {
   const id = useId();
   const [pasted, setPasted] = useState("");

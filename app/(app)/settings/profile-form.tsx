@@ -12,10 +12,7 @@ interface State {
   fields: { name?: string; email?: string; currentPassword?: string };
 }
 
-/**
- * Name and email (PATCH /api/account); a taken email is explained on the field. A new email needs
- * the current password (password accounts) or a recent sign-in (Google-only accounts).
- */
+/** A new email needs the current password, or a recent sign-in for Google-only accounts. */
 export function ProfileForm({ name, email, hasPassword }: { name: string; email: string; hasPassword: boolean }) {
   const router = useRouter();
   const [state, action, pending] = useActionState(

@@ -33,10 +33,8 @@ export function SignOutButton() {
 }
 
 /**
- * "Sign out everywhere", behind a confirmation that says what it ends: every session
- * (DELETE /api/account/sessions ends the others, then this one signs out) and every access token
- * (docs/auth.md § Ending sessions). The sign-in page then says it was done.
- * Its label avoids the words "Sign out", which name the button above (and e2e finds it by them).
+ * Ends every session and every access token (docs/auth.md § Ending sessions). Its label avoids "Sign out",
+ * which names the button above (and e2e finds it by those words).
  */
 export function SignOutEverywhereButton() {
   const [pending, setPending] = useState(false);

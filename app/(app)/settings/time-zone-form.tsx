@@ -4,7 +4,6 @@ import { useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { api, errorMessage } from "@/lib/ui/api";
 
-/** The account's time zone (PATCH /api/account): deadlines like "by Friday" resolve in it. */
 export function TimeZoneForm({ initial }: { initial: string | null }) {
   const [value, setValue] = useState(initial ?? "");
   const [pending, setPending] = useState(false);

@@ -4,7 +4,6 @@ import { buttonVariants } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/input";
 import { cn } from "@/lib/ui/cn";
 
-/** A labelled input whose error is linked to it (aria-describedby) and marks it invalid. */
 export function Field({
   id,
   label,
@@ -40,7 +39,6 @@ export function Field({
   );
 }
 
-/** Form-level errors, announced to screen readers as soon as they appear. */
 export function FormAlert({ children }: { children: ReactNode }) {
   return (
     <div
@@ -52,7 +50,7 @@ export function FormAlert({ children }: { children: ReactNode }) {
   );
 }
 
-/** A notice the page shows on arrival (lib/auth/sign-in-notice.ts): news, not an error. */
+/** News, not an error (lib/auth/sign-in-notice.ts). */
 export function FormNotice({ children }: { children: ReactNode }) {
   return (
     <div

@@ -21,7 +21,6 @@ export function LoginForm({
 }: {
   callbackUrl: string;
   initialError: string | null;
-  /** What the page says on arrival (a fixed text for the URL's notice code), or null. */
   notice: string | null;
   googleEnabled: boolean;
 }) {

@@ -6,16 +6,10 @@ import { accessTokenCreateBody } from "@/lib/validation/access-tokens";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * GET /api/access-tokens → {tokens}: the account's unrevoked tokens (name, scope, created, last
- * used, expiry, state), never their secrets. A session only: access tokens cannot manage tokens.
- */
+/** Never the secrets. Sessions only: access tokens cannot manage tokens. */
 export const GET = route({}, async ({ db, userId }) => ({ tokens: await listAccessTokens(db, { userId }) }));
 
-/**
- * POST /api/access-tokens {name, scope: "read" | "read+write", expiresInDays?: 7|30|90|365|null}
- * → 201 {token, secret}: the secret (`llt_…`) is in this response only; the database keeps its hash.
- */
+/** The secret is in this response only; the database keeps its hash. */
 export const POST = route({ body: accessTokenCreateBody, status: 201 }, async ({ db, userId, body }) => {
   const secret = newAccessTokenSecret();
   const token = await createAccessToken(db, {

@@ -29,11 +29,7 @@ export const GET = route({}, async ({ db, userId }) => {
   return accountView(db, account);
 });
 
-/**
- * PATCH /api/account {name?, email?, memoryEnabledDefault?, timeZone?, currentPassword?} → {account}.
- * A new email needs `currentPassword` (400 naming it when missing or wrong; Google-only accounts:
- * a sign-in in the last 10 minutes, else 403 `forbidden:reauthenticate`). 409 conflict:email.
- */
+/** A new email needs `currentPassword`, or for Google-only accounts a sign-in in the last 10 minutes. */
 export const PATCH = route({ body: accountUpdateBody }, async ({ db, userId, body, request }) => {
   const { currentPassword, ...patch } = body;
   if (patch.email !== undefined) {
@@ -46,12 +42,7 @@ export const PATCH = route({ body: accountUpdateBody }, async ({ db, userId, bod
   return accountView(db, account);
 });
 
-/**
- * DELETE /api/account {currentPassword?} → 204, and the session cookie is cleared. Deletes the
- * account and, through ON DELETE CASCADE, everything it owns; every session of it then gets 401.
- * Password accounts confirm with `currentPassword`; Google-only accounts need a sign-in in the last
- * 10 minutes (403 `forbidden:reauthenticate` otherwise).
- */
+/** Everything owned goes through ON DELETE CASCADE; confirmation as for a new email. */
 export const DELETE = route({ body: accountDeleteBody }, async ({ db, userId, body, request, log }) => {
   await confirmAccountHolder(db, { userId, request, currentPassword: body.currentPassword });
   await deleteUser(db, { userId }).catch(userGoneAsUnauthorized);

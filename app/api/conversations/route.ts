@@ -4,12 +4,10 @@ import { route } from "@/lib/api/route";
 import { assertKnownModel } from "@/lib/chat/models";
 import { conversationCreateBody, conversationListQuery } from "@/lib/validation/chat";
 
-/** GET /api/conversations?archived=&q=&limit=&cursor= → {conversations, nextCursor}, most recent first. */
 export const GET = route({ query: conversationListQuery, bearer: "read" }, async ({ db, userId, query }) =>
   listConversations(db, { userId, ...query }),
 );
 
-/** POST /api/conversations {title?, mode?, model?, memoryEnabled?} → 201 {conversation}. */
 export const POST = route({ body: conversationCreateBody, status: 201 }, async ({ db, ai, userId, body }) => {
   if (body.model !== undefined) assertKnownModel(ai, body.model);
   const memoryEnabled = body.memoryEnabled ?? (await getAccount(db, { userId })).memoryEnabledDefault;

@@ -2,11 +2,7 @@ import { checkHealth, healthView, mayReadHealthDetails } from "@/lib/health";
 
 export const dynamic = "force-dynamic";
 
-/**
- * GET /api/health → 200 `{ ok: true, status: "ok" }` when the database, pgvector and the sign-in
- * configuration are in order, else 503 `{ ok: false, status: "degraded" }`. Signed-in users and
- * callers with `Authorization: Bearer $LIFELINE_HEALTH_TOKEN` also get the details (lib/health.ts).
- */
+/** Details only for signed-in users and `Authorization: Bearer $LIFELINE_HEALTH_TOKEN` (lib/health.ts). */
 export async function GET(request: Request) {
   const [health, detailed] = await Promise.all([checkHealth(), mayReadHealthDetails(request)]);
   return Response.json(healthView(health, detailed), {

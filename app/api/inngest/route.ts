@@ -1,13 +1,6 @@
 /**
- * The Inngest serve endpoint: Inngest (the dev server, or Inngest Cloud with INNGEST_SIGNING_KEY
- * verifying every request) syncs and invokes Lifeline's functions here. When no Inngest server is
- * configured, jobs run in-process and this endpoint does not exist (404).
- *
- * Signatures: without INNGEST_DEV the client is in cloud mode, and inngest's serve() refuses (401)
- * every call without a valid `X-Inngest-Signature` (HMAC-SHA256 of the body's canonical JSON and a timestamp under
- * five minutes old, keyed by INNGEST_SIGNING_KEY or INNGEST_SIGNING_KEY_FALLBACK). A production
- * server refuses to start with INNGEST_DEV set (core/env.ts), so production always verifies.
- * tests/production/deploy.prod.test.ts calls it signed, unsigned and wrongly signed.
+ * Without INNGEST_DEV the client is in cloud mode and serve() refuses (401) any call without a valid
+ * `X-Inngest-Signature`; production refuses INNGEST_DEV (core/env.ts), so production always verifies.
  */
 import { serve } from "inngest/next";
 import { AppError } from "@/core/errors";
@@ -17,12 +10,8 @@ import { inngest } from "@/lib/jobs/inngest-client";
 import { jobRunnerKind } from "@/lib/jobs/runner-kind";
 
 /**
- * One call may run several steps of a run: Inngest 4 checkpoints by default (the client's
- * `checkpointing`, default true), so the SDK runs the next step in the same request after it
- * checks in each finished one. What bounds a call is each step's own bound — every model call has
- * a timeout and the consolidate step asks at most consolidationConfig.parallelCalls decisions at
- * once (core/config.ts modelCallConfig) — not a step per call. 300 s is Vercel's default and the
- * Hobby plan's ceiling with fluid compute (see app/api/chat/route.ts).
+ * Inngest 4 checkpoints, running several steps per call, so each step's own timeout bounds a call. 300 s is
+ * Vercel's default and the Hobby plan's ceiling with fluid compute.
  */
 export const maxDuration = 300;
 

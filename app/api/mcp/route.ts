@@ -5,11 +5,8 @@ import { processAssemblyConfig } from "@/lib/runtime";
 import { mcpMessageBody } from "@/lib/validation/mcp";
 
 /**
- * POST /api/mcp: the MCP server (Streamable HTTP, stateless, JSON responses; docs/mcp.md), for a
- * personal access token only (`Authorization: Bearer llt_…`): any scope opens it, and the write
- * tools answer a tool error to a read-only token. The body is one JSON-RPC message, read, size-
- * checked and validated by the route wrapper like every JSON body, then handed to the SDK.
- * GET and DELETE (a server-sent stream, a session's end) do not exist without sessions: 405.
+ * Stateless Streamable HTTP (docs/mcp.md), bearer tokens only; write tools answer a tool error to a read-only
+ * token. Without sessions GET and DELETE do not exist: 405.
  */
 export const POST = route(
   { bearer: "read", body: mcpMessageBody },

@@ -4,12 +4,7 @@ import { createUserMemory } from "@/lib/memory/store/memory-store";
 import { processSimilarityThreshold } from "@/lib/runtime";
 import { deleteAllBody, memoryCreateBody, memoryListQuery } from "@/lib/validation/memories";
 
-/**
- * GET /api/memories?q=&match=text|semantic&type=&tag=&provenance=&status=&pinned=&sort=&page=&pageSize=
- * → {memories, total, hidden, page, pageSize}. Without `status`: active and pending memories. A search
- * is ranked by relevance unless `sort` says otherwise; by meaning, memories under the similarity
- * threshold in force are left out and counted in `hidden`.
- */
+/** A search by meaning leaves out memories under the similarity threshold in force and counts them in `hidden`. */
 export const GET = route(
   {
     query: memoryListQuery,
@@ -28,7 +23,6 @@ export const GET = route(
   },
 );
 
-/** POST /api/memories {content, title?, type?, importance?, tags?} → 201 {memory} (embedded, provenance user_created). */
 export const POST = route(
   { body: memoryCreateBody, status: 201, bearer: "write" },
   async ({ db, ai, userId, body }) => ({
@@ -36,10 +30,7 @@ export const POST = route(
   }),
 );
 
-/**
- * DELETE /api/memories {confirm: "delete all"} → {deleted: n}: erases every memory and its history,
- * and redacts their text from debug records and extraction decisions (docs/retrieval.md#deleting-a-memory).
- */
+/** Erases memories and history and redacts derived records (docs/retrieval.md#deleting-a-memory). */
 export const DELETE = route({ body: deleteAllBody }, async ({ db, userId }) => ({
   deleted: await deleteAllMemories(db, { userId }),
 }));

@@ -19,12 +19,7 @@ type SearchParams = Promise<{ message?: string | string[] }>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * The user's conversation, or null when it is missing, foreign or the id is malformed (all: 404).
- * Opened at `?message=<id>` (a memory's source, a search match) of a message on another version,
- * the chat switches to that version's branch, as stepping to it would: the message is then shown,
- * and the next message continues there. An id that is not one of its messages changes nothing.
- */
+/** `?message=<id>` on another version switches to that branch, as stepping to it would; other ids change nothing. */
 async function loadConversation(userId: string, conversationId: string, messageId: string | undefined) {
   if (!UUID.test(conversationId)) return null;
   const db = await getDb();
@@ -61,7 +56,7 @@ export default async function ChatPage({ params, searchParams }: { params: Param
   const model = ai.chatModels.some((m) => m.id === conversation.model) ? conversation.model : null;
   return (
     <Chat
-      // A link to another message of the same chat (a search match) may show another branch: a new view.
+      // A link to another message of the same chat may show another branch: a new view.
       key={`${conversation.id}:${typeof message === "string" ? message : ""}`}
       conversation={{
         id: conversation.id,

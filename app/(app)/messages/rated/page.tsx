@@ -22,7 +22,6 @@ const FILTERS = [
   { value: "down", label: "Bad" },
 ] as const;
 
-/** The answers the user rated, newest rating first, each linking to its chat and to why it was said. */
 export default async function RatedAnswersPage({ searchParams }: { searchParams: SearchParams }) {
   const session = await requireServerSession("/messages/rated");
   const raw = await searchParams;

@@ -13,7 +13,6 @@ import { formatDateTime, formatMs } from "@/lib/ui/format";
 export const metadata: Metadata = { title: "External calls" };
 export const dynamic = "force-dynamic";
 
-/** Recent MCP tool calls of the user's access tokens: what each external assistant asked and received. */
 export default async function ExternalCallsPage() {
   const session = await requireServerSession("/settings/external-calls");
   const db = await getDb();

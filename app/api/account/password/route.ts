@@ -8,12 +8,7 @@ import { reissuedSessionCookie } from "@/lib/auth/revocation";
 import { decodeRequestSession } from "@/lib/auth/session";
 import { passwordChangeBody } from "@/lib/validation/account";
 
-/**
- * POST /api/account/password {currentPassword, newPassword} → 204.
- * A wrong current password is a 400 naming `body.currentPassword`; a common or all-space new one a
- * 400 naming `body.newPassword`. Every other session of the account ends (the session version is
- * bumped); this one carries on with a re-issued cookie.
- */
+/** Every other session ends (the session version is bumped); this one carries on with a re-issued cookie. */
 export const POST = route({ body: passwordChangeBody }, async ({ db, userId, body, request }) => {
   assertAcceptableNewPassword(body.newPassword, "body.newPassword");
   const hash = await getPasswordHash(db, { userId }).catch(userGoneAsUnauthorized);

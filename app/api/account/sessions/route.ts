@@ -4,11 +4,7 @@ import { route } from "@/lib/api/route";
 import { reissuedSessionCookie } from "@/lib/auth/revocation";
 import { decodeRequestSession } from "@/lib/auth/session";
 
-/**
- * DELETE /api/account/sessions → 204: ends every session of the account except this one, which
- * gets its cookie re-issued (lib/auth/revocation.ts). Settings' "Sign out everywhere" calls this,
- * then signs this browser out too.
- */
+/** Ends every other session; this one gets its cookie re-issued, and Settings then signs it out too. */
 export const DELETE = route({}, async ({ db, userId, request }) => {
   const { sessionVersion } = await bumpSessionVersion(db, { userId }).catch(userGoneAsUnauthorized);
   const session = await decodeRequestSession(request);

@@ -8,11 +8,7 @@ import { hashingBusyAsRateLimited } from "@/lib/auth/reauth";
 import { getRateLimiter } from "@/lib/limits/rate-limit";
 import { registerBody } from "@/lib/validation/account";
 
-/**
- * POST /api/auth/register {email, password, name} → 201 {user}; 409 conflict:email; 400 naming
- * `body.password` for a common or all-space password; 429 (Retry-After) over the per-address limit
- * (LIFELINE_REGISTER_RATE_LIMIT, lib/auth/client-address.ts). Sign in afterwards.
- */
+/** 429 with Retry-After over the per-address limit (LIFELINE_REGISTER_RATE_LIMIT); sign in afterwards. */
 export const POST = route({ auth: "public", body: registerBody, status: 201 }, async ({ db, body, request }) => {
   assertAcceptableNewPassword(body.password, "body.password");
   const address = clientAddress(request.headers);

@@ -5,16 +5,11 @@ import { showVersion } from "@/lib/chat/versions";
 import { conversationPatchBody } from "@/lib/validation/chat";
 import { idParams } from "@/lib/validation/common";
 
-/** GET /api/conversations/:id → {conversation}; 404 not_found:conversation when missing or not yours. */
 export const GET = route({ params: idParams, bearer: "read" }, async ({ db, userId, params }) => ({
   conversation: await getConversation(db, { userId, conversationId: params.id }),
 }));
 
-/**
- * PATCH /api/conversations/:id {title?, archived?, mode?, model?, memoryEnabled?, currentMessageId?}
- * → {conversation}. `currentMessageId` shows the branch through that message (another version):
- * a message not of this conversation → 404 not_found:message, and nothing changes.
- */
+/** `currentMessageId` of another conversation → 404 not_found:message, and nothing changes. */
 export const PATCH = route(
   { params: idParams, body: conversationPatchBody },
   async ({ db, ai, userId, params, body }) => {
@@ -31,7 +26,6 @@ export const PATCH = route(
   },
 );
 
-/** DELETE /api/conversations/:id → 204; its messages, notes and debug records go with it. */
 export const DELETE = route({ params: idParams }, async ({ db, userId, params }) => {
   await deleteConversation(db, { userId, conversationId: params.id });
 });

@@ -6,11 +6,7 @@ import { previewContext } from "@/lib/memory/retrieval/assemble";
 import { processAssemblyConfig } from "@/lib/runtime";
 import { previewBody } from "@/lib/validation/memories";
 
-/**
- * POST /api/memories/preview {message, conversationId?} → {trace, memoryContext, messages}: what a
- * chat turn would assemble for this message, without calling a model or counting an access. It
- * embeds the message: counted in the user's embedding limit (LIFELINE_EMBED_RATE_LIMIT).
- */
+/** What a turn would assemble, without a model call or an access count; embedding counts in the user's limit. */
 export const POST = route(
   { body: previewBody, bearer: "read", rateLimit: "embed" },
   async ({ db, ai, userId, body }) => {

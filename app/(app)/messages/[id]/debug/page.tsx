@@ -46,7 +46,6 @@ type RecordedStep = DebugView["modelInput"][number];
 type AgentTool = Extract<RecordedStep, { type: "agent-tool" }>;
 type RecordedCall = Exclude<RecordedStep, AgentTool>;
 
-/** The record's steps as model calls, each with the agent tool calls that followed it. */
 function modelCallSteps(recorded: readonly RecordedStep[]) {
   const steps: { call: RecordedCall; agentTools: AgentTool[] }[] = [];
   for (const step of recorded) {
@@ -56,7 +55,6 @@ function modelCallSteps(recorded: readonly RecordedStep[]) {
   return steps;
 }
 
-/** What an agent's model call answered: the tool calls it asked for, or its final text. */
 function ModelReply({ call }: { call: Extract<RecordedCall, { type: "agent-model" }> }) {
   if (!call.output) return null;
   return (
@@ -78,7 +76,7 @@ function ModelReply({ call }: { call: Extract<RecordedCall, { type: "agent-model
   );
 }
 
-/** "1 sent, 1 a near-miss" — which of the deleted memories the model received. */
+/** "1 sent, 1 a near-miss" */
 function sentOrNearMiss(notes: readonly DeletedMemoryNote[]): string {
   const sent = notes.filter((note) => note.sent).length;
   const near = notes.length - sent;
@@ -91,10 +89,7 @@ function sentOrNearMiss(notes: readonly DeletedMemoryNote[]): string {
     .join(", ");
 }
 
-/**
- * What the record says about memories deleted now: how many, whether each was sent or a near-miss,
- * and whether the record still keeps their text (the undo window) or no longer does.
- */
+/** Whether the record still keeps the deleted memories' text (the undo window) or no longer does. */
 function DeletedMemoriesNotice({
   deleted,
   dates,
@@ -149,8 +144,7 @@ export default async function DebugPage({ params }: { params: Params }) {
   const dates = await requestDates(session.id);
 
   const trace = view.trace;
-  // The model calls, each with the tool calls that followed it (memory tools in the trace; an
-  // agent's mailbox tools in the record, between its model calls).
+  // Memory tools are in the trace; an agent's mailbox tools in the record, between its model calls.
   const steps = modelCallSteps(view.modelInput);
   const calls = steps.map((step) => step.call);
   const toolCalls = trace?.toolCalls ?? [];

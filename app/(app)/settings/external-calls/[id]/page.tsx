@@ -22,7 +22,6 @@ export const dynamic = "force-dynamic";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** One MCP call: its arguments, the exact text returned, and how it was made (the debug view's tables). */
 export default async function ExternalCallPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const session = await requireServerSession(`/settings/external-calls/${id}`);

@@ -2,10 +2,7 @@ import { route } from "@/lib/api/route";
 import { listTranscript } from "@/lib/chat/transcript";
 import { idParams } from "@/lib/validation/common";
 
-/**
- * GET /api/conversations/:id/messages → {messages}, oldest first; each assistant message carries
- * a summary of its debug record and its memory extraction (the chat's metadata line).
- */
+/** Each assistant message carries a summary of its debug record and extraction (the chat's metadata line). */
 export const GET = route({ params: idParams, bearer: "read" }, async ({ db, userId, params }) => ({
   messages: await listTranscript(db, { userId, conversationId: params.id }),
 }));

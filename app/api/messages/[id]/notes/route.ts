@@ -3,12 +3,10 @@ import { route } from "@/lib/api/route";
 import { idParams } from "@/lib/validation/common";
 import { noteCreateBody } from "@/lib/validation/notes";
 
-/** GET /api/messages/:id/notes → {notes}; 404 not_found:message when the message is missing or not yours. */
 export const GET = route({ params: idParams }, async ({ db, userId, params }) => ({
   notes: await listNotes(db, { userId, messageId: params.id }),
 }));
 
-/** POST /api/messages/:id/notes {content} → 201 {note}. */
 export const POST = route(
   { params: idParams, body: noteCreateBody, status: 201 },
   async ({ db, userId, params, body }) => ({

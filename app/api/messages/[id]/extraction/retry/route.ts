@@ -4,11 +4,7 @@ import { toExtractionView } from "@/lib/jobs/extraction-view";
 import { processDispatcher } from "@/lib/runtime";
 import { idParams } from "@/lib/validation/common";
 
-/**
- * POST /api/messages/:id/extraction/retry → 202 {extraction}: re-runs the failed extraction of the
- * pair the assistant message :id answers (fresh attempts, after the response). 409
- * conflict:extraction_not_failed when it is not failed; 404 not_found:message when missing or not yours.
- */
+/** 202: fresh attempts run after the response. */
 export const POST = route({ params: idParams, status: 202 }, async ({ db, userId, params }) => ({
   extraction: await toExtractionView(
     db,
