@@ -336,7 +336,14 @@ export interface ImportProgress {
   exchanges: { total: number; done: number; failed: number };
   memoriesFound: number;
   /** At most 20. */
-  failures: { extractionId: string; conversationId: string; conversationTitle: string; error: string | null }[];
+  failures: {
+    extractionId: string;
+    /** Its exchange's answer: POST /api/messages/:id/extraction/retry reads the exchange again. */
+    assistantMessageId: string;
+    conversationId: string;
+    conversationTitle: string;
+    error: string | null;
+  }[];
 }
 
 const FAILURES_SHOWN = 20;
@@ -355,6 +362,7 @@ async function progressOf(db: Db, row: ImportRow): Promise<ImportProgress> {
     db
       .select({
         extractionId: memoryExtractions.id,
+        assistantMessageId: memoryExtractions.assistantMessageId,
         conversationId: conversations.id,
         conversationTitle: conversations.title,
         error: memoryExtractions.lastError,

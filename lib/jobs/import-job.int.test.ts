@@ -21,6 +21,7 @@ import { listMemories } from "@/db/queries/memory-list";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { conversations, memories, memoryExtractions, messages } from "@/db/schema";
 import { readExport } from "@/lib/import/read-export";
+import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
 import { createUser, gate, testDeps } from "@/tests/fixtures/jobs";
 import { registerAndSignIn } from "@/tests/http-client";
@@ -238,6 +239,36 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
     const progress = await getImportProgress(db(), { userId: other, importId: cancelled.importId });
     expect(progress).toMatchObject({ status: "cancelled", exchanges: { total: 3, done: 1, failed: 0 } });
     expect(progress.finishedAt).toBeInstanceOf(Date);
+  });
+
+  it("lists a failed exchange with its answer, and the extraction retry reads it again", async () => {
+    const owner = await registerAndSignIn(context.server.url, `import-retry-${kind}`);
+    const { importId } = await importBatch(owner.id);
+    expect(await runImport(testDeps(db()), { importId }, steps)).toMatchObject({ status: "done" });
+    const [row] = await db()
+      .select({ id: memoryExtractions.id, answer: memoryExtractions.assistantMessageId })
+      .from(memoryExtractions)
+      .where(eq(memoryExtractions.importId, importId))
+      .limit(1);
+    await db()
+      .update(memoryExtractions)
+      .set({ status: "failed", lastError: "the model did not answer" })
+      .where(eq(memoryExtractions.id, row?.id ?? ""));
+    const failed = await getImportProgress(db(), { userId: owner.id, importId });
+    expect(failed.exchanges).toMatchObject({ done: 2, failed: 1 });
+    expect(failed.failures).toEqual([
+      expect.objectContaining({
+        extractionId: row?.id,
+        assistantMessageId: row?.answer,
+        error: "the model did not answer",
+      }),
+    ]);
+
+    const retry = await owner.client.request("POST", `/api/messages/${row?.answer}/extraction/retry`);
+    expect(retry.status).toBe(202);
+    await getInProcessRunner().idle();
+    const after = await getImportProgress(db(), { userId: owner.id, importId });
+    expect(after).toMatchObject({ status: "done", exchanges: { total: 3, done: 3, failed: 0 }, failures: [] });
   });
 
   it("lets the user's live extractions finish before each imported exchange", async () => {

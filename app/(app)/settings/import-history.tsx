@@ -40,8 +40,11 @@ export function ImportHistory() {
     void refresh().catch(() => {});
   }, [refresh]);
 
+  // Polled while its job runs, and while an exchange retried after it finished is read again.
   useEffect(() => {
-    if (progress?.status !== "running") return;
+    const { total = 0, done = 0, failed = 0 } = progress?.exchanges ?? {};
+    const retrying = progress?.status === "done" && done + failed < total;
+    if (progress?.status !== "running" && !retrying) return;
     const timer = setTimeout(() => void refresh(progress.id).catch(() => {}), POLL_MS);
     return () => clearTimeout(timer);
   }, [progress, refresh]);
@@ -197,20 +200,22 @@ function ImportProgressView({ progress, onChange }: { progress: Progress; onChan
   const percent = total === 0 ? 100 : Math.round((finished / total) * 100);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const act = async (action: "pause" | "resume" | "cancel") => {
+  const change = async (request: () => Promise<unknown>) => {
     setError(null);
     setPending(true);
     try {
-      const { import: changed } = await api<{ import: Progress }>(`/api/imports/${progress.id}/${action}`, {
-        method: "POST",
-      });
-      onChange(changed);
+      await request();
+      onChange((await api<{ import: Progress }>(`/api/imports/${progress.id}`)).import);
     } catch (caught) {
       setError(errorMessage(caught));
     } finally {
       setPending(false);
     }
   };
+  const act = (action: "pause" | "resume" | "cancel") =>
+    change(() => api(`/api/imports/${progress.id}/${action}`, { method: "POST" }));
+  const retry = (assistantMessageId: string) =>
+    change(() => api(`/api/messages/${assistantMessageId}/extraction/retry`, { method: "POST" }));
   const active = progress.status === "running" || progress.status === "paused";
   return (
     <div
@@ -262,6 +267,17 @@ function ImportProgressView({ progress, onChange }: { progress: Progress; onChan
           {progress.failures.map((failure) => (
             <li key={failure.extractionId}>
               {failure.conversationTitle}: {failure.error ?? "failed"}
+              {progress.status === "done" && (
+                <Button
+                  size="sm"
+                  variant="link"
+                  className="ml-2 h-auto p-0"
+                  disabled={pending}
+                  onClick={() => void retry(failure.assistantMessageId)}
+                >
+                  Retry
+                </Button>
+              )}
             </li>
           ))}
         </ul>
