@@ -17,9 +17,9 @@ import { DEFAULT_CONVERSATION_TITLE, getConversation, setTitleIfDefault } from "
 import { listMessages } from "@/db/queries/messages";
 import { claimTitleJob, finishTitleJob, listStaleTitleJobs } from "@/db/queries/title-jobs";
 import type { AiRegistry } from "@/lib/ai/registry";
-import { buildTitlePrompt } from "@/lib/memory/extraction/prompt";
-import { handoffOptions, TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction/schema";
+import { handoffOptions } from "@/lib/memory/extraction/schema";
 import { strictOutputSchema } from "@/lib/memory/extraction/strict-schema";
+import { buildTitlePrompt, TITLE_OUTPUT_NAME, titleSchema } from "./title-prompt";
 
 export const AUTO_TITLE_AFTER_MESSAGES = 2;
 export const TITLE_MAX_WORDS = 8;

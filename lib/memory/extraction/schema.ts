@@ -1,13 +1,12 @@
 /**
- * The structured output of memory extraction, conversation titling and memory titling. The same
- * schemas drive the real model's structured output and validate the offline model's.
+ * The structured output of memory extraction and memory titling. The same schemas drive the real
+ * model's structured output and validate the offline model's.
  */
 import { z } from "zod";
 import { MEMORY_TYPES } from "@/db/schema";
 
 /** `responseFormat.name` of the extraction call (the offline model dispatches on it). */
 export const EXTRACTION_OUTPUT_NAME = "memory_extraction";
-export const TITLE_OUTPUT_NAME = "conversation_title";
 /** A title for a memory that came with content only (`remember` over MCP: lib/mcp/remember.ts). */
 export const MEMORY_TITLE_OUTPUT_NAME = "memory_title";
 
@@ -38,10 +37,6 @@ export const extractionResultSchema = z.object({
   memories: z.array(extractionCandidateSchema).max(10),
 });
 
-export const titleSchema = z.object({
-  title: z.string().min(1).max(100),
-});
-
 export const memoryTitleSchema = z.object({
   title: extractionCandidateSchema.shape.title,
 });
@@ -49,7 +44,6 @@ export const memoryTitleSchema = z.object({
 export type Evidence = z.infer<typeof evidenceSchema>;
 export type ExtractionCandidate = z.infer<typeof extractionCandidateSchema>;
 export type ExtractionResult = z.infer<typeof extractionResultSchema>;
-export type TitleResult = z.infer<typeof titleSchema>;
 export type MemoryTitleResult = z.infer<typeof memoryTitleSchema>;
 
 /**
@@ -61,7 +55,7 @@ export type MemoryTitleResult = z.infer<typeof memoryTitleSchema>;
 export const TASK_HANDOFF_NAMESPACE = "lifeline";
 
 export interface TaskHandoff {
-  /** The structured output's name: EXTRACTION_OUTPUT_NAME, TITLE_OUTPUT_NAME, MEMORY_TITLE_OUTPUT_NAME or CONSOLIDATION_OUTPUT_NAME. */
+  /** The structured output's name: EXTRACTION_OUTPUT_NAME, MEMORY_TITLE_OUTPUT_NAME, CONSOLIDATION_OUTPUT_NAME or the title's (lib/chat/title-prompt.ts). */
   task: string;
   input: unknown;
 }
