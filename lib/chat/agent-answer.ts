@@ -1,13 +1,4 @@
-/**
- * Agent mode's answer to a chat turn: the Gmail agent (lib/agent/graph.ts) runs on the turn's
- * assembled context — the same system message and token-budgeted history the text path sends —
- * and its steps stream into the chat as message parts (each tool call with its arguments and a
- * summary of its result, the approval card of a prepared send, the answer).
- *
- * The debug record keeps every step in order, captured at the model boundary by the recorder (a
- * LangChain callback): each model call's exact input and output, each tool call's arguments and
- * result. It is written and the answer settled through settle.ts, as on the text path.
- */
+// Agent mode's answer: the Gmail agent on the turn's assembled context; every step recorded (settle.ts, lib/agent/recorder.ts).
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { consumeStream, createUIMessageStream, createUIMessageStreamResponse, type ModelMessage } from "ai";
 import { agentConfig } from "@/core/config";
@@ -23,7 +14,6 @@ import { answerErrorSentence } from "./answer-error";
 import { errorText } from "./model-error";
 import { type AnswerEnding, AnswerRecord, type AnswerTurn } from "./settle";
 
-/** The agent a turn runs, and the record its steps go to. */
 interface AgentAnswer {
   turn: AnswerTurn;
   graph: ReturnType<typeof buildAgentGraph>;
@@ -107,14 +97,14 @@ async function prepareAgent(turn: AnswerTurn, started: number): Promise<AgentAns
   return { turn, graph, mailbox, recorder, record, parts };
 }
 
-/** Streams the agent's steps into the chat and settles the answer however the run ends (an error rethrown). */
+/** Settles the answer however the run ends; an error is rethrown for the stream's error part. */
 async function runAgent(
   agent: AgentAnswer,
   messages: ModelMessage[],
   write: Parameters<typeof streamAgentTurn>[0]["write"],
 ): Promise<"aborted" | "complete"> {
   const { turn, recorder, record, parts } = agent;
-  // Which mailbox this answer works on: the chat says so plainly when it is the demo mailbox.
+  // The chat says plainly when the answer works on the demo mailbox.
   const mailboxPart = { type: "data-agent-mailbox", id: "mailbox", data: { kind: agent.mailbox.kind } } as const;
   write(mailboxPart);
   parts.push(mailboxPart);
@@ -141,7 +131,7 @@ async function runAgent(
     await settle(agent, { status: "error", error: errorText(error), finishReason: "error" });
     throw error;
   }
-  // The final answer cut at the output limit or by the content filter says so, as on the text path.
+  // Cut at the output limit or by the content filter: the answer says so, as on the text path.
   const last = recorder.lastFinishReason;
   const notice = last === "length" ? "length" : last === "content_filter" ? "content-filter" : null;
   await settle(agent, { status: "complete", finishReason: last ?? "stop", notice });

@@ -3,10 +3,7 @@ import { truncateChars } from "@/core/text";
 
 export const MODEL_CONNECTION_DROPPED = "the connection to the model dropped before the answer was finished";
 
-/**
- * Whether `error` is the model's HTTP connection ending early (the socket closed mid-stream:
- * undici's "terminated" / UND_ERR_SOCKET, a reset), on the error itself or on its causes.
- */
+/** The model's connection ended early (undici's "terminated" / UND_ERR_SOCKET, a reset), here or in a cause. */
 export function isConnectionDrop(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; depth++) {
     const { name, message, code } = e as { name?: unknown; message?: unknown; code?: unknown };
@@ -17,11 +14,7 @@ export function isConnectionDrop(error: unknown): boolean {
   return false;
 }
 
-/**
- * One line for the user and the store. A plain object — what an OpenAI-compatible server sends as
- * an in-stream error event, `{"error": {…}}` — gives its `message` (and its `code` or `type`),
- * never "[object Object]".
- */
+/** One line; an in-stream error event's plain object (`{"error": {…}}`) gives its message, never "[object Object]". */
 export function errorText(error: unknown): string {
   if (isConnectionDrop(error)) return MODEL_CONNECTION_DROPPED;
   return truncateChars(describeError(error), 500);

@@ -1,10 +1,4 @@
-/**
- * How a chat turn's answer is recorded, whichever path produced it (text-answer.ts or
- * agent-answer.ts): the debug record written as each model call starts and completed once at the
- * end; the answer's progress; and the outcome settled once — the message with the pair's extraction
- * row and the title job in one transaction (the outboxes of lib/jobs/extraction-queue.ts and
- * title.ts), then, after the response, the extraction handed to its runner and the title.
- */
+// How an answer is recorded, whichever path produced it (text-answer.ts, agent-answer.ts): see AnswerRecord.
 import type { LanguageModelUsage } from "ai";
 import { answerConfig } from "@/core/config";
 import { faultPoint } from "@/core/faults";
@@ -37,7 +31,6 @@ export interface TurnMetadata {
   model: string;
   mode: ChatMode;
   retrievalStatus: string;
-  /** On finish only. */
   usage?: LanguageModelUsage;
   latencyMs?: number;
 }
@@ -56,9 +49,7 @@ export interface AnswerTurn {
   mode: ChatMode;
   temperature: number;
   trace: ContextTrace;
-  /** Null when typed. */
   dictation: DictationRecord | null;
-  /** Aborts the answer when the client goes away or presses stop. */
   signal: AbortSignal;
   metadata: TurnMetadata;
 }
@@ -71,13 +62,11 @@ export interface DebugInput {
   modelId: string;
 }
 
-/** What the answer says so far: its text, and its parts as the chat stores them. */
 export interface AnswerContent {
   text: string;
   parts: unknown[];
 }
 
-/** How an answer ended, as its path knows it. */
 export interface AnswerEnding {
   status: Exclude<MessageStatus, "streaming">;
   usage?: LanguageModelUsage;
@@ -85,11 +74,7 @@ export interface AnswerEnding {
   error?: string;
   /** Why an answer that ended is not whole (MESSAGE_NOTICES), shown under it. */
   notice?: MessageNotice | null;
-  /**
-   * An `error` answer whose text so far is kept and whose pair is extracted like a whole answer's
-   * (the model connection dropped mid-answer: what the user saw still stands, as for an answer a
-   * stopped server interrupted, lib/chat/interrupted.ts).
-   */
+  /** An `error` answer (a dropped connection) whose partial text counts as said: its pair is extracted. */
   extractPartial?: boolean;
 }
 
@@ -99,9 +84,9 @@ export interface AnswerOutcome extends AnswerEnding, AnswerContent {
 }
 
 /**
- * One answer being recorded. `settle` acts once, whichever ending comes first (finish, abort,
- * error, a dropped stream): it ends the path's span and saves the outcome after the latest
- * model call's debug write, which an abort can overtake.
+ * One answer being recorded: the debug record written as each model call starts (a crash still leaves what the model
+ * received), the progress, and `settle`, once, whichever ending comes first — after the latest call's debug write,
+ * which an abort can overtake.
  */
 export class AnswerRecord {
   private settled = false;
@@ -120,21 +105,16 @@ export class AnswerRecord {
     return Math.round(performance.now() - this.started);
   }
 
-  /** The first output the user sees: the time to first token. */
   output(): void {
     this.firstOutputMs ??= this.elapsedMs();
   }
 
-  /** Called as a model call starts: a crash before the answer settles still leaves what it received. */
   modelCall(): Promise<void> {
     this.written = recordModelCall(this.turn, this.read.debugInput());
     return this.written;
   }
 
-  /**
-   * Saves the answer so far when `now`, or when answerConfig.progressIntervalMs have passed since
-   * the last save: the interrupted-answer sweep reads it, and a crash keeps it.
-   */
+  /** Saves the text so far, throttled unless `now`: the interrupted-answer sweep reads it, and a crash keeps it. */
   progress(now = false): void {
     if (!now && performance.now() - this.progressSavedAt < answerConfig.progressIntervalMs) return;
     this.progressSavedAt = performance.now();
@@ -196,10 +176,8 @@ async function recordModelCall(turn: AnswerTurn, input: DebugInput): Promise<voi
 }
 
 /**
- * Saves how the answer ended: the message and, unless it failed, the pair's extraction row and the
- * title job in one transaction, so no final answer is ever without its extraction; then its
- * completed debug record; after the response, the extraction's hand-over and the title. A process
- * stopped before the hand-over leaves the rows for the sweeps.
+ * The message, with (unless it failed) the pair's extraction row and the title job in one transaction, so no final
+ * answer is without its extraction; then the debug record; after the response, the hand-over and the title.
  */
 export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome: AnswerOutcome): Promise<void> {
   // An answer cut by a dropped connection counts as said, like one interrupted by a crash.
@@ -212,7 +190,6 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
     return;
   }
   if (saved.settledBySweep) {
-    // Its stored text, status, debug record and extraction are the sweep's: left as they are.
     turn.log.warn(
       { messageId: turn.assistantMessageId, status: outcome.status },
       "an answer finished after the interrupted-answer sweep had settled it: the late finish was not saved",
@@ -222,8 +199,7 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
   await completeDebugRecord(turn, input, outcome);
   if (!extracts) return;
   faultPoint("crash-after-answer-final");
-  // Apart: the in-process runner's hand-over resolves only once the user's earlier extractions
-  // have run, and the title must not wait for them.
+  // Apart: the runner's hand-over waits for the user's earlier extractions; the title must not.
   if (saved.dispatch) runAfterResponse(saved.dispatch);
   const { db, ai, userId } = turn;
   runAfterResponse(() => runTitleJob(db, ai, { userId, conversationId: turn.conversation.id }));
@@ -231,7 +207,6 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
 
 interface FinalSave {
   settledBySweep: boolean;
-  /** The hand-over of the queued extraction row, once its transaction has committed. */
   dispatch?: () => Promise<void>;
 }
 
@@ -251,8 +226,7 @@ function saveFinal(turn: AnswerTurn, outcome: AnswerOutcome, extracts: boolean):
           error: outcome.error ?? null,
           notice: outcome.notice ?? null,
         });
-        // Not streaming any more: the sweep marked it interrupted — or this save's own earlier
-        // try committed although its commit was reported lost (then the writes below are no-ops).
+        // Not streaming: the sweep settled it — or this save's earlier try committed (the writes below are no-ops).
         const settledBySweep = !finished && (await getMessage(tx, { userId, messageId })).error === INTERRUPTED_ERROR;
         if (settledBySweep || !extracts) return { settledBySweep };
         const recorded = await recordExtraction(
@@ -294,7 +268,6 @@ async function completeDebugRecord(turn: AnswerTurn, input: DebugInput, outcome:
       ),
     );
   } catch (error) {
-    // The answer and its rows are saved: the hand-over still runs.
     turn.log.error({ err: error, messageId: turn.assistantMessageId }, "could not complete the debug record");
   }
 }

@@ -1,9 +1,4 @@
-/**
- * The text path of a chat turn: the chat model streams the answer — with memory on, it may call
- * the memory tools (search_memories, list_memories) for up to memoryToolsConfig.maxSteps model
- * calls, each tool call recorded in the trace. Every call is captured (lib/ai/capture.ts) and
- * written to the debug record; the answer settles once through settle.ts.
- */
+// The text path: the chat model streams the answer, with the memory tools when memory is on (settle.ts records it).
 import {
   consumeStream,
   createUIMessageStreamResponse,
@@ -26,7 +21,6 @@ import { type AnswerEnding, AnswerRecord, type AnswerTurn } from "./settle";
 type MemoryTools = ReturnType<typeof memoryTools>;
 type Part = TextStreamPart<MemoryTools>;
 
-/** The answer as it streams: what its callbacks write and its record reads. */
 interface TextAnswer {
   turn: AnswerTurn;
   record: AnswerRecord;
@@ -34,12 +28,7 @@ interface TextAnswer {
   text: string;
 }
 
-/**
- * Why an answer that finished is not whole, from its finish reason (the AI SDK's, and the
- * server's own): "length" (the output limit), "content-filter" (the provider's filter; OpenAI's
- * `stop` with a refusal is mapped to content-filter by the SDK: that is a refusal), or a stream
- * that closed without any finish reason (the SDK's "interrupted").
- */
+/** Why a finished answer is not whole. OpenAI's `stop` with a refusal reaches us as content-filter: a refusal. */
 export function finishNotice(
   finishReason: string | undefined,
   rawFinishReason: string | undefined,
@@ -55,7 +44,6 @@ export function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Resp
   const calls: CapturedCall[] = [];
   const toolCalls: ToolCallTrace[] = [];
   const tools = turn.conversation.memoryEnabled ? toolsFor(turn, calls, toolCalls) : undefined;
-  // The model call, from the request to the last token (or the abort or error): its own span.
   const span = tracer().startSpan("chat.model", {
     attributes: { "gen_ai.request.model": turn.modelId, "gen_ai.system": model.provider },
   });
@@ -81,7 +69,6 @@ export function answerWithText(turn: AnswerTurn, messages: ModelMessage[]): Resp
   return respond(answer, guard(answer, result));
 }
 
-/** The memory tools, each call landing in `toolCalls` with the model call it came from. */
 function toolsFor(turn: AnswerTurn, calls: CapturedCall[], toolCalls: ToolCallTrace[]): MemoryTools {
   return memoryTools(turn.db, {
     userId: turn.userId,
@@ -95,11 +82,7 @@ function toolsFor(turn: AnswerTurn, calls: CapturedCall[], toolCalls: ToolCallTr
   });
 }
 
-/**
- * A tool call as a stored UI message part (the chat shows "Searched memories: 4 found" from it).
- * The memories' text stays out of the message: the debug record holds it, and a deleted memory's
- * text is redacted there (db/queries/redaction.ts); the part keeps their ids only.
- */
+/** A tool call as a stored part: memory ids only, as a deleted memory's text is redacted from the debug record alone. */
 function toolPart(call: ToolCallTrace) {
   const returned = call.memories.filter((memory) => memory.fate === "returned");
   return call.status === "ok"
@@ -137,8 +120,7 @@ function streamAnswer(answer: TextAnswer, model: ReturnType<typeof withCapture>,
     // The last call allowed gets no tools, so the answer never ends on a tool call without text.
     prepareStep: ({ stepNumber }) =>
       tools && stepNumber >= memoryToolsConfig.maxSteps - 1 ? { activeTools: [] } : undefined,
-    // What this model id accepts (core/model-capabilities.ts): no temperature for a reasoning model,
-    // and its instructions in the role it reads.
+    // A reasoning model takes no temperature, and reads its instructions in its own role.
     ...(capabilities.temperature ? { temperature: turn.temperature } : {}),
     providerOptions: { openai: { systemMessageMode: capabilities.systemRole } },
     abortSignal: turn.signal,
@@ -165,18 +147,14 @@ function streamAnswer(answer: TextAnswer, model: ReturnType<typeof withCapture>,
       }
       await settle(answer, { status: "aborted" });
     },
-    // An in-stream error part is settled where it passes through guard(), after the text before it.
+    // An in-stream error part is settled in guard(), after the text before it.
     onError: ({ error }) => {
       turn.log.warn({ err: error, messageId: turn.assistantMessageId }, "the model failed mid-answer");
     },
   });
 }
 
-/**
- * A connection that drops mid-answer errors the stream itself, past every callback of streamText:
- * caught here, the answer is saved `error` at once with its text so far, and the client gets an
- * error part (the chat offers Retry) instead of a torn stream.
- */
+/** A dropped connection errors the stream past every callback: saved `error` here, and sent as an error part. */
 function guard(answer: TextAnswer, result: ReturnType<typeof streamAnswer>): ReadableStream<Part> {
   const { turn } = answer;
   const reader = result.stream.getReader();

@@ -1,11 +1,4 @@
-/**
- * One chat turn, in the order it runs: read and check the request (nothing is written until it
- * passes) → open the conversation (owner-scoped; created when absent) → write the question and the
- * answer's streaming row → assembleContext() → answer: the text path (text-answer.ts) or, in agent
- * mode, the Gmail agent (agent-answer.ts); either settles through settle.ts, which after the
- * response hands the pair to extraction and titles the conversation.
- * The answer never waits on extraction or titling, and never fails because of them.
- */
+// One chat turn, in the order it runs (docs/architecture.md § The chat turn).
 
 import { promptConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
@@ -38,27 +31,22 @@ export const DEFAULT_TEMPERATURE = 0.7;
 export interface ChatTurnInput {
   userId: string;
   body: ChatBody;
-  /** Aborts the model call when the client goes away or presses stop. */
   signal: AbortSignal;
   log: Logger;
-  /** Where the pair's memory extraction goes once the answer is saved. */
   dispatcher: ExtractionDispatcher;
-  /** The retrieval strategy in force; default core/config's (lib/runtime.ts reads the setting). */
   assembly?: AssemblyConfig;
 }
 
-/** The request read and checked: what the turn writes, and where. */
 interface TurnPlan {
   existing: Conversation | null;
   account: Account;
   modelId: string;
   question: string;
-  /** A retry answers this stored question again (a new version of the answer) instead of writing one. */
+  /** A retry's stored question, asked again: only a new version of the answer is written. */
   asked: Message | null;
   parentMessageId: string | null | undefined;
-  /** The branch above the new message, when a retry, an edit or a continuation already read it. */
   earlier: Message[] | undefined;
-  /** A retried answer or an edited question: the emails prepared below it and still waiting are cancelled. */
+  /** A retried answer or edited question: the emails prepared below it and still waiting are cancelled. */
   replaced: { messageId: string; reason: string } | null;
   dictation: DictationRecord | null;
 }
@@ -66,7 +54,7 @@ interface TurnPlan {
 export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput): Promise<Response> {
   const plan = await planTurn(db, ai, input);
   const conversation = await openConversation(db, input, plan);
-  // Independent of the writes, so started first; the retrieval awaits the embedding and reports its failure.
+  // Independent of the writes, so started first.
   const embedding = conversation.memoryEnabled ? ai.embedText(plan.question) : null;
   embedding?.catch(() => {});
   const history = plan.earlier
@@ -95,7 +83,6 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     ...ids,
     modelId: plan.modelId,
     mode,
-    // A model that takes no temperature (core/model-capabilities.ts) answers at its default one.
     temperature: effectiveTemperature(plan.modelId, input.body.temperature ?? DEFAULT_TEMPERATURE),
     trace,
     dictation: plan.dictation,
@@ -105,7 +92,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
   return mode === "agent" ? answerWithAgent(turn, messages) : answerWithText(turn, messages);
 }
 
-/** The model for this turn: the request's (must be configured), else the conversation's if still configured, else the default. */
+/** The request's model (must be configured), else the conversation's while still configured, else the default. */
 function resolveModelId(ai: AiRegistry, requested: string | undefined, stored: string | null | undefined): string {
   if (requested !== undefined) {
     assertKnownModel(ai, requested);
@@ -114,11 +101,7 @@ function resolveModelId(ai: AiRegistry, requested: string | undefined, stored: s
   return stored && ai.isKnownChatModel(stored) ? stored : ai.config.defaultChatModel;
 }
 
-/**
- * Everything that can reject the request, before the first write. Regenerate and edit work on any
- * message of the conversation, and a new message follows the answer the user sees
- * (`parentMessageId`): the branch down to it is read (its owner's, of this conversation: else 404).
- */
+/** Everything that can reject the request, before the first write; a message another user's or elsewhere → 404. */
 async function planTurn(db: Db, ai: AiRegistry, { userId, body }: ChatTurnInput): Promise<TurnPlan> {
   const [existing, account] = await Promise.all([
     body.conversationId ? getConversation(db, { userId, conversationId: body.conversationId }) : null,
@@ -140,7 +123,6 @@ async function planTurn(db: Db, ai: AiRegistry, { userId, body }: ChatTurnInput)
   const retry = branch && body.retryOf ? planRetry(branch, body.retryOf) : null;
   const edit = branch && body.editOf ? planEdit(branch, body.editOf) : null;
   const shown = branch && body.parentMessageId ? planContinue(branch, body.parentMessageId) : null;
-  // A dictated message: its transcription must be the user's (else 404).
   const dictation =
     body.dictationId && body.message !== undefined
       ? await dictationRecord(db, { userId, transcriptionId: body.dictationId, text: body.message })
@@ -151,7 +133,7 @@ async function planTurn(db: Db, ai: AiRegistry, { userId, body }: ChatTurnInput)
     modelId,
     question: retry?.userMessage.content ?? body.message ?? "",
     asked: retry?.userMessage ?? null,
-    // An edit is a new version of the question, under the same parent.
+    // An edit is a new version of its question, under the same parent.
     parentMessageId: retry ? retry.userMessage.id : edit ? edit.parentMessageId : body.parentMessageId,
     earlier: retry?.earlier ?? edit?.earlier ?? shown ?? undefined,
     replaced:
@@ -179,11 +161,7 @@ function openConversation(db: Db, { userId, body }: ChatTurnInput, { existing, a
   });
 }
 
-/**
- * The question (unless a retry asks it again) and the answer's streaming row, in one statement that
- * orders the answer after it and makes it the conversation's current message. Nothing is deleted:
- * the old versions keep their debug records and extractions.
- */
+/** One statement orders the answer after its question; nothing is deleted (old versions keep their records). */
 async function writeMessages(db: Db, userId: string, conversation: Conversation, plan: TurnPlan) {
   const { question, asked, dictation } = plan;
   const replaced = plan.replaced ? cancelPendingSendsBelow(db, { userId, ...plan.replaced }) : null;
@@ -206,8 +184,7 @@ async function writeMessages(db: Db, userId: string, conversation: Conversation,
         { role: "assistant", content: "", model: plan.modelId, status: "streaming" },
       ],
     });
-  // A dictated question claims its transcription in the same transaction: a transcription another
-  // send claimed first (a race the check before cannot see) is a 409 that leaves no message behind.
+  // In the same transaction: a transcription another send claimed first is a 409 that leaves no message behind.
   const created = dictation
     ? db.transaction(async (tx) => {
         const rows = await create(tx);
