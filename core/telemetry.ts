@@ -4,7 +4,7 @@
  */
 import { type Attributes, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
 
-export type { Span };
+export type { Attributes, Span };
 
 export function tracer() {
   return trace.getTracer("lifeline");

@@ -1,21 +1,8 @@
-/**
- * Agent mode's answer to a chat turn: the Gmail agent (graph.ts) runs on the turn's assembled
- * context — the same system message with the memory lines and the same token-budgeted history
- * the text path sends — and its steps stream into the chat as message parts (each tool call with
- * its arguments and a summary of its result, the approval card of a prepared send, the answer).
- *
- * The debug record keeps every step in order, captured at the model boundary by the recorder
- * (a LangChain callback): each model call's exact input and output, each tool call's arguments and
- * result. It is written when the first model call starts and completed when the answer settles,
- * as on the text path (settle.ts), which also saves the message and, after the response,
- * runs the pair's extraction (the user's message and the agent's final answer) and the title.
- */
+// Agent mode's answer: the Gmail agent on the turn's assembled context; every step recorded (settle.ts, lib/agent/recorder.ts).
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { consumeStream, createUIMessageStream, createUIMessageStreamResponse, type ModelMessage } from "ai";
-import { agentConfig, answerConfig } from "@/core/config";
-import { recordSpanError, tracer } from "@/core/telemetry";
-import { saveAnswerProgress } from "@/db/queries/messages";
-import type { MessageNotice } from "@/db/schema";
+import { agentConfig } from "@/core/config";
+import { tracer } from "@/core/telemetry";
 import { buildAgentGraph } from "@/lib/agent/graph";
 import { googleClient, mailboxForUser } from "@/lib/agent/mailbox";
 import { toLangChainMessages } from "@/lib/agent/messages";
@@ -24,7 +11,17 @@ import { AgentRecorder } from "@/lib/agent/recorder";
 import { type AgentPart, streamAgentTurn } from "@/lib/agent/stream";
 import { createMailTools } from "@/lib/agent/tools";
 import { answerErrorSentence } from "./answer-error";
-import { type AnswerTurn, type DebugInput, errorText, recordModelCall, settleAnswer } from "./settle";
+import { errorText } from "./model-error";
+import { type AnswerEnding, AnswerRecord, type AnswerTurn } from "./settle";
+
+interface AgentAnswer {
+  turn: AnswerTurn;
+  graph: ReturnType<typeof buildAgentGraph>;
+  mailbox: Awaited<ReturnType<typeof mailboxForUser>>;
+  recorder: AgentRecorder;
+  record: AnswerRecord;
+  parts: AgentPart[];
+}
 
 /** The id a LangChain chat model reports for itself (`model` on OpenAI's client, `modelId` offline). */
 function modelIdOf(model: BaseChatModel, fallback: string): string {
@@ -42,8 +39,26 @@ function partsText(parts: readonly AgentPart[]): string {
 }
 
 export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]): Promise<Response> {
-  const { db, ai, log, userId } = turn;
-  const started = performance.now();
+  const agent = await prepareAgent(turn, performance.now());
+  const stream = createUIMessageStream({
+    execute: async ({ writer }) => {
+      writer.write({ type: "start", messageId: turn.assistantMessageId, messageMetadata: { ...turn.metadata } });
+      const ending = await runAgent(agent, messages, (chunk) => writer.write(chunk));
+      if (ending === "aborted") writer.write({ type: "abort" });
+      else writer.write({ type: "finish", messageMetadata: { ...turn.metadata, latencyMs: agent.record.elapsedMs() } });
+    },
+    onError: (error) => answerErrorSentence(errorText(error)),
+  });
+  return createUIMessageStreamResponse({
+    stream,
+    headers: { "x-conversation-id": turn.conversation.id, "cache-control": "no-store" },
+    // Keep consuming when the client disconnects, so abort and finish are always saved.
+    consumeSseStream: consumeStream,
+  });
+}
+
+async function prepareAgent(turn: AnswerTurn, started: number): Promise<AgentAnswer> {
+  const { db, ai, userId } = turn;
   const client = ai.openAIClientOptions();
   const model = agentChatModel({
     client,
@@ -52,7 +67,7 @@ export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]
     temperature: turn.temperature,
   });
   const provider = agentProvider(client);
-  const agentModelId = modelIdOf(model, turn.modelId);
+  const modelId = modelIdOf(model, turn.modelId);
   const mailbox = await mailboxForUser(db, userId, { google: googleClient() });
   const tools = createMailTools({
     db,
@@ -60,53 +75,74 @@ export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]
     context: { userId, conversationId: turn.conversation.id, messageId: turn.assistantMessageId },
   });
   const graph = buildAgentGraph({ model, tools, maxModelCalls: agentConfig.maxModelCalls });
-
-  const debugInput = (): DebugInput => ({
-    modelInput: recorder.debugSteps({ provider, modelId: agentModelId, temperature: turn.temperature }),
-    trace: turn.trace,
-    provider,
-    modelId: agentModelId,
-  });
-  const recorder = new AgentRecorder(() => recordModelCall(turn, debugInput()));
   const span = tracer().startSpan("chat.agent", {
-    attributes: { "gen_ai.request.model": agentModelId, "gen_ai.system": provider, "lifeline.mailbox": mailbox.kind },
+    attributes: { "gen_ai.request.model": modelId, "gen_ai.system": provider, "lifeline.mailbox": mailbox.kind },
   });
-
   const parts: AgentPart[] = [];
-  let firstPartMs: number | null = null;
-  const latencyMs = () => Math.round(performance.now() - started);
+  const recorder: AgentRecorder = new AgentRecorder(() => record.modelCall());
+  const record = new AnswerRecord(
+    turn,
+    span,
+    {
+      debugInput: () => ({
+        modelInput: recorder.debugSteps({ provider, modelId, temperature: turn.temperature }),
+        trace: turn.trace,
+        provider,
+        modelId,
+      }),
+      content: () => ({ text: partsText(parts), parts }),
+    },
+    started,
+  );
+  return { turn, graph, mailbox, recorder, record, parts };
+}
 
-  // The answer's progress, saved at every tool step (the next model call starts) and at most every
-  // answerConfig.progressIntervalMs while text streams: the interrupted-answer sweep reads it, and
-  // a run of several slow model calls must stay visibly alive.
-  let progressSavedAt = performance.now();
-  const saveProgress = () => {
-    progressSavedAt = performance.now();
-    void saveAnswerProgress(db, { userId, messageId: turn.assistantMessageId, content: partsText(parts) }).catch(
-      (error: unknown) =>
-        log.warn({ err: error, messageId: turn.assistantMessageId }, "could not save the answer's progress"),
-    );
-  };
-
-  const settle = async (outcome: {
-    status: "complete" | "aborted" | "error";
-    error?: string;
-    finishReason?: string;
-    notice?: MessageNotice | null;
-  }) => {
-    const usage = recorder.usage;
-    span.setAttributes({
-      "lifeline.answer.status": outcome.status,
-      "lifeline.agent.model_calls": recorder.modelCalls().length,
-      "gen_ai.usage.input_tokens": usage?.inputTokens ?? 0,
-      "gen_ai.usage.output_tokens": usage?.outputTokens ?? 0,
-    });
-    if (outcome.error) recordSpanError(span, new Error(outcome.error));
-    span.end();
-    await settleAnswer(turn, debugInput(), {
-      ...outcome,
-      text: partsText(parts),
+/** Settles the answer however the run ends; an error is rethrown for the stream's error part. */
+async function runAgent(
+  agent: AgentAnswer,
+  messages: ModelMessage[],
+  write: Parameters<typeof streamAgentTurn>[0]["write"],
+): Promise<"aborted" | "complete"> {
+  const { turn, recorder, record, parts } = agent;
+  // The chat says plainly when the answer works on the demo mailbox.
+  const mailboxPart = { type: "data-agent-mailbox", id: "mailbox", data: { kind: agent.mailbox.kind } } as const;
+  write(mailboxPart);
+  parts.push(mailboxPart);
+  try {
+    await streamAgentTurn({
+      graph: agent.graph,
+      messages: toLangChainMessages(messages),
+      recorder,
+      signal: turn.signal,
       parts,
+      write: (chunk) => {
+        record.output();
+        write(chunk);
+        // At every tool step too: a run of several slow model calls must stay visibly alive.
+        record.progress(chunk.type === "tool-output-available");
+      },
+    });
+  } catch (error) {
+    if (turn.signal.aborted) {
+      await settle(agent, { status: "aborted" });
+      return "aborted";
+    }
+    turn.log.warn({ err: error, messageId: turn.assistantMessageId }, "the agent failed mid-answer");
+    await settle(agent, { status: "error", error: errorText(error), finishReason: "error" });
+    throw error;
+  }
+  // Cut at the output limit or by the content filter: the answer says so, as on the text path.
+  const last = recorder.lastFinishReason;
+  const notice = last === "length" ? "length" : last === "content_filter" ? "content-filter" : null;
+  await settle(agent, { status: "complete", finishReason: last ?? "stop", notice });
+  return "complete";
+}
+
+function settle(agent: AgentAnswer, ending: Omit<AnswerEnding, "usage">): Promise<void> {
+  const usage = agent.recorder.usage;
+  return agent.record.settle(
+    {
+      ...ending,
       ...(usage
         ? {
             usage: {
@@ -118,59 +154,7 @@ export async function answerWithAgent(turn: AnswerTurn, messages: ModelMessage[]
             },
           }
         : {}),
-      timeToFirstTokenMs: firstPartMs,
-      latencyMs: latencyMs(),
-    });
-  };
-
-  const stream = createUIMessageStream({
-    execute: async ({ writer }) => {
-      writer.write({ type: "start", messageId: turn.assistantMessageId, messageMetadata: { ...turn.metadata } });
-      // Which mailbox this answer works on: the chat says so plainly when it is the demo mailbox.
-      const mailboxPart = { type: "data-agent-mailbox", id: "mailbox", data: { kind: mailbox.kind } } as const;
-      writer.write(mailboxPart);
-      parts.push(mailboxPart);
-      try {
-        await streamAgentTurn({
-          graph,
-          messages: toLangChainMessages(messages),
-          recorder,
-          signal: turn.signal,
-          parts,
-          write: (chunk) => {
-            firstPartMs ??= latencyMs();
-            writer.write(chunk);
-            if (
-              chunk.type === "tool-output-available" ||
-              performance.now() - progressSavedAt >= answerConfig.progressIntervalMs
-            ) {
-              saveProgress();
-            }
-          },
-        });
-      } catch (error) {
-        if (turn.signal.aborted) {
-          await settle({ status: "aborted" });
-          writer.write({ type: "abort" });
-          return;
-        }
-        log.warn({ err: error, messageId: turn.assistantMessageId }, "the agent failed mid-answer");
-        await settle({ status: "error", error: errorText(error), finishReason: "error" });
-        throw error;
-      }
-      // The final answer cut at the output limit or by the content filter says so, as on the text path.
-      const last = recorder.lastFinishReason;
-      const notice = last === "length" ? "length" : last === "content_filter" ? "content-filter" : null;
-      await settle({ status: "complete", finishReason: last ?? "stop", notice });
-      writer.write({ type: "finish", messageMetadata: { ...turn.metadata, latencyMs: latencyMs() } });
     },
-    onError: (error) => answerErrorSentence(errorText(error)),
-  });
-
-  return createUIMessageStreamResponse({
-    stream,
-    headers: { "x-conversation-id": turn.conversation.id, "cache-control": "no-store" },
-    // Keep consuming when the client disconnects, so abort and finish are always saved.
-    consumeSseStream: consumeStream,
-  });
+    { "lifeline.agent.model_calls": agent.recorder.modelCalls().length },
+  );
 }

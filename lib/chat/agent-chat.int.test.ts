@@ -106,6 +106,41 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
     return { conversationId, events, assistant, record, steps: record.modelInput as AgentDebugStep[] };
   }
 
+  async function assistantOf(conversationId: string) {
+    const [assistant] = await db()
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversationId), eq(messages.role, "assistant")));
+    return assistant;
+  }
+
+  /**
+   * An agent turn whose model asks for a tool, then never answers: returned once the second model
+   * call is under way (the tool step has streamed), with the controller that presses stop.
+   */
+  async function hangAfterToolStep(user: User) {
+    const { registry, bodies } = scriptedOpenAI([
+      {
+        content: null,
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "list_labels", arguments: "{}" } }],
+      },
+      "hang",
+    ]);
+    setAiRegistry(registry);
+    const controller = new AbortController();
+    const res = await fetch(`${context.server.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: user.client.cookieHeader() },
+      body: JSON.stringify({ message: { text: "What labels do I have?" }, mode: "agent" }),
+      signal: controller.signal,
+    });
+    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    for (let i = 0; i < 100 && bodies.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    if (bodies.length !== 2) controller.abort();
+    expect(bodies).toHaveLength(2);
+    return { controller, conversationId };
+  }
+
   it("streams the steps and the approval card, records every model and tool call, extracts; Approve sends the draft", async () => {
     const user = await userWithMemories("agent", ["Maya Chen is my sister", "I sign my emails with just my initial"]);
 
@@ -329,33 +364,11 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
   });
 
   it("stop: a client abort mid-loop ends the agent, keeps its steps and stores the answer as aborted", async () => {
-    const user = await userWithMemories("agent-stop", []);
-    const { registry, bodies } = scriptedOpenAI([
-      {
-        content: null,
-        tool_calls: [{ id: "call_1", type: "function", function: { name: "list_labels", arguments: "{}" } }],
-      },
-      "hang",
-    ]);
-    setAiRegistry(registry);
-    const controller = new AbortController();
-    const res = await fetch(`${context.server.url}/api/chat`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: user.client.cookieHeader() },
-      body: JSON.stringify({ message: { text: "What labels do I have?" }, mode: "agent" }),
-      signal: controller.signal,
-    });
-    const conversationId = res.headers.get("x-conversation-id") ?? "";
-    // Wait for the second model call (the tool step has streamed), then press stop.
-    for (let i = 0; i < 100 && bodies.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(bodies).toHaveLength(2);
+    const { controller, conversationId } = await hangAfterToolStep(await userWithMemories("agent-stop", []));
     controller.abort();
     let assistant: typeof messages.$inferSelect | undefined;
     for (let i = 0; i < 100; i++) {
-      [assistant] = await db()
-        .select()
-        .from(messages)
-        .where(and(eq(messages.conversationId, conversationId), eq(messages.role, "assistant")));
+      assistant = await assistantOf(conversationId);
       if (assistant?.status !== "streaming") break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -377,33 +390,12 @@ describe.each(DB_KINDS)("agent mode through POST /api/chat on %s (demo mailbox)"
   });
 
   it("a running answer records its progress at every step: after a tool step, while the next model call runs", async () => {
-    const user = await userWithMemories("agent-alive", []);
-    const { registry, bodies } = scriptedOpenAI([
-      {
-        content: null,
-        tool_calls: [{ id: "call_1", type: "function", function: { name: "list_labels", arguments: "{}" } }],
-      },
-      "hang",
-    ]);
-    setAiRegistry(registry);
-    const controller = new AbortController();
-    const res = await fetch(`${context.server.url}/api/chat`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: user.client.cookieHeader() },
-      body: JSON.stringify({ message: { text: "What labels do I have?" }, mode: "agent" }),
-      signal: controller.signal,
-    });
-    const conversationId = res.headers.get("x-conversation-id") ?? "";
+    const { controller, conversationId } = await hangAfterToolStep(await userWithMemories("agent-alive", []));
     try {
-      for (let i = 0; i < 100 && bodies.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(bodies).toHaveLength(2);
       // The interrupted-answer sweep reads updated_at: the tool step moved it past the row's creation.
       await expect
         .poll(async () => {
-          const [assistant] = await db()
-            .select()
-            .from(messages)
-            .where(and(eq(messages.conversationId, conversationId), eq(messages.role, "assistant")));
+          const assistant = await assistantOf(conversationId);
           return assistant && assistant.status === "streaming" && assistant.updatedAt > assistant.createdAt;
         })
         .toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerErrorSentence } from "./answer-error";
-import { MODEL_CONNECTION_DROPPED } from "./settle";
+import { MODEL_CONNECTION_DROPPED } from "./model-error";
 
 describe("answerErrorSentence", () => {
   it("says what went wrong in words, never the provider's text", () => {

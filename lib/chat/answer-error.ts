@@ -1,10 +1,5 @@
-/**
- * A failed answer in one plain sentence for the chat: what went wrong, in words, never the
- * provider's error text (that stays in the answer's record and its Inspect view). The chat renders
- * it from the stored error, and the stream's error event says the same.
- */
-
-/** Imports nothing: the chat's client components render it. */
+// A failed answer in one plain sentence, never the provider's text (the Inspect view keeps that).
+// Imports nothing: the chat's client components render it.
 const CAUSES: [RegExp, string][] = [
   [/connection to the model dropped/i, "The connection to the model dropped before the answer was finished."],
   [/^interrupted\b/i, "This answer was cut off when the server stopped."],

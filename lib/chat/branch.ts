@@ -1,9 +1,6 @@
 /**
- * A conversation's messages form a tree (messages.parent_message_id): editing a question adds a
- * sibling of that question, regenerating an answer a sibling of that answer. The chat shows, and
- * the model receives, one branch: the path from the first message to the conversation's current
- * message (conversations.current_message_id). These functions read that tree; they take the
- * conversation's messages in any order.
+ * A conversation's messages form a tree: an edit or a regeneration adds a sibling. The chat shows, and the model
+ * receives, one branch: the path to the current message. These take the messages in any order.
  */
 
 export interface TreeNode {
@@ -26,10 +23,7 @@ function childrenOf<T extends TreeNode>(nodes: readonly T[]): Map<string | null,
   return children;
 }
 
-/**
- * The newest message at the end of the branch through `id`: below it, the newest child at each
- * step (what stepping to a version shows — that version's own latest continuation).
- */
+/** The end of the branch through `id`, taking the newest child at each step (what stepping to a version shows). */
 export function newestLeafBelow<T extends TreeNode>(nodes: readonly T[], id: string): T | undefined {
   const children = childrenOf(nodes);
   let node = nodes.find((n) => n.id === id);
@@ -44,10 +38,7 @@ export function newestLeafBelow<T extends TreeNode>(nodes: readonly T[], id: str
   return node;
 }
 
-/**
- * The branch ending at `currentId` (its newest continuation if it has children), oldest first.
- * A current id that is not among the messages (none yet, or deleted) means the newest message's.
- */
+/** The branch through `currentId`, oldest first; a current id not among the messages means the newest's. */
 export function currentBranch<T extends TreeNode>(nodes: readonly T[], currentId: string | null): T[] {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const start = currentId !== null && byId.has(currentId) ? currentId : [...nodes].sort(byCreation).at(-1)?.id;
@@ -63,9 +54,7 @@ export function currentBranch<T extends TreeNode>(nodes: readonly T[], currentId
 }
 
 export interface Versions {
-  /** The ids of the message's versions (itself and its siblings), oldest first. */
   ids: string[];
-  /** Its place among them, from 0. */
   index: number;
 }
 
@@ -94,11 +83,7 @@ export function subtreeIds(nodes: readonly TreeNode[], id: string): string[] {
   return ids;
 }
 
-/**
- * Where the conversation continues once `id` (and what is below it) is deleted: the newest
- * message below the nearest remaining version (the one before it, else the one after), else its
- * parent (null: nothing left above it).
- */
+/** Where the chat continues once `id` is deleted: below the version before it, else after it, else its parent. */
 export function currentAfterDelete(nodes: readonly TreeNode[], id: string): string | null {
   const node = nodes.find((n) => n.id === id);
   if (!node) return null;

@@ -1,12 +1,6 @@
 /**
- * The debug view of one assistant message: what the model received (captured at the model
- * boundary), why each memory was or was not in it (the trace), and how the call went.
- *
- * A memory deleted after the answer keeps its text here for the undo window, then appears by id
- * only: the sweep redacted its text from the stored record (db/queries/redaction.ts), and
- * `redactedMemoryIds` says which memories were redacted, so the view can say "deleted memory" where
- * the model did receive a text. `deletedMemories` says which of the record's memories are deleted
- * now, whether each was sent or a near-miss, and until when the record keeps its text.
+ * The Inspect view of an answer: what the model received, why each memory was in it or not, and how the call went.
+ * A deleted memory keeps its text for the undo window, then the record names it by id only (db/queries/redaction.ts).
  */
 import { isAppError } from "@/core/errors";
 import type { Db } from "@/db/client";
@@ -24,13 +18,12 @@ import { sentMemories } from "./transcript";
 
 export interface DeletedMemoryNote {
   memoryId: string;
-  /** Its line was in the prompt or a memory tool returned it; false: a near-miss, considered and not sent. */
+  /** False: a near-miss, considered and not sent. */
   sent: boolean;
-  /** Until when this record keeps its text (the undo window); null when the text is gone already. */
+  /** Until when the record keeps its text (the undo window); null when it is gone already. */
   textKeptUntil: Date | null;
 }
 
-/** The record's memories that are deleted now (in the trash, or erased), in the trace's order. */
 async function deletedMemoriesOf(db: Db, userId: string, trace: ContextTrace | null): Promise<DeletedMemoryNote[]> {
   const ids = validMemoryIds(traceMemoryIds(trace));
   if (ids.length === 0) return [];
@@ -64,18 +57,12 @@ export async function getDebugView(db: Db, { userId, messageId }: { userId: stri
     finishReason: record.finishReason,
     error: record.error,
     retrieval: { status: record.retrievalStatus, error: record.retrievalError },
-    /** The question came from dictation: its transcription call, and whether it was edited. Null when typed. */
     dictation: (record.dictation ?? null) as DictationRecord | null,
-    /**
-     * Every model call of this answer, exactly as the model received it (less deleted memories'
-     * lines); an agent answer's record also has its tool calls between them, in order.
-     */
+    /** Every model call as received (less deleted memories' lines); an agent's tool calls between them. */
     modelInput: record.modelInput as (CapturedCall | AgentDebugStep)[],
     trace,
-    /** Memories whose text was redacted from this record (deleted since; some may have been restored after). */
     redactedMemoryIds: trace?.redactedMemoryIds ?? [],
     deletedMemories,
-    /** The user's thumbs up or down on this answer, with their reason; null when not rated. */
     rating,
   };
 }
@@ -92,10 +79,7 @@ async function orNull<T>(load: () => Promise<T>): Promise<T | null> {
   }
 }
 
-/**
- * Everything the debug page shows (app/(app)/messages/[id]/debug): the debug view and the
- * extraction of the pair; null when there is no debug record the user may see (→ 404).
- */
+/** The Inspect page's data; null when there is no debug record the user may see (→ 404). */
 export async function getDebugPageData(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
   const [view, extraction] = await Promise.all([
     orNull(() => getDebugView(db, { userId, messageId })),

@@ -1,12 +1,6 @@
 /**
- * Dictation: a recording becomes text for the composer (POST /api/transcribe), and a message sent
- * from that text says so in its debug record (lib/chat/turn.ts).
- *
- * The audio goes to the configured transcription model through the AI SDK's `transcribe` (the
- * OpenAI provider: `POST <base>/audio/transcriptions`, multipart with file, model and
- * response_format) and is never stored: the call is recorded in `transcriptions` like every model
- * call — model, type and size of the audio, its duration, latency, the text returned — and in a
- * span and a log line. Nothing is sent to the chat: the user reviews the text first.
+ * Dictation: a recording becomes text for the composer, never sent before the user reviews it. The audio is never
+ * stored; the call is recorded in `transcriptions` like every model call, and a message sent from it says so.
  */
 import { APICallError, transcribe } from "ai";
 import { AppError } from "@/core/errors";
@@ -31,10 +25,7 @@ export interface TranscriptionView {
   model: string;
 }
 
-/**
- * The `response_format` asked for: whisper-1's verbose_json carries the language and duration;
- * the gpt-4o transcribe models document json only.
- */
+/** whisper-1's verbose_json carries the language and duration; the gpt-4o transcribe models document json only. */
 export function responseFormatFor(modelId: string): "verbose_json" | "json" {
   return modelId.startsWith("whisper") ? "verbose_json" : "json";
 }
@@ -124,16 +115,11 @@ export interface DictationRecord {
   recordedMs: number | null;
   language: string | null;
   latencyMs: number;
-  /** The text the model returned… */
   transcript: string;
-  /** …and whether the message sent differs from it (the user edited it in the composer). */
   edited: boolean;
 }
 
-/**
- * The user's transcription `transcriptionId` as the debug record of a message sent with `text` keeps
- * it: 404 when it is not the user's, 409 when a message was already sent from it.
- */
+/** The transcription as a message's debug record keeps it: 404 when not the user's, 409 when already sent. */
 export async function dictationRecord(
   db: Db,
   { userId, transcriptionId, text }: { userId: string; transcriptionId: string; text: string },

@@ -16,10 +16,7 @@ export function toHistory(messages: readonly (Message & { contentTokens?: number
     }));
 }
 
-/**
- * The history the next chat turn sends to the model (oldest first): the conversation's current
- * branch only — never another version's messages (lib/chat/branch.ts).
- */
+/** The next turn's history, oldest first: the current branch only, never another version's messages. */
 export async function loadHistory(
   db: Db,
   { userId, conversationId }: { userId: string; conversationId: string },
@@ -27,10 +24,7 @@ export async function loadHistory(
   return toHistory(await listBranch(db, { userId, conversationId, limit: promptConfig.historyWindow }));
 }
 
-/**
- * The branch down to `messageId` (a message of the user's conversation; else 404
- * `not_found:message`), within the history window plus the turn's own messages.
- */
+/** The branch down to `messageId` (the user's, of this conversation, else 404), within the history window. */
 export async function loadBranchThrough(
   db: Db,
   { userId, conversationId, messageId }: { userId: string; conversationId: string; messageId: string },
@@ -46,16 +40,11 @@ export async function loadBranchThrough(
 }
 
 export interface RetryPlan {
-  /** The user message to answer again: the new answer becomes another version of the old one. */
   userMessage: Message;
-  /** The branch before it: the history of the new answer. */
   earlier: Message[];
 }
 
-/**
- * Regenerating answer `assistantMessageId`, any answer of the conversation: `branch` is the path
- * down to it (loadBranchThrough). Its user message is asked again, with the history above it.
- */
+/** Regenerating any answer: its user message is asked again, with the branch above it (loadBranchThrough's). */
 export function planRetry(branch: readonly Message[], assistantMessageId: string): RetryPlan {
   const answer = branch.at(-1);
   if (answer?.id !== assistantMessageId || answer.role !== "assistant") throw notFound("message");
@@ -66,10 +55,7 @@ export function planRetry(branch: readonly Message[], assistantMessageId: string
   return { userMessage, earlier: branch.slice(0, -2) };
 }
 
-/**
- * A new message following answer `parentMessageId`, the last message of the branch the user sees:
- * `branch` is the path down to it (loadBranchThrough). Another message than an answer → 404.
- */
+/** A new message after the answer the user sees, `parentMessageId`; another message than an answer → 404. */
 export function planContinue(branch: readonly Message[], parentMessageId: string): Message[] {
   const parent = branch.at(-1);
   if (parent?.id !== parentMessageId || parent.role !== "assistant") throw notFound("message");
@@ -77,16 +63,11 @@ export function planContinue(branch: readonly Message[], parentMessageId: string
 }
 
 export interface EditPlan {
-  /** The edited message's parent: the new message becomes another version of it, under the same parent. */
   parentMessageId: string | null;
-  /** The branch before the edited message: the history of the new answer. */
   earlier: Message[];
 }
 
-/**
- * Editing user message `userMessageId`, any of the conversation: `branch` is the path down to it
- * (loadBranchThrough). The new text forks the conversation there; nothing is deleted.
- */
+/** Editing any user message: the new text forks the conversation under the same parent; nothing is deleted. */
 export function planEdit(branch: readonly Message[], userMessageId: string): EditPlan {
   const edited = branch.at(-1);
   if (edited?.id !== userMessageId || edited.role !== "user") throw notFound("message");

@@ -1,11 +1,6 @@
 /**
- * Answers cut off by a crash or a killed function: marked `error` ("interrupted") with their
- * partial text and their debug record completed (db/queries/interrupted-answers.ts) and, in the
- * same transaction, their pair's extraction row written (the outbox, lib/jobs/extraction-queue.ts)
- * — the user's message still says what it said. After the commit each queued row is handed to
- * its runner, awaited here: the sweep runs outside any request (at server start, every minute on a
- * long-lived server, and in the Inngest `sweeps` function: lib/runtime.ts), where there is no
- * response to defer to. A sweep stopped before the hand-over leaves the rows to the outbox sweep.
+ * Answers cut off by a crash: marked interrupted with their partial text, debug record completed and, in the same
+ * transaction, their pair's extraction row written. The hand-over is awaited: the sweep has no response to defer to.
  */
 import { answerConfig } from "@/core/config";
 import type { Logger } from "@/core/logger";

@@ -14,7 +14,6 @@ import { conversations, conversationTitleJobs, messages } from "@/db/schema";
 import { type AiRegistry, createAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import type { ExtractionDispatcher } from "@/lib/jobs/extraction-queue";
-import { TITLE_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { DB_KINDS } from "@/tests/db";
 import { createConversation, createUser, gate, scriptedModel } from "@/tests/fixtures/jobs";
@@ -22,6 +21,7 @@ import { useTestDatabase } from "@/tests/test-database";
 import { recoverInterruptedAnswers } from "./interrupted";
 import { type AnswerTurn, settleAnswer } from "./settle";
 import { titleStaleConversations } from "./title";
+import { TITLE_OUTPUT_NAME } from "./title-prompt";
 
 /** `db`, except that its first `failures` transactions fail with `error` once their work is done (so they roll back). */
 function failingTransactions(db: Db, failures: number, error: () => Error): { db: Db; attempts: () => number } {

@@ -1,22 +1,13 @@
-/**
- * How a chat turn's answer is recorded, whichever way it was produced (the text model in
- * lib/chat/turn.ts, or the Gmail agent in lib/chat/agent-answer.ts): the debug record written when the
- * first model call starts and completed at the end, and the outcome saved once — the message's
- * text, parts and status together with the pair's extraction row and the conversation's title
- * job (one transaction: the outboxes of lib/jobs/extraction-queue.ts and lib/chat/title.ts), the
- * completed debug record, then (after the response) the extraction handed to its runner and the
- * conversation's title.
- */
+// How an answer is recorded, whichever path produced it (text-answer.ts, agent-answer.ts): see AnswerRecord.
 import type { LanguageModelUsage } from "ai";
 import { answerConfig } from "@/core/config";
 import { faultPoint } from "@/core/faults";
 import type { Logger } from "@/core/logger";
-import { inSpan } from "@/core/telemetry";
-import { truncateChars } from "@/core/text";
+import { type Attributes, inSpan, recordSpanError, type Span } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { retryTransient } from "@/db/queries/errors";
 import { INTERRUPTED_ERROR } from "@/db/queries/interrupted-answers";
-import { finishMessage, getMessage } from "@/db/queries/messages";
+import { finishMessage, getMessage, saveAnswerProgress } from "@/db/queries/messages";
 import { type NewPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
 import { markTitleDue } from "@/db/queries/title-jobs";
 import type { ChatMode, MessageNotice, MessageStatus } from "@/db/schema";
@@ -40,7 +31,6 @@ export interface TurnMetadata {
   model: string;
   mode: ChatMode;
   retrievalStatus: string;
-  /** On finish only. */
   usage?: LanguageModelUsage;
   latencyMs?: number;
 }
@@ -59,9 +49,7 @@ export interface AnswerTurn {
   mode: ChatMode;
   temperature: number;
   trace: ContextTrace;
-  /** The user message came from dictation (lib/chat/dictation.ts); null when typed. */
   dictation: DictationRecord | null;
-  /** Aborts the answer when the client goes away or presses stop. */
   signal: AbortSignal;
   metadata: TurnMetadata;
 }
@@ -74,66 +62,87 @@ export interface DebugInput {
   modelId: string;
 }
 
-export interface AnswerOutcome {
-  status: Exclude<MessageStatus, "streaming">;
+export interface AnswerContent {
   text: string;
   parts: unknown[];
+}
+
+export interface AnswerEnding {
+  status: Exclude<MessageStatus, "streaming">;
   usage?: LanguageModelUsage;
   finishReason?: string;
   error?: string;
   /** Why an answer that ended is not whole (MESSAGE_NOTICES), shown under it. */
   notice?: MessageNotice | null;
-  /**
-   * An `error` answer whose text so far is kept and whose pair is extracted like a whole answer's
-   * (the model connection dropped mid-answer: what the user said still stands, as for an answer a
-   * stopped server interrupted, lib/chat/interrupted.ts).
-   */
+  /** An `error` answer (a dropped connection) whose partial text counts as said: its pair is extracted. */
   extractPartial?: boolean;
+}
+
+export interface AnswerOutcome extends AnswerEnding, AnswerContent {
   timeToFirstTokenMs: number | null;
   latencyMs: number;
 }
 
-export const MODEL_CONNECTION_DROPPED = "the connection to the model dropped before the answer was finished";
-
 /**
- * Whether `error` is the model's HTTP connection ending early (the socket closed mid-stream:
- * undici's "terminated" / UND_ERR_SOCKET, a reset), on the error itself or on its causes.
+ * One answer being recorded: the debug record written as each model call starts (a crash still leaves what the model
+ * received), the progress, and `settle`, once, whichever ending comes first — after the latest call's debug write,
+ * which an abort can overtake.
  */
-export function isConnectionDrop(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; depth++) {
-    const { name, message, code } = e as { name?: unknown; message?: unknown; code?: unknown };
-    if (code === "UND_ERR_SOCKET" || code === "ECONNRESET") return true;
-    if (name === "TypeError" && message === "terminated") return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
+export class AnswerRecord {
+  private settled = false;
+  private written: Promise<void> = Promise.resolve();
+  private firstOutputMs: number | null = null;
+  private progressSavedAt = performance.now();
 
-/**
- * A model failure as one line for the user and the store. An Error gives its message; a plain
- * object — what an OpenAI-compatible server sends as an in-stream error event, `{"error": {…}}`
- * — gives its `message` (and its `code` or `type`), never "[object Object]".
- */
-export function errorText(error: unknown): string {
-  if (isConnectionDrop(error)) return MODEL_CONNECTION_DROPPED;
-  return truncateChars(describeError(error), 500);
-}
+  constructor(
+    private readonly turn: AnswerTurn,
+    private readonly span: Span,
+    private readonly read: { debugInput: () => DebugInput; content: () => AnswerContent },
+    private readonly started = performance.now(),
+  ) {}
 
-function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "object" && error !== null) {
-    const inner = (error as { error?: unknown }).error;
-    if (typeof inner === "object" && inner !== null) return describeError(inner);
-    const { message, code, type } = error as { message?: unknown; code?: unknown; type?: unknown };
-    const kind = typeof code === "string" ? code : typeof type === "string" ? type : null;
-    if (typeof message === "string") return kind ? `${message} (${kind})` : message;
-    try {
-      return JSON.stringify(error);
-    } catch {
-      return String(error);
-    }
+  elapsedMs(): number {
+    return Math.round(performance.now() - this.started);
   }
-  return String(error);
+
+  output(): void {
+    this.firstOutputMs ??= this.elapsedMs();
+  }
+
+  modelCall(): Promise<void> {
+    this.written = recordModelCall(this.turn, this.read.debugInput());
+    return this.written;
+  }
+
+  /** Saves the text so far, throttled unless `now`: the interrupted-answer sweep reads it, and a crash keeps it. */
+  progress(now = false): void {
+    if (!now && performance.now() - this.progressSavedAt < answerConfig.progressIntervalMs) return;
+    this.progressSavedAt = performance.now();
+    const { db, userId, assistantMessageId: messageId, log } = this.turn;
+    void saveAnswerProgress(db, { userId, messageId, content: this.read.content().text }).catch((error: unknown) =>
+      log.warn({ err: error, messageId }, "could not save the answer's progress"),
+    );
+  }
+
+  async settle(ending: AnswerEnding, attributes: Attributes = {}): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    this.span.setAttributes({
+      "lifeline.answer.status": ending.status,
+      "gen_ai.usage.input_tokens": ending.usage?.inputTokens ?? 0,
+      "gen_ai.usage.output_tokens": ending.usage?.outputTokens ?? 0,
+      ...attributes,
+    });
+    if (ending.error) recordSpanError(this.span, new Error(ending.error));
+    this.span.end();
+    await this.written;
+    await settleAnswer(this.turn, this.read.debugInput(), {
+      ...ending,
+      ...this.read.content(),
+      timeToFirstTokenMs: this.firstOutputMs,
+      latencyMs: this.elapsedMs(),
+    });
+  }
 }
 
 function debugRecord(turn: AnswerTurn, input: DebugInput): NewPromptDebug {
@@ -153,11 +162,7 @@ function debugRecord(turn: AnswerTurn, input: DebugInput): NewPromptDebug {
   };
 }
 
-/**
- * Writes the debug record as it stands when a model call starts: a crash before the answer settles
- * still leaves the record of what the model received (lib/chat/interrupted.ts completes it).
- */
-export async function recordModelCall(turn: AnswerTurn, input: DebugInput): Promise<void> {
+async function recordModelCall(turn: AnswerTurn, input: DebugInput): Promise<void> {
   try {
     await inSpan("chat.debug_write", { "lifeline.debug.phase": "model-call" }, () =>
       savePromptDebug(turn.db, debugRecord(turn, input)),
@@ -171,76 +176,85 @@ export async function recordModelCall(turn: AnswerTurn, input: DebugInput): Prom
 }
 
 /**
- * Saves how the answer ended — the message and, unless it failed, the pair's extraction row and
- * the title job (while the title is the default) in one transaction, so no final answer is ever
- * without its extraction (an answer cut by a dropped connection keeps its partial text and counts
- * as said); then its completed debug record — and after the response hands the extraction to its
- * runner and titles the conversation. A process stopped before the hand-over leaves the rows for
- * the sweeps.
+ * The message, with (unless it failed) the pair's extraction row and the title job in one transaction, so no final
+ * answer is without its extraction; then the debug record; after the response, the hand-over and the title.
  */
 export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome: AnswerOutcome): Promise<void> {
-  const { db, userId } = turn;
-  // A failed answer is not extracted — except one cut by a dropped connection, whose partial text
-  // the user saw (it counts as said, like an answer interrupted by a crash).
+  // An answer cut by a dropped connection counts as said, like one interrupted by a crash.
   const extracts = outcome.status !== "error" || Boolean(outcome.extractPartial && outcome.text);
-  // The hand-over of a queued row, once its transaction has committed.
-  const after: { dispatch?: () => Promise<void> } = {};
-  let settledBySweep = false;
+  let saved: FinalSave;
   try {
-    // Every write in it is idempotent, so a transaction whose commit was lost can be run again.
-    await retryTransient(
-      () =>
-        db.transaction(async (tx) => {
-          const finished = await finishMessage(tx, {
-            userId,
-            messageId: turn.assistantMessageId,
-            content: outcome.text,
-            contentTokens: countTokens(outcome.text),
-            parts: outcome.parts,
-            status: outcome.status,
-            error: outcome.error ?? null,
-            notice: outcome.notice ?? null,
-          });
-          // Not streaming any more: the sweep marked it interrupted — or this save's own earlier
-          // try committed although its commit was reported lost (then the writes below are no-ops).
-          settledBySweep =
-            !finished &&
-            (await getMessage(tx, { userId, messageId: turn.assistantMessageId })).error === INTERRUPTED_ERROR;
-          if (settledBySweep || !extracts) return;
-          const recorded = await recordExtraction(
-            tx,
-            {
-              userId,
-              conversationId: turn.conversation.id,
-              userMessageId: turn.userMessageId,
-              assistantMessageId: turn.assistantMessageId,
-              memoryEnabled: turn.conversation.memoryEnabled,
-            },
-            turn.dispatcher.kind,
-          );
-          if (needsDispatch(recorded))
-            after.dispatch = () => dispatchExtraction(db, recorded.extraction, turn.dispatcher);
-          await markTitleDue(tx, { userId, conversationId: turn.conversation.id });
-        }),
-      answerConfig.finalSaveRetryDelaysMs,
-    );
+    saved = await saveFinal(turn, outcome, extracts);
   } catch (error) {
     turn.log.error({ err: error, messageId: turn.assistantMessageId }, "could not save the chat turn");
     return;
   }
-  if (settledBySweep) {
-    // Its stored text, status, debug record and extraction are the sweep's: left as they are.
+  if (saved.settledBySweep) {
     turn.log.warn(
       { messageId: turn.assistantMessageId, status: outcome.status },
       "an answer finished after the interrupted-answer sweep had settled it: the late finish was not saved",
     );
     return;
   }
+  await completeDebugRecord(turn, input, outcome);
+  if (!extracts) return;
+  faultPoint("crash-after-answer-final");
+  // Apart: the runner's hand-over waits for the user's earlier extractions; the title must not.
+  if (saved.dispatch) runAfterResponse(saved.dispatch);
+  const { db, ai, userId } = turn;
+  runAfterResponse(() => runTitleJob(db, ai, { userId, conversationId: turn.conversation.id }));
+}
+
+interface FinalSave {
+  settledBySweep: boolean;
+  dispatch?: () => Promise<void>;
+}
+
+function saveFinal(turn: AnswerTurn, outcome: AnswerOutcome, extracts: boolean): Promise<FinalSave> {
+  const { db, userId, assistantMessageId: messageId } = turn;
+  // Every write in it is idempotent, so a transaction whose commit was lost can be run again.
+  return retryTransient(
+    () =>
+      db.transaction(async (tx): Promise<FinalSave> => {
+        const finished = await finishMessage(tx, {
+          userId,
+          messageId,
+          content: outcome.text,
+          contentTokens: countTokens(outcome.text),
+          parts: outcome.parts,
+          status: outcome.status,
+          error: outcome.error ?? null,
+          notice: outcome.notice ?? null,
+        });
+        // Not streaming: the sweep settled it — or this save's earlier try committed (the writes below are no-ops).
+        const settledBySweep = !finished && (await getMessage(tx, { userId, messageId })).error === INTERRUPTED_ERROR;
+        if (settledBySweep || !extracts) return { settledBySweep };
+        const recorded = await recordExtraction(
+          tx,
+          {
+            userId,
+            conversationId: turn.conversation.id,
+            userMessageId: turn.userMessageId,
+            assistantMessageId: messageId,
+            memoryEnabled: turn.conversation.memoryEnabled,
+          },
+          turn.dispatcher.kind,
+        );
+        await markTitleDue(tx, { userId, conversationId: turn.conversation.id });
+        return needsDispatch(recorded)
+          ? { settledBySweep, dispatch: () => dispatchExtraction(db, recorded.extraction, turn.dispatcher) }
+          : { settledBySweep };
+      }),
+    answerConfig.finalSaveRetryDelaysMs,
+  );
+}
+
+async function completeDebugRecord(turn: AnswerTurn, input: DebugInput, outcome: AnswerOutcome): Promise<void> {
   try {
     await inSpan("chat.debug_write", { "lifeline.debug.phase": "settled" }, () =>
       retryTransient(
         () =>
-          savePromptDebug(db, {
+          savePromptDebug(turn.db, {
             ...debugRecord(turn, input),
             inputTokens: outcome.usage?.inputTokens ?? null,
             outputTokens: outcome.usage?.outputTokens ?? null,
@@ -254,13 +268,6 @@ export async function settleAnswer(turn: AnswerTurn, input: DebugInput, outcome:
       ),
     );
   } catch (error) {
-    // The answer and its rows are saved: the hand-over below still runs.
     turn.log.error({ err: error, messageId: turn.assistantMessageId }, "could not complete the debug record");
   }
-  if (!extracts) return;
-  faultPoint("crash-after-answer-final");
-  // Apart: the in-process runner's hand-over resolves only once the user's earlier extractions
-  // have run, and the title must not wait for them.
-  if (after.dispatch) runAfterResponse(after.dispatch);
-  runAfterResponse(() => runTitleJob(db, turn.ai, { userId, conversationId: turn.conversation.id }));
 }

@@ -1,11 +1,6 @@
 /**
- * Auto-title: after the first exchange (AUTO_TITLE_AFTER_MESSAGES messages: the question and its
- * answer), while the conversation still has the default title, the extraction model names it
- * (≤ 8 words, ≤ 100 chars). Runs after the response; a title the user set is never overwritten.
- * The chat view refreshes the sidebar until the title arrives (components/chat/chat.tsx).
- * Durable like extraction: the answer's transaction writes the conversation's title job
- * (db/queries/title-jobs.ts), runTitleJob deletes it once it ran, and the sweep runs the jobs a
- * stopped process left (titleStaleConversations).
+ * Auto-title after the first exchange, while the title is the default: a title the user set is never overwritten.
+ * Durable like extraction: the answer's transaction writes the job, and the sweep runs those a stopped process left.
  */
 
 import { generateText, Output } from "ai";
@@ -17,18 +12,15 @@ import { DEFAULT_CONVERSATION_TITLE, getConversation, setTitleIfDefault } from "
 import { listMessages } from "@/db/queries/messages";
 import { claimTitleJob, finishTitleJob, listStaleTitleJobs } from "@/db/queries/title-jobs";
 import type { AiRegistry } from "@/lib/ai/registry";
-import { buildTitlePrompt } from "@/lib/memory/extraction/prompt";
-import { handoffOptions, TITLE_OUTPUT_NAME, titleSchema } from "@/lib/memory/extraction/schema";
+import { handoffOptions } from "@/lib/memory/extraction/schema";
 import { strictOutputSchema } from "@/lib/memory/extraction/strict-schema";
+import { buildTitlePrompt, TITLE_OUTPUT_NAME, titleSchema } from "./title-prompt";
 
 export const AUTO_TITLE_AFTER_MESSAGES = 2;
 export const TITLE_MAX_WORDS = 8;
 export const TITLE_MAX_CHARS = 100;
 
-/**
- * A model's title → at most 8 words and 100 characters, without quotes or trailing punctuation.
- * Apostrophes inside a word stay ("I'm vegetarian", "Maya’s birthday"); quotes around words go.
- */
+/** ≤ 8 words, ≤ 100 chars, no quotes or trailing punctuation; apostrophes inside a word stay ("Maya’s birthday"). */
 export function cleanTitle(raw: string): string {
   const words = raw
     .replace(/["“”`«»]/g, "")
@@ -42,7 +34,6 @@ export function cleanTitle(raw: string): string {
   return title.replace(/[\s.,;:!?-]+$/, "");
 }
 
-/** Titles the conversation when it is due; returns the new title, or null when nothing changed. */
 export async function maybeTitleConversation(
   db: Db,
   ai: AiRegistry,
@@ -72,11 +63,7 @@ export async function maybeTitleConversation(
   return changed ? title : null;
 }
 
-/**
- * The title job, run right after the answer: takes the conversation's job row (claimTitleJob; none,
- * or one another run holds → nothing runs), titles the conversation if due, then deletes the row
- * — titled or not, so a failing model is not called again every minute.
- */
+/** Runs the job if its row is free; the row goes titled or not, so a failing model is not called every minute. */
 export async function runTitleJob(
   db: Db,
   ai: AiRegistry,
@@ -98,11 +85,7 @@ async function titleAndFinish(
   }
 }
 
-/**
- * The title sweep: runs the title jobs waiting longer than titleConfig.retryAfterMs (a stopped
- * process left them; a running job's lease keeps it out), one after another. A failing one is
- * logged and its row goes. Returns how many ran.
- */
+/** Runs the jobs a stopped process left (a running job's lease keeps it out), one by one; returns how many ran. */
 export async function titleStaleConversations(
   db: Db,
   ai: AiRegistry,

@@ -1,20 +1,10 @@
-/**
- * A conversation's messages for the chat view: the current branch (lib/chat/branch.ts), each
- * message with its versions (its siblings' ids, for "‹ 2 / 3 ›") and each assistant message with
- * the summary of its debug record (model, latency, tokens, the memories sent to the model and the
- * branches that chose them) and of its memory extraction. Owner-scoped (db/queries/transcript.ts).
- */
+// A conversation's current branch for the chat view: each message with its versions, each answer with its record's summary.
 import type { Db } from "@/db/client";
 import { listTranscriptRows } from "@/db/queries/transcript";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
 import { currentBranch, versionsOf } from "./branch";
 
-/**
- * Why a sent memory was sent, as far as the system knows (it cannot know whether the model made use
- * of it): "matched" — the semantic branch found it for this message; "looked_up" — a memory tool the
- * model called returned it; "at_hand" — only pinned or from this conversation, sent whatever the
- * message says.
- */
+/** Why a memory was sent (not whether the model used it): matched the message, a tool returned it, or at hand. */
 export type MemoryReach = "matched" | "looked_up" | "at_hand";
 
 export interface SentMemory {
@@ -33,10 +23,7 @@ function reachOf(branches: readonly string[]): MemoryReach {
   return "at_hand";
 }
 
-/**
- * The memories of a trace that reached the model: those whose line was in the prompt, then those a
- * memory tool returned (branch "tool"; a memory in both lists once, with both).
- */
+/** The memories that reached the model: the prompt's lines, then the tools' results (one in both: once). */
 export function sentMemories(trace: unknown): SentMemory[] {
   const stored = trace as Pick<ContextTrace, "candidates" | "toolCalls"> | null;
   const sent: SentMemory[] = (stored?.candidates ?? [])

@@ -1,7 +1,4 @@
-/**
- * Stepping between a message's versions and deleting one (docs/chat.md § Versions). The tree's
- * rules are lib/chat/branch.ts; this reads and writes it through db/queries/messages.ts.
- */
+// Stepping between a message's versions and deleting one (docs/chat.md § Versions); the tree's rules: branch.ts.
 import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
@@ -10,13 +7,11 @@ import { currentAfterDelete, currentBranch, newestLeafBelow, subtreeIds } from "
 
 type ConversationIds = { userId: string; conversationId: string };
 
-/** The user's conversation's current message and its message tree (404 for another's), in its lock (`inConversation`). */
 async function readTree(tx: Db, ids: ConversationIds) {
   const { currentMessageId } = await getConversation(tx, ids);
   return { currentMessageId, tree: await listMessageTree(tx, ids) };
 }
 
-/** Makes the newest continuation of `messageId` the current message; false when it is not in the tree. */
 async function showNewestBelow(
   db: Db,
   ids: ConversationIds,
@@ -29,11 +24,7 @@ async function showNewestBelow(
   return true;
 }
 
-/**
- * Shows the branch through `messageId` (a message of the user's conversation, else 404
- * `not_found:message`): its newest continuation becomes the conversation's current message, which
- * the chat shows and the next message continues.
- */
+/** Shows the branch through `messageId` (the user's, else 404): the next message continues it. */
 export async function showVersion(
   db: Db,
   { userId, conversationId, messageId }: ConversationIds & { messageId: string },
@@ -45,11 +36,7 @@ export async function showVersion(
   });
 }
 
-/**
- * Opening the chat at `messageId` (a memory's source, a search match: app/(app)/chat/[id]/page.tsx):
- * a message on another version switches the chat to that version's branch, as stepping to it
- * would. A message already on the current branch, or none of the conversation's, changes nothing.
- */
+/** Opening the chat at a message on another version shows that version's branch; otherwise nothing changes. */
 export async function showBranchOf(
   db: Db,
   { userId, conversationId, messageId }: ConversationIds & { messageId: string },
@@ -63,14 +50,9 @@ export async function showBranchOf(
 }
 
 /**
- * Deletes a version: the user's message and everything below it, as deleting a conversation does
- * (db/queries/messages.ts deleteMessage). When the chat showed it, the chat then shows the nearest
- * remaining version (the one before, else after), else the branch above it. Missing or foreign →
- * 404. Refused, changing nothing: an answer still streaming in it (`409 conflict:streaming`: its
- * turn is still writing it), and a question's only answer (`409 conflict:only_answer`: the next
- * message would follow the question, a question answering a question — regenerate it, or delete
- * the question). Decided and done in the conversation's lock, so parallel steps and deletes see
- * each other's result.
+ * Deletes a message and all below it; the chat then shows the nearest remaining version. Refused: an answer still
+ * streaming (its turn is writing it), and a question's only answer (the next message would answer a question). In the
+ * conversation's lock, so parallel steps and deletes see each other's result.
  */
 export async function deleteVersion(
   db: Db,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { titleSchema } from "@/lib/chat/title-prompt";
 import { extractMemoriesOffline, titleConversationOffline } from "./extractor";
 
 /** A Monday. */
@@ -114,6 +115,7 @@ describe("titleConversationOffline", () => {
     for (const word of ["a".repeat(15_000), "我喜欢徒步旅行".repeat(30)]) {
       const { title } = titleConversationOffline([{ role: "user", content: word }]);
       expect(title.length).toBe(100);
+      expect(titleSchema.safeParse({ title }).success).toBe(true);
       expect(word.toUpperCase().startsWith(title.toUpperCase())).toBe(true);
     }
   });

@@ -14,8 +14,6 @@ import {
   type ExtractionCandidate,
   type ExtractionResult,
   extractionResultSchema,
-  type TitleResult,
-  titleSchema,
 } from "@/lib/memory/extraction/schema";
 import { coordinatedStatements } from "./coordination";
 import { DATE_EXPRESSION_SOURCE, resolveDateExpression } from "./date-expressions";
@@ -1099,7 +1097,7 @@ const REQUEST_OPENER = /^(?:(?:can|could|would|will) you(?: please)?|please|i (?
  * A title from the first meaningful words of the conversation's first user message
  * (greetings and "can you…" openers dropped): at most 8 words and 100 characters.
  */
-export function titleConversationOffline(messages: readonly ConversationMessage[]): TitleResult {
+export function titleConversationOffline(messages: readonly ConversationMessage[]): { title: string } {
   const source =
     (messages.find((message) => message.role === "user" && message.content.trim()) ?? messages[0])?.content ?? "";
   const opening =
@@ -1109,5 +1107,5 @@ export function titleConversationOffline(messages: readonly ConversationMessage[
       .replace(REQUEST_OPENER, "")
       .split(/[.!?\n]/)[0] ?? "";
   const title = clip(capitalize(firstWords(opening).join(" ") || firstWords(source).join(" ")), 100);
-  return titleSchema.parse({ title: title.length > 0 ? title : "New conversation" });
+  return { title: title.length > 0 ? title : "New conversation" };
 }

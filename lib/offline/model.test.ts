@@ -2,13 +2,9 @@ import { UnsupportedFunctionalityError } from "@ai-sdk/provider";
 import { generateText, isStepCount, Output, streamText, tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { buildExtractionPrompt, buildTitlePrompt } from "@/lib/memory/extraction/prompt";
-import {
-  EXTRACTION_OUTPUT_NAME,
-  extractionResultSchema,
-  TITLE_OUTPUT_NAME,
-  titleSchema,
-} from "@/lib/memory/extraction/schema";
+import { buildTitlePrompt, TITLE_OUTPUT_NAME, titleSchema } from "@/lib/chat/title-prompt";
+import { buildExtractionPrompt } from "@/lib/memory/extraction/prompt";
+import { EXTRACTION_OUTPUT_NAME, extractionResultSchema } from "@/lib/memory/extraction/schema";
 import { renderMemorySection } from "@/lib/memory/retrieval/prompt";
 import { OFFLINE_DELAY_ENV, offlineDelayMs, offlineLanguageModel } from "./model";
 

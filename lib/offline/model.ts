@@ -21,7 +21,7 @@ import { env as processEnv, type RawEnv } from "@/core/env";
 import type { ParsedConsolidationPrompt } from "@/lib/memory/extraction/consolidation-prompt";
 import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation-schema";
 import type { ConversationMessage, MemoryTitleInput, ParsedExtractionPrompt } from "@/lib/memory/extraction/prompt";
-import { EXTRACTION_OUTPUT_NAME, MEMORY_TITLE_OUTPUT_NAME, TITLE_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
+import { EXTRACTION_OUTPUT_NAME, MEMORY_TITLE_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import { countTokens, truncateToTokens } from "@/lib/memory/tokens";
 import { composeOfflineReply, composeToolAnswer, decideMemoryToolCall, type ToolResultInput } from "./chat";
 import { consolidateOffline } from "./consolidation";
@@ -33,6 +33,7 @@ import {
   parseMemoryTitlePrompt,
   parseTitlePrompt,
   readHandoff,
+  TITLE_OUTPUT_NAME,
 } from "./prompt-readers";
 
 export const OFFLINE_CHAT_MODEL_ID = "lifeline-offline-1";

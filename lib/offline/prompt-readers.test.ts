@@ -1,13 +1,16 @@
 /**
- * Each prompt as lib/memory builds it, read back by the offline model's readers: the pin that keeps
+ * Each prompt as lib/memory and lib/chat build it, read back by the offline model's readers: the pin that keeps
  * the prompts and the stand-in's reading of them together.
  */
 import { describe, expect, it } from "vitest";
+import { buildTitlePrompt, TITLE_OUTPUT_NAME } from "@/lib/chat/title-prompt";
 import { buildConsolidationPrompt } from "@/lib/memory/extraction/consolidation-prompt";
-import { buildExtractionPrompt, buildMemoryTitlePrompt, buildTitlePrompt } from "@/lib/memory/extraction/prompt";
+import { buildExtractionPrompt, buildMemoryTitlePrompt } from "@/lib/memory/extraction/prompt";
 import { renderMemorySection } from "@/lib/memory/retrieval/prompt";
+import { extractionPromptInput } from "@/tests/fixtures/extraction-prompt";
 import {
   MEMORY_OFF_NOTE,
+  TITLE_OUTPUT_NAME as OFFLINE_TITLE_OUTPUT_NAME,
   parseConsolidationPrompt,
   parseExtractionPrompt,
   parseMemoryTitlePrompt,
@@ -15,15 +18,7 @@ import {
   UNMATCHED_MEMORIES_HEADING,
 } from "./prompt-readers";
 
-const input = {
-  currentDate: "2026-11-30",
-  previousMessages: [
-    { role: "user" as const, content: "Hi!" },
-    { role: "assistant" as const, content: "Hello! How can I help?" },
-  ],
-  userMessage: "I prefer green tea.\nAnd my sister's name is Maya.",
-  assistantMessage: "Noted! Maybe try a sencha?",
-};
+const input = extractionPromptInput;
 
 describe("parseExtractionPrompt", () => {
   it("recovers the current date and both messages", () => {
@@ -60,6 +55,10 @@ describe("parseTitlePrompt", () => {
 
   it("returns undefined for any other prompt", () => {
     expect(parseTitlePrompt("Current date: 2026-11-30")).toBeUndefined();
+  });
+
+  it("answers to the title job's output name", () => {
+    expect(OFFLINE_TITLE_OUTPUT_NAME).toBe(TITLE_OUTPUT_NAME);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * How the offline model reads the prompts Lifeline writes — the only place it knows their shape.
- * prompt-readers.test.ts builds each prompt with lib/memory's own builders and reads it back here,
- * so the two cannot drift apart unseen.
+ * prompt-readers.test.ts builds each prompt with the product's own builders (lib/memory's, and
+ * lib/chat's title prompt) and reads it back here, so the two cannot drift apart unseen.
  */
 import { MEMORY_TYPES, type MemoryType } from "@/db/schema";
 import type {
@@ -16,6 +16,12 @@ import type {
   ParsedExtractionPrompt,
 } from "@/lib/memory/extraction/prompt";
 import { TASK_HANDOFF_NAMESPACE, type TaskHandoff } from "@/lib/memory/extraction/schema";
+
+/**
+ * The conversation title's output name (lib/chat/title-prompt.ts): lib/chat sits above this wing
+ * (it reaches it through lib/ai), so the name is spelled here and pinned by prompt-readers.test.ts.
+ */
+export const TITLE_OUTPUT_NAME = "conversation_title";
 
 export const MEMORY_OFF_NOTE = "Memory is off for this conversation";
 

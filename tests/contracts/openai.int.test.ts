@@ -14,7 +14,7 @@ import { extractionConfig } from "@/core/config";
 import { memories, memoryExtractions, messages } from "@/db/schema";
 import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { answerErrorSentence } from "@/lib/chat/answer-error";
-import { MODEL_CONNECTION_DROPPED } from "@/lib/chat/settle";
+import { MODEL_CONNECTION_DROPPED } from "@/lib/chat/model-error";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
 import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { extractionPromptInput } from "@/tests/fixtures/extraction-prompt";
 import { buildExtractionPrompt, EXTRACTION_SYSTEM_PROMPT } from "./prompt";
 
-const input = {
-  currentDate: "2026-11-30",
-  previousMessages: [
-    { role: "user" as const, content: "Hi!" },
-    { role: "assistant" as const, content: "Hello! How can I help?" },
-  ],
-  userMessage: "I prefer green tea.\nAnd my sister's name is Maya.",
-  assistantMessage: "Noted! Maybe try a sencha?",
-};
+const input = extractionPromptInput;
 
 describe("buildExtractionPrompt", () => {
   it("wraps each piece in its delimiter, after the current date", () => {

@@ -1,4 +1,5 @@
 /**
+ * Prompts for memory extraction and the delimiters every task prompt wraps conversation text in.
  * Delimiter tags inside message text are defanged (`<user_message>` → `‹user_message›`) so a message
  * can neither close its own block nor forge another one.
  */
@@ -43,11 +44,11 @@ function defang(text: string): string {
   return text.replace(DELIMITER_TAG_PATTERN, "‹$1$2›");
 }
 
-function block(tag: (typeof DELIMITER_TAGS)[number], body: string): string {
+export function block(tag: (typeof DELIMITER_TAGS)[number], body: string): string {
   return `<${tag}>\n${body}\n</${tag}>`;
 }
 
-function transcript(messages: ConversationMessage[]): string {
+export function transcript(messages: ConversationMessage[]): string {
   return messages.map((message) => `${message.role}: ${defang(message.content.trim())}`).join("\n\n");
 }
 
@@ -111,16 +112,6 @@ export function buildExtractionPrompt(input: ExtractionPromptInput): BuiltPrompt
     block("assistant_message", defang(input.assistantMessage.trim())),
   ].join("\n\n");
   return { system: EXTRACTION_SYSTEM_PROMPT, prompt };
-}
-
-export const TITLE_SYSTEM_PROMPT = `You name conversations for the sidebar of Lifeline, a personal assistant. Given the opening of a conversation, reply with a short, specific title of at most 8 words that says what the conversation is about, in the language of the conversation. No quotes, no trailing punctuation, no emoji, and do not start with "Conversation about" or "Chat about".`;
-
-export function buildTitlePrompt(firstMessages: ConversationMessage[]): BuiltPrompt {
-  const prompt = [
-    "Write a title for this conversation.",
-    block("conversation", firstMessages.length > 0 ? transcript(firstMessages) : "(empty)"),
-  ].join("\n\n");
-  return { system: TITLE_SYSTEM_PROMPT, prompt };
 }
 
 export const MEMORY_TITLE_SYSTEM_PROMPT = `You label the memories of Lifeline, a personal assistant. Given one memory about the user and its type, reply with its title: a short label of at most 6 words that names what the memory is about, the way a heading does — e.g. "Tea preference", "Sister's name", "Bike lock code", "Marathon goal". Do not restate the memory itself, and do not include its value (a name, a number, a code, a date). No quotes, no trailing punctuation.`;

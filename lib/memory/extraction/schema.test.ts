@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractionCandidateSchema, extractionResultSchema, titleSchema } from "./schema";
+import { extractionCandidateSchema, extractionResultSchema } from "./schema";
 
 const candidate = {
   title: "Sister's name",
@@ -38,13 +38,5 @@ describe("extractionResultSchema", () => {
     expect(extractionResultSchema.safeParse({ memories: [] }).success).toBe(true);
     expect(extractionResultSchema.safeParse({ memories: Array(10).fill(candidate) }).success).toBe(true);
     expect(extractionResultSchema.safeParse({ memories: Array(11).fill(candidate) }).success).toBe(false);
-  });
-});
-
-describe("titleSchema", () => {
-  it("limits a title to 1–100 characters", () => {
-    expect(titleSchema.safeParse({ title: "Trip to Japan" }).success).toBe(true);
-    expect(titleSchema.safeParse({ title: "" }).success).toBe(false);
-    expect(titleSchema.safeParse({ title: "x".repeat(101) }).success).toBe(false);
   });
 });

@@ -4,7 +4,6 @@ import { MEMORY_TYPES } from "@/db/schema";
 
 /** The offline model dispatches on it. */
 export const EXTRACTION_OUTPUT_NAME = "memory_extraction";
-export const TITLE_OUTPUT_NAME = "conversation_title";
 export const MEMORY_TITLE_OUTPUT_NAME = "memory_title";
 
 export const evidenceSchema = z.object({
@@ -33,10 +32,6 @@ export const extractionResultSchema = z.object({
   memories: z.array(extractionCandidateSchema).max(10),
 });
 
-export const titleSchema = z.object({
-  title: z.string().min(1).max(100),
-});
-
 export const memoryTitleSchema = z.object({
   title: extractionCandidateSchema.shape.title,
 });
@@ -44,7 +39,6 @@ export const memoryTitleSchema = z.object({
 export type Evidence = z.infer<typeof evidenceSchema>;
 export type ExtractionCandidate = z.infer<typeof extractionCandidateSchema>;
 export type ExtractionResult = z.infer<typeof extractionResultSchema>;
-export type TitleResult = z.infer<typeof titleSchema>;
 export type MemoryTitleResult = z.infer<typeof memoryTitleSchema>;
 
 /** Provider options are namespaced, so OpenAI ignores it; the offline model reads it instead of parsing the prompt back. */

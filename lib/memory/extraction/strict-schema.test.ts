@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { titleSchema } from "@/lib/chat/title-prompt";
 import { consolidationOutputSchema } from "@/lib/memory/extraction/consolidation-schema";
-import { extractionResultSchema, memoryTitleSchema, titleSchema } from "@/lib/memory/extraction/schema";
+import { extractionResultSchema, memoryTitleSchema } from "@/lib/memory/extraction/schema";
 import { checkStrictSchema } from "@/tests/contracts/openai-fake";
 import { strictOutputSchema, UNSENT_KEYWORDS } from "./strict-schema";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { errorText, MODEL_CONNECTION_DROPPED } from "./settle";
-import { finishNotice } from "./turn";
+import { errorText, MODEL_CONNECTION_DROPPED } from "./model-error";
+import { finishNotice } from "./text-answer";
 
 describe("errorText", () => {
   it("reads the message of an in-stream error event's plain object, never [object Object]", () => {
