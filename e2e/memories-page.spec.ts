@@ -7,6 +7,7 @@
 import { devices, type Locator, type Page } from "@playwright/test";
 import { registerViaUi } from "./auth-helpers";
 import { expect, test } from "./fixtures";
+import { expectScrollCueClearOfCells } from "./scroll-cue";
 
 const DESKTOP = { width: 1280, height: 820 };
 const { viewport: PHONE, deviceScaleFactor, isMobile, hasTouch, userAgent } = devices["iPhone 13"];
@@ -46,7 +47,7 @@ async function memoriesOnScreen(page: Page): Promise<number> {
 async function expectLastColumnReachable(scope: Locator) {
   const table = scope.getByTestId("candidate-table");
   const edges = scope.getByTestId("scroll-edges").filter({ has: scope.page().getByTestId("candidate-table") });
-  const scroller = edges.locator("> div").first();
+  const scroller = edges.getByTestId("scroll-area");
   const last = table.locator("thead th").last();
   await expect(last).toBeAttached();
   const fits = await scroller.evaluate((element) => element.scrollWidth <= element.clientWidth + 1);
@@ -55,6 +56,7 @@ async function expectLastColumnReachable(scope: Locator) {
     await expect(edges.getByTestId("scroll-fade")).toBeVisible();
     const more = edges.getByRole("button", { name: "More columns" });
     await expect(more).toBeInViewport();
+    await expectScrollCueClearOfCells(edges);
     // The cue scrolls towards the cut-off columns; at the end it goes.
     await more.click();
     await expect.poll(() => scroller.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);

@@ -7,6 +7,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { registerViaUi } from "./auth-helpers";
 import { composerReady, expect, sendAndWait, test } from "./fixtures";
+import { expectScrollCueClearOfCells } from "./scroll-cue";
 
 const DESKTOP = { width: 1280, height: 820 };
 const PHONE = { width: 390, height: 844 };
@@ -157,11 +158,12 @@ test.describe("the debug view's candidate table", () => {
 
     const table = page.getByTestId("candidate-table");
     const edges = page.getByTestId("scroll-edges").filter({ has: table });
-    const scroller = edges.locator("> div").first();
+    const scroller = edges.getByTestId("scroll-area");
     const firstMemory = table.locator("tbody tr").first().locator("td").first();
     // At 1280 px the numbers do not fit: the edge fades, and the memory column starts at the left.
     await expect(edges).toHaveAttribute("data-at-end", "false");
     await expect(edges.getByTestId("scroll-fade")).toBeVisible();
+    await expectScrollCueClearOfCells(edges);
     const before = await firstMemory.boundingBox();
     const recency = table.locator("th", { hasText: "Recency" });
     const scrollerBox = await scroller.boundingBox();

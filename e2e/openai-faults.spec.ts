@@ -2,11 +2,13 @@
  * The chat on a production server whose model is the strict OpenAI-compatible fake
  * (playwright.openai.config.ts): a stream cut mid-answer, an in-stream error event, an answer cut
  * at the output limit and a refusal each end the answer at once with a clear, specific message —
- * the cut and the error with Retry — and a reasoning model gets no temperature control.
+ * the cut and the error with Retry — and a reasoning model gets no temperature control. A finished
+ * answer keeps its controls whatever the read of the saved chat after it does: unsettled, failing,
+ * or slower than the next answer.
  */
-import type { Page } from "@playwright/test";
+import type { Page, Route } from "@playwright/test";
 import { registerViaUi } from "./auth-helpers";
-import { expect, messageBox, sendAndWait, test } from "./fixtures";
+import { composerReady, expect, messageBox, sendAndWait, test } from "./fixtures";
 
 /** The page's alerts that say something (Next's route announcer is an empty one). */
 const alerts = (page: Page) => page.getByRole("alert").filter({ hasText: /\S/ });
@@ -99,4 +101,111 @@ test("every finished answer keeps its controls without a reload: turns in a row,
     timeout: 30_000,
   });
   await controls(page.getByTestId("message-assistant").last());
+});
+
+/** The chat's read of the saved transcript after each answer (components/chat/chat.tsx syncTranscript). */
+const TRANSCRIPT = "**/api/conversations/*/messages";
+/** How many times that read is tried (chat.tsx SYNC_ATTEMPTS). */
+const TRANSCRIPT_READS = 10;
+
+type Transcript = { messages: { role: string; extraction: unknown; status: string }[] };
+
+/** Settled as the chat reads it: nothing streaming, and the newest answer's extraction queued. */
+function settled(body: Transcript): boolean {
+  const newest = body.messages.findLast((message) => message.role === "assistant");
+  return !body.messages.some((message) => message.status === "streaming") && newest?.extraction != null;
+}
+
+/** Sends `text` and returns the new answer once it has finished streaming (its controls may still be loading). */
+async function send(page: Page, text: string) {
+  const answers = page.getByTestId("message-assistant");
+  const before = await answers.count();
+  await messageBox(page).fill(text);
+  await messageBox(page).press("Enter");
+  await expect(answers).toHaveCount(before + 1);
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible({ timeout: 30_000 });
+  return answers.nth(before);
+}
+
+test("an answer gets its controls when the last read of the saved chat fails after unsettled ones", async ({
+  page,
+}) => {
+  await registerViaUi(page, "openai-sync-last");
+  let reads = 0;
+  await page.route(TRANSCRIPT, async (route) => {
+    if (route.request().method() !== "GET") return route.fallback();
+    reads++;
+    if (reads >= TRANSCRIPT_READS) return route.abort("connectionfailed");
+    // Each earlier read finds the answer saved but its extraction not queued yet.
+    const response = await route.fetch();
+    const body = (await response.json()) as Transcript;
+    const newest = body.messages.findLast((message) => message.role === "assistant");
+    if (newest) newest.extraction = null;
+    return route.fulfill({ response, json: body });
+  });
+  const answer = await send(page, "hello there");
+  await expect(answer.getByTestId("inspect-link")).toBeVisible();
+  await expect(answer.getByRole("button", { name: "Regenerate answer" })).toBeVisible();
+  expect(reads).toBe(TRANSCRIPT_READS);
+  await expect(page.getByTestId("transcript-sync-failure")).toHaveCount(0);
+});
+
+test("an answer whose saved chat cannot be read says so, and loading it again brings its controls", async ({
+  page,
+}) => {
+  await registerViaUi(page, "openai-sync-down");
+  const down = (route: Route) =>
+    route.request().method() === "GET" ? route.abort("connectionfailed") : route.fallback();
+  await page.route(TRANSCRIPT, down);
+  const answer = await send(page, "hello there");
+  const failure = page.getByTestId("transcript-sync-failure");
+  await expect(failure).toContainText("could not be loaded", { timeout: 30_000 });
+  await expect(failure).toContainText("Could not reach the server.");
+  await expect(answer.getByTestId("inspect-link")).toHaveCount(0);
+  await page.unroute(TRANSCRIPT, down);
+  await failure.getByRole("button", { name: "Load again" }).click();
+  await expect(answer.getByTestId("inspect-link")).toBeVisible();
+  await expect(answer.getByRole("button", { name: "Regenerate answer" })).toBeVisible();
+  await expect(failure).toHaveCount(0);
+});
+
+test("a slow read of the saved chat from an earlier answer never replaces a later answer", async ({ page }) => {
+  await registerViaUi(page, "openai-sync-stale");
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let delivered = () => {};
+  const staleDelivered = new Promise<void>((resolve) => {
+    delivered = resolve;
+  });
+  let held = false;
+  await page.route(TRANSCRIPT, async (route) => {
+    if (route.request().method() !== "GET" || held) return route.fallback();
+    held = true;
+    // The first answer's read: taken once that answer is settled, delivered after the second answer.
+    let response = await route.fetch();
+    let body = (await response.json()) as Transcript;
+    while (!settled(body)) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      response = await route.fetch();
+      body = (await response.json()) as Transcript;
+    }
+    await gate;
+    await route.fulfill({ response, json: body });
+    delivered();
+  });
+  await composerReady(page);
+  await send(page, "hello there");
+  const second = await sendAndWait(page, "and again");
+  await expect(second.getByRole("button", { name: "Regenerate answer" })).toBeVisible();
+  release();
+  await staleDelivered;
+  // Let the page handle the delivered read: two frames after it.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))),
+  );
+  await expect(page.getByTestId("message-assistant")).toHaveCount(2);
+  await expect(second.getByTestId("inspect-link")).toBeVisible();
+  await expect(second.getByRole("button", { name: "Regenerate answer" })).toBeVisible();
 });

@@ -183,27 +183,49 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
   });
 
   /**
+   * Each transcript load takes a number; a newer load or a new turn makes an older one stale, so a
+   * slow reply can never put back the transcript as it was before a later answer.
+   */
+  const loadRef = useRef(0);
+  /** Why the stored transcript could not be read after an answer: its controls wait for it (Load again). */
+  const [syncFailure, setSyncFailure] = useState<string | null>(null);
+
+  const applyTranscript = (stored: TranscriptItem[]) => {
+    const next = fromTranscript(stored);
+    setInfos(next.infos);
+    setMessages(next.messages);
+  };
+
+  /**
    * After an answer (finished, stopped or failed), reload the stored transcript: message ids become
-   * the stored ones, and each answer gets its debug summary and extraction status.
+   * the stored ones, and each answer gets its debug summary and extraction status. An answer's
+   * controls (regenerate, rating, Inspect) need its stored row, so the newest transcript read is
+   * applied even when it is not yet settled or a later read fails; none at all says so.
    */
   const syncTranscript = async () => {
     const id = conversationIdRef.current;
     if (!id) return;
+    const load = ++loadRef.current;
+    setSyncFailure(null);
+    let latest: TranscriptItem[] | null = null;
+    let failure: unknown = null;
     for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
       try {
         const { messages: stored } = await api<{ messages: TranscriptItem[] }>(`/api/conversations/${id}/messages`);
-        if (isSettled(stored) || attempt === SYNC_ATTEMPTS - 1) {
-          const next = fromTranscript(stored);
-          setInfos(next.infos);
-          setMessages(next.messages);
-          void refreshSidebar();
-          return;
-        }
-      } catch {
-        // try again below
+        if (load !== loadRef.current) return;
+        latest = stored;
+        if (isSettled(stored)) break;
+      } catch (cause) {
+        if (load !== loadRef.current) return;
+        failure = cause;
       }
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      if (attempt < SYNC_ATTEMPTS - 1) await new Promise((resolve) => setTimeout(resolve, 400));
+      if (load !== loadRef.current) return;
     }
+    if (latest) {
+      applyTranscript(latest);
+      void refreshSidebar();
+    } else setSyncFailure(errorMessage(failure));
   };
 
   // Titles are written after the answer, next to extraction: the sidebar's list picks up a new one.
@@ -247,6 +269,11 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
   };
 
   const busy = status === "submitted" || status === "streaming";
+  useEffect(() => {
+    if (!busy) return;
+    loadRef.current++;
+    setSyncFailure(null);
+  }, [busy]);
   const lastMessage = messages.at(-1);
   const scroll = useStickToBottom(
     lastMessage
@@ -298,12 +325,14 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
     const id = conversationIdRef.current;
     if (!id) return;
     setStepping(true);
+    const load = ++loadRef.current;
     try {
       await api(`/api/conversations/${id}`, { method: "PATCH", json: { currentMessageId: messageId } });
       const { messages: stored } = await api<{ messages: TranscriptItem[] }>(`/api/conversations/${id}/messages`);
-      const next = fromTranscript(stored);
-      setInfos(next.infos);
-      setMessages(next.messages);
+      if (load === loadRef.current) {
+        applyTranscript(stored);
+        setSyncFailure(null);
+      }
     } catch (cause) {
       toast.error(`Could not show that version: ${errorMessage(cause)}`);
     } finally {
@@ -365,6 +394,23 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                     isNewest={false}
                     onExtractionSettled={onExtractionSettled}
                   />
+                )}
+                {syncFailure && !busy && (
+                  <div
+                    role="alert"
+                    className="flex flex-col gap-3 rounded-xl border p-3 text-sm text-muted-foreground sm:flex-row sm:items-center"
+                    data-testid="transcript-sync-failure"
+                  >
+                    <CircleAlertIcon className="size-4 shrink-0" aria-hidden="true" />
+                    <p className="flex-1">
+                      The saved chat could not be loaded after this answer, so its details and actions are missing:{" "}
+                      {syncFailure}
+                    </p>
+                    <Button variant="outline" size="sm" onClick={() => void syncTranscript()}>
+                      <RotateCcwIcon aria-hidden="true" />
+                      Load again
+                    </Button>
+                  </div>
                 )}
                 {failedMessage && !busy && (
                   <div

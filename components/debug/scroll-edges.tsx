@@ -41,18 +41,36 @@ export function ScrollEdges({
       observer.disconnect();
     };
   }, []);
+  const scrolls = !(edges.start && edges.end);
   return (
     <div
-      className={cn("group/edges relative", className)}
+      className={cn("group/edges", className)}
       data-at-start={edges.start}
       data-at-end={edges.end}
       data-testid="scroll-edges"
     >
-      <div ref={ref} className="overflow-x-auto">
-        {children}
-      </div>
-      {!edges.end && (
-        <>
+      {/* A fade alone is easy to miss: the cue names what is cut off, and scrolls to it. It sits on its
+          own line above the table, so it covers no header and no cell; the line stays at the end. */}
+      {scrolls && (
+        <div className="flex h-6 items-center justify-end">
+          {!edges.end && (
+            <button
+              type="button"
+              onClick={() => ref.current?.scrollBy({ left: ref.current.clientWidth * 0.8, behavior: "smooth" })}
+              className="inline-flex items-center gap-0.5 rounded-full px-2 py-0.5 text-xs text-muted-foreground hover:bg-muted hover:text-foreground"
+              data-testid="scroll-more"
+            >
+              More columns
+              <ChevronRightIcon className="size-3.5" aria-hidden="true" />
+            </button>
+          )}
+        </div>
+      )}
+      <div className="relative">
+        <div ref={ref} className="overflow-x-auto" data-testid="scroll-area">
+          {children}
+        </div>
+        {!edges.end && (
           <div
             aria-hidden="true"
             className={cn(
@@ -61,18 +79,8 @@ export function ScrollEdges({
             )}
             data-testid="scroll-fade"
           />
-          {/* A fade alone is easy to miss: the cue names what is cut off, and scrolls to it. */}
-          <button
-            type="button"
-            onClick={() => ref.current?.scrollBy({ left: ref.current.clientWidth * 0.8, behavior: "smooth" })}
-            className="absolute top-1 right-1 z-20 inline-flex items-center gap-0.5 rounded-full border bg-card px-2 py-0.5 text-xs text-muted-foreground shadow-sm hover:text-foreground"
-            data-testid="scroll-more"
-          >
-            More columns
-            <ChevronRightIcon className="size-3.5" aria-hidden="true" />
-          </button>
-        </>
-      )}
+        )}
+      </div>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { CircleCheckIcon } from "lucide-react";
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { buttonVariants } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/input";
+import { useHydrated } from "@/components/use-hydrated";
 import { cn } from "@/lib/ui/cn";
 
 export function Field({
@@ -73,11 +74,14 @@ export function SubmitButton({
   children: ReactNode;
   pendingLabel: string;
 }) {
+  // Before hydration the form's action is not attached: a click would do nothing (a dev server
+  // still compiling the page can take minutes), so the button waits for it.
+  const hydrated = useHydrated();
   return (
     <button
       type="submit"
-      disabled={pending}
-      aria-disabled={pending}
+      disabled={pending || !hydrated}
+      aria-disabled={pending || !hydrated}
       className={cn(buttonVariants({ size: "lg" }), "w-full disabled:cursor-wait")}
     >
       {pending ? pendingLabel : children}
