@@ -93,6 +93,7 @@ const samples: Record<string, { schema: z.ZodType; valid: unknown; nulAllowed?: 
       pageSize: "20",
     },
   },
+  "memories.memoryExportQuery": { schema: memories.memoryExportQuery, valid: { format: "text" } },
   "memories.memoryDeleteQuery": { schema: memories.memoryDeleteQuery, valid: { now: "true" } },
   "memories.previewBody": { schema: memories.previewBody, valid: { message: "What tea?", conversationId: ID } },
   "memories.deleteAllBody": { schema: memories.deleteAllBody, valid: { confirm: "delete all" } },
