@@ -2,7 +2,7 @@ import { and, desc, eq, exists, ilike, inArray, lt, or, sql } from "drizzle-orm"
 import { DEFAULT_CONVERSATION_TITLE, SNIPPET_END, SNIPPET_START } from "@/core/config";
 import { AppError, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
-import { type ChatMode, conversations, gmailOperations, messages } from "@/db/schema";
+import { type ChatMode, conversations, gmailOperations, memoryExtractions, messages } from "@/db/schema";
 import { firstOr } from "./first";
 
 export type Conversation = typeof conversations.$inferSelect;
@@ -196,6 +196,14 @@ export async function deleteConversation(
   { userId, conversationId }: { userId: string; conversationId: string },
 ): Promise<void> {
   await db.transaction(async (tx) => {
+    // The extraction rows first, in the order a store takes them (its row, then the conversation): deleting the
+    // conversation first locked it, then waited on a store that waited on the conversation — a deadlock.
+    await tx
+      .select({ id: memoryExtractions.id })
+      .from(memoryExtractions)
+      .where(and(eq(memoryExtractions.conversationId, conversationId), eq(memoryExtractions.userId, userId)))
+      .orderBy(memoryExtractions.id)
+      .for("update");
     // Detach the agent's log first: left to two ON DELETE SET NULL actions, one would re-check a reference to a
     // message this same delete removes, and fail.
     await tx

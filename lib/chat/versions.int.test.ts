@@ -3,14 +3,16 @@
  * and Postgres. PGlite runs one statement at a time; on Postgres each call below has its own
  * connection, so their reads and writes interleave as parallel requests' do.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/core/errors";
-import type { Db } from "@/db/client";
+import { type Db, selectRows } from "@/db/client";
+import { deleteConversation } from "@/db/queries/conversations";
+import { lockExtraction, skipIfMemoryOff } from "@/db/queries/extractions";
 import { createMessages } from "@/db/queries/messages";
 import { conversations, messages } from "@/db/schema";
 import { DB_KINDS } from "@/tests/db";
-import { createConversation, createPair, createUser } from "@/tests/fixtures/jobs";
+import { createConversation, createPair, createQueuedPair, createUser, gate } from "@/tests/fixtures/jobs";
 import { useTestDatabase } from "@/tests/test-database";
 import { deleteVersion, showVersion } from "./versions";
 
@@ -152,5 +154,45 @@ describe.each(DB_KINDS)("what deleting a version refuses on %s", (kind) => {
       });
     }
     expect(await messageIdsOf(db, conversationId)).toEqual(before);
+  });
+});
+
+/** Waits until a statement of this database is waiting for a row lock (PGlite runs one at a time: Postgres only). */
+async function untilLockWait(db: Db): Promise<void> {
+  for (let i = 0; i < 250; i++) {
+    const [waiting] = await selectRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    if ((waiting?.n ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("no statement came to wait for a lock");
+}
+
+describe("deleting a chat while its extraction stores, on postgres", () => {
+  const database = useTestDatabase("postgres");
+
+  it("waits for the store to commit, then deletes: no deadlock between the two", async () => {
+    const { db } = database;
+    const userId = await createUser(db, "Store");
+    const conversationId = await createConversation(db, userId);
+    const { extraction } = await createQueuedPair(db, { userId, conversationId }, "I live in Lisbon");
+    const locked = gate();
+    const release = gate();
+    // The store's order (lib/memory/extraction/store.ts): the extraction row, then a share lock on its conversation.
+    const store = db.transaction(async (tx) => {
+      await lockExtraction(tx, { extractionId: extraction.id });
+      locked.open();
+      await release.promise;
+      return skipIfMemoryOff(tx, { extractionId: extraction.id, now: new Date() });
+    });
+    await locked.promise;
+    const deletion = deleteConversation(db, { userId, conversationId });
+    await untilLockWait(db);
+    release.open();
+    expect(await store).toBe(false);
+    await deletion;
+    expect(await db.select().from(conversations).where(eq(conversations.id, conversationId))).toEqual([]);
   });
 });
