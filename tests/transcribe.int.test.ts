@@ -5,6 +5,7 @@
  * The audio is real speech (espeak-ng). Every refused upload gets its 4xx and reaches nothing:
  * no request at the transcriber, no row written.
  */
+import { createHash } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -17,6 +18,7 @@ import { DB_KINDS } from "./db";
 import { type FakeTranscriber, startFakeTranscriber } from "./fixtures/fake-transcriber";
 import { speechBytes, wavSeconds } from "./fixtures/speech";
 import { offlineWithTranscriber } from "./fixtures/transcriber";
+import { chunkedUpload, encoded } from "./fixtures/uploads";
 import { HttpClient, registerAndSignIn } from "./http-client";
 import { useTestServer } from "./test-server";
 
@@ -73,6 +75,8 @@ function claimLength(url: string, cookie: string, contentLength: number): Promis
     req.flushHeaders();
   });
 }
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /** An upload whose headers are sent and whose body never comes, until `abort()`. */
 function holdUpload(url: string, cookie: string, contentLength: number) {
@@ -137,7 +141,7 @@ describe.each(DB_KINDS)("POST /api/transcribe on %s", (kind) => {
           response_format: "json",
           temperature: "0",
         },
-        file: { name: "audio.wav", type: "audio/wav", size: wav.byteLength, format: "wav" },
+        file: { name: "audio.wav", type: "audio/wav", size: wav.byteLength, format: "wav", sha256: sha256(wav) },
       },
     ]);
 
@@ -171,6 +175,34 @@ describe.each(DB_KINDS)("POST /api/transcribe on %s", (kind) => {
         "userId",
       ].sort(),
     );
+  });
+
+  it("the recording reaches the model byte for byte, whatever its bytes (CRLFs, dashes, a line like a boundary)", async () => {
+    const user = await registerAndSignIn(ctx.server.url, `bytes-${kind}`);
+    const tricky = new Uint8Array([
+      ...wav,
+      ...new TextEncoder().encode("\r\n--\r\n------formdata-undici-0\r\n--x--\r\n\r\n"),
+      ...Array.from({ length: 256 }, (_, i) => i),
+    ]);
+    const before = fake.received.length;
+    const res = await user.client.request("POST", "/api/transcribe", { multipart: upload(tricky) });
+    expect(res.status, res.text).toBe(200);
+    expect(fake.received.slice(before).map((r) => r.file)).toEqual([
+      { name: "audio.wav", type: "audio/wav", size: tricky.byteLength, format: "wav", sha256: sha256(tricky) },
+    ]);
+  });
+
+  it("an upload streamed without Content-Length (chunked) is read and transcribed", async () => {
+    const user = await registerAndSignIn(ctx.server.url, `chunked-${kind}`);
+    const { bytes, type } = await encoded(upload(wav, "audio/wav", { durationMs: "2600" }));
+    const pieces = Array.from({ length: Math.ceil(bytes.byteLength / 4096) }, (_, i) =>
+      bytes.subarray(i * 4096, (i + 1) * 4096),
+    );
+    const before = fake.received.length;
+    const res = await chunkedUpload(ctx.server.url, user.client.cookieHeader(), type, pieces);
+    expect(res.status, res.body).toBe(200);
+    expect(JSON.parse(res.body).transcription.text).toBe(TRANSCRIPT);
+    expect(fake.received.slice(before).map((r) => r.file?.sha256)).toEqual([sha256(wav)]);
   });
 
   it("asks whisper-1 for verbose_json and returns the language and duration it reports", async () => {
@@ -369,6 +401,26 @@ describe.each(DB_KINDS)("POST /api/transcribe on %s", (kind) => {
         "payload_too_large",
       ],
       [
+        "a malformed multipart body (it ends inside its file)",
+        () =>
+          user.client.request("POST", "/api/transcribe", {
+            body: '--x\r\ncontent-disposition: form-data; name="file"; filename="a.wav"\r\ncontent-type: audio/wav\r\n\r\nRIFF',
+            headers: { "content-type": "multipart/form-data; boundary=x" },
+          }),
+        400,
+        "bad_request",
+      ],
+      [
+        "a multipart body with no boundary in its Content-Type",
+        () =>
+          user.client.request("POST", "/api/transcribe", {
+            body: "--x\r\n\r\n--x--\r\n",
+            headers: { "content-type": "multipart/form-data" },
+          }),
+        400,
+        "bad_request",
+      ],
+      [
         "anonymous",
         () => new HttpClient(ctx.server.url).request("POST", "/api/transcribe", { multipart: upload(wav) }),
         401,
@@ -427,6 +479,29 @@ describe.each(DB_KINDS)("POST /api/transcribe on %s", (kind) => {
         expect(await rows()).toBe(written);
       });
     }
+
+    it("a body streamed without Content-Length that grows over the limit → 413 before it is read whole", async () => {
+      const [requests, written] = [fake.received.length, await rows()];
+      const { bytes, type } = await encoded(upload(wav));
+      const head = bytes.subarray(0, bytes.byteLength - 64);
+      const chunk = new Uint8Array(256 * 1024);
+      const total = 2 * dictationConfig.maxUploadBytes;
+      const res = await chunkedUpload(
+        ctx.server.url,
+        user.client.cookieHeader(),
+        type,
+        (function* () {
+          yield head;
+          for (let sent = head.byteLength; sent < total; sent += chunk.byteLength) yield chunk;
+        })(),
+      );
+      expect(res.status, res.body).toBe(413);
+      expect(JSON.parse(res.body).error.code).toBe("payload_too_large");
+      // Answered while the client was still sending: the server stopped at the limit.
+      expect(res.sent).toBeLessThan(total);
+      expect(fake.received.length).toBe(requests);
+      expect(await rows()).toBe(written);
+    });
 
     it("over the chat's rate limit → 429, shared with /api/chat", async () => {
       const limited = await registerAndSignIn(ctx.server.url, `limited-${kind}`);

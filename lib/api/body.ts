@@ -50,7 +50,7 @@ function tooLarge(size?: number): AppError {
  * (setImmediate: the 413 is written first). Stops — cancelling, which closes the connection — past
  * `budget` bytes. Never throws.
  */
-function drainInBackground(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): void {
+export function drainInBackground(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): void {
   setImmediate(async () => {
     let left = budget;
     try {
@@ -127,37 +127,6 @@ function nestedDeeperThan(value: unknown, max: number): boolean {
     }
   }
   return false;
-}
-
-/**
- * Judges a multipart/form-data upload on its headers, before any of its body is read: not
- * multipart → 415; no Content-Length → 411 (a browser's FormData upload always has one); over
- * `maxBytes` → 413; 0 → 400. Node's HTTP server reads no more than Content-Length.
- */
-export function checkFormHeaders(request: Request, maxBytes: number): void {
-  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  if (type !== "multipart/form-data") {
-    throw new AppError("unsupported_media_type", "Request body must be multipart/form-data");
-  }
-  const header = request.headers.get("content-length");
-  const declared = header === null || !/^\d+$/.test(header.trim()) ? Number.NaN : Number(header);
-  if (Number.isNaN(declared)) throw new AppError("length_required", "Content-Length is required");
-  if (declared > maxBytes) {
-    throw new AppError(
-      "payload_too_large",
-      `Request body too large: the limit is ${Math.round(maxBytes / 1024 / 1024)} MB (${formatBytes(maxBytes)} bytes); this one is ${formatBytes(declared)} bytes`,
-    );
-  }
-  if (declared === 0 || !request.body) throw bodyError("Request body is required");
-}
-
-/** Reads a multipart/form-data body (checked by checkFormHeaders) with the platform's parser (undici's). */
-export async function readFormBody(request: Request): Promise<FormData> {
-  try {
-    return await request.formData();
-  } catch {
-    throw bodyError("Malformed multipart/form-data body");
-  }
 }
 
 const HEX = /^[0-9A-Fa-f]{2}$/;

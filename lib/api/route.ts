@@ -22,17 +22,18 @@
  *   3. params, query, body parsed with the route's zod schemas → 400 naming each bad field
  *      (`fields: { "body.email": "…", "params.id": "…" }`); bodies must be JSON (415), ≤ 256 KB (413),
  *      well-formed (400). A route that takes an upload says `form: { maxBytes, parse }` instead of
- *      `body`: multipart/form-data (415), with a Content-Length (411) ≤ maxBytes (413), all judged
- *      on the headers here; its body is read only after step 4 (below);
+ *      `body`: multipart/form-data (415) whose Content-Length, when it has one, is ≤ maxBytes
+ *      (413), judged on the headers here; its body is read only after step 4 (below);
  *   4. rate limit (`rateLimit: "chat"`, counted in the database — lib/limits/rate-limit.ts): over the
  *      limit → 429 with Retry-After. After validation, so requests refused with a 400 do not count.
  *      A request with an access token also counts against its token's limit and its owner's
  *      access-token limit (`accessToken`, `accessTokenUser`); a handler that returns marks the token used.
  *      `rateLimit` may be a function of the parsed query and body (a search by meaning costs an
  *      embedding, a text search does not). Then an upload takes one of the process's upload slots
- *      (lib/limits/uploads.ts: none free → 503 with Retry-After) and its body is read, parsed by the
- *      platform (`request.formData()`) and handed to `parse`, which throws the 400/415 of a bad
- *      field; an upload refused here gives its rate-limit hit back;
+ *      (lib/limits/uploads.ts: none free → 503 with Retry-After) and its body is parsed as it streams
+ *      in (lib/api/multipart.ts: 413 the moment it passes maxBytes, declared or not; malformed → 400)
+ *      and handed to `parse`, which throws the 400/415 of a bad field; an upload refused here gives
+ *      its rate-limit hit back;
  *   5. the handler runs with `{ db, userId, token, params, query, body, request, requestId, log }`; it returns
  *      data (→ JSON with `status`, default 200), `undefined` (→ 204) or a Response of its own;
  *   6. an `AppError` becomes its status and `{ error: { code, message, fields?, requestId } }`;
@@ -52,7 +53,9 @@ import { bearerOf, hashAccessToken, scopeAllows } from "@/lib/auth/access-tokens
 import { decodeRequestSession } from "@/lib/auth/session";
 import { getRateLimiter, type RateLimitName, type SharedLimitName } from "@/lib/limits/rate-limit";
 import { takeUploadSlot } from "@/lib/limits/uploads";
-import { checkFormHeaders, queryObject, readFormBody, readJsonBody } from "./body";
+import type { UploadForm } from "@/lib/validation/upload-form";
+import { queryObject, readJsonBody } from "./body";
+import { checkFormHeaders, readMultipart } from "./multipart";
 import { errorResponse, requestIdOf } from "./response";
 
 // The body limit lives with the body reader, the request id and error shape in ./response;
@@ -63,11 +66,11 @@ export { errorResponse, requestIdOf } from "./response";
 type Schema = z.ZodType;
 type Output<S> = S extends Schema ? z.output<S> : undefined;
 
-/** An upload route's body: multipart/form-data of at most `maxBytes`, judged by `parse`. */
+/** An upload route's body: multipart/form-data of at most `maxBytes` (the whole body), judged by `parse`. */
 export interface FormSpec<F> {
   maxBytes: number;
-  /** The parsed form → the handler's `form`; throws an AppError (400, 415) for a bad field. */
-  parse: (form: FormData) => F | Promise<F>;
+  /** The parsed form → the handler's `form`; throws an AppError (400, 413, 415) for a bad field. */
+  parse: (form: UploadForm) => F | Promise<F>;
 }
 
 type RouteRateLimit<Q, B> = RateLimitName | ((input: { query: Output<Q>; body: Output<B> }) => RateLimitName | null);
@@ -258,9 +261,9 @@ export function route<
       if (options.form) {
         try {
           releaseUpload = takeUploadSlot();
-          form = await options.form.parse(await readFormBody(request));
+          form = await options.form.parse(await readMultipart(request, options.form.maxBytes));
         } catch (error) {
-          // An upload refused on its content (400, 415) or for a busy server (503) was counted only
+          // An upload refused on its content (400, 413, 415) or for a busy server (503) was counted only
           // because its body is read after the limit: its hit is given back, as for any refused request.
           if (limit && userId && isAppError(error)) await getRateLimiter(limit)?.refund(db, userId);
           throw error;

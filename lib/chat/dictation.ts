@@ -54,7 +54,7 @@ export async function transcribeUpload(
     );
   }
   const { upload, log } = input;
-  const audio = new Uint8Array(await upload.file.arrayBuffer());
+  const audio = upload.file.bytes;
   const started = performance.now();
   const result = await inSpan(
     "dictation.transcribe",

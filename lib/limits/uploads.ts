@@ -1,7 +1,7 @@
 /**
  * The bound on uploads one server process reads at once (dictationConfig.maxConcurrentUploads):
- * each is held in memory, whole, until its handler returns, so twenty parallel 25 MB uploads
- * would otherwise hold half a gigabyte of bodies and their copies. Per process, not shared: it
+ * each is held in memory, whole (one buffer: lib/api/multipart.ts), until its handler returns, so
+ * twenty parallel 25 MB uploads would otherwise hold half a gigabyte. Per process, not shared: it
  * bounds this process's memory. Over it, a 503 with Retry-After, before the body is read.
  */
 import { dictationConfig } from "@/core/config";

@@ -1,10 +1,12 @@
 /** A file whose bytes are not an audio container (checked on its signature, not its declared type) is a 415. */
-import { fileTypeFromBlob } from "file-type";
+import { fileTypeFromBuffer } from "file-type";
 import { dictationConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
+import type { UploadedFile, UploadForm } from "./upload-form";
 
 export interface TranscribeUpload {
-  file: File;
+  /** The recording, as read from the body (lib/api/multipart.ts): the bytes the model gets. */
+  file: UploadedFile;
   /** The file's type, lower-cased, without parameters (e.g. "audio/webm"). */
   mediaType: string;
   durationMs: number | null;
@@ -24,8 +26,8 @@ export function isAudioType(type: string): boolean {
   return (dictationConfig.audioTypes as readonly string[]).includes(baseMediaType(type));
 }
 
-async function assertAudioContainer(file: File): Promise<void> {
-  const detected = await fileTypeFromBlob(file);
+async function assertAudioContainer(file: UploadedFile): Promise<void> {
+  const detected = await fileTypeFromBuffer(file.bytes);
   if (detected && (dictationConfig.audioContainers as readonly string[]).includes(detected.ext)) return;
   const found = detected ? `a ${detected.ext} file (${detected.mime})` : "no audio container";
   throw new AppError(
@@ -35,7 +37,7 @@ async function assertAudioContainer(file: File): Promise<void> {
   );
 }
 
-export async function parseTranscribeForm(form: FormData): Promise<TranscribeUpload> {
+export async function parseTranscribeForm(form: UploadForm): Promise<TranscribeUpload> {
   for (const name of new Set(form.keys())) {
     if (!FIELDS.has(name)) throw bad(name, "Unknown field");
     if (form.getAll(name).length > 1) throw bad(name, "Give it once");
@@ -43,8 +45,8 @@ export async function parseTranscribeForm(form: FormData): Promise<TranscribeUpl
   const file = form.get("file");
   if (file === null) throw bad("file", "A recording is required");
   if (typeof file === "string") throw bad("file", "Must be a file, not text");
-  if (file.size === 0) throw bad("file", "The recording is empty");
-  if (file.size > dictationConfig.maxUploadBytes) {
+  if (file.bytes.byteLength === 0) throw bad("file", "The recording is empty");
+  if (file.bytes.byteLength > dictationConfig.maxUploadBytes) {
     throw new AppError(
       "payload_too_large",
       `The recording is larger than ${dictationConfig.maxUploadBytes / 1024 / 1024} MB`,

@@ -1,7 +1,8 @@
 /**
  * The input edges Next itself decides, on the production build (`next start`): URL paths that are
  * not UTF-8, query strings Next would rewrite before a route sees them, forged session cookies at
- * Auth.js, and the origin of Auth.js' redirects. tests/http-server.ts (the security matrix's
+ * Auth.js, the origin of Auth.js' redirects, and an upload without Content-Length (chunked), which
+ * Next hands the route as it streams in. tests/http-server.ts (the security matrix's
  * server) mounts the route handlers without Next's router, so none of this shows there.
  *
  * One server on embedded PGlite with AUTH_URL=http://127.0.0.1:<port> (a loopback host, which
@@ -13,6 +14,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dictationConfig } from "@/core/config";
+import { SPEECH_WAV } from "../fixtures/speech";
+import { chunkedUpload, encoded } from "../fixtures/uploads";
 import { HttpClient, type HttpResult, registerAndSignIn } from "../http-client";
 import { freePort, type NextServer, startNextServer } from "./next-server";
 
@@ -53,6 +57,12 @@ function expectBadRequest(res: HttpResult, field: string) {
   return error.requestId;
 }
 
+function dictation(wav: Uint8Array<ArrayBuffer>): FormData {
+  const form = new FormData();
+  form.append("file", new Blob([wav], { type: "audio/wav" }), "dictation.wav");
+  return form;
+}
+
 const UNDECODABLE_PATHS = [
   "/api/memories/%FF",
   "/api/memories/%ED%A0%80",
@@ -72,6 +82,7 @@ describe("next start: the input edges (AUTH_URL on a loopback address)", () => {
     origin = `http://127.0.0.1:${port}`;
     server = await startNextServer({ ...embedded("edges"), AUTH_URL: origin }, port);
     user = await registerAndSignIn(server.url, "edges");
+    await SPEECH_WAV.ready();
   }, 180_000);
 
   afterAll(async () => {
@@ -109,6 +120,32 @@ describe("next start: the input edges (AUTH_URL on a loopback address)", () => {
     expect((await user.client.request("GET", "/api/memories?q=caf%C3%A9")).status).toBe(200);
     expect((await user.client.request("GET", "/api/conversations?q=%E5%AD%97")).status).toBe(200);
     expect((await new HttpClient(server.url).request("GET", "/api/memories?q=%FF")).status).toBe(401);
+  });
+
+  it("an upload streamed without Content-Length reaches the route through Next: over 25 MB a 413 before it is read whole, within it read", async () => {
+    const { bytes, type } = await encoded(dictation(SPEECH_WAV.bytes()));
+    const cookie = user.client.cookieHeader();
+    const pieces = (body: Uint8Array) =>
+      Array.from({ length: Math.ceil(body.byteLength / 4096) }, (_, i) => body.subarray(i * 4096, (i + 1) * 4096));
+    // Read whole and parsed: then refused by the handler, as this server has no transcriber.
+    const read = await chunkedUpload(server.url, cookie, type, pieces(bytes));
+    expect(read.status, read.body).toBe(403);
+    expect(JSON.parse(read.body).error.code).toBe("forbidden:no_transcriber");
+
+    const chunk = new Uint8Array(256 * 1024);
+    const total = 2 * dictationConfig.maxUploadBytes;
+    const over = await chunkedUpload(
+      server.url,
+      cookie,
+      type,
+      (function* () {
+        yield bytes.subarray(0, bytes.byteLength - 64);
+        for (let sent = 0; sent < total; sent += chunk.byteLength) yield chunk;
+      })(),
+    );
+    expect(over.status, over.body).toBe(413);
+    expect(JSON.parse(over.body).error.code).toBe("payload_too_large");
+    expect(over.sent).toBeLessThan(total);
   });
 
   it("Auth.js redirects go to AUTH_URL, not to Next's http://localhost:<port>", async () => {
