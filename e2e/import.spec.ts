@@ -126,3 +126,31 @@ test("'Copy for another assistant' shows the active memories as text and copies 
   await expect(page.getByTestId("handout-copied")).toHaveText("Copied 2 memories");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await text.inputValue());
 });
+
+test("an import is undone from Settings: its chats and the memories read from them are gone", async ({ page }) => {
+  test.setTimeout(120_000);
+  await registerViaUi(page, "import-undo");
+  await page.goto("/settings");
+  await page.getByTestId("import-file").setInputFiles(chatGptExportZip());
+  await page.getByTestId("import-preview").getByRole("button", { name: "Import 2 conversations" }).click();
+  await expect(page.getByTestId("import-progress")).toHaveAttribute("data-status", "done", { timeout: 90_000 });
+  const found = Number(/(\d+) memories found/.exec((await page.getByTestId("import-counts").textContent()) ?? "")?.[1]);
+  expect(found).toBeGreaterThan(0);
+
+  await page.getByRole("button", { name: "Undo this import…" }).click();
+  await expect(page.getByTestId("import-undo-confirm")).toContainText(
+    "This deletes the 2 conversations this import brought",
+  );
+  await screenshot(page, "import-undo-confirm");
+  await page.getByRole("button", { name: "Undo import", exact: true }).click();
+  await expect(page.getByTestId("import-undone")).toHaveText(
+    `Import undone: 2 conversations and ${found} ${found === 1 ? "memory" : "memories"} it brought are deleted.`,
+  );
+  await expect(page.getByTestId("import-progress")).toHaveCount(0);
+  const memories = (await (await page.request.get("/api/memories")).json()) as { total: number };
+  expect(memories.total).toBe(0);
+  const chats = (await (await page.request.get("/api/conversations?archived=true")).json()) as {
+    conversations: unknown[];
+  };
+  expect(chats.conversations).toEqual([]);
+});

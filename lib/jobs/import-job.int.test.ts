@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { undoImport } from "@/db/queries/import-undo";
 import {
   addImportBatch,
   type BatchConversation,
@@ -17,6 +18,8 @@ import {
   type ImportAction,
   startImport,
 } from "@/db/queries/imports";
+import { insertMemory } from "@/db/queries/memories";
+import { insertMemoryEvents } from "@/db/queries/memory-events";
 import { listMemories } from "@/db/queries/memory-list";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { conversations, memories, memoryExtractions, messages } from "@/db/schema";
@@ -269,6 +272,64 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
     await getInProcessRunner().idle();
     const after = await getImportProgress(db(), { userId: owner.id, importId });
     expect(after).toMatchObject({ status: "done", exchanges: { total: 3, done: 3, failed: 0 }, failures: [] });
+  });
+
+  it("undoes an import: its conversations and the memories it created are gone, a memory it superseded is back", async () => {
+    const userId = await createUser(db());
+    const { importId } = await importBatch(userId);
+    await runImport(testDeps(db()), { importId }, steps);
+    const imported = await db().select().from(memories).where(eq(memories.userId, userId));
+    expect(imported.length).toBeGreaterThan(0);
+    const own = await insertMemory(db(), { userId, content: "Plays the cello", provenance: "user_created" });
+    // As consolidation records a supersede: the older memory points at the imported one, by its extraction.
+    const older = await insertMemory(db(), {
+      userId,
+      content: "Lives in Porto",
+      provenance: "user_created",
+      status: "superseded",
+      supersededById: imported[0]?.id,
+    });
+    const [extraction] = await db()
+      .select({ id: memoryExtractions.id })
+      .from(memoryExtractions)
+      .where(eq(memoryExtractions.importId, importId))
+      .limit(1);
+    await insertMemoryEvents(db(), [
+      {
+        userId,
+        memoryId: older.id,
+        action: "supersede",
+        actor: "extraction",
+        before: null,
+        after: null,
+        extractionId: extraction?.id,
+      },
+    ]);
+
+    await expect(undoImport(db(), { userId: await createUser(db()), importId })).rejects.toMatchObject({
+      code: "not_found:import",
+    });
+    expect(await undoImport(db(), { userId, importId })).toEqual({
+      conversationsDeleted: 2,
+      memoriesErased: imported.length,
+      memoriesRestored: 1,
+      memoriesKeptUpdated: 0,
+    });
+    const left = await db()
+      .select({ id: memories.id, status: memories.status })
+      .from(memories)
+      .where(eq(memories.userId, userId));
+    expect(left.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      [
+        { id: own.id, status: "active" },
+        { id: older.id, status: "active" },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    expect(await db().select().from(conversations).where(eq(conversations.userId, userId))).toEqual([]);
+    expect(await db().select().from(memoryExtractions).where(eq(memoryExtractions.userId, userId))).toEqual([]);
+    await expect(getImportProgress(db(), { userId, importId })).rejects.toMatchObject({ code: "not_found:import" });
+    // Nothing left to run: a job still holding the import stops.
+    expect(await runImport(testDeps(db()), { importId }, steps)).toMatchObject({ status: "not-running", ran: 0 });
   });
 
   it("lets the user's live extractions finish before each imported exchange", async () => {

@@ -1224,6 +1224,22 @@ export const routeCases: Record<RouteKey, RouteCase> = {
     },
   },
 
+  "DELETE /api/imports/[id]": {
+    access: "user",
+    scope: "resource",
+    success: 200,
+    setup: async ({ db, actor }) => {
+      const row = await createImport(db, { userId: actor.id, source: "chatgpt", fileName: "export.zip" });
+      return {
+        path: `/api/imports/${row.id}`,
+        check: (res) =>
+          expect(res.json).toEqual({
+            undone: { conversationsDeleted: 0, memoriesErased: 0, memoriesRestored: 0, memoriesKeptUpdated: 0 },
+          }),
+      };
+    },
+  },
+
   "POST /api/imports/[id]/conversations": {
     body: "json",
     access: "user",

@@ -6,12 +6,14 @@ import { FormAlert } from "@/app/(auth)/_components/form-parts";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { importConfig } from "@/core/config";
+import type { UndoneImport } from "@/db/queries/import-undo";
 import type { ImportProgress } from "@/db/queries/imports";
 import { packBatches } from "@/lib/import/batches";
 import { readExport } from "@/lib/import/read-export";
 import { inDateRange, summarize } from "@/lib/import/summary";
 import { IMPORT_SOURCE_LABELS, type ParsedExport } from "@/lib/import/types";
 import { api, errorMessage } from "@/lib/ui/api";
+import { plural } from "@/lib/ui/format";
 
 type Progress = Omit<ImportProgress, "createdAt" | "startedAt" | "finishedAt">;
 
@@ -25,6 +27,7 @@ export function ImportHistory() {
   const [busy, setBusy] = useState<string | null>(null);
   const [range, setRange] = useState<{ from: string; to: string }>({ from: "", to: "" });
   const [progress, setProgress] = useState<Progress | null>(null);
+  const [undone, setUndone] = useState<UndoneImport | null>(null);
 
   const refresh = useCallback(async (importId?: string) => {
     if (importId) {
@@ -181,7 +184,21 @@ export function ImportHistory() {
           </Button>
         </div>
       )}
-      {progress && <ImportProgressView progress={progress} onChange={setProgress} />}
+      {undone && (
+        <p role="status" className="text-sm text-muted-foreground" data-testid="import-undone">
+          {undoneSentence(undone)}
+        </p>
+      )}
+      {progress && (
+        <ImportProgressView
+          progress={progress}
+          onChange={setProgress}
+          onUndone={(result) => {
+            setProgress(null);
+            setUndone(result);
+          }}
+        />
+      )}
     </div>
   );
 }
@@ -194,7 +211,33 @@ const HEADINGS: Record<Progress["status"], string> = {
   done: "Imported",
 };
 
-function ImportProgressView({ progress, onChange }: { progress: Progress; onChange: (progress: Progress) => void }) {
+function undoneSentence(undone: UndoneImport): string {
+  const parts = [
+    `${plural(undone.conversationsDeleted, "conversation")} and ${plural(undone.memoriesErased, "memory", "memories")} it brought are deleted`,
+    ...(undone.memoriesRestored > 0
+      ? [
+          `${plural(undone.memoriesRestored, "memory", "memories")} it had replaced ${undone.memoriesRestored === 1 ? "is" : "are"} back`,
+        ]
+      : []),
+    ...(undone.memoriesKeptUpdated > 0
+      ? [
+          `${plural(undone.memoriesKeptUpdated, "memory", "memories")} it updated ${undone.memoriesKeptUpdated === 1 ? "keeps its" : "keep their"} update (see ${undone.memoriesKeptUpdated === 1 ? "its" : "their"} history)`,
+        ]
+      : []),
+  ];
+  return `Import undone: ${parts.join("; ")}.`;
+}
+
+function ImportProgressView({
+  progress,
+  onChange,
+  onUndone,
+}: {
+  progress: Progress;
+  onChange: (progress: Progress) => void;
+  onUndone: (undone: UndoneImport) => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
   const { total, done, failed } = progress.exchanges;
   const finished = done + failed;
   const percent = total === 0 ? 100 : Math.round((finished / total) * 100);
@@ -214,6 +257,11 @@ function ImportProgressView({ progress, onChange }: { progress: Progress; onChan
   };
   const act = (action: "pause" | "resume" | "cancel") =>
     change(() => api(`/api/imports/${progress.id}/${action}`, { method: "POST" }));
+  const undo = () =>
+    change(async () => {
+      const { undone } = await api<{ undone: UndoneImport }>(`/api/imports/${progress.id}`, { method: "DELETE" });
+      onUndone(undone);
+    });
   const retry = (assistantMessageId: string) =>
     change(() => api(`/api/messages/${assistantMessageId}/extraction/retry`, { method: "POST" }));
   const active = progress.status === "running" || progress.status === "paused";
@@ -260,6 +308,26 @@ function ImportProgressView({ progress, onChange }: { progress: Progress; onChan
             Cancel import
           </Button>
         </div>
+      )}
+      {confirming ? (
+        <div className="space-y-2 rounded-md border border-destructive/40 p-3" data-testid="import-undo-confirm">
+          <p>
+            This deletes the {plural(progress.conversations, "conversation")} this import brought and the memories read
+            from them; a memory it replaced comes back. It cannot be undone.
+          </p>
+          <div className="flex gap-2">
+            <Button size="sm" variant="destructive" disabled={pending} onClick={() => void undo()}>
+              Undo import
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => setConfirming(false)}>
+              Keep it
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <Button size="sm" variant="outline" className="text-destructive" onClick={() => setConfirming(true)}>
+          Undo this import…
+        </Button>
       )}
       {error && <FormAlert>{error}</FormAlert>}
       {progress.failures.length > 0 && (
