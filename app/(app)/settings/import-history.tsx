@@ -257,11 +257,17 @@ function ImportProgressView({
   };
   const act = (action: "pause" | "resume" | "cancel") =>
     change(() => api(`/api/imports/${progress.id}/${action}`, { method: "POST" }));
-  const undo = () =>
-    change(async () => {
-      const { undone } = await api<{ undone: UndoneImport }>(`/api/imports/${progress.id}`, { method: "DELETE" });
-      onUndone(undone);
-    });
+  // The import is gone once undone: nothing to read back.
+  const undo = async () => {
+    setError(null);
+    setPending(true);
+    try {
+      onUndone((await api<{ undone: UndoneImport }>(`/api/imports/${progress.id}`, { method: "DELETE" })).undone);
+    } catch (caught) {
+      setError(errorMessage(caught));
+      setPending(false);
+    }
+  };
   const retry = (assistantMessageId: string) =>
     change(() => api(`/api/messages/${assistantMessageId}/extraction/retry`, { method: "POST" }));
   const active = progress.status === "running" || progress.status === "paused";
