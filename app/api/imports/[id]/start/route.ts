@@ -10,6 +10,8 @@ import { idParams } from "@/lib/validation/common";
  */
 export const POST = route({ params: idParams }, async ({ db, userId, params, log }) => {
   const { row, started } = await startImport(db, { userId, importId: params.id, now: new Date() });
+  // Read before the hand-over, as resume does: the answer is the start's, not the job's.
+  const progress = await getImportProgress(db, { userId, importId: row.id });
   if (started) dispatchImportAfterResponse(processImportDispatcher(), { importId: row.id, userId }, log);
-  return { import: await getImportProgress(db, { userId, importId: row.id }) };
+  return { import: progress };
 });
