@@ -508,8 +508,9 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
     });
   });
 
-  it("a record written inside the undo window keeps the text, and the sweep redacts it when the window closes", async () => {
-    const user = await registerAndSignIn(context.server.url, `window-${kind}`);
+  /** A user's memory of the game and an answer's debug record that sent it (saved when the test says). */
+  async function diaryMemory(name: string) {
+    const user = await registerAndSignIn(context.server.url, name);
     const conversationId = await createConversation(db(), user.id);
     const pair = await createPair(db(), { userId: user.id, conversationId }, "Hello", "Hi.");
     const memory = await insertMemory(db(), {
@@ -517,32 +518,40 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
       content: `Keeps a ${GAME} diary`,
       provenance: "user_created",
     });
+    const saveRecord = async () => {
+      const line = `• Keeps a ${GAME} diary`;
+      await savePromptDebug(db(), {
+        userId: user.id,
+        conversationId,
+        messageId: pair.assistantMessageId,
+        modelInput: [{ type: "stream", params: { prompt: [{ role: "system", content: `## Memories\n${line}` }] } }],
+        trace: {
+          candidates: [
+            {
+              memoryId: memory.id,
+              title: null,
+              content: memory.content,
+              branch: "semantic",
+              rank: 1,
+              fate: "included",
+              line,
+            },
+          ],
+          memoryLines: [line],
+        },
+        provider: "offline",
+        modelId: "offline",
+        mode: "conversational",
+        retrievalStatus: "ok",
+      });
+    };
+    return { user, memory, pair, saveRecord };
+  }
+
+  it("a record written inside the undo window keeps the text, and the sweep redacts it when the window closes", async () => {
+    const { user, memory, pair, saveRecord } = await diaryMemory(`window-${kind}`);
     await deleteMemory(db(), { userId: user.id, memoryId: memory.id });
-    const line = `• Keeps a ${GAME} diary`;
-    await savePromptDebug(db(), {
-      userId: user.id,
-      conversationId,
-      messageId: pair.assistantMessageId,
-      modelInput: [{ type: "stream", params: { prompt: [{ role: "system", content: `## Memories\n${line}` }] } }],
-      trace: {
-        candidates: [
-          {
-            memoryId: memory.id,
-            title: null,
-            content: memory.content,
-            branch: "semantic",
-            rank: 1,
-            fate: "included",
-            line,
-          },
-        ],
-        memoryLines: [line],
-      },
-      provider: "offline",
-      modelId: "offline",
-      mode: "conversational",
-      retrievalStatus: "ok",
-    });
+    await saveRecord();
     const record = () => getPromptDebug(db(), { userId: user.id, messageId: pair.assistantMessageId });
     expect(JSON.stringify(await record())).toContain(GAME);
     expect(await afterTheWindow()).toBe(1);
@@ -587,39 +596,8 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
   });
 
   it("durable: a window that closed while no process ran is redacted by the process's sweeps", async () => {
-    const user = await registerAndSignIn(context.server.url, `durable-${kind}`);
-    const conversationId = await createConversation(db(), user.id);
-    const pair = await createPair(db(), { userId: user.id, conversationId }, "Hello", "Hi.");
-    const memory = await insertMemory(db(), {
-      userId: user.id,
-      content: `Keeps a ${GAME} diary`,
-      provenance: "user_created",
-    });
-    const line = `• Keeps a ${GAME} diary`;
-    await savePromptDebug(db(), {
-      userId: user.id,
-      conversationId,
-      messageId: pair.assistantMessageId,
-      modelInput: [{ type: "stream", params: { prompt: [{ role: "system", content: `## Memories\n${line}` }] } }],
-      trace: {
-        candidates: [
-          {
-            memoryId: memory.id,
-            title: null,
-            content: memory.content,
-            branch: "semantic",
-            rank: 1,
-            fate: "included",
-            line,
-          },
-        ],
-        memoryLines: [line],
-      },
-      provider: "offline",
-      modelId: "offline",
-      mode: "conversational",
-      retrievalStatus: "ok",
-    });
+    const { user, memory, pair, saveRecord } = await diaryMemory(`durable-${kind}`);
+    await saveRecord();
     await deleteMemory(db(), { userId: user.id, memoryId: memory.id });
     // The process that took the delete stopped; its window closed an hour ago.
     await db()
