@@ -348,7 +348,8 @@ export interface ImportProgress {
 
 const FAILURES_SHOWN = 20;
 
-async function progressOf(db: Db, row: ImportRow): Promise<ImportProgress> {
+/** The progress of an import row already read (and owned by the caller's user). */
+export async function progressOf(db: Db, row: ImportRow): Promise<ImportProgress> {
   const [counts, failures, conversationCount] = await Promise.all([
     db
       .select({

@@ -1,4 +1,4 @@
-import { changeImportState, getImportProgress } from "@/db/queries/imports";
+import { changeImportState, progressOf } from "@/db/queries/imports";
 import { route } from "@/lib/api/route";
 import { idParams } from "@/lib/validation/common";
 
@@ -7,6 +7,6 @@ import { idParams } from "@/lib/validation/common";
  * stays (its conversations and memories). 409 once done or cancelled.
  */
 export const POST = route({ params: idParams }, async ({ db, userId, params }) => {
-  await changeImportState(db, { userId, importId: params.id, action: "cancel", now: new Date() });
-  return { import: await getImportProgress(db, { userId, importId: params.id }) };
+  const row = await changeImportState(db, { userId, importId: params.id, action: "cancel", now: new Date() });
+  return { import: await progressOf(db, row) };
 });

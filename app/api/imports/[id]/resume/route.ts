@@ -1,4 +1,4 @@
-import { changeImportState, getImportProgress } from "@/db/queries/imports";
+import { changeImportState, progressOf } from "@/db/queries/imports";
 import { route } from "@/lib/api/route";
 import { dispatchImportAfterResponse } from "@/lib/jobs/import-runner";
 import { processImportDispatcher } from "@/lib/runtime";
@@ -8,7 +8,7 @@ import { idParams } from "@/lib/validation/common";
 export const POST = route({ params: idParams }, async ({ db, userId, params, log }) => {
   const row = await changeImportState(db, { userId, importId: params.id, action: "resume", now: new Date() });
   // Read before the hand-over: a job with little left can finish before a later read, and the answer is the resume's.
-  const progress = await getImportProgress(db, { userId, importId: row.id });
+  const progress = await progressOf(db, row);
   dispatchImportAfterResponse(processImportDispatcher(), { importId: row.id, userId }, log);
   return { import: progress };
 });

@@ -1,4 +1,4 @@
-import { getImportProgress, startImport } from "@/db/queries/imports";
+import { progressOf, startImport } from "@/db/queries/imports";
 import { route } from "@/lib/api/route";
 import { dispatchImportAfterResponse } from "@/lib/jobs/import-runner";
 import { processImportDispatcher } from "@/lib/runtime";
@@ -11,7 +11,7 @@ import { idParams } from "@/lib/validation/common";
 export const POST = route({ params: idParams }, async ({ db, userId, params, log }) => {
   const { row, started } = await startImport(db, { userId, importId: params.id, now: new Date() });
   // Read before the hand-over, as resume does: the answer is the start's, not the job's.
-  const progress = await getImportProgress(db, { userId, importId: row.id });
+  const progress = await progressOf(db, row);
   if (started) dispatchImportAfterResponse(processImportDispatcher(), { importId: row.id, userId }, log);
   return { import: progress };
 });
