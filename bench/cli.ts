@@ -3,11 +3,14 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { Client } from "pg";
+import { approximateRetrievalConfig } from "@/core/config";
 import { logger } from "@/core/logger";
 import { type Database, type DbKind, openDatabase, selectRows, setDatabase } from "@/db/client";
+import { halfvecValue } from "@/db/queries/vectors";
 import { progressBar } from "@/eval/progress";
 import { createAiRegistry } from "@/lib/ai/registry";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
+import { CODE_INDEX, hammingNearest } from "@/lib/memory/retrieval/retrieve";
 import { getInProcessRunner } from "@/lib/runtime";
 import { HttpClient } from "@/tests/http-client";
 import { startTestServer } from "@/tests/http-server";
@@ -15,18 +18,22 @@ import { type ChatUser, timeChatTurn } from "./chat-turn";
 import { generateQuestions } from "./corpus";
 import { denseEmbedder } from "./dense-embedder";
 import { formatHealthUnderLoad, type HealthUnderLoad, healthUnderLoad } from "./event-loop";
+import { insertCost } from "./inserts";
 import { type Agreement, type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
 import {
   type Answer,
   agreement,
   type Contender,
+  distancePass,
   floorPass,
+  HNSW_INDEXES,
+  hnswStatement,
   inAppBaseline,
   type Question,
   type RetrievalContext,
   statement,
 } from "./retrieval";
-import { OTHER_USERS, seedMemories, withoutVectorIndex } from "./seed";
+import { buildHnswIndexes, OTHER_USERS, seedMemories } from "./seed";
 import { summarise } from "./stats";
 
 /** Bump when the corpus or the seeding changes: cached Postgres databases are then re-seeded. */
@@ -40,6 +47,10 @@ export interface BenchOptions {
   rounds: number;
   chat: boolean;
   chatSizes: number[];
+  /** Postgres sizes at which the HNSW contenders' indexes are built and measured (with the insert costs). */
+  hnswSizes: number[];
+  /** Further values of K measured as contenders `two-stage-K` beside the configured one. */
+  k: number[];
   retrieval: boolean;
   skip: string[];
   healthLoad: boolean;
@@ -76,6 +87,8 @@ export function parseArgs(argv: readonly string[], now = new Date()): BenchOptio
     healthLoad: !argv.includes("--no-health-load"),
     healthLoadOnly: argv.includes("--health-load-only"),
     chatSizes: numbers(value("--chat-sizes")) ?? (quick ? [1_000] : [1_000, 10_000]),
+    hnswSizes: numbers(value("--hnsw-sizes")) ?? (quick ? [] : [10_000]),
+    k: numbers(value("--k")) ?? [],
     retrieval: !argv.includes("--no-retrieval"),
     skip: value("--skip")?.split(",") ?? [],
     concurrentUsers: OTHER_USERS,
@@ -155,21 +168,12 @@ async function prepare(
   const [measured, ...otherUsers] = registered;
   if (!measured) throw new Error("bench: no user");
   const progress = progressBar();
-  const rebuildIndex = await withoutVectorIndex(database);
-  try {
-    await seedMemories(
-      database,
-      { userId: measured.id, others: otherUsers.map((user) => user.id), count: size, seed: size, embedder, now },
-      progress,
-    );
-    progress.done();
-  } finally {
-    // Also after a failed seeding: the cached database must not be left without its index.
-    if (rebuildIndex) {
-      console.error("building the HNSW index…");
-      await rebuildIndex();
-    }
-  }
+  await seedMemories(
+    database,
+    { userId: measured.id, others: otherUsers.map((user) => user.id), count: size, seed: size, embedder, now },
+    progress,
+  );
+  progress.done();
   await db.execute(
     sql`INSERT INTO bench_meta (key, value) VALUES (${key}, ${JSON.stringify(registered.map((user) => user.id))})`,
   );
@@ -222,11 +226,16 @@ async function writeReport(out: string, report: BenchReport): Promise<void> {
 const mean = (values: readonly number[]) =>
   Math.round((values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)) * 1000) / 1000;
 
-/** [reference, contender]: recall@5 of the approximate path against the exact statement. */
-const AGREEING: readonly (readonly [string, string])[] = [
-  ["in-app", "weighted"],
-  ["exact", "approximate"],
-];
+/** [reference, contender]: top 5 and recall@5 of each candidate pass against the exact statement. */
+function agreeing(k: readonly number[]): (readonly [string, string])[] {
+  return [
+    ["in-app", "weighted"],
+    ["exact", "hybrid"],
+    ["exact", "two-stage"],
+    ...k.map((value) => ["exact", `two-stage-${value}`] as const),
+    ...HNSW_INDEXES.map(({ name }) => ["exact", contenderName(name)] as const),
+  ];
+}
 
 function agreementOf(tops: Map<string, Answer[]>, reference: string, contender: string): Agreement {
   const expected = tops.get(reference) ?? [];
@@ -237,8 +246,25 @@ function agreementOf(tops: Map<string, Answer[]>, reference: string, contender: 
     contender,
     same: mean(compared.map((a) => Number(a.same))),
     recall: mean(compared.map((a) => a.recall)),
-    approximate: mean(answers.map((answer) => Number(answer.path === "approximate"))),
+    candidatePass: mean(answers.map((answer) => Number(answer.path === "two-stage" || answer.path === "hnsw"))),
+    fallbacks: answers.filter((answer) => answer.fellBack).length,
+    answers: answers.length,
   };
+}
+
+const contenderName = (index: string) => index.replace(/^bench_/, "").replace("_", "-");
+
+/** The first stage's plan as the planner runs it here: an index-only scan reads no 3 KB row (Heap Fetches). */
+async function firstStagePlan({ db, userId, embeddingModel }: RetrievalContext, question: Question): Promise<string> {
+  const vector = halfvecValue(question.embedding);
+  const rows = await selectRows<{ "QUERY PLAN": string }>(
+    db,
+    sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${hammingNearest(userId, embeddingModel, vector, approximateRetrievalConfig.candidates)}`,
+  );
+  return rows
+    .map((row) => row["QUERY PLAN"])
+    .filter((line) => !line.includes("Sort Key"))
+    .join("\n");
 }
 
 /** What is timed is the turn alone: its background extraction finishes first, as between a real user's messages. */
@@ -313,21 +339,39 @@ export async function main(argv: readonly string[]): Promise<number> {
         };
         const result: BenchResult = { db: kind, size, otherRows: (size * options.others) / 2, latency: {} };
         if (options.retrieval) {
+          const hnsw =
+            kind === "postgres" && options.hnswSizes.includes(size)
+              ? HNSW_INDEXES.filter(({ name }) => !options.skip.includes(contenderName(name)))
+              : [];
+          await buildHnswIndexes(database, hnsw);
+          if (hnsw.length > 0) await vacuumMemories(database.db);
           const all: Record<string, Contender> = {
             hybrid: statement("hybrid"),
             exact: statement("hybrid", "exact"),
-            approximate: statement("hybrid", "approximate"),
+            "two-stage": statement("hybrid", "two-stage"),
+            ...Object.fromEntries(options.k.map((k) => [`two-stage-${k}`, statement("hybrid", "two-stage", k)])),
+            ...Object.fromEntries(hnsw.map((index) => [contenderName(index.name), hnswStatement(index)])),
             weighted: statement("weighted", "exact"),
             "in-app": inAppBaseline,
-            floor: floorPass,
+            read: floorPass,
+            distance: distancePass,
           };
           const contenders = Object.fromEntries(Object.entries(all).filter(([name]) => !options.skip.includes(name)));
           const { latency, tops } = await timeContenders(context, questions, options.rounds, contenders);
-          const agreements = AGREEING.filter(([a, b]) => tops.has(a) && tops.has(b));
+          const agreements = agreeing(options.k).filter(([a, b]) => tops.has(a) && tops.has(b));
           Object.assign(result, {
             latency,
             agreement: agreements.map(([reference, contender]) => agreementOf(tops, reference, contender)),
           });
+          if (kind === "postgres") result.firstStagePlan = await firstStagePlan(context, questions[0] as Question);
+          if (hnsw.length > 0 && !options.skip.includes("inserts")) {
+            console.error("insert costs…");
+            result.inserts = await insertCost(database, seeded.userId, [CODE_INDEX, ...hnsw.map(({ name }) => name)], {
+              "no retrieval index": [],
+              [CODE_INDEX]: [CODE_INDEX],
+              ...Object.fromEntries(hnsw.map(({ name }) => [name, [name]])),
+            });
+          }
         }
         if (options.chat && options.chatSizes.includes(size)) {
           console.error("chat turns through the route…");

@@ -1,13 +1,21 @@
 /**
  * The retrieval contenders for "the user's top 5 memories": the chat turn's statement (and each of
- * its exact and approximate paths), the in-app baseline of scoring every vector in application
- * code, and the floor, a bare pass over the stored vectors that no exact scan can beat.
+ * its exact and two-stage paths), the retired HNSW candidate pass on bench-built indexes, the in-app
+ * baseline of scoring every vector in application code, and two floors: a bare read of the stored
+ * vectors, and a pass computing each distance and keeping only the minimum.
  */
 import { sql } from "drizzle-orm";
 import { approximateRetrievalConfig, retrievalStrategies } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
+import { halfvecValue } from "@/db/queries/vectors";
 import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
-import { retrieveSemantic, type SemanticConfig } from "@/lib/memory/retrieval/retrieve";
+import {
+  countComparable,
+  retrieveSemantic,
+  type SemanticConfig,
+  type SemanticResult,
+  scoreCandidates,
+} from "@/lib/memory/retrieval/retrieve";
 import { cosineSimilarity, rankCandidates } from "@/lib/memory/retrieval/score";
 
 export interface Question {
@@ -24,7 +32,9 @@ export interface RetrievalContext {
 
 export interface Answer {
   top: string[];
-  path?: "exact" | "approximate";
+  path?: SemanticResult["path"] | "hnsw";
+  /** An HNSW contender whose index returned fewer than asked, so the exact statement answered. */
+  fellBack?: boolean;
 }
 
 export type Contender = (context: RetrievalContext, question: Question) => Promise<Answer>;
@@ -35,14 +45,14 @@ function strategy(name: "hybrid" | "weighted", embeddingModel: string): Semantic
   return forEmbedder(retrievalStrategies[name], embeddingModel) as SemanticConfig;
 }
 
-/** On PGlite, which has no index, "approximate" is the exact statement again. */
-export function statement(name: "hybrid" | "weighted", path: "auto" | "exact" | "approximate" = "auto"): Contender {
+/** `candidates`: K for the two-stage path (the configured one by default). */
+export function statement(
+  name: "hybrid" | "weighted",
+  path: "auto" | "exact" | "two-stage" = "auto",
+  candidates = approximateRetrievalConfig.candidates,
+): Contender {
   const approximate =
-    path === "auto"
-      ? approximateRetrievalConfig
-      : path === "exact"
-        ? null
-        : { ...approximateRetrievalConfig, minMemories: 0 };
+    path === "auto" ? approximateRetrievalConfig : path === "exact" ? null : { minMemories: 0, candidates };
   return async ({ db, userId, embeddingModel, now }, question) => {
     const config = strategy(name, embeddingModel);
     const result = await retrieveSemantic(db, {
@@ -54,10 +64,63 @@ export function statement(name: "hybrid" | "weighted", path: "auto" | "exact" | 
       config,
       approximate,
     });
-    return {
-      top: result.candidates.filter((candidate) => candidate.selected).map((candidate) => candidate.id),
-      path: result.path,
-    };
+    return { top: selectedIds(result), path: result.path };
+  };
+}
+
+const selectedIds = (result: SemanticResult) =>
+  result.candidates.filter((candidate) => candidate.selected).map((candidate) => candidate.id);
+
+/** An HNSW index the bench builds for the contender of the same name (migrations build none). */
+export interface HnswIndex {
+  name: string;
+  /** The indexed expression; the contender orders by it, so the planner takes this index. */
+  expression: string;
+  m: number;
+  efConstruction: number;
+}
+
+export const HNSW_INDEXES: readonly HnswIndex[] = [
+  { name: "bench_hnsw_m16", expression: "embedding", m: 16, efConstruction: 64 },
+  // Cosine distance ignores length, so the normalised vector ranks alike and gives a second index its own expression.
+  {
+    name: "bench_hnsw_m32",
+    expression: "(l2_normalize(embedding)::halfvec(1536))",
+    m: 32,
+    efConstruction: 128,
+  },
+];
+
+/**
+ * The candidate pass retrieval shipped before the two-stage one: the index's 200 nearest, walked with an
+ * iterative scan filtered to the user (ef_search 200, max_scan_tuples 20,000, sorts and JIT off), scored by
+ * the same formula; where the index returned fewer than asked, the exact statement answered, as it did then.
+ */
+export function hnswStatement(index: HnswIndex): Contender {
+  const asked = 200;
+  return async ({ db, userId, embeddingModel, now }, question) => {
+    const config = strategy("hybrid", embeddingModel);
+    const query = { userId, embedding: question.embedding, embeddingModel, text: question.text, now, config };
+    const vector = halfvecValue(question.embedding);
+    const counts = await countComparable(db, userId, embeddingModel);
+    const result = await scoreCandidates(db, query, vector, counts, {
+      path: "two-stage",
+      nearest: sql`SELECT id FROM memories
+        WHERE user_id = ${userId}::uuid AND status = 'active' AND embedding_model = ${embeddingModel}
+          AND embedding IS NOT NULL
+        ORDER BY ${sql.raw(index.expression)} <=> ${vector}
+        LIMIT ${asked}::int`,
+      asked,
+      index: index.name,
+      minMemories: 0,
+      settings:
+        "SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = 200; " +
+        "SET LOCAL hnsw.max_scan_tuples = 20000; SET LOCAL enable_sort = off; SET LOCAL jit = off",
+    });
+    if ((result.index?.returned ?? 0) >= Math.min(asked, counts.comparable))
+      return { top: selectedIds(result), path: "hnsw" };
+    const exact = await retrieveSemantic(db, { ...query, approximate: null });
+    return { top: selectedIds(exact), path: "exact", fellBack: true };
   };
 }
 
@@ -81,11 +144,21 @@ export const inAppBaseline: Contender = async ({ db, userId, embeddingModel, now
   return { top: ranked.slice(0, TOP).map((candidate) => candidate.id) };
 };
 
-/** Reads each stored vector and computes nothing (`vector_dims`): the physical limit of an exact scan here. */
+/** The read pass: reads each stored vector and computes nothing (`vector_dims`). */
 export const floorPass: Contender = async ({ db, userId, embeddingModel }) => {
   await selectRows(
     db,
     sql`SELECT sum(vector_dims(embedding)) AS dims FROM memories
+        WHERE user_id = ${userId} AND status = 'active' AND embedding_model = ${embeddingModel}`,
+  );
+  return { top: [] };
+};
+
+/** The distance pass: every cosine distance computed, only their minimum kept — the floor of an exact statement. */
+export const distancePass: Contender = async ({ db, userId, embeddingModel }, question) => {
+  await selectRows(
+    db,
+    sql`SELECT min(embedding <=> ${halfvecValue(question.embedding)}) AS nearest FROM memories
         WHERE user_id = ${userId} AND status = 'active' AND embedding_model = ${embeddingModel}`,
   );
   return { top: [] };

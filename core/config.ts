@@ -65,24 +65,15 @@ export const retrievalStrategies = {
  * the HNSW index plus every memory sharing a word with the message. PGlite has no such index and stays exact.
  */
 export const approximateRetrievalConfig: ApproximateRetrievalConfig = {
-  /** Measured crossover (`npm run bench`, docs/performance.md "Numbers"): exact wins to 3k, is close at 10k, 4.5× slower at 100k. */
+  /** Set from the sweep in docs/performance.md ("Numbers"): where the two-stage pass starts to beat the exact one. */
   minMemories: 10_000,
-  indexCandidates: 200,
-  /** At least indexCandidates, or the scan returns fewer. */
-  efSearch: 200,
-  /** The index holds every user's memories: scan on until indexCandidates rows pass the user filter. */
-  iterativeScan: "relaxed_order",
-  /** pgvector's default; a user who reaches it with too few candidates gets the exact statement (the trace says so). */
-  maxScanTuples: 20_000,
+  /** K. The bench found the exact top 5 among the first 100 by Hamming distance on every question (docs/performance.md). */
+  candidates: 200,
 };
 
 export type ApproximateRetrievalConfig = {
   readonly minMemories: number;
-  readonly indexCandidates: number;
-  readonly efSearch: number;
-  /** "off": pgvector's default, one pass of ef_search candidates before the user filter (tests). */
-  readonly iterativeScan: "relaxed_order" | "strict_order" | "off";
-  readonly maxScanTuples: number;
+  readonly candidates: number;
 };
 
 export type RetrievalStrategyName = keyof typeof retrievalStrategies;

@@ -2,6 +2,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bit,
   boolean,
   check,
   customType,
@@ -423,6 +424,13 @@ export const memories = pgTable(
      * and HNSW-indexed on Postgres only (memories_hnsw): drizzle can express neither.
      */
     embedding: halfvec("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
+    /**
+     * One bit per dimension (its sign): retrieval's candidate pass ranks by Hamming distance over these, read from
+     * memories_user_code_idx without touching the 3 KB rows (migration 0025, docs/performance.md).
+     */
+    embeddingCode: bit("embedding_code", { dimensions: EMBEDDING_DIMENSIONS }).generatedAlwaysAs(
+      (): SQL => sql`binary_quantize(${memories.embedding})::bit(${sql.raw(String(EMBEDDING_DIMENSIONS))})`,
+    ),
     embeddingModel: text("embedding_model"),
     sourceConversationId: uuid("source_conversation_id").references(() => conversations.id, { onDelete: "set null" }),
     sourceUserMessageId: uuid("source_user_message_id").references(() => messages.id, { onDelete: "set null" }),

@@ -54,6 +54,19 @@ describe("pathSummary", () => {
     expect(pathSummary({ path: "approximate", index: { ...index, scored: 200 } }, 5)).toBe(
       "approximate — 12,000 memories (over 5,000): the HNSW index's 200 nearest scored (ef_search 200, relaxed_order)",
     );
+    const twoStage = {
+      memories: 30_000,
+      minMemories: 10_000,
+      asked: 200,
+      returned: 200,
+      index: "memories_user_code_idx",
+    };
+    expect(pathSummary({ path: "two-stage", index: { ...twoStage, scored: 231 } }, 5)).toBe(
+      "two-stage — 30,000 memories (over 10,000): the 200 nearest by sign code (memories_user_code_idx, 200 asked) and 31 text matches scored on their exact distances",
+    );
+    expect(pathSummary({ path: "two-stage", index: { ...twoStage, returned: 150, scored: 150 } }, 5)).toBe(
+      "two-stage — 30,000 memories (over 10,000): the 150 nearest by sign code (memories_user_code_idx, 200 asked) scored on their exact distances",
+    );
     expect(pathSummary({ path: "exact", index: { ...index, returned: 120, fellBack: true } }, 5)).toBe(
       "exact statement — the HNSW index returned 120 of 200 candidates",
     );

@@ -1,6 +1,6 @@
 import { DAY_MS } from "@/core/calendar";
 import type { AssemblyConfig } from "./assembly-config";
-import type { ApproximateIndexUse } from "./retrieve";
+import type { CandidatePassUse } from "./retrieve";
 
 type Retrieval = AssemblyConfig["retrieval"];
 
@@ -34,24 +34,42 @@ export function strategySummary(retrieval: Retrieval): string {
   return `${retrieval.strategy ?? "custom"} — ${threshold}; ${weighting}; ${fused}`;
 }
 
-/** Also reads traces of the retired fast path; null for traces stored before the path was recorded. */
+/** A trace's candidate pass; traces of the retired HNSW path ("approximate") also hold its scan settings. */
+export type TracedCandidatePass = Omit<CandidatePassUse, "index"> & {
+  index?: string;
+  efSearch?: number;
+  iterativeScan?: string;
+  fellBack?: boolean;
+};
+
+/** Also reads traces of the retired fast and HNSW paths; null for traces stored before the path was recorded. */
 export function pathSummary(
-  semantic: { path?: "exact" | "fast" | "approximate"; certified?: boolean | null; index?: ApproximateIndexUse } | null,
+  semantic: {
+    path?: "exact" | "fast" | "approximate" | "two-stage";
+    certified?: boolean | null;
+    index?: TracedCandidatePass;
+  } | null,
   semanticLimit: number,
 ): string | null {
   if (!semantic?.path) return null;
   if (semantic.path === "fast") return `fast path — certified equal to the exact top ${semanticLimit}`;
   const index = semantic.index;
   const n = (value: number) => value.toLocaleString("en-GB");
-  if (semantic.path === "approximate" && index) {
-    const text = index.scored - index.returned;
+  const textMatches = (pass: TracedCandidatePass) => {
+    const text = pass.scored - pass.returned;
+    return text > 0 ? ` and ${n(text)} text matches` : "";
+  };
+  if (semantic.path === "two-stage" && index)
+    return (
+      `two-stage — ${n(index.memories)} memories (over ${n(index.minMemories)}): the ${n(index.returned)} nearest ` +
+      `by sign code (${index.index}, ${n(index.asked)} asked)${textMatches(index)} scored on their exact distances`
+    );
+  if (semantic.path === "approximate" && index)
     return (
       `approximate — ${n(index.memories)} memories (over ${n(index.minMemories)}): the HNSW index's ` +
-      `${n(index.returned)} nearest${text > 0 ? ` and ${n(text)} text matches` : ""} scored ` +
-      `(ef_search ${index.efSearch}, ${index.iterativeScan})`
+      `${n(index.returned)} nearest${textMatches(index)} scored (ef_search ${index.efSearch}, ${index.iterativeScan})`
     );
-  }
-  if (semantic.path === "approximate") return "approximate";
+  if (semantic.path === "approximate" || semantic.path === "two-stage") return semantic.path;
   if (index?.fellBack)
     return `exact statement — the HNSW index returned ${n(index.returned)} of ${n(index.asked)} candidates`;
   return semantic.certified === false

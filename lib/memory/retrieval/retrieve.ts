@@ -3,10 +3,10 @@
  * construction: docs/performance.md). score.ts is the reference formula this query is tested against.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { type ApproximateRetrievalConfig, approximateRetrievalConfig } from "@/core/config";
+import { type ApproximateRetrievalConfig, approximateRetrievalConfig, EMBEDDING_DIMENSIONS } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
 import { awaitsEmbedder } from "@/db/queries/reembed";
-import { comparableWith, isComparableSimilarity, nearestTo, ownedBy, similarityTo } from "@/db/queries/similarity";
+import { comparableWith, isComparableSimilarity, ownedBy, similarityTo } from "@/db/queries/similarity";
 import { halfvecValue } from "@/db/queries/vectors";
 import { type DatePeriod, dateWindowOf } from "./date-window";
 import type { RetrievedMemory } from "./memory-row";
@@ -40,28 +40,25 @@ export interface SemanticResult {
   aboveThreshold: number;
   /** Active memories of another embedder (or none) waiting to be re-embedded; 0 without `embeddingModel`. */
   waitingForReembedding: number;
-  path: "exact" | "approximate";
-  /** Set when the approximate path was tried; `fellBack`: the index gave too few, so the exact statement answered. */
-  index?: ApproximateIndexUse;
+  path: "exact" | "two-stage";
+  /** Set when the two-stage pass answered: what it asked of its index and what it got (the trace records it). */
+  index?: CandidatePassUse;
   /** ISO instants; null when the message named no date or the strategy has no window. */
   dateWindow: { start: string; end: string } | null;
 }
 
-/** What the approximate path asked of the HNSW index and what it got (the trace records it). */
-export interface ApproximateIndexUse {
+export interface CandidatePassUse {
   /** The user's comparable memories (the count the crossover is compared with). */
   memories: number;
-  /** The crossover in force: the approximate path runs above it. */
+  /** The crossover in force: the two-stage pass runs above it. */
   minMemories: number;
-  /** LIMIT of the index scan, and the rows it returned. */
+  /** K, the candidates asked of the first stage, and the rows it returned (K whenever the user has K). */
   asked: number;
   returned: number;
-  /** Rows scored: the index's candidates and the memories sharing a word with the message. */
+  /** Rows scored: the candidates and the memories sharing a word with the message. */
   scored: number;
-  efSearch: number;
-  iterativeScan: ApproximateRetrievalConfig["iterativeScan"];
-  maxScanTuples: number;
-  fellBack: boolean;
+  /** The index the first stage reads. */
+  index: string;
 }
 
 export interface SemanticQuery {
@@ -74,7 +71,7 @@ export interface SemanticQuery {
   text?: string;
   now: Date;
   config: SemanticConfig;
-  /** null: always exact. Runs only with the HNSW index (Postgres) and an `embeddingModel`. */
+  /** null: always exact. Runs only with an `embeddingModel`. */
   approximate?: ApproximateRetrievalConfig | null;
 }
 
@@ -106,23 +103,23 @@ interface SemanticRow extends Record<string, unknown> {
  *
  * The exact statement uses no vector index: an index orders by distance approximately, and a missed
  * nearer memory shifts every vector rank below it. Its cost is linear in the user's memory count
- * (one halfvec distance each, one sort). Above the measured `approximateRetrievalConfig.minMemories`,
- * on a database with the HNSW index, `retrieveApproximate` answers instead.
+ * (one halfvec distance each, one sort). Above the measured `approximateRetrievalConfig.minMemories`
+ * the two-stage pass answers instead: K candidates by Hamming distance, then this formula over them.
  */
 export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
   const vector = halfvecValue(query.embedding); // An embedding it cannot compare is refused before any SQL.
-  const approximate = query.approximate === undefined ? approximateRetrievalConfig : query.approximate;
-  if (
-    approximate &&
-    query.embeddingModel !== undefined &&
-    (await hasVectorIndex(db)) &&
-    (await mayHoldMoreThan(db, approximate.minMemories))
-  ) {
+  const twoStage = query.approximate === undefined ? approximateRetrievalConfig : query.approximate;
+  if (twoStage && query.embeddingModel !== undefined && (await mayHoldMoreThan(db, twoStage.minMemories))) {
     const counts = await countComparable(db, query.userId, query.embeddingModel);
-    if (counts.comparable > approximate.minMemories) {
-      const result = await retrieveApproximate(db, query, vector, query.embeddingModel, approximate, counts);
-      if (!result.index?.fellBack) return result;
-      return { ...(await retrieveExact(db, query, vector)), index: result.index };
+    if (counts.comparable > twoStage.minMemories) {
+      const k = Math.trunc(twoStage.candidates);
+      return scoreCandidates(db, query, vector, counts, {
+        path: "two-stage",
+        nearest: hammingNearest(query.userId, query.embeddingModel, vector, k),
+        asked: k,
+        index: CODE_INDEX,
+        minMemories: twoStage.minMemories,
+      });
     }
   }
   return retrieveExact(db, query, vector);
@@ -336,24 +333,6 @@ function fusedCandidates(userId: string, fusion: FusionConfig, text: string, cor
       )`;
 }
 
-/** Postgres only: PGlite has no HNSW index. */
-export const VECTOR_INDEX = "memories_embedding_hnsw_idx";
-
-// Fixed once migrated, so asked once per database object.
-const indexed = new WeakMap<Db, Promise<boolean>>();
-
-export function hasVectorIndex(db: Db): Promise<boolean> {
-  let known = indexed.get(db);
-  if (!known) {
-    known = selectRows<{ present: boolean }>(db, sql`SELECT to_regclass(${VECTOR_INDEX}) IS NOT NULL AS present`).then(
-      ([row]) => row?.present === true,
-    );
-    known.catch(() => indexed.delete(db));
-    indexed.set(db, known);
-  }
-  return known;
-}
-
 const estimates = new WeakMap<Db, { at: number; rows: Promise<number> }>();
 const ESTIMATE_MAX_AGE_MS = 60_000;
 
@@ -378,15 +357,15 @@ async function mayHoldMoreThan(db: Db, min: number): Promise<boolean> {
   return rows < 0 || rows > min;
 }
 
-interface MemoryCounts {
+export interface MemoryCounts {
   /** The count the crossover is compared with, and BM25's N. */
   comparable: number;
   length: number;
   others: number;
 }
 
-/** One index-only scan of memories_user_model_idx, no heap row read. */
-async function countComparable(db: Db, userId: string, embeddingModel: string): Promise<MemoryCounts> {
+/** One index-only scan of CODE_INDEX, no heap row read. */
+export async function countComparable(db: Db, userId: string, embeddingModel: string): Promise<MemoryCounts> {
   const [row] = await selectRows<{ comparable: number; length: number; others: number }>(
     db,
     sql`SELECT count(*) FILTER (WHERE embedding_model = ${embeddingModel})::int AS comparable,
@@ -398,34 +377,54 @@ async function countComparable(db: Db, userId: string, embeddingModel: string): 
   return { comparable: row?.comparable ?? 0, length: row?.length ?? 0, others: row?.others ?? 0 };
 }
 
+/** The index the first stage reads (migration 0025): the user's active memories with their codes, no heap row. */
+export const CODE_INDEX = "memories_user_code_idx";
+
 /**
- * The exact statement's formula over candidates only: the HNSW index's nearest plus, with fusion,
- * every lexeme match. Approximate, and only that: a memory the index missed is not scored, vector
- * ranks are ranks among the candidates (a rank can only be better than its true one), and
- * `aboveThreshold` and near-misses are counted among them. BM25's N and average length come from
- * `counts`, so text scores equal the exact statement's.
+ * The first stage: the user's K comparable memories nearest by Hamming distance between sign codes. The
+ * ORDER BY expression is no index's, so the planner cannot swap in an approximate scan: it reads every one
+ * of the user's entries in CODE_INDEX and keeps the top K, which it always finds when the user has K.
  */
-async function retrieveApproximate(
+export function hammingNearest(userId: string, embeddingModel: string, vector: SQL, k: number): SQL {
+  return sql`SELECT id FROM memories
+        WHERE user_id = ${userId}::uuid AND status = 'active' AND embedding_model = ${embeddingModel}
+          AND embedding_code IS NOT NULL
+        ORDER BY embedding_code <~> binary_quantize(${vector})::bit(${sql.raw(String(EMBEDDING_DIMENSIONS))}), id
+        LIMIT ${k}::int`;
+}
+
+export interface CandidatePass {
+  path: SemanticResult["path"];
+  /** A statement returning candidate ids (at most `asked`). */
+  nearest: SQL;
+  asked: number;
+  index: string;
+  minMemories: number;
+  /** SET LOCAL statements the pass needs in its transaction (the bench's HNSW contenders). */
+  settings?: string;
+}
+
+/**
+ * The exact statement's formula over candidates only: the first stage's K plus, with fusion, every lexeme
+ * match, each scored on its exact stored distance. Exact where the candidates hold the true top; vector
+ * ranks are ranks among the candidates (only ever better than the true ones), and `aboveThreshold` and
+ * near-misses are counted among them. BM25's N and average length come from `counts`, so text scores
+ * equal the exact statement's.
+ */
+export async function scoreCandidates(
   db: Db,
   query: SemanticQuery,
   vector: SQL,
-  embeddingModel: string,
-  settings: ApproximateRetrievalConfig,
   counts: MemoryCounts,
+  pass: CandidatePass,
 ): Promise<SemanticResult> {
-  const memories = counts.comparable;
   const { userId, now, config } = query;
   const at = now.toISOString();
-  const asked = Math.trunc(settings.indexCandidates);
-  const efSearch = Math.trunc(settings.efSearch);
-  const maxScanTuples = Math.trunc(settings.maxScanTuples);
-  const iterativeScan = (["relaxed_order", "strict_order", "off"] as const).find((v) => v === settings.iterativeScan);
-  if (!iterativeScan) throw new Error(`hnsw.iterative_scan: unknown value ${JSON.stringify(settings.iterativeScan)}`);
   const { fusion } = config;
   const scoring = scoringTerms(query);
   const { dateMatch, window } = scoring;
   const owned = ownedBy(userId, ["active"]);
-  const comparable = comparableWith(embeddingModel);
+  const comparable = comparableWith(query.embeddingModel);
   const text = query.text ?? "";
   const textHits = fusion
     ? sql`UNION
@@ -437,32 +436,12 @@ async function retrieveApproximate(
             )`
     : sql``;
   const corpus = sql`corpus AS (SELECT n, total_len / NULLIF(n, 0) AS avg_len FROM stats)`;
-
-  const rows = await db.transaction(async (tx) => {
-    // SET LOCAL: a pooler in transaction mode keeps them with the transaction.
-    // enable_sort = off: otherwise the planner may read all the user's rows and sort — the very pass
-    // this path avoids. jit = off: the disabled sorts' cost puts the plan above jit_above_cost, and
-    // compiling took seconds (measured at 100k) for a statement that runs in milliseconds.
-    await tx.execute(
-      sql.raw(
-        `SET LOCAL hnsw.iterative_scan = ${iterativeScan}; SET LOCAL hnsw.ef_search = ${efSearch}; ` +
-          `SET LOCAL hnsw.max_scan_tuples = ${maxScanTuples}; SET LOCAL enable_sort = off; SET LOCAL jit = off`,
-      ),
-    );
-    return selectRows<SemanticRow & { returned: number; scored: number }>(
-      tx as unknown as Db,
-      sql`
+  const statement = sql`
       -- The user's comparable memories, their BM25 lengths and the others, as counted (countComparable).
       WITH stats AS (
         SELECT ${counts.comparable}::float8 AS n, ${counts.length}::float8 AS total_len, ${counts.others}::int AS waiting
       ),
-      -- The nearest by the HNSW index, filtered to the user while the graph is walked.
-      nearest AS MATERIALIZED (
-        SELECT id FROM memories
-        WHERE ${owned} AND ${comparable}
-        ORDER BY ${nearestTo(vector)}
-        LIMIT ${asked}::int
-      ),
+      nearest AS MATERIALIZED (${pass.nearest}),
       chosen AS (SELECT id FROM nearest ${textHits}),
       -- Each candidate's exact distance, from its stored vector.
       scanned AS MATERIALIZED (
@@ -486,23 +465,25 @@ async function retrieveApproximate(
              (SELECT count(*) FROM scanned)::int AS scored
       FROM waiting w
       LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true
-      ORDER BY r.below, r.rank`,
-    );
-  });
-  const returned = rows[0]?.returned ?? 0;
+      ORDER BY r.below, r.rank`;
+  type Row = SemanticRow & { returned: number; scored: number };
+  const { settings } = pass;
+  const rows = settings
+    ? await db.transaction(async (tx) => {
+        await tx.execute(sql.raw(settings));
+        return selectRows<Row>(tx as unknown as Db, statement);
+      })
+    : await selectRows<Row>(db, statement);
   return {
     ...toResult(rows, config),
-    path: "approximate",
+    path: pass.path,
     index: {
-      memories,
-      minMemories: settings.minMemories,
-      asked,
-      returned,
+      memories: counts.comparable,
+      minMemories: pass.minMemories,
+      asked: pass.asked,
+      returned: rows[0]?.returned ?? 0,
       scored: rows[0]?.scored ?? 0,
-      efSearch,
-      iterativeScan,
-      maxScanTuples,
-      fellBack: returned < Math.min(asked, memories),
+      index: pass.index,
     },
     dateWindow: window && { start: window.start.toISOString(), end: window.end.toISOString() },
   };

@@ -2,11 +2,12 @@
 import type { ChatMode, RetrievalStatus } from "@/db/schema";
 import type { AssemblyConfig } from "./assembly-config";
 import type { ConversationCandidate } from "./conversation-branch";
+import type { TracedCandidatePass } from "./explain";
 import type { FormattedContext } from "./format";
 import type { Branch, MergedMemory } from "./merge";
 import type { PinnedCandidate } from "./pinned-branch";
 import type { HistoryEntry, PromptTokens } from "./prompt";
-import type { ApproximateIndexUse, SemanticCandidate } from "./retrieve";
+import type { SemanticCandidate } from "./retrieve";
 import type { ToolCallTrace } from "./tools";
 
 /** dropped_dedup: an earlier branch (pinned, then semantic) already selected it. */
@@ -65,8 +66,8 @@ export interface ContextTrace {
     selected: number;
     nearMisses?: number;
     /** "fast" and `certified` appear only on stored traces of a retired fast path; new traces never write them. */
-    path?: "exact" | "fast" | "approximate";
-    index?: ApproximateIndexUse;
+    path?: "exact" | "fast" | "approximate" | "two-stage";
+    index?: TracedCandidatePass;
     certified?: boolean | null;
     dateWindow?: { start: string; end: string } | null;
   } | null;

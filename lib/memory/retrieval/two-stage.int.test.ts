@@ -1,19 +1,21 @@
 /**
- * The approximate path of the semantic branch (retrieve.ts `retrieveApproximate`): above the
- * crossover, on a database with the HNSW index (Postgres), the candidates come from the index and
- * the text index, and the formula scores those. Correctness only, nothing timed (npm run bench
- * measures): where the index is complete its top 5 is the exact statement's, the trace says which
- * path answered, below the crossover the exact statement answers, another user's memories never
- * appear, and an index scan that returns too few candidates gives way to the exact statement.
+ * The two-stage pass of the semantic branch (retrieve.ts `scoreCandidates` over `hammingNearest`): above
+ * the crossover, K candidates by Hamming distance between sign codes, read from the covering index, then
+ * the exact statement's formula over them and every text match. Correctness only, nothing timed (npm run
+ * bench measures): where K covers the user's memories the result is the exact one; with K below that its
+ * top 5 is the exact one's here; the pass returns K whenever the user has K; another user's memories never
+ * appear; below the crossover the exact statement answers; the trace says which path answered and how.
  */
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type ApproximateRetrievalConfig, EMBEDDING_DIMENSIONS, retrievalStrategies } from "@/core/config";
-import type { Db } from "@/db/client";
+import { type Db, selectRows } from "@/db/client";
+import { halfvecValue } from "@/db/queries/vectors";
 import { DB_KINDS } from "@/tests/db";
 import { createUser, DAY_MS, insertMemories, seededRandom, TEST_EMBEDDER } from "@/tests/fixtures/memories";
 import { useTestDatabase } from "@/tests/test-database";
 import { assembleContext } from "./assemble";
-import { hasVectorIndex, retrieveSemantic, type SemanticConfig, type SemanticResult } from "./retrieve";
+import { CODE_INDEX, hammingNearest, retrieveSemantic, type SemanticConfig, type SemanticResult } from "./retrieve";
 
 const NOW = new Date("2025-06-15T12:00:00.000Z");
 
@@ -49,20 +51,14 @@ function near(random: () => number, base: readonly number[], noise: number): num
   return base.map((x, i) => x + noise * (other[i] as number));
 }
 
-const APPROXIMATE: ApproximateRetrievalConfig = {
-  minMemories: 100,
-  indexCandidates: 200,
-  efSearch: 200,
-  iterativeScan: "relaxed_order",
-  maxScanTuples: 20_000,
-};
+const TWO_STAGE: ApproximateRetrievalConfig = { minMemories: 100, candidates: 200 };
 
 const strategies = {
   hybrid: { ...retrievalStrategies.hybrid, similarityThreshold: 0.1 } as SemanticConfig,
   weighted: { ...retrievalStrategies.weighted, similarityThreshold: 0.1 } as SemanticConfig,
 };
 
-describe.each(DB_KINDS)("the approximate path on %s", (kind) => {
+describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
   const database = useTestDatabase(kind);
   const random = seededRandom(28);
   // Questions, each with memories around it; the other user holds the nearest copies of all.
@@ -77,7 +73,7 @@ describe.each(DB_KINDS)("the approximate path on %s", (kind) => {
   const run = (
     question: (typeof questions)[number],
     config: SemanticConfig,
-    approximate: ApproximateRetrievalConfig | null = APPROXIMATE,
+    approximate: ApproximateRetrievalConfig | null = TWO_STAGE,
     userId = ada,
   ) =>
     retrieveSemantic(database.db, {
@@ -126,87 +122,140 @@ describe.each(DB_KINDS)("the approximate path on %s", (kind) => {
       ),
     );
     bobIds = new Set(bobs);
-    await database.query("ANALYZE memories");
+    await database.query("VACUUM ANALYZE memories");
   });
 
-  if (kind === "pglite") {
-    it("has no HNSW index, so the exact statement answers above the crossover too", async () => {
-      expect(await hasVectorIndex(database.db)).toBe(false);
-      const result = await run(questions[0] as (typeof questions)[number], strategies.hybrid, {
-        ...APPROXIMATE,
-        minMemories: 0,
+  it("keeps each memory's sign code, and reads the candidates from the covering index alone", async () => {
+    const [index] = await database.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE indexname = '${CODE_INDEX}'`,
+    );
+    expect(index?.indexdef).toMatch(
+      /\(user_id, embedding_model\) INCLUDE \(search_length, embedding_code, id\) WHERE \(status = 'active'::memory_status\)/,
+    );
+    const others = await database.query<{ indexname: string }>(
+      "SELECT indexname FROM pg_indexes WHERE indexname IN ('memories_embedding_hnsw_idx', 'memories_user_model_idx')",
+    );
+    expect(others).toEqual([]);
+    const question = questions[0] as (typeof questions)[number];
+    const vector = halfvecValue(question.embedding);
+    // Which plan wins on this small table depends on its visibility map. With the other index on the user's
+    // rows dropped (rolled back) and no seq or bitmap scan, an index-only scan of CODE_INDEX is the plan left
+    // only if it covers the pass.
+    let plan: { "QUERY PLAN": string }[] = [];
+    const rolledBack = new Error("roll back");
+    await database.db
+      .transaction(async (tx) => {
+        for (const statement of [
+          "DROP INDEX memories_user_status_idx",
+          "SET LOCAL enable_seqscan = off",
+          "SET LOCAL enable_bitmapscan = off",
+        ])
+          await tx.execute(sql.raw(statement));
+        plan = await selectRows(tx as unknown as Db, sql`EXPLAIN ${hammingNearest(ada, TEST_EMBEDDER, vector, 200)}`);
+        throw rolledBack;
+      })
+      .catch((error: unknown) => {
+        if (error !== rolledBack) throw error;
       });
-      expect(result.path).toBe("exact");
-      expect(result.index).toBeUndefined();
-    });
-    return;
-  }
-
-  it("has the HNSW index and the counting index", async () => {
-    expect(await hasVectorIndex(database.db)).toBe(true);
-    const indexes = await database.query<{ indexname: string; indexdef: string }>(
-      "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memories' ORDER BY indexname",
+    const text = plan.map((row) => row["QUERY PLAN"]).join("\n");
+    expect(text).toMatch(new RegExp(`Index Only Scan using ${CODE_INDEX}`));
+    // The code follows the vector: a re-embedded memory is re-coded in the same write.
+    const [first] = await database.query<{ id: string }>(
+      "SELECT id FROM memories WHERE user_id = $1 ORDER BY id LIMIT 1",
+      [ada],
     );
-    const def = (name: string) => indexes.find((index) => index.indexname === name)?.indexdef;
-    expect(def("memories_embedding_hnsw_idx")).toMatch(
-      /USING hnsw \(embedding halfvec_cosine_ops\) WITH \(m='?16'?, ef_construction='?64'?\)/,
-    );
-    expect(def("memories_user_model_idx")).toMatch(
-      /\(user_id, embedding_model\) INCLUDE \(search_length\) WHERE \(status = 'active'::memory_status\)/,
-    );
+    const flipped = question.embedding.map((x) => -x);
+    await database.query("UPDATE memories SET embedding = $1::halfvec WHERE id = $2", [
+      JSON.stringify(question.embedding),
+      first?.id,
+    ]);
+    const codes = async () =>
+      (
+        await database.query<{ code: string }>("SELECT embedding_code::text AS code FROM memories WHERE id = $1", [
+          first?.id,
+        ])
+      )[0]?.code ?? "";
+    const before = await codes();
+    expect(before).toBe(question.embedding.map((x) => (x > 0 ? "1" : "0")).join(""));
+    await database.query("UPDATE memories SET embedding = $1::halfvec WHERE id = $2", [
+      JSON.stringify(flipped),
+      first?.id,
+    ]);
+    expect(await codes()).toBe(flipped.map((x) => (x > 0 ? "1" : "0")).join(""));
+    expect((await codes()).length).toBe(EMBEDDING_DIMENSIONS);
+    // Restore the vector the other tests were seeded with: re-seeding would change them all.
+    await database.query("UPDATE memories SET embedding = $1::halfvec WHERE id = $2", [
+      JSON.stringify(question.embedding),
+      first?.id,
+    ]);
   });
 
   it.each(["hybrid", "weighted"] as const)(
-    "%s: above the crossover the approximate path answers, and its top 5 is the exact one's",
+    "%s: with K covering the user's memories, the two-stage result is the exact one",
     async (name) => {
       for (const question of questions) {
         const exact = await run(question, strategies[name], null);
-        const approximate = await run(question, strategies[name]);
+        const covering = await run(question, strategies[name], { minMemories: 100, candidates: MEMORIES });
+        expect(covering.path).toBe("two-stage");
+        expect(covering.index).toMatchObject({ memories: MEMORIES, asked: MEMORIES, returned: MEMORIES });
+        const same = (result: SemanticResult) =>
+          [...result.candidates, ...result.nearMisses].map((c) => [c.id, c.rank, c.vectorRank, c.textRank]);
+        expect(same(covering)).toEqual(same(exact));
+        expect(covering.aboveThreshold).toBe(exact.aboveThreshold);
+        covering.candidates.forEach((candidate, i) => {
+          expect(Math.abs(candidate.score - (exact.candidates[i]?.score ?? Number.NaN))).toBeLessThanOrEqual(1e-9);
+        });
+      }
+    },
+  );
+
+  it.each(["hybrid", "weighted"] as const)(
+    "%s: with K = 200 of 400 the pass returns K, and its top 5 is the exact one's",
+    async (name) => {
+      for (const question of questions) {
+        const exact = await run(question, strategies[name], null);
+        const twoStage = await run(question, strategies[name]);
         expect(exact.path).toBe("exact");
-        expect(approximate.path).toBe("approximate");
-        expect(approximate.index).toMatchObject({
+        expect(twoStage.path).toBe("two-stage");
+        expect(twoStage.index).toMatchObject({
           memories: MEMORIES,
           minMemories: 100,
           asked: 200,
           returned: 200,
-          efSearch: 200,
-          iterativeScan: "relaxed_order",
-          maxScanTuples: 20_000,
-          fellBack: false,
+          index: CODE_INDEX,
         });
-        expect(approximate.index?.scored).toBeGreaterThanOrEqual(200);
-        const [a, e] = [top(approximate), top(exact)];
+        expect(twoStage.index?.scored).toBeGreaterThanOrEqual(200);
+        const [a, e] = [top(twoStage), top(exact)];
         expect(a.map((c) => c.id)).toEqual(e.map((c) => c.id));
         expect(a).toHaveLength(5);
-        // The same formula on the same inputs: the same scores, vector and text ranks.
         a.forEach((candidate, i) => {
           const want = e[i];
           expect(Math.abs(candidate.score - (want?.score ?? Number.NaN))).toBeLessThanOrEqual(1e-9);
           expect([candidate.vectorRank, candidate.textRank]).toEqual([want?.vectorRank, want?.textRank]);
         });
-        expect(approximate.waitingForReembedding).toBe(0);
+        expect(twoStage.waitingForReembedding).toBe(0);
       }
     },
   );
 
-  it("never returns another user's memories, though the index's nearest are all theirs", async () => {
+  it("never returns another user's memories, though every question's nearest are theirs", async () => {
     for (const question of questions) {
       const result = await run(question, strategies.hybrid);
-      expect(result.path).toBe("approximate");
+      expect(result.path).toBe("two-stage");
       const ids = [...result.candidates, ...result.nearMisses].map((c) => c.id);
       expect(ids.length).toBeGreaterThan(5);
       expect(ids.filter((id) => bobIds.has(id))).toEqual([]);
     }
-    // And Bob (180 memories, above a crossover of 100) sees only his own.
-    const forBob = await run(questions[0] as (typeof questions)[number], strategies.hybrid, APPROXIMATE, bob);
-    expect(forBob.path).toBe("approximate");
-    expect(forBob.index?.memories).toBe(180);
+    // And Bob (180 memories, above a crossover of 100, below K) gets all of his own and only those.
+    const forBob = await run(questions[0] as (typeof questions)[number], strategies.hybrid, TWO_STAGE, bob);
+    expect(forBob.path).toBe("two-stage");
+    expect(forBob.index).toMatchObject({ memories: 180, asked: 200, returned: 180 });
     expect(forBob.candidates.every((c) => bobIds.has(c.id))).toBe(true);
   });
 
   it("below the crossover the exact statement answers, and the result is the exact one", async () => {
     const question = questions[1] as (typeof questions)[number];
-    const below = await run(question, strategies.hybrid, { ...APPROXIMATE, minMemories: MEMORIES });
+    const below = await run(question, strategies.hybrid, { ...TWO_STAGE, minMemories: MEMORIES });
     const exact = await run(question, strategies.hybrid, null);
     expect(below.path).toBe("exact");
     expect(below.index).toBeUndefined();
@@ -229,9 +278,9 @@ describe.each(DB_KINDS)("the approximate path on %s", (kind) => {
         text: question.text,
         now: NOW,
         config: strategies.hybrid,
-        approximate: { ...APPROXIMATE, minMemories },
+        approximate: { ...TWO_STAGE, minMemories },
       };
-      await retrieveSemantic(counted.db, query); // the first call also asks for the index and the estimate
+      await retrieveSemantic(counted.db, query); // the first call also reads the estimate
       const before = counted.calls();
       const result = await retrieveSemantic(counted.db, query);
       expect(result.path).toBe("exact");
@@ -241,22 +290,7 @@ describe.each(DB_KINDS)("the approximate path on %s", (kind) => {
     expect(await statements(MEMORIES)).toBe(2); // the table may hold more: Ada's count, then the statement
   });
 
-  it("an index scan that returns fewer candidates than asked gives way to the exact statement", async () => {
-    // pgvector's defaults: no iterative scan, ef_search 40 — one pass of 40 tuples of every user,
-    // then the filter keeps Ada's: fewer than 200. This is how a top 5 could differ from the exact
-    // one (a memory lifted by importance or recency beyond the few candidates); the path now
-    // notices the shortfall and the exact statement answers.
-    for (const question of questions) {
-      const result = await run(question, strategies.hybrid, { ...APPROXIMATE, efSearch: 40, iterativeScan: "off" });
-      const exact = await run(question, strategies.hybrid, null);
-      expect(result.path).toBe("exact");
-      expect(result.index?.fellBack).toBe(true);
-      expect(result.index?.returned).toBeLessThan(200);
-      expect(result.candidates.map((c) => c.id)).toEqual(exact.candidates.map((c) => c.id));
-    }
-  });
-
-  it("the chat turn's trace records the path, the candidates and the index settings", async () => {
+  it("the chat turn's trace records the path, K, the candidates returned and the index", async () => {
     const question = questions[2] as (typeof questions)[number];
     const input = {
       userId: ada,
@@ -269,9 +303,9 @@ describe.each(DB_KINDS)("the approximate path on %s", (kind) => {
       now: NOW,
       countAccess: false,
     };
-    const { trace } = await assembleContext(database.db, { ...input, approximate: APPROXIMATE });
-    expect(trace.semantic?.path).toBe("approximate");
-    expect(trace.semantic?.index).toMatchObject({ asked: 200, returned: 200, efSearch: 200, fellBack: false });
+    const { trace } = await assembleContext(database.db, { ...input, approximate: TWO_STAGE });
+    expect(trace.semantic?.path).toBe("two-stage");
+    expect(trace.semantic?.index).toMatchObject({ asked: 200, returned: 200, index: CODE_INDEX, memories: MEMORIES });
     const exact = await assembleContext(database.db, { ...input, approximate: null });
     expect(exact.trace.semantic?.path).toBe("exact");
     expect(exact.trace.semantic?.index).toBeUndefined();
