@@ -472,11 +472,12 @@ export async function runImportBench(argv: readonly string[]): Promise<number> {
   // Outside Next, after() has no request scope: tasks after a response run detached, as in the test harness.
   setBackgroundScheduler(detachedScheduler);
   const gc = collector();
+  const at = new Date().toISOString();
   const start = loadavg();
   const results: ImportBenchResult[] = [];
   for (const kind of options.dbs) results.push(await benchDatabase(kind, options, gc));
   const report: ImportBenchReport = {
-    at: new Date().toISOString(),
+    at,
     cpus: cpus().length,
     loadAverage: { start: start.map(round2), end: loadavg().map(round2) },
     target: FIRST_TOKEN_TARGET,
