@@ -18,6 +18,7 @@ import { type ChatUser, timeChatTurn } from "./chat-turn";
 import { generateQuestions } from "./corpus";
 import { denseEmbedder } from "./dense-embedder";
 import { formatHealthUnderLoad, type HealthUnderLoad, healthUnderLoad } from "./event-loop";
+import { runImportBench } from "./import";
 import { insertCost } from "./inserts";
 import { type Agreement, type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
 import {
@@ -312,6 +313,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   });
   // The server's request log would bury the table.
   logger.level = process.env.LOG_LEVEL ?? "warn";
+  if (argv.includes("--import")) return runImportBench(argv);
   const registry = createAiRegistry();
   const embedder = options.embedder === "dense" ? denseEmbedder() : registry.embedder;
   const now = new Date();
