@@ -61,19 +61,28 @@ export const retrievalStrategies = {
 } as const;
 
 /**
- * The semantic branch's approximate path on Postgres (docs/performance.md): above minMemories, candidates come from
- * the HNSW index plus every memory sharing a word with the message. PGlite has no such index and stays exact.
+ * The semantic branch's two-stage pass (docs/retrieval.md, numbers in docs/performance.md): above minMemories
+ * comparable memories, K candidates by Hamming distance between sign codes, then the exact formula over them and
+ * every memory sharing a word with the message.
  */
 export const approximateRetrievalConfig: ApproximateRetrievalConfig = {
-  /** Set from the sweep in docs/performance.md ("Numbers"): where the two-stage pass starts to beat the exact one. */
+  /** From the sweep in docs/performance.md: below it the exact statement costs about as much. */
   minMemories: 10_000,
-  /** K. The bench found the exact top 5 among the first 100 by Hamming distance on every question (docs/performance.md). */
-  candidates: 200,
+  /** K, measured on the dense corpus at 10k: the exact top 5 on 100% of questions at 1,000, 90% at 200 and 400. */
+  candidates: 1_000,
+  /**
+   * The offline embedder's vectors are mostly zeros (100 dense dimensions, sparse hashed words), so their sign codes
+   * hold ~100 set bits of 1,536 and rank poorly: at 10k, K = 200 kept the exact top 5 on 76% of questions, K = 2,000
+   * on 98%. Its memories stay exact at any size.
+   */
+  exactFor: ["offline/wordvec-glove-v2", "offline/wordvec-glove-v1", "offline/hash-ngram-v1"],
 };
 
 export type ApproximateRetrievalConfig = {
   readonly minMemories: number;
   readonly candidates: number;
+  /** Embedders whose memories always get the exact statement. */
+  readonly exactFor?: readonly string[];
 };
 
 export type RetrievalStrategyName = keyof typeof retrievalStrategies;

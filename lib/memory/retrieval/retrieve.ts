@@ -109,7 +109,12 @@ interface SemanticRow extends Record<string, unknown> {
 export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
   const vector = halfvecValue(query.embedding); // An embedding it cannot compare is refused before any SQL.
   const twoStage = query.approximate === undefined ? approximateRetrievalConfig : query.approximate;
-  if (twoStage && query.embeddingModel !== undefined && (await mayHoldMoreThan(db, twoStage.minMemories))) {
+  if (
+    twoStage &&
+    query.embeddingModel !== undefined &&
+    !twoStage.exactFor?.includes(query.embeddingModel) &&
+    (await mayHoldMoreThan(db, twoStage.minMemories))
+  ) {
     const counts = await countComparable(db, query.userId, query.embeddingModel);
     if (counts.comparable > twoStage.minMemories) {
       const k = Math.trunc(twoStage.candidates);

@@ -262,6 +262,16 @@ describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
     expect(below).toEqual(exact);
   });
 
+  it("an embedder whose codes were not found to rank well gets the exact statement at any size", async () => {
+    const question = questions[1] as (typeof questions)[number];
+    const listed = await run(question, strategies.hybrid, { ...TWO_STAGE, exactFor: [TEST_EMBEDDER] });
+    expect(listed.path).toBe("exact");
+    expect(listed).toEqual(await run(question, strategies.hybrid, null));
+    expect((await run(question, strategies.hybrid, { ...TWO_STAGE, exactFor: ["another/embedder"] })).path).toBe(
+      "two-stage",
+    );
+  });
+
   it("asks for no per-user count while the table's row estimate is below the crossover", async () => {
     const [estimate] = await database.query<{ rows: number }>(
       "SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'memories'::regclass",
