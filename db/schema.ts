@@ -270,6 +270,14 @@ export type ImportSourceKind = (typeof IMPORT_SOURCE_KINDS)[number];
 export const IMPORT_STATUSES = ["receiving", "running", "paused", "cancelled", "done"] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
+/** An import's progress, kept when its conversations (and their extractions) are deleted. */
+export interface ImportSummary {
+  conversations: number;
+  exchanges: { total: number; done: number; failed: number };
+  memoriesFound: number;
+  failures: { extractionId: string; conversationTitle: string; error: string | null }[];
+}
+
 export const imports = pgTable(
   "imports",
   {
@@ -278,6 +286,9 @@ export const imports = pgTable(
     source: text("source", { enum: IMPORT_SOURCE_KINDS }).notNull(),
     fileName: text("file_name").notNull(),
     status: text("status", { enum: IMPORT_STATUSES }).notNull().default("receiving"),
+    /** false: its conversations are deleted once it is done or cancelled, and `summary` keeps its progress. */
+    keepConversations: boolean("keep_conversations").notNull().default(true),
+    summary: jsonb("summary").$type<ImportSummary>(),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
@@ -408,6 +419,13 @@ export const answerRatings = pgTable(
   (t) => [index("answer_ratings_user_idx").on(t.userId, t.updatedAt)],
 );
 
+export interface ImportedSource {
+  from: ImportSourceKind;
+  conversationTitle: string;
+  /** ISO 8601: when the user said it in the other assistant. */
+  saidAt: string;
+}
+
 export const memories = pgTable(
   "memories",
   {
@@ -450,6 +468,8 @@ export const memories = pgTable(
     deadline: date("deadline", { mode: "string" }),
     pinned: boolean("pinned").notNull().default(false),
     pastedAt: timestamp("pasted_at", { withTimezone: true, mode: "date" }),
+    /** Where an imported memory was said, written when its import's conversations are deleted (not kept). */
+    importedSource: jsonb("imported_source").$type<ImportedSource>(),
     createdAt: createdAt(),
     /** Recency is computed from this column; reading a memory never touches it. */
     updatedAt: updatedAt(),
@@ -517,9 +537,15 @@ export const memoryEvents = pgTable(
     after: jsonb("after").$type<MemorySnapshot | null>(),
     reason: text("reason"),
     extractionId: uuid("extraction_id"),
+    /** Written when the import's extractions are deleted with its conversations (not kept), so undo still finds it. */
+    importId: uuid("import_id").references(() => imports.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
-  (t) => [index("memory_events_memory_idx").on(t.memoryId, t.createdAt), index("memory_events_user_idx").on(t.userId)],
+  (t) => [
+    index("memory_events_memory_idx").on(t.memoryId, t.createdAt),
+    index("memory_events_user_idx").on(t.userId),
+    index("memory_events_import_idx").on(t.importId).where(sql`${t.importId} IS NOT NULL`),
+  ],
 );
 
 export const memoryExtractions = pgTable(

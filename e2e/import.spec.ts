@@ -154,3 +154,45 @@ test("an import is undone from Settings: its chats and the memories read from th
   };
   expect(chats.conversations).toEqual([]);
 });
+
+test("an import told not to keep its conversations leaves no imported chat; its memories say where they were said", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await registerViaUi(page, "import-not-kept");
+  await page.goto("/settings");
+  await page.getByTestId("import-file").setInputFiles(chatGptExportZip());
+  const preview = page.getByTestId("import-preview");
+  const keep = preview.getByRole("radio", { name: /^Keep them as archived, read-only chats/ });
+  await expect(keep).toBeChecked();
+  await preview.getByRole("radio", { name: /^Don’t keep them/ }).check();
+  await screenshot(page, "import-not-kept-choice");
+  await preview.getByRole("button", { name: "Import 2 conversations" }).click();
+  await expect(page.getByTestId("import-progress")).toHaveAttribute("data-status", "done", { timeout: 90_000 });
+  await expect(page.getByTestId("import-counts")).toContainText(/^3 of 3 exchanges read from 2 conversations · [1-9]/);
+  await expect(page.getByTestId("import-not-kept")).toHaveText(
+    "Its conversations were read and deleted, as you chose; the memories found stay.",
+  );
+  await screenshot(page, "import-not-kept-done");
+
+  // The chat list, archived chats included, has nothing imported.
+  await page.goto("/");
+  await page.getByRole("button", { name: "Archived" }).click();
+  await expect(page.getByText("No archived chats.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Commuting by bike" })).toHaveCount(0);
+  const chats = (await (await page.request.get("/api/conversations?archived=true")).json()) as {
+    conversations: unknown[];
+  };
+  expect(chats.conversations).toEqual([]);
+
+  await page.goto("/memories");
+  const card = page
+    .getByTestId("memory-card")
+    .filter({ hasText: /Lisbon/ })
+    .first();
+  const source = card.getByTestId("memory-source");
+  await expect(source).toContainText(/^Imported from ChatGPT, Commuting by bike, said on .*2023/);
+  await expect(card.getByRole("link", { name: /Commuting by bike/ })).toHaveCount(0);
+  await expect(card.getByTestId("memory-source-excerpt")).toContainText("I live in Lisbon");
+  await screenshot(page, "import-not-kept-memory");
+});

@@ -2,6 +2,7 @@ import { MessageSquareIcon, SearchCodeIcon } from "lucide-react";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { ListedMemory } from "@/db/queries/memory-list";
+import { IMPORT_SOURCE_LABELS } from "@/lib/import/types";
 import { cn } from "@/lib/ui/cn";
 import {
   type DateContext,
@@ -27,6 +28,14 @@ function ImportanceMeter({ value }: { value: number }) {
   );
 }
 
+function Excerpt({ text }: { text: string }) {
+  return (
+    <q className="max-w-[16rem] min-w-0 truncate italic" title={text} data-testid="memory-source-excerpt">
+      {text}
+    </q>
+  );
+}
+
 /** Where a memory came from: the chat and the exchange (whose debug view shows the extraction). */
 function Source({ memory, dates }: { memory: ListedMemory; dates: DateContext }) {
   if (memory.pastedAt) {
@@ -37,14 +46,27 @@ function Source({ memory, dates }: { memory: ListedMemory; dates: DateContext })
   if (memory.sourceAccessTokenId) {
     return <span data-testid="memory-source">From {memory.sourceTokenName ?? "a deleted access token"}</span>;
   }
+  // What the user said that the memory comes from (the extraction's evidence), when it was kept.
+  const excerpt = memory.evidence.find((e) => e.role === "user")?.quote ?? memory.evidence[0]?.quote;
+  // An import whose conversations were not kept: nothing to link to, but where and when it was said.
+  if (!memory.sourceConversationId && memory.importedSource) {
+    const { from, conversationTitle, saidAt } = memory.importedSource;
+    return (
+      <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
+        <span data-testid="memory-source">
+          Imported from {IMPORT_SOURCE_LABELS[from]}, <span className="font-medium">{conversationTitle}</span>, said on{" "}
+          {formatDateTime(saidAt, dates)}
+        </span>
+        {excerpt && <Excerpt text={excerpt} />}
+      </span>
+    );
+  }
   if (!memory.sourceConversationId) return <span>From a deleted chat</span>;
   // The query names the message for the server (a message on another version switches the chat to
   // it: app/(app)/chat/[id]/page.tsx), the fragment for the scroll to it.
   const anchor = memory.sourceUserMessageId
     ? `?message=${memory.sourceUserMessageId}#message-${memory.sourceUserMessageId}`
     : "";
-  // What the user said that the memory comes from (the extraction's evidence), when it was kept.
-  const excerpt = memory.evidence.find((e) => e.role === "user")?.quote ?? memory.evidence[0]?.quote;
   return (
     <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
       <Link
@@ -61,11 +83,7 @@ function Source({ memory, dates }: { memory: ListedMemory; dates: DateContext })
           "In a chat"
         )}
       </Link>
-      {excerpt && (
-        <q className="max-w-[16rem] min-w-0 truncate italic" title={excerpt} data-testid="memory-source-excerpt">
-          {excerpt}
-        </q>
-      )}
+      {excerpt && <Excerpt text={excerpt} />}
       {memory.sourceAssistantMessageId && memory.sourceInspectable && (
         <Link
           href={`/messages/${memory.sourceAssistantMessageId}/debug#extraction`}

@@ -41,13 +41,18 @@ export async function undoImport(
         .orderBy(asc(memoryExtractions.id))
         .for("update")
     ).map((r) => r.id);
-    const events =
-      extractionIds.length === 0
-        ? []
-        : await tx
-            .select({ memoryId: memoryEvents.memoryId, action: memoryEvents.action })
-            .from(memoryEvents)
-            .where(and(eq(memoryEvents.userId, userId), inArray(memoryEvents.extractionId, extractionIds)));
+    // An import not kept has no extractions left: its events carry its id instead.
+    const events = await tx
+      .select({ memoryId: memoryEvents.memoryId, action: memoryEvents.action })
+      .from(memoryEvents)
+      .where(
+        and(
+          eq(memoryEvents.userId, userId),
+          extractionIds.length === 0
+            ? eq(memoryEvents.importId, importId)
+            : or(inArray(memoryEvents.extractionId, extractionIds), eq(memoryEvents.importId, importId)),
+        ),
+      );
     const importedConversations = (
       await tx
         .select({ id: conversations.id })

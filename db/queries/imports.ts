@@ -10,7 +10,9 @@ import {
   conversations,
   type ImportSourceKind,
   type ImportStatus,
+  type ImportSummary,
   imports,
+  memoryEvents,
   memoryExtractions,
   messages,
 } from "@/db/schema";
@@ -43,7 +45,7 @@ export interface BatchResult {
 
 export async function createImport(
   db: Db,
-  input: { userId: string; source: ImportSourceKind; fileName: string },
+  input: { userId: string; source: ImportSourceKind; fileName: string; keepConversations?: boolean },
 ): Promise<ImportRow> {
   const [row] = await db.insert(imports).values(input).returning();
   if (!row) throw new Error("the import row was not written");
@@ -270,11 +272,14 @@ export async function changeImportState(
   { userId, importId, action, now }: { userId: string; importId: string; action: ImportAction; now: Date },
 ): Promise<ImportRow> {
   const { from, to } = TRANSITIONS[action];
-  const [updated] = await db
-    .update(imports)
-    .set({ status: to, updatedAt: now, ...(to === "cancelled" ? { finishedAt: now } : {}) })
-    .where(and(eq(imports.id, importId), eq(imports.userId, userId), inArray(imports.status, from)))
-    .returning();
+  const updated = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(imports)
+      .set({ status: to, updatedAt: now, ...(to === "cancelled" ? { finishedAt: now } : {}) })
+      .where(and(eq(imports.id, importId), eq(imports.userId, userId), inArray(imports.status, from)))
+      .returning();
+    return row && to === "cancelled" && !row.keepConversations ? discardConversations(tx, row) : row;
+  });
   if (updated) return updated;
   const row = await getImport(db, { userId, importId });
   throw new AppError("conflict:import_state", `This import is ${row.status}: it cannot be ${PAST[action]}.`);
@@ -302,17 +307,75 @@ export async function finishImport(
   db: Db,
   { importId, now }: { importId: string; now: Date },
 ): Promise<ImportStatus | null> {
-  await db
-    .update(imports)
-    .set({ status: "done", finishedAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(imports.id, importId),
-        eq(imports.status, "running"),
-        sql`NOT EXISTS (SELECT 1 FROM ${memoryExtractions} WHERE ${memoryExtractions.importId} = ${importId} AND ${memoryExtractions.status} IN ('queued', 'running'))`,
-      ),
-    );
-  return (await getImportForJob(db, { importId }))?.status ?? null;
+  const finished = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(imports)
+      .set({ status: "done", finishedAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(imports.id, importId),
+          eq(imports.status, "running"),
+          sql`NOT EXISTS (SELECT 1 FROM ${memoryExtractions} WHERE ${memoryExtractions.importId} = ${importId} AND ${memoryExtractions.status} IN ('queued', 'running'))`,
+        ),
+      )
+      .returning();
+    return row && !row.keepConversations ? discardConversations(tx, row) : row;
+  });
+  return finished?.status ?? (await getImportForJob(db, { importId }))?.status ?? null;
+}
+
+/**
+ * An import not kept, once done or cancelled, in the transaction that ended it: its progress is kept on the
+ * row, each memory read from it keeps where it was said (`imported_source`) and each history event it wrote
+ * keeps the import's id (undo finds them by it), then its conversations go, and with them their messages,
+ * extractions and records. Its extraction rows are locked first, the order a store in flight takes them in.
+ */
+async function discardConversations(tx: Db, row: ImportRow): Promise<ImportRow> {
+  const progress = await progressOf(tx, row);
+  const extractionIds = (
+    await tx
+      .select({ id: memoryExtractions.id })
+      .from(memoryExtractions)
+      .where(and(eq(memoryExtractions.importId, row.id), eq(memoryExtractions.userId, row.userId)))
+      .orderBy(asc(memoryExtractions.id))
+      .for("update")
+  ).map((r) => r.id);
+  if (extractionIds.length > 0) {
+    await tx
+      .update(memoryEvents)
+      .set({ importId: row.id })
+      .where(and(eq(memoryEvents.userId, row.userId), inArray(memoryEvents.extractionId, extractionIds)));
+  }
+  // Detached here, not left to ON DELETE SET NULL: that would re-check the other references of a row this
+  // transaction wrote, to messages the same delete removes, and fail.
+  await tx.execute(sql`
+    UPDATE memories m SET source_conversation_id = NULL, source_user_message_id = NULL,
+      source_assistant_message_id = NULL, imported_source = jsonb_build_object(
+      'from', c.imported_from,
+      'conversationTitle', c.title,
+      'saidAt', to_char(
+        coalesce((SELECT u.created_at FROM messages u WHERE u.id = m.source_user_message_id), c.created_at)
+          AT TIME ZONE 'UTC',
+        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+      )
+    )
+    FROM conversations c
+    WHERE c.id = m.source_conversation_id AND c.import_id = ${row.id} AND c.user_id = ${row.userId}
+      AND m.user_id = ${row.userId}`);
+  await tx.delete(conversations).where(and(eq(conversations.importId, row.id), eq(conversations.userId, row.userId)));
+  const summary: ImportSummary = {
+    conversations: progress.conversations,
+    exchanges: progress.exchanges,
+    memoriesFound: progress.memoriesFound,
+    failures: progress.failures.map(({ extractionId, conversationTitle, error }) => ({
+      extractionId,
+      conversationTitle,
+      error,
+    })),
+  };
+  const [updated] = await tx.update(imports).set({ summary }).where(eq(imports.id, row.id)).returning();
+  if (!updated) throw new Error("the import row vanished under its lock");
+  return updated;
 }
 
 /** What a start of the in-process runner resumes. */
@@ -329,6 +392,8 @@ export interface ImportProgress {
   source: ImportSourceKind;
   fileName: string;
   status: ImportStatus;
+  /** false: its conversations are deleted once it is done or cancelled; its memories stay. */
+  keepConversations: boolean;
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -338,9 +403,12 @@ export interface ImportProgress {
   /** At most 20. */
   failures: {
     extractionId: string;
-    /** Its exchange's answer: POST /api/messages/:id/extraction/retry reads the exchange again. */
-    assistantMessageId: string;
-    conversationId: string;
+    /**
+     * Its exchange's answer: POST /api/messages/:id/extraction/retry reads the exchange again. Null once the
+     * import's conversations were deleted (not kept), as is `conversationId`.
+     */
+    assistantMessageId: string | null;
+    conversationId: string | null;
     conversationTitle: string;
     error: string | null;
   }[];
@@ -350,6 +418,28 @@ const FAILURES_SHOWN = 20;
 
 /** The progress of an import row already read (and owned by the caller's user). */
 export async function progressOf(db: Db, row: ImportRow): Promise<ImportProgress> {
+  const about = {
+    id: row.id,
+    source: row.source,
+    fileName: row.fileName,
+    status: row.status,
+    keepConversations: row.keepConversations,
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+  };
+  // Its extractions went with its conversations.
+  if (row.summary) {
+    const { conversations, exchanges, memoriesFound, failures } = row.summary;
+    return {
+      ...about,
+      conversations,
+      // Rebuilt: jsonb keeps its keys in its own order.
+      exchanges: { total: exchanges.total, done: exchanges.done, failed: exchanges.failed },
+      memoriesFound,
+      failures: failures.map((failure) => ({ ...failure, assistantMessageId: null, conversationId: null })),
+    };
+  }
   const [counts, failures, conversationCount] = await Promise.all([
     db
       .select({
@@ -389,13 +479,7 @@ export async function progressOf(db: Db, row: ImportRow): Promise<ImportProgress
     memoriesFound += memories;
   }
   return {
-    id: row.id,
-    source: row.source,
-    fileName: row.fileName,
-    status: row.status,
-    createdAt: row.createdAt,
-    startedAt: row.startedAt,
-    finishedAt: row.finishedAt,
+    ...about,
     conversations: conversationCount[0]?.count ?? 0,
     exchanges: { total, done, failed },
     memoriesFound,

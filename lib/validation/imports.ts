@@ -12,6 +12,8 @@ const isoDate = z.iso.datetime({ offset: true, error: "Must be an ISO 8601 date 
 export const importCreateBody = z.strictObject({
   source: z.enum(IMPORT_SOURCE_KINDS),
   fileName: text({ max: 255 }),
+  /** false: its conversations are deleted once it is done or cancelled, and only its memories stay. */
+  keepConversations: z.boolean().optional(),
 });
 
 const importedMessage = z.strictObject({

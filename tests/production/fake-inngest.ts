@@ -2,6 +2,7 @@
  * A stand-in for Inngest Cloud for the production tests (the dev server's binary cannot be
  * downloaded on these machines): accepts events and drives the function step by step, signed with
  * the SDK's own helper. Not covered: retries with backoff, sleeps, waitForEvent, concurrency keys.
+ * `beforeCall` may hold a run between two calls, as Inngest may take any time to schedule a step.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
@@ -54,6 +55,8 @@ export async function startFakeInngest(options: {
   signingKey: string;
   functionIds: Record<string, string>;
   appUrl: () => string;
+  /** Awaited before each call to the app: `call` counts from 0 within the run. */
+  beforeCall?: (run: FakeInngestRun, call: number) => Promise<void>;
 }): Promise<FakeInngest> {
   const events: Record<string, unknown>[] = [];
   const runs: FakeInngestRun[] = [];
@@ -63,6 +66,7 @@ export async function startFakeInngest(options: {
     const stack: string[] = [];
     let stepId = "step";
     for (let call = 0; call < 50; call++) {
+      await options.beforeCall?.(run, call);
       const body = JSON.stringify({
         event: run.event,
         events: [run.event],

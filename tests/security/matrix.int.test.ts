@@ -15,7 +15,7 @@ import { accessTokens } from "@/db/schema";
 import { setAiRegistry } from "@/lib/ai/registry";
 import { newAccessTokenSecret } from "@/lib/auth/access-tokens";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
-import { getInProcessRunner } from "@/lib/runtime";
+import { getInProcessImportRunner, getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
 import { type FakeTranscriber, startFakeTranscriber } from "@/tests/fixtures/fake-transcriber";
 import { SPEECH_WAV } from "@/tests/fixtures/speech";
@@ -136,11 +136,12 @@ function check(kind: string, name: string, fn: () => Promise<void>) {
   });
 }
 
-// A successful chat turn leaves work behind (saving the extraction row, running the job): let it
-// finish before the next case snapshots the database, or that case would see someone else's write.
+// A successful chat turn or import start leaves work behind (saving the extraction row, running the
+// job): let it finish before the next case snapshots the database, or that case would see someone else's write.
 afterEach(async () => {
   await afterResponseIdle();
   await getInProcessRunner().idle();
+  await getInProcessImportRunner().idle();
 });
 
 afterAll(() => {

@@ -1208,6 +1208,11 @@ export const routeCases: Record<RouteKey, RouteCase> = {
         patch: (v) => ({ ...v, fileName: repeat("f", 256) }),
         field: "body.fileName",
       },
+      {
+        name: "keepConversations not a boolean",
+        patch: (v) => ({ ...v, keepConversations: "no" }),
+        field: "body.keepConversations",
+      },
     ],
   },
 

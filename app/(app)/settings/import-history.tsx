@@ -28,6 +28,7 @@ export function ImportHistory() {
   const [range, setRange] = useState<{ from: string; to: string }>({ from: "", to: "" });
   const [progress, setProgress] = useState<Progress | null>(null);
   const [undone, setUndone] = useState<UndoneImport | null>(null);
+  const [keepConversations, setKeepConversations] = useState(true);
 
   const refresh = useCallback(async (importId?: string) => {
     if (importId) {
@@ -70,6 +71,7 @@ export function ImportHistory() {
       const read = readExport(bytes);
       setParsed({ ...read, fileName: file.name });
       setRange({ from: "", to: "" });
+      setKeepConversations(true);
     } catch (caught) {
       setError(errorMessage(caught));
     } finally {
@@ -82,7 +84,7 @@ export function ImportHistory() {
     setError(null);
     try {
       const { import: created } = await api<{ import: { id: string } }>("/api/imports", {
-        json: { source: parsed.source, fileName: parsed.fileName.slice(0, 255) },
+        json: { source: parsed.source, fileName: parsed.fileName.slice(0, 255), keepConversations },
       });
       const batches = packBatches(chosen, {
         maxBytes: importConfig.maxBatchBytes - 1024,
@@ -174,10 +176,35 @@ export function ImportHistory() {
             {summary.conversations} conversations chosen: {summary.extractionCalls} exchanges to read, one extraction
             call each (and a consolidation call for each memory found).
           </p>
-          <p className="text-muted-foreground">
-            They are kept as archived, read-only chats marked “Imported from {IMPORT_SOURCE_LABELS[parsed.source]}”.
-            Importing the same export again adds only what is new.
-          </p>
+          <fieldset className="space-y-1.5" data-testid="import-keep">
+            <legend className="mb-1 font-medium">The conversations themselves</legend>
+            <label className="flex items-start gap-2">
+              <input
+                type="radio"
+                name={`${fileId}-keep`}
+                className="mt-1"
+                checked={keepConversations}
+                onChange={() => setKeepConversations(true)}
+              />
+              <span>
+                Keep them as archived, read-only chats marked “Imported from {IMPORT_SOURCE_LABELS[parsed.source]}”.
+                Importing the same export again adds only what is new.
+              </span>
+            </label>
+            <label className="flex items-start gap-2">
+              <input
+                type="radio"
+                name={`${fileId}-keep`}
+                className="mt-1"
+                checked={!keepConversations}
+                onChange={() => setKeepConversations(false)}
+              />
+              <span>
+                Don’t keep them: delete them once they are read (or the import is cancelled). The memories stay and say
+                which conversation and day they come from.
+              </span>
+            </label>
+          </fieldset>
           <Button onClick={() => void start()} disabled={busy !== null || chosen.length === 0}>
             <UploadIcon aria-hidden="true" />
             Import {summary.conversations} conversations
@@ -213,7 +240,9 @@ const HEADINGS: Record<Progress["status"], string> = {
 
 function undoneSentence(undone: UndoneImport): string {
   const parts = [
-    `${plural(undone.conversationsDeleted, "conversation")} and ${plural(undone.memoriesErased, "memory", "memories")} it brought are deleted`,
+    undone.conversationsDeleted === 0
+      ? `the ${plural(undone.memoriesErased, "memory", "memories")} it brought ${undone.memoriesErased === 1 ? "is" : "are"} deleted`
+      : `${plural(undone.conversationsDeleted, "conversation")} and ${plural(undone.memoriesErased, "memory", "memories")} it brought are deleted`,
     ...(undone.memoriesRestored > 0
       ? [
           `${plural(undone.memoriesRestored, "memory", "memories")} it had replaced ${undone.memoriesRestored === 1 ? "is" : "are"} back`,
@@ -271,6 +300,8 @@ function ImportProgressView({
   const retry = (assistantMessageId: string) =>
     change(() => api(`/api/messages/${assistantMessageId}/extraction/retry`, { method: "POST" }));
   const active = progress.status === "running" || progress.status === "paused";
+  const conversationsGone =
+    !progress.keepConversations && (progress.status === "done" || progress.status === "cancelled");
   return (
     <div
       className="space-y-2 rounded-lg border p-4 text-sm"
@@ -296,7 +327,17 @@ function ImportProgressView({
       </p>
       {progress.status === "cancelled" && (
         <p className="text-muted-foreground">
-          The exchanges not read when you cancelled will not be; what was read stays.
+          The exchanges not read when you cancelled will not be;{" "}
+          {progress.keepConversations
+            ? "what was read stays."
+            : "the memories found stay, the conversations are deleted."}
+        </p>
+      )}
+      {!progress.keepConversations && progress.status !== "cancelled" && (
+        <p className="text-muted-foreground" data-testid="import-not-kept">
+          {progress.status === "done"
+            ? "Its conversations were read and deleted, as you chose; the memories found stay."
+            : "Its conversations are deleted once they are read, as you chose; the memories found stay."}
         </p>
       )}
       {active && (
@@ -318,8 +359,10 @@ function ImportProgressView({
       {confirming ? (
         <div className="space-y-2 rounded-md border border-destructive/40 p-3" data-testid="import-undo-confirm">
           <p>
-            This deletes the {plural(progress.conversations, "conversation")} this import brought and the memories read
-            from them; a memory it replaced comes back. It cannot be undone.
+            {conversationsGone
+              ? "This deletes the memories this import brought"
+              : `This deletes the ${plural(progress.conversations, "conversation")} this import brought and the memories read from them`}
+            ; a memory it replaced comes back. It cannot be undone.
           </p>
           <div className="flex gap-2">
             <Button size="sm" variant="destructive" disabled={pending} onClick={() => void undo()}>
@@ -341,13 +384,13 @@ function ImportProgressView({
           {progress.failures.map((failure) => (
             <li key={failure.extractionId}>
               {failure.conversationTitle}: {failure.error ?? "failed"}
-              {progress.status === "done" && (
+              {progress.status === "done" && failure.assistantMessageId && (
                 <Button
                   size="sm"
                   variant="link"
                   className="ml-2 h-auto p-0"
                   disabled={pending}
-                  onClick={() => void retry(failure.assistantMessageId)}
+                  onClick={() => failure.assistantMessageId && void retry(failure.assistantMessageId)}
                 >
                   Retry
                 </Button>
