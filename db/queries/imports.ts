@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { importConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import {
@@ -458,7 +459,7 @@ export interface ImportPageConversation {
   exchanges: ImportPageExchange[];
 }
 
-export const IMPORT_PAGE = { conversations: 20, exchanges: 50, excerptChars: 240 } as const;
+export const IMPORT_PAGE = importConfig.page;
 
 /**
  * One page of an import's conversations (in their original order) with the exchanges it queued in them, for
