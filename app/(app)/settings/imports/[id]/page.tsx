@@ -42,7 +42,7 @@ const count = (n: number) => n.toLocaleString("en-US");
 
 /** A memory the page links to, or says is gone (deleted or erased since). */
 function MemoryRef({ id, live, children }: { id: string; live: Set<string>; children: React.ReactNode }) {
-  if (!live.has(id)) return <span className="text-muted-foreground">(a memory deleted since)</span>;
+  if (!live.has(id)) return <span className="text-muted-foreground">{children} (a memory deleted since)</span>;
   return (
     <Link href={`/memories?id=${id}`} className="text-brand hover:underline" data-testid="import-memory-link">
       {children}
@@ -52,44 +52,30 @@ function MemoryRef({ id, live, children }: { id: string; live: Set<string>; chil
 
 function Decision({ decision, live }: { decision: StoredDecision; live: Set<string> }) {
   const action = ACTIONS[decision.action] ?? { label: decision.action, variant: "outline" as const };
-  const text = decision.candidate.title ?? decision.candidate.content;
+  const text = <q>{decision.candidate.content}</q>;
   return (
     <li className="flex flex-wrap items-baseline gap-x-2 gap-y-1" data-testid="import-decision">
       <Badge variant={action.variant}>{action.label}</Badge>
-      <span className="font-medium">{text}</span>
-      {decision.action === "add" && decision.memoryId && (
+      {decision.memoryId ? (
         <MemoryRef id={decision.memoryId} live={live}>
-          the memory
+          {text}
         </MemoryRef>
+      ) : (
+        <span>{text}</span>
       )}
-      {decision.action === "update" && decision.memoryId && (
-        <span>
-          into{" "}
-          <MemoryRef id={decision.memoryId} live={live}>
-            this memory
+      {decision.action === "update" && (
+        <span className="text-muted-foreground">(merged into a memory it already had)</span>
+      )}
+      {decision.action === "supersede" && decision.targetId && (
+        <span className="text-muted-foreground">
+          replacing{" "}
+          <MemoryRef id={decision.targetId} live={live}>
+            an older memory
           </MemoryRef>
-        </span>
-      )}
-      {decision.action === "supersede" && decision.memoryId && (
-        <span>
-          <MemoryRef id={decision.memoryId} live={live}>
-            the new memory
-          </MemoryRef>{" "}
-          replaces{" "}
-          {decision.targetId && (
-            <MemoryRef id={decision.targetId} live={live}>
-              the old one
-            </MemoryRef>
-          )}
         </span>
       )}
       {decision.action === "skip" && decision.memoryId && (
-        <span>
-          already remembered as{" "}
-          <MemoryRef id={decision.memoryId} live={live}>
-            this memory
-          </MemoryRef>
-        </span>
+        <span className="text-muted-foreground">(already remembered: the link is that memory)</span>
       )}
       <span className="text-muted-foreground">— {decision.reason}</span>
       {decision.override && <span className="text-xs text-amber-700 dark:text-amber-300">({decision.override})</span>}
