@@ -150,6 +150,7 @@ test("an import's page shows each exchange and what it became, leads to the extr
   ]) {
     await expect(control).toHaveCount(0);
   }
+  await expect(page.getByTestId("offline-banner")).toHaveCount(0);
   await expect(page.getByRole("switch", { name: "Memory" })).toBeVisible();
   await expect(page.getByTestId("inspect-link").first()).toBeVisible();
   await screenshot(page, "import-chat-read-only");
