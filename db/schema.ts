@@ -546,7 +546,7 @@ export const memoryExtractions = pgTable(
   },
   (t) => [
     index("memory_extractions_import_idx").on(t.importId, t.status).where(sql`${t.importId} IS NOT NULL`),
-    // The import page's conversations, and the exchanges of one page of them.
+    // The exchanges of one page of an import's conversations (its page).
     index("memory_extractions_import_conversation_idx")
       .on(t.importId, t.conversationId)
       .where(sql`${t.importId} IS NOT NULL`),

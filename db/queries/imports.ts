@@ -464,9 +464,9 @@ export const IMPORT_PAGE = importConfig.page;
 /**
  * One page of an import's conversations (in their original order) with the exchanges it queued in them, for
  * the import's page. The conversations are the import's extractions' (a re-import that adds messages to a
- * conversation an earlier import brought lists it too). Both reads go through
- * memory_extractions_import_conversation_idx; a page holds at most IMPORT_PAGE.conversations ×
- * IMPORT_PAGE.exchanges exchanges. 404 for another user's import.
+ * conversation an earlier import brought lists it too): read by import (memory_extractions_import_idx), and a
+ * page's exchanges by import and conversation (memory_extractions_import_conversation_idx); a page holds at
+ * most IMPORT_PAGE.conversations × IMPORT_PAGE.exchanges exchanges. 404 for another user's import.
  */
 export async function listImportPage(
   db: Db,
