@@ -317,4 +317,6 @@ export const importConfig = {
   pairsPerRun: 50,
   /** Live extraction is not throttled. */
   throttle: { limit: 30, period: "1m" },
+  /** The import's page: conversations a page, exchanges shown per conversation, characters of each question shown. */
+  page: { conversations: 20, exchanges: 50, excerptChars: 240 },
 } as const;

@@ -580,6 +580,10 @@ export const memoryExtractions = pgTable(
   },
   (t) => [
     index("memory_extractions_import_idx").on(t.importId, t.status).where(sql`${t.importId} IS NOT NULL`),
+    // The exchanges of one page of an import's conversations (its page).
+    index("memory_extractions_import_conversation_idx")
+      .on(t.importId, t.conversationId)
+      .where(sql`${t.importId} IS NOT NULL`),
     uniqueIndex("memory_extractions_pair_idx").on(t.userMessageId, t.assistantMessageId),
     index("memory_extractions_user_idx").on(t.userId),
     index("memory_extractions_status_idx").on(t.status),

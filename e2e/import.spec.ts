@@ -102,6 +102,60 @@ test("a ChatGPT export imported in Settings is recalled in a new chat, and its s
   await screenshot(page, "import-source-chat");
 });
 
+test("an import's page shows each exchange and what it became, leads to the extraction's record, and the imported chat offers only what works", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await registerViaUi(page, "import-page");
+  await page.goto("/settings");
+  await page.getByTestId("import-file").setInputFiles(chatGptExportZip());
+  await page.getByTestId("import-preview").getByRole("button", { name: "Import 2 conversations" }).click();
+  await expect(page.getByTestId("import-progress")).toHaveAttribute("data-status", "done", { timeout: 90_000 });
+
+  await page.getByTestId("import-page-link").click();
+  await expect(page).toHaveURL(/\/settings\/imports\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("import-page-range")).toHaveText("Showing conversations 1–2 of 2, oldest first");
+  await expect(page.getByTestId("import-page-counts")).toContainText("3 of 3 exchanges read");
+  const conversations = page.getByTestId("import-conversation");
+  await expect(conversations).toHaveCount(2);
+  await expect(conversations.first()).toContainText("Commuting by bike");
+  const exchanges = page.getByTestId("import-exchange");
+  await expect(exchanges).toHaveCount(3);
+  await expect(page.locator('[data-testid="import-exchange"][data-status="succeeded"]')).toHaveCount(3);
+  const lisbon = exchanges.filter({ hasText: "I live in Lisbon" });
+  await expect(lisbon.getByTestId("import-decision").first()).toContainText(/added|updated|skipped|replaced/);
+  await expect(lisbon.getByTestId("import-memory-link").first()).toContainText("Lisbon");
+  await screenshot(page, "import-page");
+
+  await lisbon.getByTestId("import-inspect-link").click();
+  await expect(page).toHaveURL(/\/messages\/[0-9a-f-]{36}\/debug#extraction$/);
+  await expect(page.getByRole("heading", { name: "Inspect this imported answer" })).toBeVisible();
+  await expect(page.getByTestId("imported-exchange")).toContainText("I live in Lisbon");
+  await expect(page.getByTestId("extraction-state")).toHaveText("succeeded");
+  await expect(page.getByTestId("produced-memory").first()).toBeVisible();
+  await screenshot(page, "import-inspect-extraction");
+
+  await page.getByRole("link", { name: "Back to the chat" }).click();
+  await expect(page).toHaveURL(/\/chat\/.+#message-/);
+  await expect(page.getByTestId("imported-notice")).toHaveCount(1);
+  await expect(page.getByTestId("imported-notice")).toContainText("Imported from ChatGPT");
+  await expect(page.getByTestId("message-assistant").first()).toBeVisible();
+  for (const control of [
+    page.getByRole("textbox", { name: "Message", exact: true }),
+    page.getByRole("button", { name: "Regenerate answer" }),
+    page.getByRole("button", { name: "Edit message" }),
+    page.getByRole("combobox", { name: "Model" }),
+    page.getByRole("combobox", { name: "Mode" }),
+    page.getByRole("button", { name: /^Temperature/ }),
+  ]) {
+    await expect(control).toHaveCount(0);
+  }
+  await expect(page.getByTestId("offline-banner")).toHaveCount(0);
+  await expect(page.getByRole("switch", { name: "Memory" })).toBeVisible();
+  await expect(page.getByTestId("inspect-link").first()).toBeVisible();
+  await screenshot(page, "import-chat-read-only");
+});
+
 test("'Copy for another assistant' shows the active memories as text and copies exactly that", async ({
   page,
   context,

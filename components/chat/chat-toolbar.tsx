@@ -65,6 +65,7 @@ export function ChatToolbar({
   onChange,
   onMemoryChange,
   memoryPending,
+  turnSettings = true,
 }: {
   title: string | null;
   settings: ChatSettings;
@@ -72,6 +73,8 @@ export function ChatToolbar({
   onChange: (patch: Partial<ChatSettings>) => void;
   onMemoryChange: (enabled: boolean) => void;
   memoryPending: boolean;
+  /** Model, mode and temperature shape the next turn: not shown where there is none (an imported chat). */
+  turnSettings?: boolean;
 }) {
   const memoryId = useId();
   return (
@@ -81,37 +84,39 @@ export function ChatToolbar({
       <h1 className="min-w-0 flex-1 truncate pl-1 text-sm font-medium sm:pl-0" data-testid="chat-title">
         {title ?? "New chat"}
       </h1>
-      <div className="order-last flex w-full min-w-0 items-center gap-1.5 sm:order-none sm:w-auto sm:gap-2">
-        <NativeSelect
-          aria-label="Model"
-          value={settings.model}
-          onChange={(event) => onChange({ model: event.target.value })}
-          className="h-8 min-w-0 flex-1 text-[13px] sm:max-w-44 sm:flex-none"
-        >
-          {models.map((model) => (
-            <option key={model.id} value={model.id}>
-              {model.label}
-            </option>
-          ))}
-        </NativeSelect>
-        <NativeSelect
-          aria-label="Mode"
-          value={settings.mode}
-          onChange={(event) => onChange({ mode: event.target.value as ChatSettings["mode"] })}
-          className="h-8 min-w-0 flex-1 text-[13px] sm:flex-none"
-          title={MODE_LABELS[settings.mode].hint}
-        >
-          {SELECTABLE_MODES.map((mode) => (
-            <option key={mode} value={mode}>
-              {MODE_LABELS[mode].label}
-            </option>
-          ))}
-        </NativeSelect>
-        {/* A reasoning model takes only its default temperature: no control that would do nothing. */}
-        {modelCapabilities(settings.model).temperature && (
-          <TemperatureControl value={settings.temperature} onChange={(temperature) => onChange({ temperature })} />
-        )}
-      </div>
+      {turnSettings && (
+        <div className="order-last flex w-full min-w-0 items-center gap-1.5 sm:order-none sm:w-auto sm:gap-2">
+          <NativeSelect
+            aria-label="Model"
+            value={settings.model}
+            onChange={(event) => onChange({ model: event.target.value })}
+            className="h-8 min-w-0 flex-1 text-[13px] sm:max-w-44 sm:flex-none"
+          >
+            {models.map((model) => (
+              <option key={model.id} value={model.id}>
+                {model.label}
+              </option>
+            ))}
+          </NativeSelect>
+          <NativeSelect
+            aria-label="Mode"
+            value={settings.mode}
+            onChange={(event) => onChange({ mode: event.target.value as ChatSettings["mode"] })}
+            className="h-8 min-w-0 flex-1 text-[13px] sm:flex-none"
+            title={MODE_LABELS[settings.mode].hint}
+          >
+            {SELECTABLE_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {MODE_LABELS[mode].label}
+              </option>
+            ))}
+          </NativeSelect>
+          {/* A reasoning model takes only its default temperature: no control that would do nothing. */}
+          {modelCapabilities(settings.model).temperature && (
+            <TemperatureControl value={settings.temperature} onChange={(temperature) => onChange({ temperature })} />
+          )}
+        </div>
+      )}
       <div className="flex shrink-0 items-center gap-1.5 sm:gap-2 sm:pl-1">
         <Switch
           id={memoryId}

@@ -15,6 +15,7 @@ import { api, errorMessage } from "@/lib/ui/api";
 import { mailboxNoticeAnswerId } from "./agent-steps";
 import { ChatToolbar } from "./chat-toolbar";
 import { Composer } from "./composer";
+import { chatControls } from "./controls";
 import { EmptyChat } from "./empty-chat";
 import { AssistantMessage, UserMessage } from "./message";
 import {
@@ -340,6 +341,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
     }
   };
   const onShowVersion = busy || stepping ? undefined : (messageId: string) => void showVersion(messageId);
+  const controls = chatControls(conversation);
 
   return (
     // The chat fills the viewport (below the phone's top bar) and scrolls its messages itself.
@@ -351,6 +353,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
         onChange={(patch) => setSettings((s) => ({ ...s, ...patch }))}
         onMemoryChange={(enabled) => void setMemory(enabled)}
         memoryPending={memoryPending}
+        turnSettings={controls.turnSettings}
       />
       <div className="relative min-h-0 flex-1">
         <div ref={scroll.ref} onScroll={scroll.onScroll} className="relative h-full overflow-y-auto">
@@ -366,7 +369,9 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                       key={message.id}
                       message={message}
                       stored={message.id in infos}
-                      onEdit={isStored(message.id) ? (text) => editMessage(message.id, text) : undefined}
+                      onEdit={
+                        controls.edit && isStored(message.id) ? (text) => editMessage(message.id, text) : undefined
+                      }
                       versions={infos[message.id]?.versions}
                       onShowVersion={onShowVersion}
                     />
@@ -378,9 +383,12 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                       streaming={busy && message.id === lastMessage?.id}
                       isNewest={message.id === newestAssistantId}
                       onExtractionSettled={onExtractionSettled}
-                      onRegenerate={isStored(message.id) ? () => regenerateAnswer(message.id) : undefined}
+                      onRegenerate={
+                        controls.regenerate && isStored(message.id) ? () => regenerateAnswer(message.id) : undefined
+                      }
+                      inspectExtractionOnly={controls.inspectExtractionOnly}
                       failure={failureOf(message)}
-                      onRetry={message.id === lastMessage?.id && !busy ? regenerateLatest : undefined}
+                      onRetry={controls.retry && message.id === lastMessage?.id && !busy ? regenerateLatest : undefined}
                       onShowVersion={onShowVersion}
                       mailboxNotice={message.id === mailboxNoticeId}
                     />
@@ -447,7 +455,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
             Memory is off for this chat: nothing is recalled or saved.
           </p>
         )}
-        {conversation?.importedFrom ? (
+        {!controls.composer && conversation?.importedFrom ? (
           <p
             className="rounded-lg border bg-muted/40 p-3 text-center text-sm text-muted-foreground"
             data-testid="imported-notice"
@@ -474,9 +482,11 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                 ? "The answer failed."
                 : ""}
         </p>
-        <p className="mt-2 hidden text-center text-xs text-muted-foreground sm:block">
-          Lifeline can be wrong. Every answer shows what it remembered — click “Inspect”.
-        </p>
+        {controls.composer && (
+          <p className="mt-2 hidden text-center text-xs text-muted-foreground sm:block">
+            Lifeline can be wrong. Every answer shows what it remembered — click “Inspect”.
+          </p>
+        )}
       </div>
     </div>
   );

@@ -140,11 +140,14 @@ export function MessageMeta({
   info,
   isNewest,
   onExtractionSettled,
+  inspectExtractionOnly = false,
 }: {
   message: ChatMessage;
   info: MessageInfo | undefined;
   isNewest: boolean;
   onExtractionSettled: () => void;
+  /** An imported answer: never sent to a model here, so no debug record; its Inspect page shows its extraction. */
+  inspectExtractionOnly?: boolean;
 }) {
   const [open, setOpen] = useState(false);
   const chipsId = useId();
@@ -172,8 +175,7 @@ export function MessageMeta({
           onToggle={() => setOpen((value) => !value)}
           chipsId={chipsId}
         />
-        {/* No record, nothing to inspect: an imported answer was never sent to a model here. */}
-        {info?.debug && (
+        {(info?.debug || (inspectExtractionOnly && info?.extraction)) && (
           <Link
             href={`/messages/${message.id}/debug`}
             className="inline-flex items-center gap-1 rounded-md text-brand hover:underline"

@@ -170,6 +170,7 @@ export function AssistantMessage({
   onRetry,
   mailboxNotice = false,
   onShowVersion,
+  inspectExtractionOnly = false,
 }: {
   message: ChatMessage;
   info: MessageInfo | undefined;
@@ -186,6 +187,8 @@ export function AssistantMessage({
    */
   failure?: string;
   onRetry?: () => void;
+  /** An imported answer: no debug record, its Inspect page shows the extraction. */
+  inspectExtractionOnly?: boolean;
 } & Omit<VersionsProps, "versions">) {
   const text = messageText(message);
   const dates = useDates();
@@ -271,6 +274,7 @@ export function AssistantMessage({
                 info={info}
                 isNewest={isNewest}
                 onExtractionSettled={onExtractionSettled}
+                inspectExtractionOnly={inspectExtractionOnly}
               />
             )}
           </div>

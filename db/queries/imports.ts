@@ -4,10 +4,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { importConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import {
   conversations,
+  type ExtractionStatus,
   type ImportSourceKind,
   type ImportStatus,
   type ImportSummary,
@@ -514,4 +516,119 @@ export async function isImportedConversation(db: Db, { conversationId }: { conve
     .where(and(eq(conversations.id, conversationId), isNotNull(conversations.importedFrom)))
     .limit(1);
   return Boolean(row);
+}
+
+export interface ImportPageExchange {
+  extractionId: string;
+  status: ExtractionStatus;
+  attempts: number;
+  lastError: string | null;
+  memoryIds: string[];
+  decisions: unknown[];
+  userMessageId: string;
+  /** The first IMPORT_PAGE.excerptChars characters. */
+  userExcerpt: string;
+  saidAt: Date;
+  /** Its exchange's answer: the Inspect page (/messages/:id/debug) shows the extraction. */
+  assistantMessageId: string;
+}
+
+export interface ImportPageConversation {
+  id: string;
+  title: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** This import's exchanges in the conversation; `exchanges` holds the first IMPORT_PAGE.exchanges of them. */
+  exchangeCount: number;
+  exchanges: ImportPageExchange[];
+}
+
+export const IMPORT_PAGE = importConfig.page;
+
+/**
+ * One page of an import's conversations (in their original order) with the exchanges it queued in them, for
+ * the import's page. The conversations are the import's extractions' (a re-import that adds messages to a
+ * conversation an earlier import brought lists it too): read by import (memory_extractions_import_idx), and a
+ * page's exchanges by import and conversation (memory_extractions_import_conversation_idx); a page holds at
+ * most IMPORT_PAGE.conversations × IMPORT_PAGE.exchanges exchanges. 404 for another user's import.
+ */
+export async function listImportPage(
+  db: Db,
+  { userId, importId, page }: { userId: string; importId: string; page: number },
+): Promise<{ import: ImportRow; total: number; offset: number; conversations: ImportPageConversation[] }> {
+  const row = await getImport(db, { userId, importId });
+  const offset = (page - 1) * IMPORT_PAGE.conversations;
+  const ofImport = db
+    .selectDistinct({ conversationId: memoryExtractions.conversationId })
+    .from(memoryExtractions)
+    .where(eq(memoryExtractions.importId, row.id))
+    .as("of_import");
+  const [[count], pageRows] = await Promise.all([
+    db.select({ total: sql<number>`count(*)::int` }).from(ofImport),
+    db
+      .select({
+        id: conversations.id,
+        title: conversations.title,
+        createdAt: conversations.createdAt,
+        updatedAt: conversations.updatedAt,
+      })
+      .from(ofImport)
+      .innerJoin(conversations, and(eq(conversations.id, ofImport.conversationId), eq(conversations.userId, userId)))
+      .orderBy(asc(conversations.createdAt), asc(conversations.id))
+      .limit(IMPORT_PAGE.conversations)
+      .offset(offset),
+  ]);
+  if (pageRows.length === 0) return { import: row, total: count?.total ?? 0, offset, conversations: [] };
+
+  const ranked = db
+    .select({
+      extractionId: sql<string>`${memoryExtractions.id}`.as("extraction_id"),
+      conversationId: sql<string>`${memoryExtractions.conversationId}`.as("conversation_id"),
+      status: sql<ExtractionStatus>`${memoryExtractions.status}`.as("status"),
+      attempts: sql<number>`${memoryExtractions.attempts}`.as("attempts"),
+      lastError: sql<string | null>`${memoryExtractions.lastError}`.as("last_error"),
+      memoryIds: sql<string[]>`${memoryExtractions.memoryIds}`.as("memory_ids"),
+      decisions: sql<unknown[]>`${memoryExtractions.decisions}`.as("decisions"),
+      userMessageId: sql<string>`${messages.id}`.as("user_message_id"),
+      userExcerpt: sql<string>`left(${messages.content}, ${IMPORT_PAGE.excerptChars})`.as("user_excerpt"),
+      saidAt: sql<Date>`${messages.createdAt}`.as("said_at"),
+      assistantMessageId: sql<string>`${memoryExtractions.assistantMessageId}`.as("assistant_message_id"),
+      position:
+        sql<number>`row_number() OVER (PARTITION BY ${memoryExtractions.conversationId} ORDER BY ${messages.createdAt}, ${memoryExtractions.id})::int`.as(
+          "position",
+        ),
+      exchangeCount: sql<number>`(count(*) OVER (PARTITION BY ${memoryExtractions.conversationId}))::int`.as(
+        "exchange_count",
+      ),
+    })
+    .from(memoryExtractions)
+    .innerJoin(messages, eq(messages.id, memoryExtractions.userMessageId))
+    .where(
+      and(
+        eq(memoryExtractions.importId, row.id),
+        inArray(
+          memoryExtractions.conversationId,
+          pageRows.map((conversation) => conversation.id),
+        ),
+      ),
+    )
+    .as("ranked");
+  const exchangeRows = await db
+    .select()
+    .from(ranked)
+    .where(sql`${ranked.position} <= ${IMPORT_PAGE.exchanges}`)
+    .orderBy(asc(ranked.position));
+  const byConversation = new Map(
+    pageRows.map((conversation) => [
+      conversation.id,
+      { ...conversation, exchangeCount: 0, exchanges: [] as ImportPageExchange[] },
+    ]),
+  );
+  for (const { conversationId, position: _, exchangeCount, saidAt, ...exchange } of exchangeRows) {
+    const conversation = byConversation.get(conversationId);
+    if (!conversation) continue;
+    conversation.exchangeCount = exchangeCount;
+    conversation.exchanges.push({ ...exchange, saidAt: new Date(saidAt) });
+  }
+  return { import: row, total: count?.total ?? 0, offset, conversations: [...byConversation.values()] };
 }

@@ -4,6 +4,7 @@
  */
 import { isAppError } from "@/core/errors";
 import type { Db } from "@/db/client";
+import { getConversation } from "@/db/queries/conversations";
 import { listMemoriesByIds } from "@/db/queries/memories";
 import { getMessage } from "@/db/queries/messages";
 import { getPromptDebug } from "@/db/queries/prompt-debug";
@@ -86,4 +87,25 @@ export async function getDebugPageData(db: Db, { userId, messageId }: { userId: 
     orNull(() => getMessageExtraction(db, { userId, assistantMessageId: messageId })),
   ]);
   return view ? { view, extraction } : null;
+}
+
+/**
+ * An imported answer has no debug record (no model wrote it here); its Inspect page shows the exchange the
+ * extraction read and what it stored. Null unless `messageId` is the user's imported answer with an extraction.
+ */
+export async function getImportedExchangeData(db: Db, { userId, messageId }: { userId: string; messageId: string }) {
+  const extraction = await orNull(() => getMessageExtraction(db, { userId, assistantMessageId: messageId }));
+  if (!extraction) return null;
+  const [conversation, question, answer] = await Promise.all([
+    getConversation(db, { userId, conversationId: extraction.conversationId }),
+    getMessage(db, { userId, messageId: extraction.userMessageId }),
+    getMessage(db, { userId, messageId: extraction.assistantMessageId }),
+  ]);
+  if (!conversation.importedFrom) return null;
+  return {
+    conversation: { id: conversation.id, title: conversation.title, importedFrom: conversation.importedFrom },
+    question: { id: question.id, content: question.content, createdAt: question.createdAt },
+    answer: { id: answer.id, content: answer.content, createdAt: answer.createdAt },
+    extraction,
+  };
 }

@@ -2,9 +2,9 @@
  * Asked by proxy.ts before the page renders: those pages stream behind a loading boundary whose first
  * bytes fix the status at 200, so only this can make a missing record answer 404.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { conversations, mcpCalls, promptDebug } from "@/db/schema";
+import { conversations, imports, mcpCalls, memoryExtractions, promptDebug } from "@/db/schema";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 const ID = "([^/]+)";
@@ -22,7 +22,8 @@ const RECORD_PAGES: { path: RegExp; exists: (db: Db, userId: string, id: string)
       ).length > 0,
   },
   {
-    // A debug view exists for an answer, which has a debug record; a question has none.
+    // A debug view exists for an answer, which has a debug record, or for an imported answer, which has an
+    // extraction and no record; a question has neither.
     path: new RegExp(`^/messages/${ID}/debug/?$`),
     exists: async (db, userId, id) =>
       (
@@ -30,6 +31,28 @@ const RECORD_PAGES: { path: RegExp; exists: (db: Db, userId: string, id: string)
           .select({ id: promptDebug.id })
           .from(promptDebug)
           .where(and(eq(promptDebug.messageId, id), eq(promptDebug.userId, userId)))
+          .limit(1)
+      ).length > 0 ||
+      (
+        await db
+          .select({ id: memoryExtractions.id })
+          .from(memoryExtractions)
+          .innerJoin(
+            conversations,
+            and(eq(conversations.id, memoryExtractions.conversationId), isNotNull(conversations.importedFrom)),
+          )
+          .where(and(eq(memoryExtractions.assistantMessageId, id), eq(memoryExtractions.userId, userId)))
+          .limit(1)
+      ).length > 0,
+  },
+  {
+    path: new RegExp(`^/settings/imports/${ID}/?$`),
+    exists: async (db, userId, id) =>
+      (
+        await db
+          .select({ id: imports.id })
+          .from(imports)
+          .where(and(eq(imports.id, id), eq(imports.userId, userId)))
           .limit(1)
       ).length > 0,
   },

@@ -1,7 +1,7 @@
 /**
- * The pages of one record — a chat, an answer's debug view, an external call — answer HTTP 404 for a
- * record that is not the signed-in user's (another user's, a random id, not an id at all), on the
- * production build. Their segments stream behind a loading boundary, and a streamed response has
+ * The pages of one record — a chat, an answer's debug view (an imported answer's too), an external call,
+ * an import — answer HTTP 404 for a record that is not the signed-in user's (another user's, a random id,
+ * not an id at all), on the production build. Their segments stream behind a loading boundary, and a streamed response has
  * sent its 200 before the page's own notFound() runs: the status comes from proxy.ts, which checks
  * the record before anything renders. The owner still gets the page (200).
  */
@@ -55,6 +55,36 @@ describe("next start: a record that is not yours is a 404 page", () => {
     const callId = /\/settings\/external-calls\/([0-9a-f-]{36})/.exec(calls.text)?.[1] ?? "";
     expect(callId).not.toBe("");
 
+    const created = await owner.client.request("POST", "/api/imports", {
+      json: { source: "chatgpt", fileName: "export.zip" },
+    });
+    expect(created.status, created.text).toBe(201);
+    const importId = (created.json as { import: { id: string } }).import.id;
+    const batch = await owner.client.request("POST", `/api/imports/${importId}/conversations`, {
+      json: {
+        conversations: [
+          {
+            sourceId: "c1",
+            title: "Moving to Lyon",
+            createdAt: "2024-01-01T09:00:00.000Z",
+            messages: [
+              { sourceId: "u1", role: "user", text: "I moved to Lyon.", createdAt: "2024-01-01T09:00:00.000Z" },
+              { sourceId: "a1", role: "assistant", text: "Welcome to Lyon!", createdAt: "2024-01-01T09:01:00.000Z" },
+            ],
+          },
+        ],
+      },
+    });
+    expect(batch.status, batch.text).toBe(200);
+    const imported = await owner.client.request("GET", "/api/conversations?archived=true");
+    const importedChat = (imported.json as { conversations: { id: string }[] }).conversations[0]?.id;
+    const importedMessages = await owner.client.request("GET", `/api/conversations/${importedChat}/messages`);
+    const importedAnswer = (importedMessages.json as { messages: { id: string; role: string }[] }).messages.find(
+      (m) => m.role === "assistant",
+    )?.id;
+
+    pages.importPage = `/settings/imports/${importId}`;
+    pages.importedAnswer = `/messages/${importedAnswer}/debug`;
     pages.chat = `/chat/${conversationId}`;
     pages.debug = `/messages/${answerId}/debug`;
     pages.call = `/settings/external-calls/${callId}`;
@@ -89,7 +119,12 @@ describe("next start: a record that is not yours is a 404 page", () => {
 
   it("a random id, or no id at all, is a 404 too", async () => {
     for (const id of [randomUUID(), "not-an-id"]) {
-      for (const page of [`/chat/${id}`, `/messages/${id}/debug`, `/settings/external-calls/${id}`]) {
+      for (const page of [
+        `/chat/${id}`,
+        `/messages/${id}/debug`,
+        `/settings/external-calls/${id}`,
+        `/settings/imports/${id}`,
+      ]) {
         const res = await owner.client.request("GET", page);
         expect(res.status, page).toBe(404);
       }

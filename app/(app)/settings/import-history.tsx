@@ -1,6 +1,7 @@
 "use client";
 
 import { UploadIcon } from "lucide-react";
+import Link from "next/link";
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import { FormAlert } from "@/app/(auth)/_components/form-parts";
 import { Button } from "@/components/ui/button";
@@ -324,6 +325,15 @@ function ImportProgressView({
       <p data-testid="import-counts">
         {finished} of {total} exchanges read from {progress.conversations} conversations · {progress.memoriesFound}{" "}
         memories found · {failed} failed
+      </p>
+      <p>
+        <Link
+          href={`/settings/imports/${progress.id}`}
+          className="text-brand hover:underline"
+          data-testid="import-page-link"
+        >
+          What was learned from each exchange
+        </Link>
       </p>
       {progress.status === "cancelled" && (
         <p className="text-muted-foreground">

@@ -73,7 +73,8 @@ export default async function ChatPage({ params, searchParams }: { params: Param
         temperature: DEFAULT_TEMPERATURE,
         memoryEnabled: conversation.memoryEnabled,
       }}
-      notice={<OfflineNotice />}
+      // Which model answers is news only where one will.
+      notice={conversation.importedFrom ? undefined : <OfflineNotice />}
     />
   );
 }

@@ -16,10 +16,17 @@ import { PageHeader } from "@/components/page-header";
 import { ScrollToHash } from "@/components/scroll-to-hash";
 import { SectionCard } from "@/components/section-card";
 import { Badge } from "@/components/ui/badge";
+import { extractionConfig } from "@/core/config";
 import { getDb } from "@/db/client";
 import { requireServerSession } from "@/lib/auth/server";
-import { type DebugView, type DeletedMemoryNote, getDebugPageData } from "@/lib/chat/debug-view";
+import {
+  type DebugView,
+  type DeletedMemoryNote,
+  getDebugPageData,
+  getImportedExchangeData,
+} from "@/lib/chat/debug-view";
 import { sentMemories } from "@/lib/chat/transcript";
+import { IMPORT_SOURCE_LABELS } from "@/lib/import/types";
 import { formatBytes, type formatDateTime, formatMs, formatScore } from "@/lib/ui/format";
 import { jsonify } from "@/lib/ui/json";
 import { sentBreakdown } from "@/lib/ui/memory-reasons";
@@ -133,13 +140,76 @@ function RetrievalStatus({ retrieval }: { retrieval: DebugView["retrieval"] }) {
   return <Badge variant="danger">failed</Badge>;
 }
 
+/** No model answered here, so no model input: the exchange the extraction read, and what it stored. */
+function ImportedAnswer({
+  data,
+  dates,
+}: {
+  data: NonNullable<Awaited<ReturnType<typeof getImportedExchangeData>>>;
+  dates: Parameters<typeof formatDateTime>[1];
+}) {
+  const { conversation, question, answer, extraction } = data;
+  const source = IMPORT_SOURCE_LABELS[conversation.importedFrom];
+  return (
+    <div className="mx-auto w-full max-w-5xl space-y-5 px-4 py-8 sm:px-6">
+      <ScrollToHash />
+      <Link
+        href={`/chat/${conversation.id}#message-${answer.id}`}
+        className="inline-flex items-center gap-1.5 text-sm text-muted-foreground hover:text-foreground"
+      >
+        <ArrowLeftIcon className="size-4" aria-hidden="true" />
+        Back to the chat
+      </Link>
+      <PageHeader
+        title="Inspect this imported answer"
+        description={
+          <>
+            {source} wrote this answer (<DateTime value={answer.createdAt} dates={dates} />) and it was imported, so no
+            model here received anything for it. What Lifeline read from the exchange, and learned, is below.
+          </>
+        }
+      />
+      <SectionCard
+        id="exchange"
+        title="What the extraction read"
+        description={`This question and answer, with up to ${extractionConfig.previousMessages} earlier messages of “${conversation.title}” as context, read as on the day the question was asked.`}
+      >
+        <div className="space-y-3 text-sm" data-testid="imported-exchange">
+          <div className="rounded-lg border bg-muted/40 p-3">
+            <div className="mb-1 text-xs font-semibold tracking-wide uppercase">
+              you · <DateTime value={question.createdAt} dates={dates} />
+            </div>
+            <div className="whitespace-pre-wrap break-words">{question.content}</div>
+          </div>
+          <div className="rounded-lg border p-3">
+            <div className="mb-1 text-xs font-semibold tracking-wide uppercase">{source}</div>
+            <div className="whitespace-pre-wrap break-words">{answer.content}</div>
+          </div>
+        </div>
+      </SectionCard>
+      <SectionCard
+        id="extraction"
+        title="What Lifeline learned"
+        description="The memory extraction that read this exchange when it was imported."
+      >
+        <ExtractionPanel extraction={jsonify(extraction)} messageId={answer.id} dates={dates} />
+      </SectionCard>
+    </div>
+  );
+}
+
 export default async function DebugPage({ params }: { params: Params }) {
   const { id } = await params;
   const session = await requireServerSession(`/messages/${id}/debug`);
   if (!UUID.test(id)) notFound();
   // Missing, foreign, not an answer, or no debug record yet: 404.
-  const data = await getDebugPageData(await getDb(), { userId: session.id, messageId: id });
-  if (!data) notFound();
+  const db = await getDb();
+  const data = await getDebugPageData(db, { userId: session.id, messageId: id });
+  if (!data) {
+    const imported = await getImportedExchangeData(db, { userId: session.id, messageId: id });
+    if (!imported) notFound();
+    return <ImportedAnswer data={imported} dates={await requestDates(session.id)} />;
+  }
   const { view, extraction } = data;
   const dates = await requestDates(session.id);
 

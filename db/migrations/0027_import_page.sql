@@ -1,0 +1,1 @@
+CREATE INDEX "memory_extractions_import_conversation_idx" ON "memory_extractions" USING btree ("import_id","conversation_id") WHERE "memory_extractions"."import_id" IS NOT NULL;

@@ -1,0 +1,63 @@
+/**
+ * proxy.ts answers 404 for a record page that is not the signed-in user's (recordPageExists): an import's
+ * page, and the Inspect page of an imported answer (which has an extraction and no debug record).
+ * tests/production/not-found.prod.test.ts checks the status through `next start`.
+ */
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { addImportBatch, createImport } from "@/db/queries/imports";
+import { memoryExtractions } from "@/db/schema";
+import { recordPageExists } from "@/lib/ui/record-pages";
+import { DB_KINDS } from "@/tests/db";
+import { createConversation, createPair, createUser } from "@/tests/fixtures/jobs";
+import { useTestDatabase } from "@/tests/test-database";
+
+describe.each(DB_KINDS)("record pages of an import on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  const db = () => database.db;
+
+  it("an import's page and its answers' Inspect pages exist for their owner only", async () => {
+    const owner = await createUser(db());
+    const intruder = await createUser(db(), "Eve");
+    const row = await createImport(db(), { userId: owner, source: "claude", fileName: "export.zip" });
+    await addImportBatch(db(), {
+      userId: owner,
+      importId: row.id,
+      runner: "in-process",
+      conversations: [
+        {
+          sourceId: "c1",
+          title: "Porto",
+          createdAt: "2024-01-01T09:00:00Z",
+          messages: [
+            { sourceId: "u1", role: "user", text: "I live in Porto.", createdAt: "2024-01-01T09:00:00Z" },
+            { sourceId: "a1", role: "assistant", text: "Nice!", createdAt: "2024-01-01T09:01:00Z" },
+          ],
+        },
+      ],
+    });
+    const [exchange] = await db().select().from(memoryExtractions);
+    const answer = exchange?.assistantMessageId ?? "";
+
+    const importPage = `/settings/imports/${row.id}`;
+    const inspect = `/messages/${answer}/debug`;
+    for (const page of [importPage, inspect]) {
+      expect(await recordPageExists(db(), owner, page), page).toBe(true);
+      expect(await recordPageExists(db(), intruder, page), page).toBe(false);
+    }
+    expect(await recordPageExists(db(), owner, `/settings/imports/${randomUUID()}`)).toBe(false);
+    expect(await recordPageExists(db(), owner, "/settings/imports/not-an-id")).toBe(false);
+    // The question of the exchange has no Inspect page.
+    expect(await recordPageExists(db(), owner, `/messages/${exchange?.userMessageId}/debug`)).toBe(false);
+  });
+
+  it("a live answer without a debug record has no Inspect page, even with an extraction", async () => {
+    const owner = await createUser(db());
+    const conversationId = await createConversation(db(), owner);
+    const pair = await createPair(db(), { userId: owner, conversationId }, "I live in Lyon.", "Noted.");
+    await db()
+      .insert(memoryExtractions)
+      .values({ ...pair, status: "queued" });
+    expect(await recordPageExists(db(), owner, `/messages/${pair.assistantMessageId}/debug`)).toBe(false);
+  });
+});
