@@ -66,8 +66,8 @@ export const retrievalStrategies = {
  * every memory sharing a word with the message.
  */
 export const approximateRetrievalConfig: ApproximateRetrievalConfig = {
-  /** From the sweep in docs/performance.md: below it the exact statement costs about as much. */
-  minMemories: 10_000,
+  /** From the sweep in docs/performance.md: two-stage p95 was 133–142% of exact at 1k–3k, 56–88% at 10k. */
+  minMemories: 5_000,
   /** K, measured on the dense corpus at 10k: the exact top 5 on 100% of questions at 1,000, 90% at 200 and 400. */
   candidates: 1_000,
   /**

@@ -439,7 +439,7 @@ export const memories = pgTable(
     confidence: real("confidence"),
     /**
      * Half precision: retrieval's distance pass reads half the pages. Stored in line, not TOASTed (migration 0006),
-     * and HNSW-indexed on Postgres only (memories_hnsw): drizzle can express neither.
+     * which drizzle cannot express.
      */
     embedding: halfvec("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
     /**

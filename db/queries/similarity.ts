@@ -22,7 +22,7 @@ export function similarityTo(vector: SQL): SQL<number> {
   return sql<number>`(1 - (${memories.embedding} <=> ${vector}))::float8`;
 }
 
-/** In the form pgvector's HNSW index can serve (`ORDER BY … <=> …`). */
+/** Distance as an ordering (`ORDER BY … <=> …`): exact, as no vector index exists (migration 0025). */
 export function nearestTo(vector: SQL): SQL {
   return sql`${memories.embedding} <=> ${vector}`;
 }
