@@ -353,6 +353,8 @@ export const messages = pgTable(
     error: text("error"),
     notice: text("notice", { enum: MESSAGE_NOTICES }),
     sourceId: text("source_id"),
+    /** An imported message's content hash (db/queries/content-hash.ts): found again without its export id. */
+    contentHash: text("content_hash"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     searchVector: tsvector("search_vector").generatedAlwaysAs(
@@ -369,6 +371,7 @@ export const messages = pgTable(
     uniqueIndex("messages_conversation_source_idx")
       .on(t.conversationId, t.sourceId)
       .where(sql`${t.sourceId} IS NOT NULL`),
+    index("messages_user_content_hash_idx").on(t.userId, t.contentHash).where(sql`${t.contentHash} IS NOT NULL`),
   ],
 );
 

@@ -15,7 +15,8 @@ export const importCreateBody = z.strictObject({
 });
 
 const importedMessage = z.strictObject({
-  sourceId,
+  /** Optional: a message without one is found again by its content hash alone. */
+  sourceId: sourceId.optional(),
   role: z.enum(["user", "assistant"]),
   text: text({ max: importConfig.maxMessageChars, multiline: true }),
   createdAt: isoDate,
@@ -30,7 +31,10 @@ const importedConversation = z.strictObject({
     .min(1)
     .max(importConfig.maxMessagesPerConversation)
     .refine(
-      (messages) => new Set(messages.map((message) => message.sourceId)).size === messages.length,
+      (messages) => {
+        const ids = messages.flatMap((message) => (message.sourceId === undefined ? [] : [message.sourceId]));
+        return new Set(ids).size === ids.length;
+      },
       "Message sourceIds must be unique in a conversation",
     ),
 });
@@ -55,3 +59,4 @@ export const importPastedBody = z.strictObject({
     .max(importConfig.maxPastedMemories)
     .refine((list) => new Set(list).size === list.length, "Each memory once"),
 });
+
