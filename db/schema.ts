@@ -445,6 +445,10 @@ export const memories = pgTable(
     deadline: date("deadline", { mode: "string" }),
     pinned: boolean("pinned").notNull().default(false),
     pastedAt: timestamp("pasted_at", { withTimezone: true, mode: "date" }),
+    /** Restored from a Lifeline export then; with the export's id and a hash of the content, a restore's key (db/queries/restore.ts). */
+    restoredAt: timestamp("restored_at", { withTimezone: true, mode: "date" }),
+    restoredFromId: text("restored_from_id"),
+    restoredContentHash: text("restored_content_hash"),
     createdAt: createdAt(),
     /** Recency is computed from this column; reading a memory never touches it. */
     updatedAt: updatedAt(),
@@ -467,6 +471,9 @@ export const memories = pgTable(
     index("memories_source_conversation_idx").on(t.sourceConversationId),
     index("memories_search_vector_idx").using("gin", t.searchVector),
     index("memories_redact_at_idx").on(t.redactAt).where(sql`${t.redactAt} IS NOT NULL`),
+    uniqueIndex("memories_user_restored_idx")
+      .on(t.userId, t.restoredFromId, t.restoredContentHash)
+      .where(sql`${t.restoredFromId} IS NOT NULL`),
   ],
 );
 
