@@ -9,7 +9,7 @@ import {
   MEMORY_STATUSES,
   MEMORY_TYPES,
 } from "@/db/schema";
-import { MEMORY_CONTENT_MAX, MEMORY_TAG_MAX, MEMORY_TAGS_MAX, MEMORY_TITLE_MAX } from "./memories";
+import { MEMORY_CONTENT_MAX, MEMORY_TAG_MAX, MEMORY_TAGS_MAX, MEMORY_TITLE_MAX } from "./memory-limits";
 import { requestString, text } from "./strings";
 
 const sourceId = requestString().min(1).max(200);
