@@ -231,7 +231,8 @@ test("a Lifeline export is previewed and restored in Settings, once", async ({ p
   await expect(preview.getByTestId("restore-choice")).toHaveText(
     "3 memories to restore; 0 already here (restored before, or the same words), not added again.",
   );
-  await screenshot(page, "import-restore-preview");
+  await preview.scrollIntoViewIfNeeded();
+  await preview.screenshot({ path: "e2e/screenshots/import-restore-preview.png" });
   await preview.getByRole("button", { name: "Restore 3 memories" }).click();
   await expect(preview.getByTestId("restore-result")).toContainText("Restored 3 memories; 0 already here.");
 
@@ -242,6 +243,7 @@ test("a Lifeline export is previewed and restored in Settings, once", async ({ p
     "Restored from a Lifeline export on",
   );
   await expect(cards.filter({ hasText: "Lives in Lisbon" })).toHaveCount(0);
+  await cards.first().scrollIntoViewIfNeeded();
   await screenshot(page, "import-restored-memories");
   const pending = await (await page.request.get("/api/memories?status=pending_confirmation")).json();
   expect(pending.memories.map((m: { content: string }) => m.content)).toEqual(["Plans to learn Japanese"]);

@@ -128,7 +128,7 @@ export function ImportHistory() {
         />
         <p className="text-xs text-muted-foreground">
           The file is read in this browser; only the conversations you choose are sent. A file saved from Memories →
-          Export restores those memories here.
+          Export JSON restores those memories here.
         </p>
       </div>
       {busy && (
