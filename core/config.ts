@@ -313,6 +313,12 @@ export const importConfig = {
   maxBatchConversations: 200,
   maxPastedMemories: 200,
   maxPastedChars: 100_000,
+  /** A Lifeline export is restored in batches of at most this many memories (and maxBatchBytes). */
+  maxRestoreMemories: 200,
+  /** Events kept per restored memory; a longer history is refused, not cut. */
+  maxRestoreHistory: 500,
+  maxRestoreEvidence: 50,
+  maxRestoreReasonChars: 2_000,
   /** Inngest counts steps per run; a fresh run also lets other users' imports through. */
   pairsPerRun: 50,
   /** Live extraction is not throttled. */

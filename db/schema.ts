@@ -365,6 +365,8 @@ export const messages = pgTable(
     error: text("error"),
     notice: text("notice", { enum: MESSAGE_NOTICES }),
     sourceId: text("source_id"),
+    /** An imported message's content hash (db/queries/content-hash.ts): found again without its export id. */
+    contentHash: text("content_hash"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     searchVector: tsvector("search_vector").generatedAlwaysAs(
@@ -381,6 +383,7 @@ export const messages = pgTable(
     uniqueIndex("messages_conversation_source_idx")
       .on(t.conversationId, t.sourceId)
       .where(sql`${t.sourceId} IS NOT NULL`),
+    index("messages_user_content_hash_idx").on(t.userId, t.contentHash).where(sql`${t.contentHash} IS NOT NULL`),
   ],
 );
 
@@ -470,6 +473,10 @@ export const memories = pgTable(
     pastedAt: timestamp("pasted_at", { withTimezone: true, mode: "date" }),
     /** Where an imported memory was said, written when its import's conversations are deleted (not kept). */
     importedSource: jsonb("imported_source").$type<ImportedSource>(),
+    /** Restored from a Lifeline export then; with the export's id and a hash of the content, a restore's key (db/queries/restore.ts). */
+    restoredAt: timestamp("restored_at", { withTimezone: true, mode: "date" }),
+    restoredFromId: text("restored_from_id"),
+    restoredContentHash: text("restored_content_hash"),
     createdAt: createdAt(),
     /** Recency is computed from this column; reading a memory never touches it. */
     updatedAt: updatedAt(),
@@ -492,6 +499,9 @@ export const memories = pgTable(
     index("memories_source_conversation_idx").on(t.sourceConversationId),
     index("memories_search_vector_idx").using("gin", t.searchVector),
     index("memories_redact_at_idx").on(t.redactAt).where(sql`${t.redactAt} IS NOT NULL`),
+    uniqueIndex("memories_user_restored_idx")
+      .on(t.userId, t.restoredFromId, t.restoredContentHash)
+      .where(sql`${t.restoredFromId} IS NOT NULL`),
   ],
 );
 

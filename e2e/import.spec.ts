@@ -23,7 +23,9 @@ test("a file that is not an export is refused with a reason, and nothing is sent
   await page
     .getByTestId("import-file")
     .setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from('{"hello":"world"}') });
-  await expect(page.getByRole("alert").filter({ hasText: "The file is not a ChatGPT or Claude export" })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "The file is not a ChatGPT, Claude or Lifeline export" }),
+  ).toBeVisible();
   await expect(page.getByTestId("import-preview")).toHaveCount(0);
   expect(await (await page.request.get("/api/imports")).json()).toEqual({ imports: [] });
 });
@@ -249,4 +251,104 @@ test("an import told not to keep its conversations leaves no imported chat; its 
   await expect(card.getByRole("link", { name: /Commuting by bike/ })).toHaveCount(0);
   await expect(card.getByTestId("memory-source-excerpt")).toContainText("I live in Lisbon");
   await screenshot(page, "import-not-kept-memory");
+});
+
+/** A small Lifeline export as GET /api/memories/export writes it (another account's ids). */
+function lifelineExport(): Buffer {
+  const memory = (id: string, content: string, extra: Record<string, unknown>) => ({
+    id,
+    userId: "99999999-9999-4999-8999-999999999999",
+    content,
+    title: null,
+    type: "personal",
+    tags: [],
+    importance: 0.7,
+    confidence: null,
+    embeddingModel: "offline",
+    sourceConversationId: null,
+    sourceUserMessageId: null,
+    sourceAssistantMessageId: null,
+    sourceAccessTokenId: null,
+    examinedMessageIds: [],
+    evidence: [],
+    provenance: "user_created",
+    status: "active",
+    supersededById: null,
+    isActionable: false,
+    deadline: null,
+    pinned: false,
+    pastedAt: null,
+    createdAt: "2025-02-01T09:00:00.000Z",
+    updatedAt: "2025-02-01T09:00:00.000Z",
+    editedAt: null,
+    redactAt: null,
+    history: [
+      {
+        memoryId: id,
+        action: "create",
+        actor: "user",
+        before: null,
+        after: { content, status: "active" },
+        reason: null,
+        createdAt: "2025-02-01T09:00:00.000Z",
+      },
+    ],
+    ...extra,
+  });
+  return Buffer.from(
+    JSON.stringify({
+      format: "lifeline-memories",
+      version: 1,
+      exportedAt: "2025-03-01T12:00:00.000Z",
+      memories: [
+        memory("m-1", "Is allergic to peanuts", { pinned: true }),
+        memory("m-2", "Prefers window seats on trains", { type: "preference" }),
+        memory("m-3", "Plans to learn Japanese", {
+          type: "goal",
+          provenance: "assistant_suggested",
+          status: "pending_confirmation",
+        }),
+        memory("m-4", "Lives in Lisbon", { status: "superseded", supersededById: "m-5" }),
+      ],
+    }),
+  );
+}
+
+test("a Lifeline export is previewed and restored in Settings, once", async ({ page }) => {
+  test.setTimeout(120_000);
+  await registerViaUi(page, "import-restore");
+  await page.goto("/settings");
+  const file = { name: "lifeline-memories-2025-03-01.json", mimeType: "application/json", buffer: lifelineExport() };
+  await page.getByTestId("import-file").setInputFiles(file);
+  const preview = page.getByTestId("restore-preview");
+  await expect(preview).toContainText("Lifeline export of 2025-03-01: 3 memories with their history.");
+  await expect(preview.getByTestId("restore-skipped")).toContainText("replaced by a newer memory: 1");
+  await expect(preview).toContainText("1 memory waiting for your confirmation stays waiting.");
+  await expect(preview.getByTestId("restore-choice")).toHaveText(
+    "3 memories to restore; 0 already here (restored before, or the same words), not added again.",
+  );
+  await preview.scrollIntoViewIfNeeded();
+  await preview.screenshot({ path: "e2e/screenshots/import-restore-preview.png" });
+  await preview.getByRole("button", { name: "Restore 3 memories" }).click();
+  await expect(preview.getByTestId("restore-result")).toContainText("Restored 3 memories; 0 already here.");
+
+  await page.goto("/memories");
+  const cards = page.getByTestId("memory-card");
+  await expect(cards).toHaveCount(3);
+  await expect(cards.filter({ hasText: "Is allergic to peanuts" }).getByTestId("memory-source")).toContainText(
+    "Restored from a Lifeline export on",
+  );
+  await expect(cards.filter({ hasText: "Lives in Lisbon" })).toHaveCount(0);
+  await cards.first().scrollIntoViewIfNeeded();
+  await screenshot(page, "import-restored-memories");
+  const pending = await (await page.request.get("/api/memories?status=pending_confirmation")).json();
+  expect(pending.memories.map((m: { content: string }) => m.content)).toEqual(["Plans to learn Japanese"]);
+
+  // The same file again: nothing to restore.
+  await page.goto("/settings");
+  await page.getByTestId("import-file").setInputFiles(file);
+  await expect(page.getByTestId("restore-choice")).toHaveText(
+    "0 memories to restore; 3 already here (restored before, or the same words), not added again.",
+  );
+  await expect(page.getByRole("button", { name: "Restore 0 memories" })).toBeDisabled();
 });

@@ -38,6 +38,14 @@ function Excerpt({ text }: { text: string }) {
 
 /** Where a memory came from: the chat and the exchange (whose debug view shows the extraction). */
 function Source({ memory, dates }: { memory: ListedMemory; dates: DateContext }) {
+  // Its chat stayed in the account it was exported from; its provenance badge still says who stated it.
+  if (memory.restoredAt) {
+    return (
+      <span data-testid="memory-source">
+        Restored from a Lifeline export on {formatDateTime(memory.restoredAt, dates)}
+      </span>
+    );
+  }
   if (memory.pastedAt) {
     return <span data-testid="memory-source">You pasted this on {formatDateTime(memory.pastedAt, dates)}</span>;
   }

@@ -1,9 +1,10 @@
 /**
  * A batch writes its conversations (archived, read-only), messages and one queued extraction per exchange in
- * one transaction, so a failed batch writes nothing. Re-importing adds only messages whose export id is new.
+ * one transaction, so a failed batch writes nothing. Re-importing adds only messages found neither by export id
+ * nor by content hash (content-hash.ts).
  */
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { importConfig } from "@/core/config";
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
@@ -18,13 +19,15 @@ import {
   memoryExtractions,
   messages,
 } from "@/db/schema";
+import { messageContentHash } from "./content-hash";
 
 export type ImportRow = typeof imports.$inferSelect;
 
 const notFound = () => new AppError("not_found:import", "Import not found");
 
 export interface BatchMessage {
-  sourceId: string;
+  /** Absent: the message is found again by its content hash only. */
+  sourceId?: string;
   role: "user" | "assistant";
   text: string;
   createdAt: string;
@@ -119,27 +122,9 @@ async function addConversation(
 ): Promise<void> {
   const { userId, conversation, result } = input;
   const lastAt = new Date(conversation.messages.at(-1)?.createdAt ?? conversation.createdAt);
-  const [inserted] = await tx
-    .insert(conversations)
-    .values({
-      userId,
-      title: conversation.title,
-      archived: true,
-      importedFrom: input.source,
-      sourceId: conversation.sourceId,
-      importId: input.importId,
-      createdAt: new Date(conversation.createdAt),
-      updatedAt: lastAt,
-    })
-    .onConflictDoNothing({
-      target: [conversations.userId, conversations.importedFrom, conversations.sourceId],
-      where: sql`${conversations.sourceId} IS NOT NULL`,
-    })
-    .returning({ id: conversations.id, currentMessageId: conversations.currentMessageId });
-  let target = inserted;
-  if (inserted) result.conversationsAdded += 1;
-  else {
-    [target] = await tx
+  const hashes = conversation.messages.map((message) => messageContentHash(message));
+  const bySourceId = () =>
+    tx
       .select({ id: conversations.id, currentMessageId: conversations.currentMessageId })
       .from(conversations)
       .where(
@@ -151,41 +136,93 @@ async function addConversation(
       )
       .for("update")
       .limit(1);
+  // Re-exported under another id, the conversation is the one holding most of these messages' hashes.
+  const byContentHash = () =>
+    tx
+      .select({ id: conversations.id, currentMessageId: conversations.currentMessageId })
+      .from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .where(
+        and(
+          eq(messages.userId, userId),
+          inArray(messages.contentHash, hashes),
+          eq(conversations.importedFrom, input.source),
+        ),
+      )
+      .groupBy(conversations.id)
+      .orderBy(desc(sql`count(*)`), asc(conversations.id))
+      .limit(1);
+  let [target] = await bySourceId();
+  if (!target) [target] = await byContentHash();
+  if (!target) {
+    const [inserted] = await tx
+      .insert(conversations)
+      .values({
+        userId,
+        title: conversation.title,
+        archived: true,
+        importedFrom: input.source,
+        sourceId: conversation.sourceId,
+        importId: input.importId,
+        createdAt: new Date(conversation.createdAt),
+        updatedAt: lastAt,
+      })
+      .onConflictDoNothing({
+        target: [conversations.userId, conversations.importedFrom, conversations.sourceId],
+        where: sql`${conversations.sourceId} IS NOT NULL`,
+      })
+      .returning({ id: conversations.id, currentMessageId: conversations.currentMessageId });
+    if (inserted) result.conversationsAdded += 1;
+    target = inserted ?? (await bySourceId())[0];
   }
   if (!target) throw new Error("the imported conversation could not be read back");
   const conversationId = target.id;
 
-  const known = new Map(
-    (
-      await tx
-        .select({ id: messages.id, sourceId: messages.sourceId })
-        .from(messages)
-        .where(
-          and(
-            eq(messages.conversationId, conversationId),
-            inArray(
-              messages.sourceId,
-              conversation.messages.map((message) => message.sourceId),
-            ),
-          ),
-        )
-    ).map((message) => [message.sourceId, message.id]),
-  );
+  const sourceIds = conversation.messages.flatMap((message) => (message.sourceId ? [message.sourceId] : []));
+  const existing = await tx
+    .select({ id: messages.id, sourceId: messages.sourceId, contentHash: messages.contentHash })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        or(
+          sourceIds.length > 0 ? inArray(messages.sourceId, sourceIds) : undefined,
+          inArray(messages.contentHash, hashes),
+        ),
+      ),
+    )
+    .orderBy(asc(messages.createdAt), asc(messages.id));
+  const known = new Map(existing.flatMap((message) => (message.sourceId ? [[message.sourceId, message.id]] : [])));
+  // Each stored message answers for one incoming message: the same words twice at one time are two messages.
+  const byHash = new Map<string, string[]>();
+  for (const message of existing) {
+    if (message.contentHash) byHash.set(message.contentHash, [...(byHash.get(message.contentHash) ?? []), message.id]);
+  }
+  const used = new Set<string>();
+  const findKnown = (message: BatchMessage, hash: string): string | undefined => {
+    const bySource = message.sourceId ? known.get(message.sourceId) : undefined;
+    if (bySource && !used.has(bySource)) return bySource;
+    return byHash.get(hash)?.find((id) => !used.has(id));
+  };
 
   let parentId: string | null = target.currentMessageId;
   const ids: string[] = [];
   const fresh = new Set<string>();
   const rows: (typeof messages.$inferInsert)[] = [];
-  for (const message of conversation.messages) {
-    const existing = known.get(message.sourceId);
-    if (existing) {
+  for (const [index, message] of conversation.messages.entries()) {
+    const hash = hashes[index] ?? messageContentHash(message);
+    const found = findKnown(message, hash);
+    if (found) {
+      used.add(found);
       result.messagesAlreadyImported += 1;
-      ids.push(existing);
-      parentId = existing;
+      ids.push(found);
+      parentId = found;
       continue;
     }
     const id = randomUUID();
-    known.set(message.sourceId, id);
+    used.add(id);
+    if (message.sourceId) known.set(message.sourceId, id);
+    byHash.set(hash, [...(byHash.get(hash) ?? []), id]);
     fresh.add(id);
     ids.push(id);
     const createdAt = new Date(message.createdAt);
@@ -198,7 +235,8 @@ async function addConversation(
       content: message.text,
       parts: [{ type: "text", text: message.text }],
       status: "complete",
-      sourceId: message.sourceId,
+      sourceId: message.sourceId ?? null,
+      contentHash: hash,
       createdAt,
       updatedAt: createdAt,
     });

@@ -68,6 +68,7 @@ async function insertMessages(
           error: sql`NULL::text`.as("error"),
           notice: sql`NULL::text`.as("notice"),
           sourceId: sql`NULL::text`.as("source_id"),
+          contentHash: sql`NULL::text`.as("content_hash"),
           createdAt: sql`now() + ${position} * interval '1 microsecond'`.as("created_at"),
           updatedAt: sql`now()`.as("updated_at"),
         })

@@ -195,7 +195,7 @@ describe("zip exports and bad input", () => {
     expect(readError(new Uint8Array())).toBe("The file is empty.");
     expect(readError(strToU8("[{"))).toMatch(/^The file is not valid JSON \(/);
     expect(readError(strToU8("[]"))).toBe("The export has no conversations.");
-    expect(readError(json({ hello: "world" }))).toMatch(/^The file is not a ChatGPT or Claude export/);
+    expect(readError(json({ hello: "world" }))).toMatch(/^The file is not a ChatGPT, Claude or Lifeline export/);
     expect(readError(json([{ mapping: {}, title: "No id" }]))).toBe('Conversation 1 ("No id") has no id.');
     expect(readError(json([{ uuid: "x", name: "Empty", chat_messages: [] }]))).toBe(
       "The export has no conversation with a message of yours to import.",

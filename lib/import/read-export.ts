@@ -1,5 +1,6 @@
 /**
- * Reads a chosen file — a ChatGPT or Claude export zip, or its `conversations.json` — into the
+ * Reads a chosen file — a ChatGPT or Claude export zip, or its `conversations.json`, or a Lifeline
+ * memory export (lib/import/lifeline.ts) — into the
  * normalised shape, in the browser (Settings → Import) or a script. A zip is read with fflate:
  * its entry count and each entry's declared size and compression ratio are checked before
  * anything is inflated, and only the conversations file is inflated, into a buffer of its
@@ -9,6 +10,7 @@ import { strFromU8, unzipSync } from "fflate";
 import { importConfig } from "@/core/config";
 import { isChatGptExport, parseChatGptConversations } from "./chatgpt";
 import { isClaudeExport, parseClaudeConversations } from "./claude";
+import { isLifelineExport, type ParsedLifelineExport, parseLifelineExport } from "./lifeline";
 import { ImportFormatError, type ParsedExport } from "./types";
 
 export interface ReadLimits {
@@ -63,32 +65,53 @@ function unzipConversations(bytes: Uint8Array, limits: ReadLimits): Uint8Array {
   return found;
 }
 
-/** Parses the JSON text of a conversations file, naming what is wrong when it is not one. */
-export function parseConversationsJson(text: string, limits: Pick<ReadLimits, "maxMessageChars">): ParsedExport {
-  let value: unknown;
+function parseJson(text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new ImportFormatError(`The file is not valid JSON (${error instanceof Error ? error.message : error}).`);
   }
+}
+
+/** Parses the JSON text of a conversations file, naming what is wrong when it is not one. */
+export function parseConversationsJson(text: string, limits: Pick<ReadLimits, "maxMessageChars">): ParsedExport {
+  return parseConversationsValue(parseJson(text), limits);
+}
+
+function parseConversationsValue(value: unknown, limits: Pick<ReadLimits, "maxMessageChars">): ParsedExport {
   if (Array.isArray(value) && value.length === 0) throw new ImportFormatError("The export has no conversations.");
   if (isChatGptExport(value)) return parseChatGptConversations(value, limits);
   if (isClaudeExport(value)) return parseClaudeConversations(value, limits);
   throw new ImportFormatError(
-    "The file is not a ChatGPT or Claude export: expected a list of conversations with a `mapping` (ChatGPT) or `chat_messages` (Claude).",
+    "The file is not a ChatGPT, Claude or Lifeline export: expected a list of conversations with a `mapping` (ChatGPT) or `chat_messages` (Claude), or a Lifeline memory export.",
   );
 }
 
+export type ReadFile =
+  | { kind: "conversations"; parsed: ParsedExport }
+  | { kind: "lifeline"; parsed: ParsedLifelineExport };
+
 /** Reads a zip or a conversations.json given as bytes. */
 export function readExport(bytes: Uint8Array, limits: ReadLimits = importConfig): ParsedExport {
+  const read = readImportFile(bytes, limits);
+  if (read.kind === "lifeline") {
+    throw new ImportFormatError("The file is a Lifeline memory export, not a ChatGPT or Claude export.");
+  }
+  return read.parsed;
+}
+
+/** Reads whichever file Settings → Import was given: a ChatGPT or Claude export, or a Lifeline export (by its shape). */
+export function readImportFile(bytes: Uint8Array, limits: ReadLimits = importConfig): ReadFile {
   if (bytes.length === 0) throw new ImportFormatError("The file is empty.");
   const json = isZip(bytes) ? unzipConversations(bytes, limits) : bytes;
   if (!isZip(bytes) && json.length > limits.maxUncompressedBytes) {
     throw new ImportFormatError(`The file is larger than ${Math.round(limits.maxUncompressedBytes / 1024 / 1024)} MB.`);
   }
-  const parsed = parseConversationsJson(strFromU8(json), limits);
+  const value = parseJson(strFromU8(json));
+  if (!isZip(bytes) && isLifelineExport(value)) return { kind: "lifeline", parsed: parseLifelineExport(value) };
+  const parsed = parseConversationsValue(value, limits);
   if (parsed.conversations.length === 0) {
     throw new ImportFormatError("The export has no conversation with a message of yours to import.");
   }
-  return parsed;
+  return { kind: "conversations", parsed };
 }

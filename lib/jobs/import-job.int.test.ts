@@ -160,12 +160,91 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
     expect(rows).toHaveLength(2);
   });
 
+  it("finds a message again by its content hash: re-exported under new ids, or sent without one", async () => {
+    const userId = await createUser(db());
+    await importBatch(userId);
+    const [first, second] = exported.conversations;
+    if (!first || !second) throw new Error("fixture");
+    const renamed = (c: BatchConversation, tag: string): BatchConversation => ({
+      ...c,
+      sourceId: `${c.sourceId}-${tag}`,
+      messages: c.messages.map((m) => ({ ...m, sourceId: `${m.sourceId}-${tag}` })),
+    });
+    // Every id new, and the text's whitespace and Unicode form changed: the same messages.
+    const reexported = renamed(first, "v2");
+    reexported.messages = reexported.messages.map((m, i) =>
+      i === 0 ? { ...m, text: `  ${m.text.replace(/ /g, "\n ")} ` } : m,
+    );
+    const again = await importBatch(userId, [reexported, renamed(second, "v2")]);
+    expect(again.result).toEqual({
+      conversationsAdded: 0,
+      messagesAdded: 0,
+      messagesAlreadyImported: 6,
+      exchangesQueued: 0,
+    });
+
+    // A newer export under other ids, one new exchange at the end: only that is added, to the same conversation.
+    const newer: BatchConversation = {
+      ...renamed(first, "v3"),
+      messages: [
+        ...renamed(first, "v3").messages,
+        { sourceId: "v3-u9", role: "user", text: "I also swim on Sundays.", createdAt: "2023-11-15T08:00:00.000Z" },
+        { sourceId: "v3-a9", role: "assistant", text: "Swimming is great.", createdAt: "2023-11-15T08:00:05.000Z" },
+      ],
+    };
+    const overlap = await importBatch(userId, [newer]);
+    expect(overlap.result).toEqual({
+      conversationsAdded: 0,
+      messagesAdded: 2,
+      messagesAlreadyImported: 4,
+      exchangesQueued: 1,
+    });
+    const rows = await db()
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(and(eq(conversations.userId, userId), isNotNull(conversations.importedFrom)));
+    expect(rows).toHaveLength(2);
+
+    // Messages without ids (a script's): found again by hash; the same words said twice at one time stay two.
+    const noIds: BatchConversation = {
+      sourceId: "script-1",
+      title: "From a script",
+      createdAt: "2024-02-01T10:00:00.000Z",
+      messages: [
+        { role: "user", text: "ok", createdAt: "2024-02-01T10:00:00.000Z" },
+        { role: "assistant", text: "Fine.", createdAt: "2024-02-01T10:00:01.000Z" },
+        { role: "user", text: "ok", createdAt: "2024-02-01T10:00:00.000Z" },
+        { role: "assistant", text: "Noted.", createdAt: "2024-02-01T10:00:02.000Z" },
+      ],
+    };
+    const script = await importBatch(userId, [noIds]);
+    expect(script.result).toMatchObject({ conversationsAdded: 1, messagesAdded: 4, exchangesQueued: 2 });
+    const scriptAgain = await importBatch(userId, [noIds]);
+    expect(scriptAgain.result).toEqual({
+      conversationsAdded: 0,
+      messagesAdded: 0,
+      messagesAlreadyImported: 4,
+      exchangesQueued: 0,
+    });
+
+    // Another user's identical export is theirs: nothing of the first user's is matched.
+    const other = await createUser(db());
+    const theirs = await importBatch(other, [noIds]);
+    expect(theirs.result).toMatchObject({ conversationsAdded: 1, messagesAdded: 4 });
+  });
+
   it("writes nothing from a batch the database refuses part-way", async () => {
     const userId = await createUser(db());
     const row = await createImport(db(), { userId, source: "chatgpt", fileName: "export.json" });
     const [good] = exported.conversations;
     if (!good) throw new Error("fixture");
-    const bad: BatchConversation = { ...good, sourceId: "bad-1", title: "nul \u0000 in a title" };
+    // Messages of its own: the same messages would find the good conversation by their hashes.
+    const bad: BatchConversation = {
+      ...good,
+      sourceId: "bad-1",
+      title: "nul \u0000 in a title",
+      messages: good.messages.map((m) => ({ ...m, sourceId: `${m.sourceId}-bad`, text: `${m.text} Again.` })),
+    };
     await expect(
       addImportBatch(db(), { userId, importId: row.id, conversations: [good, bad], runner: "in-process" }),
     ).rejects.toThrow();

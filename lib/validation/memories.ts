@@ -3,12 +3,10 @@ import { MEMORY_SORTS } from "@/db/queries/memory-list";
 import { MEMORY_PROVENANCES, MEMORY_STATUSES, MEMORY_TYPES } from "@/db/schema";
 import { MESSAGE_MAX } from "./chat";
 import { uuid } from "./common";
+import { MEMORY_CONTENT_MAX, MEMORY_TAG_MAX, MEMORY_TAGS_MAX, MEMORY_TITLE_MAX } from "./memory-limits";
 import { requestString, text } from "./strings";
 
-export const MEMORY_CONTENT_MAX = 2000;
-export const MEMORY_TITLE_MAX = 255;
-export const MEMORY_TAG_MAX = 40;
-export const MEMORY_TAGS_MAX = 20;
+export { MEMORY_CONTENT_MAX, MEMORY_TAG_MAX, MEMORY_TAGS_MAX, MEMORY_TITLE_MAX } from "./memory-limits";
 
 /** PATCH /api/memories/:id — any of the editable fields, at least one; unknown fields are a 400. */
 export const memoryPatchBody = z

@@ -10,11 +10,13 @@ import { importConfig } from "@/core/config";
 import type { UndoneImport } from "@/db/queries/import-undo";
 import type { ImportProgress } from "@/db/queries/imports";
 import { packBatches } from "@/lib/import/batches";
-import { readExport } from "@/lib/import/read-export";
+import type { ParsedLifelineExport } from "@/lib/import/lifeline";
+import { readImportFile } from "@/lib/import/read-export";
 import { inDateRange, summarize } from "@/lib/import/summary";
 import { IMPORT_SOURCE_LABELS, type ParsedExport } from "@/lib/import/types";
 import { api, errorMessage } from "@/lib/ui/api";
 import { plural } from "@/lib/ui/format";
+import { RestoreExport } from "./restore-export";
 
 type Progress = Omit<ImportProgress, "createdAt" | "startedAt" | "finishedAt">;
 
@@ -24,6 +26,7 @@ const POLL_MS = 1_500;
 export function ImportHistory() {
   const fileId = useId();
   const [parsed, setParsed] = useState<(ParsedExport & { fileName: string }) | null>(null);
+  const [restoring, setRestoring] = useState<(ParsedLifelineExport & { fileName: string }) | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [range, setRange] = useState<{ from: string; to: string }>({ from: "", to: "" });
@@ -65,12 +68,17 @@ export function ImportHistory() {
   async function choose(file: File | undefined) {
     setError(null);
     setParsed(null);
+    setRestoring(null);
     if (!file) return;
     setBusy("Reading the export…");
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
-      const read = readExport(bytes);
-      setParsed({ ...read, fileName: file.name });
+      const read = readImportFile(bytes);
+      if (read.kind === "lifeline") {
+        setRestoring({ ...read.parsed, fileName: file.name });
+        return;
+      }
+      setParsed({ ...read.parsed, fileName: file.name });
       setRange({ from: "", to: "" });
       setKeepConversations(true);
     } catch (caught) {
@@ -110,7 +118,9 @@ export function ImportHistory() {
   return (
     <div className="space-y-4">
       <div className="space-y-2">
-        <Label htmlFor={fileId}>ChatGPT or Claude export (.zip or conversations.json)</Label>
+        <Label htmlFor={fileId}>
+          ChatGPT or Claude export (.zip or conversations.json), or a Lifeline export (.json)
+        </Label>
         <Input
           id={fileId}
           type="file"
@@ -120,7 +130,8 @@ export function ImportHistory() {
           onChange={(event) => void choose(event.currentTarget.files?.[0])}
         />
         <p className="text-xs text-muted-foreground">
-          The file is read in this browser; only the conversations you choose are sent.
+          The file is read in this browser; only the conversations you choose are sent. A file saved from Memories →
+          Export JSON restores those memories here.
         </p>
       </div>
       {busy && (
@@ -212,6 +223,7 @@ export function ImportHistory() {
           </Button>
         </div>
       )}
+      {restoring && <RestoreExport key={restoring.fileName} parsed={restoring} />}
       {undone && (
         <p role="status" className="text-sm text-muted-foreground" data-testid="import-undone">
           {undoneSentence(undone)}

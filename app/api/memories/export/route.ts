@@ -1,5 +1,6 @@
 import { exportMemories, listActiveMemories } from "@/db/queries/memory-list";
 import { route } from "@/lib/api/route";
+import { LIFELINE_EXPORT_FORMAT, LIFELINE_EXPORT_VERSION } from "@/lib/import/lifeline";
 import { formatHandout } from "@/lib/memory/handout";
 import { memoryExportQuery } from "@/lib/validation/memories";
 
@@ -16,7 +17,16 @@ export const GET = route({ query: memoryExportQuery }, async ({ db, userId, quer
     });
   }
   const memories = await exportMemories(db, { userId });
-  const body = JSON.stringify({ exportedAt: new Date().toISOString(), memories }, null, 2);
+  const body = JSON.stringify(
+    {
+      format: LIFELINE_EXPORT_FORMAT,
+      version: LIFELINE_EXPORT_VERSION,
+      exportedAt: new Date().toISOString(),
+      memories,
+    },
+    null,
+    2,
+  );
   return new Response(body, {
     headers: {
       "content-type": "application/json; charset=utf-8",
