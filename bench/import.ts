@@ -29,7 +29,7 @@ import { generateChatGptExport } from "./chatgpt-export";
 import { generateQuestions } from "./corpus";
 import { type Latency, summarise } from "./stats";
 
-/** Issue 38: first-token latency while an import runs stays within 1.5× of an idle server. */
+/** The import target: first-token latency while an import runs stays within 1.5× of an idle server. */
 export const FIRST_TOKEN_TARGET = 1.5;
 /** One exchange at a time per user: the in-process runner's per-user lane, Inngest's `concurrency: {key: userId, limit: 1}`. */
 export const CONFIGURED_PER_USER = 1;
