@@ -1,6 +1,7 @@
 /**
  * Semantic branch: ONE SQL statement scores and ranks every comparable memory of the user (exact by
- * construction: docs/performance.md). score.ts is the reference formula this query is tested against.
+ * construction), or, above the measured crossover, the same formula over the K nearest by sign code
+ * (docs/performance.md). score.ts is the reference formula both are tested against.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { type ApproximateRetrievalConfig, approximateRetrievalConfig, EMBEDDING_DIMENSIONS } from "@/core/config";
