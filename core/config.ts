@@ -308,4 +308,9 @@ export const importConfig = {
   pairsPerRun: 50,
   /** Live extraction is not throttled. */
   throttle: { limit: 30, period: "1m" },
+  /**
+   * In-process runner: the longest one imported exchange waits, before it and between its steps, for chat turns in
+   * flight; past it the exchange goes on, so an import under continuous chat slows and never starves.
+   */
+  maxChatWaitMs: 5_000,
 } as const;
