@@ -12,6 +12,8 @@ export type ImportRunOutcome = { importId: string; status: "done" | "continue" |
 
 export interface ImportRunOptions {
   pairsPerRun?: number;
+  /** Before the next exchange is picked: lets live chat go first. */
+  beforePick?: () => Promise<void>;
   /** Lets live chat and the user's live extractions go first. */
   beforeExchange?: (userId: string) => Promise<void>;
   /** Before each step of an exchange (load, extract, embed, consolidate, store): lets a chat turn go first. */
@@ -34,9 +36,10 @@ export async function runImport(
   deps: ExtractionDeps,
   { importId }: { importId: string },
   steps: JobSteps,
-  { pairsPerRun = importConfig.pairsPerRun, beforeExchange, beforeStep }: ImportRunOptions = {},
+  { pairsPerRun = importConfig.pairsPerRun, beforePick, beforeExchange, beforeStep }: ImportRunOptions = {},
 ): Promise<ImportRunOutcome> {
   for (let i = 0; i < pairsPerRun; i++) {
+    if (beforePick) await beforePick();
     const next = await steps.run(`next-${i}`, () => nextImportExtraction(deps.db, { importId }));
     if (!next) {
       const status = await steps.run("finish", () => finishImport(deps.db, { importId, now: deps.now() }));

@@ -1,6 +1,7 @@
 /**
  * Live chat comes first: the import runner has lanes of its own, so a live extraction never queues behind an import,
- * and each imported exchange waits, before it and between its steps, while any user's chat turn is in flight.
+ * and each imported exchange waits, before its pick, before it and between its steps, while any user's chat turn is in
+ * flight.
  */
 import { importConfig } from "@/core/config";
 import { type Logger, logger } from "@/core/logger";
@@ -93,8 +94,11 @@ export class InProcessImportRunner {
       };
       for (;;) {
         const outcome = await runImport(deps, { importId: job.importId }, inProcessSteps, {
-          beforeExchange: async (userId) => {
+          beforePick: async () => {
             deadline = performance.now() + maxChatWaitMs;
+            await chatIdle();
+          },
+          beforeExchange: async (userId) => {
             await chatIdle();
             await this.options.liveIdle(userId);
             // Between exchanges, the event loop serves requests first.
