@@ -13,7 +13,9 @@ import { afterResponseIdle } from "@/lib/jobs/after-response";
 import { getInProcessRunner, processDispatcher } from "@/lib/runtime";
 import { chatBody } from "@/lib/validation/chat";
 import { DB_KINDS } from "@/tests/db";
+import { registerAndSignIn } from "@/tests/http-client";
 import { useTestDatabase } from "@/tests/test-database";
+import { useTestServer } from "@/tests/test-server";
 import { chatTurnsInFlight } from "./in-flight";
 import { runChatTurn } from "./turn";
 
@@ -83,5 +85,48 @@ describe.each(DB_KINDS)("a chat turn in flight on %s", (kind) => {
     expect(chatTurnsInFlight().size).toBe(1);
     await expect(refused).rejects.toMatchObject({ code: "not_found:conversation" });
     expect(chatTurnsInFlight().size).toBe(0);
+  });
+});
+
+describe.each(DB_KINDS)("POST /api/chat in flight on %s", (kind) => {
+  const context = useTestServer(kind);
+
+  it("counts one turn from the request's arrival to its settle; a refused request stops counting with its response", async () => {
+    const turns = chatTurnsInFlight();
+    const { client } = await registerAndSignIn(context.server.url, `flight-http-${kind}`);
+    const begin = vi.spyOn(turns, "begin");
+    try {
+      const bad = await client.request("POST", "/api/chat", { json: { message: { text: 5 } } });
+      expect(bad.status).toBe(400);
+      expect(turns.size).toBe(0);
+      const anonymous = await fetch(`${context.server.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message: { text: "Hi" } }),
+      });
+      expect(anonymous.status).toBe(401);
+      expect(turns.size).toBe(0);
+      expect(begin).toHaveBeenCalledTimes(2);
+
+      const answered = await client.request("POST", "/api/chat", { json: { message: { text: "I live in Lisbon." } } });
+      expect(answered.status).toBe(200);
+      expect(await turns.idle(performance.now() + 30_000)).toBe(true);
+      // The arrival's count is the turn's: no second one.
+      expect(begin).toHaveBeenCalledTimes(3);
+      const [row] = await context.database.db
+        .select({ status: messages.status })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.conversationId, answered.headers.get("x-conversation-id") ?? ""),
+            eq(messages.role, "assistant"),
+          ),
+        );
+      expect(row?.status).toBe("complete");
+    } finally {
+      begin.mockRestore();
+      await afterResponseIdle();
+      await getInProcessRunner().idle();
+    }
   });
 });

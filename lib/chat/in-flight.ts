@@ -45,3 +45,31 @@ export function chatTurnsInFlight(): TurnsInFlight {
   globalForTurns.__lifelineChatTurns ??= new TurnsInFlight();
   return globalForTurns.__lifelineChatTurns;
 }
+
+const arrived = new WeakMap<Request, () => void>();
+
+/**
+ * Counts a chat request as a turn in flight from its arrival, before authentication and the body are read: on PGlite
+ * those queries would otherwise queue behind an import's. `claimTurn` hands the count to the turn; a request refused
+ * before it stops counting with its response.
+ */
+export function countFromArrival<C>(
+  handler: (request: Request, context: C) => Promise<Response>,
+): (request: Request, context: C) => Promise<Response> {
+  return async (request, context) => {
+    arrived.set(request, chatTurnsInFlight().begin());
+    try {
+      return await handler(request, context);
+    } finally {
+      arrived.get(request)?.();
+      arrived.delete(request);
+    }
+  };
+}
+
+/** The count begun at the request's arrival, now the turn's to end; a new one when none was begun. */
+export function claimTurn(request: Request): () => void {
+  const endTurn = arrived.get(request);
+  arrived.delete(request);
+  return endTurn ?? chatTurnsInFlight().begin();
+}

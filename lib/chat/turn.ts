@@ -36,6 +36,8 @@ export interface ChatTurnInput {
   log: Logger;
   dispatcher: ExtractionDispatcher;
   assembly?: AssemblyConfig;
+  /** The turn's count in flight, when its caller began it (in-flight.ts); else it begins here. */
+  endTurn?: () => void;
 }
 
 interface TurnPlan {
@@ -53,7 +55,7 @@ interface TurnPlan {
 }
 
 export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput): Promise<Response> {
-  const endTurn = chatTurnsInFlight().begin();
+  const endTurn = input.endTurn ?? chatTurnsInFlight().begin();
   try {
     return await startTurn(db, ai, input, endTurn);
   } catch (error) {
