@@ -325,4 +325,9 @@ export const importConfig = {
   throttle: { limit: 30, period: "1m" },
   /** The import's page: conversations a page, exchanges shown per conversation, characters of each question shown. */
   page: { conversations: 20, exchanges: 50, excerptChars: 240 },
+  /**
+   * In-process runner: the longest one imported exchange waits, before it and between its steps, for chat turns in
+   * flight; past it the exchange goes on, so an import under continuous chat slows and never starves.
+   */
+  maxChatWaitMs: 5_000,
 } as const;

@@ -17,6 +17,7 @@ import { redactDueDeletions } from "@/db/queries/redaction";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { recoverInterruptedSends } from "@/lib/agent/approval";
 import { getAiRegistry } from "@/lib/ai/registry";
+import { chatTurnsInFlight } from "@/lib/chat/in-flight";
 import { recoverInterruptedAnswers } from "@/lib/chat/interrupted";
 import { titleStaleConversations } from "@/lib/chat/title";
 import { extractionDeps } from "@/lib/jobs/extraction-deps";
@@ -91,6 +92,7 @@ export function getInProcessImportRunner(): InProcessImportRunner {
   globalForImports.__lifelineImportRunner ??= new InProcessImportRunner({
     deps: processExtractionDeps,
     liveIdle: (userId) => getInProcessRunner().laneIdle(userId),
+    chatTurns: chatTurnsInFlight(),
   });
   return globalForImports.__lifelineImportRunner;
 }

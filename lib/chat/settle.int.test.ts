@@ -92,6 +92,7 @@ describe.each(DB_KINDS)("settling an answer on %s", (kind) => {
       trace: { status: "disabled", error: null } as ContextTrace,
       dictation: null,
       signal: new AbortController().signal,
+      endTurn: () => {},
       metadata: {
         conversationId,
         userMessageId: question.id,

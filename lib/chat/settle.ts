@@ -51,6 +51,8 @@ export interface AnswerTurn {
   trace: ContextTrace;
   dictation: DictationRecord | null;
   signal: AbortSignal;
+  /** Ends the turn's count in flight (in-flight.ts), once it is settled. */
+  endTurn: () => void;
   metadata: TurnMetadata;
 }
 
@@ -135,13 +137,17 @@ export class AnswerRecord {
     });
     if (ending.error) recordSpanError(this.span, new Error(ending.error));
     this.span.end();
-    await this.written;
-    await settleAnswer(this.turn, this.read.debugInput(), {
-      ...ending,
-      ...this.read.content(),
-      timeToFirstTokenMs: this.firstOutputMs,
-      latencyMs: this.elapsedMs(),
-    });
+    try {
+      await this.written;
+      await settleAnswer(this.turn, this.read.debugInput(), {
+        ...ending,
+        ...this.read.content(),
+        timeToFirstTokenMs: this.firstOutputMs,
+        latencyMs: this.elapsedMs(),
+      });
+    } finally {
+      this.turn.endTurn();
+    }
   }
 }
 

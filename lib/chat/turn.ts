@@ -20,6 +20,7 @@ import type { ChatBody } from "@/lib/validation/chat";
 import { answerWithAgent } from "./agent-answer";
 import { type DictationRecord, dictationRecord } from "./dictation";
 import { loadBranchThrough, planContinue, planEdit, planRetry, toHistory } from "./history";
+import { chatTurnsInFlight } from "./in-flight";
 import { assertKnownModel } from "./models";
 import type { AnswerTurn } from "./settle";
 import { answerWithText } from "./text-answer";
@@ -35,6 +36,8 @@ export interface ChatTurnInput {
   log: Logger;
   dispatcher: ExtractionDispatcher;
   assembly?: AssemblyConfig;
+  /** The turn's count in flight, when its caller began it (in-flight.ts); else it begins here. */
+  endTurn?: () => void;
 }
 
 interface TurnPlan {
@@ -52,6 +55,17 @@ interface TurnPlan {
 }
 
 export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput): Promise<Response> {
+  const endTurn = input.endTurn ?? chatTurnsInFlight().begin();
+  try {
+    return await startTurn(db, ai, input, endTurn);
+  } catch (error) {
+    endTurn();
+    throw error;
+  }
+}
+
+/** `endTurn` is called by the answer's settle (settle.ts). */
+async function startTurn(db: Db, ai: AiRegistry, input: ChatTurnInput, endTurn: () => void): Promise<Response> {
   const plan = await planTurn(db, ai, input);
   const conversation = await openConversation(db, input, plan);
   // Independent of the writes, so started first.
@@ -87,6 +101,7 @@ export async function runChatTurn(db: Db, ai: AiRegistry, input: ChatTurnInput):
     trace,
     dictation: plan.dictation,
     signal: input.signal,
+    endTurn,
     metadata: { conversationId: conversation.id, ...ids, model: plan.modelId, mode, retrievalStatus: trace.status },
   };
   return mode === "agent" ? answerWithAgent(turn, messages) : answerWithText(turn, messages);

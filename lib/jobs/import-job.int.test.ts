@@ -23,6 +23,7 @@ import { insertMemoryEvents } from "@/db/queries/memory-events";
 import { listMemories } from "@/db/queries/memory-list";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { conversations, memories, memoryExtractions, messages } from "@/db/schema";
+import { TurnsInFlight } from "@/lib/chat/in-flight";
 import { readExport } from "@/lib/import/read-export";
 import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
@@ -268,7 +269,11 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
       .set({ status: "running", attempts: 1 })
       .where(eq(memoryExtractions.id, interrupted?.id ?? ""));
 
-    const restarted = new InProcessImportRunner({ deps: async () => testDeps(db()), liveIdle: async () => {} });
+    const restarted = new InProcessImportRunner({
+      deps: async () => testDeps(db()),
+      liveIdle: async () => {},
+      chatTurns: new TurnsInFlight(),
+    });
     expect(await restarted.resume()).toBeGreaterThanOrEqual(1);
     await restarted.idle();
 
@@ -415,7 +420,11 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
     const userId = await createUser(db());
     const { importId } = await importBatch(userId);
     const live = gate();
-    const runner = new InProcessImportRunner({ deps: async () => testDeps(db()), liveIdle: () => live.promise });
+    const runner = new InProcessImportRunner({
+      deps: async () => testDeps(db()),
+      liveIdle: () => live.promise,
+      chatTurns: new TurnsInFlight(),
+    });
     const done = runner.run({ importId, userId });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = await db()
@@ -425,6 +434,108 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
     expect(started).toHaveLength(3);
     live.open();
     await done;
+    expect((await getImportProgress(db(), { userId, importId })).status).toBe("done");
+  });
+
+  it("starts no imported exchange while any user's chat turn is in flight, and goes on once it settles", async () => {
+    const userId = await createUser(db());
+    const { importId } = await importBatch(userId);
+    const turns = new TurnsInFlight();
+    const endTurn = turns.begin();
+    const events: string[] = [];
+    const waiting = gate();
+    const chatTurns = {
+      get size() {
+        return turns.size;
+      },
+      idle: (deadline: number) => {
+        events.push("waits");
+        waiting.open();
+        return turns.idle(deadline);
+      },
+    };
+    // Every exchange's first step claims its row with deps.now().
+    const deps = testDeps(db(), {
+      now: () => {
+        events.push("exchange step");
+        return new Date();
+      },
+    });
+    const runner = new InProcessImportRunner({
+      deps: async () => deps,
+      liveIdle: async () => {},
+      chatTurns,
+      maxChatWaitMs: 60_000,
+    });
+    const done = runner.run({ importId, userId });
+    await waiting.promise;
+    // A runner that went on would claim a row within these turns of the event loop.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    const rows = await db()
+      .select({ status: memoryExtractions.status })
+      .from(memoryExtractions)
+      .where(eq(memoryExtractions.importId, importId));
+    expect(rows.map((row) => row.status)).toEqual(["queued", "queued", "queued"]);
+    expect(events).toEqual(["waits"]);
+    events.push("turn settled");
+    endTurn();
+    await done;
+    expect(events.slice(0, 3)).toEqual(["waits", "turn settled", "exchange step"]);
+    expect((await getImportProgress(db(), { userId, importId })).status).toBe("done");
+  });
+
+  it("pauses an exchange between its steps while a chat turn that began during it is in flight", async () => {
+    const userId = await createUser(db());
+    const { importId } = await importBatch(userId);
+    const turns = new TurnsInFlight();
+    let endTurn = () => {};
+    const events: string[] = [];
+    const waiting = gate();
+    const chatTurns = {
+      get size() {
+        return turns.size;
+      },
+      idle: (deadline: number) => {
+        events.push("waits");
+        waiting.open();
+        return turns.idle(deadline);
+      },
+    };
+    const deps = testDeps(db(), {
+      now: () => {
+        events.push("exchange step");
+        // The turn begins as the first exchange claims its row, in its first step.
+        if (events.length === 1) endTurn = turns.begin();
+        return new Date();
+      },
+    });
+    const runner = new InProcessImportRunner({ deps: async () => deps, liveIdle: async () => {}, chatTurns });
+    const done = runner.run({ importId, userId });
+    await waiting.promise;
+    const rows = await db()
+      .select({ status: memoryExtractions.status })
+      .from(memoryExtractions)
+      .where(eq(memoryExtractions.importId, importId));
+    expect(rows.map((row) => row.status).sort()).toEqual(["queued", "queued", "running"]);
+    expect(events).toEqual(["exchange step", "waits"]);
+    endTurn();
+    await done;
+    expect((await getImportProgress(db(), { userId, importId })).status).toBe("done");
+  });
+
+  it("waits for chat turns at most maxChatWaitMs an exchange, so chat that never stops cannot starve an import", async () => {
+    const userId = await createUser(db());
+    const { importId } = await importBatch(userId);
+    const turns = new TurnsInFlight();
+    turns.begin();
+    const runner = new InProcessImportRunner({
+      deps: async () => testDeps(db()),
+      liveIdle: async () => {},
+      chatTurns: turns,
+      maxChatWaitMs: 1,
+    });
+    await runner.run({ importId, userId });
+    expect(turns.size).toBe(1);
     expect((await getImportProgress(db(), { userId, importId })).status).toBe("done");
   });
 

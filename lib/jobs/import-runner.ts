@@ -1,4 +1,9 @@
-/** Live chat comes first: the import runner has lanes of its own, so a live extraction never queues behind an import. */
+/**
+ * Live chat comes first: the import runner has lanes of its own, so a live extraction never queues behind an import,
+ * and each imported exchange waits, before its pick, before it and between its steps, while any user's chat turn is in
+ * flight.
+ */
+import { importConfig } from "@/core/config";
 import { type Logger, logger } from "@/core/logger";
 import { getImportForJob, listRunningImports } from "@/db/queries/imports";
 import type { ExtractionDeps } from "./extraction-job";
@@ -29,9 +34,18 @@ export function inngestImportDispatcher(client: InngestClient = inngest): Import
 
 const inProcessSteps: JobSteps = { runner: "in-process", run: (_id, fn) => fn(), retryAt: (_n, now) => now };
 
+/** The process's chat turns in flight (lib/chat/in-flight.ts). */
+export interface ChatTurns {
+  readonly size: number;
+  idle(deadline: number): Promise<boolean>;
+}
+
 export interface InProcessImportRunnerOptions {
   deps: () => Promise<ExtractionDeps>;
   liveIdle: (userId: string) => Promise<void>;
+  chatTurns: ChatTurns;
+  /** An exchange's waits for chat turns, in all: continuous chat slows an import, never stops it. */
+  maxChatWaitMs?: number;
 }
 
 export class InProcessImportRunner {
@@ -70,13 +84,27 @@ export class InProcessImportRunner {
     const log = logger.child({ importId: job.importId, runner: "in-process" });
     try {
       const deps = await this.options.deps();
+      const { chatTurns, maxChatWaitMs = importConfig.maxChatWaitMs } = this.options;
+      let deadline = 0;
+      const chatIdle = async () => {
+        while (chatTurns.size > 0 && (await chatTurns.idle(deadline))) {
+          // A turn that started as the last one settled is waited for too.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      };
       for (;;) {
         const outcome = await runImport(deps, { importId: job.importId }, inProcessSteps, {
+          beforePick: async () => {
+            deadline = performance.now() + maxChatWaitMs;
+            await chatIdle();
+          },
           beforeExchange: async (userId) => {
+            await chatIdle();
             await this.options.liveIdle(userId);
             // Between exchanges, the event loop serves requests first.
             await new Promise((resolve) => setImmediate(resolve));
           },
+          beforeStep: chatIdle,
         });
         if (outcome.status === "continue") continue;
         // A resume that came while this run was stopping found it still running and joined it.

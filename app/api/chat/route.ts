@@ -1,4 +1,5 @@
 import { route } from "@/lib/api/route";
+import { claimTurn, countFromArrival } from "@/lib/chat/in-flight";
 import { runChatTurn } from "@/lib/chat/turn";
 import { processAssemblyConfig, processDispatcher } from "@/lib/runtime";
 import { chatBody } from "@/lib/validation/chat";
@@ -7,13 +8,16 @@ import { chatBody } from "@/lib/validation/chat";
 export const maxDuration = 300;
 
 /** Request and stream shapes: docs/chat.md and docs/api.md#chat. */
-export const POST = route({ body: chatBody, rateLimit: "chat" }, ({ db, ai, userId, body, request, log }) =>
-  runChatTurn(db, ai, {
-    userId,
-    body,
-    signal: request.signal,
-    log,
-    dispatcher: processDispatcher(),
-    assembly: processAssemblyConfig(),
-  }),
+export const POST = countFromArrival(
+  route({ body: chatBody, rateLimit: "chat" }, ({ db, ai, userId, body, request, log }) =>
+    runChatTurn(db, ai, {
+      userId,
+      body,
+      signal: request.signal,
+      log,
+      dispatcher: processDispatcher(),
+      assembly: processAssemblyConfig(),
+      endTurn: claimTurn(request),
+    }),
+  ),
 );
