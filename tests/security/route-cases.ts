@@ -275,6 +275,40 @@ const inngestNotConfigured: RouteCase = {
   }),
 };
 
+/** One memory of a Lifeline export as the browser's reader sends it (lib/import/lifeline.ts). */
+function restoredMemory(unique: string): Record<string, unknown> {
+  return {
+    sourceId: `m-${unique}`,
+    content: `Restored: lives in Lisbon ${unique}`,
+    title: null,
+    type: "personal",
+    tags: [],
+    importance: 0.5,
+    confidence: null,
+    provenance: "user_created",
+    status: "active",
+    pinned: false,
+    isActionable: false,
+    deadline: null,
+    evidence: [],
+    pastedAt: null,
+    createdAt: "2025-02-01T09:00:00.000Z",
+    updatedAt: "2025-02-01T09:00:00.000Z",
+    editedAt: null,
+    history: [],
+  };
+}
+
+const firstMemory = (v: Record<string, unknown>) => (v.memories as Record<string, unknown>[])[0] ?? {};
+const restoreInvalid = [
+  { name: "no memories", patch: () => ({ memories: [] }), field: "body.memories" },
+  {
+    name: "a superseded memory",
+    patch: (v: Record<string, unknown>) => ({ memories: [{ ...firstMemory(v), status: "superseded" }] }),
+    field: "body.memories.0.status",
+  },
+];
+
 export const routeCases: Record<RouteKey, RouteCase> = {
   "GET /api/health": {
     access: "public",
@@ -1366,6 +1400,32 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       { name: "the same memory twice", patch: () => ({ memories: ["Tea", "Tea"] }), field: "body.memories" },
       { name: "a memory that is not text", patch: () => ({ memories: [42] }), field: "body.memories.0" },
     ],
+  },
+
+  "POST /api/imports/restore": {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async ({ unique }) => ({
+      path: "/api/imports/restore",
+      json: { memories: [restoredMemory(unique)] },
+      check: (res) => expect(res.json).toEqual({ restored: 1, alreadyPresent: 0 }),
+    }),
+    invalid: restoreInvalid,
+  },
+
+  "POST /api/imports/restore/preview": {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async ({ unique }) => ({
+      path: "/api/imports/restore/preview",
+      json: { memories: [restoredMemory(unique)] },
+      check: (res) => expect(res.json).toEqual({ wouldRestore: 1, alreadyPresent: 0 }),
+    }),
+    invalid: restoreInvalid,
   },
 
   "GET /api/memories": {
