@@ -96,6 +96,10 @@ export const HNSW_INDEXES: readonly HnswIndex[] = [
  * iterative scan filtered to the user (ef_search 200, max_scan_tuples 20,000, sorts and JIT off), scored by
  * the same formula; where the index returned fewer than asked, the exact statement answered, as it did then.
  */
+const HNSW_SCAN_SETTINGS =
+  "SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = 200; " +
+  "SET LOCAL hnsw.max_scan_tuples = 20000; SET LOCAL enable_sort = off; SET LOCAL jit = off";
+
 export function hnswStatement(index: HnswIndex): Contender {
   const asked = 200;
   return async ({ db, userId, embeddingModel, now }, question) => {
@@ -103,19 +107,20 @@ export function hnswStatement(index: HnswIndex): Contender {
     const query = { userId, embedding: question.embedding, embeddingModel, text: question.text, now, config };
     const vector = halfvecValue(question.embedding);
     const counts = await countComparable(db, userId, embeddingModel);
-    const result = await scoreCandidates(db, query, vector, counts, {
-      path: "two-stage",
-      nearest: sql`SELECT id FROM memories
+    // SET LOCAL: the scan's settings hold for this transaction only.
+    const result = await db.transaction(async (tx) => {
+      await tx.execute(sql.raw(HNSW_SCAN_SETTINGS));
+      return scoreCandidates(tx as unknown as Db, query, vector, counts, {
+        path: "two-stage",
+        nearest: sql`SELECT id FROM memories
         WHERE user_id = ${userId}::uuid AND status = 'active' AND embedding_model = ${embeddingModel}
           AND embedding IS NOT NULL
         ORDER BY ${sql.raw(index.expression)} <=> ${vector}
         LIMIT ${asked}::int`,
-      asked,
-      index: index.name,
-      minMemories: 0,
-      settings:
-        "SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = 200; " +
-        "SET LOCAL hnsw.max_scan_tuples = 20000; SET LOCAL enable_sort = off; SET LOCAL jit = off",
+        asked,
+        index: index.name,
+        minMemories: 0,
+      });
     });
     if ((result.index?.returned ?? 0) >= Math.min(asked, counts.comparable))
       return { top: selectedIds(result), path: "hnsw" };

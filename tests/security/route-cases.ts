@@ -300,14 +300,29 @@ function restoredMemory(unique: string): Record<string, unknown> {
 }
 
 const firstMemory = (v: Record<string, unknown>) => (v.memories as Record<string, unknown>[])[0] ?? {};
-const restoreInvalid = [
-  { name: "no memories", patch: () => ({ memories: [] }), field: "body.memories" },
-  {
-    name: "a superseded memory",
-    patch: (v: Record<string, unknown>) => ({ memories: [{ ...firstMemory(v), status: "superseded" }] }),
-    field: "body.memories.0.status",
-  },
-];
+
+/** The restore and its preview take the same batch; only the answer differs. */
+function restoreCase(path: string, answer: Record<string, number>): RouteCase {
+  return {
+    body: "json",
+    access: "user",
+    scope: "self",
+    success: 200,
+    setup: async ({ unique }) => ({
+      path,
+      json: { memories: [restoredMemory(unique)] },
+      check: (res) => expect(res.json).toEqual(answer),
+    }),
+    invalid: [
+      { name: "no memories", patch: () => ({ memories: [] }), field: "body.memories" },
+      {
+        name: "a superseded memory",
+        patch: (v) => ({ memories: [{ ...firstMemory(v), status: "superseded" }] }),
+        field: "body.memories.0.status",
+      },
+    ],
+  };
+}
 
 export const routeCases: Record<RouteKey, RouteCase> = {
   "GET /api/health": {
@@ -1402,31 +1417,11 @@ export const routeCases: Record<RouteKey, RouteCase> = {
     ],
   },
 
-  "POST /api/imports/restore": {
-    body: "json",
-    access: "user",
-    scope: "self",
-    success: 200,
-    setup: async ({ unique }) => ({
-      path: "/api/imports/restore",
-      json: { memories: [restoredMemory(unique)] },
-      check: (res) => expect(res.json).toEqual({ restored: 1, alreadyPresent: 0 }),
-    }),
-    invalid: restoreInvalid,
-  },
-
-  "POST /api/imports/restore/preview": {
-    body: "json",
-    access: "user",
-    scope: "self",
-    success: 200,
-    setup: async ({ unique }) => ({
-      path: "/api/imports/restore/preview",
-      json: { memories: [restoredMemory(unique)] },
-      check: (res) => expect(res.json).toEqual({ wouldRestore: 1, alreadyPresent: 0 }),
-    }),
-    invalid: restoreInvalid,
-  },
+  "POST /api/imports/restore": restoreCase("/api/imports/restore", { restored: 1, alreadyPresent: 0 }),
+  "POST /api/imports/restore/preview": restoreCase("/api/imports/restore/preview", {
+    wouldRestore: 1,
+    alreadyPresent: 0,
+  }),
 
   "GET /api/memories": {
     bearer: "read",

@@ -17,6 +17,7 @@ import { IMPORT_SOURCE_LABELS, type ParsedExport } from "@/lib/import/types";
 import { api, errorMessage } from "@/lib/ui/api";
 import { plural } from "@/lib/ui/format";
 import { RestoreExport } from "./restore-export";
+import { SkippedList } from "./skipped-list";
 
 type Progress = Omit<ImportProgress, "createdAt" | "startedAt" | "finishedAt">;
 
@@ -152,18 +153,7 @@ export function ImportHistory() {
             )}
             .
           </p>
-          {parsed.skipped.length > 0 && (
-            <div>
-              <p className="text-muted-foreground">Left out:</p>
-              <ul className="ml-5 list-disc text-muted-foreground" data-testid="import-skipped">
-                {parsed.skipped.map((skip) => (
-                  <li key={skip.reason}>
-                    {skip.reason}: {skip.count}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          )}
+          <SkippedList skipped={parsed.skipped} testId="import-skipped" />
           <div className="flex flex-wrap items-end gap-3">
             <div className="space-y-1">
               <Label htmlFor={`${fileId}-from`}>From</Label>

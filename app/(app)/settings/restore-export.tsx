@@ -11,6 +11,7 @@ import type { MemoryType } from "@/db/schema";
 import { type ParsedLifelineExport, packRestoreBatches } from "@/lib/import/lifeline";
 import { api, errorMessage } from "@/lib/ui/api";
 import { plural } from "@/lib/ui/format";
+import { SkippedList } from "./skipped-list";
 
 type Counts = { wouldRestore: number; alreadyPresent: number };
 
@@ -97,18 +98,7 @@ export function RestoreExport({ parsed }: { parsed: ParsedLifelineExport & { fil
           waiting.
         </p>
       )}
-      {parsed.skipped.length > 0 && (
-        <div>
-          <p className="text-muted-foreground">Left out:</p>
-          <ul className="ml-5 list-disc text-muted-foreground" data-testid="restore-skipped">
-            {parsed.skipped.map((skip) => (
-              <li key={skip.reason}>
-                {skip.reason}: {skip.count}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <SkippedList skipped={parsed.skipped} testId="restore-skipped" />
       {preview ? (
         <p data-testid="restore-choice">
           {plural(preview.wouldRestore, "memory", "memories")} to restore; {preview.alreadyPresent} already here

@@ -406,8 +406,6 @@ export interface CandidatePass {
   asked: number;
   index: string;
   minMemories: number;
-  /** SET LOCAL statements the pass needs in its transaction (the bench's HNSW contenders). */
-  settings?: string;
 }
 
 /**
@@ -472,14 +470,7 @@ export async function scoreCandidates(
       FROM waiting w
       LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true
       ORDER BY r.below, r.rank`;
-  type Row = SemanticRow & { returned: number; scored: number };
-  const { settings } = pass;
-  const rows = settings
-    ? await db.transaction(async (tx) => {
-        await tx.execute(sql.raw(settings));
-        return selectRows<Row>(tx as unknown as Db, statement);
-      })
-    : await selectRows<Row>(db, statement);
+  const rows = await selectRows<SemanticRow & { returned: number; scored: number }>(db, statement);
   return {
     ...toResult(rows, config),
     path: pass.path,
