@@ -27,7 +27,7 @@ import { TurnsInFlight } from "@/lib/chat/in-flight";
 import { readExport } from "@/lib/import/read-export";
 import { getInProcessRunner } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
-import { createUser, gate, testDeps } from "@/tests/fixtures/jobs";
+import { byId, createUser, gate, memoryStatuses, testDeps } from "@/tests/fixtures/jobs";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
 import { dispatchUndispatchedExtractions } from "./extraction-queue";
@@ -39,6 +39,20 @@ process.env.AUTH_SECRET ??= "import-test-secret-0123456789abcdef";
 
 const exported = readExport(readFileSync(join(__dirname, "../import/fixtures/chatgpt-conversations.json")));
 const steps: JobSteps = { runner: "in-process", run: (_id, fn) => fn(), retryAt: (_n, now) => now };
+
+/** `turns` as the runner sees them, noting each wait in `events` and opening `waiting` at the first. */
+function observedTurns(turns: TurnsInFlight, events: string[], waiting: ReturnType<typeof gate>) {
+  return {
+    get size() {
+      return turns.size;
+    },
+    idle: (deadline: number) => {
+      events.push("waits");
+      waiting.open();
+      return turns.idle(deadline);
+    },
+  };
+}
 
 describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
   const context = useTestServer(kind);
@@ -399,15 +413,11 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
       memoriesRestored: 1,
       memoriesKeptUpdated: 0,
     });
-    const left = await db()
-      .select({ id: memories.id, status: memories.status })
-      .from(memories)
-      .where(eq(memories.userId, userId));
-    expect(left.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
-      [
+    expect(await memoryStatuses(db(), userId)).toEqual(
+      byId([
         { id: own.id, status: "active" },
         { id: older.id, status: "active" },
-      ].sort((a, b) => a.id.localeCompare(b.id)),
+      ]),
     );
     expect(await db().select().from(conversations).where(eq(conversations.userId, userId))).toEqual([]);
     expect(await db().select().from(memoryExtractions).where(eq(memoryExtractions.userId, userId))).toEqual([]);
@@ -444,16 +454,7 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
     const endTurn = turns.begin();
     const events: string[] = [];
     const waiting = gate();
-    const chatTurns = {
-      get size() {
-        return turns.size;
-      },
-      idle: (deadline: number) => {
-        events.push("waits");
-        waiting.open();
-        return turns.idle(deadline);
-      },
-    };
+    const chatTurns = observedTurns(turns, events, waiting);
     // Every exchange's first step claims its row with deps.now().
     const deps = testDeps(db(), {
       now: () => {
@@ -491,16 +492,7 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
     let endTurn = () => {};
     const events: string[] = [];
     const waiting = gate();
-    const chatTurns = {
-      get size() {
-        return turns.size;
-      },
-      idle: (deadline: number) => {
-        events.push("waits");
-        waiting.open();
-        return turns.idle(deadline);
-      },
-    };
+    const chatTurns = observedTurns(turns, events, waiting);
     const deps = testDeps(db(), {
       now: () => {
         events.push("exchange step");

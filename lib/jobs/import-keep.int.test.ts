@@ -22,7 +22,7 @@ import { getListedMemory } from "@/db/queries/memory-list";
 import { conversations, memories, memoryEvents, memoryExtractions, messages } from "@/db/schema";
 import { readExport } from "@/lib/import/read-export";
 import { DB_KINDS } from "@/tests/db";
-import { createUser, testDeps } from "@/tests/fixtures/jobs";
+import { byId, createUser, memoryStatuses, testDeps } from "@/tests/fixtures/jobs";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
 import { runImport } from "./import-job";
@@ -199,16 +199,12 @@ describe.each(DB_KINDS)("an import whose conversations are not kept, on %s", (ki
       memoriesRestored: 1,
       memoriesKeptUpdated: 1,
     });
-    const left = await db()
-      .select({ id: memories.id, status: memories.status })
-      .from(memories)
-      .where(eq(memories.userId, userId));
-    expect(left.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
-      [
+    expect(await memoryStatuses(db(), userId)).toEqual(
+      byId([
         { id: own.id, status: "active" },
         { id: older.id, status: "active" },
         { id: updated.id, status: "active" },
-      ].sort((a, b) => a.id.localeCompare(b.id)),
+      ]),
     );
     // The history of the memory it updated keeps that event; the import it names is gone.
     const history = await db()
