@@ -3,8 +3,10 @@ import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { parseArgs } from "./cli";
 import { generateMemories, generateQuestions } from "./corpus";
 import { DENSE_EMBEDDER_MODEL, denseEmbedder } from "./dense-embedder";
+import { ratioOf } from "./report";
 import { agreement } from "./retrieval";
 import { percentile, summarise } from "./stats";
+import { preModelWriteMs } from "./turn-writes";
 
 describe("bench statistics", () => {
   it("percentiles by nearest rank", () => {
@@ -81,5 +83,38 @@ describe("bench dense corpus", () => {
   it("--embedder dense and --others are options", () => {
     expect(parseArgs(["--embedder", "dense", "--others", "2"])).toMatchObject({ embedder: "dense", others: 2 });
     expect(parseArgs([])).toMatchObject({ embedder: "configured", others: 20 });
+  });
+});
+
+describe("the chat turn against its statement and writes", () => {
+  const span = (name: string, ms: number, phase?: string) => ({
+    name,
+    attributes: phase ? { "lifeline.debug.phase": phase } : {},
+    duration: [Math.floor(ms / 1000), (ms % 1000) * 1e6] as [number, number],
+  });
+
+  it("counts the turn's writes and the debug record at the model call, not the settled one or retrieval", () => {
+    const spans = [
+      span("chat.write", 2.5),
+      span("chat.retrieval", 40),
+      span("chat.debug_write", 1.5, "model-call"),
+      span("chat.debug_write", 9, "settled"),
+      span("extraction.store", 7),
+      span("chat.write", 1001),
+    ];
+    expect(preModelWriteMs(spans)).toBeCloseTo(1005, 6);
+  });
+
+  it("sets the turn's p95 against the statement's p95 plus the writes' p95", () => {
+    const latency = (p95: number) => ({ samples: 10, p50: p95 / 2, p95, p99: p95, mean: p95 / 2 });
+    const result = {
+      db: "postgres" as const,
+      size: 1_000,
+      otherRows: 0,
+      latency: { hybrid: latency(20) },
+      chatTurn: { alone: latency(45), writes: latency(10), concurrent: latency(90), concurrentUsers: 5 },
+    };
+    expect(ratioOf(result)?.["chat turn / (hybrid + writes)"]).toBe("1.50×");
+    expect(ratioOf({ ...result, chatTurn: undefined })?.["chat turn / (hybrid + writes)"]).toBe("—");
   });
 });

@@ -36,6 +36,7 @@ import {
 } from "./retrieval";
 import { buildHnswIndexes, OTHER_USERS, seedMemories } from "./seed";
 import { summarise } from "./stats";
+import { captureTurnWrites } from "./turn-writes";
 
 /** Bump when the corpus or the seeding changes: cached Postgres databases are then re-seeded. */
 const CORPUS_VERSION = 2;
@@ -278,9 +279,16 @@ async function timeChat(baseUrl: string, users: ChatUser[], questions: string[],
   const [measured] = users;
   if (!measured) throw new Error("bench: no user");
   const alone: number[] = [];
-  for (const question of questions) {
-    alone.push(await timeChatTurn(baseUrl, measured, question));
-    await settle();
+  const writes: number[] = [];
+  const spans = captureTurnWrites();
+  try {
+    for (const question of questions) {
+      alone.push(await timeChatTurn(baseUrl, measured, question));
+      await settle();
+      writes.push(spans.take());
+    }
+  } finally {
+    await spans.stop();
   }
   const together: number[] = [];
   const group = users.slice(0, concurrent);
@@ -291,7 +299,12 @@ async function timeChat(baseUrl: string, users: ChatUser[], questions: string[],
     together.push(...times);
     await settle();
   }
-  return { alone: summarise(alone), concurrent: summarise(together), concurrentUsers: group.length };
+  return {
+    alone: summarise(alone),
+    writes: summarise(writes),
+    concurrent: summarise(together),
+    concurrentUsers: group.length,
+  };
 }
 
 export async function main(argv: readonly string[]): Promise<number> {

@@ -1,7 +1,7 @@
 /**
  * OpenTelemetry spans of a chat turn and of its extraction (core/telemetry.ts): with a tracer
  * provider registered — an in-memory exporter here, @vercel/otel in the app — one turn emits
- * chat.retrieval, chat.model and chat.debug_write, and the extraction job a span per step it runs.
+ * chat.write, chat.retrieval, chat.model and chat.debug_write, and the extraction job a span per step it runs.
  */
 import { trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
@@ -48,7 +48,11 @@ describe("tracing a chat turn (PGlite, offline model, in-process extraction)", (
 
     const spans = exporter.getFinishedSpans();
     const names = spans.map((span) => span.name);
-    expect(names).toEqual(expect.arrayContaining(["chat.retrieval", "chat.model", "chat.debug_write"]));
+    expect(names).toEqual(expect.arrayContaining(["chat.write", "chat.retrieval", "chat.model", "chat.debug_write"]));
+    // A first message creates its conversation, then writes the question and the answer's row.
+    expect(spans.filter((span) => span.name === "chat.write").map((span) => span.attributes["lifeline.write"])).toEqual(
+      ["conversation", "messages"],
+    );
     // The debug record is written when the model is called and again when the answer settles.
     expect(
       spans.filter((span) => span.name === "chat.debug_write").map((span) => span.attributes["lifeline.debug.phase"]),

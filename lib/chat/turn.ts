@@ -79,7 +79,9 @@ async function startTurn(db: Db, ai: AiRegistry, input: ChatTurnInput, endTurn: 
         limit: promptConfig.historyWindow,
       }).then(toHistory);
   history.catch(() => {});
-  const { userMessage, assistantMessage } = await writeMessages(db, input.userId, conversation, plan);
+  const { userMessage, assistantMessage } = await writeSpan("messages", () =>
+    writeMessages(db, input.userId, conversation, plan),
+  );
   // Read alongside the writes: the turn's own rows, if the read saw them, are not history.
   const earlier = history.then((rows) => rows.filter((m) => m.id !== userMessage.id && m.id !== assistantMessage.id));
   const { messages, trace } = await assemble(db, ai, input, { conversation, plan, earlier, embedding });
@@ -159,21 +161,29 @@ async function planTurn(db: Db, ai: AiRegistry, { userId, body }: ChatTurnInput)
   };
 }
 
+/** The turn's writes before the first token are spans of their own: the bench sets the turn's time against them. */
+const writeSpan = <T>(what: "conversation" | "messages", write: () => Promise<T>) =>
+  inSpan("chat.write", { "lifeline.write": what }, write);
+
 function openConversation(db: Db, { userId, body }: ChatTurnInput, { existing, account }: TurnPlan) {
   if (existing === null) {
-    return createConversation(db, {
-      userId,
-      mode: body.mode,
-      model: body.model ?? null,
-      memoryEnabled: account.memoryEnabledDefault,
-    });
+    return writeSpan("conversation", () =>
+      createConversation(db, {
+        userId,
+        mode: body.mode,
+        model: body.model ?? null,
+        memoryEnabled: account.memoryEnabledDefault,
+      }),
+    );
   }
   if (body.mode === undefined && body.model === undefined) return Promise.resolve(existing);
-  return updateConversation(db, {
-    userId,
-    conversationId: existing.id,
-    patch: { mode: body.mode ?? existing.mode, model: body.model ?? existing.model },
-  });
+  return writeSpan("conversation", () =>
+    updateConversation(db, {
+      userId,
+      conversationId: existing.id,
+      patch: { mode: body.mode ?? existing.mode, model: body.model ?? existing.model },
+    }),
+  );
 }
 
 /** One statement orders the answer after its question; nothing is deleted (old versions keep their records). */
