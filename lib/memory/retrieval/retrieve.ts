@@ -221,10 +221,12 @@ function fusedRanks(config: SemanticConfig, fusion: FusionConfig, corpus: SQL, a
         LEFT JOIN text_ranked t ON t.id = p.id
       )`;
   return sql`${corpus},
+      -- Matched again rather than "IS NOT NULL" (true of nearly every row for the planner): the estimate of a text
+      -- match keeps the statement's estimated cost, and with it JIT compilation, where it was.
       matches AS (
         SELECT p.id, t.lexeme, coalesce(cardinality(t.positions), 1)::float8 AS tf, p.search_length::float8 AS len
         FROM pool p CROSS JOIN LATERAL unnest(p.matched_vector) AS t
-        WHERE p.matched_vector IS NOT NULL AND t.lexeme IN (SELECT lexeme FROM query_terms)
+        WHERE p.matched_vector @@ (SELECT q FROM text_query) AND t.lexeme IN (SELECT lexeme FROM query_terms)
       ),
       df AS (SELECT lexeme, count(*)::float8 AS df FROM matches GROUP BY lexeme),
       bm25 AS (
