@@ -360,6 +360,9 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       return rankCandidates(inputs, NOW, config, window);
     }
 
+    const retrieveHybrid = (embedding: number[], text: string, config: SemanticConfig) =>
+      retrieveSemantic(database.db, { userId, embedding, embeddingModel: TEST_EMBEDDER, text, now: NOW, config });
+
     const hybrid = retrievalStrategies.hybrid;
     it.each([
       ["tea and sushi with my sister in Lisbon, http://x.com/a'b", { ...hybrid, similarityThreshold: 0.3 }],
@@ -388,14 +391,7 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       const query = nearVector(random, base, 2);
       const expected = await reference(query, text, config);
       expect(expected.length).toBeGreaterThan(20);
-      const result = await retrieveSemantic(database.db, {
-        userId,
-        embedding: query,
-        embeddingModel: TEST_EMBEDDER,
-        text,
-        now: NOW,
-        config,
-      });
+      const result = await retrieveHybrid(query, text, config);
       expectSameRanking(result, expected, config.traceCandidateLimit);
       if (text !== "nothing in the vocabulary") expect(expected.some((c) => c.textRank !== null)).toBe(true);
       // A message naming a date gives every candidate a dateMatch, 1 for some and 0 for others; else none.
@@ -433,14 +429,7 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
           .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1))
           .slice(0, 10);
         expect(expected).toHaveLength(10);
-        const result = await retrieveSemantic(database.db, {
-          userId,
-          embedding: query,
-          embeddingModel: TEST_EMBEDDER,
-          text,
-          now: NOW,
-          config,
-        });
+        const result = await retrieveHybrid(query, text, config);
         expect(result.nearMisses.map((c) => [c.id, c.rank, c.vectorRank, c.textRank])).toEqual(
           expected.map((c, i) => [c.id, i + 1, c.vectorRank, c.textRank]),
         );
