@@ -188,6 +188,9 @@ const textQuery = (text: string) =>
   sql`query_terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${text}))),
       text_query AS (SELECT ${LEXEMES_OR_QUERY} AS q FROM query_terms),`;
 
+/** What the scoring reads of a pooled row (not its tsvector, which only BM25 reads). */
+const SCORED = sql`p.id, p.similarity, p.importance, p.updated_at, p.date_match`;
+
 /** The comparable rows: a zero vector's NaN distance, or another embedder's NULL, never ranks. Inlined, not copied. */
 const POOL = sql`pool AS NOT MATERIALIZED (SELECT * FROM scanned WHERE ${isComparableSimilarity(sql`similarity`)})`;
 
@@ -204,18 +207,18 @@ function fusedRanks(config: SemanticConfig, fusion: FusionConfig, corpus: SQL, a
   const ranks =
     fusion.textBypassesThreshold === true
       ? sql`every_ranked AS (
-        SELECT p.*, row_number() OVER (${similar})::int AS vector_rank, t.text_rank, t.text_score
+        SELECT ${SCORED}, row_number() OVER (${similar})::int AS vector_rank, t.text_rank, t.text_score
         FROM pool p LEFT JOIN text_ranked t ON t.id = p.id
       ),
       vector_ranked AS (SELECT * FROM every_ranked WHERE ${admitted}),
       near AS (SELECT * FROM every_ranked p WHERE NOT (${admitted}) ${similar} LIMIT ${nearMisses}::int)`
       : sql`vector_ranked AS (
-        SELECT p.*, row_number() OVER (${similar})::int AS vector_rank, t.text_rank, t.text_score
+        SELECT ${SCORED}, row_number() OVER (${similar})::int AS vector_rank, t.text_rank, t.text_score
         FROM pool p LEFT JOIN text_ranked t ON t.id = p.id
         WHERE p.similarity >= ${config.similarityThreshold}::float8
       ),
       near AS (
-        SELECT p.*, ((SELECT count(*) FROM vector_ranked) + row_number() OVER (${similar}))::int AS vector_rank,
+        SELECT ${SCORED}, ((SELECT count(*) FROM vector_ranked) + row_number() OVER (${similar}))::int AS vector_rank,
                t.text_rank, t.text_score
         FROM (SELECT * FROM pool p WHERE NOT (${admitted}) ${similar} LIMIT ${nearMisses}::int) p
         LEFT JOIN text_ranked t ON t.id = p.id
@@ -246,9 +249,9 @@ function fusedRanks(config: SemanticConfig, fusion: FusionConfig, corpus: SQL, a
 /** Without fusion relevance is the similarity: no ranks, nothing sorted but the bounded tops. */
 function plainRanks(admitted: SQL, nearMisses: number): SQL {
   const unranked = sql`NULL::int AS vector_rank, NULL::int AS text_rank, NULL::float8 AS text_score`;
-  return sql`vector_ranked AS (SELECT p.*, ${unranked} FROM pool p WHERE ${admitted}),
+  return sql`vector_ranked AS (SELECT ${SCORED}, ${unranked} FROM pool p WHERE ${admitted}),
       near AS (
-        SELECT p.*, ${unranked} FROM pool p WHERE NOT (${admitted}) ORDER BY p.similarity DESC, p.id LIMIT ${nearMisses}::int
+        SELECT ${SCORED}, ${unranked} FROM pool p WHERE NOT (${admitted}) ORDER BY p.similarity DESC, p.id LIMIT ${nearMisses}::int
       )`;
 }
 
