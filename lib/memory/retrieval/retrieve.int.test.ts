@@ -360,6 +360,9 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       return rankCandidates(inputs, NOW, config, window);
     }
 
+    const retrieveHybrid = (embedding: number[], text: string, config: SemanticConfig) =>
+      retrieveSemantic(database.db, { userId, embedding, embeddingModel: TEST_EMBEDDER, text, now: NOW, config });
+
     const hybrid = retrievalStrategies.hybrid;
     it.each([
       ["tea and sushi with my sister in Lisbon, http://x.com/a'b", { ...hybrid, similarityThreshold: 0.3 }],
@@ -388,14 +391,7 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
       const query = nearVector(random, base, 2);
       const expected = await reference(query, text, config);
       expect(expected.length).toBeGreaterThan(20);
-      const result = await retrieveSemantic(database.db, {
-        userId,
-        embedding: query,
-        embeddingModel: TEST_EMBEDDER,
-        text,
-        now: NOW,
-        config,
-      });
+      const result = await retrieveHybrid(query, text, config);
       expectSameRanking(result, expected, config.traceCandidateLimit);
       if (text !== "nothing in the vocabulary") expect(expected.some((c) => c.textRank !== null)).toBe(true);
       // A message naming a date gives every candidate a dateMatch, 1 for some and 0 for others; else none.
@@ -411,6 +407,42 @@ describe.each(DB_KINDS)("semantic branch on %s", (kind) => {
             : { start: "2025-05-01T00:00:00.000Z", end: "2025-06-08T00:00:00.000Z" },
         );
     });
+
+    // The statement ranks only the admitted rows and numbers the near-misses after them: their vector ranks,
+    // text ranks and scores must still be the ones ranking every comparable memory gives.
+    it.each([
+      ["tea and sushi with my sister in Lisbon", false],
+      ["running, swimming, running", true],
+    ])(
+      "query %j (text bypasses the threshold: %s): the near-misses, with their ranks and scores",
+      async (text, bypass) => {
+        const config = {
+          ...hybrid,
+          similarityThreshold: 0.3,
+          nearMissLimit: 10,
+          fusion: { ...hybrid.fusion, textBypassesThreshold: bypass },
+        } as SemanticConfig;
+        const query = nearVector(random, base, 2);
+        const everyone = await reference(query, text, { ...config, similarityThreshold: Number.NEGATIVE_INFINITY });
+        const expected = everyone
+          .filter((c) => c.similarity < 0.3 && !(bypass && c.textRank !== null))
+          .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1))
+          .slice(0, 10);
+        expect(expected).toHaveLength(10);
+        const result = await retrieveHybrid(query, text, config);
+        expect(result.nearMisses.map((c) => [c.id, c.rank, c.vectorRank, c.textRank])).toEqual(
+          expected.map((c, i) => [c.id, i + 1, c.vectorRank, c.textRank]),
+        );
+        result.nearMisses.forEach((actual, i) => {
+          const want = expected[i];
+          expect(
+            Math.abs(actual.score - (want?.score ?? Number.NaN)),
+            `score of near-miss ${i + 1}`,
+          ).toBeLessThanOrEqual(1e-6);
+          expect(Math.abs((actual.relevance ?? 0) - (want?.relevance ?? Number.NaN))).toBeLessThanOrEqual(1e-9);
+        });
+      },
+    );
   });
 
   describe("filters and accounting", () => {

@@ -154,18 +154,124 @@ function scoringTerms({ config, text }: SemanticQuery): {
   return { admitted, dateMatch, score, window };
 }
 
+/**
+ * Whole days since the last update. Subtracting timestamps gives an interval justified into days and a time under
+ * 24 hours, so its day field is the floor of the days elapsed (toward zero for a future instant, which the clamp
+ * makes 0 either way), read as a float8 without numeric arithmetic.
+ */
 function recencyColumn(at: string, windowDays: number): SQL {
-  return sql`1 - LEAST(1, GREATEST(0, floor(extract(epoch FROM (${at}::timestamptz - updated_at)) / 86400))::float8
-                            / ${windowDays}::float8) AS recency`;
+  return sql`1 - LEAST(1, GREATEST(0, date_part('day', ${at}::timestamptz - updated_at)) / ${windowDays}::float8) AS recency`;
 }
 
-function rankedAndBelow({ admitted, score }: ReturnType<typeof scoringTerms>, config: SemanticConfig): SQL {
+/**
+ * What each scanned row carries: its distance, computed once; with fusion its tsvector, only where it shares a
+ * lexeme with the message (tested on the row in hand, not found again through the full-text index). Recency is
+ * computed later, for the rows scored only.
+ */
+function scannedColumns(query: SemanticQuery, similarity: SQL): SQL {
+  const matched = query.config.fusion
+    ? sql`CASE WHEN search_vector @@ (SELECT q FROM text_query) THEN search_vector END`
+    : sql`NULL::tsvector`;
+  return sql`id,
+               ${similarity} AS similarity,
+               importance::float8 AS importance,
+               updated_at,
+               ${scoringTerms(query).dateMatch} AS date_match,
+               search_length,
+               ${matched} AS matched_vector`;
+}
+
+const LEXEMES_OR_QUERY = sql`string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery`;
+
+/** The message's lexemes and their OR query (none: a NULL query, which matches nothing). */
+const textQuery = (text: string) =>
+  sql`query_terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${text}))),
+      text_query AS (SELECT ${LEXEMES_OR_QUERY} AS q FROM query_terms),`;
+
+/** What the scoring reads of a pooled row (not its tsvector, which only BM25 reads). */
+const SCORED = sql`p.id, p.similarity, p.importance, p.updated_at, p.date_match`;
+
+/** The comparable rows: a zero vector's NaN distance, or another embedder's NULL, never ranks. Inlined, not copied. */
+const POOL = sql`pool AS NOT MATERIALIZED (SELECT * FROM scanned WHERE ${isComparableSimilarity(sql`similarity`)})`;
+
+/**
+ * BM25 over the pool's lexeme matches, fused with the vector ranking by normalised reciprocal rank fusion.
+ * `corpus` gives N and the average length of the user's comparable memories, so text ranks equal what unnesting
+ * every tsvector gives. Ranks are taken before the threshold: where the threshold alone admits (no text bypass),
+ * every admitted row is more similar than every row it keeps out, so the admitted rows are ranked among themselves
+ * (the rows kept out are never sorted) and the k-th most similar near-miss has rank admitted + k.
+ */
+function fusedRanks(config: SemanticConfig, fusion: FusionConfig, corpus: SQL, admitted: SQL, nearMisses: number): SQL {
+  const { bm25K1: k1, bm25B: b } = fusion;
+  const similar = sql`ORDER BY p.similarity DESC, p.id`;
+  const ranks =
+    fusion.textBypassesThreshold === true
+      ? sql`every_ranked AS (
+        SELECT ${SCORED}, row_number() OVER (${similar})::int AS vector_rank, t.text_rank, t.text_score
+        FROM pool p LEFT JOIN text_ranked t ON t.id = p.id
+      ),
+      vector_ranked AS (SELECT * FROM every_ranked WHERE ${admitted}),
+      near AS (SELECT * FROM every_ranked p WHERE NOT (${admitted}) ${similar} LIMIT ${nearMisses}::int)`
+      : sql`vector_ranked AS (
+        SELECT ${SCORED}, row_number() OVER (${similar})::int AS vector_rank, t.text_rank, t.text_score
+        FROM pool p LEFT JOIN text_ranked t ON t.id = p.id
+        WHERE p.similarity >= ${config.similarityThreshold}::float8
+      ),
+      near AS (
+        SELECT ${SCORED}, ((SELECT count(*) FROM vector_ranked) + row_number() OVER (${similar}))::int AS vector_rank,
+               t.text_rank, t.text_score
+        FROM (SELECT * FROM pool p WHERE NOT (${admitted}) ${similar} LIMIT ${nearMisses}::int) p
+        LEFT JOIN text_ranked t ON t.id = p.id
+      )`;
+  return sql`${corpus},
+      -- Matched again rather than "IS NOT NULL" (true of nearly every row for the planner): the estimate of a text
+      -- match keeps the statement's estimated cost, and with it JIT compilation, where it was.
+      matches AS (
+        SELECT p.id, t.lexeme, coalesce(cardinality(t.positions), 1)::float8 AS tf, p.search_length::float8 AS len
+        FROM pool p CROSS JOIN LATERAL unnest(p.matched_vector) AS t
+        WHERE p.matched_vector @@ (SELECT q FROM text_query) AND t.lexeme IN (SELECT lexeme FROM query_terms)
+      ),
+      df AS (SELECT lexeme, count(*)::float8 AS df FROM matches GROUP BY lexeme),
+      bm25 AS (
+        SELECT m.id,
+               sum(ln(1 + (c.n - d.df + 0.5) / (d.df + 0.5)) * m.tf * (${k1}::float8 + 1)
+                   / (m.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * m.len / c.avg_len))
+                   ORDER BY m.lexeme COLLATE "C") AS text_score
+        FROM matches m JOIN df d ON d.lexeme = m.lexeme CROSS JOIN corpus c
+        GROUP BY m.id
+      ),
+      text_ranked AS (
+        SELECT id, text_score, row_number() OVER (ORDER BY text_score DESC, id)::int AS text_rank FROM bm25
+      ),
+      ${ranks}`;
+}
+
+/** Without fusion relevance is the similarity: no ranks, nothing sorted but the bounded tops. */
+function plainRanks(admitted: SQL, nearMisses: number): SQL {
+  const unranked = sql`NULL::int AS vector_rank, NULL::int AS text_rank, NULL::float8 AS text_score`;
+  return sql`vector_ranked AS (SELECT ${SCORED}, ${unranked} FROM pool p WHERE ${admitted}),
+      near AS (
+        SELECT ${SCORED}, ${unranked} FROM pool p WHERE NOT (${admitted}) ORDER BY p.similarity DESC, p.id LIMIT ${nearMisses}::int
+      )`;
+}
+
+/** From `pool` to `ranked` (the listed top by score, with the admitted count) and `below` (the near-misses). */
+function rankedAndBelow(query: SemanticQuery, corpus: SQL): SQL {
+  const { config } = query;
+  const { fusion } = config;
+  const { admitted, score } = scoringTerms(query);
   const listed = Math.max(config.semanticLimit, config.traceCandidateLimit);
   const nearMisses = Math.max(0, config.nearMissLimit ?? 0);
-  return sql`above AS (
-        SELECT *, ${score} AS score
-        FROM candidates
-        WHERE ${admitted}
+  const recency = recencyColumn(query.now.toISOString(), config.recencyWindowDays);
+  const relevance = fusion
+    ? sql`(${fusion.vectorWeight}::float8 / (${fusion.rrfK}::float8 + vector_rank)
+                 + coalesce(${fusion.textWeight}::float8 / (${fusion.rrfK}::float8 + text_rank), 0))
+                 / ((${fusion.vectorWeight}::float8 + ${fusion.textWeight}::float8) / (${fusion.rrfK}::float8 + 1))`
+    : sql`similarity`;
+  return sql`${POOL},
+      ${fusion ? fusedRanks(config, fusion, corpus, admitted, nearMisses) : plainRanks(admitted, nearMisses)},
+      above AS (
+        SELECT *, ${score} AS score FROM (SELECT *, ${relevance} AS relevance, ${recency} FROM vector_ranked) r
       ),
       -- The listed top: a bounded sort of the admitted rows (no window over every row), then their count.
       ranked AS (
@@ -178,44 +284,39 @@ function rankedAndBelow({ admitted, score }: ReturnType<typeof scoringTerms>, co
       below AS (
         SELECT id, similarity, importance, recency, relevance, vector_rank, text_rank, text_score, date_match,
                ${score} AS score, row_number() OVER (ORDER BY similarity DESC, id)::int AS rank
-        FROM (SELECT * FROM candidates WHERE NOT (${admitted}) ORDER BY similarity DESC, id LIMIT ${nearMisses}::int) near
+        FROM (SELECT *, ${relevance} AS relevance, ${recency} FROM near) r
       )`;
 }
 
-const comparablePool = sql`SELECT id, similarity, importance, recency, date_match, search_length
-        FROM scanned WHERE ${isComparableSimilarity(sql`similarity`)}`;
-
-const LEXEMES_OR_QUERY = sql`string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery`;
-
 async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise<SemanticResult> {
-  const { userId, now, config } = query;
-  const at = now.toISOString();
-  const { fusion } = config;
+  const { userId } = query;
   const comparable = comparableWith(query.embeddingModel);
   const waits = query.embeddingModel === undefined ? sql`false` : awaitsEmbedder(query.embeddingModel);
-  const scoring = scoringTerms(query);
-  const { dateMatch, window } = scoring;
+  const { window } = scoringTerms(query);
+  const pooled = isComparableSimilarity(sql`similarity`);
 
   const rows = await selectRows<SemanticRow>(
     db,
     sql`
+      WITH ${textQuery(query.text ?? "")}
       -- One pass over the user's active memories: the distance of each comparable one (computed once,
       -- not once per reference), and whether each of the others waits for re-embedding.
-      WITH scanned AS MATERIALIZED (
-        SELECT id,
-               CASE WHEN ${comparable} THEN ${similarityTo(vector)} END AS similarity,
-               importance::float8 AS importance,
-               ${recencyColumn(at, config.recencyWindowDays)},
-               ${dateMatch} AS date_match,
-               search_length,
+      scanned AS MATERIALIZED (
+        SELECT ${scannedColumns(query, sql`CASE WHEN ${comparable} THEN ${similarityTo(vector)} END`)},
                CASE WHEN ${comparable} THEN false ELSE ${waits} END AS waits
         FROM memories
         WHERE ${ownedBy(userId, ["active"])}
       ),
-      pool AS (${comparablePool}),
-      ${fusion ? fusedCandidates(userId, fusion, query.text ?? "") : plainCandidates},
-      ${rankedAndBelow(scoring, config)},
-      waiting AS (SELECT count(*) FILTER (WHERE waits)::int AS n FROM scanned),
+      -- BM25's N and average length, and the count waiting for re-embedding, in one pass.
+      totals AS (
+        SELECT count(*) FILTER (WHERE ${pooled})::float8 AS n,
+               sum(search_length) FILTER (WHERE ${pooled})::float8
+                 / NULLIF(count(*) FILTER (WHERE ${pooled}), 0)::float8 AS avg_len,
+               count(*) FILTER (WHERE waits)::int AS waiting
+        FROM scanned
+      ),
+      ${rankedAndBelow(query, sql`corpus AS (SELECT n, avg_len FROM totals)`)},
+      waiting AS (SELECT waiting AS n FROM totals),
       ${LISTED}
       -- One row even when nothing is listed, to carry the waiting count.
       SELECT ${LISTED_COLUMNS},
@@ -225,7 +326,7 @@ async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise
       ORDER BY r.below, r.rank`,
   );
   return {
-    ...toResult(rows, config),
+    ...toResult(rows, query.config),
     path: "exact",
     dateWindow: window && { start: window.start.toISOString(), end: window.end.toISOString() },
   };
@@ -278,65 +379,6 @@ function toResult(rows: readonly SemanticRow[], config: SemanticConfig): Omit<Se
     aboveThreshold: ranked[0]?.above_threshold ?? 0,
     waitingForReembedding: rows[0]?.waiting ?? 0,
   };
-}
-
-const plainCandidates = sql`
-      candidates AS (
-        SELECT id, similarity, importance, recency, date_match, similarity AS relevance,
-               NULL::int AS vector_rank, NULL::int AS text_rank, NULL::float8 AS text_score
-        FROM pool
-      )`;
-
-const POOL_CORPUS = sql`corpus AS (SELECT count(*)::float8 AS n, sum(search_length)::float8 / NULLIF(count(*), 0)::float8 AS avg_len FROM pool)`;
-
-/**
- * Hybrid: BM25 over search_vector fused with the vector ranking by normalised reciprocal rank fusion.
- * Matches are joined with the pool so a zero vector or another embedder's memory never counts, and N
- * and the average length are the pool's, so the text rank equals what unnesting every tsvector gives.
- */
-function fusedCandidates(userId: string, fusion: FusionConfig, text: string, corpus: SQL = POOL_CORPUS): SQL {
-  const { rrfK: k, vectorWeight: wv, textWeight: wt, bm25K1: k1, bm25B: b } = fusion;
-  return sql`
-      ${corpus},
-      query_terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${text}))),
-      -- The message's lexemes as an OR query, quoted as tsquery input wants; none: NULL, no match.
-      text_query AS (
-        SELECT ${LEXEMES_OR_QUERY} AS q FROM query_terms
-      ),
-      matched AS (
-        SELECT m.id, m.search_vector, p.search_length
-        FROM memories m JOIN pool p ON p.id = m.id
-        WHERE m.user_id = ${userId}::uuid AND m.status = 'active' AND m.search_vector @@ (SELECT q FROM text_query)
-      ),
-      matches AS (
-        SELECT mt.id, t.lexeme, coalesce(cardinality(t.positions), 1)::float8 AS tf, mt.search_length::float8 AS len
-        FROM matched mt CROSS JOIN LATERAL unnest(mt.search_vector) AS t
-        WHERE t.lexeme IN (SELECT lexeme FROM query_terms)
-      ),
-      df AS (SELECT lexeme, count(*)::float8 AS df FROM matches GROUP BY lexeme),
-      bm25 AS (
-        SELECT m.id,
-               sum(ln(1 + (c.n - d.df + 0.5) / (d.df + 0.5)) * m.tf * (${k1}::float8 + 1)
-                   / (m.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * m.len / c.avg_len))
-                   ORDER BY m.lexeme COLLATE "C") AS text_score
-        FROM matches m JOIN df d ON d.lexeme = m.lexeme CROSS JOIN corpus c
-        GROUP BY m.id
-      ),
-      text_ranked AS (
-        SELECT id, text_score, row_number() OVER (ORDER BY text_score DESC, id)::int AS text_rank FROM bm25
-      ),
-      ranks AS (
-        SELECT p.id, p.similarity, p.importance, p.recency, p.date_match, t.text_score, t.text_rank,
-               row_number() OVER (ORDER BY p.similarity DESC, p.id)::int AS vector_rank
-        FROM pool p LEFT JOIN text_ranked t ON t.id = p.id
-      ),
-      candidates AS (
-        SELECT id, similarity, importance, recency, date_match, vector_rank, text_rank, text_score,
-               (${wv}::float8 / (${k}::float8 + vector_rank)
-                 + coalesce(${wt}::float8 / (${k}::float8 + text_rank), 0))
-                 / ((${wv}::float8 + ${wt}::float8) / (${k}::float8 + 1)) AS relevance
-        FROM ranks
-      )`;
 }
 
 const estimates = new WeakMap<Db, { at: number; rows: Promise<number> }>();
@@ -422,45 +464,30 @@ export async function scoreCandidates(
   counts: MemoryCounts,
   pass: CandidatePass,
 ): Promise<SemanticResult> {
-  const { userId, now, config } = query;
-  const at = now.toISOString();
-  const { fusion } = config;
-  const scoring = scoringTerms(query);
-  const { dateMatch, window } = scoring;
+  const { userId, config } = query;
+  const { window } = scoringTerms(query);
   const owned = ownedBy(userId, ["active"]);
   const comparable = comparableWith(query.embeddingModel);
-  const text = query.text ?? "";
-  const textHits = fusion
+  const textHits = config.fusion
     ? sql`UNION
           SELECT id FROM memories
-          WHERE ${owned} AND ${comparable}
-            AND search_vector @@ (
-              SELECT ${LEXEMES_OR_QUERY}
-              FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${text}))) terms
-            )`
+          WHERE ${owned} AND ${comparable} AND search_vector @@ (SELECT q FROM text_query)`
     : sql``;
-  const corpus = sql`corpus AS (SELECT n, total_len / NULLIF(n, 0) AS avg_len FROM stats)`;
   const statement = sql`
+      WITH ${textQuery(query.text ?? "")}
       -- The user's comparable memories, their BM25 lengths and the others, as counted (countComparable).
-      WITH stats AS (
+      stats AS (
         SELECT ${counts.comparable}::float8 AS n, ${counts.length}::float8 AS total_len, ${counts.others}::int AS waiting
       ),
       nearest AS MATERIALIZED (${pass.nearest}),
       chosen AS (SELECT id FROM nearest ${textHits}),
       -- Each candidate's exact distance, from its stored vector.
       scanned AS MATERIALIZED (
-        SELECT id,
-               ${similarityTo(vector)} AS similarity,
-               importance::float8 AS importance,
-               ${recencyColumn(at, config.recencyWindowDays)},
-               ${dateMatch} AS date_match,
-               search_length
+        SELECT ${scannedColumns(query, similarityTo(vector))}
         FROM memories
         WHERE id IN (SELECT id FROM chosen) AND ${owned} AND ${comparable}
       ),
-      pool AS (${comparablePool}),
-      ${fusion ? fusedCandidates(userId, fusion, text, corpus) : plainCandidates},
-      ${rankedAndBelow(scoring, config)},
+      ${rankedAndBelow(query, sql`corpus AS (SELECT n, total_len / NULLIF(n, 0) AS avg_len FROM stats)`)},
       waiting AS (SELECT waiting AS n FROM stats),
       ${LISTED}
       SELECT ${LISTED_COLUMNS},
