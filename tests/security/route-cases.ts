@@ -16,7 +16,7 @@ import { createMessage } from "@/db/queries/messages";
 import { createNote } from "@/db/queries/notes";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { rateAnswer } from "@/db/queries/ratings";
-import { accessTokens, memories, memoryExtractions } from "@/db/schema";
+import { accessTokens, answerRatings, conversations, memories, memoryExtractions, messageNotes } from "@/db/schema";
 import { hashAccessToken, newAccessTokenSecret } from "@/lib/auth/access-tokens";
 import { MESSAGE_MAX } from "@/lib/validation/chat";
 import { SPEECH_WAV } from "@/tests/fixtures/speech";
@@ -49,7 +49,8 @@ export interface Fixture {
   /** A new one per request. */
   multipart?: () => FormData;
   headers?: Record<string, string>;
-  check?: (res: HttpResult) => void;
+  /** Awaited: a check may read the database. */
+  check?: (res: HttpResult) => void | Promise<void>;
 }
 
 export interface InvalidRequest {
@@ -155,6 +156,24 @@ async function answeredMessage(db: Db, userId: string) {
     retrievalStatus: "disabled",
   });
   return answer;
+}
+
+/** An answer of an imported conversation: ChatGPT's, not Lifeline's; read-only. */
+async function importedAnswer(db: Db, userId: string) {
+  const answer = await answeredMessage(db, userId);
+  await db
+    .update(conversations)
+    .set({ importedFrom: "chatgpt" })
+    .where(and(eq(conversations.id, answer.conversationId), eq(conversations.userId, userId)));
+  return answer;
+}
+
+/** 409 conflict:imported_conversation, and nothing written for the message. */
+function refusedAsImported(db: Db, table: typeof answerRatings | typeof messageNotes, messageId: string) {
+  return async (res: HttpResult) => {
+    expect(res.json).toMatchObject({ error: { code: "conflict:imported_conversation" } });
+    expect(await db.select().from(table).where(eq(table.messageId, messageId))).toEqual([]);
+  };
 }
 
 const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
@@ -642,6 +661,18 @@ export const routeCases: Record<RouteKey, RouteCase> = {
         },
       },
       {
+        name: "a message of an imported conversation takes no note (409)",
+        status: 409,
+        setup: async ({ db, actor }) => {
+          const answer = await importedAnswer(db, actor.id);
+          return {
+            path: `/api/messages/${answer.id}/notes`,
+            json: { content: "A note" },
+            check: refusedAsImported(db, messageNotes, answer.id),
+          };
+        },
+      },
+      {
         name: "surrounding whitespace is trimmed",
         status: 201,
         setup: async ({ db, actor }) => {
@@ -694,6 +725,18 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       { name: "reason with a lone surrogate", json: { rating: "down", reason: "x \uDC00" }, field: "body.reason" },
     ],
     variants: [
+      {
+        name: "an imported answer, another assistant's, is not rated (409)",
+        status: 409,
+        setup: async ({ db, actor }) => {
+          const answer = await importedAnswer(db, actor.id);
+          return {
+            path: `/api/messages/${answer.id}/rating`,
+            json: { rating: "up" },
+            check: refusedAsImported(db, answerRatings, answer.id),
+          };
+        },
+      },
       {
         name: "a blank reason is no reason",
         status: 200,
