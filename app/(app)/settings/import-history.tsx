@@ -182,7 +182,7 @@ export function ImportHistory() {
           </div>
           <p data-testid="import-choice">
             {summary.conversations} conversations chosen: {summary.extractionCalls} exchanges to read, one extraction
-            call each (and a consolidation call for each memory found).
+            call each (and a consolidation call for a memory found that resembles one already remembered).
           </p>
           <fieldset className="space-y-1.5" data-testid="import-keep">
             <legend className="mb-1 font-medium">The conversations themselves</legend>
@@ -382,9 +382,9 @@ function ImportProgressView({
         <div className="space-y-2 rounded-md border border-destructive/40 p-3" data-testid="import-undo-confirm">
           <p>
             {conversationsGone
-              ? "This deletes the memories this import brought"
-              : `This deletes the ${plural(progress.conversations, "conversation")} this import brought and the memories read from them`}
-            ; a memory it replaced comes back. It cannot be undone.
+              ? "This deletes the memories this import added"
+              : `This deletes the ${plural(progress.conversations, "conversation")} this import brought and the memories it added from them`}
+            ; a memory it replaced comes back, and one it only updated keeps the update. It cannot be undone.
           </p>
           <div className="flex gap-2">
             <Button size="sm" variant="destructive" disabled={pending} onClick={() => void undo()}>
