@@ -168,11 +168,27 @@ async function importedAnswer(db: Db, userId: string) {
   return answer;
 }
 
-/** 409 conflict:imported_conversation, and nothing written for the message. */
-function refusedAsImported(db: Db, table: typeof answerRatings | typeof messageNotes, messageId: string) {
-  return async (res: HttpResult) => {
-    expect(res.json).toMatchObject({ error: { code: "conflict:imported_conversation" } });
-    expect(await db.select().from(table).where(eq(table.messageId, messageId))).toEqual([]);
+/** A write on an imported answer: 409 conflict:imported_conversation, and nothing written for the message. */
+function refusedAsImported(
+  name: string,
+  route: "notes" | "rating",
+  json: unknown,
+): { name: string; status: number; setup(ctx: SetupContext): Promise<Fixture> } {
+  const table = route === "notes" ? messageNotes : answerRatings;
+  return {
+    name,
+    status: 409,
+    setup: async ({ db, actor }) => {
+      const answer = await importedAnswer(db, actor.id);
+      return {
+        path: `/api/messages/${answer.id}/${route}`,
+        json,
+        check: async (res) => {
+          expect(res.json).toMatchObject({ error: { code: "conflict:imported_conversation" } });
+          expect(await db.select().from(table).where(eq(table.messageId, answer.id))).toEqual([]);
+        },
+      };
+    },
   };
 }
 
@@ -660,18 +676,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
           };
         },
       },
-      {
-        name: "a message of an imported conversation takes no note (409)",
-        status: 409,
-        setup: async ({ db, actor }) => {
-          const answer = await importedAnswer(db, actor.id);
-          return {
-            path: `/api/messages/${answer.id}/notes`,
-            json: { content: "A note" },
-            check: refusedAsImported(db, messageNotes, answer.id),
-          };
-        },
-      },
+      refusedAsImported("a message of an imported conversation takes no note (409)", "notes", { content: "A note" }),
       {
         name: "surrounding whitespace is trimmed",
         status: 201,
@@ -725,18 +730,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       { name: "reason with a lone surrogate", json: { rating: "down", reason: "x \uDC00" }, field: "body.reason" },
     ],
     variants: [
-      {
-        name: "an imported answer, another assistant's, is not rated (409)",
-        status: 409,
-        setup: async ({ db, actor }) => {
-          const answer = await importedAnswer(db, actor.id);
-          return {
-            path: `/api/messages/${answer.id}/rating`,
-            json: { rating: "up" },
-            check: refusedAsImported(db, answerRatings, answer.id),
-          };
-        },
-      },
+      refusedAsImported("an imported answer, another assistant's, is not rated (409)", "rating", { rating: "up" }),
       {
         name: "a blank reason is no reason",
         status: 200,
