@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { addImportBatch, createImport, IMPORT_PAGE } from "@/db/queries/imports";
+import { addImportBatch, createImport, IMPORT_PAGE, listImports } from "@/db/queries/imports";
 import { memoryExtractions } from "@/db/schema";
 import { recordPageExists } from "@/lib/ui/record-pages";
 import { DB_KINDS } from "@/tests/db";
@@ -78,6 +78,9 @@ describe.each(DB_KINDS)("record pages of an import on %s", (kind) => {
       expect(await exists(owner, query), query).toBe(false);
     }
     expect(await exists(intruder, "page=1")).toBe(false);
+    // Settings → Import lists the user's own imports only.
+    expect((await listImports(db(), { userId: owner, limit: 10 })).map((i) => i.id)).toEqual([row.id]);
+    expect(await listImports(db(), { userId: intruder, limit: 10 })).toEqual([]);
 
     // An import with no conversation (all sent in a batch that failed, or none kept) has its first page only.
     const empty = await createImport(db(), { userId: owner, source: "claude", fileName: "empty.zip" });
