@@ -67,7 +67,8 @@ describe.each(DB_KINDS)("record pages of an import on %s", (kind) => {
         createdAt: "2024-01-01T09:00:00Z",
         messages: [
           { sourceId: `u${i}`, role: "user" as const, text: `Fact ${i}.`, createdAt: "2024-01-01T09:00:00Z" },
-          { sourceId: `a${i}`, role: "assistant" as const, text: "Noted.", createdAt: "2024-01-01T09:01:00Z" },
+          // Each message its own words: a message is found again by its content hash too.
+          { sourceId: `a${i}`, role: "assistant" as const, text: `Noted ${i}.`, createdAt: "2024-01-01T09:01:00Z" },
         ],
       })),
     });
