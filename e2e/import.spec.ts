@@ -379,7 +379,8 @@ test("Settings lists every import newest first, each with its counts and page; a
             createdAt: at,
             messages: [
               { sourceId: "u1", role: "user", text: fact, createdAt: at },
-              { sourceId: "a1", role: "assistant", text: "Noted.", createdAt: at },
+              // Its own words: a message another import brought is found again by its content hash.
+              { sourceId: "a1", role: "assistant", text: `Noted: ${fact}`, createdAt: at },
             ],
           },
         ],
