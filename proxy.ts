@@ -5,8 +5,8 @@
  * 2. API requests get the raw query string (RAW_QUERY_HEADER), so invalid UTF-8 or `__proto__` reaches the
  *    route's schema instead of being rewritten by Next;
  * 3. signed-out visitors of app pages go to /login — the polite redirect, not the lock;
- * 4. another user's record page is rewritten to a 404: the page streams behind a loading boundary and could
- *    only answer its notFound() with a 200.
+ * 4. another user's record page (or an import's page number past its last) is rewritten to a 404: the page
+ *    streams behind a loading boundary and could only answer its notFound() with a 200.
  * The matcher leaves out requests with a body, so Next never buffers one for the proxy.
  */
 import { type NextRequest, NextResponse } from "next/server";
@@ -45,7 +45,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (!APP_PAGES.test(pathname)) return NextResponse.next();
   const user = await getRequestSession(request);
   if (user) {
-    if (isRecordPage(pathname) && !(await recordPageExists(await getDb(), user.id, pathname))) {
+    if (isRecordPage(pathname) && !(await recordPageExists(await getDb(), user.id, pathname, url.searchParams))) {
       return NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url));
     }
     return NextResponse.next();

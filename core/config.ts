@@ -325,6 +325,8 @@ export const importConfig = {
   throttle: { limit: 30, period: "1m" },
   /** The import's page: conversations a page, exchanges shown per conversation, characters of each question shown. */
   page: { conversations: 20, exchanges: 50, excerptChars: 240 },
+  /** GET /api/imports and Settings → Import list this many, newest first (each costs three small reads). */
+  listed: 10,
   /**
    * In-process runner: the longest one imported exchange waits, before it and between its steps, for chat turns in
    * flight; past it the exchange goes on, so an import under continuous chat slows and never starves.

@@ -273,7 +273,8 @@ export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 /** An import's progress, kept when its conversations (and their extractions) are deleted. */
 export interface ImportSummary {
   conversations: number;
-  exchanges: { total: number; done: number; failed: number };
+  /** `skipped` is absent from a summary saved before it was counted. */
+  exchanges: { total: number; done: number; failed: number; skipped?: number };
   memoriesFound: number;
   failures: { extractionId: string; conversationTitle: string; error: string | null }[];
 }

@@ -75,7 +75,7 @@ test("a ChatGPT export imported in Settings is recalled in a new chat, and its s
   const progress = page.getByTestId("import-progress");
   await expect(progress).toHaveAttribute("data-status", "done", { timeout: 90_000 });
   await expect(page.getByTestId("import-counts")).toContainText(
-    /^3 of 3 exchanges read from 2 conversations · [1-9]\d* memories found · 0 failed$/,
+    /^3 of 3 exchanges read, from 2 conversations · [1-9]\d* memor(?:y|ies) added or updated · 0 failed$/,
   );
   await screenshot(page, "import-done");
 
@@ -153,6 +153,11 @@ test("an import's page shows each exchange and what it became, leads to the extr
     await expect(control).toHaveCount(0);
   }
   await expect(page.getByTestId("offline-banner")).toHaveCount(0);
+  // Its answers are ChatGPT's: nothing offers to rate them or to add a note (the server refuses both).
+  for (const message of [page.getByTestId("message-assistant").first(), page.getByTestId("message-user").first()]) {
+    await message.hover();
+    await expect(message.getByRole("button", { name: /good answer|bad answer|note/i })).toHaveCount(0);
+  }
   await expect(page.getByRole("switch", { name: "Memory" })).toBeVisible();
   await expect(page.getByTestId("inspect-link").first()).toBeVisible();
   await screenshot(page, "import-chat-read-only");
@@ -190,7 +195,9 @@ test("an import is undone from Settings: its chats and the memories read from th
   await page.getByTestId("import-file").setInputFiles(chatGptExportZip());
   await page.getByTestId("import-preview").getByRole("button", { name: "Import 2 conversations" }).click();
   await expect(page.getByTestId("import-progress")).toHaveAttribute("data-status", "done", { timeout: 90_000 });
-  const found = Number(/(\d+) memories found/.exec((await page.getByTestId("import-counts").textContent()) ?? "")?.[1]);
+  const found = Number(
+    /(\d+) memor(?:y|ies) added or updated/.exec((await page.getByTestId("import-counts").textContent()) ?? "")?.[1],
+  );
   expect(found).toBeGreaterThan(0);
 
   await page.getByRole("button", { name: "Undo this import…" }).click();
@@ -225,9 +232,9 @@ test("an import told not to keep its conversations leaves no imported chat; its 
   await screenshot(page, "import-not-kept-choice");
   await preview.getByRole("button", { name: "Import 2 conversations" }).click();
   await expect(page.getByTestId("import-progress")).toHaveAttribute("data-status", "done", { timeout: 90_000 });
-  await expect(page.getByTestId("import-counts")).toContainText(/^3 of 3 exchanges read from 2 conversations · [1-9]/);
+  await expect(page.getByTestId("import-counts")).toContainText(/^3 of 3 exchanges read, from 2 conversations · [1-9]/);
   await expect(page.getByTestId("import-not-kept")).toHaveText(
-    "Its conversations were read and deleted, as you chose; the memories found stay.",
+    "Its conversations were deleted once read, as you chose; the memories read from them stay.",
   );
   await screenshot(page, "import-not-kept-done");
 
@@ -351,4 +358,82 @@ test("a Lifeline export is previewed and restored in Settings, once", async ({ p
     "0 memories to restore; 3 already here (restored before, or the same words), not added again.",
   );
   await expect(page.getByRole("button", { name: "Restore 0 memories" })).toBeDisabled();
+});
+
+test.describe("several imports", () => {
+  // The last step opens a page number past the end on purpose: the browser logs its 404.
+  test.use({ expectedBrowserErrors: [/status of 404 \(Not Found\)/] });
+
+  test("Settings lists every import newest first, each with its counts and page; a page past the last is a 404", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await registerViaUi(page, "import-list");
+    const imported = async (source: "chatgpt" | "claude", fileName: string, fact: string) => {
+      const created = await page.request.post("/api/imports", { data: { source, fileName } });
+      expect(created.status()).toBe(201);
+      const { import: row } = (await created.json()) as { import: { id: string } };
+      const at = "2024-02-01T08:00:00.000Z";
+      const batch = await page.request.post(`/api/imports/${row.id}/conversations`, {
+        data: {
+          conversations: [
+            {
+              sourceId: `${fileName}-1`,
+              title: fact,
+              createdAt: at,
+              messages: [
+                { sourceId: "u1", role: "user", text: fact, createdAt: at },
+                // Its own words: a message another import brought is found again by its content hash.
+                { sourceId: "a1", role: "assistant", text: `Noted: ${fact}`, createdAt: at },
+              ],
+            },
+          ],
+        },
+      });
+      expect(batch.status()).toBe(200);
+      expect((await page.request.post(`/api/imports/${row.id}/start`)).status()).toBe(200);
+      await expect
+        .poll(
+          async () =>
+            ((await (await page.request.get(`/api/imports/${row.id}`)).json()) as { import: { status: string } }).import
+              .status,
+          { timeout: 60_000 },
+        )
+        .toBe("done");
+      return row.id;
+    };
+    const older = await imported("chatgpt", "older-export.zip", "I work as a nurse in Porto.");
+    const newer = await imported("claude", "newer-export.zip", "I have a cat named Miso.");
+
+    await page.goto("/settings");
+    const list = page.getByTestId("import-list");
+    await expect(list.getByRole("heading")).toHaveText("Your imports, newest first");
+    const items = list.getByTestId("import-list-item");
+    await expect(items).toHaveCount(2);
+    await expect(items.nth(0)).toContainText("newer-export.zip");
+    await expect(items.nth(0)).toContainText("Claude");
+    await expect(items.nth(1)).toContainText("older-export.zip");
+    await expect(items.nth(1)).toContainText("ChatGPT");
+    for (const item of [items.nth(0), items.nth(1)]) {
+      await expect(item).toHaveAttribute("data-status", "done");
+      await expect(item.getByTestId("import-list-counts")).toHaveText(
+        /^1 of 1 exchanges read, from 1 conversation · \d+ memor(?:y|ies) added or updated · 0 failed$/,
+      );
+    }
+    // The progress panel shows the newest; the older one is brought into it on asking.
+    await expect(page.getByTestId("import-progress")).toContainText("newer-export.zip");
+    await items.nth(1).getByRole("button", { name: "Show progress" }).click();
+    await expect(page.getByTestId("import-progress")).toContainText("older-export.zip");
+    await screenshot(page, "import-list");
+
+    await items.nth(1).getByTestId("import-list-link").click();
+    await expect(page).toHaveURL(new RegExp(`/settings/imports/${older}$`));
+    await expect(page.getByRole("heading", { name: "Import of older-export.zip" })).toBeVisible();
+    await expect(page.getByTestId("import-exchange")).toContainText("I work as a nurse in Porto.");
+    await screenshot(page, "import-page-older");
+
+    const past = await page.goto(`/settings/imports/${newer}?page=2`);
+    expect(past?.status()).toBe(404);
+    await expect(page.getByText(/not found/i).first()).toBeVisible();
+  });
 });

@@ -1,14 +1,15 @@
 /**
  * Thumbs up / down on answers over real HTTP, on PGlite and Postgres: the rating is stored with the
  * answer, comes back with the transcript and the debug view, is listed with its filter, and only
- * its owner sees or changes it. (Malformed bodies and foreign ids: the security matrix.)
+ * its owner sees or changes it; an imported answer takes neither a rating nor a note. (Malformed bodies and
+ * foreign ids: the security matrix.)
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, Db } from "@/db/client";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { listRatedAnswers } from "@/db/queries/ratings";
-import { answerRatings, conversations, messages } from "@/db/schema";
+import { answerRatings, conversations, messageNotes, messages } from "@/db/schema";
 import { createConversation, createPair } from "@/tests/fixtures/jobs";
 import { createTestDatabase, DB_KINDS } from "./db";
 import { type HttpClient, registerAndSignIn } from "./http-client";
@@ -105,6 +106,25 @@ describe.each(DB_KINDS)("answer ratings on %s", (kind) => {
     const streaming = await ada.client.request("PUT", ratingPath(pair.assistantMessageId), { json: { rating: "up" } });
     expect(streaming.status).toBe(409);
     expect(await storedRatings(pair.assistantMessageId)).toEqual([]);
+  });
+
+  it("an imported answer (written by another assistant) takes no rating and no note: 409, nothing stored", async () => {
+    const pair = await answered();
+    await db.update(conversations).set({ importedFrom: "chatgpt" }).where(eq(conversations.id, pair.conversationId));
+    for (const messageId of [pair.assistantMessageId, pair.userMessageId]) {
+      const note = await ada.client.request("POST", `/api/messages/${messageId}/notes`, { json: { content: "Hm" } });
+      expect(note.status, note.text).toBe(409);
+      expect(note.json).toMatchObject({ error: { code: "conflict:imported_conversation" } });
+    }
+    const rated = await ada.client.request("PUT", ratingPath(pair.assistantMessageId), { json: { rating: "up" } });
+    expect(rated.status, rated.text).toBe(409);
+    expect(rated.json).toMatchObject({
+      error: { code: "conflict:imported_conversation", message: expect.stringMatching(/imported/i) },
+    });
+    expect(await storedRatings(pair.assistantMessageId)).toEqual([]);
+    expect(await db.select().from(messageNotes).where(eq(messageNotes.userId, ada.id))).toEqual([]);
+    // Reading still works: there is nothing to read.
+    expect((await ada.client.request("GET", ratingPath(pair.assistantMessageId))).json).toEqual({ rating: null });
   });
 
   it("another user's answer is not found, and their rating request changes nothing", async () => {

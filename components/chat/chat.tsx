@@ -374,6 +374,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                       }
                       versions={infos[message.id]?.versions}
                       onShowVersion={onShowVersion}
+                      feedback={controls.feedback}
                     />
                   ) : (
                     <AssistantMessage
@@ -387,6 +388,7 @@ export function Chat({ conversation, initialMessages, models, initialSettings, n
                         controls.regenerate && isStored(message.id) ? () => regenerateAnswer(message.id) : undefined
                       }
                       inspectExtractionOnly={controls.inspectExtractionOnly}
+                      feedback={controls.feedback}
                       failure={failureOf(message)}
                       onRetry={controls.retry && message.id === lastMessage?.id && !busy ? regenerateLatest : undefined}
                       onShowVersion={onShowVersion}

@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { chatControls } from "./controls";
 
 describe("chatControls", () => {
-  it("offers nothing in an imported conversation that the server refuses there, and keeps the memory switch", () => {
+  it("offers nothing in an imported conversation that the server refuses there (turns, ratings, notes), and keeps the memory switch", () => {
     expect(chatControls({ importedFrom: "chatgpt" })).toEqual({
       composer: false,
       edit: false,
       regenerate: false,
       retry: false,
       turnSettings: false,
+      feedback: false,
       inspectExtractionOnly: true,
     });
   });
@@ -21,6 +22,7 @@ describe("chatControls", () => {
         regenerate: true,
         retry: true,
         turnSettings: true,
+        feedback: true,
         inspectExtractionOnly: false,
       });
     }

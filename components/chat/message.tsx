@@ -97,9 +97,12 @@ export function UserMessage({
   onEdit,
   versions,
   onShowVersion,
+  feedback = true,
 }: {
   message: ChatMessage;
   stored: boolean;
+  /** Notes; false in an imported chat, where the server refuses them. */
+  feedback?: boolean;
   /** Present on a stored user message while nothing streams: edit and resend (a new version). */
   onEdit?: (text: string) => void;
 } & VersionsProps) {
@@ -144,7 +147,7 @@ export function UserMessage({
               <PencilIcon aria-hidden="true" />
             </Button>
           )}
-          {stored && <NotesButton messageId={message.id} />}
+          {stored && feedback && <NotesButton messageId={message.id} />}
         </div>
       </div>
     </div>
@@ -171,6 +174,7 @@ export function AssistantMessage({
   mailboxNotice = false,
   onShowVersion,
   inspectExtractionOnly = false,
+  feedback = true,
 }: {
   message: ChatMessage;
   info: MessageInfo | undefined;
@@ -189,6 +193,8 @@ export function AssistantMessage({
   onRetry?: () => void;
   /** An imported answer: no debug record, its Inspect page shows the extraction. */
   inspectExtractionOnly?: boolean;
+  /** Rating and notes; false for an imported answer (another assistant's), which the server refuses to rate. */
+  feedback?: boolean;
 } & Omit<VersionsProps, "versions">) {
   const text = messageText(message);
   const dates = useDates();
@@ -260,10 +266,10 @@ export function AssistantMessage({
                     <RotateCcwIcon aria-hidden="true" />
                   </Button>
                 )}
-                {info && failure === undefined && (
+                {feedback && info && failure === undefined && (
                   <RatingButtons messageId={message.id} initial={info.rating ?? null} />
                 )}
-                {info && <NotesButton messageId={message.id} />}
+                {feedback && info && <NotesButton messageId={message.id} />}
               </>
             )}
           </div>

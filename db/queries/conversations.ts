@@ -158,6 +158,11 @@ export { DEFAULT_CONVERSATION_TITLE };
 
 export type ConversationPatch = Partial<Pick<Conversation, "title" | "archived" | "mode" | "model" | "memoryEnabled">>;
 
+/**
+ * `updated_at` is when the chat last had a message (the list's order and date groups): a change of its
+ * settings — title, archive, mode, model, memory switch — is not activity in it, so it leaves the date alone,
+ * and an old imported chat keeps its original date.
+ */
 export async function updateConversation(
   db: Db,
   { userId, conversationId, patch }: { userId: string; conversationId: string; patch: ConversationPatch },
@@ -165,7 +170,7 @@ export async function updateConversation(
   return firstOr(
     db
       .update(conversations)
-      .set({ ...patch, updatedAt: new Date() })
+      .set(patch)
       .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))
       .returning(),
     () => notFound("conversation"),

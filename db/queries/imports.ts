@@ -438,7 +438,9 @@ export interface ImportProgress {
   startedAt: Date | null;
   finishedAt: Date | null;
   conversations: number;
-  exchanges: { total: number; done: number; failed: number };
+  /** `done`: read (succeeded) or skipped, because memory was off for the chat when its turn came. */
+  exchanges: { total: number; done: number; failed: number; skipped: number };
+  /** The memories its exchanges added or updated (each once; a memory updated by several exchanges is one). */
   memoriesFound: number;
   /** At most 20. */
   failures: {
@@ -474,22 +476,28 @@ export async function progressOf(db: Db, row: ImportRow): Promise<ImportProgress
     return {
       ...about,
       conversations,
-      // Rebuilt: jsonb keeps its keys in its own order.
-      exchanges: { total: exchanges.total, done: exchanges.done, failed: exchanges.failed },
+      // Rebuilt: jsonb keeps its keys in its own order. A summary saved before `skipped` was counted says 0.
+      exchanges: {
+        total: exchanges.total,
+        done: exchanges.done,
+        failed: exchanges.failed,
+        skipped: exchanges.skipped ?? 0,
+      },
       memoriesFound,
       failures: failures.map((failure) => ({ ...failure, assistantMessageId: null, conversationId: null })),
     };
   }
-  const [counts, failures, conversationCount] = await Promise.all([
+  const [counts, [written], failures, conversationCount] = await Promise.all([
     db
-      .select({
-        status: memoryExtractions.status,
-        count: sql<number>`count(*)::int`,
-        memories: sql<number>`coalesce(sum(cardinality(${memoryExtractions.memoryIds})), 0)::int`,
-      })
+      .select({ status: memoryExtractions.status, count: sql<number>`count(*)::int` })
       .from(memoryExtractions)
       .where(eq(memoryExtractions.importId, row.id))
       .groupBy(memoryExtractions.status),
+    // Each memory once, however many of the import's exchanges added to it.
+    db
+      .select({ memories: sql<number>`count(DISTINCT written.id)::int` })
+      .from(sql`${memoryExtractions} CROSS JOIN LATERAL unnest(${memoryExtractions.memoryIds}) AS written(id)`)
+      .where(eq(memoryExtractions.importId, row.id)),
     db
       .select({
         extractionId: memoryExtractions.id,
@@ -511,18 +519,18 @@ export async function progressOf(db: Db, row: ImportRow): Promise<ImportProgress
   let total = 0;
   let done = 0;
   let failed = 0;
-  let memoriesFound = 0;
-  for (const { status, count, memories } of counts) {
+  let skipped = 0;
+  for (const { status, count } of counts) {
     total += count;
     if (status === "succeeded" || status === "skipped") done += count;
     if (status === "failed") failed += count;
-    memoriesFound += memories;
+    if (status === "skipped") skipped += count;
   }
   return {
     ...about,
     conversations: conversationCount[0]?.count ?? 0,
-    exchanges: { total, done, failed },
-    memoriesFound,
+    exchanges: { total, done, failed, skipped },
+    memoriesFound: written?.memories ?? 0,
     failures,
   };
 }
@@ -547,13 +555,45 @@ export async function listImports(
   return Promise.all(rows.map((row) => progressOf(db, row)));
 }
 
-export async function isImportedConversation(db: Db, { conversationId }: { conversationId: string }): Promise<boolean> {
+/**
+ * An imported conversation is read-only (docs/import.md): its answers were written by ChatGPT or Claude, so
+ * Lifeline takes no turn in it and no rating or note on its messages — feedback on another assistant's answer
+ * would be read as feedback on Lifeline's. Every refusal is this one 409, worded for what was asked.
+ */
+export const IMPORTED_READ_ONLY = {
+  turn: "An imported conversation is read-only: start a new chat to go on from it.",
+  rating: "An imported answer was written by another assistant, not by Lifeline: it cannot be rated here.",
+  note: "An imported conversation is read-only: notes cannot be added to its messages.",
+} as const;
+
+export function importedConversationConflict(action: keyof typeof IMPORTED_READ_ONLY): AppError {
+  return new AppError("conflict:imported_conversation", IMPORTED_READ_ONLY[action]);
+}
+
+export async function isImportedConversation(
+  db: Db,
+  { userId, conversationId }: { userId: string; conversationId: string },
+): Promise<boolean> {
   const [row] = await db
     .select({ id: conversations.id })
     .from(conversations)
-    .where(and(eq(conversations.id, conversationId), isNotNull(conversations.importedFrom)))
+    .where(
+      and(
+        eq(conversations.id, conversationId),
+        eq(conversations.userId, userId),
+        isNotNull(conversations.importedFrom),
+      ),
+    )
     .limit(1);
   return Boolean(row);
+}
+
+/** 409 conflict:imported_conversation, before anything is written. */
+export async function assertNotImported(
+  db: Db,
+  { userId, conversationId, action }: { userId: string; conversationId: string; action: "rating" | "note" },
+): Promise<void> {
+  if (await isImportedConversation(db, { userId, conversationId })) throw importedConversationConflict(action);
 }
 
 export interface ImportPageExchange {
@@ -583,6 +623,32 @@ export interface ImportPageConversation {
 
 export const IMPORT_PAGE = importConfig.page;
 
+/** The conversations an import's page lists: its extractions' (by memory_extractions_import_idx). */
+function conversationsOfImport(db: Db, importId: string) {
+  return db
+    .selectDistinct({ conversationId: memoryExtractions.conversationId })
+    .from(memoryExtractions)
+    .where(eq(memoryExtractions.importId, importId))
+    .as("of_import");
+}
+
+/**
+ * How many pages the import's page has — one at least (an import without conversations says so on it), then
+ * one per IMPORT_PAGE.conversations — or null when the import is not the user's.
+ */
+export async function importPageCount(
+  db: Db,
+  { userId, importId }: { userId: string; importId: string },
+): Promise<number | null> {
+  const [owned] = await db
+    .select({ id: imports.id })
+    .from(imports)
+    .where(and(eq(imports.id, importId), eq(imports.userId, userId)));
+  if (!owned) return null;
+  const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(conversationsOfImport(db, importId));
+  return Math.max(1, Math.ceil((count?.total ?? 0) / IMPORT_PAGE.conversations));
+}
+
 /**
  * One page of an import's conversations (in their original order) with the exchanges it queued in them, for
  * the import's page. The conversations are the import's extractions' (a re-import that adds messages to a
@@ -596,11 +662,7 @@ export async function listImportPage(
 ): Promise<{ import: ImportRow; total: number; offset: number; conversations: ImportPageConversation[] }> {
   const row = await getImport(db, { userId, importId });
   const offset = (page - 1) * IMPORT_PAGE.conversations;
-  const ofImport = db
-    .selectDistinct({ conversationId: memoryExtractions.conversationId })
-    .from(memoryExtractions)
-    .where(eq(memoryExtractions.importId, row.id))
-    .as("of_import");
+  const ofImport = conversationsOfImport(db, row.id);
   const [[count], pageRows] = await Promise.all([
     db.select({ total: sql<number>`count(*)::int` }).from(ofImport),
     db

@@ -3,6 +3,7 @@ import { notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { messageNotes, messages } from "@/db/schema";
 import { firstOr } from "./first";
+import { assertNotImported } from "./imports";
 import { getMessage } from "./messages";
 
 export interface Note {
@@ -30,11 +31,16 @@ export async function listNotes(db: Db, { userId, messageId }: { userId: string;
     .orderBy(asc(messageNotes.createdAt), asc(messageNotes.id));
 }
 
-/** The insert selects from the message filtered by owner, so a foreign message id writes nothing (`not_found:message`). */
+/**
+ * The insert selects from the message filtered by owner, so a foreign message id writes nothing
+ * (`not_found:message`); a message of an imported conversation takes no note (409 conflict:imported_conversation).
+ */
 export async function createNote(
   db: Db,
   { userId, messageId, content }: { userId: string; messageId: string; content: string },
 ): Promise<Note> {
+  const message = await getMessage(db, { userId, messageId });
+  await assertNotImported(db, { userId, conversationId: message.conversationId, action: "note" });
   return firstOr(
     db
       .insert(messageNotes)

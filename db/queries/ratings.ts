@@ -4,6 +4,7 @@ import { AppError, badRequest, notFound } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { type AnswerRating, answerRatings, conversations, messages } from "@/db/schema";
 import { firstOr } from "./first";
+import { assertNotImported } from "./imports";
 import { getMessage } from "./messages";
 
 export interface Rating {
@@ -42,7 +43,10 @@ export async function storedRating(
   return row ?? null;
 }
 
-/** A question is not an answer (400), and an answer still streaming has nothing to judge yet (409). */
+/**
+ * A question is not an answer (400), an answer still streaming has nothing to judge yet (409), and an imported
+ * answer is another assistant's (409 conflict:imported_conversation).
+ */
 export async function rateAnswer(
   db: Db,
   {
@@ -55,6 +59,7 @@ export async function rateAnswer(
   const message = await getMessage(db, { userId, messageId });
   if (message.role !== "assistant") throw badRequest({ "params.id": "Only answers can be rated" });
   if (message.status === "streaming") throw new AppError("conflict:streaming", "The answer is still being written");
+  await assertNotImported(db, { userId, conversationId: message.conversationId, action: "rating" });
   return firstOr(
     db
       .insert(answerRatings)

@@ -1,7 +1,12 @@
-/** Conversations over real HTTP: pagination, search, archive, rename, delete, and auto-titles. */
+/**
+ * Conversations over real HTTP: pagination, search, archive, rename, delete, and auto-titles; a change of
+ * settings does not move a chat in the list (only a message does).
+ */
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createConversation, DEFAULT_CONVERSATION_TITLE, getConversation } from "@/db/queries/conversations";
 import { createMessage } from "@/db/queries/messages";
+import { conversations } from "@/db/schema";
 import { createAiRegistry } from "@/lib/ai/registry";
 import { DB_KINDS } from "@/tests/db";
 import { registerAndSignIn } from "@/tests/http-client";
@@ -119,6 +124,40 @@ describe.each(DB_KINDS)("conversations on %s", (kind) => {
     expect((await user.client.request("DELETE", `/api/conversations/${conversation.id}`)).status).toBe(204);
     expect((await user.client.request("GET", `/api/conversations/${conversation.id}`)).status).toBe(404);
     expect((await user.client.request("DELETE", `/api/conversations/${conversation.id}`)).status).toBe(404);
+  });
+
+  it("a change of settings is not activity: an old imported chat keeps its date and its place in the list", async () => {
+    const user = await registerAndSignIn(context.server.url, `settings-not-activity-${kind}`);
+    const db = context.database.db;
+    const imported = await createConversation(db, { userId: user.id, title: "From 2023" });
+    const saidAt = new Date("2023-11-14T22:13:40.000Z");
+    await db
+      .update(conversations)
+      .set({ importedFrom: "chatgpt", updatedAt: saidAt })
+      .where(eq(conversations.id, imported.id));
+    const recent = await createConversation(db, { userId: user.id, title: "This week" });
+    const order = async () =>
+      ((await user.client.request("GET", "/api/conversations")).json as Page).conversations.map((c) => c.id);
+    expect(await order()).toEqual([recent.id, imported.id]);
+
+    for (const patch of [{ memoryEnabled: false }, { memoryEnabled: true }, { title: "Renamed" }]) {
+      const res = await user.client.request("PATCH", `/api/conversations/${imported.id}`, { json: patch });
+      expect(res.status, res.text).toBe(200);
+      expect((res.json as { conversation: { updatedAt: string } }).conversation.updatedAt).toBe(saidAt.toISOString());
+    }
+    expect(await order()).toEqual([recent.id, imported.id]);
+    expect((await getConversation(db, { userId: user.id, conversationId: imported.id })).updatedAt).toEqual(saidAt);
+
+    // Archiving and bringing back a chat of Lifeline's own, or changing its mode, does not date it today either.
+    const own = await createConversation(db, { userId: user.id, title: "Older own chat" });
+    await db
+      .update(conversations)
+      .set({ updatedAt: new Date("2024-05-01T10:00:00.000Z") })
+      .where(eq(conversations.id, own.id));
+    for (const patch of [{ archived: true }, { archived: false }, { mode: "agent" }]) {
+      expect((await user.client.request("PATCH", `/api/conversations/${own.id}`, { json: patch })).status).toBe(200);
+    }
+    expect(await order()).toEqual([recent.id, own.id, imported.id]);
   });
 
   it("titles a conversation after its first exchange, once, and never over a user's title", async () => {

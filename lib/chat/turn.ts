@@ -1,12 +1,12 @@
 // One chat turn, in the order it runs (docs/architecture.md § The chat turn).
 
 import { promptConfig } from "@/core/config";
-import { AppError } from "@/core/errors";
 import type { Logger } from "@/core/logger";
 import { effectiveTemperature, historyTokenBudget } from "@/core/model-capabilities";
 import { inSpan } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { type Conversation, createConversation, getConversation, updateConversation } from "@/db/queries/conversations";
+import { importedConversationConflict } from "@/db/queries/imports";
 import { cancelPendingSendsBelow, createMessages, listBranch, type Message } from "@/db/queries/messages";
 import { claimTranscription } from "@/db/queries/transcriptions";
 import { type Account, getAccount } from "@/db/queries/users";
@@ -125,10 +125,7 @@ async function planTurn(db: Db, ai: AiRegistry, { userId, body }: ChatTurnInput)
     getAccount(db, { userId }),
   ]);
   if (existing?.importedFrom) {
-    throw new AppError(
-      "conflict:imported_conversation",
-      "An imported conversation is read-only: start a new chat to go on from it.",
-    );
+    throw importedConversationConflict("turn");
   }
   const modelId = resolveModelId(ai, body.model, existing?.model);
   const changedId = body.retryOf ?? body.editOf;

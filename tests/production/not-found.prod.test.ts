@@ -1,7 +1,7 @@
 /**
  * The pages of one record — a chat, an answer's debug view (an imported answer's too), an external call,
  * an import — answer HTTP 404 for a record that is not the signed-in user's (another user's, a random id,
- * not an id at all), on the production build. Their segments stream behind a loading boundary, and a streamed response has
+ * not an id at all) — and an import's page number past its last page — on the production build. Their segments stream behind a loading boundary, and a streamed response has
  * sent its 200 before the page's own notFound() runs: the status comes from proxy.ts, which checks
  * the record before anything renders. The owner still gets the page (200).
  */
@@ -129,6 +129,17 @@ describe("next start: a record that is not yours is a 404 page", () => {
         expect(res.status, page).toBe(404);
       }
     }
+  });
+
+  it("an import's page past its last page, or with a page that is not a number, is a 404; its first page is not", async () => {
+    const importPage = pages.importPage ?? "";
+    for (const query of ["?page=2", "?page=0", "?page=two", "?page=1&page=1"]) {
+      const res = await owner.client.request("GET", `${importPage}${query}`);
+      expect(res.status, query).toBe(404);
+      expect(res.text).toMatch(/not found/i);
+      expect(res.text).not.toContain("Moving to Lyon");
+    }
+    expect((await owner.client.request("GET", `${importPage}?page=1`)).status).toBe(200);
   });
 
   it("an answer's debug view exists only for answers: the question's id is a 404", async () => {

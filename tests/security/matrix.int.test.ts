@@ -355,7 +355,7 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
           const res = await send(anonymousClient(), method, fixture);
           expect(res.status, res.text).toBe(rc.success);
           expectRequestId(res, rc);
-          fixture.check?.(res);
+          await fixture.check?.(res);
         });
       } else {
         check(kind, "anonymous → 401, nothing written", async () => {
@@ -430,7 +430,7 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
           const res = await sendWithToken(anonymousClient(), secret, method, fixture);
           expect(res.status, res.text).toBe(rc.success);
           expectRequestId(res, rc);
-          fixture.check?.(res);
+          await fixture.check?.(res);
         });
         if (rc.bearer === "write") {
           check(kind, "a read-only access token → 403 forbidden:scope, nothing written", async () => {
@@ -555,7 +555,7 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
         const res = await send(await actingAs(rc, owner), method, fixture);
         expect(res.status, res.text).toBe(rc.success);
         expectRequestId(res, rc);
-        fixture.check?.(res);
+        await fixture.check?.(res);
       });
 
       for (const variant of rc.variants ?? []) {
@@ -563,7 +563,7 @@ describe.each(DB_KINDS)("security matrix on %s", (kind) => {
           const fixture = await variant.setup({ db: database.db, actor: owner, unique: unique() });
           const res = await send(await actingAs(rc, owner), method, fixture);
           expect(res.status, res.text).toBe(variant.status);
-          fixture.check?.(res);
+          await fixture.check?.(res);
         });
       }
 

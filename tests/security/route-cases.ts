@@ -16,7 +16,7 @@ import { createMessage } from "@/db/queries/messages";
 import { createNote } from "@/db/queries/notes";
 import { savePromptDebug } from "@/db/queries/prompt-debug";
 import { rateAnswer } from "@/db/queries/ratings";
-import { accessTokens, memories, memoryExtractions } from "@/db/schema";
+import { accessTokens, answerRatings, conversations, memories, memoryExtractions, messageNotes } from "@/db/schema";
 import { hashAccessToken, newAccessTokenSecret } from "@/lib/auth/access-tokens";
 import { MESSAGE_MAX } from "@/lib/validation/chat";
 import { SPEECH_WAV } from "@/tests/fixtures/speech";
@@ -49,7 +49,8 @@ export interface Fixture {
   /** A new one per request. */
   multipart?: () => FormData;
   headers?: Record<string, string>;
-  check?: (res: HttpResult) => void;
+  /** Awaited: a check may read the database. */
+  check?: (res: HttpResult) => void | Promise<void>;
 }
 
 export interface InvalidRequest {
@@ -155,6 +156,40 @@ async function answeredMessage(db: Db, userId: string) {
     retrievalStatus: "disabled",
   });
   return answer;
+}
+
+/** An answer of an imported conversation: ChatGPT's, not Lifeline's; read-only. */
+async function importedAnswer(db: Db, userId: string) {
+  const answer = await answeredMessage(db, userId);
+  await db
+    .update(conversations)
+    .set({ importedFrom: "chatgpt" })
+    .where(and(eq(conversations.id, answer.conversationId), eq(conversations.userId, userId)));
+  return answer;
+}
+
+/** A write on an imported answer: 409 conflict:imported_conversation, and nothing written for the message. */
+function refusedAsImported(
+  name: string,
+  route: "notes" | "rating",
+  json: unknown,
+): { name: string; status: number; setup(ctx: SetupContext): Promise<Fixture> } {
+  const table = route === "notes" ? messageNotes : answerRatings;
+  return {
+    name,
+    status: 409,
+    setup: async ({ db, actor }) => {
+      const answer = await importedAnswer(db, actor.id);
+      return {
+        path: `/api/messages/${answer.id}/${route}`,
+        json,
+        check: async (res) => {
+          expect(res.json).toMatchObject({ error: { code: "conflict:imported_conversation" } });
+          expect(await db.select().from(table).where(eq(table.messageId, answer.id))).toEqual([]);
+        },
+      };
+    },
+  };
 }
 
 const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
@@ -641,6 +676,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
           };
         },
       },
+      refusedAsImported("a message of an imported conversation takes no note (409)", "notes", { content: "A note" }),
       {
         name: "surrounding whitespace is trimmed",
         status: 201,
@@ -694,6 +730,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
       { name: "reason with a lone surrogate", json: { rating: "down", reason: "x \uDC00" }, field: "body.reason" },
     ],
     variants: [
+      refusedAsImported("an imported answer, another assistant's, is not rated (409)", "rating", { rating: "up" }),
       {
         name: "a blank reason is no reason",
         status: 200,

@@ -8,18 +8,19 @@ import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { importConfig } from "@/core/config";
 import type { UndoneImport } from "@/db/queries/import-undo";
-import type { ImportProgress } from "@/db/queries/imports";
 import { packBatches } from "@/lib/import/batches";
 import type { ParsedLifelineExport } from "@/lib/import/lifeline";
+import { progressWords } from "@/lib/import/progress-words";
 import { readImportFile } from "@/lib/import/read-export";
 import { inDateRange, summarize } from "@/lib/import/summary";
 import { IMPORT_SOURCE_LABELS, type ParsedExport } from "@/lib/import/types";
 import { api, errorMessage } from "@/lib/ui/api";
 import { plural } from "@/lib/ui/format";
+import { ImportList, type Listed } from "./import-list";
 import { RestoreExport } from "./restore-export";
 import { SkippedList } from "./skipped-list";
 
-type Progress = Omit<ImportProgress, "createdAt" | "startedAt" | "finishedAt">;
+type Progress = Listed;
 
 const POLL_MS = 1_500;
 
@@ -32,6 +33,8 @@ export function ImportHistory() {
   const [busy, setBusy] = useState<string | null>(null);
   const [range, setRange] = useState<{ from: string; to: string }>({ from: "", to: "" });
   const [progress, setProgress] = useState<Progress | null>(null);
+  /** The latest importConfig.listed imports, newest first, as GET /api/imports answers. */
+  const [listed, setListed] = useState<Progress[]>([]);
   const [undone, setUndone] = useState<UndoneImport | null>(null);
   const [keepConversations, setKeepConversations] = useState(true);
 
@@ -39,9 +42,11 @@ export function ImportHistory() {
     if (importId) {
       const { import: one } = await api<{ import: Progress }>(`/api/imports/${importId}`);
       setProgress(one);
+      setListed((rows) => rows.map((row) => (row.id === one.id ? one : row)));
       return;
     }
     const { imports } = await api<{ imports: Progress[] }>("/api/imports");
+    setListed(imports);
     setProgress(imports.find((row) => row.status !== "receiving") ?? null);
   }, []);
 
@@ -108,6 +113,7 @@ export function ImportHistory() {
         method: "POST",
       });
       setProgress(started);
+      setListed((rows) => [started, ...rows.filter((row) => row.id !== started.id)].slice(0, importConfig.listed));
       setParsed(null);
     } catch (caught) {
       setError(errorMessage(caught));
@@ -176,7 +182,7 @@ export function ImportHistory() {
           </div>
           <p data-testid="import-choice">
             {summary.conversations} conversations chosen: {summary.extractionCalls} exchanges to read, one extraction
-            call each (and a consolidation call for each memory found).
+            call each (and a consolidation call for a memory found that resembles one already remembered).
           </p>
           <fieldset className="space-y-1.5" data-testid="import-keep">
             <legend className="mb-1 font-medium">The conversations themselves</legend>
@@ -222,19 +228,26 @@ export function ImportHistory() {
       {progress && (
         <ImportProgressView
           progress={progress}
-          onChange={setProgress}
+          onChange={(changed) => {
+            setProgress(changed);
+            setListed((rows) => rows.map((row) => (row.id === changed.id ? changed : row)));
+          }}
           onUndone={(result) => {
+            setListed((rows) => rows.filter((row) => row.id !== progress.id));
             setProgress(null);
             setUndone(result);
           }}
         />
+      )}
+      {listed.length > 0 && (
+        <ImportList imports={listed} shownId={progress?.id ?? null} onShow={(row) => setProgress(row)} />
       )}
     </div>
   );
 }
 
 const HEADINGS: Record<Progress["status"], string> = {
-  receiving: "Importing",
+  receiving: "Not started:",
   running: "Importing",
   paused: "Paused importing",
   cancelled: "Cancelled importing",
@@ -324,10 +337,7 @@ function ImportProgressView({
       >
         <div className="h-full bg-brand transition-all" style={{ width: `${percent}%` }} />
       </div>
-      <p data-testid="import-counts">
-        {finished} of {total} exchanges read from {progress.conversations} conversations · {progress.memoriesFound}{" "}
-        memories found · {failed} failed
-      </p>
+      <p data-testid="import-counts">{progressWords(progress)}</p>
       <p>
         <Link
           href={`/settings/imports/${progress.id}`}
@@ -342,14 +352,14 @@ function ImportProgressView({
           The exchanges not read when you cancelled will not be;{" "}
           {progress.keepConversations
             ? "what was read stays."
-            : "the memories found stay, the conversations are deleted."}
+            : "the memories read before stay, the conversations are deleted."}
         </p>
       )}
       {!progress.keepConversations && progress.status !== "cancelled" && (
         <p className="text-muted-foreground" data-testid="import-not-kept">
           {progress.status === "done"
-            ? "Its conversations were read and deleted, as you chose; the memories found stay."
-            : "Its conversations are deleted once they are read, as you chose; the memories found stay."}
+            ? "Its conversations were deleted once read, as you chose; the memories read from them stay."
+            : "Its conversations are deleted once they are read, as you chose; the memories read from them stay."}
         </p>
       )}
       {active && (
@@ -372,9 +382,9 @@ function ImportProgressView({
         <div className="space-y-2 rounded-md border border-destructive/40 p-3" data-testid="import-undo-confirm">
           <p>
             {conversationsGone
-              ? "This deletes the memories this import brought"
-              : `This deletes the ${plural(progress.conversations, "conversation")} this import brought and the memories read from them`}
-            ; a memory it replaced comes back. It cannot be undone.
+              ? "This deletes the memories this import added"
+              : `This deletes the ${plural(progress.conversations, "conversation")} this import brought and the memories it added from them`}
+            ; a memory it replaced comes back, and one it only updated keeps the update. It cannot be undone.
           </p>
           <div className="flex gap-2">
             <Button size="sm" variant="destructive" disabled={pending} onClick={() => void undo()}>

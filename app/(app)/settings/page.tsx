@@ -120,7 +120,7 @@ export default async function SettingsPage() {
       <Section
         id="import"
         title="Import"
-        description="Bring your history from ChatGPT or Claude: every exchange is read for memories, as in a chat here."
+        description="Bring your history from ChatGPT or Claude: each exchange you choose is read for memories, as in a chat here."
       >
         <ImportHistory />
         <div className="mt-6 border-t pt-5">

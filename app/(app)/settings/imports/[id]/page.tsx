@@ -13,15 +13,16 @@ import { IMPORT_PAGE, type ImportPageExchange, listImportPage, progressOf } from
 import { listMemoriesByIds } from "@/db/queries/memories";
 import type { ExtractionStatus } from "@/db/schema";
 import { requireServerSession } from "@/lib/auth/server";
+import { IMPORT_STATUS_WORDS, progressWords } from "@/lib/import/progress-words";
 import { IMPORT_SOURCE_LABELS } from "@/lib/import/types";
 import type { StoredDecision } from "@/lib/memory/extraction/store";
 import { type DateContext, plural } from "@/lib/ui/format";
+import { importPageNumber } from "@/lib/ui/record-pages";
 
 export const metadata: Metadata = { title: "Import" };
 export const dynamic = "force-dynamic";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const PAGE = /^[1-9]\d{0,6}$/;
 
 const STATUS: Record<ExtractionStatus, { label: string; variant: BadgeVariant }> = {
   queued: { label: "waiting", variant: "info" },
@@ -130,7 +131,7 @@ function Exchange({
         <p className="text-muted-foreground">Retrying after: {exchange.lastError}</p>
       )}
       {exchange.status === "succeeded" && decisions.length === 0 && (
-        <p className="text-muted-foreground">Nothing in this exchange was worth remembering.</p>
+        <p className="text-muted-foreground">The extraction found nothing to remember in this exchange.</p>
       )}
       {decisions.length > 0 && (
         <ul className="space-y-1" aria-label="What was extracted">
@@ -153,9 +154,9 @@ export default async function ImportPage({
 }) {
   const { id } = await params;
   const session = await requireServerSession(`/settings/imports/${id}`);
-  const { page: pageParam = "1" } = await searchParams;
-  if (!UUID.test(id) || typeof pageParam !== "string" || !PAGE.test(pageParam)) notFound();
-  const page = Number(pageParam);
+  // proxy.ts answered 404 (the status) for each of these; this is the lock.
+  const page = importPageNumber((await searchParams).page);
+  if (!UUID.test(id) || page === null) notFound();
   const db = await getDb();
   const data = await listImportPage(db, { userId: session.id, importId: id, page }).catch((error: unknown) => {
     if (isAppError(error) && error.code === "not_found:import") notFound();
@@ -186,18 +187,21 @@ export default async function ImportPage({
         title={`Import of ${data.import.fileName}`}
         description={
           <>
-            {IMPORT_SOURCE_LABELS[data.import.source]} export, imported{" "}
-            <DateTime value={data.import.createdAt} dates={dates} /> · {data.import.status}. What was read from each
-            exchange, and what became of it.
+            {IMPORT_SOURCE_LABELS[data.import.source]} export, sent{" "}
+            <DateTime value={data.import.createdAt} dates={dates} /> · {IMPORT_STATUS_WORDS[data.import.status]}. What
+            was read from each exchange, and what became of it.
           </>
         }
       />
       <p className="text-sm" data-testid="import-page-counts">
-        {count(progress.exchanges.done)} of {count(progress.exchanges.total)} exchanges read ·{" "}
-        {count(progress.memoriesFound)} memories added or updated · {count(progress.exchanges.failed)} failed
+        {progressWords(progress)}
       </p>
       {data.total === 0 ? (
-        <p className="text-sm text-muted-foreground">This import has no conversations with an exchange to read.</p>
+        <p className="text-sm text-muted-foreground">
+          {data.import.summary
+            ? "Its conversations are no longer kept (you chose not to keep them), so what each exchange gave is not shown here. The memories read from them stay, each saying where it was said."
+            : "This import has no conversations with an exchange to read."}
+        </p>
       ) : (
         <nav className="flex flex-wrap items-center gap-3 text-sm" aria-label="Pages of conversations">
           <span data-testid="import-page-range">
