@@ -437,3 +437,51 @@ test.describe("several imports", () => {
     await expect(page.getByText(/not found/i).first()).toBeVisible();
   });
 });
+
+test("an import under way shows its progress on the memories page, read again until it is done", async ({ page }) => {
+  test.setTimeout(120_000);
+  await registerViaUi(page, "import-memories-page");
+  const created = await page.request.post("/api/imports", { data: { source: "chatgpt", fileName: "long-export.zip" } });
+  const { import: row } = (await created.json()) as { import: { id: string } };
+  const at = "2024-03-01T08:00:00.000Z";
+  const exchanges = 60;
+  const conversations = Array.from({ length: exchanges }, (_, i) => ({
+    sourceId: `c${i}`,
+    title: `Chat ${i}`,
+    createdAt: at,
+    messages: [
+      { sourceId: `u${i}`, role: "user", text: `My locker number at the pool is ${1000 + i}.`, createdAt: at },
+      { sourceId: `a${i}`, role: "assistant", text: `Locker ${1000 + i}, noted.`, createdAt: at },
+    ],
+  }));
+  expect((await page.request.post(`/api/imports/${row.id}/conversations`, { data: { conversations } })).status()).toBe(
+    200,
+  );
+  expect((await page.request.post(`/api/imports/${row.id}/start`)).status()).toBe(200);
+  // Paused at once, with most of its exchanges still to read (a pause takes effect after the exchange in hand).
+  expect((await page.request.post(`/api/imports/${row.id}/pause`)).status()).toBe(200);
+
+  await page.goto("/memories");
+  const shown = page.getByTestId("memories-import");
+  await expect(shown).toHaveAttribute("data-status", "paused");
+  await expect(shown).toContainText("Paused importing long-export.zip (ChatGPT)");
+  await expect(shown.getByRole("progressbar", { name: "Import progress" })).toHaveAttribute(
+    "aria-valuemax",
+    String(exchanges),
+  );
+  await expect(shown.getByTestId("import-counts")).toHaveText(new RegExp(`^\\d+ of ${exchanges} exchanges read`));
+  await expect(shown.getByRole("link", { name: "What was learned from each exchange" })).toHaveAttribute(
+    "href",
+    `/settings/imports/${row.id}`,
+  );
+  await screenshot(page, "memories-import-paused");
+
+  // Resumed elsewhere (another tab, a script): the page follows it to the end.
+  expect((await page.request.post(`/api/imports/${row.id}/resume`)).status()).toBe(200);
+  await expect(shown).toHaveAttribute("data-status", "done", { timeout: 90_000 });
+  await expect(shown).toContainText("Imported long-export.zip (ChatGPT)");
+  await expect(shown.getByTestId("import-counts")).toHaveText(
+    new RegExp(`^${exchanges} of ${exchanges} exchanges read, from ${exchanges} conversations`),
+  );
+  await screenshot(page, "memories-import-done");
+});

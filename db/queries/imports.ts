@@ -544,12 +544,12 @@ export async function getImportProgress(
 
 export async function listImports(
   db: Db,
-  { userId, limit }: { userId: string; limit: number },
+  { userId, limit, underWay = false }: { userId: string; limit: number; underWay?: boolean },
 ): Promise<ImportProgress[]> {
   const rows = await db
     .select()
     .from(imports)
-    .where(eq(imports.userId, userId))
+    .where(and(eq(imports.userId, userId), underWay ? inArray(imports.status, ["running", "paused"]) : undefined))
     .orderBy(desc(imports.createdAt), desc(imports.id))
     .limit(limit);
   return Promise.all(rows.map((row) => progressOf(db, row)));

@@ -31,3 +31,12 @@ export const IMPORT_STATUS_WORDS: Record<ImportStatus, string> = {
   cancelled: "cancelled",
   done: "done",
 };
+
+/** An import's status as a heading says it, before its file's name. */
+export const IMPORT_HEADINGS: Record<ImportStatus, string> = {
+  receiving: "Not started:",
+  running: "Importing",
+  paused: "Paused importing",
+  cancelled: "Cancelled importing",
+  done: "Imported",
+};

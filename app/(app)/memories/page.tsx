@@ -4,6 +4,7 @@ import Link from "next/link";
 import { requestDates } from "@/app/(app)/request-dates";
 import { DeleteAllDialog } from "@/components/memories/delete-all-dialog";
 import { HandoutDialog } from "@/components/memories/handout-dialog";
+import { ImportsUnderWay } from "@/components/memories/imports-under-way";
 import { MemoryCard } from "@/components/memories/memory-card";
 import { type FilterValues, MemoryFilters } from "@/components/memories/memory-filters";
 import { MemoryFormDialog } from "@/components/memories/memory-form-dialog";
@@ -12,8 +13,9 @@ import { PreviewBox } from "@/components/memories/preview-box";
 import { PageHeader } from "@/components/page-header";
 import { SectionCard } from "@/components/section-card";
 import { Button, buttonVariants } from "@/components/ui/button";
-import { retrievalConfig } from "@/core/config";
+import { importConfig, retrievalConfig } from "@/core/config";
 import { type Db, getDb } from "@/db/client";
+import { listImports } from "@/db/queries/imports";
 import { getListedMemory, listMemories, type MemoryPage, type MemorySort } from "@/db/queries/memory-list";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
 import { getAiRegistry } from "@/lib/ai/registry";
@@ -88,6 +90,7 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
   const embedder = getAiRegistry().embedder.model;
   const waiting = await countAwaitingEmbedder(db, { model: embedder, userId: session.id, statuses: ["active"] });
   const dates = await requestDates(session.id);
+  const underWay = await listImports(db, { userId: session.id, limit: importConfig.listed, underWay: true });
   const values: FilterValues = {
     q: params.q,
     match: params.match === "semantic" ? "semantic" : undefined,
@@ -133,6 +136,12 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
         }
       />
 
+      <ImportsUnderWay
+        initial={underWay.map(({ startedAt: _started, finishedAt: _finished, ...row }) => ({
+          ...row,
+          createdAt: row.createdAt.toISOString(),
+        }))}
+      />
       {waiting > 0 && (
         <p
           role="status"

@@ -4,13 +4,14 @@ import { UploadIcon } from "lucide-react";
 import Link from "next/link";
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import { FormAlert } from "@/app/(auth)/_components/form-parts";
+import { IMPORT_POLL_MS, ImportProgressBar } from "@/components/import-progress";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { importConfig } from "@/core/config";
 import type { UndoneImport } from "@/db/queries/import-undo";
 import { packBatches } from "@/lib/import/batches";
 import type { ParsedLifelineExport } from "@/lib/import/lifeline";
-import { progressWords } from "@/lib/import/progress-words";
+import { IMPORT_HEADINGS } from "@/lib/import/progress-words";
 import { readImportFile } from "@/lib/import/read-export";
 import { inDateRange, summarize } from "@/lib/import/summary";
 import { IMPORT_SOURCE_LABELS, type ParsedExport } from "@/lib/import/types";
@@ -21,8 +22,6 @@ import { RestoreExport } from "./restore-export";
 import { SkippedList } from "./skipped-list";
 
 type Progress = Listed;
-
-const POLL_MS = 1_500;
 
 /** The browser parses the export with the same code the tests read fixtures with; progress is read from the server, so it survives a reload. */
 export function ImportHistory() {
@@ -59,7 +58,7 @@ export function ImportHistory() {
     const { total = 0, done = 0, failed = 0 } = progress?.exchanges ?? {};
     const retrying = progress?.status === "done" && done + failed < total;
     if (progress?.status !== "running" && !retrying) return;
-    const timer = setTimeout(() => void refresh(progress.id).catch(() => {}), POLL_MS);
+    const timer = setTimeout(() => void refresh(progress.id).catch(() => {}), IMPORT_POLL_MS);
     return () => clearTimeout(timer);
   }, [progress, refresh]);
 
@@ -246,14 +245,6 @@ export function ImportHistory() {
   );
 }
 
-const HEADINGS: Record<Progress["status"], string> = {
-  receiving: "Not started:",
-  running: "Importing",
-  paused: "Paused importing",
-  cancelled: "Cancelled importing",
-  done: "Imported",
-};
-
 function undoneSentence(undone: UndoneImport): string {
   const parts = [
     undone.conversationsDeleted === 0
@@ -283,9 +274,6 @@ function ImportProgressView({
   onUndone: (undone: UndoneImport) => void;
 }) {
   const [confirming, setConfirming] = useState(false);
-  const { total, done, failed } = progress.exchanges;
-  const finished = done + failed;
-  const percent = total === 0 ? 100 : Math.round((finished / total) * 100);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const change = async (request: () => Promise<unknown>) => {
@@ -325,19 +313,9 @@ function ImportProgressView({
       data-status={progress.status}
     >
       <p className="font-medium">
-        {HEADINGS[progress.status]} {progress.fileName} ({IMPORT_SOURCE_LABELS[progress.source]})
+        {IMPORT_HEADINGS[progress.status]} {progress.fileName} ({IMPORT_SOURCE_LABELS[progress.source]})
       </p>
-      <div
-        role="progressbar"
-        aria-label="Import progress"
-        aria-valuemin={0}
-        aria-valuemax={total}
-        aria-valuenow={finished}
-        className="h-2 w-full overflow-hidden rounded-full bg-muted"
-      >
-        <div className="h-full bg-brand transition-all" style={{ width: `${percent}%` }} />
-      </div>
-      <p data-testid="import-counts">{progressWords(progress)}</p>
+      <ImportProgressBar progress={progress} />
       <p>
         <Link
           href={`/settings/imports/${progress.id}`}

@@ -3,16 +3,15 @@
 import Link from "next/link";
 import { DateTime } from "@/components/dates";
 import { useDates } from "@/components/dates-provider";
+import type { ImportProgressJson } from "@/components/import-progress";
 import { Badge, type BadgeVariant } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { importConfig } from "@/core/config";
-import type { ImportProgress } from "@/db/queries/imports";
 import type { ImportStatus } from "@/db/schema";
 import { IMPORT_STATUS_WORDS, progressWords } from "@/lib/import/progress-words";
 import { IMPORT_SOURCE_LABELS } from "@/lib/import/types";
 
-/** An import's progress as JSON brings it (its dates as strings). */
-export type Listed = Omit<ImportProgress, "createdAt" | "startedAt" | "finishedAt"> & { createdAt: string };
+export type Listed = ImportProgressJson;
 
 const VARIANTS: Record<ImportStatus, BadgeVariant> = {
   receiving: "outline",

@@ -1,0 +1,30 @@
+import type { ImportProgress } from "@/db/queries/imports";
+import { type ProgressCounts, progressWords } from "@/lib/import/progress-words";
+
+/** An import's progress as JSON brings it (its dates as strings). */
+export type ImportProgressJson = Omit<ImportProgress, "createdAt" | "startedAt" | "finishedAt"> & { createdAt: string };
+
+/** How often an import's progress is read again while its job runs (Settings → Import and the memories page). */
+export const IMPORT_POLL_MS = 1_500;
+
+/** The bar and the counts of an import: exchanges finished of all, in the words of progressWords. */
+export function ImportProgressBar({ progress }: { progress: ProgressCounts }) {
+  const { total, done, failed } = progress.exchanges;
+  const finished = done + failed;
+  const percent = total === 0 ? 100 : Math.round((finished / total) * 100);
+  return (
+    <>
+      <div
+        role="progressbar"
+        aria-label="Import progress"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={finished}
+        className="h-2 w-full overflow-hidden rounded-full bg-muted"
+      >
+        <div className="h-full bg-brand transition-all" style={{ width: `${percent}%` }} />
+      </div>
+      <p data-testid="import-counts">{progressWords(progress)}</p>
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { IMPORT_POLL_MS, ImportProgressBar, type ImportProgressJson } from "@/components/import-progress";
+import { IMPORT_HEADINGS } from "@/lib/import/progress-words";
+import { IMPORT_SOURCE_LABELS } from "@/lib/import/types";
+import { ApiError, api } from "@/lib/ui/api";
+
+/**
+ * The user's imports still under way when the page was rendered, read again while they run, so the memories
+ * arriving here have their source in sight. Pausing, cancelling and undoing stay on Settings → Import.
+ */
+export function ImportsUnderWay({ initial }: { initial: ImportProgressJson[] }) {
+  const [shown, setShown] = useState(initial);
+
+  // A paused import is read too: it may be resumed from Settings in another tab.
+  useEffect(() => {
+    if (!shown.some((row) => row.status === "running" || row.status === "paused")) return;
+    const timer = setTimeout(async () => {
+      const next = await Promise.all(
+        shown.map(async (row) => {
+          if (row.status !== "running" && row.status !== "paused") return row;
+          try {
+            return (await api<{ import: ImportProgressJson }>(`/api/imports/${row.id}`)).import;
+          } catch (error) {
+            // Undone meanwhile (in another tab): nothing left to show. Any other failure: read again next time.
+            return error instanceof ApiError && error.status === 404 ? null : row;
+          }
+        }),
+      );
+      setShown(next.filter((row) => row !== null));
+    }, IMPORT_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [shown]);
+
+  if (shown.length === 0) return null;
+  return (
+    <section aria-label="Imports" className="space-y-2" data-testid="memories-imports">
+      {shown.map((row) => (
+        <div
+          key={row.id}
+          className="space-y-2 rounded-xl border p-4 text-sm"
+          data-testid="memories-import"
+          data-status={row.status}
+        >
+          <p className="font-medium">
+            {IMPORT_HEADINGS[row.status]} {row.fileName} ({IMPORT_SOURCE_LABELS[row.source]})
+          </p>
+          <ImportProgressBar progress={row} />
+          <p className="flex flex-wrap gap-x-4 gap-y-1">
+            <Link href={`/settings/imports/${row.id}`} className="text-brand hover:underline">
+              What was learned from each exchange
+            </Link>
+            <Link href="/settings#import" className="text-brand hover:underline">
+              Pause, cancel or undo it in Settings
+            </Link>
+          </p>
+        </div>
+      ))}
+    </section>
+  );
+}
