@@ -10,6 +10,7 @@ import { completeExtraction, lockExtraction, RUNNABLE_STATUSES, skipIfMemoryOff 
 import { insertMemory, lockMemory, type MemoryRow, type NewMemory } from "@/db/queries/memories";
 import { insertMemoryEvents, type NewMemoryEvent, snapshotOf } from "@/db/queries/memory-events";
 import { type ExtractionStatus, memories } from "@/db/schema";
+import type { CapturedCall } from "@/lib/ai/capture";
 import type { ConsolidationDecision, DecisionAction, NearRef } from "./consolidate";
 import type { ExtractedMemory } from "./extract";
 
@@ -39,6 +40,8 @@ export interface StoreInput {
   candidates: readonly ExtractedMemory[];
   embeddings: readonly number[][];
   decisions: readonly ConsolidationDecision[];
+  /** The model calls behind the decisions: the extraction call, then consolidation's. */
+  modelInput: readonly CapturedCall[];
   embeddingModel: string;
   now: Date;
 }
@@ -99,7 +102,13 @@ export async function storeExtraction(db: Db, input: StoreInput): Promise<StoreR
       },
       actor: { actor: "extraction", extractionId: input.extractionId },
     });
-    await completeExtraction(tx, { extractionId: input.extractionId, memoryIds, decisions, now: input.now });
+    await completeExtraction(tx, {
+      extractionId: input.extractionId,
+      memoryIds,
+      decisions,
+      modelInput: input.modelInput,
+      now: input.now,
+    });
     return { status: "succeeded", memoryIds, decisions, alreadyStored: false };
   });
 }
