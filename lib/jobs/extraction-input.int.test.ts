@@ -92,6 +92,7 @@ describe.each(DB_KINDS)("the extraction's recorded model input on %s", (kind) =>
     expect(asRecorded(firstRow.modelInput)).toEqual(asReceived(first.received));
 
     const again = receivingModel();
+    const restated = await createQueuedPair(db(), owner, "Just so you know, my sister's name is Maya.");
     await runExtraction(testDeps(db(), { model: again.model }), { extractionId: restated.extraction.id }, steps);
     const recorded = await row(restated.extraction.id);
     expect(recorded.status).toBe("succeeded");
