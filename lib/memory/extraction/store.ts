@@ -10,7 +10,6 @@ import { completeExtraction, lockExtraction, RUNNABLE_STATUSES, skipIfMemoryOff 
 import { insertMemory, lockMemory, type MemoryRow, type NewMemory } from "@/db/queries/memories";
 import { insertMemoryEvents, type NewMemoryEvent, snapshotOf } from "@/db/queries/memory-events";
 import { type ExtractionStatus, memories } from "@/db/schema";
-import type { CapturedCall } from "@/lib/ai/capture";
 import type { ConsolidationDecision, DecisionAction, NearRef } from "./consolidate";
 import type { ExtractedMemory } from "./extract";
 
@@ -40,8 +39,8 @@ export interface StoreInput {
   candidates: readonly ExtractedMemory[];
   embeddings: readonly number[][];
   decisions: readonly ConsolidationDecision[];
-  /** The model calls behind the decisions: the extraction call, then consolidation's. */
-  modelInput: readonly CapturedCall[];
+  /** The model calls behind the decisions, as lib/ai/capture.ts captured them: the extraction call, then consolidation's. */
+  modelInput: readonly unknown[];
   embeddingModel: string;
   now: Date;
 }
