@@ -579,6 +579,11 @@ export const memoryExtractions = pgTable(
     /** Empty on success: nothing worth keeping. */
     memoryIds: uuid("memory_ids").array().notNull().default(sql`'{}'::uuid[]`),
     decisions: jsonb("decisions").$type<unknown[]>().notNull().default([]),
+    /**
+     * Every model call of the attempt whose result the row shows (the extraction call, then consolidation's),
+     * captured at the model boundary (lib/ai/capture.ts); a failed attempt's while it is the latest.
+     */
+    modelInput: jsonb("model_input").$type<unknown[]>().notNull().default([]),
     runner: text("runner"),
     queuedAt: timestamp("queued_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),

@@ -65,6 +65,13 @@ test.describe("the first run on the offline model", () => {
     const extraction = told.getByTestId("extraction-status");
     await expect(extraction).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
     await expect(extraction).toContainText("Saved 2 memories");
+    // Its Inspect page shows what the extraction model received: the exchange, as the model got it.
+    await told.getByTestId("inspect-link").click();
+    const extractionInput = page.locator("#extraction-input");
+    await expect(extractionInput.getByRole("heading", { name: "What the extraction model received" })).toBeVisible();
+    await expect(extractionInput.getByTestId("model-call")).toHaveCount(1);
+    await expect(extractionInput.getByTestId("model-call")).toContainText("extraction: what the exchange adds");
+    await expect(extractionInput.getByTestId("model-call")).toContainText("I'm vegetarian and allergic to peanuts");
 
     // 2. In a new chat, ask about it: the answer comes from the memory.
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "New chat" }).click();

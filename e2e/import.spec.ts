@@ -135,7 +135,20 @@ test("an import's page shows each exchange and what it became, leads to the extr
   await expect(page.getByTestId("imported-exchange")).toContainText("I live in Lisbon");
   await expect(page.getByTestId("extraction-state")).toHaveText("succeeded");
   await expect(page.getByTestId("produced-memory").first()).toBeVisible();
+  // What the extraction model received, each call as captured: the extraction call reads the imported exchange.
+  const input = page.locator("#extraction-input");
+  await expect(input.getByRole("heading", { name: "What the extraction model received" })).toBeVisible();
+  const calls = input.getByTestId("model-call");
+  await expect(calls.first()).toContainText("extraction: what the exchange adds");
+  await expect(calls.first()).toContainText("I live in Lisbon and I cycle to work every day.");
   await screenshot(page, "import-inspect-extraction");
+
+  // The import page's own link leads straight to it.
+  await page.goBack();
+  await lisbon.getByTestId("import-input-link").click();
+  await expect(page).toHaveURL(/\/messages\/[0-9a-f-]{36}\/debug#extraction-input$/);
+  await expect(page.locator("#extraction-input")).toBeInViewport();
+  await page.screenshot({ path: "e2e/screenshots/import-extraction-input.png" });
 
   await page.getByRole("link", { name: "Back to the chat" }).click();
   await expect(page).toHaveURL(/\/chat\/.+#message-/);

@@ -146,6 +146,17 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
         memories: [{ content: "Prefers green tea", status: "active", provenance: "user_stated" }],
         decisions: [{ action: "add", candidate: { content: "Prefers green tea", provenance: "user_stated" } }],
       });
+      // What the extraction model received: one call (nothing near to consolidate against), as the row stores it.
+      const [row] = await database.db
+        .select({ modelInput: memoryExtractions.modelInput })
+        .from(memoryExtractions)
+        .where(eq(memoryExtractions.id, pair.extractionId));
+      const { modelInput } = extraction as { modelInput: { type: string; provider: string; params: unknown }[] };
+      expect(modelInput).toEqual(row?.modelInput);
+      expect(modelInput).toMatchObject([
+        { type: "generate", params: { providerOptions: { lifeline: { task: "memory_extraction" } } } },
+      ]);
+      expect(JSON.stringify(modelInput[0]?.params)).toContain("<user_message>\\nI prefer green tea\\n</user_message>");
     });
 
     it("is 404 for another user's message, for a user message and for an unknown id; 400 for a malformed one", async () => {

@@ -21,10 +21,13 @@ import { deleteAllMemories } from "@/db/queries/memory-list";
 import { getPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
 import { redactDeletedMemories, redactDueDeletions } from "@/db/queries/redaction";
 import { conversations, memories, memoryEvents, memoryExtractions, messages, promptDebug } from "@/db/schema";
+import { type CapturedCall, withCapture } from "@/lib/ai/capture";
 import { setAiRegistry } from "@/lib/ai/registry";
 import { getDebugPageData } from "@/lib/chat/debug-view";
 import { afterResponseIdle } from "@/lib/jobs/after-response";
+import { askModel } from "@/lib/memory/extraction/consolidate";
 import type { ContextTrace } from "@/lib/memory/retrieval/trace";
+import { offlineLanguageModel } from "@/lib/offline/model";
 import { getInProcessRunner, processSweeps } from "@/lib/runtime";
 import { DB_KINDS } from "@/tests/db";
 import { createConversation, createPair } from "@/tests/fixtures/jobs";
@@ -45,12 +48,24 @@ interface Sample {
   json: Json;
 }
 
-/** Every string of `json` (with its path) that contains `secret` and is not one of `allowed`. */
+/**
+ * Every string of `json` (with its path) that contains `secret` outside the `allowed` texts (an extraction call's
+ * prompt quotes the conversation's messages).
+ */
 function leaks(sample: Sample, secret: string, allowed: ReadonlySet<string>): string[] {
   const found: string[] = [];
+  const outsideAllowed = (value: string) => {
+    let rest = value;
+    for (const text of allowed) {
+      for (const quoted of [text, text.trim()]) if (quoted) rest = rest.split(quoted).join("");
+    }
+    return rest.includes(secret);
+  };
   const walk = (value: Json, path: string) => {
     if (typeof value === "string") {
-      if (value.includes(secret) && !allowed.has(value)) found.push(`${sample.where} ${path}: ${value}`);
+      if (value.includes(secret) && !allowed.has(value) && outsideAllowed(value)) {
+        found.push(`${sample.where} ${path}: ${value}`);
+      }
     } else if (Array.isArray(value)) {
       for (const [index, item] of value.entries()) walk(item, `${path}[${index}]`);
     } else if (value && typeof value === "object") {
@@ -168,7 +183,11 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
         .where(eq(promptDebug.userId, userId))
         .orderBy(asc(promptDebug.id)),
       db()
-        .select({ id: memoryExtractions.id, decisions: memoryExtractions.decisions })
+        .select({
+          id: memoryExtractions.id,
+          decisions: memoryExtractions.decisions,
+          modelInput: memoryExtractions.modelInput,
+        })
         .from(memoryExtractions)
         .where(eq(memoryExtractions.userId, userId))
         .orderBy(asc(memoryExtractions.id)),
@@ -216,6 +235,24 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
     expect(
       leaksIn(before, GAME, allowed).some((l) => l.includes(`/api/messages/${third.assistantId}/extraction`)),
     ).toBe(true);
+    // Turn 3's consolidation call was sent the stored memory: its recorded input holds the text.
+    const inputOf = async (answer: string) =>
+      (
+        (await ada.client.request("GET", `/api/messages/${answer}/extraction`)).json as {
+          extraction: { modelInput: unknown[] };
+        }
+      ).extraction.modelInput;
+    const thirdInput = await inputOf(third.assistantId);
+    // The route returns the row's record as stored.
+    const [thirdRow] = await db()
+      .select({ modelInput: memoryExtractions.modelInput })
+      .from(memoryExtractions)
+      .where(eq(memoryExtractions.assistantMessageId, third.assistantId));
+    expect(thirdInput).toEqual(thirdRow?.modelInput);
+    expect(thirdInput.length).toBeGreaterThanOrEqual(2);
+    expect(
+      leaks({ where: "turn 3 consolidation call", json: thirdInput.slice(1) }, GAME, allowed).length,
+    ).toBeGreaterThan(0);
 
     // --- Delete one, and undo inside the window: every derived record is as it was.
     const records = await derivedRecords(ada.id);
@@ -299,6 +336,10 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
       extraction: { memories: { id: string; deleted: boolean }[] };
     };
     expect(firstExtraction.extraction.memories).toContainEqual({ id: game.id, deleted: true });
+    // The consolidation call keeps the memory's id, without its text; the candidate it became lost its text too.
+    const redactedInput = JSON.stringify(await inputOf(third.assistantId));
+    expect(redactedInput).toContain(game.id);
+    expect(redactedInput).toContain(DELETED_MEMORY);
     const transcript = (await ada.client.request("GET", `/api/conversations/${first.conversationId}/messages`))
       .json as {
       messages: { debug: { memoriesUsed: { memoryId: string; title: string | null; deleted: boolean }[] } | null }[];
@@ -420,9 +461,29 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
       ]);
     });
 
-    it("extraction decisions stored after a memory they name was deleted are redacted as they are stored", async () => {
+    it("extraction decisions and model input stored after a memory they name was deleted are redacted as they are stored", async () => {
       const { user, pair, memory, kept } = await fixture("late-extraction");
       const { extraction } = await createExtraction(db(), { ...pair, status: "queued", runner: "in-process" });
+      // The consolidation call as the job captured it, sent while both memories were near.
+      const modelInput: CapturedCall[] = [];
+      await askModel(
+        withCapture(offlineLanguageModel, modelInput),
+        {
+          title: "Diary",
+          content: `Keeps a ${GAME} diary`,
+          type: "fact",
+          importance: 0.5,
+          tags: [],
+          confidence: 1,
+          isActionable: false,
+          deadline: null,
+          evidence: [{ role: "user", quote: GAME }],
+          provenance: "user_stated",
+          status: "active",
+        },
+        [memory, kept].map((m) => ({ ...m, status: "active" as const, similarity: 0.9, foundBy: "both" as const })),
+      );
+      expect(JSON.stringify(modelInput)).toContain(GAME);
       await deleteMemory(db(), { userId: user.id, memoryId: memory.id }, { now: true });
       const near = (m: typeof memory) => ({
         id: m.id,
@@ -459,6 +520,7 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
               override: null,
             },
           ],
+          modelInput,
           now: new Date(),
         }),
       );
@@ -466,6 +528,9 @@ describe.each([...DB_KINDS, "pgbouncer"] as const)("deleting memories redacts th
       expect(row?.status).toBe("succeeded");
       expect(JSON.stringify(row?.decisions)).not.toContain(GAME);
       expect(JSON.stringify(row?.decisions)).toContain(PARROT);
+      expect(JSON.stringify(row?.modelInput)).not.toContain(GAME);
+      expect(JSON.stringify(row?.modelInput)).toContain(PARROT);
+      expect(JSON.stringify(row?.modelInput)).toContain(memory.id);
       expect(row?.decisions).toMatchObject([
         {
           redacted: true,

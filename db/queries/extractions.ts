@@ -16,6 +16,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { AppError } from "@/core/errors";
 import type { Db } from "@/db/client";
 import { conversations, type ExtractionStatus, memoryExtractions, messages, users } from "@/db/schema";
+import { modelInputMemoryIds, redactExtractionInput } from "./extraction-input-redaction";
 import { firstOr } from "./first";
 import { listBranch } from "./messages";
 import { decisionMemoryIds, lockGoneMemories, redactExtractionDecisions } from "./redaction";
@@ -59,6 +60,7 @@ export async function createExtraction(
           lastError: sql`NULL::text`.as("last_error"),
           memoryIds: sql`'{}'::uuid[]`.as("memory_ids"),
           decisions: sql`'[]'::jsonb`.as("decisions"),
+          modelInput: sql`'[]'::jsonb`.as("model_input"),
           runner: sql`${input.runner}::text`.as("runner"),
           queuedAt: sql`now()`.as("queued_at"),
           startedAt: sql`NULL::timestamptz`.as("started_at"),
@@ -182,6 +184,8 @@ export async function recordFailedAttempt(
   input: {
     extractionId: string;
     error: string;
+    /** The attempt's model calls, the failing one last: the row shows them with its error until the next attempt ends. */
+    modelInput: readonly unknown[];
     maxAttempts: number;
     retryAt: (failedAttempts: number) => Date | null;
     now: Date;
@@ -189,7 +193,7 @@ export async function recordFailedAttempt(
 ): Promise<FailedAttempt | null> {
   return db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ attempts: memoryExtractions.attempts })
+      .select({ attempts: memoryExtractions.attempts, userId: memoryExtractions.userId })
       .from(memoryExtractions)
       .where(
         and(eq(memoryExtractions.id, input.extractionId), inArray(memoryExtractions.status, [...RUNNABLE_STATUSES])),
@@ -201,11 +205,13 @@ export async function recordFailedAttempt(
     const result: FailedAttempt = spent
       ? { status: "failed", attempts, nextAttemptAt: null }
       : { status: "queued", attempts, nextAttemptAt: input.retryAt(attempts) };
+    const gone = await lockGoneMemories(tx, { userId: row.userId, memoryIds: modelInputMemoryIds(input.modelInput) });
     await tx
       .update(memoryExtractions)
       .set({
         ...result,
         lastError: input.error,
+        modelInput: redactExtractionInput(input.modelInput, [], gone),
         finishedAt: spent ? input.now : null,
         updatedAt: input.now,
       })
@@ -232,17 +238,30 @@ export async function lockExtraction(db: Db, { extractionId }: { extractionId: s
   return row ?? null;
 }
 
-/** A memory deleted since the plan was made is redacted from the decisions at once; the others are held until commit. */
+/**
+ * A memory deleted since the plan was made is redacted from the decisions and the model input at once; the others
+ * are held until commit.
+ */
 export async function completeExtraction(
   db: Db,
-  input: { extractionId: string; memoryIds: string[]; decisions: readonly unknown[]; now: Date },
+  input: {
+    extractionId: string;
+    memoryIds: string[];
+    decisions: readonly unknown[];
+    /** Every model call behind the decisions, as captured (lib/ai/capture.ts). */
+    modelInput: readonly unknown[];
+    now: Date;
+  },
 ): Promise<void> {
   const [owner] = await db
     .select({ userId: memoryExtractions.userId })
     .from(memoryExtractions)
     .where(eq(memoryExtractions.id, input.extractionId));
   const gone = owner
-    ? await lockGoneMemories(db, { userId: owner.userId, memoryIds: decisionMemoryIds(input.decisions) })
+    ? await lockGoneMemories(db, {
+        userId: owner.userId,
+        memoryIds: [...decisionMemoryIds(input.decisions), ...modelInputMemoryIds(input.modelInput)],
+      })
     : [];
   await db
     .update(memoryExtractions)
@@ -251,6 +270,7 @@ export async function completeExtraction(
       attempts: sql`${memoryExtractions.attempts} + 1`,
       memoryIds: input.memoryIds,
       decisions: [...input.decisions],
+      modelInput: redactExtractionInput(input.modelInput, input.decisions, gone),
       lastError: null,
       nextAttemptAt: null,
       finishedAt: input.now,

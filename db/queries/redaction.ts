@@ -8,6 +8,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON } from "@/core/deleted-memory";
 import { type Db, selectRows } from "@/db/client";
+import { redactExtractionInputs } from "./extraction-input-redaction";
 import { redactMcpCalls } from "./mcp-call-redaction";
 
 export { DELETED_MEMORY, DELETED_MEMORY_LINE, REDACTED_REASON };
@@ -210,6 +211,8 @@ export async function redactEventReasons(db: Db, scope: Pick<RedactionScope, "us
 /** Call in the delete's transaction, after the memories are marked deleted or erased. */
 export async function redactDeletedMemories(db: Db, scope: Pick<RedactionScope, "userId" | "memoryIds">) {
   await redactPromptDebug(db, scope);
+  // Before the decisions: it reads their candidates as they were.
+  await redactExtractionInputs(db, scope);
   await redactExtractionDecisions(db, scope);
   await redactEventReasons(db, scope);
   await redactMcpCalls(db, scope);

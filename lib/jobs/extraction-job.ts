@@ -2,6 +2,11 @@
  * ONE body for both runners. A row that is not runnable stops the job quietly: that is what a
  * redelivered event or duplicate dispatch meets. A failure is recorded on the row before it
  * propagates; spent attempts throw FinalJobError so Inngest stops retrying too.
+ *
+ * Every model call is captured at the model boundary (lib/ai/capture.ts) and travels in its step's
+ * result, so a step replayed from Inngest's memo still brings the calls that made its result. The row
+ * keeps the calls of its latest attempt: the store writes the calls behind the decisions it stores; a
+ * failed attempt writes the calls it made, the failing one last, until the next attempt ends.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { extractionConfig } from "@/core/config";
@@ -9,6 +14,7 @@ import { logger } from "@/core/logger";
 import { inSpan } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { claimExtraction, loadExtractionSource, recordFailedAttempt } from "@/db/queries/extractions";
+import { type CapturedCall, withCapture } from "@/lib/ai/capture";
 import { TerminalOutputError } from "@/lib/memory/extraction/call";
 import { planConsolidation } from "@/lib/memory/extraction/consolidate";
 import { currentDateOf, extractMemories } from "@/lib/memory/extraction/extract";
@@ -37,12 +43,22 @@ function isNotRunnable(value: unknown): value is NotRunnable {
   return typeof value === "object" && value !== null && (value as { notRunnable?: unknown }).notRunnable === true;
 }
 
+/** Captured params are JSON (toCapturedParams), so calls cross a step boundary as they are. */
+type StepCall = Omit<CapturedCall, "params"> & { params: { [key: string]: Json } };
+const asStepCalls = (calls: CapturedCall[]) => calls as StepCall[];
+
+/** A run Inngest memoised before calls were recorded replays the bare array: its calls are unknown. */
+function withCalls<K extends string, T extends { [key in K]: unknown } & { calls: StepCall[] }>(result: T, key: K): T {
+  return Array.isArray(result) ? ({ [key]: result, calls: [] } as unknown as T) : result;
+}
+
 async function failedAttempt(
   deps: ExtractionDeps,
   extractionId: string,
   stepId: string,
   error: unknown,
   steps: JobSteps,
+  modelInput: readonly CapturedCall[],
 ): Promise<unknown> {
   const message = `${stepId}: ${errorMessage(error)}`;
   // A refusal, or an answer cut off at the output limit twice: no attempt would answer differently.
@@ -52,6 +68,7 @@ async function failedAttempt(
     const recorded = await recordFailedAttempt(deps.db, {
       extractionId,
       error: message,
+      modelInput,
       maxAttempts: terminal ? 1 : MAX_EXTRACTION_ATTEMPTS,
       retryAt: (failed) => steps.retryAt(failed, now),
       now,
@@ -79,7 +96,12 @@ export async function runExtraction(
   steps: JobSteps,
 ): Promise<ExtractionOutcome> {
   let claimed = false;
-  const step = <T extends Json>(id: string, fn: () => Promise<T>): Promise<T | NotRunnable> =>
+  // The calls behind the steps finished so far in this run (replayed ones included).
+  const made: CapturedCall[] = [];
+  const step = <T extends Json>(
+    id: string,
+    fn: (model: LanguageModelV4, calls: CapturedCall[]) => Promise<T>,
+  ): Promise<T | NotRunnable> =>
     steps.run<T | NotRunnable>(id, () =>
       // One span per step that runs (a step Inngest replays from its memo runs nothing, and has none).
       inSpan(
@@ -91,10 +113,11 @@ export async function runExtraction(
             const runnable = await claimExtraction(deps.db, { extractionId, runner: steps.runner, now: deps.now() });
             if (!runnable) return NOT_RUNNABLE;
           }
+          const calls: CapturedCall[] = [];
           try {
-            return await fn();
+            return await fn(withCapture(deps.model, calls), calls);
           } catch (error) {
-            throw await failedAttempt(deps, extractionId, id, error, steps);
+            throw await failedAttempt(deps, extractionId, id, error, steps, [...made, ...calls]);
           }
         },
       ),
@@ -114,16 +137,19 @@ export async function runExtraction(
   if (isNotRunnable(loaded)) return stopped;
   const { source, currentDate } = loaded;
 
-  const candidates = await step("extract", () =>
-    extractMemories(deps.model, {
+  const extracted = await step("extract", async (model, calls) => ({
+    candidates: await extractMemories(model, {
       currentDate,
       userName: source.userName,
       previousMessages: source.previous.map(({ role, content }) => ({ role, content })),
       userMessage: source.userMessage.content,
       assistantMessage: source.assistantMessage.content,
     }),
-  );
-  if (isNotRunnable(candidates)) return stopped;
+    calls: asStepCalls(calls),
+  }));
+  if (isNotRunnable(extracted)) return stopped;
+  const { candidates, calls: extractCalls } = withCalls(extracted, "candidates");
+  made.push(...extractCalls);
 
   // Nothing worth keeping: no embedding, no consolidation — straight to the (idempotent) store.
   const embeddings =
@@ -132,11 +158,16 @@ export async function runExtraction(
       : await step("embed", () => embedMemoryTexts(deps.embed, candidates.map(memoryEmbeddingText)));
   if (isNotRunnable(embeddings)) return stopped;
 
-  const decisions =
+  const consolidated =
     candidates.length === 0
-      ? []
-      : await step("consolidate", () => planConsolidation(deps, { userId: source.userId, candidates, embeddings }));
-  if (isNotRunnable(decisions)) return stopped;
+      ? { decisions: [], calls: [] }
+      : await step("consolidate", async (model, calls) => ({
+          decisions: await planConsolidation({ ...deps, model }, { userId: source.userId, candidates, embeddings }),
+          calls: asStepCalls(calls),
+        }));
+  if (isNotRunnable(consolidated)) return stopped;
+  const { decisions, calls: consolidateCalls } = withCalls(consolidated, "decisions");
+  made.push(...consolidateCalls);
 
   const stored = await step("store", () =>
     storeExtraction(deps.db, {
@@ -149,6 +180,7 @@ export async function runExtraction(
       candidates,
       embeddings,
       decisions,
+      modelInput: made,
       embeddingModel: deps.embeddingModel,
       now: deps.now(),
     }),

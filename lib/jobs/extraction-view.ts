@@ -6,6 +6,7 @@ import type { Db } from "@/db/client";
 import { type Extraction, getExtractionForMessage } from "@/db/queries/extractions";
 import { listMemoriesByIds, type MemoryRecord } from "@/db/queries/memories";
 import type { ExtractionStatus } from "@/db/schema";
+import type { CapturedCall } from "@/lib/ai/capture";
 import type { StoredDecision } from "@/lib/memory/extraction/store";
 import { MAX_EXTRACTION_ATTEMPTS } from "./extraction-job";
 
@@ -28,6 +29,11 @@ export interface ExtractionView {
   /** One per memory id, in order: a deleted (or erased) memory shows as deleted, without its text. */
   memories: ExtractionMemory[];
   decisions: StoredDecision[];
+  /**
+   * What the model received, each call captured at the model boundary: the extraction call, then consolidation's.
+   * The latest attempt's: the one that stored the decisions, or while failed or retrying the failed one's.
+   */
+  modelInput: CapturedCall[];
   queuedAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -68,6 +74,7 @@ export async function toExtractionView(db: Db, row: Extraction): Promise<Extract
       };
     }),
     decisions: row.decisions as StoredDecision[],
+    modelInput: row.modelInput as CapturedCall[],
     queuedAt: row.queuedAt,
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,

@@ -82,6 +82,8 @@ export class InProcessRunner {
         const recorded = await recordFailedAttempt(deps.db, {
           extractionId: row.id,
           error: INTERRUPTED_ERROR,
+          // The interrupted attempt's calls went with its process: it recorded none.
+          modelInput: [],
           maxAttempts: MAX_EXTRACTION_ATTEMPTS,
           retryAt: () => now,
           now,

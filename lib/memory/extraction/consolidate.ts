@@ -79,7 +79,8 @@ function nearRef(memory: NearMemory): NearRef {
   };
 }
 
-async function askModel(
+/** One candidate against its near memories: the one consolidation call. */
+export async function askModel(
   model: LanguageModelV4,
   candidate: ExtractedMemory,
   near: readonly NearMemory[],

@@ -1,8 +1,8 @@
 /**
  * The consolidation prompt. The new candidate and the near memories travel as JSON inside
- * delimiter tags, so a model reads them as data. `<` is written as \u003c inside the JSON, so no
- * stored text can close a block or forge one.
+ * delimiter tags (core/json-block.ts), so a model reads them as data.
  */
+import { CONSOLIDATION_BLOCKS, jsonBlock } from "@/core/json-block";
 import type { BuiltPrompt } from "./prompt";
 
 export interface ConsolidationCandidate {
@@ -38,18 +38,6 @@ Rules:
 - content and title are null unless the action is UPDATE.
 - reason: one short sentence.`;
 
-const BLOCK_TAGS = ["new_memory", "existing_memories"] as const;
-type BlockTag = (typeof BLOCK_TAGS)[number];
-
-/** JSON that cannot contain "<", so it cannot contain a closing tag. */
-function safeJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/</g, "\\u003c");
-}
-
-function block(tag: BlockTag, value: unknown): string {
-  return `<${tag}>\n${safeJson(value)}\n</${tag}>`;
-}
-
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** Exactly what the consolidation prompt shows of `input`: the prompt's fields, similarities rounded. */
@@ -71,8 +59,8 @@ export function buildConsolidationPrompt(input: ParsedConsolidationPrompt): Buil
   const { candidate, existing } = shownConsolidationInput(input);
   const prompt = [
     "Decide what to do with the new memory, following the rules.",
-    block("new_memory", candidate),
-    block("existing_memories", existing),
+    jsonBlock(CONSOLIDATION_BLOCKS.candidate, candidate),
+    jsonBlock(CONSOLIDATION_BLOCKS.near, existing),
   ].join("\n\n");
   return { system: CONSOLIDATION_SYSTEM_PROMPT, prompt };
 }

@@ -39,6 +39,8 @@ export interface StoreInput {
   candidates: readonly ExtractedMemory[];
   embeddings: readonly number[][];
   decisions: readonly ConsolidationDecision[];
+  /** The model calls behind the decisions, as lib/ai/capture.ts captured them: the extraction call, then consolidation's. */
+  modelInput: readonly unknown[];
   embeddingModel: string;
   now: Date;
 }
@@ -99,7 +101,13 @@ export async function storeExtraction(db: Db, input: StoreInput): Promise<StoreR
       },
       actor: { actor: "extraction", extractionId: input.extractionId },
     });
-    await completeExtraction(tx, { extractionId: input.extractionId, memoryIds, decisions, now: input.now });
+    await completeExtraction(tx, {
+      extractionId: input.extractionId,
+      memoryIds,
+      decisions,
+      modelInput: input.modelInput,
+      now: input.now,
+    });
     return { status: "succeeded", memoryIds, decisions, alreadyStored: false };
   });
 }

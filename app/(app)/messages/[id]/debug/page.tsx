@@ -7,8 +7,10 @@ import { requestDates } from "@/app/(app)/request-dates";
 import { DateTime } from "@/components/dates";
 import { AgentToolCallCard } from "@/components/debug/agent-tool-call";
 import { CandidateTable } from "@/components/debug/candidate-table";
+import { ExtractionInput } from "@/components/debug/extraction-input";
 import { ExtractionPanel } from "@/components/debug/extraction-panel";
-import { ModelInput, messageText } from "@/components/debug/model-input";
+import { ModelCallList } from "@/components/debug/model-calls";
+import { messageText } from "@/components/debug/model-input";
 import { TokenBudget } from "@/components/debug/token-budget";
 import { ToolCallCard } from "@/components/debug/tool-calls";
 import { Markdown } from "@/components/markdown";
@@ -140,7 +142,7 @@ function RetrievalStatus({ retrieval }: { retrieval: DebugView["retrieval"] }) {
   return <Badge variant="danger">failed</Badge>;
 }
 
-/** No model answered here, so no model input: the exchange the extraction read, and what it stored. */
+/** No model answered here: the exchange the extraction read, what it stored, and what its model received. */
 function ImportedAnswer({
   data,
   dates,
@@ -165,7 +167,8 @@ function ImportedAnswer({
         description={
           <>
             {source} wrote this answer (<DateTime value={answer.createdAt} dates={dates} />) and it was imported, so no
-            model here received anything for it. What Lifeline read from the exchange, and learned, is below.
+            model here answered it. What Lifeline read from the exchange, what it learned, and what the extraction model
+            received are below.
           </>
         }
       />
@@ -194,6 +197,7 @@ function ImportedAnswer({
       >
         <ExtractionPanel extraction={jsonify(extraction)} messageId={answer.id} dates={dates} />
       </SectionCard>
+      <ExtractionInput extraction={jsonify(extraction)} />
     </div>
   );
 }
@@ -365,31 +369,27 @@ export default async function DebugPage({ params }: { params: Params }) {
         {calls.length === 0 ? (
           <p className="text-sm text-muted-foreground">No model call was recorded for this answer.</p>
         ) : (
-          <ol className="space-y-6" aria-label="Model calls">
-            {steps.map(({ call, agentTools }, index) => (
-              <li key={call.at + String(index)} className="space-y-3" data-testid="model-call">
-                {calls.length > 1 && (
-                  <h3 className="text-sm font-semibold">
-                    Model call {index + 1} of {calls.length}
-                  </h3>
-                )}
-                <ModelInput call={call} memoryLines={trace?.memoryLines ?? []} />
+          <ModelCallList
+            calls={calls}
+            memoryLines={trace?.memoryLines ?? []}
+            after={(call, index) => (
+              <>
                 {call.type === "agent-model" && <ModelReply call={call} />}
                 {toolCalls
                   .filter((tool) => tool.step === index + 1)
                   .map((tool) => (
                     <ToolCallCard key={tool.toolCallId} call={tool} accessesCount="per answer" />
                   ))}
-                {agentTools.map((tool, toolIndex) => (
+                {(steps[index]?.agentTools ?? []).map((tool, toolIndex) => (
                   <AgentToolCallCard
                     key={tool.toolCallId ?? `${index}:${toolIndex}`}
                     step={tool}
                     afterModelCall={index + 1}
                   />
                 ))}
-              </li>
-            ))}
-          </ol>
+              </>
+            )}
+          />
         )}
       </SectionCard>
 
@@ -436,6 +436,7 @@ export default async function DebugPage({ params }: { params: Params }) {
           dates={dates}
         />
       </SectionCard>
+      <ExtractionInput extraction={extraction ? jsonify(extraction) : null} />
     </div>
   );
 }

@@ -106,13 +106,22 @@ function Exchange({
         <span className="text-xs text-muted-foreground">
           <DateTime value={exchange.saidAt} dates={dates} />
         </span>
-        <Link
-          href={`/messages/${exchange.assistantMessageId}/debug#extraction`}
-          className="ml-auto text-xs text-brand hover:underline"
-          data-testid="import-inspect-link"
-        >
-          Inspect the extraction
-        </Link>
+        <span className="ml-auto flex gap-3 text-xs">
+          <Link
+            href={`/messages/${exchange.assistantMessageId}/debug#extraction`}
+            className="text-brand hover:underline"
+            data-testid="import-inspect-link"
+          >
+            Inspect the extraction
+          </Link>
+          <Link
+            href={`/messages/${exchange.assistantMessageId}/debug#extraction-input`}
+            className="text-brand hover:underline"
+            data-testid="import-input-link"
+          >
+            What its model received
+          </Link>
+        </span>
       </div>
       <Link
         href={`/chat/${conversationId}#message-${exchange.userMessageId}`}

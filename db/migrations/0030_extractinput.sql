@@ -1,0 +1,1 @@
+ALTER TABLE "memory_extractions" ADD COLUMN "model_input" jsonb DEFAULT '[]'::jsonb NOT NULL;
