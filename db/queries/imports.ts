@@ -426,9 +426,10 @@ export async function listStalledImports(
   db: Db,
   { before, limit }: { before: Date; limit: number },
 ): Promise<{ importId: string; userId: string; progressAt: Date }[]> {
-  // greatest() skips the NULL of an import with no exchanges.
+  // greatest() skips the NULL of an import with no exchanges. The subquery's columns are named by its alias: a
+  // column of this one-table select renders unqualified and would resolve to memory_extractions inside it.
   const progressAt = sql<Date>`greatest(${imports.updatedAt}, (
-    SELECT max(${memoryExtractions.updatedAt}) FROM ${memoryExtractions} WHERE ${memoryExtractions.importId} = ${imports.id}
+    SELECT max(e.updated_at) FROM ${memoryExtractions} e WHERE e.import_id = ${imports}.id
   ))`.mapWith(imports.updatedAt);
   return db
     .select({ importId: imports.id, userId: imports.userId, progressAt })
