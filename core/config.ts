@@ -332,4 +332,12 @@ export const importConfig = {
    * flight; past it the exchange goes on, so an import under continuous chat slows and never starves.
    */
   maxChatWaitMs: 5_000,
+  /**
+   * A running import with nothing done this long (its row and every exchange untouched) lost its job's hand-over:
+   * the start's event never reached Inngest, or the process stopped, or its run failed. The sweeps hand it over
+   * again. Longer than an exchange with its retries' backoff; a second hand-over is harmless (one run a user at a
+   * time, and Inngest drops an event id it has seen; the in-process runner joins its run).
+   */
+  redispatchAfterMs: 10 * 60_000,
+  redispatchBatch: 100,
 } as const;

@@ -534,6 +534,19 @@ type MemorySnapshotField = (typeof MEMORY_SNAPSHOT_FIELDS)[number];
 
 export type MemorySnapshot = Partial<Pick<typeof memories.$inferSelect, MemorySnapshotField>>;
 
+/**
+ * What an extraction's update or supersede replaced beyond the snapshot (which the history shows and an export
+ * carries), so undoing an import can put the memory back as it was. The vector is not kept: undo re-embeds.
+ */
+export interface MemoryPrior {
+  evidence: { role: "user" | "assistant"; quote: string }[];
+  examinedMessageIds: string[];
+  confidence: number | null;
+  provenance: MemoryProvenance;
+  /** ISO 8601. */
+  updatedAt: string;
+}
+
 export const memoryEvents = pgTable(
   "memory_events",
   {
@@ -546,6 +559,8 @@ export const memoryEvents = pgTable(
     actor: actorEnum("actor").notNull(),
     before: jsonb("before").$type<MemorySnapshot | null>(),
     after: jsonb("after").$type<MemorySnapshot | null>(),
+    /** Written by an extraction's update or supersede (older events have none). */
+    prior: jsonb("prior").$type<MemoryPrior | null>(),
     reason: text("reason"),
     extractionId: uuid("extraction_id"),
     /** Written when the import's extractions are deleted with its conversations (not kept), so undo still finds it. */

@@ -29,6 +29,7 @@ import {
   inProcessDispatcher,
 } from "@/lib/jobs/extraction-queue";
 import {
+  dispatchStalledImports,
   type ImportDispatcher,
   InProcessImportRunner,
   inngestImportDispatcher,
@@ -182,6 +183,16 @@ export async function dispatchUndispatchedNow(env: RawEnv = processEnv()): Promi
   return handed;
 }
 
+/** Hands over again the running imports that stopped moving (their start's event lost, their run stopped). */
+export async function dispatchStalledImportsNow(env: RawEnv = processEnv()): Promise<number> {
+  if (noEmbeddedDataYet(env)) return 0;
+  const handed = await dispatchStalledImports(await getDb(), processImportDispatcher(jobRunnerKind(env)), {
+    now: systemClock(),
+  });
+  if (handed > 0) logger.warn({ handed }, "handed over running imports that had stopped moving");
+  return handed;
+}
+
 export async function titleStaleConversationsNow(env: RawEnv = processEnv()): Promise<number> {
   if (noEmbeddedDataYet(env)) return 0;
   return titleStaleConversations(await getDb(), getAiRegistry(), { now: systemClock(), log: logger });
@@ -200,6 +211,7 @@ export interface Sweeps {
   interruptedAnswers(): Promise<number>;
   interruptedSends(): Promise<number>;
   undispatchedExtractions(): Promise<number>;
+  stalledImports(): Promise<number>;
   untitledConversations(): Promise<number>;
   dueRedactions(): Promise<number>;
 }
@@ -209,6 +221,7 @@ export function processSweeps(env: RawEnv = processEnv()): Sweeps {
     interruptedAnswers: () => recoverInterruptedAnswersNow(env),
     interruptedSends: () => recoverInterruptedSendsNow(env),
     undispatchedExtractions: () => dispatchUndispatchedNow(env),
+    stalledImports: () => dispatchStalledImportsNow(env),
     untitledConversations: () => titleStaleConversationsNow(env),
     dueRedactions: () => redactDueDeletionsNow(env),
   };
@@ -232,6 +245,11 @@ export function sweepInterruptedAnswersInBackground(env: RawEnv = processEnv()):
       .then(() => sweeps.undispatchedExtractions())
       .catch((error: unknown) =>
         logBackgroundFailure(error, "could not hand over queued memory extractions (the next sweep tries again)"),
+      );
+    void sweeps
+      .stalledImports()
+      .catch((error: unknown) =>
+        logBackgroundFailure(error, "could not hand over stalled imports (the next sweep tries again)"),
       );
     void sweeps
       .untitledConversations()

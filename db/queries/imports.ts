@@ -418,6 +418,27 @@ async function discardConversations(tx: Db, row: ImportRow): Promise<ImportRow> 
   return updated;
 }
 
+/**
+ * Running imports with nothing done since `before`, and when they last moved: the row (a start, a resume) or any of
+ * its exchanges (claimed, finished, failed). That time names a hand-over, so the same stall is handed over once.
+ */
+export async function listStalledImports(
+  db: Db,
+  { before, limit }: { before: Date; limit: number },
+): Promise<{ importId: string; userId: string; progressAt: Date }[]> {
+  // greatest() skips the NULL of an import with no exchanges. The subquery's columns are named by its alias: a
+  // column of this one-table select renders unqualified and would resolve to memory_extractions inside it.
+  const progressAt = sql<Date>`greatest(${imports.updatedAt}, (
+    SELECT max(e.updated_at) FROM ${memoryExtractions} e WHERE e.import_id = ${imports}.id
+  ))`.mapWith(imports.updatedAt);
+  return db
+    .select({ importId: imports.id, userId: imports.userId, progressAt })
+    .from(imports)
+    .where(and(eq(imports.status, "running"), sql`${progressAt} < ${before.toISOString()}::timestamptz`))
+    .orderBy(progressAt)
+    .limit(limit);
+}
+
 /** What a start of the in-process runner resumes. */
 export async function listRunningImports(db: Db): Promise<{ importId: string; userId: string }[]> {
   return db

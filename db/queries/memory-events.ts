@@ -5,6 +5,7 @@ import {
   type Actor,
   MEMORY_SNAPSHOT_FIELDS,
   type MemoryEventAction,
+  type MemoryPrior,
   type MemorySnapshot,
   type memories,
   memoryEvents,
@@ -31,8 +32,22 @@ export interface NewMemoryEvent {
   actor: Actor;
   before: MemorySnapshot | null;
   after: MemorySnapshot | null;
+  prior?: MemoryPrior | null;
   reason?: string | null;
   extractionId?: string | null;
+}
+
+/** What an extraction's change replaces beyond the snapshot (MemoryPrior). */
+export function priorOf(
+  memory: Pick<MemoryRow, "evidence" | "examinedMessageIds" | "confidence" | "provenance" | "updatedAt">,
+): MemoryPrior {
+  return {
+    evidence: memory.evidence,
+    examinedMessageIds: memory.examinedMessageIds,
+    confidence: memory.confidence,
+    provenance: memory.provenance,
+    updatedAt: memory.updatedAt.toISOString(),
+  };
 }
 
 export function snapshotOf(memory: Pick<MemoryRow, (typeof MEMORY_SNAPSHOT_FIELDS)[number]>): MemorySnapshot {
@@ -61,6 +76,7 @@ export async function insertMemoryEvents(db: Db, events: readonly NewMemoryEvent
       actor: event.actor,
       before: event.before,
       after: event.after,
+      prior: event.prior ?? null,
       reason: event.reason ?? null,
       extractionId: event.extractionId ?? null,
       // Not the transaction's start: events of one transaction keep their order.

@@ -9,6 +9,12 @@ export function half(x: number): number {
   return Math.f16round(Math.fround(x));
 }
 
+/** The text a memory's vector describes. The title makes a memory findable by questions that do not repeat its content (measured: docs/extraction.md). */
+export function memoryEmbeddingText(memory: { title: string | null; content: string }): string {
+  const title = memory.title?.trim();
+  return title ? `${title}: ${memory.content}` : memory.content;
+}
+
 export function vectorProblem(embedding: readonly number[]): string | null {
   if (embedding.length !== EMBEDDING_DIMENSIONS) {
     return `has ${embedding.length} dimensions, expected ${EMBEDDING_DIMENSIONS}`;

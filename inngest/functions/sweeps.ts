@@ -13,6 +13,7 @@ export interface SweepsRunResult {
   interruptedAnswers: number;
   interruptedSends: number;
   undispatchedExtractions: number;
+  stalledImports: number;
   untitledConversations: number;
   dueRedactions: number;
 }
@@ -21,7 +22,7 @@ export function createSweepsFunction(getSweeps: () => Sweeps, client: InngestCli
   return client.createFunction(
     {
       id: "sweeps",
-      name: "Sweep interrupted answers and email sends, undelivered extractions and titles, closed undo windows",
+      name: "Sweep interrupted answers and email sends, undelivered extractions and titles, stalled imports, closed undo windows",
       triggers: [cron(SWEEPS_CRON)],
       concurrency: { limit: 1 },
       retries: 2,
@@ -34,11 +35,19 @@ export function createSweepsFunction(getSweeps: () => Sweeps, client: InngestCli
       const undispatchedExtractions = (await step.run("undispatched-extractions", () =>
         sweeps.undispatchedExtractions(),
       )) as number;
+      const stalledImports = (await step.run("stalled-imports", () => sweeps.stalledImports())) as number;
       const untitledConversations = (await step.run("untitled-conversations", () =>
         sweeps.untitledConversations(),
       )) as number;
       const dueRedactions = (await step.run("due-redactions", () => sweeps.dueRedactions())) as number;
-      return { interruptedAnswers, interruptedSends, undispatchedExtractions, untitledConversations, dueRedactions };
+      return {
+        interruptedAnswers,
+        interruptedSends,
+        undispatchedExtractions,
+        stalledImports,
+        untitledConversations,
+        dueRedactions,
+      };
     },
   );
 }

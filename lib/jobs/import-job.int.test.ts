@@ -398,8 +398,8 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
         memoryId: older.id,
         action: "supersede",
         actor: "extraction",
-        before: null,
-        after: null,
+        before: { status: "active", supersededById: null },
+        after: { status: "superseded", supersededById: imported[0]?.id },
         extractionId: extraction?.id,
       },
     ]);
@@ -411,7 +411,8 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
       conversationsDeleted: 2,
       memoriesErased: imported.length,
       memoriesRestored: 1,
-      memoriesKeptUpdated: 0,
+      memoriesKept: 0,
+      kept: [],
     });
     expect(await memoryStatuses(db(), userId)).toEqual(
       byId([

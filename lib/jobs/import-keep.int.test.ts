@@ -21,8 +21,10 @@ import { insertMemoryEvents } from "@/db/queries/memory-events";
 import { getListedMemory } from "@/db/queries/memory-list";
 import { conversations, memories, memoryEvents, memoryExtractions, messages } from "@/db/schema";
 import { readExport } from "@/lib/import/read-export";
+import { undoImportReembedding } from "@/lib/memory/store/undo-import";
+import { embedOffline } from "@/lib/offline/embedder";
 import { DB_KINDS } from "@/tests/db";
-import { byId, createUser, memoryStatuses, testDeps } from "@/tests/fixtures/jobs";
+import { byId, createUser, memoryStatuses, OFFLINE_EMBEDDER_ID, testDeps } from "@/tests/fixtures/jobs";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
 import { runImport } from "./import-job";
@@ -152,7 +154,7 @@ describe.each(DB_KINDS)("an import whose conversations are not kept, on %s", (ki
     expect(await leftOf(userId)).toEqual({ conversations: [], messages: [], extractions: [] });
   });
 
-  it("undoes an import not kept: exactly the memories it created go, one it superseded is back, one it updated keeps the update", async () => {
+  it("undoes an import not kept: exactly the memories it created go, one it superseded or updated is back as before it", async () => {
     const userId = await createUser(db());
     const importId = await importBatch(userId, false);
     await runImport(testDeps(db()), { importId }, steps, { pairsPerRun: 3 });
@@ -166,7 +168,13 @@ describe.each(DB_KINDS)("an import whose conversations are not kept, on %s", (ki
       status: "superseded",
       supersededById: imported[0]?.id,
     });
-    const updated = await insertMemory(db(), { userId, content: "Rides a bike", provenance: "user_created" });
+    const updated = await insertMemory(db(), {
+      userId,
+      content: "Rides a bike to work",
+      provenance: "user_created",
+      embedding: embedOffline("Rides a bike to work"),
+      embeddingModel: OFFLINE_EMBEDDER_ID,
+    });
     const [extraction] = await db()
       .select({ id: memoryExtractions.id })
       .from(memoryExtractions)
@@ -176,16 +184,19 @@ describe.each(DB_KINDS)("an import whose conversations are not kept, on %s", (ki
     await insertMemoryEvents(
       db(),
       [
-        { memoryId: older.id, action: "supersede" as const },
-        { memoryId: updated.id, action: "update" as const },
-      ].map((event) => ({
-        ...event,
-        userId,
-        actor: "extraction",
-        before: null,
-        after: null,
-        extractionId: extraction?.id,
-      })),
+        {
+          memoryId: older.id,
+          action: "supersede" as const,
+          before: { status: "active" as const, supersededById: null },
+          after: { status: "superseded" as const, supersededById: imported[0]?.id },
+        },
+        {
+          memoryId: updated.id,
+          action: "update" as const,
+          before: { content: "Rides a bike" },
+          after: { content: "Rides a bike to work" },
+        },
+      ].map((event) => ({ ...event, userId, actor: "extraction", extractionId: extraction?.id })),
     );
     expect(await runImport(testDeps(db()), { importId }, steps)).toMatchObject({ status: "done" });
     expect((await leftOf(userId)).extractions).toEqual([]);
@@ -193,11 +204,13 @@ describe.each(DB_KINDS)("an import whose conversations are not kept, on %s", (ki
     await expect(undoImport(db(), { userId: await createUser(db()), importId })).rejects.toMatchObject({
       code: "not_found:import",
     });
-    expect(await undoImport(db(), { userId, importId })).toEqual({
+    const embedder = { model: OFFLINE_EMBEDDER_ID, embed: async (texts: string[]) => texts.map(embedOffline) };
+    expect(await undoImportReembedding(db(), { userId, importId }, embedder)).toEqual({
       conversationsDeleted: 0,
       memoriesErased: imported.length,
-      memoriesRestored: 1,
-      memoriesKeptUpdated: 1,
+      memoriesRestored: 2,
+      memoriesKept: 0,
+      kept: [],
     });
     expect(await memoryStatuses(db(), userId)).toEqual(
       byId([
@@ -206,12 +219,13 @@ describe.each(DB_KINDS)("an import whose conversations are not kept, on %s", (ki
         { id: updated.id, status: "active" },
       ]),
     );
-    // The history of the memory it updated keeps that event; the import it names is gone.
-    const history = await db()
-      .select({ action: memoryEvents.action, importId: memoryEvents.importId })
-      .from(memoryEvents)
-      .where(eq(memoryEvents.memoryId, updated.id));
-    expect(history).toEqual([{ action: "update", importId: null }]);
+    // The memory it updated has its words back, a vector of them, and no history of the import.
+    const [back] = await db().select().from(memories).where(eq(memories.id, updated.id));
+    expect(back?.content).toBe("Rides a bike");
+    expect(back?.embedding?.map((x) => Math.f16round(x))).toEqual(
+      embedOffline("Rides a bike").map((x) => Math.f16round(Math.fround(x))),
+    );
+    expect(await db().select().from(memoryEvents).where(eq(memoryEvents.memoryId, updated.id))).toEqual([]);
     await expect(getImportProgress(db(), { userId, importId })).rejects.toMatchObject({ code: "not_found:import" });
   });
 

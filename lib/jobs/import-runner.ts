@@ -5,7 +5,8 @@
  */
 import { importConfig } from "@/core/config";
 import { type Logger, logger } from "@/core/logger";
-import { getImportForJob, listRunningImports } from "@/db/queries/imports";
+import type { Db } from "@/db/client";
+import { getImportForJob, listRunningImports, listStalledImports } from "@/db/queries/imports";
 import type { ExtractionDeps } from "./extraction-job";
 import { runAfterResponse } from "./extraction-queue";
 import { runImport } from "./import-job";
@@ -18,16 +19,31 @@ export interface ImportJob {
   userId: string;
 }
 
+/** A hand-over: the job, and when the import last moved (its start, its resume, its last exchange). */
+export interface ImportHandOver extends ImportJob {
+  progressAt: Date;
+}
+
 export interface ImportDispatcher {
   readonly kind: JobRunnerKind;
-  dispatch(job: ImportJob): Promise<void>;
+  dispatch(job: ImportHandOver): Promise<void>;
+}
+
+/**
+ * The event id names the import and when it last moved: Inngest drops a second send of one hand-over (a start whose
+ * answer was lost, then the sweep's), and a stall after progress is a new event.
+ */
+export function importEventId({ importId, progressAt }: ImportHandOver): string {
+  return `import-${importId}-${progressAt.getTime()}`;
 }
 
 export function inngestImportDispatcher(client: InngestClient = inngest): ImportDispatcher {
   return {
     kind: "inngest",
-    async dispatch({ importId, userId }) {
-      await client.send(importRequested.create({ importId, userId }));
+    async dispatch(job) {
+      await client.send(
+        importRequested.create({ importId: job.importId, userId: job.userId }, { id: importEventId(job) }),
+      );
     },
   };
 }
@@ -126,11 +142,40 @@ export function inProcessImportDispatcher(runner: InProcessImportRunner): Import
   };
 }
 
-/** Hands the import to its runner once the response is sent (a start, a resume); a failure is logged. */
-export function dispatchImportAfterResponse(dispatcher: ImportDispatcher, job: ImportJob, log: Logger): void {
+/**
+ * Hands the import to its runner once the response is sent (a start, a resume); a failure is logged, and the sweeps
+ * hand it over again once it has not moved for importConfig.redispatchAfterMs.
+ */
+export function dispatchImportAfterResponse(dispatcher: ImportDispatcher, job: ImportHandOver, log: Logger): void {
   runAfterResponse(() =>
     dispatcher
       .dispatch(job)
       .catch((error: unknown) => log.error({ err: error, importId: job.importId }, "could not dispatch an import")),
   );
+}
+
+/**
+ * The sweeps' hand-over of running imports that have not moved for `afterMs`: a start event Inngest never got, a
+ * process that stopped between the commit and the hand-over, a run that stopped on an error. Resolves once each has
+ * settled; a failure is logged and the next sweep tries again. Paused, cancelled and done imports are never listed.
+ */
+export async function dispatchStalledImports(
+  db: Db,
+  dispatcher: ImportDispatcher,
+  { now, afterMs = importConfig.redispatchAfterMs, log = logger }: { now: Date; afterMs?: number; log?: Logger },
+): Promise<number> {
+  const stalled = await listStalledImports(db, {
+    before: new Date(now.getTime() - afterMs),
+    limit: importConfig.redispatchBatch,
+  });
+  await Promise.all(
+    stalled.map((job) =>
+      dispatcher
+        .dispatch(job)
+        .catch((error: unknown) =>
+          log.error({ err: error, importId: job.importId }, "could not hand over a stalled import"),
+        ),
+    ),
+  );
+  return stalled.length;
 }

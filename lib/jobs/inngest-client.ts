@@ -3,12 +3,13 @@ import { z } from "zod";
 import { logger } from "@/core/logger";
 import { inngestDevMode } from "./runner-kind";
 
-export function createInngestClient(options: { log?: Logger; fetch?: typeof fetch } = {}) {
+export function createInngestClient(options: { log?: Logger; fetch?: typeof fetch; baseUrl?: string } = {}) {
   return new Inngest({
     id: "lifeline",
     isDev: inngestDevMode(),
     logger: options.log ?? logger.child({ component: "inngest" }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
   });
 }
 

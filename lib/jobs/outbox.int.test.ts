@@ -34,6 +34,7 @@ import {
   setBackgroundScheduler,
 } from "./after-response";
 import { dispatchUndispatchedExtractions, type ExtractionDispatcher, inngestDispatcher } from "./extraction-queue";
+import { dispatchStalledImports, inngestImportDispatcher } from "./import-runner";
 
 process.env.AUTH_SECRET ??= "outbox-test-secret-0123456789abcdef";
 process.env.LIFELINE_CHAT_RATE_LIMIT = "off";
@@ -207,6 +208,7 @@ describe.each(DB_KINDS)("the extraction outbox on %s", (kind) => {
         interruptedAnswers: () => recoverInterruptedAnswers(db(), { dispatcher, now: () => new Date(), log: logger }),
         interruptedSends: () => recoverInterruptedSends(db(), { now: () => new Date(), log: logger }),
         undispatchedExtractions: () => dispatchUndispatchedExtractions(db(), dispatcher, { now: new Date() }),
+        stalledImports: () => dispatchStalledImports(db(), inngestImportDispatcher(client), { now: new Date() }),
         untitledConversations: () =>
           titleStaleConversations(db(), createAiRegistry({}), { now: new Date(), log: logger }),
         dueRedactions: () => redactDueDeletions(db(), { now: new Date(), batch: 50 }),
@@ -218,6 +220,7 @@ describe.each(DB_KINDS)("the extraction outbox on %s", (kind) => {
     expect(result).toMatchObject({
       interruptedAnswers: expect.any(Number),
       undispatchedExtractions: expect.any(Number),
+      stalledImports: expect.any(Number),
       dueRedactions: expect.any(Number),
     });
 

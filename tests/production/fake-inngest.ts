@@ -3,6 +3,8 @@
  * downloaded on these machines): accepts events and drives the function step by step, signed with
  * the SDK's own helper. Not covered: retries with backoff, sleeps, waitForEvent, concurrency keys.
  * `beforeCall` may hold a run between two calls, as Inngest may take any time to schedule a step.
+ * It refuses what Inngest refuses: another event key (401), an event without a name (400); and, as Inngest does, it
+ * accepts an event whose id it has seen but starts nothing for it (`duplicates`).
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
@@ -39,7 +41,10 @@ export interface FakeInngestRun {
 
 export interface FakeInngest {
   url: string;
+  /** Accepted events, each id once. */
   events: Record<string, unknown>[];
+  /** Events whose id was seen before: acknowledged, and nothing runs. */
+  duplicates: Record<string, unknown>[];
   runs: FakeInngestRun[];
   close(): Promise<void>;
 }
@@ -55,10 +60,14 @@ export async function startFakeInngest(options: {
   signingKey: string;
   functionIds: Record<string, string>;
   appUrl: () => string;
+  /** The only event key accepted; any key when absent. */
+  eventKey?: string;
   /** Awaited before each call to the app: `call` counts from 0 within the run. */
   beforeCall?: (run: FakeInngestRun, call: number) => Promise<void>;
 }): Promise<FakeInngest> {
   const events: Record<string, unknown>[] = [];
+  const duplicates: Record<string, unknown>[] = [];
+  const seenIds = new Set<string>();
   const runs: FakeInngestRun[] = [];
 
   async function execute(run: FakeInngestRun, functionId: string): Promise<void> {
@@ -131,11 +140,28 @@ export async function startFakeInngest(options: {
       response.writeHead(404).end();
       return;
     }
+    const refuse = (status: number, error: string) =>
+      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ error, status }));
+    if (options.eventKey !== undefined && decodeURIComponent(match[1] ?? "") !== options.eventKey) {
+      refuse(401, "Event key not found");
+      return;
+    }
     const parsed = JSON.parse(await readBody(request)) as Record<string, unknown> | Record<string, unknown>[];
     const received = Array.isArray(parsed) ? parsed : [parsed];
-    const ids = received.map(() => randomUUID());
+    if (received.some((event) => typeof event.name !== "string" || event.name === "")) {
+      refuse(400, "Event name is required");
+      return;
+    }
+    const ids = received.map((event) => (typeof event.id === "string" ? event.id : randomUUID()));
     response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ids, status: 200 }));
     for (const event of received) {
+      if (typeof event.id === "string" && event.id !== "") {
+        if (seenIds.has(event.id)) {
+          duplicates.push(event);
+          continue;
+        }
+        seenIds.add(event.id);
+      }
       events.push(event);
       const functionId = options.functionIds[String(event.name)];
       if (!functionId) continue;
@@ -152,6 +178,7 @@ export async function startFakeInngest(options: {
   return {
     url: `http://127.0.0.1:${port}`,
     events,
+    duplicates,
     runs,
     close: () =>
       new Promise<void>((resolve) => {

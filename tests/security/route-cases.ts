@@ -1325,7 +1325,7 @@ export const routeCases: Record<RouteKey, RouteCase> = {
         path: `/api/imports/${row.id}`,
         check: (res) =>
           expect(res.json).toEqual({
-            undone: { conversationsDeleted: 0, memoriesErased: 0, memoriesRestored: 0, memoriesKeptUpdated: 0 },
+            undone: { conversationsDeleted: 0, memoriesErased: 0, memoriesRestored: 0, memoriesKept: 0, kept: [] },
           }),
       };
     },

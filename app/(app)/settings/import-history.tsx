@@ -220,9 +220,12 @@ export function ImportHistory() {
       )}
       {restoring && <RestoreExport key={restoring.fileName} parsed={restoring} />}
       {undone && (
-        <p role="status" className="text-sm text-muted-foreground" data-testid="import-undone">
-          {undoneSentence(undone)}
-        </p>
+        <div role="status" className="space-y-1">
+          <p className="text-sm text-muted-foreground" data-testid="import-undone">
+            {undoneSentence(undone)}
+          </p>
+          <KeptMemories kept={undone.kept} />
+        </div>
       )}
       {progress && (
         <ImportProgressView
@@ -246,22 +249,37 @@ export function ImportHistory() {
 }
 
 function undoneSentence(undone: UndoneImport): string {
+  const changed = (n: number) => `${plural(n, "memory", "memories")} it changed`;
   const parts = [
     undone.conversationsDeleted === 0
       ? `the ${plural(undone.memoriesErased, "memory", "memories")} it brought ${undone.memoriesErased === 1 ? "is" : "are"} deleted`
       : `${plural(undone.conversationsDeleted, "conversation")} and ${plural(undone.memoriesErased, "memory", "memories")} it brought are deleted`,
     ...(undone.memoriesRestored > 0
-      ? [
-          `${plural(undone.memoriesRestored, "memory", "memories")} it had replaced ${undone.memoriesRestored === 1 ? "is" : "are"} back`,
-        ]
+      ? [`${changed(undone.memoriesRestored)} ${undone.memoriesRestored === 1 ? "is" : "are"} back as before it`]
       : []),
-    ...(undone.memoriesKeptUpdated > 0
+    ...(undone.memoriesKept > 0
       ? [
-          `${plural(undone.memoriesKeptUpdated, "memory", "memories")} it updated ${undone.memoriesKeptUpdated === 1 ? "keeps its" : "keep their"} update (see ${undone.memoriesKeptUpdated === 1 ? "its" : "their"} history)`,
+          `${changed(undone.memoriesKept)} ${undone.memoriesKept === 1 ? "stays as it is: it was" : "stay as they are: they were"} changed again since`,
         ]
       : []),
   ];
   return `Import undone: ${parts.join("; ")}.`;
+}
+
+/** The memories an undo left as they are, each a link to itself on the memories page. */
+function KeptMemories({ kept }: { kept: UndoneImport["kept"] }) {
+  if (kept.length === 0) return null;
+  return (
+    <ul className="list-disc pl-5 text-sm" data-testid="import-undone-kept">
+      {kept.map((memory) => (
+        <li key={memory.id}>
+          <Link href={`/memories?id=${memory.id}`} className="text-brand hover:underline">
+            {memory.title ?? memory.content}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function ImportProgressView({

@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { completeExtraction, lockExtraction, RUNNABLE_STATUSES, skipIfMemoryOff } from "@/db/queries/extractions";
 import { insertMemory, lockMemory, type MemoryRow, type NewMemory } from "@/db/queries/memories";
-import { insertMemoryEvents, type NewMemoryEvent, snapshotOf } from "@/db/queries/memory-events";
+import { insertMemoryEvents, type NewMemoryEvent, priorOf, snapshotOf } from "@/db/queries/memory-events";
 import { type ExtractionStatus, memories } from "@/db/schema";
 import type { ConsolidationDecision, DecisionAction, NearRef } from "./consolidate";
 import type { ExtractedMemory } from "./extract";
@@ -233,6 +233,7 @@ export async function applyDecisions(
           action: "supersede",
           before: snapshotOf(target),
           after: snapshotOf(superseded),
+          prior: priorOf(target),
           reason,
           ...actor,
         });
@@ -263,6 +264,7 @@ export async function applyDecisions(
           action: "update",
           before: snapshotOf(target),
           after: snapshotOf(updated),
+          prior: priorOf(target),
           reason,
           ...actor,
         });

@@ -12,14 +12,11 @@ import {
 } from "@/db/queries/memories";
 import { insertMemoryEvents, snapshotOf } from "@/db/queries/memory-events";
 import { NEVER_USED } from "@/db/queries/memory-usage";
-import { vectorProblem } from "@/db/queries/vectors";
+import { memoryEmbeddingText, vectorProblem } from "@/db/queries/vectors";
 import type { MemoryType } from "@/db/schema";
 
-/** The title makes a memory findable by questions that do not repeat its content (measured: docs/extraction.md). */
-export function memoryEmbeddingText(memory: { title: string | null; content: string }): string {
-  const title = memory.title?.trim();
-  return title ? `${title}: ${memory.content}` : memory.content;
-}
+/** Defined beside the vectors, so db/queries/import-undo.ts can tell when a restored memory needs a new one. */
+export { memoryEmbeddingText };
 
 export class EmbeddingOutputError extends Error {
   override readonly name = "EmbeddingOutputError";

@@ -9,6 +9,6 @@ export const POST = route({ params: idParams }, async ({ db, userId, params, log
   const row = await changeImportState(db, { userId, importId: params.id, action: "resume", now: new Date() });
   // Read before the hand-over: a job with little left can finish before a later read, and the answer is the resume's.
   const progress = await progressOf(db, row);
-  dispatchImportAfterResponse(processImportDispatcher(), { importId: row.id, userId }, log);
+  dispatchImportAfterResponse(processImportDispatcher(), { importId: row.id, userId, progressAt: row.updatedAt }, log);
   return { import: progress };
 });

@@ -12,6 +12,12 @@ export const POST = route({ params: idParams }, async ({ db, userId, params, log
   const { row, started } = await startImport(db, { userId, importId: params.id, now: new Date() });
   // Read before the hand-over, as resume does: the answer is the start's, not the job's.
   const progress = await progressOf(db, row);
-  if (started) dispatchImportAfterResponse(processImportDispatcher(), { importId: row.id, userId }, log);
+  if (started) {
+    dispatchImportAfterResponse(
+      processImportDispatcher(),
+      { importId: row.id, userId, progressAt: row.updatedAt },
+      log,
+    );
+  }
   return { import: progress };
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "memory_events" ADD COLUMN "prior" jsonb;
