@@ -380,7 +380,7 @@ function ImportProgressView({
             {conversationsGone
               ? "This deletes the memories this import added"
               : `This deletes the ${plural(progress.conversations, "conversation")} this import brought and the memories it added from them`}
-            ; a memory it replaced comes back, and one it only updated keeps the update. It cannot be undone.
+            ; a memory it changed is put back as it was, unless it was changed again since. It cannot be undone.
           </p>
           <div className="flex gap-2">
             <Button size="sm" variant="destructive" disabled={pending} onClick={() => void undo()}>
