@@ -576,7 +576,8 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
     const turns = new TurnsInFlight();
     turns.begin();
     const runner = new InProcessImportRunner({
-      deps: async () => testDeps(db()),
+      // Its statements wait for chat turns too (on PGlite), within the same bound.
+      deps: async (letChatFirst) => testDeps(context.database.yieldingTo(letChatFirst)),
       liveIdle: async () => {},
       chatTurns: turns,
       maxChatWaitMs: 1,
