@@ -531,19 +531,22 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
           now: () => {
             events.push("exchange step");
             if (events.length > 1) return new Date();
-            // A request arrives on a later turn of the event loop, as an I/O callback does, and counts itself a turn.
+            // A request arrives on a later turn of the event loop, as an I/O callback does, and counts itself a turn;
+            // its first query comes on a turn after that (the route reads the body first).
             setImmediate(() => {
               const endTurn = turns.begin();
               events.push("chat arrives");
-              chatQuery = db()
-                .select({ status: memoryExtractions.status })
-                .from(memoryExtractions)
-                .where(eq(memoryExtractions.importId, importId))
-                .then((rows) => {
-                  events.push("chat query");
-                  seen = rows.map((row) => row.status);
-                  endTurn();
-                });
+              setImmediate(() => {
+                chatQuery = db()
+                  .select({ status: memoryExtractions.status })
+                  .from(memoryExtractions)
+                  .where(eq(memoryExtractions.importId, importId))
+                  .then((rows) => {
+                    events.push("chat query");
+                    seen = rows.map((row) => row.status);
+                    endTurn();
+                  });
+              });
             });
             return new Date();
           },
@@ -556,8 +559,8 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
       });
       await runner.run({ importId, userId });
       await chatQuery;
-      // Before the fix the whole exchange ran without giving the event loop a turn: the chat saw it stored.
-      expect(events.slice(0, 4)).toEqual(["exchange step", "chat arrives", "waits", "chat query"]);
+      // Without the statement-level wait the exchange's statements ran on without giving the event loop a turn.
+      expect(events.slice(0, 5)).toEqual(["exchange step", "chat arrives", "waits", "chat query", "exchange step"]);
       expect(seen).toEqual(["queued", "queued", "queued"]);
       expect((await getImportProgress(db(), { userId, importId })).status).toBe("done");
     },
