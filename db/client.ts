@@ -22,6 +22,13 @@ export interface Database {
   db: Db;
   kind: DbKind;
   query<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * The same database for a background job that lets requests go first: each statement outside a transaction, and
+   * each transaction, awaits `before` first. On PGlite a statement holds the process's event loop and its one
+   * connection, so between the job's statements is where a request that arrived gets in; on Postgres the job's
+   * statements hold neither (they wait on a pool connection of their own), and `db` itself is returned.
+   */
+  yieldingTo(before: () => Promise<void>): Db;
   /** On Postgres under MIGRATION_LOCK, one migrator at a time. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -238,6 +245,25 @@ async function migrateOver(pool: Pool, url: string, migrationUrl: string | undef
   }
 }
 
+/**
+ * The client whose `query`, `exec` and `transaction` await `before` first. A transaction's own statements go through
+ * the object PGlite hands its callback, so they are not held: a request's statements could not run before the
+ * transaction ends anyway, and holding them would only hold PGlite's lock longer.
+ */
+export function waitingBefore<C extends object>(client: C, before: () => Promise<void>): C {
+  return new Proxy(client, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (property !== "query" && property !== "exec" && property !== "transaction") return value.bind(target);
+      return async (...args: unknown[]) => {
+        await before();
+        return value.apply(target, args);
+      };
+    },
+  });
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") {
     const { url } = options;
@@ -254,6 +280,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         const res = await pool.query(text, params as unknown[]);
         return res.rows;
       },
+      yieldingTo: () => db,
       migrate: () => migrateOver(pool, url, options.migrationUrl),
       close: () => pool.end(),
     };
@@ -301,6 +328,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const res = await client.query(text, params as unknown[]);
       return res.rows as never[];
     },
+    yieldingTo: (before) => drizzlePglite(waitingBefore(client, before), { schema }) as unknown as Db,
     migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
   };

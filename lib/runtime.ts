@@ -91,7 +91,8 @@ const globalForImports = globalThis as unknown as { __lifelineImportRunner?: InP
 
 export function getInProcessImportRunner(): InProcessImportRunner {
   globalForImports.__lifelineImportRunner ??= new InProcessImportRunner({
-    deps: processExtractionDeps,
+    deps: async (letChatFirst) =>
+      extractionDeps({ db: (await getDatabase()).yieldingTo(letChatFirst), ai: getAiRegistry(), now: systemClock }),
     liveIdle: (userId) => getInProcessRunner().laneIdle(userId),
     chatTurns: chatTurnsInFlight(),
   });

@@ -28,6 +28,7 @@ export function useTestDatabase(kind: TestDatabaseTarget, options: { per?: "bloc
       return open().kind;
     },
     query: <T extends Record<string, unknown>>(text: string, params?: unknown[]) => open().query<T>(text, params),
+    yieldingTo: (before) => open().yieldingTo(before),
     migrate: () => open().migrate(),
     close: () => open().close(),
   };

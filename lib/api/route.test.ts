@@ -49,6 +49,7 @@ const database: Database = {
   },
   kind: "pglite",
   query: async () => [],
+  yieldingTo: () => fakeDb,
   migrate: async () => {},
   close: async () => {},
 };

@@ -516,13 +516,72 @@ describe.each(DB_KINDS)("importing conversations on %s", (kind) => {
     expect((await getImportProgress(db(), { userId, importId })).status).toBe("done");
   });
 
+  it.runIf(kind === "pglite")(
+    "runs a chat query that arrives during an exchange's step before the step's next statement",
+    async () => {
+      const userId = await createUser(db());
+      const { importId } = await importBatch(userId);
+      const turns = new TurnsInFlight();
+      const events: string[] = [];
+      const waiting = gate();
+      let seen: string[] = [];
+      let chatQuery: Promise<void> | undefined;
+      const deps = (letChatFirst: () => Promise<void>) =>
+        testDeps(context.database.yieldingTo(letChatFirst), {
+          // The first exchange's first step dates its claim, then issues the claim statement.
+          now: () => {
+            events.push("exchange step");
+            if (events.length > 1) return new Date();
+            // A request arrives on a later turn of the event loop, as an I/O callback does, and counts itself a turn;
+            // its first query comes on a turn after that (the route reads the body first).
+            setImmediate(() => {
+              const endTurn = turns.begin();
+              events.push("chat arrives");
+              setImmediate(() => {
+                chatQuery = db()
+                  .select({ status: memoryExtractions.status })
+                  .from(memoryExtractions)
+                  .where(eq(memoryExtractions.importId, importId))
+                  .then((rows) => {
+                    events.push("chat query");
+                    seen = rows.map((row) => row.status);
+                    endTurn();
+                  });
+              });
+            });
+            return new Date();
+          },
+        });
+      const runner = new InProcessImportRunner({
+        deps: async (letChatFirst) => deps(letChatFirst),
+        liveIdle: async () => {},
+        chatTurns: observedTurns(turns, events, waiting),
+        maxChatWaitMs: 60_000,
+      });
+      await runner.run({ importId, userId });
+      await chatQuery;
+      // Without the statement-level wait the exchange's statements ran on without giving the event loop a turn.
+      expect(events.slice(0, 5)).toEqual(["exchange step", "chat arrives", "waits", "chat query", "exchange step"]);
+      expect(seen).toEqual(["queued", "queued", "queued"]);
+      expect((await getImportProgress(db(), { userId, importId })).status).toBe("done");
+    },
+  );
+
+  it.runIf(kind === "postgres")(
+    "leaves the import's statements unheld on Postgres, where they hold no chat back",
+    () => {
+      expect(context.database.yieldingTo(async () => {})).toBe(db());
+    },
+  );
+
   it("waits for chat turns at most maxChatWaitMs an exchange, so chat that never stops cannot starve an import", async () => {
     const userId = await createUser(db());
     const { importId } = await importBatch(userId);
     const turns = new TurnsInFlight();
     turns.begin();
     const runner = new InProcessImportRunner({
-      deps: async () => testDeps(db()),
+      // Its statements wait for chat turns too (on PGlite), within the same bound.
+      deps: async (letChatFirst) => testDeps(context.database.yieldingTo(letChatFirst)),
       liveIdle: async () => {},
       chatTurns: turns,
       maxChatWaitMs: 1,

@@ -1,7 +1,7 @@
 /**
  * Live chat comes first: the import runner has lanes of its own, so a live extraction never queues behind an import,
- * and each imported exchange waits, before its pick, before it and between its steps, while any user's chat turn is in
- * flight.
+ * and each imported exchange waits, before its pick, before it, between its steps and before each of its database
+ * statements, while any user's chat turn is in flight.
  */
 import { importConfig } from "@/core/config";
 import { type Logger, logger } from "@/core/logger";
@@ -57,7 +57,11 @@ export interface ChatTurns {
 }
 
 export interface InProcessImportRunnerOptions {
-  deps: () => Promise<ExtractionDeps>;
+  /**
+   * The import's deps, whose database awaits `letChatFirst` before each statement (`Database.yieldingTo`): on PGlite
+   * an exchange's statements would otherwise run back to back without giving a request that arrived the event loop.
+   */
+  deps: (letChatFirst: () => Promise<void>) => Promise<ExtractionDeps>;
   liveIdle: (userId: string) => Promise<void>;
   chatTurns: ChatTurns;
   /** An exchange's waits for chat turns, in all: continuous chat slows an import, never stops it. */
@@ -86,7 +90,7 @@ export class InProcessImportRunner {
   }
 
   async resume(): Promise<number> {
-    const deps = await this.options.deps();
+    const deps = await this.options.deps(async () => {});
     const running = await listRunningImports(deps.db);
     for (const job of running) void this.run(job);
     return running.length;
@@ -99,7 +103,6 @@ export class InProcessImportRunner {
   private async runToEnd(job: ImportJob): Promise<void> {
     const log = logger.child({ importId: job.importId, runner: "in-process" });
     try {
-      const deps = await this.options.deps();
       const { chatTurns, maxChatWaitMs = importConfig.maxChatWaitMs } = this.options;
       let deadline = 0;
       const chatIdle = async () => {
@@ -108,6 +111,11 @@ export class InProcessImportRunner {
           await new Promise((resolve) => setImmediate(resolve));
         }
       };
+      // The event loop first takes what arrived (a chat request counts itself a turn on arrival), then the turn goes first.
+      const deps = await this.options.deps(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        await chatIdle();
+      });
       for (;;) {
         const outcome = await runImport(deps, { importId: job.importId }, inProcessSteps, {
           beforePick: async () => {
