@@ -47,12 +47,15 @@ export const retrievalStrategies = {
      * lost answers. OpenAI's scale is higher and unmeasured here, so it keeps 0.3.
      */
     similarityThresholds: {
+      "offline/wordvec-glove-v3": 0.1,
       "offline/wordvec-glove-v2": 0.1,
       "offline/wordvec-glove-v1": 0.15,
       "offline/hash-ngram-v1": 0.1,
     } as Readonly<Record<string, number>>,
     /** Measured like the thresholds: 1.5 gains 10 LoCoMo questions for wordvec-glove-v2 and costs neither judged set. */
-    vectorWeights: { "offline/wordvec-glove-v2": 1.5 } as Readonly<Record<string, number>>,
+    vectorWeights: { "offline/wordvec-glove-v3": 1.5, "offline/wordvec-glove-v2": 1.5 } as Readonly<
+      Record<string, number>
+    >,
     weights: { similarity: 0.8, importance: 0.1, recency: 0.1 },
     fusion: { rrfK: 5, vectorWeight: 1, textWeight: 2, bm25K1: 1.2, bm25B: 0.75, textBypassesThreshold: false },
     /** A message naming a month or day with its year favours memories from then (docs/evaluation.md, "The date window"). */
