@@ -85,7 +85,7 @@ describe.each(DB_KINDS)("memories:reembed on %s", (kind) => {
     const code = await runReembed(parseReembedArgs(["--batch-size", "3"]), io.context(database.db));
     expect(code).toBe(0);
     expect(io.out()).toMatch(
-      /^Embedder: offline\/wordvec-glove-v2\nDatabase: test database\nRe-embedded 4 memories with offline\/wordvec-glove-v2 in \d+\.\d s \(2 batches of up to 3\)\.\n$/,
+      /^Embedder: offline\/wordvec-glove-v3\nDatabase: test database\nRe-embedded 4 memories with offline\/wordvec-glove-v3 in \d+\.\d s \(2 batches of up to 3\)\.\n$/,
     );
     // Not a terminal: a line per step of 10% (a terminal gets one line redrawn in place).
     expect(io.err()).toBe("re-embed: 0% (0/4)\nre-embed: 75% (3/4)\nre-embed: 100% (4/4)\n");

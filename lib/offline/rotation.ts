@@ -8,6 +8,7 @@
  * 512: tested for the embedder's seed), so the codes become dense sign codes whose Hamming distance
  * follows the angle, as SimHash's do.
  */
+import { seededRandom } from "@/core/random";
 
 export interface RotationSettings {
   /** A power of two dividing the vector's length. */
@@ -20,18 +21,6 @@ export interface RotationSettings {
 export interface Rotation {
   readonly dimensions: number;
   apply(vector: readonly number[]): number[];
-}
-
-/** mulberry32: a small, fast, well-mixed 32-bit generator; the same seed gives the same transform everywhere. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** In place, unnormalised: H·x for each `block`-long slice. */
