@@ -280,6 +280,14 @@ describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
     );
   });
 
+  it("an embedder with its own K gets that K; another embedder's K does not apply", async () => {
+    const question = questions[1] as (typeof questions)[number];
+    const own = await run(question, strategies.hybrid, { ...TWO_STAGE, candidatesFor: { [TEST_EMBEDDER]: 300 } });
+    expect(own.index).toMatchObject({ asked: 300, returned: 300 });
+    const other = await run(question, strategies.hybrid, { ...TWO_STAGE, candidatesFor: { "another/embedder": 300 } });
+    expect(other.index).toMatchObject({ asked: 200, returned: 200 });
+  });
+
   it("asks for no per-user count while the table's row estimate is below the crossover", async () => {
     const [estimate] = await database.query<{ rows: number }>(
       "SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'memories'::regclass",
