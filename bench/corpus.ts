@@ -1,17 +1,8 @@
 /** The benchmark's memories and questions, generated deterministically so 100k are mostly distinct. */
+import { seededRandom as prng } from "@/core/random";
 import type { MemoryType } from "@/db/schema";
 
-/** mulberry32: a small, fast, seedable PRNG (deterministic across machines). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as prng } from "@/core/random";
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
 

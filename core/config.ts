@@ -47,12 +47,15 @@ export const retrievalStrategies = {
      * lost answers. OpenAI's scale is higher and unmeasured here, so it keeps 0.3.
      */
     similarityThresholds: {
+      "offline/wordvec-glove-v3": 0.1,
       "offline/wordvec-glove-v2": 0.1,
       "offline/wordvec-glove-v1": 0.15,
       "offline/hash-ngram-v1": 0.1,
     } as Readonly<Record<string, number>>,
     /** Measured like the thresholds: 1.5 gains 10 LoCoMo questions for wordvec-glove-v2 and costs neither judged set. */
-    vectorWeights: { "offline/wordvec-glove-v2": 1.5 } as Readonly<Record<string, number>>,
+    vectorWeights: { "offline/wordvec-glove-v3": 1.5, "offline/wordvec-glove-v2": 1.5 } as Readonly<
+      Record<string, number>
+    >,
     weights: { similarity: 0.8, importance: 0.1, recency: 0.1 },
     fusion: { rrfK: 5, vectorWeight: 1, textWeight: 2, bm25K1: 1.2, bm25B: 0.75, textBypassesThreshold: false },
     /** A message naming a month or day with its year favours memories from then (docs/evaluation.md, "The date window"). */
@@ -71,9 +74,16 @@ export const approximateRetrievalConfig: ApproximateRetrievalConfig = {
   /** K, measured on the dense corpus at 10k: the exact top 5 on 100% of questions at 1,000, 90% at 200 and 400. */
   candidates: 1_000,
   /**
-   * The offline embedder's vectors are mostly zeros (100 dense dimensions, sparse hashed words), so their sign codes
-   * hold ~100 set bits of 1,536 and rank poorly: at 10k, K = 200 kept the exact top 5 on 76% of questions, K = 2,000
-   * on 98%. Its memories stay exact at any size.
+   * K for the offline embedder, whose rotated codes rank less sharply than the dense corpus's: at 100k (2 other
+   * users) the exact top 5 on 98% of questions, recall@5 0.996, at K 2,000 (p95 529 ms against exact's 906), 88% /
+   * 0.976 at 1,000 (536 ms), 76% / 0.916 at 200; at 10k 100% at 1,000, 90% at 200 (docs/performance.md).
+   */
+  candidatesFor: { "offline/wordvec-glove-v3": 2_000 },
+  /**
+   * The older offline embedders' vectors are mostly zeros (100 dense dimensions, sparse hashed words), so their sign
+   * codes hold ~100 set bits of 1,536 and rank poorly: at 10k, K = 200 kept the exact top 5 on 76% of questions,
+   * K = 2,000 on 98%; at 100k 74% even at 4,000. Their memories stay exact at any size. wordvec-glove-v3 is v2
+   * rotated (dense codes, ~half their bits set) and takes the two-stage pass.
    */
   exactFor: ["offline/wordvec-glove-v2", "offline/wordvec-glove-v1", "offline/hash-ngram-v1"],
 };
@@ -81,6 +91,8 @@ export const approximateRetrievalConfig: ApproximateRetrievalConfig = {
 export type ApproximateRetrievalConfig = {
   readonly minMemories: number;
   readonly candidates: number;
+  /** K per embedder id, where its codes need another than `candidates`. */
+  readonly candidatesFor?: Readonly<Record<string, number>>;
   /** Embedders whose memories always get the exact statement. */
   readonly exactFor?: readonly string[];
 };

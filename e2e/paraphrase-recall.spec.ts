@@ -1,7 +1,7 @@
 import { registerViaUi } from "./auth-helpers";
 import { expect, sendAndWait, test } from "./fixtures";
 
-// With no key, the offline embedder (offline/wordvec-glove-v2) recalls by meaning —
+// With no key, the offline embedder (offline/wordvec-glove-v3) recalls by meaning —
 // "avoid eating" shares no word with "allergic to peanuts".
 test("a new chat recalls a stated peanut allergy when asked what to avoid eating", async ({ page }) => {
   test.setTimeout(120_000);

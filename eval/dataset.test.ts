@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAiRegistry } from "@/lib/ai/registry";
 import { embedOffline } from "@/lib/offline/embedder";
-import { embedWordVec, WORDVEC_V1_SETTINGS } from "@/lib/offline/wordvec-embedder";
+import { embedWordVec, WORDVEC_V1_SETTINGS, WORDVEC_V2_SETTINGS } from "@/lib/offline/wordvec-embedder";
 import { embeddersFor, parseCli } from "./cli";
 import { DatasetError, datasetFromJson } from "./dataset";
 import { diaIds, parseSessionDate } from "./locomo";
@@ -209,6 +209,7 @@ describe("embeddersFor", () => {
       "offline/hash-ngram-v1",
       "offline/wordvec-glove-v1",
       "offline/wordvec-glove-v2",
+      "offline/wordvec-glove-v3",
     ]);
   });
 
@@ -219,10 +220,11 @@ describe("embeddersFor", () => {
   });
 
   it("embeds with the embedder it names", async () => {
-    const [oldest, older, newest] = embeddersFor(undefined, createAiRegistry({}), {});
+    const [oldest, older, previous, newest] = embeddersFor(undefined, createAiRegistry({}), {});
     const text = "I am allergic to peanuts";
     expect(await oldest?.embed([text])).toEqual([embedOffline(text)]);
     expect(await older?.embed([text])).toEqual([embedWordVec(text, WORDVEC_V1_SETTINGS)]);
+    expect(await previous?.embed([text])).toEqual([embedWordVec(text, WORDVEC_V2_SETTINGS)]);
     expect(await newest?.embed([text])).toEqual([embedWordVec(text)]);
   });
 

@@ -67,9 +67,9 @@ describe.each(DB_KINDS)("memories:reembed on %s", (kind) => {
     expect(code).toBe(0);
     expect(io.out()).toBe(
       [
-        "Embedder: offline/wordvec-glove-v2",
+        "Embedder: offline/wordvec-glove-v3",
         "Database: test database",
-        "4 memories are waiting to be re-embedded with offline/wordvec-glove-v2:",
+        "4 memories are waiting to be re-embedded with offline/wordvec-glove-v3:",
         "         3  test/old-v0",
         "         1  (no embedding)",
         "Dry run: nothing was written.",
@@ -85,7 +85,7 @@ describe.each(DB_KINDS)("memories:reembed on %s", (kind) => {
     const code = await runReembed(parseReembedArgs(["--batch-size", "3"]), io.context(database.db));
     expect(code).toBe(0);
     expect(io.out()).toMatch(
-      /^Embedder: offline\/wordvec-glove-v2\nDatabase: test database\nRe-embedded 4 memories with offline\/wordvec-glove-v2 in \d+\.\d s \(2 batches of up to 3\)\.\n$/,
+      /^Embedder: offline\/wordvec-glove-v3\nDatabase: test database\nRe-embedded 4 memories with offline\/wordvec-glove-v3 in \d+\.\d s \(2 batches of up to 3\)\.\n$/,
     );
     // Not a terminal: a line per step of 10% (a terminal gets one line redrawn in place).
     expect(io.err()).toBe("re-embed: 0% (0/4)\nre-embed: 75% (3/4)\nre-embed: 100% (4/4)\n");
@@ -94,7 +94,7 @@ describe.each(DB_KINDS)("memories:reembed on %s", (kind) => {
     const again = capture();
     expect(await runReembed(parseReembedArgs([]), again.context(database.db))).toBe(0);
     expect(again.out()).toContain(
-      "No memory is waiting: every memory with text is embedded by offline/wordvec-glove-v2.",
+      "No memory is waiting: every memory with text is embedded by offline/wordvec-glove-v3.",
     );
     expect(again.err()).toBe("");
   });
@@ -142,9 +142,9 @@ describe("the script as a process, on an embedded database", () => {
     expect(dry).toMatchObject({ code: 0, stderr: "" });
     expect(dry.stdout).toBe(
       [
-        "Embedder: offline/wordvec-glove-v2",
+        "Embedder: offline/wordvec-glove-v3",
         `Database: pglite ${dataDir}`,
-        "4 memories are waiting to be re-embedded with offline/wordvec-glove-v2:",
+        "4 memories are waiting to be re-embedded with offline/wordvec-glove-v3:",
         "         3  test/old-v0",
         "         1  (no embedding)",
         "Dry run: nothing was written.",
@@ -154,6 +154,6 @@ describe("the script as a process, on an embedded database", () => {
 
     const done = await script();
     expect(done.code).toBe(0);
-    expect(done.stdout).toContain("Re-embedded 4 memories with offline/wordvec-glove-v2");
+    expect(done.stdout).toContain("Re-embedded 4 memories with offline/wordvec-glove-v3");
   });
 });

@@ -7,6 +7,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { thresholdFor } from "@/core/config";
 import { createExtraction } from "@/db/queries/extractions";
+import { half } from "@/db/queries/vectors";
 import { memories, memoryEvents, memoryExtractions } from "@/db/schema";
 import { enqueueExtraction } from "@/lib/jobs/extraction-queue";
 import { memoryEmbeddingText } from "@/lib/memory/store/memory-store";
@@ -266,12 +267,15 @@ describe.each(DB_KINDS)("memory and extraction routes on %s", (kind) => {
       expect(edited).not.toHaveProperty("embedding");
       const row = await memoryRow(memory.id);
       expect(row.editedAt).toBeInstanceOf(Date);
-      // memories.embedding is a halfvec: the stored vector is the new text's embedding in half precision.
+      // memories.embedding is a halfvec: the stored vector is the new text's embedding in half precision, rounded as
+      // pgvector rounds it (through single precision: `half`).
       const expected = embedWordVec(
         memoryEmbeddingText({ title: memory.title, content: "Favorite color is teal" }),
-      ).map((x) => Math.f16round(x));
+      ).map(half);
       expect(distance(row.embedding ?? [], expected)).toBeLessThan(1e-6);
-      expect(distance(memory.embedding ?? [], expected)).toBeGreaterThan(0.1);
+      // Another text's vector: far apart as a whole (a dense embedder's components are each small, so not by max).
+      const apart = Math.hypot(...(memory.embedding ?? []).map((x, i) => x - (expected[i] ?? 0)));
+      expect(apart).toBeGreaterThan(0.1);
       const events = await eventsOf(memory.id);
       expect(events.map((e) => [e.action, e.actor])).toEqual([
         ["create", "extraction"],

@@ -18,7 +18,7 @@ describe("getAiConfig", () => {
       provider: "offline",
       chatModels: [{ id: "lifeline-offline-1", label: "Lifeline offline" }],
       defaultChatModel: "lifeline-offline-1",
-      embeddingModelId: "wordvec-glove-v2",
+      embeddingModelId: "wordvec-glove-v3",
       extractionModel: "lifeline-offline-1",
       transcriptionModel: null,
       warnings: [],
@@ -31,7 +31,7 @@ describe("getAiConfig", () => {
       warnings: [],
     });
     const config = getAiConfig({ LIFELINE_EMBEDDING_MODEL: "text-embedding-3-small" });
-    expect(config.embeddingModelId).toBe("wordvec-glove-v2");
+    expect(config.embeddingModelId).toBe("wordvec-glove-v3");
     expect(config.warnings).toEqual([
       expect.stringMatching(/^LIFELINE_EMBEDDING_MODEL "text-embedding-3-small" is not an offline embedder/),
     ]);
@@ -135,10 +135,10 @@ describe("createAiRegistry", () => {
     const model = registry.getLanguageModel();
     expect([model.provider, model.modelId]).toEqual(["offline", "lifeline-offline-1"]);
     expect(registry.getExtractionModel()).toBe(model);
-    expect(registry.getEmbeddingModel().modelId).toBe("wordvec-glove-v2");
+    expect(registry.getEmbeddingModel().modelId).toBe("wordvec-glove-v3");
     expect(registry.describeProviders()).toEqual({
       model: "offline/lifeline-offline-1",
-      embedder: "offline/wordvec-glove-v2",
+      embedder: "offline/wordvec-glove-v3",
     });
     const older = createAiRegistry({ LIFELINE_EMBEDDING_MODEL: "hash-ngram-v1" });
     expect(older.describeProviders().embedder).toBe("offline/hash-ngram-v1");

@@ -15,8 +15,11 @@ import {
   WORDVEC_SETTINGS,
   WORDVEC_V1_EMBEDDING_MODEL_ID,
   WORDVEC_V1_SETTINGS,
+  WORDVEC_V2_EMBEDDING_MODEL_ID,
+  WORDVEC_V2_SETTINGS,
   wordvecEmbeddingModel,
   wordvecV1EmbeddingModel,
+  wordvecV2EmbeddingModel,
 } from "./wordvec-embedder";
 
 const norm = (vector: number[]) => Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
@@ -54,6 +57,7 @@ describe("the word-vector asset", () => {
 describe("embedWordVec", () => {
   it.each([
     [WORDVEC_EMBEDDING_MODEL_ID, WORDVEC_SETTINGS, PINNED_DIGEST],
+    [WORDVEC_V2_EMBEDDING_MODEL_ID, WORDVEC_V2_SETTINGS, PINNED_V2_DIGEST],
     [WORDVEC_V1_EMBEDDING_MODEL_ID, WORDVEC_V1_SETTINGS, PINNED_V1_DIGEST],
   ])(
     "%s is pinned: changing the algorithm or the asset silently would make stored embeddings incomparable",
@@ -111,9 +115,37 @@ describe("embedWordVec", () => {
     );
   });
 
-  it("gives texts without any known word the hashed features alone", () => {
-    const vector = embedWordVec("Zxqvbn Kwyjibo");
+  it("gives texts without any known word the hashed features alone (before the rotation)", () => {
+    const vector = embedWordVec("Zxqvbn Kwyjibo", WORDVEC_V2_SETTINGS);
     expect(vector.slice(0, 100).every((x) => x === 0)).toBe(true);
+  });
+
+  it("v3 is v2 rotated: the same cosines to float precision, and sign codes with about half their bits set", () => {
+    const texts = [
+      "Food allergy: Is allergic to peanuts",
+      "What should I avoid eating?",
+      "Cat: Has a cat called Kwyjibo",
+      "Zxqvbn Kwyjibo",
+      "",
+      "I prefer green tea and my sister's name is Maya",
+    ];
+    const v2 = texts.map((text) => embedWordVec(text, WORDVEC_V2_SETTINGS));
+    const v3 = texts.map((text) => embedWordVec(text));
+    for (let i = 0; i < texts.length; i++)
+      for (let j = i; j < texts.length; j++)
+        expect(
+          Math.abs(
+            cosineSimilarity(v3[i] as number[], v3[j] as number[]) -
+              cosineSimilarity(v2[i] as number[], v2[j] as number[]),
+          ),
+        ).toBeLessThan(1e-12);
+    // binary_quantize sets a bit for each positive component: v2 set ~100 of 1,536, so Hamming distance ranked poorly.
+    const setBits = (vector: number[]) => vector.filter((x) => x > 0).length;
+    expect(Math.max(...v2.map(setBits))).toBeLessThan(200);
+    for (const vector of v3) {
+      expect(setBits(vector)).toBeGreaterThan(1536 * 0.4);
+      expect(setBits(vector)).toBeLessThan(1536 * 0.6);
+    }
   });
 
   it("puts unrelated texts near 0 once centred, where the uncentred v1 put them near 0.2", () => {
@@ -168,8 +200,12 @@ describe("contentMean", () => {
 });
 
 describe("wordvecEmbeddingModel", () => {
-  it("identifies itself as offline/wordvec-glove-v2 (v1: offline/wordvec-glove-v1) and works with embedMany", async () => {
-    expect([wordvecEmbeddingModel.provider, wordvecEmbeddingModel.modelId]).toEqual(["offline", "wordvec-glove-v2"]);
+  it("identifies itself as offline/wordvec-glove-v3 (older: v2, v1) and works with embedMany", async () => {
+    expect([wordvecEmbeddingModel.provider, wordvecEmbeddingModel.modelId]).toEqual(["offline", "wordvec-glove-v3"]);
+    expect([wordvecV2EmbeddingModel.provider, wordvecV2EmbeddingModel.modelId]).toEqual([
+      "offline",
+      "wordvec-glove-v2",
+    ]);
     expect([wordvecV1EmbeddingModel.provider, wordvecV1EmbeddingModel.modelId]).toEqual([
       "offline",
       "wordvec-glove-v1",
@@ -195,6 +231,7 @@ describe("wordvecEmbeddingModel", () => {
   });
 });
 
-/** sha256 of the vector above, each component to 6 decimals: v2 (the default) and v1. */
-const PINNED_DIGEST = "00204d4952380f5ef46474a864feeaebbcaa4fb8ca5a6b7a851869d1cd0ec046";
+/** sha256 of the vector above, each component to 6 decimals: v3 (the default), v2 and v1. */
+const PINNED_DIGEST = "bd330f33a56fe519b06b0f6ec05c0a433cae6e03d648fd39cfff2c955bd2556f";
+const PINNED_V2_DIGEST = "00204d4952380f5ef46474a864feeaebbcaa4fb8ca5a6b7a851869d1cd0ec046";
 const PINNED_V1_DIGEST = "be4185177a333010e29671a6ecc85151a42ff5435fa10ae46be52d62d67022bb";

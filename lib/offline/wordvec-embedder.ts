@@ -9,11 +9,14 @@ import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
 import { countTokens } from "@/lib/memory/tokens";
 import { hashedFeatureVector } from "./embedder";
+import { type Rotation, type RotationSettings, seededRotation } from "./rotation";
 import { isStopword, tokenize } from "./text-features";
 import { type WordVectors, wordVectors } from "./word-vectors";
 
+/** v2 rotated: the same cosines, sign codes that rank (lib/offline/rotation.ts). */
+export const WORDVEC_EMBEDDING_MODEL_ID = "wordvec-glove-v3";
 /** Centred meaning, m = 0.4. */
-export const WORDVEC_EMBEDDING_MODEL_ID = "wordvec-glove-v2";
+export const WORDVEC_V2_EMBEDDING_MODEL_ID = "wordvec-glove-v2";
 /** Uncentred, m = 0.5. */
 export const WORDVEC_V1_EMBEDDING_MODEL_ID = "wordvec-glove-v1";
 
@@ -22,9 +25,16 @@ export interface WordVecSettings {
   /** SIF's a: smaller gives frequent words less weight. */
   sifA: number;
   centred: boolean;
+  /** The last step: an orthogonal transform, so every dimension is dense and cosines are unchanged. */
+  rotation?: RotationSettings;
 }
 
-export const WORDVEC_SETTINGS: WordVecSettings = { meaningShare: 0.4, sifA: 1e-3, centred: true };
+export const WORDVEC_V2_SETTINGS: WordVecSettings = { meaningShare: 0.4, sifA: 1e-3, centred: true };
+/** 1,536 = 3 blocks of 512; three rounds (two already mix every input into every output). */
+export const WORDVEC_SETTINGS: WordVecSettings = {
+  ...WORDVEC_V2_SETTINGS,
+  rotation: { block: 512, rounds: 3, seed: 0x4c4c5633 },
+};
 export const WORDVEC_V1_SETTINGS: WordVecSettings = { meaningShare: 0.5, sifA: 1e-3, centred: false };
 
 /** p(w) by Zipf's law from the frequency rank r (0-based) in a vocabulary of n words: 1 / ((r + 1) · H(n)). */
@@ -79,6 +89,14 @@ export function meaningVector(text: string, vectors: WordVectors, sifA: number, 
   return norm > 0 ? sum.map((x) => x / norm) : sum.fill(0);
 }
 
+const rotations = new WeakMap<RotationSettings, Rotation>();
+
+function rotationFor(settings: RotationSettings): Rotation {
+  const cached = rotations.get(settings) ?? seededRotation(EMBEDDING_DIMENSIONS, settings);
+  rotations.set(settings, cached);
+  return cached;
+}
+
 export function embedWordVec(
   text: string,
   settings: WordVecSettings = WORDVEC_SETTINGS,
@@ -93,7 +111,7 @@ export function embedWordVec(
   const vector = new Array<number>(EMBEDDING_DIMENSIONS);
   for (let d = 0; d < meaning.length; d++) vector[d] = m * (meaning[d] as number);
   for (let d = 0; d < words.length; d++) vector[meaning.length + d] = w * (words[d] as number);
-  return vector;
+  return settings.rotation ? rotationFor(settings.rotation).apply(vector) : vector;
 }
 
 export function createWordVecEmbeddingModel(
@@ -120,6 +138,10 @@ export function createWordVecEmbeddingModel(
 }
 
 export const wordvecEmbeddingModel: EmbeddingModelV4 = createWordVecEmbeddingModel();
+export const wordvecV2EmbeddingModel: EmbeddingModelV4 = createWordVecEmbeddingModel(
+  WORDVEC_V2_EMBEDDING_MODEL_ID,
+  WORDVEC_V2_SETTINGS,
+);
 export const wordvecV1EmbeddingModel: EmbeddingModelV4 = createWordVecEmbeddingModel(
   WORDVEC_V1_EMBEDDING_MODEL_ID,
   WORDVEC_V1_SETTINGS,

@@ -118,7 +118,7 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
   ) {
     const counts = await countComparable(db, query.userId, query.embeddingModel);
     if (counts.comparable > twoStage.minMemories) {
-      const k = Math.trunc(twoStage.candidates);
+      const k = Math.trunc(twoStage.candidatesFor?.[query.embeddingModel] ?? twoStage.candidates);
       return scoreCandidates(db, query, vector, counts, {
         path: "two-stage",
         nearest: hammingNearest(query.userId, query.embeddingModel, vector, k),

@@ -11,8 +11,16 @@ import { describe, expect, it } from "vitest";
 import { type ApproximateRetrievalConfig, EMBEDDING_DIMENSIONS, retrievalStrategies } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
 import { halfvecValue } from "@/db/queries/vectors";
+import { embedWordVec, WORDVEC_V2_SETTINGS } from "@/lib/offline/wordvec-embedder";
 import { DB_KINDS } from "@/tests/db";
-import { createUser, DAY_MS, insertMemories, seededRandom, TEST_EMBEDDER } from "@/tests/fixtures/memories";
+import {
+  createUser,
+  DAY_MS,
+  insertMemories,
+  insertWordVecMemories,
+  seededRandom,
+  TEST_EMBEDDER,
+} from "@/tests/fixtures/memories";
 import { useTestDatabase } from "@/tests/test-database";
 import { assembleContext } from "./assemble";
 import { CODE_INDEX, hammingNearest, retrieveSemantic, type SemanticConfig, type SemanticResult } from "./retrieve";
@@ -272,6 +280,14 @@ describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
     );
   });
 
+  it("an embedder with its own K gets that K; another embedder's K does not apply", async () => {
+    const question = questions[1] as (typeof questions)[number];
+    const own = await run(question, strategies.hybrid, { ...TWO_STAGE, candidatesFor: { [TEST_EMBEDDER]: 300 } });
+    expect(own.index).toMatchObject({ asked: 300, returned: 300 });
+    const other = await run(question, strategies.hybrid, { ...TWO_STAGE, candidatesFor: { "another/embedder": 300 } });
+    expect(other.index).toMatchObject({ asked: 200, returned: 200 });
+  });
+
   it("asks for no per-user count while the table's row estimate is below the crossover", async () => {
     const [estimate] = await database.query<{ rows: number }>(
       "SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'memories'::regclass",
@@ -319,5 +335,37 @@ describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
     const exact = await assembleContext(database.db, { ...input, approximate: null });
     expect(exact.trace.semantic?.path).toBe("exact");
     expect(exact.trace.semantic?.index).toBeUndefined();
+  });
+
+  it("the offline embedder's codes carry about half their bits set, where the unrotated v2's held ~100", async () => {
+    const cy = await createUser(database.db, "Cy");
+    const contents = [
+      "Food allergy: Is allergic to peanuts",
+      "Pet: Has a cat called Kwyjibo",
+      "Lives in Lisbon with her sister Maya",
+      "Plays the cello in an amateur orchestra",
+      "Zxqvbn",
+    ];
+    await insertWordVecMemories(database.db, cy, contents, { importance: 0.5 });
+    await insertMemories(
+      database.db,
+      contents.map((content) => ({
+        userId: cy,
+        content,
+        embedding: embedWordVec(content, WORDVEC_V2_SETTINGS),
+        embeddingModel: "offline/wordvec-glove-v2",
+      })),
+    );
+    const rows = await database.query<{ model: string; bits: number }>(
+      "SELECT embedding_model AS model, bit_count(embedding_code)::int AS bits FROM memories WHERE user_id = $1",
+      [cy],
+    );
+    const bits = (model: string) => rows.filter((row) => row.model === model).map((row) => row.bits);
+    expect(bits("offline/wordvec-glove-v3")).toHaveLength(contents.length);
+    for (const set of bits("offline/wordvec-glove-v3")) {
+      expect(set).toBeGreaterThan(EMBEDDING_DIMENSIONS * 0.4);
+      expect(set).toBeLessThan(EMBEDDING_DIMENSIONS * 0.6);
+    }
+    expect(Math.max(...bits("offline/wordvec-glove-v2"))).toBeLessThan(200);
   });
 });

@@ -1,10 +1,10 @@
 /**
  * Upgrading an existing database from an old offline embedder to the new default
- * (offline/wordvec-glove-v2), on PGlite and Postgres: the server start re-embeds every memory the
+ * (offline/wordvec-glove-v3), on PGlite and Postgres: the server start re-embeds every memory the
  * old one made, loses none, and retrieval reports the ones still waiting until it is done — then
  * recalls by meaning, with no word in common. The old one is the previous default,
- * offline/wordvec-glove-v1 (an upgrade from offline/hash-ngram-v1 runs the same code: only the
- * stored embedder id differs, and scripts/reembed.int.test.ts covers other ids).
+ * offline/wordvec-glove-v2 (an upgrade from an older one runs the same code: only the stored
+ * embedder id differs, and scripts/reembed.int.test.ts covers other ids).
  */
 import { tmpdir } from "node:os";
 import { asc } from "drizzle-orm";
@@ -20,7 +20,7 @@ import { useTestDatabase } from "@/tests/test-database";
 import { createUserMemory, type MemoryEmbedder } from "./memory-store";
 import { reembedMemories } from "./reembed";
 
-const OLD = createAiRegistry({ LIFELINE_EMBEDDING_MODEL: "wordvec-glove-v1" }).embedder;
+const OLD = createAiRegistry({ LIFELINE_EMBEDDING_MODEL: "wordvec-glove-v2" }).embedder;
 const NEW = createAiRegistry({}).embedder;
 
 const ADA = [
@@ -45,7 +45,7 @@ describe.each(DB_KINDS)("upgrading the offline embedder on %s", (kind) => {
   beforeEach(async () => {
     ada = await createUser(database.db, "Ada");
     const bob = await createUser(database.db, "Bob");
-    // A database as the previous version left it: every memory embedded by wordvec-glove-v1.
+    // A database as the previous version left it: every memory embedded by wordvec-glove-v2.
     for (const memory of ADA) await createUserMemory(database.db, { userId: ada, ...memory }, OLD);
     for (const memory of BOB) await createUserMemory(database.db, { userId: bob, ...memory }, OLD);
   });
@@ -72,9 +72,9 @@ describe.each(DB_KINDS)("upgrading the offline embedder on %s", (kind) => {
       .orderBy(asc(memories.id));
 
   it("re-embeds every memory at start, losing none, and reports the waiting ones until it is done", async () => {
-    expect([OLD.model, NEW.model]).toEqual(["offline/wordvec-glove-v1", "offline/wordvec-glove-v2"]);
+    expect([OLD.model, NEW.model]).toEqual(["offline/wordvec-glove-v2", "offline/wordvec-glove-v3"]);
     const before = await snapshot();
-    expect(before.map((m) => m.model)).toEqual(new Array(TOTAL).fill("offline/wordvec-glove-v1"));
+    expect(before.map((m) => m.model)).toEqual(new Array(TOTAL).fill("offline/wordvec-glove-v2"));
     const allergy = before.find((m) => m.content === "Is allergic to peanuts")?.id;
 
     // Before: the new embedder compares nothing and says why.
@@ -104,7 +104,7 @@ describe.each(DB_KINDS)("upgrading the offline embedder on %s", (kind) => {
     expect(after.map(({ id, content, status }) => ({ id, content, status }))).toEqual(
       before.map(({ id, content, status }) => ({ id, content, status })),
     );
-    expect(after.map((m) => m.model)).toEqual(new Array(TOTAL).fill("offline/wordvec-glove-v2"));
+    expect(after.map((m) => m.model)).toEqual(new Array(TOTAL).fill("offline/wordvec-glove-v3"));
 
     // Done: nothing waits, and the meaning is found — among the two nearest by vector, with no word in common.
     const done = await ask("What should I avoid eating?");

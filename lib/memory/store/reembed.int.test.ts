@@ -11,6 +11,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { setDatabase } from "@/db/client";
 import { updateMemory } from "@/db/queries/memories";
 import { countAwaitingEmbedder } from "@/db/queries/reembed";
+import { half } from "@/db/queries/vectors";
 import { memories, memoryEvents } from "@/db/schema";
 import { createAiRegistry, setAiRegistry } from "@/lib/ai/registry";
 import { assembleContext } from "@/lib/memory/retrieval/assemble";
@@ -157,7 +158,7 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
       expect(row.embeddingModel).toBe(NEW_MODEL);
       const [memory] = await database.db.select().from(memories).where(eq(memories.id, row.id));
       const [expected] = await offline.embed([memoryEmbeddingText(memory ?? { title: null, content: "" })]);
-      expect(row.embedding?.map((x) => Math.f16round(x))).toEqual(expected?.map((x) => Math.f16round(x)));
+      expect(row.embedding?.map(half)).toEqual(expected?.map(half));
     }
     expect((await database.db.select().from(memoryEvents)).length).toBe(events);
 
@@ -234,7 +235,7 @@ describe.each(DB_KINDS)("re-embedding on %s", (kind) => {
     const cat = await byId(ids.cat);
     const [catVector] = await offline.embed([memoryEmbeddingText({ title: "Pet", content: "Has two cats" })]);
     expect(cat).toMatchObject({ content: "Has two cats", embeddingModel: NEW_MODEL });
-    expect(cat?.embedding?.map((x) => Math.f16round(x))).toEqual(catVector?.map((x) => Math.f16round(x)));
+    expect(cat?.embedding?.map(half)).toEqual(catVector?.map(half));
     expect(await byId(ids.lisbon)).toMatchObject({ importance: 0.9, embeddingModel: NEW_MODEL });
 
     // The memory edited through the old embedder still waits, and the next run embeds its new text.
