@@ -93,7 +93,7 @@ describe("the chat turn against its statement and writes", () => {
     duration: [Math.floor(ms / 1000), (ms % 1000) * 1e6] as [number, number],
   });
 
-  it("counts the turn's writes and the debug record at the model call, not the settled one or retrieval", () => {
+  it("counts the turn's writes, the access count and the debug record at the model call, not the settled one or retrieval", () => {
     const spans = [
       span("chat.write", 2.5),
       span("chat.retrieval", 40),
@@ -101,8 +101,9 @@ describe("the chat turn against its statement and writes", () => {
       span("chat.debug_write", 9, "settled"),
       span("extraction.store", 7),
       span("chat.write", 1001),
+      span("retrieval.access_write", 0.5),
     ];
-    expect(preModelWriteMs(spans)).toBeCloseTo(1005, 6);
+    expect(preModelWriteMs(spans)).toBeCloseTo(1005.5, 6);
   });
 
   it("sets the turn's p95 against the statement's p95 plus the writes' p95", () => {

@@ -1,6 +1,7 @@
 /**
  * The chat turn's writes before its first token, read from the turn's own spans (`chat.write` in
- * lib/chat/turn.ts, the model-call `chat.debug_write` in lib/chat/settle.ts) while the bench's
+ * lib/chat/turn.ts, the access count's `retrieval.access_write` in lib/memory/retrieval/assemble.ts,
+ * the model-call `chat.debug_write` in lib/chat/settle.ts) while the bench's
  * in-process server answers: the writes as the real turn made them, not a replay.
  */
 import { trace } from "@opentelemetry/api";
@@ -17,6 +18,7 @@ export function preModelWriteMs(spans: readonly Pick<ReadableSpan, "name" | "att
     .filter(
       (span) =>
         span.name === "chat.write" ||
+        span.name === "retrieval.access_write" ||
         (span.name === "chat.debug_write" && span.attributes["lifeline.debug.phase"] === "model-call"),
     )
     .reduce((sum, span) => sum + span.duration[0] * 1e3 + span.duration[1] / 1e6, 0);

@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import { type ApproximateRetrievalConfig, promptConfig } from "@/core/config";
+import { inSpan } from "@/core/telemetry";
 import type { Db } from "@/db/client";
 import { queryErrorMessage } from "@/db/queries/errors";
 import type { ChatMode } from "@/db/schema";
@@ -90,7 +91,10 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
     const ids = branches.formatted.memories.filter((memory) => memory.included).map((memory) => memory.id);
     const start = performance.now();
     try {
-      await recordAccess(db, { userId: input.userId, memoryIds: ids, now });
+      // A span of its own: the bench sets a chat turn's time against its statement plus its writes.
+      await inSpan("retrieval.access_write", { "lifeline.memories": ids.length }, () =>
+        recordAccess(db, { userId: input.userId, memoryIds: ids, now }),
+      );
       accessCountedIds = ids;
       retrieval.timings.accessSqlMs = ids.length > 0 ? elapsedSince(start) : null;
     } catch (error) {
