@@ -1,5 +1,6 @@
 import type { ImportProgress } from "@/db/queries/imports";
-import { type ProgressCounts, progressWords } from "@/lib/import/progress-words";
+import { IMPORT_HEADINGS, type ProgressCounts, progressWords } from "@/lib/import/progress-words";
+import { IMPORT_SOURCE_LABELS } from "@/lib/import/types";
 
 /** An import's progress as JSON brings it (its dates as strings). */
 export type ImportProgressJson = Omit<ImportProgress, "createdAt" | "startedAt" | "finishedAt"> & { createdAt: string };
@@ -7,13 +8,20 @@ export type ImportProgressJson = Omit<ImportProgress, "createdAt" | "startedAt" 
 /** How often an import's progress is read again while its job runs (Settings → Import and the memories page). */
 export const IMPORT_POLL_MS = 1_500;
 
-/** The bar and the counts of an import: exchanges finished of all, in the words of progressWords. */
-export function ImportProgressBar({ progress }: { progress: ProgressCounts }) {
+/** An import's heading, its bar (exchanges finished of all) and its counts in the words of progressWords. */
+export function ImportProgressBar({
+  progress,
+}: {
+  progress: ProgressCounts & Pick<ImportProgress, "status" | "fileName" | "source">;
+}) {
   const { total, done, failed } = progress.exchanges;
   const finished = done + failed;
   const percent = total === 0 ? 100 : Math.round((finished / total) * 100);
   return (
     <>
+      <p className="font-medium">
+        {IMPORT_HEADINGS[progress.status]} {progress.fileName} ({IMPORT_SOURCE_LABELS[progress.source]})
+      </p>
       <div
         role="progressbar"
         aria-label="Import progress"

@@ -3,8 +3,6 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { IMPORT_POLL_MS, ImportProgressBar, type ImportProgressJson } from "@/components/import-progress";
-import { IMPORT_HEADINGS } from "@/lib/import/progress-words";
-import { IMPORT_SOURCE_LABELS } from "@/lib/import/types";
 import { ApiError, api } from "@/lib/ui/api";
 
 /**
@@ -44,9 +42,6 @@ export function ImportsUnderWay({ initial }: { initial: ImportProgressJson[] }) 
           data-testid="memories-import"
           data-status={row.status}
         >
-          <p className="font-medium">
-            {IMPORT_HEADINGS[row.status]} {row.fileName} ({IMPORT_SOURCE_LABELS[row.source]})
-          </p>
           <ImportProgressBar progress={row} />
           <p className="flex flex-wrap gap-x-4 gap-y-1">
             <Link href={`/settings/imports/${row.id}`} className="text-brand hover:underline">

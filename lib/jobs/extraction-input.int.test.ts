@@ -11,7 +11,6 @@ import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { addImportBatch, createImport, startImport } from "@/db/queries/imports";
 import { deleteMemory } from "@/db/queries/memories";
 import { memoryExtractions } from "@/db/schema";
 import type { CapturedCall } from "@/lib/ai/capture";
@@ -20,7 +19,7 @@ import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation
 import { EXTRACTION_OUTPUT_NAME } from "@/lib/memory/extraction/schema";
 import { offlineLanguageModel } from "@/lib/offline/model";
 import { DB_KINDS } from "@/tests/db";
-import { createConversation, createQueuedPair, createUser, testDeps } from "@/tests/fixtures/jobs";
+import { createConversation, createQueuedPair, createUser, startedImport, testDeps } from "@/tests/fixtures/jobs";
 import { useTestDatabase } from "@/tests/test-database";
 import { runExtraction } from "./extraction-job";
 import { runImport } from "./import-job";
@@ -183,23 +182,16 @@ describe.each(DB_KINDS)("the extraction's recorded model input on %s", (kind) =>
 
   it("an import records each exchange's calls as a live exchange does", async () => {
     const userId = await createUser(db());
-    const created = await createImport(db(), { userId, source: "chatgpt", fileName: "export.zip" });
-    await addImportBatch(db(), {
-      userId,
-      importId: created.id,
-      conversations: exported.conversations,
-      runner: "in-process",
-    });
-    await startImport(db(), { userId, importId: created.id, now: new Date() });
+    const importId = await startedImport(db(), userId, exported.conversations);
     const model = receivingModel();
-    expect(await runImport(testDeps(db(), { model: model.model }), { importId: created.id }, steps)).toMatchObject({
+    expect(await runImport(testDeps(db(), { model: model.model }), { importId }, steps)).toMatchObject({
       status: "done",
       ran: 3,
     });
     const rows = await db()
       .select()
       .from(memoryExtractions)
-      .where(eq(memoryExtractions.importId, created.id))
+      .where(eq(memoryExtractions.importId, importId))
       .orderBy(asc(memoryExtractions.finishedAt));
     expect(rows.map((r) => r.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
     // One exchange after another: their calls, in the order the rows finished, are every call received.

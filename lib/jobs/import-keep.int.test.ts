@@ -8,14 +8,7 @@ import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { undoImport } from "@/db/queries/import-undo";
-import {
-  addImportBatch,
-  changeImportState,
-  createImport,
-  getImportProgress,
-  listImports,
-  startImport,
-} from "@/db/queries/imports";
+import { addImportBatch, changeImportState, createImport, getImportProgress, listImports } from "@/db/queries/imports";
 import { insertMemory } from "@/db/queries/memories";
 import { insertMemoryEvents } from "@/db/queries/memory-events";
 import { getListedMemory } from "@/db/queries/memory-list";
@@ -24,7 +17,7 @@ import { readExport } from "@/lib/import/read-export";
 import { undoImportReembedding } from "@/lib/memory/store/undo-import";
 import { embedOffline } from "@/lib/offline/embedder";
 import { DB_KINDS } from "@/tests/db";
-import { byId, createUser, memoryStatuses, OFFLINE_EMBEDDER_ID, testDeps } from "@/tests/fixtures/jobs";
+import { byId, createUser, memoryStatuses, OFFLINE_EMBEDDER_ID, startedImport, testDeps } from "@/tests/fixtures/jobs";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
 import { runImport } from "./import-job";
@@ -39,17 +32,8 @@ describe.each(DB_KINDS)("an import whose conversations are not kept, on %s", (ki
   const context = useTestServer(kind);
   const db = () => context.database.db;
 
-  async function importBatch(userId: string, keepConversations?: boolean) {
-    const row = await createImport(db(), { userId, source: "chatgpt", fileName: "export.zip", keepConversations });
-    await addImportBatch(db(), {
-      userId,
-      importId: row.id,
-      conversations: exported.conversations,
-      runner: "in-process",
-    });
-    await startImport(db(), { userId, importId: row.id, now: new Date() });
-    return row.id;
-  }
+  const importBatch = (userId: string, keepConversations?: boolean) =>
+    startedImport(db(), userId, exported.conversations, { keepConversations });
 
   const leftOf = async (userId: string) => ({
     conversations: await db().select().from(conversations).where(eq(conversations.userId, userId)),

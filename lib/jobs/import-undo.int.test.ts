@@ -7,7 +7,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { addImportBatch, createImport, startImport } from "@/db/queries/imports";
 import { getPromptDebug, savePromptDebug } from "@/db/queries/prompt-debug";
 import { half, memoryEmbeddingText } from "@/db/queries/vectors";
 import { memories, memoryEvents } from "@/db/schema";
@@ -15,7 +14,14 @@ import { createAiRegistry } from "@/lib/ai/registry";
 import { readExport } from "@/lib/import/read-export";
 import { CONSOLIDATION_OUTPUT_NAME } from "@/lib/memory/extraction/consolidation-schema";
 import { DB_KINDS } from "@/tests/db";
-import { createConversation, createQueuedPair, promptText, scriptedModel, testDeps } from "@/tests/fixtures/jobs";
+import {
+  createConversation,
+  createQueuedPair,
+  promptText,
+  scriptedModel,
+  startedImport,
+  testDeps,
+} from "@/tests/fixtures/jobs";
 import { registerAndSignIn } from "@/tests/http-client";
 import { useTestServer } from "@/tests/test-server";
 import { runExtraction } from "./extraction-job";
@@ -65,19 +71,12 @@ describe.each(DB_KINDS)("undoing an import on %s", (kind) => {
 
   /** The fixture export, imported and run to the end with consolidation merging what meets `targetId`. */
   async function importMerging(userId: string, targetId: string, content: string) {
-    const row = await createImport(db(), { userId, source: "chatgpt", fileName: "export.zip" });
-    await addImportBatch(db(), {
-      userId,
-      importId: row.id,
-      conversations: exported.conversations,
-      runner: "in-process",
-    });
-    await startImport(db(), { userId, importId: row.id, now: new Date() });
+    const importId = await startedImport(db(), userId, exported.conversations);
     const model = mergingInto(() => targetId, content);
-    expect(await runImport(testDeps(db(), { model }), { importId: row.id }, steps)).toMatchObject({ status: "done" });
+    expect(await runImport(testDeps(db(), { model }), { importId }, steps)).toMatchObject({ status: "done" });
     const updated = await memoryOf(targetId);
     expect(updated?.content).toBe(content);
-    return row.id;
+    return importId;
   }
 
   it("puts a memory the import updated back as it was: words, vector, evidence, recency and history; its records stay readable", async () => {
@@ -181,14 +180,7 @@ describe.each(DB_KINDS)("undoing an import on %s", (kind) => {
     const sister = (await memoriesOf(owner.id)).find((m) => m.id !== before.id);
     if (!sister) throw new Error("no second memory");
     // The import merges into both.
-    const row = await createImport(db(), { userId: owner.id, source: "chatgpt", fileName: "export.zip" });
-    await addImportBatch(db(), {
-      userId: owner.id,
-      importId: row.id,
-      conversations: exported.conversations,
-      runner: "in-process",
-    });
-    await startImport(db(), { userId: owner.id, importId: row.id, now: new Date() });
+    const importId = await startedImport(db(), owner.id, exported.conversations);
     const model = scriptedModel({
       [CONSOLIDATION_OUTPUT_NAME]: (options) => {
         const target = [before, sister].find((m) => promptText(options).includes(m.id));
@@ -203,7 +195,7 @@ describe.each(DB_KINDS)("undoing an import on %s", (kind) => {
           : null;
       },
     });
-    await runImport(testDeps(db(), { model }), { importId: row.id }, steps);
+    await runImport(testDeps(db(), { model }), { importId }, steps);
     expect((await memoryOf(before.id))?.content).toMatch(/as imported$/);
     expect((await memoryOf(sister.id))?.content).toMatch(/as imported$/);
 
@@ -222,7 +214,7 @@ describe.each(DB_KINDS)("undoing an import on %s", (kind) => {
     expect((await owner.client.request("DELETE", `/api/memories/${sister.id}`)).status).toBe(200);
     const [liveNow, sisterNow] = [await memoryOf(before.id), await memoryOf(sister.id)];
 
-    const undo = await owner.client.request("DELETE", `/api/imports/${row.id}`);
+    const undo = await owner.client.request("DELETE", `/api/imports/${importId}`);
     expect(undo.status).toBe(200);
     const undone = (undo.json as { undone: { memoriesRestored: number; memoriesKept: number; kept: unknown[] } })
       .undone;

@@ -11,7 +11,6 @@ import { importConfig } from "@/core/config";
 import type { UndoneImport } from "@/db/queries/import-undo";
 import { packBatches } from "@/lib/import/batches";
 import type { ParsedLifelineExport } from "@/lib/import/lifeline";
-import { IMPORT_HEADINGS } from "@/lib/import/progress-words";
 import { readImportFile } from "@/lib/import/read-export";
 import { inDateRange, summarize } from "@/lib/import/summary";
 import { IMPORT_SOURCE_LABELS, type ParsedExport } from "@/lib/import/types";
@@ -330,9 +329,6 @@ function ImportProgressView({
       data-testid="import-progress"
       data-status={progress.status}
     >
-      <p className="font-medium">
-        {IMPORT_HEADINGS[progress.status]} {progress.fileName} ({IMPORT_SOURCE_LABELS[progress.source]})
-      </p>
       <ImportProgressBar progress={progress} />
       <p>
         <Link
