@@ -496,5 +496,10 @@ test("an import under way shows its progress on the memories page, read again un
   await expect(shown.getByTestId("import-counts")).toHaveText(
     new RegExp(`^${exchanges} of ${exchanges} exchanges read, from ${exchanges} conversations`),
   );
+  // The list below follows without a reload: every memory the import left is on the page.
+  const left = (await (await page.request.get("/api/memories")).json()) as { memories: { content: string }[] };
+  expect(left.memories.length).toBeGreaterThan(0);
+  for (const memory of left.memories)
+    await expect(page.getByText(memory.content, { exact: true }).first()).toBeVisible();
   await screenshot(page, "memories-import-done");
 });

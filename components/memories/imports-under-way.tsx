@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { IMPORT_POLL_MS, ImportProgressBar, type ImportProgressJson } from "@/components/import-progress";
 import { ApiError, api } from "@/lib/ui/api";
@@ -11,6 +12,7 @@ import { ApiError, api } from "@/lib/ui/api";
  */
 export function ImportsUnderWay({ initial }: { initial: ImportProgressJson[] }) {
   const [shown, setShown] = useState(initial);
+  const router = useRouter();
 
   // A paused import is read too: it may be resumed from Settings in another tab.
   useEffect(() => {
@@ -27,10 +29,17 @@ export function ImportsUnderWay({ initial }: { initial: ImportProgressJson[] }) 
           }
         }),
       );
-      setShown(next.filter((row) => row !== null));
+      const kept = next.filter((row) => row !== null);
+      setShown(kept);
+      // The list below is rendered on the server: read it again when the import changed what it holds.
+      const changed = (row: ImportProgressJson) => {
+        const before = shown.find((earlier) => earlier.id === row.id);
+        return before?.memoriesFound !== row.memoriesFound || before?.status !== row.status;
+      };
+      if (kept.length !== shown.length || kept.some(changed)) router.refresh();
     }, IMPORT_POLL_MS);
     return () => clearTimeout(timer);
-  }, [shown]);
+  }, [shown, router]);
 
   if (shown.length === 0) return null;
   return (
