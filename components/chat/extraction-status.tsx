@@ -6,13 +6,15 @@ import { type ReactNode, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { api, errorMessage } from "@/lib/ui/api";
-import { plural } from "@/lib/ui/format";
+import { savedWords } from "./extraction-words";
 import { type ExtractionSummary, isTerminalExtraction } from "./types";
 
 const POLL_MS = 1000;
 const POLL_LIMIT_MS = 60_000;
 
-type Polled = Pick<ExtractionSummary, "status" | "memoryIds" | "lastError" | "attempts"> & { retrying?: boolean };
+type Polled = Pick<ExtractionSummary, "status" | "memoryIds" | "memoriesUpdated" | "lastError" | "attempts"> & {
+  retrying?: boolean;
+};
 
 /**
  * Polls the extraction of the answer `messageId` until it is terminal (or a minute passed), then
@@ -65,7 +67,7 @@ function useExtraction(messageId: string, initial: Polled, poll: boolean, onSett
   return { extraction, gaveUp, retry };
 }
 
-/** "Saving memories…" → "Saved 2 memories" / "Nothing to remember" / "Memory not saved — Retry". */
+/** "Saving memories…" → "Saved 2 memories" (or "Updated 1 memory") / "Nothing to remember" / "Saving memories failed — Retry". */
 export function ExtractionStatus({
   messageId,
   initial,
@@ -91,12 +93,12 @@ export function ExtractionStatus({
           className="inline-flex items-center gap-1 text-emerald-700 hover:underline dark:text-emerald-400"
         >
           <BrainIcon className="size-3.5" aria-hidden="true" />
-          Saved {plural(count, "memory", "memories")}
+          {savedWords({ memories: count, updated: extraction.memoriesUpdated })}
         </Link>
       ) : (
         <span className="inline-flex items-center gap-1">
           <MinusCircleIcon className="size-3.5" aria-hidden="true" />
-          Nothing to remember
+          {savedWords({ memories: 0, updated: 0 })}
         </span>
       );
   } else if (status === "skipped") {

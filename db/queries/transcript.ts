@@ -1,5 +1,5 @@
 /** Every version of every message; lib/chat/transcript.ts keeps the current branch and reads the trace. */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { answerRatings, memoryExtractions, messages, promptDebug } from "@/db/schema";
 import { getConversation } from "./conversations";
@@ -26,6 +26,10 @@ export async function listTranscriptRows(
         id: memoryExtractions.id,
         status: memoryExtractions.status,
         memoryIds: memoryExtractions.memoryIds,
+        // As updatedCount (lib/jobs/extraction-view.ts): the memories its decisions updated in place.
+        memoriesUpdated: sql<number>`(SELECT count(*)::int FROM jsonb_array_elements(
+          CASE WHEN jsonb_typeof(${memoryExtractions.decisions}) = 'array' THEN ${memoryExtractions.decisions} ELSE '[]'::jsonb END
+        ) AS d WHERE d->>'action' = 'update' AND d->>'memoryId' IS NOT NULL)`,
         lastError: memoryExtractions.lastError,
         attempts: memoryExtractions.attempts,
       },

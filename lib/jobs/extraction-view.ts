@@ -26,6 +26,8 @@ export interface ExtractionView {
   runner: string | null;
   /** Memories created or updated; empty on success = nothing worth keeping. */
   memoryIds: string[];
+  /** Of `memoryIds`, those consolidation updated in place (the rest it created). */
+  memoriesUpdated: number;
   /** One per memory id, in order: a deleted (or erased) memory shows as deleted, without its text. */
   memories: ExtractionMemory[];
   decisions: StoredDecision[];
@@ -60,6 +62,7 @@ export async function toExtractionView(db: Db, row: Extraction): Promise<Extract
     nextAttemptAt: row.nextAttemptAt,
     runner: row.runner,
     memoryIds: row.memoryIds,
+    memoriesUpdated: updatedCount(row.decisions as StoredDecision[]),
     memories: row.memoryIds.map((id): ExtractionMemory => {
       const memory = byId.get(id);
       if (!memory || memory.status === "deleted") return { id, deleted: true };
@@ -87,4 +90,9 @@ export async function getMessageExtraction(
   { userId, assistantMessageId }: { userId: string; assistantMessageId: string },
 ): Promise<ExtractionView> {
   return toExtractionView(db, await getExtractionForMessage(db, { userId, assistantMessageId }));
+}
+
+/** The memories a stored extraction's decisions updated in place; `transcript.ts` counts the same in SQL. */
+export function updatedCount(decisions: readonly Pick<StoredDecision, "action" | "memoryId">[]): number {
+  return decisions.filter((decision) => decision.action === "update" && decision.memoryId !== null).length;
 }
