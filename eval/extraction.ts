@@ -128,8 +128,10 @@ export async function runExtractionCase(
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
-    const candidates = (record.get("extract") as ExtractedMemory[] | undefined) ?? [];
-    const decisions = (record.get("consolidate") as ConsolidationDecision[] | undefined) ?? [];
+    // Each step's result as the job returns it: its output beside the model calls it made.
+    const candidates = (record.get("extract") as { candidates: ExtractedMemory[] } | undefined)?.candidates ?? [];
+    const decisions =
+      (record.get("consolidate") as { decisions: ConsolidationDecision[] } | undefined)?.decisions ?? [];
     const priorRows =
       priorIdOf.size === 0
         ? []
