@@ -69,9 +69,13 @@ test.describe("the first run on the offline model", () => {
     await told.getByTestId("inspect-link").click();
     const extractionInput = page.locator("#extraction-input");
     await expect(extractionInput.getByRole("heading", { name: "What the extraction model received" })).toBeVisible();
-    await expect(extractionInput.getByTestId("model-call")).toHaveCount(1);
-    await expect(extractionInput.getByTestId("model-call")).toContainText("extraction: what the exchange adds");
-    await expect(extractionInput.getByTestId("model-call")).toContainText("I'm vegetarian and allergic to peanuts");
+    await expect(extractionInput.getByTestId("extraction-model-call")).toHaveCount(1);
+    await expect(extractionInput.getByTestId("extraction-model-call")).toContainText(
+      "extraction: what the exchange adds",
+    );
+    await expect(extractionInput.getByTestId("extraction-model-call")).toContainText(
+      "I'm vegetarian and allergic to peanuts",
+    );
 
     // 2. In a new chat, ask about it: the answer comes from the memory.
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "New chat" }).click();

@@ -138,7 +138,7 @@ test("an import's page shows each exchange and what it became, leads to the extr
   // What the extraction model received, each call as captured: the extraction call reads the imported exchange.
   const input = page.locator("#extraction-input");
   await expect(input.getByRole("heading", { name: "What the extraction model received" })).toBeVisible();
-  const calls = input.getByTestId("model-call");
+  const calls = input.getByTestId("extraction-model-call");
   await expect(calls.first()).toContainText("extraction: what the exchange adds");
   await expect(calls.first()).toContainText("I live in Lisbon and I cycle to work every day.");
   await screenshot(page, "import-inspect-extraction");

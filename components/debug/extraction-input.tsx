@@ -52,7 +52,7 @@ export function ExtractionInput({ extraction }: { extraction: Jsonify<Extraction
       {calls.length === 0 ? (
         <p className="text-sm text-muted-foreground">{none(extraction)}</p>
       ) : (
-        <ModelCallList calls={calls} label={taskOf} />
+        <ModelCallList calls={calls} label={taskOf} name="Extraction model calls" testId="extraction-model-call" />
       )}
     </SectionCard>
   );

@@ -10,24 +10,29 @@ export function ModelCallList<C extends ModelCall>({
   memoryLines = [],
   label,
   after,
+  name = "Model calls",
+  testId = "model-call",
 }: {
   calls: readonly C[];
+  /** The list's accessible name, and each call's test id: a page may hold the turn's calls and an extraction's. */
+  name?: string;
+  testId?: string;
   /** The trace's memory lines, highlighted in a system message. */
   memoryLines?: readonly string[];
   label?: (call: C) => string | null;
   after?: (call: C, index: number) => ReactNode;
 }) {
   return (
-    <ol className="space-y-6" aria-label="Model calls">
+    <ol className="space-y-6" aria-label={name}>
       {calls.map((call, index) => {
-        const name = label?.(call);
+        const purpose = label?.(call);
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: the captured calls are fixed; their order is their identity
-          <li key={index} className="space-y-3" data-testid="model-call">
-            {(calls.length > 1 || name) && (
+          <li key={index} className="space-y-3" data-testid={testId}>
+            {(calls.length > 1 || purpose) && (
               <h3 className="text-sm font-semibold">
                 {calls.length > 1 ? `Model call ${index + 1} of ${calls.length}` : "Model call"}
-                {name ? ` · ${name}` : ""}
+                {purpose ? ` · ${purpose}` : ""}
               </h3>
             )}
             <ModelInput call={call} memoryLines={memoryLines} />
