@@ -114,6 +114,7 @@ export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<Se
     twoStage &&
     query.embeddingModel !== undefined &&
     !twoStage.exactFor?.includes(query.embeddingModel) &&
+    !recentlyAtMost(db, query.userId, query.embeddingModel, twoStage.minMemories) &&
     (await mayHoldMoreThan(db, twoStage.minMemories))
   ) {
     const counts = await countComparable(db, query.userId, query.embeddingModel);
@@ -295,7 +296,7 @@ async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise
   const { window } = scoringTerms(query);
   const pooled = isComparableSimilarity(sql`similarity`);
 
-  const rows = await selectRows<SemanticRow>(
+  const rows = await selectRows<SemanticRow & { comparable: number }>(
     db,
     sql`
       WITH ${textQuery(query.text ?? "")}
@@ -316,15 +317,17 @@ async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise
         FROM scanned
       ),
       ${rankedAndBelow(query, sql`corpus AS (SELECT n, avg_len FROM totals)`)},
-      waiting AS (SELECT waiting AS n FROM totals),
+      waiting AS (SELECT waiting AS n, n::int AS comparable FROM totals),
       ${LISTED}
-      -- One row even when nothing is listed, to carry the waiting count.
+      -- One row even when nothing is listed, to carry the counts.
       SELECT ${LISTED_COLUMNS},
-             w.n AS waiting
+             w.n AS waiting,
+             w.comparable
       FROM waiting w
       LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true
       ORDER BY r.below, r.rank`,
   );
+  if (query.embeddingModel !== undefined) rememberCount(db, userId, query.embeddingModel, rows[0]?.comparable ?? 0);
   return {
     ...toResult(rows, query.config),
     path: "exact",
@@ -403,6 +406,34 @@ async function mayHoldMoreThan(db: Db, min: number): Promise<boolean> {
   }
   const rows = await known.rows;
   return rows < 0 || rows > min;
+}
+
+/** Per database: each user's comparable count (by embedder) as an exact statement last found it, and when. */
+const counted = new WeakMap<Db, Map<string, { comparable: number; at: number }>>();
+/** Users remembered per database; past it the oldest are forgotten (and counted again). */
+const COUNTS_KEPT = 10_000;
+
+function rememberCount(db: Db, userId: string, embeddingModel: string, comparable: number): void {
+  let users = counted.get(db);
+  if (!users) {
+    users = new Map();
+    counted.set(db, users);
+  }
+  const key = `${userId} ${embeddingModel}`;
+  users.delete(key); // Re-inserted last: the Map's order is the age order forgetting follows.
+  users.set(key, { comparable, at: Date.now() });
+  if (users.size > COUNTS_KEPT) users.delete(users.keys().next().value as string);
+}
+
+/**
+ * True when an exact statement found this user at or below `max` comparable memories within
+ * ESTIMATE_MAX_AGE_MS: the exact statement answers again without the per-user count (~2 ms of a 1k user's
+ * turn in the bench). Memories added since only keep the exact statement, which is always right, a
+ * little past the crossover; the two-stage pass always counts, as BM25's N and lengths come from its count.
+ */
+function recentlyAtMost(db: Db, userId: string, embeddingModel: string, max: number): boolean {
+  const known = counted.get(db)?.get(`${userId} ${embeddingModel}`);
+  return known !== undefined && Date.now() - known.at < ESTIMATE_MAX_AGE_MS && known.comparable <= max;
 }
 
 export interface MemoryCounts {

@@ -7,7 +7,7 @@
  * appear; below the crossover the exact statement answers; the trace says which path answered and how.
  */
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type ApproximateRetrievalConfig, EMBEDDING_DIMENSIONS, retrievalStrategies } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
 import { halfvecValue } from "@/db/queries/vectors";
@@ -313,7 +313,41 @@ describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
       return counted.calls() - before;
     };
     expect(await statements(rows + 1)).toBe(1); // the exact statement alone
-    expect(await statements(MEMORIES)).toBe(2); // the table may hold more: Ada's count, then the statement
+    // The table may hold more, but Ada's exact statement has just counted her 400: the statement alone.
+    expect(await statements(MEMORIES)).toBe(1);
+  });
+
+  it("counts a user again once the exact statement's own count is a minute old, or above the crossover", async () => {
+    const question = questions[1] as (typeof questions)[number];
+    const counted = countingExecutes(database.db);
+    const query = (minMemories: number) => ({
+      userId: ada,
+      embedding: question.embedding,
+      embeddingModel: TEST_EMBEDDER,
+      text: question.text,
+      now: NOW,
+      config: strategies.hybrid,
+      approximate: { ...TWO_STAGE, minMemories },
+    });
+    const statements = async (minMemories: number) => {
+      const before = counted.calls();
+      const result = await retrieveSemantic(counted.db, query(minMemories));
+      return { path: result.path, statements: counted.calls() - before };
+    };
+    // The estimate, Ada's count, the exact statement; then the statement alone.
+    expect(await statements(MEMORIES)).toEqual({ path: "exact", statements: 3 });
+    expect(await statements(MEMORIES)).toEqual({ path: "exact", statements: 1 });
+    // A lower crossover than her last count: counted, and the two-stage pass answers (it records no count).
+    expect(await statements(MEMORIES - 1)).toEqual({ path: "two-stage", statements: 2 });
+    expect(await statements(MEMORIES - 1)).toEqual({ path: "two-stage", statements: 2 });
+    const now = Date.now();
+    const later = vi.spyOn(Date, "now").mockReturnValue(now + 61_000);
+    try {
+      // A minute on, the estimate and Ada's count are read again.
+      expect(await statements(MEMORIES)).toEqual({ path: "exact", statements: 3 });
+    } finally {
+      later.mockRestore();
+    }
   });
 
   it("the chat turn's trace records the path, K, the candidates returned and the index", async () => {
