@@ -69,4 +69,34 @@ describe("tracing a chat turn (PGlite, offline model, in-process extraction)", (
     const step = spans.find((span) => span.name === "extraction.load-pair");
     expect(step?.attributes).toMatchObject({ "lifeline.job.runner": "in-process" });
   });
+
+  it("retrieves while the turn's messages are written, and counts access only once they are", async () => {
+    const user = await createUser(database.db, { email: "overlap@example.com", name: "Overlap", passwordHash: null });
+    exporter.reset();
+    const response = await runChatTurn(database.db, createAiRegistry({ LIFELINE_OFFLINE_DELAY_MS: "0" }), {
+      userId: user.id,
+      body: chatBody.parse({ message: { text: "What do you know about my garden?" } }),
+      signal: new AbortController().signal,
+      log: logger,
+      dispatcher: processDispatcher("in-process"),
+    });
+    await response.text();
+    await afterResponseIdle();
+    await getInProcessRunner().idle();
+
+    const spans = exporter.getFinishedSpans();
+    const ms = ([seconds, nanos]: readonly [number, number]) => seconds * 1e3 + nanos / 1e6;
+    const one = (name: string, write?: string) => {
+      const found = spans.filter(
+        (span) => span.name === name && (!write || span.attributes["lifeline.write"] === write),
+      );
+      expect(found, name).toHaveLength(1);
+      return found[0] as (typeof found)[number];
+    };
+    const messages = one("chat.write", "messages");
+    const retrieval = one("chat.retrieval");
+    const access = one("retrieval.access_write");
+    expect(ms(retrieval.startTime)).toBeLessThan(ms(messages.endTime));
+    expect(ms(access.startTime)).toBeGreaterThanOrEqual(ms(messages.endTime));
+  });
 });

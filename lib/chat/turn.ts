@@ -79,12 +79,19 @@ async function startTurn(db: Db, ai: AiRegistry, input: ChatTurnInput, endTurn: 
         limit: promptConfig.historyWindow,
       }).then(toHistory);
   history.catch(() => {});
-  const { userMessage, assistantMessage } = await writeSpan("messages", () =>
-    writeMessages(db, input.userId, conversation, plan),
-  );
+  const written = writeSpan("messages", () => writeMessages(db, input.userId, conversation, plan));
   // Read alongside the writes: the turn's own rows, if the read saw them, are not history.
-  const earlier = history.then((rows) => rows.filter((m) => m.id !== userMessage.id && m.id !== assistantMessage.id));
-  const { messages, trace } = await assemble(db, ai, input, { conversation, plan, earlier, embedding });
+  const earlier = Promise.all([history, written]).then(([rows, { userMessage, assistantMessage }]) =>
+    rows.filter((m) => m.id !== userMessage.id && m.id !== assistantMessage.id),
+  );
+  // Retrieval needs none of the new rows, so it runs while they are written; it counts access only once
+  // `earlier` resolves, so a turn whose writes fail counts nothing (assemble.ts).
+  const assembled = assemble(db, ai, input, { conversation, plan, earlier, embedding });
+  const [writes, context] = await Promise.allSettled([written, assembled]);
+  if (writes.status === "rejected") throw writes.reason;
+  if (context.status === "rejected") throw context.reason;
+  const { userMessage, assistantMessage } = writes.value;
+  const { messages, trace } = context.value;
   if (trace.status === "failed")
     input.log.warn({ error: trace.error, stage: trace.failedStage }, "memory retrieval failed");
   const mode = conversation.mode;
@@ -243,7 +250,7 @@ function assemble(
       userName: plan.account.name,
       conversationId: conversation.id,
       message: plan.question,
-      history: await given.earlier,
+      history: given.earlier,
       mode,
       memoryEnabled,
       embed: (text) => (embedding && text === plan.question ? embedding : ai.embedText(text)),

@@ -20,8 +20,12 @@ export interface AssembleInput {
   userName?: string | null;
   conversationId?: string | null;
   message: string;
-  /** Oldest first, without the new message. */
-  history: readonly HistoryMessage[];
+  /**
+   * Oldest first, without the new message. The chat turn passes it while its messages are still being written:
+   * retrieval runs meanwhile, and nothing is counted as accessed until it resolves (a turn whose writes failed
+   * rejects it, and counts nothing).
+   */
+  history: readonly HistoryMessage[] | Promise<readonly HistoryMessage[]>;
   mode: ChatMode;
   memoryEnabled: boolean;
   embed: (text: string) => Promise<number[]>;
@@ -83,6 +87,10 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
   let retrieval: Retrieval = input.memoryEnabled
     ? await retrieve(db, input, now, config)
     : { status: "disabled", timings: noTimings() };
+  // Time spent waiting for the caller's history (the turn's writes) is not assembly's: the total leaves it out.
+  const waitStarted = performance.now();
+  const history = await input.history;
+  const waitedMs = performance.now() - waitStarted;
 
   let branches = selectBranches(retrieval, config);
   let accessCountedIds: string[] = [];
@@ -124,7 +132,7 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
     mode: input.mode,
     userName: input.userName,
     memory,
-    history: input.history,
+    history,
     message: input.message,
     historyTokenBudget: config.prompt.historyTokenBudget,
   });
@@ -159,7 +167,7 @@ export async function assembleContext(db: Db, input: AssembleInput): Promise<Ass
     memoryLines: memory.status === "ok" ? formatted.lines : [],
     tokens: prompt.tokens,
     history: prompt.history,
-    timings: { ...retrieval.timings, totalMs: elapsedSince(started) },
+    timings: { ...retrieval.timings, totalMs: elapsedSince(started + waitedMs) },
   };
   const memoryLines =
     memory.status === "ok"
