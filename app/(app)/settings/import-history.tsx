@@ -4,7 +4,7 @@ import { UploadIcon } from "lucide-react";
 import Link from "next/link";
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import { FormAlert } from "@/app/(auth)/_components/form-parts";
-import { IMPORT_POLL_MS, ImportProgressBar } from "@/components/import-progress";
+import { IMPORT_POLL_MS, ImportProgressBar, type ImportProgressJson } from "@/components/import-progress";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { importConfig } from "@/core/config";
@@ -16,11 +16,9 @@ import { inDateRange, summarize } from "@/lib/import/summary";
 import { IMPORT_SOURCE_LABELS, type ParsedExport } from "@/lib/import/types";
 import { api, errorMessage } from "@/lib/ui/api";
 import { plural } from "@/lib/ui/format";
-import { ImportList, type Listed } from "./import-list";
+import { ImportList } from "./import-list";
 import { RestoreExport } from "./restore-export";
 import { SkippedList } from "./skipped-list";
-
-type Progress = Listed;
 
 /** The browser parses the export with the same code the tests read fixtures with; progress is read from the server, so it survives a reload. */
 export function ImportHistory() {
@@ -30,20 +28,20 @@ export function ImportHistory() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [range, setRange] = useState<{ from: string; to: string }>({ from: "", to: "" });
-  const [progress, setProgress] = useState<Progress | null>(null);
+  const [progress, setProgress] = useState<ImportProgressJson | null>(null);
   /** The latest importConfig.listed imports, newest first, as GET /api/imports answers. */
-  const [listed, setListed] = useState<Progress[]>([]);
+  const [listed, setListed] = useState<ImportProgressJson[]>([]);
   const [undone, setUndone] = useState<UndoneImport | null>(null);
   const [keepConversations, setKeepConversations] = useState(true);
 
   const refresh = useCallback(async (importId?: string) => {
     if (importId) {
-      const { import: one } = await api<{ import: Progress }>(`/api/imports/${importId}`);
+      const { import: one } = await api<{ import: ImportProgressJson }>(`/api/imports/${importId}`);
       setProgress(one);
       setListed((rows) => rows.map((row) => (row.id === one.id ? one : row)));
       return;
     }
-    const { imports } = await api<{ imports: Progress[] }>("/api/imports");
+    const { imports } = await api<{ imports: ImportProgressJson[] }>("/api/imports");
     setListed(imports);
     setProgress(imports.find((row) => row.status !== "receiving") ?? null);
   }, []);
@@ -107,7 +105,7 @@ export function ImportHistory() {
         setBusy(`Sending conversations: batch ${index + 1} of ${batches.length}…`);
         await api(`/api/imports/${created.id}/conversations`, { json: { conversations: batch } });
       }
-      const { import: started } = await api<{ import: Progress }>(`/api/imports/${created.id}/start`, {
+      const { import: started } = await api<{ import: ImportProgressJson }>(`/api/imports/${created.id}/start`, {
         method: "POST",
       });
       setProgress(started);
@@ -286,8 +284,8 @@ function ImportProgressView({
   onChange,
   onUndone,
 }: {
-  progress: Progress;
-  onChange: (progress: Progress) => void;
+  progress: ImportProgressJson;
+  onChange: (progress: ImportProgressJson) => void;
   onUndone: (undone: UndoneImport) => void;
 }) {
   const [confirming, setConfirming] = useState(false);
@@ -298,7 +296,7 @@ function ImportProgressView({
     setPending(true);
     try {
       await request();
-      onChange((await api<{ import: Progress }>(`/api/imports/${progress.id}`)).import);
+      onChange((await api<{ import: ImportProgressJson }>(`/api/imports/${progress.id}`)).import);
     } catch (caught) {
       setError(errorMessage(caught));
     } finally {

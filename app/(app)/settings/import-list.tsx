@@ -11,8 +11,6 @@ import type { ImportStatus } from "@/db/schema";
 import { IMPORT_STATUS_WORDS, progressWords } from "@/lib/import/progress-words";
 import { IMPORT_SOURCE_LABELS } from "@/lib/import/types";
 
-export type Listed = ImportProgressJson;
-
 const VARIANTS: Record<ImportStatus, BadgeVariant> = {
   receiving: "outline",
   running: "info",
@@ -30,9 +28,9 @@ export function ImportList({
   shownId,
   onShow,
 }: {
-  imports: Listed[];
+  imports: ImportProgressJson[];
   shownId: string | null;
-  onShow: (row: Listed) => void;
+  onShow: (row: ImportProgressJson) => void;
 }) {
   const dates = useDates();
   // A full list may have older imports beyond it: say so rather than call it all of them.
