@@ -6,7 +6,7 @@ import { DENSE_EMBEDDER_MODEL, denseEmbedder } from "./dense-embedder";
 import { ratioOf } from "./report";
 import { agreement } from "./retrieval";
 import { percentile, summarise } from "./stats";
-import { preModelWriteMs } from "./turn-writes";
+import { modelCalledAt, preModelWriteMs } from "./turn-writes";
 
 describe("bench statistics", () => {
   it("percentiles by nearest rank", () => {
@@ -87,13 +87,14 @@ describe("bench dense corpus", () => {
 });
 
 describe("the chat turn against its statement and writes", () => {
-  const span = (name: string, ms: number, phase?: string) => ({
+  const span = (name: string, ms: number, phase?: string, startTime: [number, number] = [0, 0]) => ({
     name,
     attributes: phase ? { "lifeline.debug.phase": phase } : {},
     duration: [Math.floor(ms / 1000), (ms % 1000) * 1e6] as [number, number],
+    startTime,
   });
 
-  it("counts the turn's writes, the access count and the debug record at the model call, not the settled one or retrieval", () => {
+  it("counts the turn's writes and the access count, not the debug record's writes (at and after the model call) or retrieval", () => {
     const spans = [
       span("chat.write", 2.5),
       span("chat.retrieval", 40),
@@ -103,7 +104,12 @@ describe("the chat turn against its statement and writes", () => {
       span("chat.write", 1001),
       span("retrieval.access_write", 0.5),
     ];
-    expect(preModelWriteMs(spans)).toBeCloseTo(1005.5, 6);
+    expect(preModelWriteMs(spans)).toBeCloseTo(1004, 6);
+  });
+
+  it("reads when the turn's model call began from its chat.model span, on the clock the client's send time uses", () => {
+    expect(modelCalledAt([span("chat.write", 2)])).toBeNull();
+    expect(modelCalledAt([span("chat.model", 30, undefined, [1_700_000_000, 250_000_000])])).toBe(1_700_000_000_250);
   });
 
   it("sets the turn's p95 against the statement's p95 plus the writes' p95", () => {
@@ -113,9 +119,15 @@ describe("the chat turn against its statement and writes", () => {
       size: 1_000,
       otherRows: 0,
       latency: { hybrid: latency(20) },
-      chatTurn: { alone: latency(45), writes: latency(10), concurrent: latency(90), concurrentUsers: 5 },
+      chatTurn: {
+        toModel: latency(45),
+        alone: latency(60),
+        writes: latency(10),
+        concurrent: latency(90),
+        concurrentUsers: 5,
+      },
     };
-    expect(ratioOf(result)?.["chat turn / (hybrid + writes)"]).toBe("1.50×");
-    expect(ratioOf({ ...result, chatTurn: undefined })?.["chat turn / (hybrid + writes)"]).toBe("—");
+    expect(ratioOf(result)?.["pre-model turn / (hybrid + writes)"]).toBe("1.50×");
+    expect(ratioOf({ ...result, chatTurn: undefined })?.["pre-model turn / (hybrid + writes)"]).toBe("—");
   });
 });

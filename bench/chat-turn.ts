@@ -1,6 +1,6 @@
 /**
- * The pre-model overhead of a chat turn through the real route: time from sending POST /api/chat to
- * the first text delta, with the offline model at no delay (its first token takes well under 1 ms).
+ * A chat turn through the real route: when POST /api/chat was sent (so the turn's spans can be set against
+ * it, turn-writes.ts) and the time to its first text delta, with the offline model at no delay.
  */
 import type { HttpClient } from "@/tests/http-client";
 
@@ -18,6 +18,15 @@ function resetBeforeSending(error: unknown): boolean {
 }
 
 export async function timeChatTurn(baseUrl: string, user: ChatUser, message: string): Promise<number> {
+  return (await sendChatTurn(baseUrl, user, message)).firstTokenMs;
+}
+
+/** `sentAt`: epoch milliseconds on the clock spans use (`performance.timeOrigin + performance.now()`). */
+export async function sendChatTurn(
+  baseUrl: string,
+  user: ChatUser,
+  message: string,
+): Promise<{ sentAt: number; firstTokenMs: number }> {
   const send = () =>
     fetch(`${baseUrl}/api/chat`, {
       method: "POST",
@@ -53,5 +62,5 @@ export async function timeChatTurn(baseUrl: string, user: ChatUser, message: str
     }
   }
   if (firstDelta === undefined) throw new Error(`POST /api/chat: the answer had no text (${buffered.slice(0, 200)})`);
-  return firstDelta;
+  return { sentAt: performance.timeOrigin + started, firstTokenMs: firstDelta };
 }

@@ -14,7 +14,7 @@ import { CODE_INDEX, hammingNearest } from "@/lib/memory/retrieval/retrieve";
 import { getInProcessRunner } from "@/lib/runtime";
 import { HttpClient } from "@/tests/http-client";
 import { startTestServer } from "@/tests/http-server";
-import { type ChatUser, timeChatTurn } from "./chat-turn";
+import { type ChatUser, sendChatTurn, timeChatTurn } from "./chat-turn";
 import { generateQuestions } from "./corpus";
 import { denseEmbedder } from "./dense-embedder";
 import { formatHealthUnderLoad, type HealthUnderLoad, healthUnderLoad } from "./event-loop";
@@ -36,7 +36,7 @@ import {
 } from "./retrieval";
 import { buildHnswIndexes, OTHER_USERS, seedMemories } from "./seed";
 import { summarise } from "./stats";
-import { captureTurnWrites } from "./turn-writes";
+import { captureTurnSpans } from "./turn-writes";
 
 /** Bump when the corpus or the seeding changes: cached Postgres databases are then re-seeded. */
 const CORPUS_VERSION = 2;
@@ -279,13 +279,18 @@ async function timeChat(baseUrl: string, users: ChatUser[], questions: string[],
   const [measured] = users;
   if (!measured) throw new Error("bench: no user");
   const alone: number[] = [];
+  const toModel: number[] = [];
   const writes: number[] = [];
-  const spans = captureTurnWrites();
+  const spans = captureTurnSpans();
   try {
     for (const question of questions) {
-      alone.push(await timeChatTurn(baseUrl, measured, question));
+      const { sentAt, firstTokenMs } = await sendChatTurn(baseUrl, measured, question);
+      alone.push(firstTokenMs);
       await settle();
-      writes.push(spans.take());
+      const turn = spans.take();
+      if (turn.modelCalledAt === null) throw new Error("bench: a chat turn called no model");
+      toModel.push(turn.modelCalledAt - sentAt);
+      writes.push(turn.writesMs);
     }
   } finally {
     await spans.stop();
@@ -300,6 +305,7 @@ async function timeChat(baseUrl: string, users: ChatUser[], questions: string[],
     await settle();
   }
   return {
+    toModel: summarise(toModel),
     alone: summarise(alone),
     writes: summarise(writes),
     concurrent: summarise(together),
