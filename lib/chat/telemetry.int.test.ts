@@ -33,11 +33,13 @@ describe("tracing a chat turn (PGlite, offline model, in-process extraction)", (
     setDatabase(undefined);
   });
 
-  it("emits the stage spans of the turn and of its extraction's steps", async () => {
-    const user = await createUser(database.db, { email: "spans@example.com", name: "Spans", passwordHash: null });
+  /** A new user's first turn, read to its end, with its extraction done; the spans it (alone) emitted. */
+  async function firstTurn(name: string, text: string) {
+    const user = await createUser(database.db, { email: `${name}@example.com`, name, passwordHash: null });
+    exporter.reset();
     const response = await runChatTurn(database.db, createAiRegistry({ LIFELINE_OFFLINE_DELAY_MS: "0" }), {
       userId: user.id,
-      body: chatBody.parse({ message: { text: "I live in Lisbon and I work as a marine biologist." } }),
+      body: chatBody.parse({ message: { text } }),
       signal: new AbortController().signal,
       log: logger,
       dispatcher: processDispatcher("in-process"),
@@ -45,8 +47,11 @@ describe("tracing a chat turn (PGlite, offline model, in-process extraction)", (
     await response.text();
     await afterResponseIdle();
     await getInProcessRunner().idle();
+    return exporter.getFinishedSpans();
+  }
 
-    const spans = exporter.getFinishedSpans();
+  it("emits the stage spans of the turn and of its extraction's steps", async () => {
+    const spans = await firstTurn("spans", "I live in Lisbon and I work as a marine biologist.");
     const names = spans.map((span) => span.name);
     expect(names).toEqual(expect.arrayContaining(["chat.write", "chat.retrieval", "chat.model", "chat.debug_write"]));
     // A first message creates its conversation, then writes the question and the answer's row.
@@ -71,20 +76,7 @@ describe("tracing a chat turn (PGlite, offline model, in-process extraction)", (
   });
 
   it("retrieves while the turn's messages are written, and counts access only once they are", async () => {
-    const user = await createUser(database.db, { email: "overlap@example.com", name: "Overlap", passwordHash: null });
-    exporter.reset();
-    const response = await runChatTurn(database.db, createAiRegistry({ LIFELINE_OFFLINE_DELAY_MS: "0" }), {
-      userId: user.id,
-      body: chatBody.parse({ message: { text: "What do you know about my garden?" } }),
-      signal: new AbortController().signal,
-      log: logger,
-      dispatcher: processDispatcher("in-process"),
-    });
-    await response.text();
-    await afterResponseIdle();
-    await getInProcessRunner().idle();
-
-    const spans = exporter.getFinishedSpans();
+    const spans = await firstTurn("overlap", "What do you know about my garden?");
     const ms = ([seconds, nanos]: readonly [number, number]) => seconds * 1e3 + nanos / 1e6;
     const one = (name: string, write?: string) => {
       const found = spans.filter(

@@ -288,6 +288,17 @@ describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
     expect(other.index).toMatchObject({ asked: 200, returned: 200 });
   });
 
+  /** Ada's hybrid retrieval of `question` with the two-stage pass above `minMemories`. */
+  const adaAsks = (question: (typeof questions)[number], minMemories: number) => ({
+    userId: ada,
+    embedding: question.embedding,
+    embeddingModel: TEST_EMBEDDER,
+    text: question.text,
+    now: NOW,
+    config: strategies.hybrid,
+    approximate: { ...TWO_STAGE, minMemories },
+  });
+
   it("asks for no per-user count while the table's row estimate is below the crossover", async () => {
     const [estimate] = await database.query<{ rows: number }>(
       "SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'memories'::regclass",
@@ -297,15 +308,7 @@ describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
     const question = questions[1] as (typeof questions)[number];
     const statements = async (minMemories: number) => {
       const counted = countingExecutes(database.db);
-      const query = {
-        userId: ada,
-        embedding: question.embedding,
-        embeddingModel: TEST_EMBEDDER,
-        text: question.text,
-        now: NOW,
-        config: strategies.hybrid,
-        approximate: { ...TWO_STAGE, minMemories },
-      };
+      const query = adaAsks(question, minMemories);
       await retrieveSemantic(counted.db, query); // the first call also reads the estimate
       const before = counted.calls();
       const result = await retrieveSemantic(counted.db, query);
@@ -320,18 +323,9 @@ describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
   it("counts a user again once the exact statement's own count is a minute old, or above the crossover", async () => {
     const question = questions[1] as (typeof questions)[number];
     const counted = countingExecutes(database.db);
-    const query = (minMemories: number) => ({
-      userId: ada,
-      embedding: question.embedding,
-      embeddingModel: TEST_EMBEDDER,
-      text: question.text,
-      now: NOW,
-      config: strategies.hybrid,
-      approximate: { ...TWO_STAGE, minMemories },
-    });
     const statements = async (minMemories: number) => {
       const before = counted.calls();
-      const result = await retrieveSemantic(counted.db, query(minMemories));
+      const result = await retrieveSemantic(counted.db, adaAsks(question, minMemories));
       return { path: result.path, statements: counted.calls() - before };
     };
     // The estimate, Ada's count, the exact statement; then the statement alone.
