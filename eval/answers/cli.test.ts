@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseAnswersCli } from "./cli";
+import { answersRunId, parseAnswersCli } from "./cli";
 
 const root = "/repo";
 const NOW = new Date("2026-12-07T05:00:00.000Z");
@@ -53,5 +53,15 @@ describe("parseAnswersCli", () => {
     [["--nonsense"], /Unknown option/],
   ])("refuses %j", (argv, message) => {
     expect(() => parseAnswersCli(argv, {}, root)).toThrow(message);
+  });
+});
+
+describe("answersRunId", () => {
+  it("names two runs started in the same second apart (their users share a database), each by its start", () => {
+    const first = answersRunId(NOW);
+    const second = answersRunId(new Date(NOW.getTime() + 999));
+    expect(first).not.toBe(second);
+    expect(first).toMatch(/^answers-20261207050000-[0-9a-f]{8}$/);
+    expect(second).toMatch(/^answers-20261207050000-[0-9a-f]{8}$/);
   });
 });

@@ -1,4 +1,5 @@
 /** `npm run eval -- --answers [flags]`: see docs/evaluation.md § Answers. */
+import { randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -305,10 +306,7 @@ export async function runAnswersEval(
       vagueSample: options.vague,
       concurrency: options.concurrency,
       budget,
-      runId: `answers-${generatedAt
-        .toISOString()
-        .replace(/[-:.TZ]/g, "")
-        .slice(0, 14)}`,
+      runId: answersRunId(generatedAt),
       appUrl: options.appUrl,
       progress,
       log: logger,
@@ -347,4 +345,16 @@ export async function runAnswersEval(
     perQuestion: questions,
     totalMs: performance.now() - started,
   };
+}
+
+/**
+ * Names the run's users (`<runId>-<sample>@…`) and memory corpora: its start to the second, readable in a kept
+ * database, and a random part, so two runs started in the same second on one database never share an email.
+ */
+export function answersRunId(startedAt: Date): string {
+  const second = startedAt
+    .toISOString()
+    .replace(/[-:.TZ]/g, "")
+    .slice(0, 14);
+  return `answers-${second}-${randomUUID().slice(0, 8)}`;
 }
