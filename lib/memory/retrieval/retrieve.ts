@@ -413,13 +413,15 @@ const counted = new WeakMap<Db, Map<string, { comparable: number; at: number }>>
 /** Users remembered per database; past it the oldest are forgotten (and counted again). */
 const COUNTS_KEPT = 10_000;
 
+const countKey = (userId: string, embeddingModel: string) => `${userId} ${embeddingModel}`;
+
 function rememberCount(db: Db, userId: string, embeddingModel: string, comparable: number): void {
   let users = counted.get(db);
   if (!users) {
     users = new Map();
     counted.set(db, users);
   }
-  const key = `${userId} ${embeddingModel}`;
+  const key = countKey(userId, embeddingModel);
   users.delete(key); // Re-inserted last: the Map's order is the age order forgetting follows.
   users.set(key, { comparable, at: Date.now() });
   if (users.size > COUNTS_KEPT) users.delete(users.keys().next().value as string);
@@ -432,7 +434,7 @@ function rememberCount(db: Db, userId: string, embeddingModel: string, comparabl
  * little past the crossover; the two-stage pass always counts, as BM25's N and lengths come from its count.
  */
 function recentlyAtMost(db: Db, userId: string, embeddingModel: string, max: number): boolean {
-  const known = counted.get(db)?.get(`${userId} ${embeddingModel}`);
+  const known = counted.get(db)?.get(countKey(userId, embeddingModel));
   return known !== undefined && Date.now() - known.at < ESTIMATE_MAX_AGE_MS && known.comparable <= max;
 }
 
