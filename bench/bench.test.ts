@@ -6,7 +6,7 @@ import { DENSE_EMBEDDER_MODEL, denseEmbedder } from "./dense-embedder";
 import { ratioOf } from "./report";
 import { agreement } from "./retrieval";
 import { percentile, summarise } from "./stats";
-import { modelCalledAt, preModelWriteMs } from "./turn-writes";
+import { modelCalledAt, preModelWriteMs } from "./turn-spans";
 
 describe("bench statistics", () => {
   it("percentiles by nearest rank", () => {

@@ -1,6 +1,6 @@
 /**
  * A chat turn through the real route: when POST /api/chat was sent (so the turn's spans can be set against
- * it, turn-writes.ts) and the time to its first text delta, with the offline model at no delay.
+ * it, turn-spans.ts) and the time to its first text delta, with the offline model at no delay.
  */
 import type { HttpClient } from "@/tests/http-client";
 

@@ -36,7 +36,7 @@ import {
 } from "./retrieval";
 import { buildHnswIndexes, OTHER_USERS, seedMemories } from "./seed";
 import { summarise } from "./stats";
-import { captureTurnSpans } from "./turn-writes";
+import { captureTurnSpans } from "./turn-spans";
 
 /** Bump when the corpus or the seeding changes: cached Postgres databases are then re-seeded. */
 const CORPUS_VERSION = 2;

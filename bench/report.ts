@@ -17,7 +17,7 @@ export interface BenchResult {
   /**
    * A chat turn through the route (offline model, no delay), alone: `toModel`, from sending the request to the start
    * of its model call (its pre-model overhead); `alone`, to its first text delta; `writes`, what it spent in its
-   * writes before the model call, from its spans (turn-writes.ts). `concurrent`: to the first text delta.
+   * writes before the model call, from its spans (turn-spans.ts). `concurrent`: to the first text delta.
    */
   chatTurn?: { toModel?: Latency; alone: Latency; writes?: Latency; concurrent: Latency; concurrentUsers: number };
 }
