@@ -10,7 +10,6 @@ import { type Db, selectRows } from "@/db/client";
 import { halfvecValue } from "@/db/queries/vectors";
 import { forEmbedder } from "@/lib/memory/retrieval/assembly-config";
 import {
-  countComparable,
   retrieveSemantic,
   type SemanticConfig,
   type SemanticResult,
@@ -106,11 +105,10 @@ export function hnswStatement(index: HnswIndex): Contender {
     const config = strategy("hybrid", embeddingModel);
     const query = { userId, embedding: question.embedding, embeddingModel, text: question.text, now, config };
     const vector = halfvecValue(question.embedding);
-    const counts = await countComparable(db, userId, embeddingModel);
     // SET LOCAL: the scan's settings hold for this transaction only.
     const result = await db.transaction(async (tx) => {
       await tx.execute(sql.raw(HNSW_SCAN_SETTINGS));
-      return scoreCandidates(tx as unknown as Db, query, vector, counts, {
+      return scoreCandidates(tx as unknown as Db, query, vector, {
         path: "two-stage",
         nearest: sql`SELECT id FROM memories
         WHERE user_id = ${userId}::uuid AND status = 'active' AND embedding_model = ${embeddingModel}
@@ -122,7 +120,7 @@ export function hnswStatement(index: HnswIndex): Contender {
         minMemories: 0,
       });
     });
-    if ((result.index?.returned ?? 0) >= Math.min(asked, counts.comparable))
+    if ((result.index?.returned ?? 0) >= Math.min(asked, result.index?.memories ?? 0))
       return { top: selectedIds(result), path: "hnsw" };
     const exact = await retrieveSemantic(db, { ...query, approximate: null });
     return { top: selectedIds(exact), path: "exact", fellBack: true };

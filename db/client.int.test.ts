@@ -42,6 +42,7 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "memories",
       "memory_events",
       "memory_extractions",
+      "memory_stats",
       "memory_usage",
       "message_notes",
       "messages",
@@ -68,11 +69,17 @@ describe.each(DB_KINDS)("database on %s", (kind) => {
       "SELECT indexdef FROM pg_indexes WHERE indexname = 'messages_streaming_idx'",
     );
     expect(partial[0]?.indexdef).toMatch(/\(updated_at\) WHERE \(?status = 'streaming'/);
-    // Migration 0007 dropped the corpus statistics and their triggers; only app-defined triggers remain.
+    // Migration 0007 dropped the corpus statistics and their triggers; migration 0032's memory_stats triggers are
+    // the only ones on memories.
     const triggers = await database.query<{ tgname: string }>(
       "SELECT tgname FROM pg_trigger WHERE tgrelid = 'memories'::regclass AND NOT tgisinternal ORDER BY tgname",
     );
-    expect(triggers.map((t) => t.tgname)).toEqual([]);
+    expect(triggers.map((t) => t.tgname)).toEqual([
+      "memory_stats_delete",
+      "memory_stats_insert",
+      "memory_stats_truncate",
+      "memory_stats_update",
+    ]);
     const functions = await database.query<{ proname: string }>(
       "SELECT proname FROM pg_proc WHERE proname LIKE 'memory_%corpus%' OR proname = 'memory_in_corpus'",
     );

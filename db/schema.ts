@@ -2,6 +2,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   bit,
   boolean,
   check,
@@ -517,6 +518,31 @@ export const memoryUsage = pgTable("memory_usage", {
   accessCount: integer("access_count").notNull(),
   lastAccessedAt: timestamp("last_accessed_at", { withTimezone: true, mode: "date" }).notNull(),
 });
+
+/**
+ * Per user and vector space, what retrieval would otherwise count on every turn (migration 0032): the crossover
+ * check reads one row instead of counting a user's memories, and the two-stage pass takes BM25's N and average
+ * length and the count waiting for re-embedding from here, equal to what the exact statement computes from the
+ * rows it scans. Kept by statement triggers on memories in the same transaction as each write (so a statement
+ * sees counts and memories from one snapshot), never written by the app. A row whose counts all fall to 0 is
+ * deleted, so a user's deletion leaves nothing. No foreign key: a cascaded delete's trigger runs after the user
+ * row is gone.
+ */
+export const memoryStats = pgTable(
+  "memory_stats",
+  {
+    userId: uuid("user_id").notNull(),
+    /** The embedder of the vectors counted here; '' for the active memories with no vector (or no embedder). */
+    vectorSpace: text("vector_space").notNull(),
+    /** Active memories with a non-zero vector of this embedder: the rows the semantic statement compares (BM25's N). */
+    comparable: integer("comparable").notNull(),
+    /** The sum of their search_length: BM25's average length is comparableLength / comparable. */
+    comparableLength: bigint("comparable_length", { mode: "number" }).notNull(),
+    /** Active memories with text (awaitsEmbedder's second half): for any other embedder, these wait for re-embedding. */
+    withText: integer("with_text").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.vectorSpace] })],
+);
 
 export const MEMORY_SNAPSHOT_FIELDS = [
   "content",

@@ -110,24 +110,21 @@ interface SemanticRow extends Record<string, unknown> {
 export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
   const vector = halfvecValue(query.embedding); // An embedding it cannot compare is refused before any SQL.
   const twoStage = query.approximate === undefined ? approximateRetrievalConfig : query.approximate;
+  const { embeddingModel } = query;
   if (
     twoStage &&
-    query.embeddingModel !== undefined &&
-    !twoStage.exactFor?.includes(query.embeddingModel) &&
-    !recentlyAtMost(db, query.userId, query.embeddingModel, twoStage.minMemories) &&
-    (await mayHoldMoreThan(db, twoStage.minMemories))
+    embeddingModel !== undefined &&
+    !twoStage.exactFor?.includes(embeddingModel) &&
+    (await comparableCount(db, query.userId, embeddingModel)) > twoStage.minMemories
   ) {
-    const counts = await countComparable(db, query.userId, query.embeddingModel);
-    if (counts.comparable > twoStage.minMemories) {
-      const k = Math.trunc(twoStage.candidatesFor?.[query.embeddingModel] ?? twoStage.candidates);
-      return scoreCandidates(db, query, vector, counts, {
-        path: "two-stage",
-        nearest: hammingNearest(query.userId, query.embeddingModel, vector, k),
-        asked: k,
-        index: CODE_INDEX,
-        minMemories: twoStage.minMemories,
-      });
-    }
+    const k = Math.trunc(twoStage.candidatesFor?.[embeddingModel] ?? twoStage.candidates);
+    return scoreCandidates(db, { ...query, embeddingModel }, vector, {
+      path: "two-stage",
+      nearest: hammingNearest(query.userId, embeddingModel, vector, k),
+      asked: k,
+      index: CODE_INDEX,
+      minMemories: twoStage.minMemories,
+    });
   }
   return retrieveExact(db, query, vector);
 }
@@ -296,7 +293,7 @@ async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise
   const { window } = scoringTerms(query);
   const pooled = isComparableSimilarity(sql`similarity`);
 
-  const rows = await selectRows<SemanticRow & { comparable: number }>(
+  const rows = await selectRows<SemanticRow>(
     db,
     sql`
       WITH ${textQuery(query.text ?? "")}
@@ -317,17 +314,15 @@ async function retrieveExact(db: Db, query: SemanticQuery, vector: SQL): Promise
         FROM scanned
       ),
       ${rankedAndBelow(query, sql`corpus AS (SELECT n, avg_len FROM totals)`)},
-      waiting AS (SELECT waiting AS n, n::int AS comparable FROM totals),
+      waiting AS (SELECT waiting AS n FROM totals),
       ${LISTED}
       -- One row even when nothing is listed, to carry the counts.
       SELECT ${LISTED_COLUMNS},
-             w.n AS waiting,
-             w.comparable
+             w.n AS waiting
       FROM waiting w
       LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true
       ORDER BY r.below, r.rank`,
   );
-  if (query.embeddingModel !== undefined) rememberCount(db, userId, query.embeddingModel, rows[0]?.comparable ?? 0);
   return {
     ...toResult(rows, query.config),
     path: "exact",
@@ -384,78 +379,16 @@ function toResult(rows: readonly SemanticRow[], config: SemanticConfig): Omit<Se
   };
 }
 
-const estimates = new WeakMap<Db, { at: number; rows: Promise<number> }>();
-const ESTIMATE_MAX_AGE_MS = 60_000;
-
 /**
- * While pg_class.reltuples (-1 before the first ANALYZE) is below `min`, no user is above the
- * crossover, so the per-user count — ~3 ms of a 1k user's 14 ms in the bench — is skipped. A lagging
- * estimate only keeps the exact statement a little longer.
+ * The user's memories the semantic statement would compare for this embedder: one primary-key read of memory_stats
+ * (migration 0032), kept by triggers in the transaction of each memory write, instead of counting them on each turn.
  */
-async function mayHoldMoreThan(db: Db, min: number): Promise<boolean> {
-  const now = Date.now();
-  let known = estimates.get(db);
-  if (!known || now - known.at >= ESTIMATE_MAX_AGE_MS) {
-    const rows = selectRows<{ rows: number }>(
-      db,
-      sql`SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'memories'::regclass`,
-    ).then(([row]) => row?.rows ?? -1);
-    rows.catch(() => estimates.delete(db));
-    known = { at: now, rows };
-    estimates.set(db, known);
-  }
-  const rows = await known.rows;
-  return rows < 0 || rows > min;
-}
-
-/** Per database: each user's comparable count (by embedder) as an exact statement last found it, and when. */
-const counted = new WeakMap<Db, Map<string, { comparable: number; at: number }>>();
-/** Users remembered per database; past it the oldest are forgotten (and counted again). */
-const COUNTS_KEPT = 10_000;
-
-const countKey = (userId: string, embeddingModel: string) => `${userId} ${embeddingModel}`;
-
-function rememberCount(db: Db, userId: string, embeddingModel: string, comparable: number): void {
-  let users = counted.get(db);
-  if (!users) {
-    users = new Map();
-    counted.set(db, users);
-  }
-  const key = countKey(userId, embeddingModel);
-  users.delete(key); // Re-inserted last: the Map's order is the age order forgetting follows.
-  users.set(key, { comparable, at: Date.now() });
-  if (users.size > COUNTS_KEPT) users.delete(users.keys().next().value as string);
-}
-
-/**
- * True when an exact statement found this user at or below `max` comparable memories within
- * ESTIMATE_MAX_AGE_MS: the exact statement answers again without the per-user count (~2 ms of a 1k user's
- * turn in the bench). Memories added since only keep the exact statement, which is always right, a
- * little past the crossover; the two-stage pass always counts, as BM25's N and lengths come from its count.
- */
-function recentlyAtMost(db: Db, userId: string, embeddingModel: string, max: number): boolean {
-  const known = counted.get(db)?.get(countKey(userId, embeddingModel));
-  return known !== undefined && Date.now() - known.at < ESTIMATE_MAX_AGE_MS && known.comparable <= max;
-}
-
-export interface MemoryCounts {
-  /** The count the crossover is compared with, and BM25's N. */
-  comparable: number;
-  length: number;
-  others: number;
-}
-
-/** One index-only scan of CODE_INDEX, no heap row read. */
-export async function countComparable(db: Db, userId: string, embeddingModel: string): Promise<MemoryCounts> {
-  const [row] = await selectRows<{ comparable: number; length: number; others: number }>(
+export async function comparableCount(db: Db, userId: string, embeddingModel: string): Promise<number> {
+  const [row] = await selectRows<{ comparable: number }>(
     db,
-    sql`SELECT count(*) FILTER (WHERE embedding_model = ${embeddingModel})::int AS comparable,
-               coalesce(sum(search_length) FILTER (WHERE embedding_model = ${embeddingModel}), 0)::float8 AS length,
-               count(*) FILTER (WHERE embedding_model IS DISTINCT FROM ${embeddingModel})::int AS others
-        FROM memories
-        WHERE user_id = ${userId}::uuid AND status = 'active'`,
+    sql`SELECT comparable FROM memory_stats WHERE user_id = ${userId}::uuid AND vector_space = ${embeddingModel}`,
   );
-  return { comparable: row?.comparable ?? 0, length: row?.length ?? 0, others: row?.others ?? 0 };
+  return row?.comparable ?? 0;
 }
 
 /** The index the first stage reads (migration 0025): the user's active memories with their codes, no heap row. */
@@ -487,17 +420,17 @@ export interface CandidatePass {
  * The exact statement's formula over candidates only: the first stage's K plus, with fusion, every lexeme
  * match, each scored on its exact stored distance. Exact where the candidates hold the true top; vector
  * ranks are ranks among the candidates (only ever better than the true ones), and `aboveThreshold` and
- * near-misses are counted among them. BM25's N and average length come from `counts`, so text scores
- * equal the exact statement's.
+ * near-misses are counted among them. BM25's N and average length, and the count waiting for re-embedding,
+ * come from memory_stats, read in the statement's own snapshot, so they equal what the exact statement
+ * would compute from the rows it scans.
  */
 export async function scoreCandidates(
   db: Db,
-  query: SemanticQuery,
+  query: SemanticQuery & { embeddingModel: string },
   vector: SQL,
-  counts: MemoryCounts,
   pass: CandidatePass,
 ): Promise<SemanticResult> {
-  const { userId, config } = query;
+  const { userId, config, embeddingModel } = query;
   const { window } = scoringTerms(query);
   const owned = ownedBy(userId, ["active"]);
   const comparable = comparableWith(query.embeddingModel);
@@ -508,9 +441,12 @@ export async function scoreCandidates(
     : sql``;
   const statement = sql`
       WITH ${textQuery(query.text ?? "")}
-      -- The user's comparable memories, their BM25 lengths and the others, as counted (countComparable).
+      -- The user's comparable memories and their BM25 lengths, and those of other spaces with text (memory_stats).
       stats AS (
-        SELECT ${counts.comparable}::float8 AS n, ${counts.length}::float8 AS total_len, ${counts.others}::int AS waiting
+        SELECT coalesce(sum(comparable) FILTER (WHERE vector_space = ${embeddingModel}), 0)::float8 AS n,
+               coalesce(sum(comparable_length) FILTER (WHERE vector_space = ${embeddingModel}), 0)::float8 AS total_len,
+               coalesce(sum(with_text) FILTER (WHERE vector_space <> ${embeddingModel}), 0)::int AS waiting
+        FROM memory_stats WHERE user_id = ${userId}::uuid
       ),
       nearest AS MATERIALIZED (${pass.nearest}),
       chosen AS (SELECT id FROM nearest ${textHits}),
@@ -525,17 +461,18 @@ export async function scoreCandidates(
       ${LISTED}
       SELECT ${LISTED_COLUMNS},
              w.n AS waiting,
+             (SELECT n FROM stats)::int AS memories,
              (SELECT count(*) FROM nearest)::int AS returned,
              (SELECT count(*) FROM scanned)::int AS scored
       FROM waiting w
       LEFT JOIN (listed r JOIN memories m ON m.id = r.id) ON true
       ORDER BY r.below, r.rank`;
-  const rows = await selectRows<SemanticRow & { returned: number; scored: number }>(db, statement);
+  const rows = await selectRows<SemanticRow & { memories: number; returned: number; scored: number }>(db, statement);
   return {
     ...toResult(rows, config),
     path: pass.path,
     index: {
-      memories: counts.comparable,
+      memories: rows[0]?.memories ?? 0,
       minMemories: pass.minMemories,
       asked: pass.asked,
       returned: rows[0]?.returned ?? 0,

@@ -6,11 +6,12 @@
  * top 5 is the exact one's here; the pass returns K whenever the user has K; another user's memories never
  * appear; below the crossover the exact statement answers; the trace says which path answered and how.
  */
-import { sql } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { eq, inArray, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import { type ApproximateRetrievalConfig, EMBEDDING_DIMENSIONS, retrievalStrategies } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
 import { halfvecValue } from "@/db/queries/vectors";
+import { memories } from "@/db/schema";
 import { embedWordVec, WORDVEC_V2_SETTINGS } from "@/lib/offline/wordvec-embedder";
 import { DB_KINDS } from "@/tests/db";
 import {
@@ -299,48 +300,41 @@ describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
     approximate: { ...TWO_STAGE, minMemories },
   });
 
-  it("asks for no per-user count while the table's row estimate is below the crossover", async () => {
-    const [estimate] = await database.query<{ rows: number }>(
-      "SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'memories'::regclass",
-    );
-    const rows = estimate?.rows ?? -1;
-    expect(rows).toBeGreaterThan(MEMORIES); // ANALYZE ran at seeding: both users' memories
-    const question = questions[1] as (typeof questions)[number];
-    const statements = async (minMemories: number) => {
-      const counted = countingExecutes(database.db);
-      const query = adaAsks(question, minMemories);
-      await retrieveSemantic(counted.db, query); // the first call also reads the estimate
-      const before = counted.calls();
-      const result = await retrieveSemantic(counted.db, query);
-      expect(result.path).toBe("exact");
-      return counted.calls() - before;
-    };
-    expect(await statements(rows + 1)).toBe(1); // the exact statement alone
-    // The table may hold more, but Ada's exact statement has just counted her 400: the statement alone.
-    expect(await statements(MEMORIES)).toBe(1);
-  });
-
-  it("counts a user again once the exact statement's own count is a minute old, or above the crossover", async () => {
+  it("reads the user's count from memory_stats before either path, and follows a write at once", async () => {
     const question = questions[1] as (typeof questions)[number];
     const counted = countingExecutes(database.db);
     const statements = async (minMemories: number) => {
       const before = counted.calls();
       const result = await retrieveSemantic(counted.db, adaAsks(question, minMemories));
-      return { path: result.path, statements: counted.calls() - before };
+      return { path: result.path, memories: result.index?.memories, statements: counted.calls() - before };
     };
-    // The estimate, Ada's count, the exact statement; then the statement alone.
-    expect(await statements(MEMORIES)).toEqual({ path: "exact", statements: 3 });
-    expect(await statements(MEMORIES)).toEqual({ path: "exact", statements: 1 });
-    // A lower crossover than her last count: counted, and the two-stage pass answers (it records no count).
-    expect(await statements(MEMORIES - 1)).toEqual({ path: "two-stage", statements: 2 });
-    expect(await statements(MEMORIES - 1)).toEqual({ path: "two-stage", statements: 2 });
-    const now = Date.now();
-    const later = vi.spyOn(Date, "now").mockReturnValue(now + 61_000);
+    // One primary-key read, then the path's one statement.
+    expect(await statements(MEMORIES)).toEqual({ path: "exact", memories: undefined, statements: 2 });
+    expect(await statements(MEMORIES - 1)).toEqual({ path: "two-stage", memories: MEMORIES, statements: 2 });
+    // A memory written now moves Ada past the crossover on her next turn, and its deletion back below it.
+    const [added] = await insertMemories(database.db, [
+      { userId: ada, content: "one more note about the garden", embedding: denseVector(random) },
+    ]);
+    expect(await statements(MEMORIES)).toEqual({ path: "two-stage", memories: MEMORIES + 1, statements: 2 });
+    await database.db.delete(memories).where(eq(memories.id, added as string));
+    expect(await statements(MEMORIES)).toEqual({ path: "exact", memories: undefined, statements: 2 });
+  });
+
+  it("counts the memories waiting for re-embedding as the exact statement does: those with text", async () => {
+    const question = questions[1] as (typeof questions)[number];
+    const waiting = await insertMemories(database.db, [
+      { userId: ada, content: "from another embedder", embedding: denseVector(random), embeddingModel: "other/model" },
+      { userId: ada, content: "not embedded yet", embedding: null, embeddingModel: null },
+      { userId: ada, content: " ", embedding: null, embeddingModel: null },
+    ]);
     try {
-      // A minute on, the estimate and Ada's count are read again.
-      expect(await statements(MEMORIES)).toEqual({ path: "exact", statements: 3 });
+      const exact = await retrieveSemantic(database.db, { ...adaAsks(question, MEMORIES), approximate: null });
+      const twoStage = await retrieveSemantic(database.db, adaAsks(question, MEMORIES - 1));
+      expect([exact.path, twoStage.path]).toEqual(["exact", "two-stage"]);
+      expect(exact.waitingForReembedding).toBe(2);
+      expect(twoStage.waitingForReembedding).toBe(2);
     } finally {
-      later.mockRestore();
+      await database.db.delete(memories).where(inArray(memories.id, waiting));
     }
   });
 
