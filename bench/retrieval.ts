@@ -4,7 +4,7 @@
  * baseline of scoring every vector in application code, and two floors: a bare read of the stored
  * vectors, and a pass computing each distance and keeping only the minimum.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { approximateRetrievalConfig, retrievalStrategies } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
 import { halfvecValue } from "@/db/queries/vectors";
@@ -159,13 +159,21 @@ export const floorPass: Contender = async ({ db, userId, embeddingModel }) => {
 
 /** The distance pass: every cosine distance computed, only their minimum kept — the floor of an exact statement. */
 export const distancePass: Contender = async ({ db, userId, embeddingModel }, question) => {
-  await selectRows(
-    db,
-    sql`SELECT min(embedding <=> ${halfvecValue(question.embedding)}) AS nearest FROM memories
-        WHERE user_id = ${userId} AND status = 'active' AND embedding_model = ${embeddingModel}`,
-  );
+  await selectRows(db, distanceStatement(userId, embeddingModel, question.embedding));
   return { top: [] };
 };
+
+/**
+ * Every distance computed, the minimum kept. The subquery fences the aggregate: a bare `min(embedding <=> q)` over
+ * the table is answered as `ORDER BY … LIMIT 1`, which an HNSW index on the column (a bench database built at
+ * `--hnsw-sizes`) answers by walking its graph, approximately, without computing the distances this pass stands for.
+ */
+export function distanceStatement(userId: string, embeddingModel: string, embedding: readonly number[]): SQL {
+  return sql`SELECT min(distance) AS nearest
+        FROM (SELECT embedding <=> ${halfvecValue(embedding)} AS distance FROM memories
+              WHERE user_id = ${userId} AND status = 'active' AND embedding_model = ${embeddingModel}
+              OFFSET 0) computed`;
+}
 
 export function agreement(expected: readonly string[], actual: readonly string[]): { recall: number; same: boolean } {
   const found = expected.filter((id) => actual.includes(id)).length;
