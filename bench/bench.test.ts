@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EMBEDDING_DIMENSIONS } from "@/core/config";
-import { parseArgs } from "./cli";
+import { main, parseArgs, USAGE } from "./cli";
 import { generateMemories, generateQuestions } from "./corpus";
 import { DENSE_EMBEDDER_MODEL, denseEmbedder } from "./dense-embedder";
-import { ratioOf } from "./report";
+import { formatTable, ratioOf } from "./report";
 import { agreement } from "./retrieval";
 import { percentile, summarise } from "./stats";
 import { modelCalledAt, preModelWriteMs } from "./turn-spans";
@@ -80,6 +80,24 @@ describe("bench dense corpus", () => {
     expect(cos(coffee, tea)).toBeGreaterThan(cos(coffee, train));
   });
 
+  it("--help prints the options and runs nothing", async () => {
+    const printed = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      expect(await main(["--help", "--sizes", "100k"])).toBe(0);
+      expect(printed).toHaveBeenCalledWith(USAGE);
+    } finally {
+      printed.mockRestore();
+    }
+  });
+
+  it("refuses an option it does not know, instead of running the default bench", () => {
+    expect(() => parseArgs(["--size", "10k"])).toThrow(/^unknown option "--size"\nusage: npm run bench -- /);
+    expect(() => parseArgs(["--help"])).toThrow(/unknown option "--help"/); // main prints USAGE before parsing
+    expect(parseArgs(["--sizes", "10k", "--no-chat"]).sizes.postgres).toEqual([10_000]);
+    // The import bench's options are its own (bench/import.ts).
+    expect(() => parseArgs(["--import", "--conversations", "20"])).not.toThrow();
+  });
+
   it("--embedder dense and --others are options", () => {
     expect(parseArgs(["--embedder", "dense", "--others", "2"])).toMatchObject({ embedder: "dense", others: 2 });
     expect(parseArgs([])).toMatchObject({ embedder: "configured", others: 20 });
@@ -129,5 +147,33 @@ describe("the chat turn against its statement and writes", () => {
     };
     expect(ratioOf(result)?.["pre-model turn / (hybrid + writes)"]).toBe("1.50×");
     expect(ratioOf({ ...result, chatTurn: undefined })?.["pre-model turn / (hybrid + writes)"]).toBe("—");
+  });
+
+  it("prints what memory_stats's triggers add to each way of writing memories", () => {
+    const table = formatTable({
+      at: "2026-12-08T00:00:00.000Z",
+      embedder: "test/fixture",
+      questions: 1,
+      rounds: 1,
+      results: [
+        {
+          db: "pglite",
+          size: 1_000,
+          otherRows: 0,
+          latency: {},
+          statsWrites: {
+            perRow: {
+              "one row per statement": { with: 0.5, without: 0.25 },
+              "rows in one statement": { with: 0.125, without: 0.1 },
+            },
+            rows: 100,
+            repeats: 5,
+          },
+        },
+      ],
+    });
+    expect(table).toContain("memory_stats triggers, pglite 1,000: ms per row (p50 of 5 × 100 rows)");
+    expect(table).toMatch(/one row per statement\s+0\.500\s+0\.250\s+0\.250/);
+    expect(table).toMatch(/rows in one statement\s+0\.125\s+0\.100\s+0\.025/);
   });
 });

@@ -19,7 +19,7 @@ import { generateQuestions } from "./corpus";
 import { denseEmbedder } from "./dense-embedder";
 import { formatHealthUnderLoad, type HealthUnderLoad, healthUnderLoad } from "./event-loop";
 import { runImportBench } from "./import";
-import { insertCost } from "./inserts";
+import { insertCost, statsWriteCost } from "./inserts";
 import { type Agreement, type BenchReport, type BenchResult, formatTable, svgChart } from "./report";
 import {
   type Answer,
@@ -63,7 +63,39 @@ export interface BenchOptions {
   out: string;
 }
 
+/** Every option of the retrieval bench, and whether it takes a value (`--import` runs bench/import.ts, with its own). */
+const OPTIONS: Readonly<Record<string, "flag" | "value">> = {
+  "--quick": "flag",
+  "--db": "value",
+  "--sizes": "value",
+  "--questions": "value",
+  "--rounds": "value",
+  "--no-chat": "flag",
+  "--no-health-load": "flag",
+  "--health-load-only": "flag",
+  "--chat-sizes": "value",
+  "--hnsw-sizes": "value",
+  "--k": "value",
+  "--no-retrieval": "flag",
+  "--skip": "value",
+  "--others": "value",
+  "--embedder": "value",
+  "--out": "value",
+};
+
+export const USAGE = `usage: npm run bench -- ${Object.entries(OPTIONS)
+  .map(([name, kind]) => (kind === "value" ? `[${name} …]` : `[${name}]`))
+  .join(" ")}
+       npm run bench -- --import …   (bench/import.ts)
+What each option measures: docs/performance.md.`;
+
 export function parseArgs(argv: readonly string[], now = new Date()): BenchOptions {
+  // An option misspelt would otherwise run the whole default bench (seeding 100k memories) instead of what was asked.
+  for (let i = 0; i < argv.length && !argv.includes("--import"); i++) {
+    const kind = OPTIONS[argv[i] as string];
+    if (!kind) throw new Error(`unknown option "${argv[i]}"\n${USAGE}`);
+    if (kind === "value") i++;
+  }
   const quick = argv.includes("--quick");
   const value = (flag: string) => {
     const i = argv.indexOf(flag);
@@ -314,6 +346,10 @@ async function timeChat(baseUrl: string, users: ChatUser[], questions: string[],
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv.includes("--help")) {
+    console.log(USAGE);
+    return 0;
+  }
   let options: BenchOptions;
   try {
     options = parseArgs(argv);
@@ -385,6 +421,10 @@ export async function main(argv: readonly string[]): Promise<number> {
             agreement: agreements.map(([reference, contender]) => agreementOf(tops, reference, contender)),
           });
           if (kind === "postgres") result.firstStagePlan = await firstStagePlan(context, questions[0] as Question);
+          if (!options.skip.includes("stats-writes")) {
+            console.error("memory_stats write costs…");
+            result.statsWrites = await statsWriteCost(database, seeded.userId);
+          }
           if (hnsw.length > 0 && !options.skip.includes("inserts")) {
             console.error("insert costs…");
             result.inserts = await insertCost(database, seeded.userId, [CODE_INDEX, ...hnsw.map(({ name }) => name)], {

@@ -3,7 +3,7 @@
  * rolled back, so the cached database is left as it was. Indexes are dropped inside each transaction.
  */
 import { sql } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import { type Database, selectRows } from "@/db/client";
 import { percentile } from "./stats";
 
 const ROWS = 100;
@@ -57,6 +57,85 @@ export async function insertCost(
         ) / 1000,
       ]),
     ),
+    rows: ROWS,
+    repeats: REPEATS,
+  };
+}
+
+/** The statement triggers that keep memory_stats (migration 0032). */
+const STATS_TRIGGERS = ["memory_stats_insert", "memory_stats_update", "memory_stats_delete", "memory_stats_truncate"];
+
+export interface StatsWriteCost {
+  /** ms per row, p50 over the repeats: `with` the memory_stats triggers, `without` them, for each way of writing. */
+  perRow: Record<"one row per statement" | "rows in one statement", { with: number; without: number }>;
+  rows: number;
+  repeats: number;
+}
+
+/**
+ * What a memory write pays for memory_stats: the user's rows copied with and without its triggers (disabled inside
+ * the transaction, which is rolled back), as an extraction writes them (one INSERT each) and as an import page does
+ * (one INSERT for all). A statement trigger's cost falls on each statement, so the first is its worst case.
+ */
+export async function statsWriteCost(database: Database, userId: string): Promise<StatsWriteCost> {
+  const rolledBack = new Error("roll back");
+  const ways = ["one row per statement", "rows in one statement"] as const;
+  const samples = new Map<string, number[]>(
+    ways.flatMap((way) => [`${way} with`, `${way} without`]).map((k) => [k, []]),
+  );
+  // The rows to copy are chosen before the clock starts, so each statement is an insert and a primary-key read.
+  const ids = (
+    await selectRows<{ id: string }>(
+      database.db,
+      sql`SELECT id FROM memories WHERE user_id = ${userId}::uuid AND status = 'active' ORDER BY id LIMIT ${REPEATS * ROWS}::int`,
+    )
+  ).map((row) => row.id);
+  const copy = (chosen: readonly string[]) => sql`
+    INSERT INTO memories (user_id, content, title, type, importance, embedding, embedding_model, provenance)
+    SELECT user_id, content || ' (copy)', title, type, importance, embedding, embedding_model, provenance
+    FROM memories WHERE id IN (${sql.join(
+      chosen.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`;
+  for (let repeat = 0; repeat < REPEATS; repeat++) {
+    const chosen = ids.slice(repeat * ROWS, (repeat + 1) * ROWS);
+    for (const way of ways) {
+      for (const triggers of ["with", "without"] as const) {
+        await database.db
+          .transaction(async (tx) => {
+            if (triggers === "without")
+              for (const name of STATS_TRIGGERS)
+                await tx.execute(sql.raw(`ALTER TABLE memories DISABLE TRIGGER ${name}`));
+            const started = performance.now();
+            if (way === "rows in one statement") await tx.execute(copy(chosen));
+            else for (const id of chosen) await tx.execute(copy([id]));
+            samples.get(`${way} ${triggers}`)?.push((performance.now() - started) / chosen.length);
+            throw rolledBack;
+          })
+          .catch((error: unknown) => {
+            if (error !== rolledBack) throw error;
+          });
+      }
+    }
+  }
+  const p50 = (key: string) =>
+    Math.round(
+      percentile(
+        [...(samples.get(key) ?? [])].sort((a, b) => a - b),
+        50,
+      ) * 1000,
+    ) / 1000;
+  return {
+    perRow: {
+      "one row per statement": {
+        with: p50("one row per statement with"),
+        without: p50("one row per statement without"),
+      },
+      "rows in one statement": {
+        with: p50("rows in one statement with"),
+        without: p50("rows in one statement without"),
+      },
+    },
     rows: ROWS,
     repeats: REPEATS,
   };

@@ -1,6 +1,6 @@
 import type { DbKind } from "@/db/client";
 import type { HealthUnderLoad } from "./event-loop";
-import type { InsertCost } from "./inserts";
+import type { InsertCost, StatsWriteCost } from "./inserts";
 import type { Latency } from "./stats";
 
 export interface BenchResult {
@@ -14,6 +14,8 @@ export interface BenchResult {
   /** EXPLAIN (ANALYZE, BUFFERS) of the two-stage pass's first stage for the first question (Postgres). */
   firstStagePlan?: string;
   inserts?: InsertCost;
+  /** What memory writes pay for memory_stats's triggers (inserts.ts). */
+  statsWrites?: StatsWriteCost;
   /**
    * A chat turn through the route (offline model, no delay), alone: `toModel`, from sending the request to the start
    * of its model call (its pre-model overhead); `alone`, to its first text delta; `writes`, what it spent in its
@@ -104,6 +106,25 @@ export function formatTable(report: BenchReport): string {
       table(
         ["indexes present", "ms per row", "added by the index"],
         Object.entries(cost.perRow).map(([name, value]) => [name, value.toFixed(3), (value - none).toFixed(3)]),
+      ),
+    );
+  }
+  for (const result of report.results) {
+    const cost = result.statsWrites;
+    if (!cost) continue;
+    lines.push(
+      "",
+      `memory_stats triggers, ${result.db} ${result.size.toLocaleString("en")}: ms per row (p50 of ${cost.repeats} × ${cost.rows} rows)`,
+    );
+    lines.push(
+      table(
+        ["memories written", "with", "without", "added by the triggers"],
+        Object.entries(cost.perRow).map(([way, ms]) => [
+          way,
+          ms.with.toFixed(3),
+          ms.without.toFixed(3),
+          (ms.with - ms.without).toFixed(3),
+        ]),
       ),
     );
   }
