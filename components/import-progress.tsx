@@ -5,9 +5,6 @@ import { IMPORT_SOURCE_LABELS } from "@/lib/import/types";
 /** An import's progress as JSON brings it (its dates as strings). */
 export type ImportProgressJson = Omit<ImportProgress, "createdAt" | "startedAt" | "finishedAt"> & { createdAt: string };
 
-/** How often an import's progress is read again while its job runs (Settings → Import and the memories page). */
-export const IMPORT_POLL_MS = 1_500;
-
 /** An import's heading, its bar (exchanges finished of all) and its counts in the words of progressWords. */
 export function ImportProgressBar({
   progress,

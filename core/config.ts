@@ -324,6 +324,8 @@ export const importConfig = {
   maxBatchBytes: REQUEST_BODY_MAX_BYTES,
   maxBatchConversations: 200,
   maxPastedMemories: 200,
+  /** How often an import's progress is read again while its job runs and its page is visible (useVisibleTimeout). */
+  pollMs: 1_500,
   maxPastedChars: 100_000,
   /** A Lifeline export is restored in batches of at most this many memories (and maxBatchBytes). */
   maxRestoreMemories: 200,

@@ -47,3 +47,12 @@ export async function screenshot(page: Page, name: string) {
   await page.waitForLoadState("networkidle");
   await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
 }
+
+/** As a browser reports a tab sent to the background and brought back (headless pages stay visible on their own). */
+export async function setVisibility(page: Page, state: "hidden" | "visible") {
+  await page.evaluate((next) => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => next });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => next === "hidden" });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, state);
+}

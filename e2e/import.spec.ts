@@ -2,8 +2,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { zipSync } from "fflate";
+import { importConfig } from "@/core/config";
 import { registerViaUi } from "./auth-helpers";
-import { expect, screenshot, sendAndWait, test } from "./fixtures";
+import { expect, screenshot, sendAndWait, setVisibility, test } from "./fixtures";
 
 /** A ChatGPT export zip made from the parser's fixture: regenerated branches, images, tool and hidden messages. */
 function chatGptExportZip(): string {
@@ -489,8 +490,26 @@ test("an import under way shows its progress on the memories page, read again un
   );
   await screenshot(page, "memories-import-paused");
 
-  // Resumed elsewhere (another tab, a script): the page follows it to the end.
+  // A tab left in the background reads nothing, though the paused import is read while shown.
+  const reads: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "GET" && new URL(request.url()).pathname === `/api/imports/${row.id}`)
+      reads.push(request.url());
+  });
+  await expect.poll(() => reads.length).toBeGreaterThan(0);
+  await setVisibility(page, "hidden");
+  const whenHidden = reads.length;
+  await page.waitForTimeout(3 * importConfig.pollMs); // no event says "nothing happened": three polls' time, none made
+  expect(reads.length).toBe(whenHidden);
+
+  // Resumed elsewhere (another tab, a script) while hidden: shown again, the page reads at once and follows it to
+  // the end.
   expect((await page.request.post(`/api/imports/${row.id}/resume`)).status()).toBe(200);
+  const readOnShow = page.waitForRequest((request) => new URL(request.url()).pathname === `/api/imports/${row.id}`, {
+    timeout: importConfig.pollMs / 2,
+  });
+  await setVisibility(page, "visible");
+  await readOnShow;
   await expect(shown).toHaveAttribute("data-status", "done", { timeout: 90_000 });
   await expect(shown).toContainText("Imported long-export.zip (ChatGPT)");
   await expect(shown.getByTestId("import-counts")).toHaveText(

@@ -2,9 +2,11 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
-import { IMPORT_POLL_MS, ImportProgressBar, type ImportProgressJson } from "@/components/import-progress";
+import { useCallback, useState } from "react";
+import { ImportProgressBar, type ImportProgressJson } from "@/components/import-progress";
+import { importConfig } from "@/core/config";
 import { ApiError, api } from "@/lib/ui/api";
+import { useVisibleTimeout } from "@/lib/ui/use-visible-timeout";
 
 /**
  * The user's imports still under way when the page was rendered, read again while they run, so the memories
@@ -15,31 +17,29 @@ export function ImportsUnderWay({ initial }: { initial: ImportProgressJson[] }) 
   const router = useRouter();
 
   // A paused import is read too: it may be resumed from Settings in another tab.
-  useEffect(() => {
-    if (!shown.some((row) => row.status === "running" || row.status === "paused")) return;
-    const timer = setTimeout(async () => {
-      const next = await Promise.all(
-        shown.map(async (row) => {
-          if (row.status !== "running" && row.status !== "paused") return row;
-          try {
-            return (await api<{ import: ImportProgressJson }>(`/api/imports/${row.id}`)).import;
-          } catch (error) {
-            // Undone meanwhile (in another tab): nothing left to show. Any other failure: read again next time.
-            return error instanceof ApiError && error.status === 404 ? null : row;
-          }
-        }),
-      );
-      const kept = next.filter((row) => row !== null);
-      setShown(kept);
-      // The list below is rendered on the server: read it again when the import changed what it holds.
-      const changed = (row: ImportProgressJson) => {
-        const before = shown.find((earlier) => earlier.id === row.id);
-        return before?.memoriesFound !== row.memoriesFound || before?.status !== row.status;
-      };
-      if (kept.length !== shown.length || kept.some(changed)) router.refresh();
-    }, IMPORT_POLL_MS);
-    return () => clearTimeout(timer);
+  const polling = shown.some((row) => row.status === "running" || row.status === "paused");
+  const readAgain = useCallback(async () => {
+    const next = await Promise.all(
+      shown.map(async (row) => {
+        if (row.status !== "running" && row.status !== "paused") return row;
+        try {
+          return (await api<{ import: ImportProgressJson }>(`/api/imports/${row.id}`)).import;
+        } catch (error) {
+          // Undone meanwhile (in another tab): nothing left to show. Any other failure: read again next time.
+          return error instanceof ApiError && error.status === 404 ? null : row;
+        }
+      }),
+    );
+    const kept = next.filter((row) => row !== null);
+    setShown(kept);
+    // The list below is rendered on the server: read it again when the import changed what it holds.
+    const changed = (row: ImportProgressJson) => {
+      const before = shown.find((earlier) => earlier.id === row.id);
+      return before?.memoriesFound !== row.memoriesFound || before?.status !== row.status;
+    };
+    if (kept.length !== shown.length || kept.some(changed)) router.refresh();
   }, [shown, router]);
+  useVisibleTimeout(polling ? readAgain : null, importConfig.pollMs);
 
   if (shown.length === 0) return null;
   return (

@@ -4,7 +4,7 @@ import { UploadIcon } from "lucide-react";
 import Link from "next/link";
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import { FormAlert } from "@/app/(auth)/_components/form-parts";
-import { IMPORT_POLL_MS, ImportProgressBar, type ImportProgressJson } from "@/components/import-progress";
+import { ImportProgressBar, type ImportProgressJson } from "@/components/import-progress";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { importConfig } from "@/core/config";
@@ -16,6 +16,7 @@ import { inDateRange, summarize } from "@/lib/import/summary";
 import { IMPORT_SOURCE_LABELS, type ParsedExport } from "@/lib/import/types";
 import { api, errorMessage } from "@/lib/ui/api";
 import { plural } from "@/lib/ui/format";
+import { useVisibleTimeout } from "@/lib/ui/use-visible-timeout";
 import { ImportList } from "./import-list";
 import { RestoreExport } from "./restore-export";
 import { SkippedList } from "./skipped-list";
@@ -51,13 +52,13 @@ export function ImportHistory() {
   }, [refresh]);
 
   // Polled while its job runs, and while an exchange retried after it finished is read again.
-  useEffect(() => {
+  const readProgress = useMemo(() => {
     const { total = 0, done = 0, failed = 0 } = progress?.exchanges ?? {};
     const retrying = progress?.status === "done" && done + failed < total;
-    if (progress?.status !== "running" && !retrying) return;
-    const timer = setTimeout(() => void refresh(progress.id).catch(() => {}), IMPORT_POLL_MS);
-    return () => clearTimeout(timer);
+    if (progress?.status !== "running" && !retrying) return null;
+    return () => void refresh(progress.id).catch(() => {});
   }, [progress, refresh]);
+  useVisibleTimeout(readProgress, importConfig.pollMs);
 
   const chosen = useMemo(
     () =>
