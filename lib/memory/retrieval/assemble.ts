@@ -11,7 +11,7 @@ import { formatMemories } from "./format";
 import { mergeBranches } from "./merge";
 import { type PinnedCandidate, retrievePinnedMemories } from "./pinned-branch";
 import { buildPrompt, type HistoryMessage, type MemorySection } from "./prompt";
-import { retrieveSemantic, type SemanticResult } from "./retrieve";
+import { retrieveSemantic, type SemanticResult, startComparableCount } from "./retrieve";
 import { elapsedSince } from "./tools";
 import { type ContextTrace, type FailedStage, traceCandidates } from "./trace";
 
@@ -214,6 +214,12 @@ async function retrieve(db: Db, input: AssembleInput, now: Date, config: Assembl
   const { conversationId } = input;
   const pinnedLimit = config.retrieval.pinnedLimit ?? 0;
   const embedded = timed("embedMs", () => input.embed(input.message));
+  const approximate = input.approximate === undefined ? {} : { approximate: input.approximate };
+  const comparable = startComparableCount(db, {
+    userId: input.userId,
+    embeddingModel: input.embeddingModel,
+    ...approximate,
+  });
   const [conversation, embedding, semantic, pinned] = await Promise.allSettled([
     conversationId
       ? timed("conversationSqlMs", () =>
@@ -234,7 +240,8 @@ async function retrieve(db: Db, input: AssembleInput, now: Date, config: Assembl
           text: input.message,
           now,
           config: config.retrieval,
-          ...(input.approximate === undefined ? {} : { approximate: input.approximate }),
+          ...approximate,
+          ...(comparable ? { comparable } : {}),
         }),
       ),
     ),

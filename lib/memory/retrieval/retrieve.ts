@@ -74,6 +74,8 @@ export interface SemanticQuery {
   config: SemanticConfig;
   /** null: always exact. Runs only with an `embeddingModel`. */
   approximate?: ApproximateRetrievalConfig | null;
+  /** The count `startComparableCount` began reading for this query, if the caller started it before the embedding. */
+  comparable?: Promise<number>;
 }
 
 /** A ranked row, or (all nulls but `waiting`) the one row of a query that ranked nothing. */
@@ -109,14 +111,10 @@ interface SemanticRow extends Record<string, unknown> {
  */
 export async function retrieveSemantic(db: Db, query: SemanticQuery): Promise<SemanticResult> {
   const vector = halfvecValue(query.embedding); // An embedding it cannot compare is refused before any SQL.
-  const twoStage = query.approximate === undefined ? approximateRetrievalConfig : query.approximate;
+  const twoStage = twoStageFor(query);
   const { embeddingModel } = query;
-  if (
-    twoStage &&
-    embeddingModel !== undefined &&
-    !twoStage.exactFor?.includes(embeddingModel) &&
-    (await comparableCount(db, query.userId, embeddingModel)) > twoStage.minMemories
-  ) {
+  const comparable = query.comparable ?? startComparableCount(db, query);
+  if (twoStage && embeddingModel !== undefined && comparable && (await comparable) > twoStage.minMemories) {
     const k = Math.trunc(twoStage.candidatesFor?.[embeddingModel] ?? twoStage.candidates);
     return scoreCandidates(db, { ...query, embeddingModel }, vector, {
       path: "two-stage",
@@ -379,16 +377,30 @@ function toResult(rows: readonly SemanticRow[], config: SemanticConfig): Omit<Se
   };
 }
 
+/** The two-stage configuration in force for the query's embedder; null: the exact statement at any size. */
+function twoStageFor({ approximate, embeddingModel }: Pick<SemanticQuery, "approximate" | "embeddingModel">) {
+  const twoStage = approximate === undefined ? approximateRetrievalConfig : approximate;
+  return twoStage && embeddingModel !== undefined && !twoStage.exactFor?.includes(embeddingModel) ? twoStage : null;
+}
+
 /**
- * The user's memories the semantic statement would compare for this embedder: one primary-key read of memory_stats
- * (migration 0032), kept by triggers in the transaction of each memory write, instead of counting them on each turn.
+ * The user's memories the semantic statement would compare for this embedder, when a crossover applies to it
+ * (undefined otherwise): one primary-key read of memory_stats (migration 0032), kept by triggers in the transaction
+ * of each memory write. The chat turn starts it beside the embedding (assemble.ts), so on Postgres its round trip
+ * overlaps the embedder's instead of following it.
  */
-export async function comparableCount(db: Db, userId: string, embeddingModel: string): Promise<number> {
-  const [row] = await selectRows<{ comparable: number }>(
+export function startComparableCount(
+  db: Db,
+  query: Pick<SemanticQuery, "userId" | "approximate" | "embeddingModel">,
+): Promise<number> | undefined {
+  const { userId, embeddingModel } = query;
+  if (!twoStageFor(query) || embeddingModel === undefined) return undefined;
+  const read = selectRows<{ comparable: number }>(
     db,
     sql`SELECT comparable FROM memory_stats WHERE user_id = ${userId}::uuid AND vector_space = ${embeddingModel}`,
-  );
-  return row?.comparable ?? 0;
+  ).then(([row]) => row?.comparable ?? 0);
+  read.catch(() => {}); // Awaited by retrieveSemantic, which reports a failure; unawaited if the embedding failed first.
+  return read;
 }
 
 /** The index the first stage reads (migration 0025): the user's active memories with their codes, no heap row. */

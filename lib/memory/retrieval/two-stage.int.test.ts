@@ -6,7 +6,8 @@
  * top 5 is the exact one's here; the pass returns K whenever the user has K; another user's memories never
  * appear; below the crossover the exact statement answers; the trace says which path answered and how.
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { type ApproximateRetrievalConfig, EMBEDDING_DIMENSIONS, retrievalStrategies } from "@/core/config";
 import { type Db, selectRows } from "@/db/client";
@@ -357,6 +358,44 @@ describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
     const exact = await assembleContext(database.db, { ...input, approximate: null });
     expect(exact.trace.semantic?.path).toBe("exact");
     expect(exact.trace.semantic?.index).toBeUndefined();
+  });
+
+  it("the chat turn reads the user's count while the message is embedded, not after", async () => {
+    const question = questions[2] as (typeof questions)[number];
+    const dialect = new PgDialect();
+    const sent: string[] = [];
+    const recording = new Proxy(database.db, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target);
+        if (typeof value !== "function") return value;
+        if (property !== "execute") return value.bind(target);
+        return (statement: SQL) => {
+          sent.push(dialect.sqlToQuery(statement).sql);
+          return value.call(target, statement);
+        };
+      },
+    });
+    let sentWhileEmbedding: string[] = [];
+    const { trace } = await assembleContext(recording, {
+      userId: ada,
+      message: question.text,
+      history: [],
+      mode: "productivity",
+      memoryEnabled: true,
+      embed: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50)); // an embedder's round trip
+        sentWhileEmbedding = [...sent];
+        return question.embedding;
+      },
+      embeddingModel: TEST_EMBEDDER,
+      now: NOW,
+      countAccess: false,
+      approximate: TWO_STAGE,
+    });
+    expect(trace.semantic?.path).toBe("two-stage");
+    expect(sentWhileEmbedding.filter((text) => text.includes("FROM memory_stats WHERE"))).toHaveLength(1);
+    // And retrieval read it once: the two-stage statement reads its own N in its snapshot.
+    expect(sent.filter((text) => /^SELECT comparable FROM memory_stats/.test(text.trim()))).toHaveLength(1);
   });
 
   it("the offline embedder's codes carry about half their bits set, where the unrotated v2's held ~100", async () => {
