@@ -326,6 +326,8 @@ export const importConfig = {
   maxPastedMemories: 200,
   /** How often an import's progress is read again while its job runs and its page is visible (useVisibleTimeout). */
   pollMs: 1_500,
+  /** The memories page's list is read again at most this often while an import only finds more (lib/ui/list-refresh). */
+  listRefreshMs: 6_000,
   maxPastedChars: 100_000,
   /** A Lifeline export is restored in batches of at most this many memories (and maxBatchBytes). */
   maxRestoreMemories: 200,

@@ -2,10 +2,11 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { ImportProgressBar, type ImportProgressJson } from "@/components/import-progress";
 import { importConfig } from "@/core/config";
 import { ApiError, api } from "@/lib/ui/api";
+import { listNeedsRefresh, renderedWith } from "@/lib/ui/list-refresh";
 import { useVisibleTimeout } from "@/lib/ui/use-visible-timeout";
 
 /**
@@ -15,6 +16,8 @@ import { useVisibleTimeout } from "@/lib/ui/use-visible-timeout";
 export function ImportsUnderWay({ initial }: { initial: ImportProgressJson[] }) {
   const [shown, setShown] = useState(initial);
   const router = useRouter();
+  // What the server-rendered list below was last read with, and when.
+  const rendered = useRef({ with: renderedWith(initial), at: Date.now() });
 
   // A paused import is read too: it may be resumed from Settings in another tab.
   const polling = shown.some((row) => row.status === "running" || row.status === "paused");
@@ -32,12 +35,11 @@ export function ImportsUnderWay({ initial }: { initial: ImportProgressJson[] }) 
     );
     const kept = next.filter((row) => row !== null);
     setShown(kept);
-    // The list below is rendered on the server: read it again when the import changed what it holds.
-    const changed = (row: ImportProgressJson) => {
-      const before = shown.find((earlier) => earlier.id === row.id);
-      return before?.memoriesFound !== row.memoriesFound || before?.status !== row.status;
-    };
-    if (kept.length !== shown.length || kept.some(changed)) router.refresh();
+    const sinceMs = Date.now() - rendered.current.at;
+    if (listNeedsRefresh(rendered.current.with, kept, { sinceMs, everyMs: importConfig.listRefreshMs })) {
+      rendered.current = { with: renderedWith(kept), at: Date.now() };
+      router.refresh();
+    }
   }, [shown, router]);
   useVisibleTimeout(polling ? readAgain : null, importConfig.pollMs);
 
