@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Locator, Page } from "@playwright/test";
 import { zipSync } from "fflate";
 import { importConfig } from "@/core/config";
 import { registerViaUi } from "./auth-helpers";
@@ -18,12 +19,21 @@ function chatGptExportZip(): string {
   return file;
 }
 
+/** The file input is disabled until Settings hydrates: a file set before then would reach no handler. */
+async function chooseImportFile(page: Page, file: Parameters<Locator["setInputFiles"]>[0]) {
+  const input = page.getByTestId("import-file");
+  await expect(input).toBeEnabled();
+  await input.setInputFiles(file);
+}
+
 test("a file that is not an export is refused with a reason, and nothing is sent", async ({ page }) => {
   await registerViaUi(page, "import-bad");
   await page.goto("/settings");
-  await page
-    .getByTestId("import-file")
-    .setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from('{"hello":"world"}') });
+  await chooseImportFile(page, {
+    name: "notes.json",
+    mimeType: "application/json",
+    buffer: Buffer.from('{"hello":"world"}'),
+  });
   await expect(
     page.getByRole("alert").filter({ hasText: "The file is not a ChatGPT, Claude or Lifeline export" }),
   ).toBeVisible();
@@ -64,7 +74,7 @@ test("a ChatGPT export imported in Settings is recalled in a new chat, and its s
   test.setTimeout(180_000);
   await registerViaUi(page, "import");
   await page.goto("/settings");
-  await page.getByTestId("import-file").setInputFiles(chatGptExportZip());
+  await chooseImportFile(page, chatGptExportZip());
 
   const preview = page.getByTestId("import-preview");
   await expect(preview).toContainText("ChatGPT export: 2 conversations, 6 messages, from 2023-11-14 to 2024-03-09.");
@@ -111,7 +121,7 @@ test("an import's page shows each exchange and what it became, leads to the extr
   test.setTimeout(180_000);
   await registerViaUi(page, "import-page");
   await page.goto("/settings");
-  await page.getByTestId("import-file").setInputFiles(chatGptExportZip());
+  await chooseImportFile(page, chatGptExportZip());
   await page.getByTestId("import-preview").getByRole("button", { name: "Import 2 conversations" }).click();
   await expect(page.getByTestId("import-progress")).toHaveAttribute("data-status", "done", { timeout: 90_000 });
 
@@ -206,7 +216,7 @@ test("an import is undone from Settings: its chats and the memories read from th
   test.setTimeout(120_000);
   await registerViaUi(page, "import-undo");
   await page.goto("/settings");
-  await page.getByTestId("import-file").setInputFiles(chatGptExportZip());
+  await chooseImportFile(page, chatGptExportZip());
   await page.getByTestId("import-preview").getByRole("button", { name: "Import 2 conversations" }).click();
   await expect(page.getByTestId("import-progress")).toHaveAttribute("data-status", "done", { timeout: 90_000 });
   const found = Number(
@@ -238,7 +248,7 @@ test("an import told not to keep its conversations leaves no imported chat; its 
   test.setTimeout(120_000);
   await registerViaUi(page, "import-not-kept");
   await page.goto("/settings");
-  await page.getByTestId("import-file").setInputFiles(chatGptExportZip());
+  await chooseImportFile(page, chatGptExportZip());
   const preview = page.getByTestId("import-preview");
   const keep = preview.getByRole("radio", { name: /^Keep them as archived, read-only chats/ });
   await expect(keep).toBeChecked();
@@ -340,7 +350,7 @@ test("a Lifeline export is previewed and restored in Settings, once", async ({ p
   await registerViaUi(page, "import-restore");
   await page.goto("/settings");
   const file = { name: "lifeline-memories-2025-03-01.json", mimeType: "application/json", buffer: lifelineExport() };
-  await page.getByTestId("import-file").setInputFiles(file);
+  await chooseImportFile(page, file);
   const preview = page.getByTestId("restore-preview");
   await expect(preview).toContainText("Lifeline export of 2025-03-01: 3 memories with their history.");
   await expect(preview.getByTestId("restore-skipped")).toContainText("replaced by a newer memory: 1");
@@ -367,7 +377,7 @@ test("a Lifeline export is previewed and restored in Settings, once", async ({ p
 
   // The same file again: nothing to restore.
   await page.goto("/settings");
-  await page.getByTestId("import-file").setInputFiles(file);
+  await chooseImportFile(page, file);
   await expect(page.getByTestId("restore-choice")).toHaveText(
     "0 memories to restore; 3 already here (restored before, or the same words), not added again.",
   );

@@ -34,7 +34,10 @@ async function seed(page: Page): Promise<string[]> {
   return ids;
 }
 
-/** How many memories are wholly on screen, as the page first shows them. */
+/**
+ * How many memories are wholly on screen, as the page first shows them. Polled: the streamed list is in the DOM,
+ * hidden, before it replaces the loading skeleton (CI met 0 on screen with all 8 attached).
+ */
 async function memoriesOnScreen(page: Page): Promise<number> {
   const height = page.viewportSize()?.height ?? 0;
   const boxes = await page
@@ -83,7 +86,7 @@ test.describe("the memories page on a laptop", () => {
     await page.goto("/memories");
     const cards = page.getByTestId("memory-card");
     await expect(cards).toHaveCount(MEMORIES.length);
-    expect(await memoriesOnScreen(page)).toBeGreaterThanOrEqual(6);
+    await expect.poll(() => memoriesOnScreen(page)).toBeGreaterThanOrEqual(6);
     await expect(cards.first()).toHaveAttribute("id", `memory-${pinned}`);
     await expect(cards.first().getByLabel("Pinned")).toBeVisible();
     await expect(page.getByTestId("memory-count")).toHaveText("8 memories, pinned first, then most recent.");
@@ -130,7 +133,7 @@ test.describe("the memories page on a phone", () => {
     await seed(page);
     await page.goto("/memories");
     await expect(page.getByTestId("memory-card")).toHaveCount(MEMORIES.length);
-    expect(await memoriesOnScreen(page)).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => memoriesOnScreen(page)).toBeGreaterThanOrEqual(3);
     await page.screenshot({ path: "e2e/screenshots/memories-compact-phone.png" });
     // Every action is there, by name, though the phone shows only their icons.
     const first = page.getByTestId("memory-card").first();

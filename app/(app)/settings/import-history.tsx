@@ -7,6 +7,7 @@ import { FormAlert } from "@/app/(auth)/_components/form-parts";
 import { ImportProgressBar, type ImportProgressJson } from "@/components/import-progress";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
+import { useHydrated } from "@/components/use-hydrated";
 import { importConfig } from "@/core/config";
 import type { UndoneImport } from "@/db/queries/import-undo";
 import { packBatches } from "@/lib/import/batches";
@@ -28,6 +29,7 @@ export function ImportHistory() {
   const [restoring, setRestoring] = useState<(ParsedLifelineExport & { fileName: string }) | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const hydrated = useHydrated();
   const [range, setRange] = useState<{ from: string; to: string }>({ from: "", to: "" });
   const [progress, setProgress] = useState<ImportProgressJson | null>(null);
   /** The latest importConfig.listed imports, newest first, as GET /api/imports answers. */
@@ -130,7 +132,8 @@ export function ImportHistory() {
           type="file"
           accept=".zip,.json,application/zip,application/json"
           data-testid="import-file"
-          disabled={busy !== null}
+          // Until hydrated a chosen file would reach no handler and nothing would happen.
+          disabled={!hydrated || busy !== null}
           onChange={(event) => void choose(event.currentTarget.files?.[0])}
         />
         <p className="text-xs text-muted-foreground">
