@@ -96,9 +96,15 @@ export function parseArgs(argv: readonly string[], now = new Date()): BenchOptio
     if (!kind) throw new Error(`unknown option "${argv[i]}"\n${USAGE}`);
     if (kind === "value") i++;
   }
-  const quick = argv.includes("--quick");
+  // Read only through these, so an option read here and missing from OPTIONS fails every parse, not just its own.
+  const declared = (flag: string, kind: "flag" | "value") => {
+    if (OPTIONS[flag] !== kind) throw new Error(`bench: ${flag} is read as a ${kind} but OPTIONS does not say so`);
+    return flag;
+  };
+  const has = (flag: string) => argv.includes(declared(flag, "flag"));
+  const quick = has("--quick");
   const value = (flag: string) => {
-    const i = argv.indexOf(flag);
+    const i = argv.indexOf(declared(flag, "value"));
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const numbers = (text: string | undefined) =>
@@ -117,13 +123,13 @@ export function parseArgs(argv: readonly string[], now = new Date()): BenchOptio
     },
     questions: Number(value("--questions") ?? (quick ? 50 : 200)),
     rounds: Number(value("--rounds") ?? (quick ? 1 : 2)),
-    chat: !argv.includes("--no-chat"),
-    healthLoad: !argv.includes("--no-health-load"),
-    healthLoadOnly: argv.includes("--health-load-only"),
+    chat: !has("--no-chat"),
+    healthLoad: !has("--no-health-load"),
+    healthLoadOnly: has("--health-load-only"),
     chatSizes: numbers(value("--chat-sizes")) ?? (quick ? [1_000] : [1_000, 10_000]),
     hnswSizes: numbers(value("--hnsw-sizes")) ?? (quick ? [] : [10_000]),
     k: numbers(value("--k")) ?? [],
-    retrieval: !argv.includes("--no-retrieval"),
+    retrieval: !has("--no-retrieval"),
     skip: value("--skip")?.split(",") ?? [],
     concurrentUsers: OTHER_USERS,
     others: Number(value("--others") ?? OTHER_USERS),
