@@ -6,7 +6,7 @@ import { useCallback, useRef, useState } from "react";
 import { ImportProgressBar, type ImportProgressJson } from "@/components/import-progress";
 import { importConfig } from "@/core/config";
 import { ApiError, api } from "@/lib/ui/api";
-import { listNeedsRefresh, renderedWith } from "@/lib/ui/list-refresh";
+import { nextListRender, renderedWith } from "@/lib/ui/list-refresh";
 import { useVisibleTimeout } from "@/lib/ui/use-visible-timeout";
 
 /**
@@ -17,7 +17,7 @@ export function ImportsUnderWay({ initial }: { initial: ImportProgressJson[] }) 
   const [shown, setShown] = useState(initial);
   const router = useRouter();
   // What the server-rendered list below was last read with, and when.
-  const rendered = useRef({ with: renderedWith(initial), at: Date.now() });
+  const rendered = useRef(renderedWith(initial, Date.now()));
 
   // A paused import is read too: it may be resumed from Settings in another tab.
   const polling = shown.some((row) => row.status === "running" || row.status === "paused");
@@ -35,9 +35,9 @@ export function ImportsUnderWay({ initial }: { initial: ImportProgressJson[] }) 
     );
     const kept = next.filter((row) => row !== null);
     setShown(kept);
-    const sinceMs = Date.now() - rendered.current.at;
-    if (listNeedsRefresh(rendered.current.with, kept, { sinceMs, everyMs: importConfig.listRefreshMs })) {
-      rendered.current = { with: renderedWith(kept), at: Date.now() };
+    const render = nextListRender(rendered.current, kept, { atMs: Date.now(), everyMs: importConfig.listRefreshMs });
+    if (render) {
+      rendered.current = render;
       router.refresh();
     }
   }, [shown, router]);

@@ -1,27 +1,40 @@
 import { describe, expect, it } from "vitest";
-import { listNeedsRefresh, renderedWith } from "./list-refresh";
+import { type ListRender, nextListRender, renderedWith } from "./list-refresh";
 
-const row = (memoriesFound: number, status = "running", id = "a") => ({ id, memoriesFound, status });
-const every = (sinceMs: number) => ({ sinceMs, everyMs: 6_000 });
+const row = (memoriesFound: number, status: "running" | "paused" | "done" = "running", id = "a") => ({
+  id,
+  memoriesFound,
+  status,
+});
+const at = (atMs: number) => ({ atMs, everyMs: 6_000 });
 
 describe("the memories list below an import", () => {
   it("is read again at most every interval while the import only finds more memories", () => {
-    const rendered = renderedWith([row(3)]);
-    expect(listNeedsRefresh(rendered, [row(5)], every(1_500))).toBe(false);
-    expect(listNeedsRefresh(rendered, [row(5)], every(6_000))).toBe(true);
-    expect(listNeedsRefresh(rendered, [row(3)], every(60_000))).toBe(false); // nothing new
+    const rendered = renderedWith([row(3)], 0);
+    expect(nextListRender(rendered, [row(5)], at(1_500))).toBeNull();
+    expect(nextListRender(rendered, [row(5)], at(6_000))).toEqual(renderedWith([row(5)], 6_000));
+    expect(nextListRender(rendered, [row(3)], at(60_000))).toBeNull(); // nothing new
   });
 
   it("catches up with what it was rendered with, not with the previous poll", () => {
-    // Found 5 at the last poll, 5 now: the list still shows 3, so it is read once the interval has passed.
-    expect(listNeedsRefresh(renderedWith([row(3)]), [row(5)], every(9_000))).toBe(true);
+    // Polls every 1.5 s: 5 found at the first, and still 5 at each later one. The list shows 3 until 6 s have passed.
+    let rendered: ListRender = renderedWith([row(3)], 0);
+    const reads: number[] = [];
+    for (const atMs of [1_500, 3_000, 4_500, 6_000, 7_500]) {
+      const next = nextListRender(rendered, [row(5)], at(atMs));
+      if (next) {
+        rendered = next;
+        reads.push(atMs);
+      }
+    }
+    expect(reads).toEqual([6_000]);
   });
 
   it("is read at once when an import ends, pauses or resumes, or is undone", () => {
-    const rendered = renderedWith([row(3), row(0, "paused", "b")]);
-    expect(listNeedsRefresh(rendered, [row(3, "done"), row(0, "paused", "b")], every(0))).toBe(true);
-    expect(listNeedsRefresh(rendered, [row(3), row(0, "running", "b")], every(0))).toBe(true);
-    expect(listNeedsRefresh(rendered, [row(3)], every(0))).toBe(true);
-    expect(listNeedsRefresh(rendered, [row(3), row(0, "paused", "b")], every(0))).toBe(false);
+    const rendered = renderedWith([row(3), row(0, "paused", "b")], 0);
+    expect(nextListRender(rendered, [row(3, "done"), row(0, "paused", "b")], at(0))).not.toBeNull();
+    expect(nextListRender(rendered, [row(3), row(0, "running", "b")], at(0))).not.toBeNull();
+    expect(nextListRender(rendered, [row(3)], at(0))).not.toBeNull();
+    expect(nextListRender(rendered, [row(3), row(0, "paused", "b")], at(0))).toBeNull();
   });
 });
