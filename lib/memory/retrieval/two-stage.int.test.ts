@@ -29,21 +29,22 @@ import { CODE_INDEX, hammingNearest, retrieveSemantic, type SemanticConfig, type
 
 const NOW = new Date("2025-06-15T12:00:00.000Z");
 
-/** `db`, counting the statements it executes itself (not those of its transactions). */
-function countingExecutes(db: Db): { db: Db; calls: () => number } {
-  let calls = 0;
+/** `db`, recording the statements it executes itself (not those of its transactions), as SQL text. */
+function countingExecutes(db: Db): { db: Db; calls: () => number; sent: string[] } {
+  const dialect = new PgDialect();
+  const sent: string[] = [];
   const proxy = new Proxy(db, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
       if (property !== "execute") return value.bind(target);
-      return (...args: unknown[]) => {
-        calls++;
-        return value.apply(target, args);
+      return (statement: SQL) => {
+        sent.push(dialect.sqlToQuery(statement).sql);
+        return value.call(target, statement);
       };
     },
   });
-  return { db: proxy, calls: () => calls };
+  return { db: proxy, calls: () => sent.length, sent };
 }
 const MEMORIES = 400;
 const WORDS = ["coffee", "garden", "piano", "train", "sister", "lisbon", "marathon", "allergy", "novel", "budget"];
@@ -362,19 +363,7 @@ describe.each(DB_KINDS)("the two-stage pass on %s", (kind) => {
 
   it("the chat turn reads the user's count while the message is embedded, not after", async () => {
     const question = questions[2] as (typeof questions)[number];
-    const dialect = new PgDialect();
-    const sent: string[] = [];
-    const recording = new Proxy(database.db, {
-      get(target, property) {
-        const value = Reflect.get(target, property, target);
-        if (typeof value !== "function") return value;
-        if (property !== "execute") return value.bind(target);
-        return (statement: SQL) => {
-          sent.push(dialect.sqlToQuery(statement).sql);
-          return value.call(target, statement);
-        };
-      },
-    });
+    const { db: recording, sent } = countingExecutes(database.db);
     let sentWhileEmbedding: string[] = [];
     const { trace } = await assembleContext(recording, {
       userId: ada,
