@@ -24,8 +24,9 @@ CREATE FUNCTION memory_stats_entry(m memories, OUT vector_space text, OUT compar
              LATERAL (SELECT CASE WHEN s.space <> '' AND l2_norm(m.embedding) > 0 THEN 1 ELSE 0 END AS n) c $$;
 --> statement-breakpoint
 -- One statement trigger per event (transition tables allow no more): rows leaving count −1, rows entering +1,
--- summed per key and applied in key order, so concurrent statements lock shared rows in the same order. Then a
--- touched user's rows whose counts are all 0 are deleted.
+-- summed per key. Inserts and updates upsert in key order, so concurrent statements lock shared rows in the same
+-- order; a delete only decrements rows its memories were counted in, with an UPDATE whose join sets the order (one
+-- user's keys, in practice). Then a touched user's rows whose counts are all 0 are deleted.
 CREATE FUNCTION memory_stats_apply() RETURNS trigger
   LANGUAGE plpgsql
   AS $$
